@@ -1,0 +1,52 @@
+"""The small set of typed errors every provider failure becomes (seed 001 §2.4).
+
+Each carries ``user_message``: one sentence saying what happened and what to do, safe to show
+(never an API key). ``code`` is a stable machine name for logs and tests.
+"""
+
+from __future__ import annotations
+
+
+class WeaverError(Exception):
+    code = "error"
+
+    def __init__(self, user_message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(user_message)
+        self.user_message = user_message
+        self.retry_after = retry_after
+
+
+class ConfigError(WeaverError):
+    code = "config"
+
+
+class MissingKeyError(ConfigError):
+    code = "missing_key"
+
+
+class ProviderNetworkError(WeaverError):
+    code = "network"
+
+
+class ProviderAuthError(WeaverError):
+    code = "auth"
+
+
+class ProviderRateLimitError(WeaverError):
+    code = "rate_limit"
+
+
+class ProviderServerError(WeaverError):
+    code = "server"
+
+
+class ProviderBadResponseError(WeaverError):
+    code = "bad_response"
+
+
+class ProviderTimeoutError(WeaverError):
+    code = "timeout"
+
+
+class ToolError(WeaverError):
+    code = "tool"

@@ -1,0 +1,108 @@
+"""What one turn yields, as plain dataclasses the UI (or the CLI) turns into its own messages.
+
+Order within a turn: ``TurnStarted`` first; then any mix of ``TokenDelta``, ``ToolStarted``,
+``ToolFinished``, ``NodeStatus``, ``RecordSaved`` and ``Usage``; then exactly one of
+``RunFinished`` (status complete or cancelled) or ``RunError`` last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agents.errors import WeaverError
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """The turn began; ``reply_id`` is the assistant record being streamed into."""
+
+    conversation_id: str
+    user_message_id: str
+    reply_id: str
+    provider: str
+    model: str
+    profile: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDelta:
+    """A piece of the answer stream for record ``message_id`` (never tokens of internal LLM calls)."""
+
+    message_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStarted:
+    call_id: str
+    name: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFinished:
+    call_id: str
+    name: str
+    output: str
+    error: str | None
+    duration_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class NodeStatus:
+    """A graph stage line, e.g. ``NodeStatus("validate", "Running compliance tests ...")``."""
+
+    node: str
+    text: str
+    state: Literal["running", "done", "error"] = "running"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSaved:
+    """A record was committed during the turn (an assistant tool-call record, a tool result,
+    a mediator's private reply, the next assistant record streamed into). The UI refreshes
+    the tree from these."""
+
+    message_id: str
+    role: str
+    parent_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunError:
+    """The turn failed; ``error.user_message`` is the one sentence to show."""
+
+    error: WeaverError
+    reply_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunFinished:
+    """The turn ended. ``leaf_id`` is the last record written (the new active leaf)."""
+
+    status: Literal["complete", "cancelled"]
+    leaf_id: str
+    record_ids: list[str] = field(default_factory=list)
+    latency_ms: float = 0.0
+    usage: Usage | None = None
+
+
+RunEvent = (
+    TurnStarted
+    | TokenDelta
+    | ToolStarted
+    | ToolFinished
+    | NodeStatus
+    | RecordSaved
+    | Usage
+    | RunError
+    | RunFinished
+)

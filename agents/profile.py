@@ -1,0 +1,68 @@
+"""What a profile is: a name, a prompt, tools, and a graph built from the shared blocks.
+
+A profile lives in ``agents/profiles/<name>/`` (``profile.py``, ``state.py``, ``graph.py``,
+``tools.py``, ``prompts/``) and is registered in :mod:`agents.profiles` under its final name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
+    from langgraph.graph import StateGraph
+
+    from storage.store import ConversationStore
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """Per-turn facts that nodes and tools read through LangGraph's runtime context
+    (``runtime.context`` in a node, ``ToolRuntime.context`` in a tool).
+
+    The graph is compiled once per profile; everything that differs between turns (the model
+    the user picked, the conversation, the project root, who is speaking) travels here.
+    """
+
+    model: BaseChatModel
+    conversation_id: str
+    user_message_id: str
+    store: ConversationStore
+    system_prompt: str
+    project_root: Path = field(default_factory=Path.cwd)
+    max_tool_rounds: int = 5
+    sender: str | None = None
+    participants: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """An agent profile.
+
+    ``build_graph`` returns an *uncompiled* ``StateGraph`` whose state has at least
+    ``messages: Annotated[list[AnyMessage], add_messages]`` and whose context schema is
+    :class:`TurnContext`; the runtime compiles it once with the checkpointer.
+    ``make_tools`` returns the profile's tools (the offline model reads their names and
+    schemas to decide what to call). ``prompt_file`` is the shipped system prompt; a file of
+    the same name in the user's config folder (``prompts/<name>.md``) overrides it.
+    """
+
+    name: str
+    title: str
+    description: str
+    prompt_file: Path
+    make_tools: Callable[[], list[BaseTool]]
+    build_graph: Callable[[Profile], StateGraph]
+    panel: str | None = None
+
+    def system_prompt(self, config_dir: Path | None = None) -> str:
+        if config_dir is not None:
+            override = config_dir / "prompts" / f"{self.name}.md"
+            if override.is_file():
+                return override.read_text(encoding="utf-8")
+        return self.prompt_file.read_text(encoding="utf-8")

@@ -1,0 +1,72 @@
+"""The records of the conversation tree (seed 001 §2.2), as plain frozen dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class MessageStatus(StrEnum):
+    """Lifecycle of a record. Only assistant records are ever anything but ``complete``."""
+
+    COMPLETE = "complete"
+    STREAMING = "streaming"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One conversation: a tree of messages that belongs to one agent profile.
+
+    ``meta`` holds ``active_leaf`` (the message the user last looked at), ``project_root``
+    for ide-helper, ``participants`` for mediator, and whatever else a profile needs.
+    """
+
+    id: str
+    title: str
+    profile: str
+    created_at: datetime
+    updated_at: datetime
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """One node of the git-style message tree.
+
+    ``version`` numbers siblings (records with the same parent) from 1 in creation order, so an
+    edited user message or a regenerated reply is a new sibling with the next version.
+
+    ``meta`` keys in use: ``status`` (a :class:`MessageStatus` value), ``tool_calls`` (list of
+    ``{"id", "name", "args"}`` on assistant records), ``tool_call_id`` and ``name`` (on tool
+    records), ``provider``, ``model``, ``usage`` (``{"input_tokens", "output_tokens",
+    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``visibility`` (mediator:
+    ``"shared"`` or a participant name), ``sender`` (mediator: who spoke).
+    """
+
+    id: str
+    conversation_id: str
+    role: Role
+    content: str
+    parent_id: str | None
+    depth: int
+    version: int
+    created_at: datetime
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> MessageStatus:
+        return MessageStatus(self.meta.get("status", MessageStatus.COMPLETE))
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]]:
+        return list(self.meta.get("tool_calls") or [])
+
+    @property
+    def tool_call_id(self) -> str | None:
+        return self.meta.get("tool_call_id")

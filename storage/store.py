@@ -1,0 +1,116 @@
+"""The storage interface every upper layer depends on (seed 001 §2.3).
+
+One implementation today (:mod:`storage.sqlite_store`); a Postgres one can follow behind the
+same protocol. All methods are synchronous: SQLite answers in well under a millisecond for the
+operations here, and callers in an event loop may wrap the heavier ones (search, import) in a
+thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from storage.models import Conversation, MessageRecord, MessageStatus, Role
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A full-text search match: the record, its conversation, and a highlighted snippet."""
+
+    conversation_id: str
+    conversation_title: str
+    message_id: str
+    role: Role
+    snippet: str
+
+
+class StorageError(Exception):
+    """A storage failure explained in one sentence (``str(err)``) that a user can act on."""
+
+
+class NotFoundError(StorageError):
+    """A conversation or message id that does not exist."""
+
+
+class ConversationStore(Protocol):
+    # conversations
+    def create_conversation(
+        self, profile: str, title: str = "New conversation", meta: dict[str, Any] | None = None
+    ) -> Conversation: ...
+    def get_conversation(self, conversation_id: str) -> Conversation: ...
+    def list_conversations(self, profile: str | None = None) -> list[Conversation]:
+        """Newest ``updated_at`` first."""
+        ...
+    def rename_conversation(self, conversation_id: str, title: str) -> Conversation: ...
+    def update_conversation_meta(self, conversation_id: str, **meta: Any) -> Conversation: ...
+    def delete_conversation(self, conversation_id: str) -> None: ...
+
+    # messages
+    def add_message(
+        self,
+        conversation_id: str,
+        role: Role,
+        content: str,
+        parent_id: str | None,
+        meta: dict[str, Any] | None = None,
+    ) -> MessageRecord:
+        """Commit a new record (depth and version computed) and make it the active leaf."""
+        ...
+    def update_message(
+        self,
+        message_id: str,
+        *,
+        content: str | None = None,
+        meta: dict[str, Any] | None = None,
+        status: MessageStatus | None = None,
+    ) -> MessageRecord:
+        """Replace content and/or merge ``meta`` keys; used to flush a streaming reply."""
+        ...
+    def get_message(self, message_id: str) -> MessageRecord: ...
+    def list_messages(self, conversation_id: str) -> list[MessageRecord]:
+        """Every record of the conversation, ordered by (depth, created_at)."""
+        ...
+    def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
+        """Children ordered by version; ``message_id=None`` gives the roots."""
+        ...
+    def siblings(self, message_id: str) -> list[MessageRecord]:
+        """The record and its siblings (same parent), ordered by version."""
+        ...
+    def path_to_root(self, message_id: str) -> list[MessageRecord]:
+        """Root first, ``message_id`` last."""
+        ...
+    def context_window(self, leaf_id: str, limit: int = 20) -> list[MessageRecord]:
+        """The last ``limit`` records on the path to ``leaf_id``, without system records, never
+        starting on a tool record whose assistant tool call was cut off."""
+        ...
+    def latest_leaf(self, message_id: str) -> MessageRecord:
+        """Follow the remembered (else newest) child from ``message_id`` down to a leaf."""
+        ...
+    def set_active_leaf(self, conversation_id: str, message_id: str) -> None:
+        """Remember ``message_id`` as where the user is, and at every fork on its path which
+        child was chosen, so reopening and :meth:`latest_leaf` return to this branch."""
+        ...
+    def active_leaf(self, conversation_id: str) -> MessageRecord | None: ...
+    def delete_branch(self, message_id: str) -> None:
+        """Delete the record and all its descendants; the active leaf moves to a survivor."""
+        ...
+
+    # search and interchange
+    def search(self, query: str, limit: int = 50) -> list[SearchHit]: ...
+    def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str: ...
+    def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
+        """Write ``meta.json`` + ``messages.jsonl`` (seed 001 §3.1) into ``directory``."""
+        ...
+    def import_jsonl(self, directory: Path) -> Conversation: ...
+    def close(self) -> None: ...
+
+
+__all__: Sequence[str] = [
+    "ConversationStore",
+    "NotFoundError",
+    "SearchHit",
+    "StorageError",
+]

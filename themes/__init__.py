@@ -1,0 +1,1 @@
+"""weaver-tui's Textual themes and stylesheets."""
