@@ -50,3 +50,9 @@ class ProviderTimeoutError(WeaverError):
 
 class ToolError(WeaverError):
     code = "tool"
+
+
+class ModelNotFoundError(ConfigError):
+    """The provider does not know the configured model (HTTP 404): a setting to change."""
+
+    code = "model_not_found"

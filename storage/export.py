@@ -1,0 +1,155 @@
+"""Export a conversation: the active path as Markdown, the whole tree as seed 001's layout.
+
+The tree layout (seed 001 §3.1) is a folder with ``meta.json`` (the conversation) and
+``messages.jsonl`` (one record per line). weaver-tui adds ``profile`` next to the seed's
+``agent_type``, ``format``/``format_version``, and ``branch_choices`` (the remembered child at
+every fork), so :mod:`storage.importer` restores the tree and the branch the user was on.
+Credentials never leave: meta passes through :func:`storage.secrets.scrub`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.codec import time_to_text
+from storage.models import MessageRecord, MessageStatus
+from storage.secrets import scrub
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from storage.sqlite_store import SqliteConversationStore
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "weaver-tui/conversation"
+FORMAT_VERSION = 1
+META_FILE = "meta.json"
+MESSAGES_FILE = "messages.jsonl"
+
+_STATUS_NOTE = {
+    MessageStatus.CANCELLED: "cancelled",
+    MessageStatus.ERROR: "error",
+    MessageStatus.STREAMING: "incomplete",
+}
+
+
+def to_markdown(
+    store: SqliteConversationStore, conversation_id: str, leaf_id: str | None = None
+) -> str:
+    """The path to ``leaf_id`` (default: the active leaf) as a Markdown document."""
+    conversation = store.get_conversation(conversation_id)
+    index = store.tree_index(conversation_id)
+    if leaf_id is not None:
+        if leaf_id not in index:
+            raise StorageError(f"Message {leaf_id} is not in conversation {conversation_id}.")
+        path = index.path_to(leaf_id)
+    else:
+        path = index.active_path()
+    lines = [
+        f"# {conversation.title}",
+        "",
+        f"*Profile: {conversation.profile} · {len(path)} messages · last updated "
+        f"{conversation.updated_at:%Y-%m-%d %H:%M} UTC*",
+        "",
+    ]
+    for record in path:
+        lines += _record_markdown(record, len(index.siblings(record.id)))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
+    meta = record.meta
+    title = {"user": "User", "assistant": "Assistant", "tool": "Tool", "system": "System"}[
+        record.role
+    ]
+    if record.role == "user" and meta.get("sender"):
+        title += f": {meta['sender']}"
+    if record.role == "tool" and meta.get("name"):
+        title += f": {meta['name']}"
+    notes = []
+    if record.role == "assistant" and meta.get("model"):
+        notes.append(" · ".join(str(meta[key]) for key in ("provider", "model") if meta.get(key)))
+    if versions > 1:
+        notes.append(f"version {record.version} of {versions}")
+    if record.status in _STATUS_NOTE:
+        notes.append(f"**{_STATUS_NOTE[record.status]}**")
+    if meta.get("visibility") not in (None, "shared"):
+        notes.append(f"private to {meta['visibility']}")
+    heading = f"## {title}" + (f" ({', '.join(notes)})" if notes else "")
+    out = [heading, ""]
+    if record.role == "tool":
+        out += _fenced(record.content, "text")
+    elif record.content:
+        out += [record.content, ""]
+    for call in record.tool_calls:
+        args = call.get("args")
+        text = (
+            args if isinstance(args, str) else json.dumps(scrub(args), indent=2, ensure_ascii=False)
+        )
+        out += [f"**Tool call** `{call.get('name', '?')}`", "", *_fenced(text, "json")]
+    if meta.get("error"):
+        out += [f"> **Error:** {scrub(str(meta['error']))}", ""]
+    return out
+
+
+def _fenced(text: str, language: str) -> list[str]:
+    """A fenced block longer than any backtick run inside ``text``."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + language, text, fence, ""]
+
+
+def write_jsonl(store: SqliteConversationStore, conversation_id: str, directory: Path) -> Path:
+    """Write ``meta.json`` and ``messages.jsonl`` into ``directory`` (created); return it."""
+    conversation = store.get_conversation(conversation_id)
+    records = store.list_messages(conversation_id)
+    directory = Path(directory)
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "id": conversation.id,
+        "title": conversation.title,
+        "agent_type": conversation.profile,
+        "profile": conversation.profile,
+        "created_at": time_to_text(conversation.created_at),
+        "updated_at": time_to_text(conversation.updated_at),
+        "meta": scrub(conversation.meta),
+        "branch_choices": store.branch_choices(conversation_id),
+    }
+    lines = [json.dumps(_record_json(record), ensure_ascii=False) for record in records]
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _write_atomic(directory / META_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
+        _write_atomic(directory / MESSAGES_FILE, "".join(line + "\n" for line in lines))
+    except OSError as err:
+        raise StorageError(f"Cannot write the export to {directory} ({err.strerror}).") from err
+    logger.info(
+        "exported conversation %s (%d records) to %s", conversation_id, len(records), directory
+    )
+    return directory
+
+
+def _record_json(record: MessageRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "conversation_id": record.conversation_id,
+        "role": record.role,
+        "content": record.content,
+        "parent_id": record.parent_id,
+        "depth": record.depth,
+        "version": record.version,
+        "created_at": time_to_text(record.created_at),
+        "meta": scrub(record.meta),
+    }
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file and rename it over ``path``: never a half-written export."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,209 @@
+"""Import a conversation folder written by :mod:`storage.export` (seed 001 §3.1 layout).
+
+Lossless: ids, versions, depths, times, meta and remembered branches come back as written.
+If the conversation id (or any message id) is already in the database, the whole tree is
+imported under fresh ids with the same structure. Anything malformed stops the import before
+it writes, with one sentence naming the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.codec import new_id, text_to_time
+from storage.export import MESSAGES_FILE, META_FILE
+from storage.models import Conversation, MessageRecord, MessageStatus
+from storage.store import NotFoundError, StorageError
+
+if TYPE_CHECKING:
+    from storage.sqlite_store import SqliteConversationStore
+
+logger = logging.getLogger(__name__)
+
+_ROLES = {"system", "user", "assistant", "tool"}
+
+
+def read_jsonl(store: SqliteConversationStore, directory: Path) -> Conversation:
+    """Import the export folder ``directory`` (naming one of its two files also works)."""
+    directory = Path(directory)
+    if directory.name in (META_FILE, MESSAGES_FILE) and directory.is_file():
+        directory = directory.parent
+    conversation, choices = _read_meta(directory / META_FILE)
+    records, lines = _read_messages(directory / MESSAGES_FILE, conversation.id)
+    _check_tree(records, lines, directory / MESSAGES_FILE)
+
+    taken = _conversation_exists(store, conversation.id) or bool(
+        store.message_ids_in_use([r.id for r in records])
+    )
+    if taken:
+        conversation, records, choices = _renumber(conversation, records, choices)
+        logger.info("import of %s: ids in use, importing as %s", directory, conversation.id)
+    known = {r.id for r in records}
+    choices = {p: c for p, c in choices.items() if c in known and (p == "" or p in known)}
+    return store.import_tree(conversation, records, choices)
+
+
+def _fail(path: Path, line: int | None, what: str) -> StorageError:
+    where = f"{path} line {line}" if line else str(path)
+    return StorageError(f"Cannot import {where}: {what}.")
+
+
+def _load_json(path: Path, text: str, line: int | None) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _fail(path, line or err.lineno, f"invalid JSON ({err.msg})") from err
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise StorageError(
+            f"Cannot import {path.parent}: it has no {path.name} (an export folder holds "
+            f"{META_FILE} and {MESSAGES_FILE})."
+        ) from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise _fail(path, None, f"unreadable ({err})") from err
+
+
+def _field(
+    data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path, line: int | None
+) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise _fail(
+            path, line, f"field '{key}' is missing or not a {getattr(kind, '__name__', kind)}"
+        )
+    return value
+
+
+def _time(data: dict[str, Any], key: str, path: Path, line: int | None) -> Any:
+    try:
+        return text_to_time(_field(data, key, str, path, line))
+    except ValueError as err:
+        raise _fail(path, line, f"field '{key}' is not an ISO 8601 time") from err
+
+
+def _read_meta(path: Path) -> tuple[Conversation, dict[str, str]]:
+    data = _load_json(path, _read_text(path), None)
+    if not isinstance(data, dict):
+        raise _fail(path, 1, "expected a JSON object")
+    profile = data.get("profile") or data.get("agent_type")
+    if not isinstance(profile, str):
+        raise _fail(path, None, "field 'profile' (or 'agent_type') is missing")
+    meta = data.get("meta") or {}
+    choices = data.get("branch_choices") or {}
+    if not isinstance(meta, dict) or not isinstance(choices, dict):
+        raise _fail(path, None, "fields 'meta' and 'branch_choices' must be objects")
+    conversation = Conversation(
+        id=_field(data, "id", str, path, None),
+        title=str(data.get("title") or "Imported conversation"),
+        profile=profile,
+        created_at=_time(data, "created_at", path, None),
+        updated_at=_time(data, "updated_at", path, None),
+        meta=meta,
+    )
+    return conversation, {str(k): str(v) for k, v in choices.items()}
+
+
+def _read_messages(path: Path, conversation_id: str) -> tuple[list[MessageRecord], dict[str, int]]:
+    records: list[MessageRecord] = []
+    lines: dict[str, int] = {}
+    for number, text in enumerate(_read_text(path).splitlines(), start=1):
+        if not text.strip():
+            continue
+        data = _load_json(path, text, number)
+        if not isinstance(data, dict):
+            raise _fail(path, number, "expected a JSON object")
+        role = data.get("role")
+        if role not in _ROLES:
+            raise _fail(path, number, f"role {role!r} is not one of {', '.join(sorted(_ROLES))}")
+        meta = data.get("meta") or {}
+        if not isinstance(meta, dict):
+            raise _fail(path, number, "field 'meta' must be an object")
+        try:
+            MessageStatus(meta.get("status", MessageStatus.COMPLETE))
+        except ValueError as err:
+            raise _fail(path, number, f"status {meta.get('status')!r} is unknown") from err
+        parent = data.get("parent_id")
+        if parent is not None and not isinstance(parent, str):
+            raise _fail(path, number, "field 'parent_id' must be a string or null")
+        record = MessageRecord(
+            id=_field(data, "id", str, path, number),
+            conversation_id=conversation_id,
+            role=role,
+            content=_field(data, "content", str, path, number),
+            parent_id=parent,
+            depth=_field(data, "depth", int, path, number),
+            version=_field(data, "version", int, path, number),
+            created_at=_time(data, "created_at", path, number),
+            meta=meta,
+        )
+        if record.id in lines:
+            raise _fail(path, number, f"id {record.id} also appears on line {lines[record.id]}")
+        lines[record.id] = number
+        records.append(record)
+    return records, lines
+
+
+def _check_tree(records: list[MessageRecord], lines: dict[str, int], path: Path) -> None:
+    """Every parent exists and every depth is its parent's plus one (so there is no cycle)."""
+    depth = {r.id: r.depth for r in records}
+    for record in records:
+        line = lines[record.id]
+        if record.parent_id is None:
+            if record.depth != 0:
+                raise _fail(path, line, f"root record {record.id} has depth {record.depth}, not 0")
+        elif record.parent_id not in depth:
+            raise _fail(path, line, f"parent {record.parent_id} is not in the file")
+        elif depth[record.parent_id] + 1 != record.depth:
+            raise _fail(path, line, f"depth {record.depth} does not follow its parent's")
+
+
+def _conversation_exists(store: SqliteConversationStore, conversation_id: str) -> bool:
+    try:
+        store.get_conversation(conversation_id)
+    except NotFoundError:
+        return False
+    return True
+
+
+def _renumber(
+    conversation: Conversation, records: list[MessageRecord], choices: dict[str, str]
+) -> tuple[Conversation, list[MessageRecord], dict[str, str]]:
+    """The same tree under fresh ids (conversation and messages), references rewritten."""
+    ids = {r.id: new_id() for r in records}
+    new_conv_id = new_id()
+    meta = dict(conversation.meta)
+    if meta.get("active_leaf") in ids:
+        meta["active_leaf"] = ids[meta["active_leaf"]]
+    else:
+        meta.pop("active_leaf", None)
+    renumbered = [
+        MessageRecord(
+            id=ids[r.id],
+            conversation_id=new_conv_id,
+            role=r.role,
+            content=r.content,
+            parent_id=None if r.parent_id is None else ids[r.parent_id],
+            depth=r.depth,
+            version=r.version,
+            created_at=r.created_at,
+            meta=r.meta,
+        )
+        for r in records
+    ]
+    new_choices = {
+        ("" if p == "" else ids[p]): ids[c]
+        for p, c in choices.items()
+        if c in ids and (p == "" or p in ids)
+    }
+    conv = Conversation(
+        new_conv_id, conversation.title, conversation.profile,
+        conversation.created_at, conversation.updated_at, meta,
+    )  # fmt: skip
+    return conv, renumbered, new_choices

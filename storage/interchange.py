@@ -1,0 +1,114 @@
+"""Export, import and the raw reads they need (a mixin of the SQLite store).
+
+The formats themselves live in :mod:`storage.export` and :mod:`storage.importer`; this mixin
+gives them the store methods of the interface and a one-transaction bulk insert.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from storage import export, importer
+from storage.codec import (
+    CONVERSATION_COLUMNS,
+    dump_meta,
+    split_status,
+    time_to_text,
+    tool_text,
+)
+from storage.database import Database
+from storage.models import Conversation, MessageRecord
+
+logger = logging.getLogger(__name__)
+
+
+class InterchangeOps:
+    """Export/import methods of :class:`storage.sqlite_store.SqliteConversationStore`."""
+
+    _db: Database
+
+    def get_conversation(self, conversation_id: str) -> Conversation:  # provided by the store
+        raise NotImplementedError
+
+    def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str:
+        return export.to_markdown(self, conversation_id, leaf_id)
+
+    def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
+        return export.write_jsonl(self, conversation_id, directory)
+
+    def import_jsonl(self, directory: Path) -> Conversation:
+        return importer.read_jsonl(self, directory)
+
+    def message_ids_in_use(self, ids: list[str]) -> set[str]:
+        """Which of ``ids`` already name a message (in any conversation)."""
+        found: set[str] = set()
+        with self._db.read() as conn:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                rows = conn.execute(f"SELECT id FROM messages WHERE id IN ({marks})", chunk)
+                found.update(row[0] for row in rows)
+        return found
+
+    def branch_choices(self, conversation_id: str) -> dict[str, str]:
+        """Parent id (``''`` for the roots) -> the child chosen there last."""
+        with self._db.read() as conn:
+            return dict(
+                conn.execute(
+                    "SELECT parent_key, child_id FROM branch_choices WHERE conversation_id = ?",
+                    (conversation_id,),
+                ).fetchall()
+            )
+
+    def import_tree(
+        self,
+        conversation: Conversation,
+        records: list[MessageRecord],
+        choices: dict[str, str],
+    ) -> Conversation:
+        """Insert a whole conversation as given (ids, versions, times) in one transaction.
+
+        Used by import; the caller has validated the structure and chosen non-colliding ids.
+        """
+        with self._db.write() as conn:
+            conn.execute(
+                f"INSERT INTO conversations ({CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    conversation.id,
+                    conversation.title,
+                    conversation.profile,
+                    time_to_text(conversation.created_at),
+                    time_to_text(conversation.updated_at),
+                    dump_meta(conversation.meta),
+                ),
+            )
+            rows = []
+            for record in sorted(records, key=lambda r: r.depth):
+                rest, status = split_status(record.meta)
+                rows.append(
+                    (
+                        record.id,
+                        conversation.id,
+                        record.role,
+                        record.content,
+                        record.parent_id,
+                        record.depth,
+                        record.version,
+                        status,
+                        time_to_text(record.created_at),
+                        dump_meta(rest),
+                        tool_text(rest),
+                    )
+                )
+            conn.executemany(
+                "INSERT INTO messages (id, conversation_id, role, content, parent_id, depth, "
+                "version, status, created_at, meta, tool_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            conn.executemany(
+                "INSERT INTO branch_choices (conversation_id, parent_key, child_id) VALUES (?, ?, ?)",
+                [(conversation.id, parent, child) for parent, child in choices.items()],
+            )
+        logger.info("imported conversation %s (%d records)", conversation.id, len(records))
+        return self.get_conversation(conversation.id)

@@ -1,0 +1,150 @@
+"""The conversation database's tables, and the migrations that bring any older file up to date.
+
+``PRAGMA user_version`` is the schema version: migration ``n`` (1-based position in
+:data:`MIGRATIONS`) moves a file from version ``n - 1`` to ``n``. Append new migrations; never
+edit a released one.
+
+Design notes:
+
+- ``messages.parent_id`` references ``messages(id)`` *without* a cascade: a branch is deleted
+  in one statement (a recursive CTE collects the subtree), so a 10,000-deep chain never hits
+  SQLite's trigger-depth limit, and the foreign key is still checked at the statement's end.
+- ``status`` is a column (the source of truth for :class:`storage.models.MessageStatus`), so
+  leftover ``streaming`` replies are found by an index, and the full-text index skips a reply
+  while it streams: re-tokenising a growing reply at every flush would make streaming
+  quadratic. The reply is indexed when its status leaves ``streaming``. The index's external
+  content is the view ``messages_searchable`` (records not streaming), so FTS5's own
+  ``integrity-check`` and ``rebuild`` agree with what the triggers maintain. The update trigger
+  is one trigger on purpose: SQLite runs several triggers in no promised order, and the
+  index must forget the old text before it learns the new.
+- ``tool_text`` holds tool-call names and arguments (and a tool record's tool name) as text,
+  so search finds what the agent did, not only what it said.
+- ``writer_pid`` is the process that last wrote a streaming reply, so a second process opening
+  the same file does not mark a reply that is still being streamed as interrupted.
+- ``branch_choices`` remembers which child was chosen under every parent (``parent_key`` is
+  the parent id, or ``''`` for the roots) so reopening returns to the exact branch.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_V1 = """
+CREATE TABLE conversations (
+    id          TEXT PRIMARY KEY,
+    title       TEXT NOT NULL,
+    profile     TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    meta        TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX conversations_by_updated ON conversations (updated_at DESC);
+
+CREATE TABLE messages (
+    id              TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    parent_id       TEXT REFERENCES messages (id),
+    role            TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+    content         TEXT NOT NULL,
+    depth           INTEGER NOT NULL,
+    version         INTEGER NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'complete'
+                    CHECK (status IN ('complete', 'streaming', 'cancelled', 'error')),
+    created_at      TEXT NOT NULL,
+    meta            TEXT NOT NULL DEFAULT '{}',
+    tool_text       TEXT NOT NULL DEFAULT '',
+    writer_pid      INTEGER
+);
+CREATE INDEX messages_by_parent ON messages (conversation_id, parent_id, version);
+CREATE INDEX messages_parent_fk ON messages (parent_id);
+CREATE INDEX messages_streaming ON messages (status) WHERE status = 'streaming';
+
+CREATE TABLE branch_choices (
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    parent_key      TEXT NOT NULL,
+    child_id        TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    PRIMARY KEY (conversation_id, parent_key)
+) WITHOUT ROWID;
+CREATE INDEX branch_choices_child ON branch_choices (child_id);
+
+CREATE VIEW messages_searchable AS
+    SELECT rowid AS row_key, content, tool_text FROM messages WHERE status != 'streaming';
+CREATE VIRTUAL TABLE messages_fts USING fts5 (
+    content, tool_text,
+    content = 'messages_searchable', content_rowid = 'row_key',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages
+WHEN new.status != 'streaming' BEGIN
+    INSERT INTO messages_fts (rowid, content, tool_text)
+    VALUES (new.rowid, new.content, new.tool_text);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
+WHEN old.status != 'streaming' BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, tool_text)
+    VALUES ('delete', old.rowid, old.content, old.tool_text);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_text, status ON messages
+WHEN old.status != 'streaming' OR new.status != 'streaming' BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, content, tool_text)
+    SELECT 'delete', old.rowid, old.content, old.tool_text WHERE old.status != 'streaming';
+    INSERT INTO messages_fts (rowid, content, tool_text)
+    SELECT new.rowid, new.content, new.tool_text WHERE new.status != 'streaming';
+END;
+"""
+
+MIGRATIONS: list[str] = [SCHEMA_V1]
+"""Scripts in order; the file's ``user_version`` counts how many have been applied."""
+
+LATEST_VERSION = len(MIGRATIONS)
+
+OUR_TABLES = {"conversations", "messages", "branch_choices", "messages_fts"}
+"""Views are not tables: ``messages_searchable`` needs no entry."""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    """Tables in the file that are not weaver's: a sign the path names another program's DB."""
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    return [
+        name for (name,) in rows if name not in OUR_TABLES and not name.startswith("messages_fts")
+    ]
+
+
+def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Apply the missing migrations in one immediate transaction; return (from, to) versions.
+
+    The caller has checked that the file is not newer than this code. Two processes opening a
+    fresh file at once are serialised by the write lock, and the second sees the first's work.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        start = schema_version(conn)
+        for script in MIGRATIONS[start:]:
+            for statement in _statements(script):
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return start, LATEST_VERSION
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script into complete statements (``executescript`` would commit our transaction)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,61 @@
+"""Full-text search over every branch of every conversation (FTS5), safe for any user input.
+
+User text never reaches FTS5's query syntax: each whitespace-separated term becomes a quoted
+phrase (quotes doubled), so ``foo"(``, ``NEAR(``, ``col:x`` or ``AND`` are searched as text
+and cannot raise. Terms are ANDed; the last one matches as a prefix, for search-as-you-type.
+A reply is searchable once it stops streaming (see :mod:`storage.schema`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from storage.store import SearchHit
+
+HIGHLIGHT_OPEN = "«"
+"""Marks the start of a matched term in :attr:`SearchHit.snippet`."""
+HIGHLIGHT_CLOSE = "»"
+ELLIPSIS = "…"
+SNIPPET_TOKENS = 12
+
+_SEARCH_SQL = """
+SELECT m.conversation_id, c.title, m.id, m.role,
+       snippet(messages_fts, -1, ?, ?, ?, ?)
+FROM messages_fts
+JOIN messages m ON m.rowid = messages_fts.rowid
+JOIN conversations c ON c.id = m.conversation_id
+WHERE messages_fts MATCH ?
+ORDER BY rank
+LIMIT ?
+"""
+
+
+def fts_query(text: str) -> str | None:
+    """The FTS5 query for ``text``: quoted terms, the last as a prefix; ``None`` if empty."""
+    terms = [term.replace("\x00", "") for term in text.split()]
+    phrases = ['"' + term.replace('"', '""') + '"' for term in terms if term]
+    if not phrases:
+        return None
+    phrases[-1] += "*"
+    return " ".join(phrases)
+
+
+def search_messages(conn: sqlite3.Connection, text: str, limit: int) -> list[SearchHit]:
+    """Best matches first (bm25), across all conversations and branches."""
+    query = fts_query(text)
+    if query is None or limit <= 0:
+        return []
+    rows = conn.execute(
+        _SEARCH_SQL,
+        (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, ELLIPSIS, SNIPPET_TOKENS, query, limit),
+    ).fetchall()
+    return [
+        SearchHit(
+            conversation_id=conv_id,
+            conversation_title=title,
+            message_id=msg_id,
+            role=role,
+            snippet=snippet,
+        )
+        for conv_id, title, msg_id, role, snippet in rows
+    ]

@@ -1,0 +1,50 @@
+"""Fixtures shared by every test area: a real SQLite store on ``tmp_path`` and the fake
+OpenAI-compatible server (``fake_openai``, from :mod:`tests.support.fake_openai`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage.sqlite_store import SqliteConversationStore
+from tests.support.fake_openai import fake_openai
+
+__all__ = ["fake_openai", "store"]
+
+_PROVIDER_ENV = (
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "MOONSHOT_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "DASHSCOPE_API_KEY",
+    "AGENT_LOG_REDACT_CONTENT",
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test runs as a new user: no real config, data folder or provider key of the machine."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+
+    for name in list(os.environ):
+        if name.startswith("WEAVER_") or name in _PROVIDER_ENV:
+            monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteConversationStore]:
+    """A fresh conversation store in ``tmp_path/weaver.db``, closed after the test."""
+    db = SqliteConversationStore(tmp_path / "weaver.db")
+    try:
+        yield db
+    finally:
+        db.close()

@@ -1,0 +1,205 @@
+"""The fake OpenAI server itself: the wire format other areas' tests and benchmarks rely on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall, markdown_tokens
+
+ROOT = Path(__file__).parents[2]
+
+
+def sse_events(client: httpx.Client, url: str, body: dict[str, Any]) -> list[str]:
+    with client.stream("POST", url, json=body) as response:
+        assert response.headers["content-type"] == "text/event-stream"
+        return [line[6:] for line in response.iter_lines() if line.startswith("data: ")]
+
+
+def test_stream_follows_the_chat_completions_chunk_format(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(
+        Reply("Hi there", tool_calls=[ToolCall("list_files", {"pattern": "*.py"}, id="call_1")])
+    )
+    body = {
+        "model": "m1",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "messages": [],
+    }
+
+    with httpx.Client(trust_env=False) as client:
+        events = sse_events(client, f"{fake_openai.base_url}/chat/completions", body)
+
+    assert events[-1] == "[DONE]"
+    chunks = [json.loads(event) for event in events[:-1]]
+    assert {chunk["object"] for chunk in chunks} == {"chat.completion.chunk"}
+    assert {chunk["model"] for chunk in chunks} == {"m1"}
+    assert len({chunk["id"] for chunk in chunks}) == 1
+    deltas = [c["choices"][0]["delta"] for c in chunks if c["choices"]]
+    assert deltas[0] == {"role": "assistant", "content": ""}
+    assert "".join(d.get("content", "") for d in deltas) == "Hi there"
+    calls = [d["tool_calls"][0] for d in deltas if "tool_calls" in d]
+    assert calls[0]["id"] == "call_1" and calls[0]["function"]["name"] == "list_files"
+    args = "".join(call["function"]["arguments"] for call in calls)
+    assert json.loads(args) == {"pattern": "*.py"}
+    assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"]][-1] == "tool_calls"
+    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["completion_tokens"] > 0
+
+
+def test_no_usage_chunk_unless_asked(fake_openai: FakeOpenAI) -> None:
+    with httpx.Client(trust_env=False) as client:
+        events = sse_events(
+            client, f"{fake_openai.base_url}/chat/completions", {"stream": True, "messages": []}
+        )
+
+    assert all("usage" not in json.loads(event) for event in events[:-1])
+
+
+def test_non_streaming_reply_is_a_chat_completion(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(Reply("Whole answer.", usage=(5, 2)))
+
+    response = httpx.post(
+        f"{fake_openai.base_url}/chat/completions",
+        json={"model": "m2", "messages": [{"role": "user", "content": "hi"}]},
+        trust_env=False,
+    )
+
+    data = response.json()
+    assert data["object"] == "chat.completion"
+    assert data["choices"][0]["message"] == {"role": "assistant", "content": "Whole answer."}
+    assert data["choices"][0]["finish_reason"] == "stop"
+    assert data["usage"] == {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
+
+
+def test_models_are_listed_and_every_request_recorded(fake_openai: FakeOpenAI) -> None:
+    models = httpx.get(f"{fake_openai.base_url}/models", trust_env=False).json()
+    httpx.post(f"{fake_openai.base_url}/chat/completions", json={"messages": []}, trust_env=False)
+
+    assert [m["id"] for m in models["data"]] == fake_openai.models
+    assert [(r.method, r.path) for r in fake_openai.requests] == [
+        ("GET", "/v1/models"),
+        ("POST", "/v1/chat/completions"),
+    ]
+    assert fake_openai.last_body == {"messages": []}
+
+
+def test_replies_are_used_in_order_and_may_depend_on_the_request(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script("first", lambda body: Reply(f"saw {len(body['messages'])} messages"))
+    url = f"{fake_openai.base_url}/chat/completions"
+
+    answers = [
+        httpx.post(
+            url, json={"messages": [{"role": "user", "content": "x"}] * n}, trust_env=False
+        ).json()["choices"][0]["message"]["content"]
+        for n in (1, 3)
+    ]
+
+    assert answers == ["first", "saw 3 messages"]
+    assert fake_openai.pending == 0
+
+
+def test_strict_server_refuses_unscripted_requests() -> None:
+    with FakeOpenAI(default=None) as server:
+        response = httpx.post(
+            f"{server.base_url}/chat/completions", json={"messages": []}, trust_env=False
+        )
+
+    assert response.status_code == 500
+    assert "no scripted reply" in response.json()["error"]["message"]
+
+
+def test_http_error_replies_carry_their_headers(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(Reply.rate_limited(retry_after=11))
+
+    response = httpx.post(
+        f"{fake_openai.base_url}/chat/completions", json={"stream": True}, trust_env=False
+    )
+
+    assert response.status_code == 429
+    assert response.headers["retry-after"] == "11"
+    assert response.json()["error"]["type"] == "rate_limit_exceeded"
+
+
+def test_token_delay_paces_the_stream(fake_openai: FakeOpenAI) -> None:
+    fake_openai.script(Reply(deltas=["a", "b", "c"], token_delay=0.05))
+    arrivals: list[str] = []
+
+    with (
+        httpx.Client(trust_env=False) as client,
+        client.stream(
+            "POST", f"{fake_openai.base_url}/chat/completions", json={"stream": True}
+        ) as response,
+    ):
+        for piece in response.iter_raw():
+            arrivals.append(piece.decode())
+
+    # Paced: each event is flushed on its own, so the body arrives in several reads.
+    assert len([piece for piece in arrivals if '"content"' in piece]) >= 3
+
+
+def test_markdown_tokens_are_deterministic_and_exact() -> None:
+    tokens = markdown_tokens(20_000)
+
+    assert len(tokens) == 20_000
+    assert tokens == markdown_tokens(20_000)
+    assert all(tokens)
+    text = "".join(tokens)
+    assert text.count("```") >= 2 and "- first point" in text
+
+
+def test_stop_cuts_open_connections_and_ends_its_threads() -> None:
+    before = set(threading.enumerate())
+    server = FakeOpenAI().start()
+    server.script(Reply.slow_first_byte(60))
+    client = httpx.Client(trust_env=False, timeout=30)
+    outcome: list[BaseException] = []
+
+    def wait_for_the_slow_reply() -> None:
+        try:
+            client.post(f"{server.base_url}/chat/completions", json={"stream": True})
+        except httpx.HTTPError as exc:
+            outcome.append(exc)
+
+    assert client.get(f"{server.base_url}/models").status_code == 200  # a kept-alive connection
+    worker = threading.Thread(target=wait_for_the_slow_reply)
+    worker.start()
+    for _ in range(500):  # the request is in flight within a few ms; bounded at 5 s
+        if server.chat_requests:
+            break
+        worker.join(timeout=0.01)
+    assert server.chat_requests and worker.is_alive()
+
+    server.stop()
+    worker.join(timeout=5)
+
+    assert not worker.is_alive()
+    assert len(outcome) == 1
+    for thread in set(threading.enumerate()) - before:
+        thread.join(timeout=5)
+        assert not thread.is_alive(), thread
+    client.close()
+
+
+def test_runs_alone_and_prints_its_base_url() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.fake_openai", "--tokens", "50"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        base_url = process.stdout.readline().strip()
+        assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
+        with httpx.Client(trust_env=False, timeout=10) as client:
+            events = sse_events(client, f"{base_url}/chat/completions", {"stream": True})
+        assert len(events) == 50 + 3  # role chunk, 50 tokens, finish chunk, [DONE]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -1,0 +1,179 @@
+"""Real ``ChatOpenAI`` streams over HTTP from the fake server: content, tool calls, usage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+import pytest
+from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
+from langchain_core.tools import tool
+from pydantic import SecretStr
+
+from agents.errors import ProviderNetworkError
+from agents.providers import ChatModelHandle, ProviderConfig, alist_models, make_chat_model
+from tests.providers.conftest import TEST_KEY
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+
+DEAD_PROXY = "http://127.0.0.1:9"
+
+
+async def collect(handle: ChatModelHandle, messages: object) -> list[AIMessageChunk]:
+    return [chunk async for chunk in handle.model.astream(messages)]  # type: ignore[arg-type]
+
+
+@tool
+def read_file(path: str, start_line: int = 1) -> str:
+    """Read a file of the project, with line numbers."""
+    return path
+
+
+async def test_content_streams_as_the_deltas_the_server_sent(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
+) -> None:
+    fake_openai.script(Reply(deltas=["The ", "tree ", "has ", "three ", "branches."]))
+    handle = fake_model()
+
+    chunks = await collect(handle, [SystemMessage("Be brief."), HumanMessage("How many?")])
+
+    texts = [chunk.content for chunk in chunks if chunk.content]
+    assert texts == ["The ", "tree ", "has ", "three ", "branches."]
+    body = fake_openai.last_body
+    assert body["model"] == "fake-model"
+    assert body["stream"] is True
+    assert body["stream_options"] == {"include_usage": True}
+    assert body["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "How many?"},
+    ]
+    assert fake_openai.chat_requests[-1].headers["authorization"] == f"Bearer {TEST_KEY}"
+
+
+async def test_usage_arrives_as_its_own_chunk(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
+) -> None:
+    fake_openai.script(Reply("Counted reply.", usage=(42, 7)))
+
+    chunks = await collect(fake_model(), "count me")
+
+    usage = [chunk.usage_metadata for chunk in chunks if chunk.usage_metadata]
+    assert len(usage) == 1
+    assert usage[0]["input_tokens"] == 42
+    assert usage[0]["output_tokens"] == 7
+    assert usage[0]["total_tokens"] == 49
+
+
+async def test_streamed_tool_calls_are_assembled_from_split_arguments(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
+) -> None:
+    calls = [
+        ToolCall("read_file", {"path": "agents/providers.py", "start_line": 10}, argument_chunks=5),
+        ToolCall("read_file", {"path": "README.md"}, id="call_readme"),
+    ]
+    fake_openai.script(Reply("Let me look.", tool_calls=calls))
+    handle = fake_model()
+    bound = handle.model.bind_tools([read_file])
+
+    merged: AIMessageChunk | None = None
+    argument_pieces = 0
+    async for chunk in bound.astream("What is in providers.py?"):
+        argument_pieces += sum(1 for part in chunk.tool_call_chunks if part.get("args"))
+        merged = chunk if merged is None else merged + chunk
+
+    assert merged is not None
+    assert merged.content == "Let me look."
+    assert argument_pieces >= 6
+    assert [(c["name"], c["args"]) for c in merged.tool_calls] == [
+        ("read_file", {"path": "agents/providers.py", "start_line": 10}),
+        ("read_file", {"path": "README.md"}),
+    ]
+    assert merged.tool_calls[1]["id"] == "call_readme"
+    assert merged.response_metadata.get("finish_reason") == "tool_calls"
+    sent_tools = fake_openai.last_body["tools"]
+    assert sent_tools[0]["function"]["name"] == "read_file"
+    assert set(sent_tools[0]["function"]["parameters"]["properties"]) == {"path", "start_line"}
+
+
+def test_sync_invoke_works_against_the_threaded_server(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
+) -> None:
+    fake_openai.script(Reply("Synchronous answer."))
+
+    message = fake_model().model.invoke("hello")
+
+    assert message.content == "Synchronous answer."
+
+
+async def test_unscripted_requests_get_an_echo_of_the_user(
+    fake_model: Callable[..., ChatModelHandle],
+) -> None:
+    chunks = await collect(fake_model(), "ping 123")
+
+    assert "".join(str(chunk.content) for chunk in chunks) == "You said: ping 123"
+
+
+async def test_proxy_variables_are_ignored(
+    fake_openai: FakeOpenAI,
+    fake_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.setenv(name, DEAD_PROXY)
+        monkeypatch.setenv(name.lower(), DEAD_PROXY)
+    fake_openai.script(Reply("Straight through."), Reply("Sync too."))
+    handle = fake_model()
+
+    async_text = "".join(str(chunk.content) for chunk in await collect(handle, "hi"))
+    sync_text = handle.model.invoke("hi").content
+
+    assert (async_text, sync_text) == ("Straight through.", "Sync too.")
+    assert len(fake_openai.chat_requests) == 2
+    # The control: a client that trusts the environment goes to the dead proxy instead.
+    with httpx.Client(trust_env=True, timeout=2) as trusting, pytest.raises(httpx.HTTPError):
+        trusting.get(f"{fake_openai.base_url}/models")
+    assert len(fake_openai.requests) == 2
+
+
+async def test_model_list_comes_from_the_server(fake_openai: FakeOpenAI) -> None:
+    config = ProviderConfig(
+        provider="openai-compatible", base_url=fake_openai.base_url, api_key=SecretStr(TEST_KEY)
+    )
+
+    assert await alist_models(config) == ["fake-model", "fake-model-large"]
+    assert fake_openai.requests[-1].path == "/v1/models"
+
+
+async def test_model_list_from_a_dead_server_is_a_network_error(fake_openai: FakeOpenAI) -> None:
+    port = fake_openai.port
+    fake_openai.stop()
+    config = ProviderConfig(provider="ollama", base_url=f"http://127.0.0.1:{port}/v1", timeout=2)
+
+    with pytest.raises(ProviderNetworkError) as caught:
+        await alist_models(config)
+
+    assert f"127.0.0.1:{port}" in caught.value.user_message
+
+
+def test_a_long_markdown_reply_streams_whole(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
+) -> None:
+    from tests.support.fake_openai import markdown_tokens
+
+    tokens = markdown_tokens(2000)
+    fake_openai.script(Reply.from_tokens(tokens))
+
+    text = "".join(str(chunk.content) for chunk in fake_model().model.stream("long"))
+
+    assert text == "".join(tokens)
+    assert "```python" in text and "## Section" in text
+
+
+def test_make_chat_model_offline_needs_no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", DEAD_PROXY)
+    offline = pytest.importorskip("agents.offline")
+    if not hasattr(offline, "OfflineChatModel"):
+        pytest.skip("agents.offline.OfflineChatModel is not there yet")
+
+    handle = make_chat_model(ProviderConfig())
+
+    assert handle.provider == "offline"

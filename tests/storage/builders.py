@@ -1,0 +1,61 @@
+"""Small builders of conversation trees shared by the storage tests."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from storage.models import MessageRecord
+from storage.sqlite_store import SqliteConversationStore
+
+
+def add_turn(
+    store: SqliteConversationStore,
+    conversation_id: str,
+    parent_id: str | None,
+    question: str,
+    answer: str,
+) -> tuple[MessageRecord, MessageRecord]:
+    """A user record and its assistant reply, like one finished turn."""
+    user = store.add_message(conversation_id, "user", question, parent_id)
+    reply = store.add_message(
+        conversation_id, "assistant", answer, user.id, {"provider": "offline", "model": "offline"}
+    )
+    return user, reply
+
+
+def add_tool_round(
+    store: SqliteConversationStore,
+    conversation_id: str,
+    parent_id: str,
+    calls: list[tuple[str, str, dict[str, object], str]],
+) -> MessageRecord:
+    """An assistant tool-call record and one tool record per call: (id, name, args, output).
+
+    Returns the last tool record.
+    """
+    call_record = store.add_message(
+        conversation_id,
+        "assistant",
+        "",
+        parent_id,
+        {"tool_calls": [{"id": cid, "name": name, "args": args} for cid, name, args, _ in calls]},
+    )
+    last = call_record
+    for cid, name, _, output in calls:
+        last = store.add_message(
+            conversation_id, "tool", output, last.id, {"tool_call_id": cid, "name": name}
+        )
+    return last
+
+
+def assert_consistent(db_path: Path) -> None:
+    """The file passes SQLite's integrity, foreign-key and full-text-index checks."""
+    raw = sqlite3.connect(db_path)
+    try:
+        assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+        # rank=1 also compares the index with the messages table (external content).
+        raw.execute("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)")
+    finally:
+        raw.close()

@@ -1,0 +1,42 @@
+"""The storage benchmarks run end to end on a tiny size (their figures are not asserted here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_append_reports_figure_baseline_ratio_and_verdict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _load("bench_append")
+    bench.main(["--runs", "1", "--appends", "20"])
+    out = capsys.readouterr().out
+    for word in ("append (add_message)", "baseline bare INSERT", "ratio", "target"):
+        assert word in out
+    assert "PASS" in out or "FAIL" in out
+
+
+def test_bench_open_tree_builds_the_exact_size_and_reports(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _load("bench_open_tree")
+    bench.main(["--runs", "1", "--records", "120"])
+    out = capsys.readouterr().out
+    assert "open a conversation of 120 records" in out
+    assert "baseline connect + SELECT *" in out and "ratio" in out

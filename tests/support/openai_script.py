@@ -1,0 +1,309 @@
+"""What the fake OpenAI server says: scripted replies, faults, and the wire chunks they become.
+
+A test queues ``Reply`` objects on the server (``fake_openai.script(...)``); each one answers
+one ``POST /v1/chat/completions``. A reply is either a normal answer (content split into
+deltas, streamed tool calls, a usage chunk, a finish reason) or a fault a real provider can
+produce (an HTTP error status, a connection reset mid-stream, a malformed chunk, an error
+event inside the stream, a first byte that arrives after the client gave up).
+
+The chunk layout follows OpenAI's Chat Completions streaming format, so ``ChatOpenAI`` and the
+``openai`` SDK parse it with their real code.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+_WORDISH = re.compile(r"\s*\S+|\s+")
+_call_counter = itertools.count(1)
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split text into token-like deltas: each word with the whitespace before it."""
+    return _WORDISH.findall(text)
+
+
+def split_even(text: str, parts: int) -> list[str]:
+    """Split text into ``parts`` pieces of (nearly) equal length, none empty unless text is."""
+    if not text:
+        return []
+    parts = max(1, min(parts, len(text)))
+    size, extra = divmod(len(text), parts)
+    pieces, start = [], 0
+    for index in range(parts):
+        end = start + size + (1 if index < extra else 0)
+        pieces.append(text[start:end])
+        start = end
+    return pieces
+
+
+@dataclass
+class ToolCall:
+    """A tool call the model makes; ``arguments`` (a dict or a JSON string) streams in pieces."""
+
+    name: str
+    arguments: dict[str, Any] | str = field(default_factory=dict)
+    id: str = ""
+    argument_chunks: int = 3
+
+    def arguments_json(self) -> str:
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(self.arguments)
+
+    def call_id(self) -> str:
+        if not self.id:
+            self.id = f"call_{next(_call_counter):06d}"
+        return self.id
+
+
+@dataclass
+class Reply:
+    """One scripted answer (or fault) for one chat-completions request.
+
+    Content is streamed as ``deltas`` when given, else as ``chunks`` even pieces when given,
+    else word by word. Faults: ``status`` >= 400 sends an OpenAI-style error body (with
+    ``headers``, e.g. ``retry-after``); ``reset_after`` sends that many chunks then resets the
+    TCP connection; ``malformed_after`` sends that many chunks then one that is not JSON;
+    ``stream_error_after`` sends an in-stream ``{"error": ...}`` event; ``first_byte_delay``
+    waits before the response headers (past a client timeout it becomes a timeout).
+    """
+
+    content: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    deltas: list[str] | None = None
+    chunks: int | None = None
+    finish_reason: str | None = None
+    usage: tuple[int, int] | None = None
+    token_delay: float | None = None
+    first_byte_delay: float = 0.0
+    status: int = 200
+    error_message: str | None = None
+    error_type: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    reset_after: int | None = None
+    malformed_after: int | None = None
+    stream_error_after: int | None = None
+
+    # Faults, named as a test reads them.
+    @classmethod
+    def http_error(cls, status: int, message: str | None = None, **headers: str) -> Reply:
+        return cls(status=status, error_message=message, headers=dict(headers))
+
+    @classmethod
+    def unauthorized(cls) -> Reply:
+        return cls(status=401, error_message="Incorrect API key provided.")
+
+    @classmethod
+    def rate_limited(cls, retry_after: float | str = 7) -> Reply:
+        return cls(
+            status=429,
+            error_message="Rate limit reached for requests.",
+            error_type="rate_limit_exceeded",
+            headers={"retry-after": str(retry_after)},
+        )
+
+    @classmethod
+    def server_error(cls, status: int = 500) -> Reply:
+        return cls(status=status, error_message="The server had an error processing your request.")
+
+    @classmethod
+    def model_not_found(cls, model: str = "no-such-model") -> Reply:
+        return cls(
+            status=404,
+            error_message=f"The model `{model}` does not exist.",
+            error_type="invalid_request_error",
+        )
+
+    @classmethod
+    def reset_mid_stream(cls, content: str = "This reply is cut off here", after: int = 2) -> Reply:
+        return cls(content=content, reset_after=after)
+
+    @classmethod
+    def malformed_chunk(cls, content: str = "Half a reply then", after: int = 1) -> Reply:
+        return cls(content=content, malformed_after=after)
+
+    @classmethod
+    def slow_first_byte(cls, seconds: float, content: str = "Too late.") -> Reply:
+        return cls(content=content, first_byte_delay=seconds)
+
+    @classmethod
+    def from_tokens(cls, tokens: list[str], **kwargs: Any) -> Reply:
+        return cls(content="".join(tokens), deltas=tokens, **kwargs)
+
+    def content_deltas(self) -> list[str]:
+        if self.deltas is not None:
+            return list(self.deltas)
+        if self.chunks is not None:
+            return split_even(self.content, self.chunks)
+        return split_tokens(self.content)
+
+    def final_finish_reason(self) -> str:
+        if self.finish_reason:
+            return self.finish_reason
+        return "tool_calls" if self.tool_calls else "stop"
+
+    def error_body(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "message": self.error_message or f"HTTP {self.status}",
+                "type": self.error_type or "invalid_request_error",
+                "param": None,
+                "code": None,
+            }
+        }
+
+
+ReplySource = Reply | Callable[[dict[str, Any]], Reply]
+"""A queued item: a ``Reply``, or a function of the request body that makes one."""
+
+
+def echo_reply(body: dict[str, Any]) -> Reply:
+    """The default when nothing is scripted: repeat the last user message, so a reply depends
+    on the request (handy for CLI and UI tests that only need *a* real stream)."""
+    for message in reversed(body.get("messages") or []):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+            return Reply(content=f"You said: {content}")
+    return Reply(content="Hello from the fake OpenAI server.")
+
+
+def estimate_prompt_tokens(body: dict[str, Any]) -> int:
+    """A rough, deterministic prompt-token count: words in every message plus 3 per message."""
+    total = 0
+    for message in body.get("messages") or []:
+        total += 3 + len(split_tokens(json.dumps(message.get("content") or "")))
+    return total
+
+
+class ChunkWriter:
+    """Builds the ``data: {...}`` SSE events of one streamed reply."""
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.id = f"chatcmpl-fake{next(_call_counter):06d}"
+        self.created = int(time.time())
+        head = {"id": self.id, "object": "chat.completion.chunk", "created": self.created}
+        self._prefix = (json.dumps(head)[:-1] + f', "model": {json.dumps(model)}, ').encode()
+
+    def event(self, delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}
+        return b"data: " + self._prefix + b'"choices":[' + json.dumps(choice).encode() + b"]}\n\n"
+
+    def content_event(self, text: str) -> bytes:
+        # The hot path of a 20,000-token benchmark: only the text needs JSON escaping.
+        return (
+            b"data: "
+            + self._prefix
+            + b'"choices":[{"index":0,"delta":{"content":'
+            + json.dumps(text).encode()
+            + b'},"logprobs":null,"finish_reason":null}]}\n\n'
+        )
+
+    def usage_event(self, prompt: int, completion: int) -> bytes:
+        usage = {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        }
+        return (
+            b"data: "
+            + self._prefix
+            + b'"choices":[],"usage":'
+            + json.dumps(usage).encode()
+            + b"}\n\n"
+        )
+
+    def reply_events(
+        self, reply: Reply, prompt_tokens: int, include_usage: bool
+    ) -> Iterator[bytes]:
+        """Every event of a normal reply, ``[DONE]`` included."""
+        yield self.event({"role": "assistant", "content": ""})
+        deltas = reply.content_deltas()
+        for text in deltas:
+            yield self.content_event(text)
+        pieces = 0
+        for index, call in enumerate(reply.tool_calls):
+            args = split_even(call.arguments_json(), call.argument_chunks) or [""]
+            head = {
+                "index": index,
+                "id": call.call_id(),
+                "type": "function",
+                "function": {"name": call.name, "arguments": ""},
+            }
+            yield self.event({"tool_calls": [head]})
+            for piece in args:
+                pieces += 1
+                yield self.event(
+                    {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
+                )
+        yield self.event({}, reply.final_finish_reason())
+        if include_usage:
+            prompt, completion = reply.usage or (prompt_tokens, len(deltas) + pieces)
+            yield self.usage_event(prompt, completion)
+        yield b"data: [DONE]\n\n"
+
+    def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
+        """The non-streaming ``chat.completion`` object for a reply."""
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": call.call_id(),
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments_json()},
+                }
+                for call in reply.tool_calls
+            ]
+        prompt, completion = reply.usage or (prompt_tokens, len(reply.content_deltas()))
+        return {
+            "id": self.id,
+            "object": "chat.completion",
+            "created": self.created,
+            "model": self.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "logprobs": None,
+                    "finish_reason": reply.final_finish_reason(),
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        }
+
+
+_MARKDOWN_BLOCKS = [
+    "## Section {n}\n\n",
+    "The runtime streams each token as it arrives, and the view keeps up with the stream. ",
+    "A conversation is a tree: every reply can be forked, edited, or regenerated.\n\n",
+    "- first point about branch {n}\n- second point with `inline code`\n- third point\n\n",
+    "```python\ndef step_{n}(value: int) -> int:\n    return value * {n} + 1\n```\n\n",
+    "> A quoted remark about **bold** and *emphasis* in block {n}.\n\n",
+    "1. numbered item\n2. another numbered item\n\n",
+]
+
+
+def markdown_tokens(count: int) -> list[str]:
+    """``count`` deterministic token-like deltas of Markdown (headings, prose, lists, code
+    fences, quotes): the long reply the streaming benchmarks send."""
+    tokens: list[str] = []
+    block = 0
+    while len(tokens) < count:
+        text = _MARKDOWN_BLOCKS[block % len(_MARKDOWN_BLOCKS)].format(n=block)
+        tokens.extend(split_tokens(text))
+        block += 1
+    del tokens[count:]
+    return tokens

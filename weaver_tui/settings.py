@@ -1,0 +1,268 @@
+"""weaver-tui's settings: one ``Settings`` object from arguments, environment, ``.env`` and YAML.
+
+Precedence, highest first: values passed to ``load_settings`` (command-line options), ``WEAVER_*``
+environment variables (``AGENT_LOG_REDACT_CONTENT`` too), the ``.env`` file, the YAML config
+file (``config.yaml`` in the user config folder, or the file ``WEAVER_CONFIG`` names), defaults.
+
+Anything wrong with them (an invalid value, an unreadable or invalid YAML file, an unknown key in
+it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
+that into exit code 2. This module never imports Textual or the network stack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from platformdirs import user_config_dir, user_data_dir
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from agents.errors import ConfigError
+from agents.provider_presets import PRESETS, PROVIDER_NAMES
+from agents.providers import ProviderConfig
+from weaver_tui.settings_sources import describe_origin, read_yaml_config
+
+APP_NAME = "weaver-tui"
+ENV_PREFIX = "WEAVER_"
+REDACT_ALIAS_ENV = "AGENT_LOG_REDACT_CONTENT"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+_yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_yaml_data", default=None)
+
+
+def default_config_file() -> Path:
+    """``WEAVER_CONFIG`` if set, else ``config.yaml`` in the user config folder."""
+    named = os.environ.get("WEAVER_CONFIG")
+    if named:
+        return Path(named).expanduser()
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.yaml"
+
+
+def default_data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Everything the app, the CLI verbs and the runtime may be configured with.
+
+    Build it with ``load_settings()``: ``Settings()`` alone reads the environment and ``.env``
+    but not the YAML file (tests use that to stay off the user's config).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        env_ignore_empty=True,
+        extra="ignore",
+        validate_default=True,
+    )
+
+    provider: str = Field(default="auto")
+    """Which provider answers: ``auto`` (the first provider whose API key is set, else the
+    offline model), ``offline``, ``openai``, ``moonshot``, ``deepseek``, ``dashscope``,
+    ``ollama`` or ``openai-compatible`` (any server; set ``base_url``)."""
+
+    model: str = Field(default="")
+    """The model name sent to the provider; empty means the provider's default model."""
+
+    base_url: str | None = Field(default=None)
+    """The provider's OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8000/v1``; empty
+    means the preset's address."""
+
+    api_key: SecretStr | None = Field(default=None)
+    """The API key. Empty means the provider's own variable (``OPENAI_API_KEY``,
+    ``MOONSHOT_API_KEY``, ...). Never logged or shown."""
+
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    """Sampling temperature (0-2); empty leaves it to the provider."""
+
+    http_timeout: float = Field(default=60.0, gt=0)
+    """Seconds to wait for the provider to connect and for each piece of a reply."""
+
+    data_dir: Path = Field(default_factory=default_data_dir)
+    """Where conversations, checkpoints and logs live (``WEAVER_DATA_DIR`` overrides)."""
+
+    context_messages: int = Field(default=20, ge=1, le=1000)
+    """How many records of the active path (besides the system prompt) a turn sends."""
+
+    max_tool_rounds: int = Field(default=5, ge=0, le=50)
+    """Tool rounds per turn before the model must answer without tools."""
+
+    theme: str = Field(default="weaver-dark")
+    """The Textual theme the app starts with (the app saves the one you pick)."""
+
+    default_profile: str = Field(default="ide-helper")
+    """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
+    ``paper-pilot`` or ``atom-developer``."""
+
+    log_redact_content: bool = Field(default=False)
+    """Log only the first characters and a sha256 of prompts and replies
+    (``AGENT_LOG_REDACT_CONTENT=true`` also turns this on)."""
+
+    log_level: LogLevel = Field(default="INFO")
+    """The lowest level written to the JSON-lines log file."""
+
+    _config_file: Path | None = PrivateAttr(default=None)
+    _env_file: Path | None = PrivateAttr(default=None)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _known_provider(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().lower() or "auto"
+            if value not in PROVIDER_NAMES:
+                raise ValueError(
+                    f"unknown provider {value!r}; use one of {', '.join(PROVIDER_NAMES)}"
+                )
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("data_dir", mode="after")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        redact = os.environ.get(REDACT_ALIAS_ENV)
+        agent_env = InitSettingsSource(
+            settings_cls, {"log_redact_content": redact} if redact else {}
+        )
+        yaml_source = InitSettingsSource(settings_cls, dict(_yaml_data.get() or {}))
+        return (init_settings, env_settings, agent_env, dotenv_settings, yaml_source)
+
+    @property
+    def config_file(self) -> Path:
+        """The YAML file these settings were read from (and ``save_setting`` writes to)."""
+        return self._config_file or default_config_file()
+
+    def provider_config(self) -> ProviderConfig:
+        """The provider part of the settings, for ``agents.providers.make_chat_model``.
+
+        Provider key variables (``MOONSHOT_API_KEY`` ...) are looked up in the environment
+        and, below it, in the ``.env`` file.
+        """
+        return ProviderConfig(
+            provider=self.provider,
+            model=self.model,
+            base_url=self.base_url or None,
+            api_key=self.api_key,
+            temperature=self.temperature,
+            timeout=self.http_timeout,
+            environ=_provider_environ(self._env_file),
+        )
+
+
+def _provider_environ(env_file: Path | None) -> Mapping[str, str]:
+    names = {p.key_env for p in PRESETS.values() if p.key_env}
+    names |= {p.base_url_env for p in PRESETS.values() if p.base_url_env}
+    merged: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        from dotenv import dotenv_values
+
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            merged.update({k: v for k, v in dotenv_values(env_file).items() if k in names and v})
+    merged.update({k: v for k, v in os.environ.items() if k in names and v})
+    return merged
+
+
+def load_settings(
+    *,
+    config_file: Path | str | None = None,
+    env_file: Path | str | None = ".env",
+    **overrides: Any,
+) -> Settings:
+    """Settings from every source; ``overrides`` whose value is None are ignored (an option
+    the user did not give). Raises ``ConfigError`` with one line naming the key and file."""
+    path = Path(config_file).expanduser() if config_file else default_config_file()
+    data = read_yaml_config(path, set(Settings.model_fields))
+    given = {key: value for key, value in overrides.items() if value is not None}
+    env_path = Path(env_file) if env_file else None
+    token = _yaml_data.set(data)
+    try:
+        settings = Settings(_env_file=env_path, **given)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        raise _config_error(exc, given, env_path, path) from None
+    finally:
+        _yaml_data.reset(token)
+    settings._config_file = path
+    settings._env_file = env_path
+    return settings
+
+
+def _config_error(
+    exc: ValidationError, given: dict[str, Any], env_file: Path | None, config_file: Path
+) -> ConfigError:
+    errors = exc.errors()
+    first = errors[0]
+    key = str(first["loc"][0]) if first["loc"] else "settings"
+    origin = describe_origin(key, given, env_file, config_file, ENV_PREFIX, REDACT_ALIAS_ENV)
+    reason = str(first["msg"]).rstrip(".")
+    if key != "api_key" and "input" in first and not isinstance(first["input"], dict):
+        reason += f" (got {first['input']!r})"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ConfigError(f"Invalid value for {key} in {origin}: {reason}.{more}")
+
+
+def save_setting(key: str, value: Any, *, config_file: Path | str | None = None) -> Path:
+    """Write ``key: value`` into the YAML config file (created if missing), keeping the other
+    keys; the value is validated first. Returns the file written."""
+    path = Path(config_file).expanduser() if config_file else default_config_file()
+    fields = set(Settings.model_fields)
+    if key not in fields:
+        raise ConfigError(f"Unknown setting {key!r}: it cannot be saved to {path}.")
+    data = read_yaml_config(path, fields)
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
+    elif isinstance(value, Path):
+        value = str(value)
+    data[key] = value
+    try:
+        Settings.model_validate(data)
+    except ValidationError as exc:
+        reason = str(exc.errors()[0]["msg"]).rstrip(".")
+        raise ConfigError(f"Invalid value for {key} (not saved to {path}): {reason}.") from None
+    _write_atomically(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".yaml", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise ConfigError(f"Cannot write the config file {path}: {exc.strerror or exc}.") from None
