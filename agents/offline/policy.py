@@ -1,0 +1,91 @@
+"""How the offline model decides: ask each tool family's rules in turn, then keep the reply honest.
+
+A rule module looks at the :class:`~agents.offline.conversation.Conversation` and returns a
+:class:`Reply` (text, tool calls, or both) or ``None`` when the conversation is not its
+business. Families are keyed on tool *names*, so they work with whatever profile binds them.
+This module then enforces what a provider would: no calls to tools that are not bound, none
+when ``tool_choice="none"``, a call when one is required, and never the same call twice in
+a turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from agents.offline.conversation import Conversation, call_signature
+from agents.offline.reply import PlannedCall, Reply
+from agents.offline.rules import (
+    atoms,
+    chat,
+    code_tools,
+    knowledge,
+    mediation,
+    structured,
+    unknown_tools,
+)
+
+logger = logging.getLogger(__name__)
+
+
+Rule = Callable[[Conversation], Reply | None]
+
+
+FAMILIES: tuple[Rule, ...] = (
+    mediation.decide,
+    code_tools.decide,
+    knowledge.decide,
+    atoms.decide,
+    unknown_tools.decide,
+)
+"""Asked in this order; the first that returns a reply speaks."""
+
+
+def decide(conv: Conversation) -> Reply:
+    """The reply for ``conv``: the first family that speaks, else a conversational answer."""
+    forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None
+    if forced is not None and forced in conv.tools:
+        return _forced(conv, forced)
+
+    reply = None
+    for family in FAMILIES:
+        reply = family(conv)
+        if reply is not None:
+            break
+    if reply is None:
+        reply = chat.decide(conv)
+
+    calls = _allowed_calls(conv, reply.calls)
+    if len(calls) != len(reply.calls) and not calls:
+        # The rule wanted tools it may not use: answer as if no tools were bound.
+        logger.debug("offline model: planned calls dropped, answering without tools")
+        return decide(dataclasses.replace(conv, tools={}, tool_choice=None))
+    if not calls and conv.tool_choice == "any" and conv.tools:
+        call = structured.best_call(conv)
+        return Reply(text="", calls=(call,))
+    return Reply(text=reply.text, calls=calls)
+
+
+def _forced(conv: Conversation, name: str) -> Reply:
+    """``tool_choice`` names one tool (as ``with_structured_output`` does): call exactly it."""
+    for family in FAMILIES:
+        reply = family(conv)
+        if reply is not None:
+            wanted = tuple(c for c in reply.calls if c.name == name)
+            if wanted:
+                return Reply(text="", calls=wanted[:1])
+    return Reply(text="", calls=(structured.fill_call(conv, conv.tools[name]),))
+
+
+def _allowed_calls(conv: Conversation, calls: tuple[PlannedCall, ...]) -> tuple[PlannedCall, ...]:
+    if not conv.may_call_tools:
+        return ()
+    seen = set(conv.calls_made)
+    kept: list[PlannedCall] = []
+    for call in calls:
+        signature = call_signature(call.name, call.args)
+        if call.name in conv.tools and signature not in seen:
+            seen.add(signature)
+            kept.append(call)
+    return tuple(kept)

@@ -1,0 +1,27 @@
+"""What the offline model says in one reply: text, tool calls, or both.
+
+Kept apart from :mod:`agents.offline.policy` so every rule module can build replies without
+importing the dispatcher that imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCall:
+    """A tool call the model wants to make."""
+
+    name: str
+    args: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What the model says: ``text`` (a preface when there are calls) and tool ``calls``."""
+
+    text: str = ""
+    calls: tuple[PlannedCall, ...] = field(default_factory=tuple)

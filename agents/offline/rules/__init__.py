@@ -1,0 +1,1 @@
+"""Rule modules of the offline model, one per tool family plus chat and structured output."""

@@ -1,0 +1,227 @@
+"""A small template-driven generator of Architecture 10.2 atoms from a log-parsing intent.
+
+"Extract the IP and status code from nginx access logs" names fields (``ip``, ``status``) and
+a format (an access log); the generator picks named-group regexes for those fields, writes
+``extract_context(text, source_file)`` (Atom A, values cast to ``str``, the standard item
+keys), ``validate_logic`` (Atom B, alternatives > regex > wildcard > default) and, when the
+intent asks about presence, ``check_existence`` (Atom C), plus the YAML spec that drives
+them. No I/O, no ``os``/``sys``: the code is meant to pass the compliance sandbox.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# field → (aliases in the user's words, named-group regex, full-value regex for the spec)
+FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "ip": (("ip address", "client ip", "ip", "ips"), r"(?P<ip>\b\d{1,3}(?:\.\d{1,3}){3}\b)", r"^\d{1,3}(?:\.\d{1,3}){3}$"),
+    "status": (("status code", "http status", "response code", "status"), r"\s(?P<status>[1-5]\d{2})\b", r"^[1-5]\d{2}$"),
+    "timestamp": (("timestamp", "datetime", "date", "time"), r"(?P<timestamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?)", r".+"),
+    "method": (("http method", "method", "verb"), r"\b(?P<method>GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\b", r"^[A-Z]+$"),
+    "path": (("request path", "endpoint", "route", "path", "url", "uri"), r"\s(?P<path>/[^\s\"?]*)", r"^/"),
+    "level": (("log level", "severity", "level"), r"\b(?P<level>CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b", r"^[A-Z]+$"),
+    "error_code": (("error code", "errno", "exit code", "code"), r"(?:[Ee]rror|ERR|[Cc]ode)[\s:=#]*(?P<error_code>\d+)", r"^\d+$"),
+    "bytes": (("bytes", "response size", "body size", "size"), r"\s(?P<bytes>\d+)\s*(?:bytes|B)\b", r"^\d+$"),
+    "duration": (("response time", "duration", "latency", "elapsed"), r"(?P<duration>\d+(?:\.\d+)?)\s?ms\b", r"^\d+(?:\.\d+)?$"),
+    "user": (("username", "user"), r"\buser[=: ](?P<user>[\w.@-]+)", r"^\S+$"),
+    "email": (("email", "e-mail"), r"(?P<email>[\w.+-]+@[\w-]+\.[\w.-]+)", r"@"),
+    "port": (("port",), r"\bport[=: ](?P<port>\d+)", r"^\d+$"),
+    "message": (("message", "msg", "text"), r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*)?(?P<message>\S.*)$", r".+"),
+}  # fmt: skip
+ACCESS_LOG = (
+    r'^(?P<ip>\S+) \S+ (?P<user>\S+) \[(?P<timestamp>[^\]]+)\] "(?P<method>[A-Z]+) (?P<path>\S+)'
+    r' (?P<protocol>[^"]+)" (?P<status>\d{3}) (?P<bytes>\d+|-)'
+    r'(?: "(?P<referer>[^"]*)" "(?P<user_agent>[^"]*)")?'
+)
+_ACCESS_WORDS = re.compile(r"\b(?:nginx|apache|access[ _-]?logs?|combined log|httpd)\b", re.I)
+_EXISTENCE = re.compile(r"\b(?:exist|exists|existence|present|presence|missing|any)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """Generated artifacts plus what they were generated from."""
+
+    name: str
+    fields: tuple[str, ...]
+    value_field: str
+    values: tuple[str, ...]
+    access_log: bool
+    code: str
+    spec: str
+
+
+def fields_in(intent: str) -> list[str]:
+    """Fields the intent names, in the order it names them (longest alias wins)."""
+    lower = intent.lower()
+    spans: list[tuple[int, str]] = []
+    taken: list[range] = []
+    aliases = sorted(
+        ((a, f) for f, (names, _, _) in FIELDS.items() for a in names), key=lambda x: -len(x[0])
+    )
+    for alias, field in aliases:
+        for match in re.finditer(rf"\b{re.escape(alias)}\b", lower):
+            if any(match.start() in r for r in taken):
+                continue
+            taken.append(range(match.start(), match.end()))
+            if field not in (f for _, f in spans):
+                spans.append((match.start(), field))
+    return [field for _, field in sorted(spans)]
+
+
+def values_in(intent: str) -> list[str]:
+    """Concrete values to match: numbers like 500 and level words like ERROR."""
+    found = re.findall(r"\b(\d{3,})\b|\b(CRITICAL|FATAL|ERROR|WARN(?:ING)?|DEBUG)\b", intent)
+    return list(dict.fromkeys(a or b for a, b in found))
+
+
+def fields_in_sample(sample: str) -> list[str]:
+    """Fields a sample log line actually carries, when the intent names none."""
+    line = next((x for x in sample.splitlines() if x.strip()), "")
+    return [
+        f
+        for f in ("timestamp", "ip", "level", "error_code", "status", "message")
+        if re.search(FIELDS[f][1], line)
+    ]
+
+
+def generate(intent: str, sample: str = "") -> Atom:
+    """The atom for ``intent`` (and an optional log ``sample``)."""
+    access = bool(_ACCESS_WORDS.search(intent)) or bool(
+        sample and re.search(ACCESS_LOG, sample, re.M)
+    )
+    fields = (
+        fields_in(intent)
+        or (fields_in_sample(sample) if sample else [])
+        or ["timestamp", "level", "message"]
+    )
+    values = values_in(intent)
+    value_field = _value_field(fields, values)
+    name = "_".join(["access" if access else "log", *fields[:3]])
+    code = _code(intent, fields, value_field, access, bool(_EXISTENCE.search(intent)))
+    spec = _spec(name, intent, fields, value_field, values)
+    return Atom(name, tuple(fields), value_field, tuple(values), access, code, spec)
+
+
+def extract_sample(atom: Atom, sample: str) -> list[dict[str, str]]:
+    """Apply the atom's patterns to a sample (same regexes as the generated code)."""
+    rows = []
+    for line in sample.splitlines():
+        parsed: dict[str, str] = {}
+        if atom.access_log:
+            match = re.search(ACCESS_LOG, line)
+            if match:
+                parsed = {
+                    k: str(v)
+                    for k, v in match.groupdict().items()
+                    if v is not None and k in atom.fields
+                }
+        else:
+            for field in atom.fields:
+                if found := re.search(FIELDS[field][1], line):
+                    parsed[field] = str(found.group(field))
+        if atom.value_field in parsed:
+            rows.append(parsed)
+    return rows
+
+
+def _value_field(fields: list[str], values: list[str]) -> str:
+    if values and any(v.isdigit() for v in values):
+        numeric = [f for f in fields if f in ("error_code", "status")]
+        if numeric:
+            return numeric[0]
+    for preferred in ("error_code", "status", "level"):
+        if preferred in fields:
+            return preferred
+    return fields[0]
+
+
+def _code(intent: str, fields: list[str], value_field: str, access: bool, existence: bool) -> str:
+    summary = " ".join(intent.split())[:90].rstrip(".").replace('"', "'")
+    if access:
+        patterns = f"LINE_REGEX = re.compile(\n    r'{ACCESS_LOG}'\n)\nFIELDS = {tuple(fields)!r}\n"
+        parse = (
+            "        match = LINE_REGEX.search(line)\n"
+            "        if match is None:\n"
+            "            continue\n"
+            "        parsed = {k: str(v) for k, v in match.groupdict().items() if k in FIELDS and v is not None}\n"
+        )
+    else:
+        entries = "\n".join(f"    ({f!r}, re.compile(r'{FIELDS[f][1]}'))," for f in fields)
+        patterns = f"FIELD_REGEX = (\n{entries}\n)\n"
+        parse = (
+            "        parsed = {}\n"
+            "        for name, regex in FIELD_REGEX:\n"
+            "            found = regex.search(line)\n"
+            "            if found is not None:\n"
+            "                parsed[name] = str(found.group(name))\n"
+        )
+    atom_a = (
+        f'"""Atoms for: {summary}."""\n\nimport re\nfrom typing import Dict, List, Optional\n\n{patterns}\n\n'
+        "def extract_context(text: str, source_file: str) -> List[Dict]:\n"
+        f'    """Atom A: one item per line that carries `{value_field}` ({", ".join(fields)})."""\n'
+        "    items: List[Dict] = []\n"
+        "    for line_number, line in enumerate(str(text).splitlines(), start=1):\n"
+        f"{parse}"
+        f"        if {value_field!r} not in parsed:\n"
+        "            continue\n"
+        "        items.append(\n"
+        "            {\n"
+        f"                'value': str(parsed.get({value_field!r})),\n"
+        "                'source_file': str(source_file),\n"
+        "                'line_number': line_number,\n"
+        "                'matched_content': line.strip(),\n"
+        "                'parsed_fields': parsed,\n"
+        "            }\n"
+        "        )\n"
+        "    return items\n"
+    )
+    atom_b = (
+        "\n\ndef validate_logic(\n"
+        "    text: str,\n"
+        "    pattern: str,\n"
+        "    parsed_fields: Optional[Dict] = None,\n"
+        "    default_match: str = 'contains',\n"
+        "    regex_mode: str = 'search',\n"
+        ") -> Dict:\n"
+        '    """Atom B: alternatives (|) > regex (regex:) > wildcard (*) > default."""\n'
+        "    value = str(text)\n"
+        "    if '|' in pattern and not pattern.startswith('regex:'):\n"
+        "        options = [p.strip() for p in pattern.split('|') if p.strip()]\n"
+        "        hit = next((p for p in options if p == value or p in value), None)\n"
+        "        return {'is_match': hit is not None, 'reason': f'alternative {hit!r}' if hit else 'no alternative matched', 'kind': 'alternatives'}\n"
+        "    if pattern.startswith('regex:'):\n"
+        "        expression = pattern[len('regex:'):]\n"
+        "        found = re.match(expression, value) if regex_mode == 'match' else re.search(expression, value)\n"
+        "        return {'is_match': found is not None, 'reason': f'regex {expression!r} ({regex_mode})', 'kind': 'regex'}\n"
+        "    if '*' in pattern:\n"
+        "        wildcard = '^' + '.*'.join(re.escape(part) for part in pattern.split('*')) + '$'\n"
+        "        return {'is_match': re.match(wildcard, value) is not None, 'reason': f'wildcard {pattern!r}', 'kind': 'wildcard'}\n"
+        "    is_match = value == pattern if default_match == 'exact' else pattern in value\n"
+        "    return {'is_match': is_match, 'reason': f'{default_match} {pattern!r}', 'kind': 'default'}\n"
+    )
+    atom_c = (
+        "\n\ndef check_existence(items: List[Dict]) -> Dict:\n"
+        '    """Atom C: are there matching items? Passes the evidence through unchanged."""\n'
+        "    return {'is_match': bool(items), 'reason': f'{len(items)} item(s) found', 'evidence': items}\n"
+    )
+    return atom_a + atom_b + (atom_c if existence else "")
+
+
+def _spec(name: str, intent: str, fields: list[str], value_field: str, values: list[str]) -> str:
+    if values:
+        pattern = "|".join(values) if len(values) > 1 else values[0]
+    else:
+        pattern = f"regex:{FIELDS[value_field][2]}" if value_field in FIELDS else "regex:.+"
+    description = " ".join(intent.split())[:100].replace("'", "''")
+    return (
+        "item_spec:\n"
+        f"  name: {name}\n"
+        f"  description: '{description}'\n"
+        "  atom: extract_context\n"
+        f"  value_field: {value_field}\n"
+        f"  fields: [{', '.join(fields)}]\n"
+        f"  pattern: '{pattern}'\n"
+        "  default_match: contains\n"
+        "  regex_mode: search\n"
+    )

@@ -1,0 +1,197 @@
+"""What a user asks of the code tools, read from their words.
+
+File paths (a token with ``/`` or a known extension), globs (``*.py``), line ranges, search
+terms (quoted, backticked or code-like names), and edit requests ("rename X to Y in FILE",
+"add a docstring to f"). Pure parsing: the rules in ``code_tools`` decide what to call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.offline.text import identifiers, keywords, quoted_terms
+
+_EXTENSION_LIST = "py pyi md rst txt toml cfg ini json jsonl yaml yml js jsx ts tsx css tcss html sh bash rs go java kt c h cpp hpp rb php sql csv xml lock env"
+EXTENSIONS = frozenset(_EXTENSION_LIST.split())
+_KNOWN_NAMES = {"makefile", "dockerfile", "readme", "license", ".gitignore", "justfile"}
+_NOT_PATHS = {"and/or", "i/o", "n/a", "w/o", "either/or", "true/false", "yes/no"}
+_LANGUAGE_GLOBS = {
+    "python": "*.py",
+    "markdown": "*.md",
+    "javascript": "*.js",
+    "typescript": "*.ts",
+    "yaml": "*.yaml",
+    "json": "*.json",
+    "toml": "*.toml",
+    "test": "test_*.py",
+    "css": "*.tcss",
+}
+_EDIT = re.compile(
+    r"\b(?:rename|replace|change)\s+(?P<old>`[^`]+`|\"[^\"]+\"|'[^']+'|\S+)\s+"
+    r"(?:with|to|into|by)\s+(?P<new>`[^`]+`|\"[^\"]+\"|'[^']+'|\S+)",
+    re.IGNORECASE,
+)
+_DOCSTRING = re.compile(
+    r"\badd\s+(?:a\s+|some\s+)?docstrings?(?:\s+(?:to|for)\s+(?:the\s+)?"
+    r"(?:function\s+|method\s+|class\s+)?(?P<target>`?[A-Za-z_][\w.]*(?:\(\))?`?))?",
+    re.IGNORECASE,
+)
+_RANGE = re.compile(r"\blines?\s+(\d+)\s*(?:-|–|to|through|until)\s*(\d+)", re.IGNORECASE)
+_ONE_LINE = re.compile(r"\bline\s+(\d+)\b", re.IGNORECASE)
+_LIST = re.compile(
+    r"\b(?:list|files|tree|ls|directory|directories|folders?|structure|layout)\b|"
+    r"what(?:'s| is) in\b|contents of\b",
+    re.IGNORECASE,
+)
+_SEARCH = re.compile(
+    r"\b(?:search|find|grep|look(?:ing)? for|usages?|occurrences?|references?|defined|"
+    r"who calls|callers? of|mentions?)\b|where(?:'s| is| are| do)\b",
+    re.IGNORECASE,
+)
+_OVERVIEW = re.compile(
+    r"\b(?:project|repo|repository|codebase|code base|this code)\b", re.IGNORECASE
+)
+_SEARCH_OBJECT = re.compile(
+    r"(?:search(?: the code)?(?: for)?|find|grep(?: for)?|look(?:ing)? for|usages? of|"
+    r"occurrences? of|references? to|callers? of|who calls|where(?:'s| is| are))\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?:function\s+|class\s+|method\s+|word\s+|string\s+)?"
+    r"(?P<term>[^\s?,;!]+)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeIntent:
+    """The parts of a request the code tools can act on."""
+
+    files: tuple[str, ...] = ()
+    directories: tuple[str, ...] = ()
+    pattern: str | None = None
+    line_range: tuple[int, int] | None = None
+    search_term: str | None = None
+    wants_list: bool = False
+    wants_search: bool = False
+    wants_overview: bool = False
+    rename: tuple[str, str] | None = None
+    docstring: bool = False
+    docstring_target: str | None = None
+    terms: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def wants_edit(self) -> bool:
+        return self.rename is not None or self.docstring
+
+
+def _unquote(text: str) -> str:
+    return text.strip().strip("`\"'").rstrip(".,;:!?)").strip("`\"'")
+
+
+def _is_file_token(token: str) -> bool:
+    lower = token.lower()
+    if lower in _NOT_PATHS or "://" in token or "*" in token or token.startswith("@"):
+        return False
+    name = lower.rsplit("/", 1)[-1]
+    if name in _KNOWN_NAMES or name.split(".")[0] in _KNOWN_NAMES:
+        return True
+    return "." in name and name.rsplit(".", 1)[-1] in EXTENSIONS and len(name) > 2
+
+
+def _is_dir_token(token: str) -> bool:
+    if token.lower() in _NOT_PATHS or "://" in token or "*" in token:
+        return False
+    return (
+        "/" in token and not _is_file_token(token) and re.fullmatch(r"[\w./-]+", token) is not None
+    )
+
+
+def parse_code_intent(text: str) -> CodeIntent:
+    """Read ``text`` for files, folders, globs, line ranges, search terms and edits."""
+    files: list[str] = []
+    directories: list[str] = []
+    for raw in text.split():
+        token = _unquote(raw)
+        if token.lower() == "readme":
+            token = "README.md"
+        if _is_file_token(token) and token not in files:
+            files.append(token.removeprefix("./"))
+        elif _is_dir_token(token) and token not in directories:
+            directories.append(token.rstrip("/") or ".")
+
+    pattern = next(
+        (
+            t
+            for t in re.findall(r"[\w/.*-]*\*[\w/.*-]*", text)
+            if re.search(r"[\w.]", t) and not re.fullmatch(r"\*\*[^*]+\*\*", t)
+        ),
+        None,
+    )
+    lower = text.lower()
+    wants_list = bool(_LIST.search(text))
+    if pattern is None and wants_list:
+        pattern = next(
+            (glob for word, glob in _LANGUAGE_GLOBS.items() if re.search(rf"\b{word}\b", lower)),
+            None,
+        )
+    if wants_list and not directories:
+        match = re.search(
+            r"\b(?:in|under|inside|of)\s+(?:the\s+)?`?([\w.-]+)`?\s*(?:folder|directory|dir)?", text
+        )
+        name = match.group(1) if match else ""
+        generic = {"this", "the", "project", "repo", "it", *_LANGUAGE_GLOBS}
+        if name and name.lower() not in generic and not _is_file_token(name):
+            directories.append(name)
+
+    line_range = None
+    if match := _RANGE.search(text):
+        line_range = (int(match.group(1)), int(match.group(2)))
+    elif match := _ONE_LINE.search(text):
+        line_range = (int(match.group(1)), int(match.group(1)))
+
+    rename = None
+    if match := _EDIT.search(text):
+        old, new = _unquote(match.group("old")), _unquote(match.group("new"))
+        if old and new and old != new and not _is_file_token(new):
+            rename = (old, new)
+    docstring = _DOCSTRING.search(text)
+    target = (
+        _unquote(docstring.group("target")) if docstring and docstring.group("target") else None
+    )
+    if target and _is_file_token(target):
+        target = None
+
+    quoted = [q for q in quoted_terms(text) if not _is_file_token(q)]
+    names = [
+        n
+        for n in identifiers(text)
+        if not _is_file_token(n) and "/" not in n and not (pattern and n in pattern)
+    ]
+    search_term = None
+    wants_search = bool(_SEARCH.search(text)) or bool(quoted)
+    if quoted:
+        search_term = quoted[0]
+    elif names:
+        search_term = names[0]
+    elif match := _SEARCH_OBJECT.search(text):
+        candidate = _unquote(match.group("term"))
+        if (
+            candidate
+            and "*" not in candidate
+            and candidate.lower() not in {"files", "file", "all", "it", "me"}
+        ):
+            search_term = candidate
+
+    return CodeIntent(
+        files=tuple(files),
+        directories=tuple(directories),
+        pattern=pattern,
+        line_range=line_range,
+        search_term=search_term,
+        wants_list=wants_list,
+        wants_search=wants_search and search_term is not None,
+        wants_overview=bool(_OVERVIEW.search(text)),
+        rename=rename,
+        docstring=docstring is not None,
+        docstring_target=target,
+        terms=tuple(keywords(text)),
+    )

@@ -1,0 +1,179 @@
+"""Rules for the ide-helper's tools: ``read_file``, ``list_files``, ``search_code``, ``propose_edit``.
+
+Each round the plan is recomputed from the request and the results so far: name a file and
+it is read; ask to list and the folder is listed; ask where something is and the code is
+searched; ask for a change and the file is read first, then an edit computed from what was
+read is proposed. Calls already made this turn are never repeated, so when nothing new is
+left to call the model answers from the results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from agents.offline.conversation import Conversation
+from agents.offline.reply import PlannedCall, Reply
+from agents.offline.rules.code_answers import answer, search_hits
+from agents.offline.rules.code_edits import docstring_edit, numbered_lines, replacement_edit
+from agents.offline.rules.code_intent import CodeIntent, parse_code_intent
+from agents.offline.text import human_list
+
+READ, LIST, SEARCH, EDIT = "read_file", "list_files", "search_code", "propose_edit"
+FAMILY = (READ, LIST, SEARCH, EDIT)
+
+
+def decide(conv: Conversation) -> Reply | None:
+    """Call the next code tool the request needs, or answer from this turn's results."""
+    own_results = conv.results_of(*FAMILY)
+    if not any(conv.has_tool(name) for name in FAMILY) and not own_results:
+        return None
+    intent = parse_code_intent(conv.user_text)
+    pending: list[PlannedCall] = []
+    if conv.may_call_tools:
+        pending = [
+            call
+            for call in _plan(conv, intent)
+            if conv.has_tool(call.name) and not conv.already_called(call.name, call.args)
+        ]
+    if pending:
+        return Reply(text=_preface(pending), calls=tuple(pending))
+    if own_results:
+        return Reply(text=answer(conv, intent))
+    return None
+
+
+def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
+    if intent.wants_edit:
+        return _plan_edit(conv, intent)
+    if intent.files:
+        start, end = intent.line_range or (None, None)
+        calls = []
+        for named in intent.files[:4]:
+            path = _known_path(conv, named)
+            calls.append(_call(conv, READ, path=path, start_line=start, end_line=end))
+            if "/" not in path and _read_failed(conv, path):
+                # A bare file name that is not at the root: find it, then read it.
+                calls.append(_call(conv, LIST, directory=".", pattern=path))
+                found = _known_path(conv, path)
+                if found != path:
+                    calls.append(_call(conv, READ, path=found, start_line=start, end_line=end))
+        return calls
+    if intent.wants_search and not (intent.wants_list and intent.pattern):
+        return [_call(conv, SEARCH, query=intent.search_term)]
+    if intent.wants_list or intent.directories:
+        directory = intent.directories[0] if intent.directories else "."
+        return [_call(conv, LIST, directory=directory, pattern=intent.pattern)]
+    if intent.wants_overview:
+        calls = [_call(conv, LIST, directory=".", pattern=None)]
+        readme = _readme_in_listing(conv)
+        if readme:
+            calls.append(_call(conv, READ, path=readme))
+        return calls
+    return []
+
+
+def _plan_edit(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
+    path = intent.files[0] if intent.files else _first_hit_path(conv)
+    if path is None:
+        term = intent.rename[0] if intent.rename else intent.docstring_target
+        return [_call(conv, SEARCH, query=term)] if term else []
+    calls = [_call(conv, READ, path=path)]
+    lines = _read_lines(conv, path)
+    proposed = any(_same_path(str(r.args.get("path", "")), path) for r in conv.results_of(EDIT))
+    if lines is not None and conv.has_tool(EDIT) and not proposed:
+        if intent.rename:
+            edit = replacement_edit(lines, *intent.rename)
+        else:
+            edit = docstring_edit(lines, intent.docstring_target)
+        if edit is not None:
+            calls.append(
+                _call(
+                    conv,
+                    EDIT,
+                    path=path,
+                    start_line=edit.start_line,
+                    end_line=edit.end_line,
+                    new_content=edit.new_content,
+                )
+            )
+    return calls
+
+
+def _call(conv: Conversation, name: str, **args: Any) -> PlannedCall:
+    """A call with only the arguments the bound schema knows (and no empty optionals)."""
+    spec = conv.tools.get(name)
+    known = set(spec.properties) if spec is not None and spec.properties else set(args)
+    kept = {key: value for key, value in args.items() if value is not None and key in known}
+    return PlannedCall(name=name, args=kept)
+
+
+def _read_lines(conv: Conversation, path: str) -> dict[int, str] | None:
+    for result in reversed(conv.results_of(READ)):
+        if not result.is_error and _same_path(str(result.args.get("path", "")), path):
+            return numbered_lines(result.content)
+    return None
+
+
+def _known_path(conv: Conversation, name: str) -> str:
+    """A bare file name completed from a path that tool output already showed, if any."""
+    if "/" in name:
+        return name
+    texts = [r.content for r in conv.results if not r.is_error] + list(
+        reversed(conv.earlier_tool_output)
+    )
+    pattern = re.compile(rf"(?<![\w./-])((?:[\w.-]+/)+{re.escape(name)})(?![\w/-])")
+    for text in texts:
+        match = pattern.search(text)
+        if match:
+            return match.group(1).removeprefix("./")
+    return name
+
+
+def _read_failed(conv: Conversation, path: str) -> bool:
+    return any(
+        r.is_error and _same_path(str(r.args.get("path", "")), path) for r in conv.results_of(READ)
+    )
+
+
+def _same_path(a: str, b: str) -> bool:
+    return a.removeprefix("./").rstrip("/") == b.removeprefix("./").rstrip("/")
+
+
+def _first_hit_path(conv: Conversation) -> str | None:
+    for result in conv.results_of(SEARCH):
+        hits = search_hits(result.content)
+        if hits:
+            return hits[0][0]
+    return None
+
+
+def _readme_in_listing(conv: Conversation) -> str | None:
+    for result in conv.results_of(LIST):
+        if result.is_error:
+            continue
+        for line in result.content.splitlines():
+            entry = line.strip().lstrip("-* ").strip()
+            if re.fullmatch(r"(?:\./)?readme(?:\.\w+)?", entry, re.IGNORECASE):
+                return entry.removeprefix("./")
+    return None
+
+
+def _preface(calls: list[PlannedCall]) -> str:
+    """One sentence saying what is about to happen, the way a model narrates its tool use."""
+    names = {call.name for call in calls}
+    if EDIT in names:
+        edit = next(c for c in calls if c.name == EDIT)
+        return f"I'll propose a change to `{edit.args.get('path')}` for your review."
+    if names == {READ}:
+        paths = [f"`{c.args.get('path')}`" for c in calls]
+        return f"Let me read {human_list(paths)}."
+    if names == {SEARCH}:
+        return f"Searching the code for `{calls[0].args.get('query')}`."
+    if names == {LIST}:
+        args: Mapping[str, Any] = calls[0].args
+        where = args.get("directory") or "."
+        pattern = f" matching `{args['pattern']}`" if args.get("pattern") else ""
+        return f"Let me list the files in `{where}`{pattern}."
+    return "Let me look at the project."

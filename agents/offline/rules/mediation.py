@@ -1,0 +1,212 @@
+"""Rules for the mediator's tools: ``reply_privately(recipient, content)`` and ``post_to_shared``.
+
+The person who spoke (``[Name]: text``) is answered privately, in words that refer to what
+they said. When the message is about something the pair shares (a plan, a budget, "we") or
+asks everyone, a neutral summary also goes to the shared space: built from topics only, it
+never quotes the message or repeats an amount. A message marked private is only answered
+privately.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.offline.conversation import Conversation
+from agents.offline.reply import PlannedCall, Reply
+from agents.offline.text import STOPWORDS, human_list, shorten
+
+PRIVATE, SHARED = "reply_privately", "post_to_shared"
+
+_PRIVATE_MARKERS = re.compile(
+    r"just between us|between you and me|privately|in private|in confidence|confidential|"
+    r"don'?t tell|do not tell|don'?t share|do not share|keep (?:this|it) (?:to yourself|secret)|"
+    r"secret|without (?:telling|him|her|them) knowing",
+    re.IGNORECASE,
+)
+_SHARED_MARKERS = re.compile(
+    r"\b(?:we|us|our|ours|both|agree[ds]?|agreement|plan|plans|budget|together|jointly|shared|"
+    r"everyone|all of you|compromise)\b",
+    re.IGNORECASE,
+)
+_GREETING = re.compile(
+    r"(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: there| everyone| all)?[!.,]*", re.I
+)
+_AMOUNT = re.compile(
+    r"(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?\s?[kK]?|\d[\d,]*(?:\.\d+)?\s?(?:dollars|euros|pounds|yuan|"
+    r"rmb|usd|eur|k)\b)(?:\s+(?:a|per|each|every)\s+(?:month|week|year))?",
+    re.IGNORECASE,
+)
+_FEELINGS = {  # word stem → how to name the feeling
+    "worr": "worried", "anxi": "anxious", "stress": "stressed", "frustrat": "frustrated",
+    "upset": "upset", "angr": "angry", "scare": "scared", "afraid": "afraid",
+    "overwhelm": "overwhelmed", "hurt": "hurt", "tired": "tired", "nervous": "nervous",
+    "happy": "happy", "reliev": "relieved", "hope": "hopeful",
+}  # fmt: skip
+_TOPICS = {
+    "budget": "the household budget",
+    "spend": "spending",
+    "saving": "savings",
+    "savings": "savings",
+    "debt": "debt",
+    "loan": "a loan",
+    "credit card": "credit card balances",
+    "rent": "housing costs",
+    "mortgage": "housing costs",
+    "house": "housing costs",
+    "car": "a car purchase",
+    "vacation": "holiday plans",
+    "holiday": "holiday plans",
+    "trip": "travel plans",
+    "salary": "income",
+    "income": "income",
+    "invest": "investing",
+    "retire": "retirement",
+    "kids": "the children's costs",
+    "children": "the children's costs",
+    "wedding": "the wedding",
+    "gift": "gifts",
+    "parents": "support for family",
+}
+_NEXT_STEPS = {
+    "the household budget": "list the fixed monthly costs together and agree on a spending limit",
+    "spending": "each write down the three expenses that matter most to you, then compare",
+    "savings": "pick a monthly savings amount you are both comfortable with",
+    "debt": "list each debt with its rate and agree which one to pay down first",
+    "holiday plans": "agree on a ceiling for the trip before choosing where to go",
+}
+_SWAPS = {
+    "i": "you", "i'm": "you're", "im": "you're", "i've": "you've", "i'd": "you'd",
+    "i'll": "you'll", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+}  # fmt: skip
+
+
+def decide(conv: Conversation) -> Reply | None:
+    """Reply to the speaker privately, post a shared summary when fitting, then close."""
+    if not (conv.has_tool(PRIVATE) or conv.has_tool(SHARED)) and not conv.results_of(
+        PRIVATE, SHARED
+    ):
+        return None
+    if conv.results_of(PRIVATE, SHARED):
+        return Reply(text=_closing(conv))
+    if not conv.may_call_tools:
+        return None
+    text = conv.user_text
+    sender = conv.sender or (conv.participants[0] if conv.participants else None)
+    others = [p for p in conv.participants if p != sender]
+    private = bool(_PRIVATE_MARKERS.search(text))
+    shared = not private and (
+        bool(_SHARED_MARKERS.search(text))
+        or (text.rstrip().endswith("?") and len(conv.participants) > 1)
+    )
+    calls: list[PlannedCall] = []
+    if sender and conv.has_tool(PRIVATE):
+        calls.append(
+            PlannedCall(
+                PRIVATE,
+                {"recipient": sender, "content": _private_reply(text, sender, others, private)},
+            )
+        )
+    if (shared or not calls) and not private and conv.has_tool(SHARED):
+        calls.append(PlannedCall(SHARED, {"content": _shared_summary(text, sender, others)}))
+    return Reply(text="", calls=tuple(calls)) if calls else None
+
+
+def topics_of(text: str) -> list[str]:
+    """The money topics a message touches, in a fixed order (never its wording)."""
+    lower = text.lower()
+    found: list[str] = []
+    for key, topic in _TOPICS.items():
+        if re.search(rf"\b{re.escape(key)}", lower) and topic not in found:
+            found.append(topic)
+    return found
+
+
+def second_person(clause: str) -> str:
+    """Turn the speaker's first-person words toward them: "I'm worried" → "you're worried"."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return _SWAPS.get(word.lower(), word)
+
+    clause = re.sub(r"\bI am\b", "you are", clause, flags=re.I)
+    clause = re.sub(r"\bI was\b", "you were", clause, flags=re.I)
+    return re.sub(r"\b[A-Za-z']+\b", swap, clause)
+
+
+def _private_reply(text: str, sender: str, others: list[str], private: bool) -> str:
+    if _GREETING.fullmatch(text.strip()):
+        who = f" with {human_list(others)}" if others else ""
+        return (
+            f"Hello, {sender}! I'm here to help you{who} talk about money calmly and reach shared "
+            "decisions. Anything you tell me privately stays between us. What is on your mind?"
+        )
+    spoken = _PRIVATE_MARKERS.sub("", text).strip(" ,.;:-") or text.strip()
+    first = re.split(r"(?<=[.!?])\s+", spoken, maxsplit=1)[0]
+    opener = first.split(" ", 1)[0].lower().strip(",")
+    if opener in STOPWORDS or opener in _SWAPS:
+        first = first[:1].lower() + first[1:]
+    clause = second_person(first).rstrip(".!?") if first else ""
+    if first.endswith("?"):
+        opening = f"Thank you, {sender}. You asked: {shorten(clause, 160)}?"
+    else:
+        opening = (
+            f"Thank you, {sender}. I hear that {shorten(clause or 'this matters to you', 160)}."
+        )
+    parts = [opening]
+    feeling = next(
+        (
+            name
+            for stem, name in _FEELINGS.items()
+            if re.search(rf"\b{stem}\w*", text, re.IGNORECASE)
+        ),
+        None,
+    )
+    if feeling:
+        parts.append(f"It makes sense to feel {feeling} about this.")
+    amounts = _AMOUNT.findall(text)
+    if amounts:
+        parts.append(
+            f"The figure you mentioned ({amounts[0].strip()}) gives us something concrete to work with."
+        )
+    if private:
+        who = human_list(others) if others else "anyone else"
+        parts.append(f"I will keep this between us and won't share it with {who}.")
+    topics = topics_of(text)
+    if topics:
+        parts.append(f"What would a good outcome on {topics[0]} look like for you?")
+    else:
+        parts.append("What would help you most right now?")
+    return " ".join(parts)
+
+
+def _shared_summary(text: str, sender: str | None, others: list[str]) -> str:
+    topics = topics_of(text)
+    subject = human_list(topics) if topics else "how to move forward"
+    who = sender or "One of you"
+    step = (
+        _NEXT_STEPS.get(topics[0], "agree on one small, concrete next step")
+        if topics
+        else ("agree on one small, concrete next step")
+    )
+    ask = (
+        f"{human_list(others)}, how does that sound to you?"
+        if others
+        else "How does that sound to everyone?"
+    )
+    return (
+        f"{who} has raised {subject} for both of you to decide together. "
+        f"A good next step: {step}. {ask}"
+    )
+
+
+def _closing(conv: Conversation) -> str:
+    done, failed = [], []
+    for result in conv.results_of(PRIVATE, SHARED):
+        if result.is_error:
+            failed.append(f"`{result.name}` could not be delivered: {shorten(result.content, 160)}")
+        elif result.name == PRIVATE:
+            done.append(f"replied privately to **{result.args.get('recipient', 'the speaker')}**")
+        else:
+            done.append("posted a neutral summary to the **shared space**")
+    text = f"I {human_list(list(dict.fromkeys(done)))}." if done else ""
+    return "\n\n".join(x for x in [text, *failed] if x)

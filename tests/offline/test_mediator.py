@@ -1,0 +1,148 @@
+"""The offline model addresses the person who spoke, privately and in the shared space."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage
+
+from agents.offline import OfflineChatModel
+from tests.offline.conftest import build_loop, run_turn
+from tests.offline.tools import mediator_tools
+
+SYSTEM = "You are a neutral mediator for a couple's financial counselling.\nParticipants: Alex, Sam"
+
+
+def mediator(deliveries: list[dict[str, str]]):
+    return build_loop(
+        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
+    )
+
+
+async def test_a_shared_concern_gets_a_private_reply_and_a_neutral_shared_post() -> None:
+    deliveries: list[dict[str, str]] = []
+    messages = await run_turn(
+        mediator(deliveries),
+        "[Alex]: I'm worried we spend $800 a month eating out. Can we make a budget?",
+    )
+    by_recipient = {d["to"]: d["content"] for d in deliveries}  # the two tools run in parallel
+    assert sorted(by_recipient) == ["Alex", "shared"] and len(deliveries) == 2
+    private, shared = by_recipient["Alex"], by_recipient["shared"]
+    assert private.startswith("Thank you, Alex.")
+    assert "you're worried" in private and "$800 a month" in private
+    assert "Sam, how does that sound to you?" in shared
+    assert "household budget" in shared
+    assert "$800" not in shared and "eating out" not in shared
+    assert "replied privately to **Alex**" in messages[-1].content
+    assert "shared space" in messages[-1].content
+
+
+async def test_a_private_message_is_only_answered_privately() -> None:
+    deliveries: list[dict[str, str]] = []
+    await run_turn(
+        mediator(deliveries),
+        "[Sam]: Just between us, I have $5,000 of credit card debt and we never talk about it.",
+    )
+    assert [d["to"] for d in deliveries] == ["Sam"]
+    reply = deliveries[0]["content"]
+    assert "won't share it with Alex" in reply
+    assert "$5,000" in reply and "just between us" not in reply.lower()
+
+
+async def test_a_personal_remark_gets_only_a_private_reply_to_its_sender() -> None:
+    deliveries: list[dict[str, str]] = []
+    await run_turn(mediator(deliveries), "[Sam]: I had a stressful day at work.")
+    assert deliveries == [
+        {
+            "to": "Sam",
+            "content": "Thank you, Sam. I hear that you had a stressful day at work. "
+            "It makes sense to feel stressed about this. What would help you most right now?",
+        }
+    ]
+
+
+async def test_a_question_to_everyone_is_also_posted_to_the_shared_space() -> None:
+    deliveries: list[dict[str, str]] = []
+    await run_turn(mediator(deliveries), "[Sam]: What should we do about the vacation?")
+    by_recipient = {d["to"]: d["content"] for d in deliveries}
+    assert sorted(by_recipient) == ["Sam", "shared"] and len(deliveries) == 2
+    assert by_recipient["Sam"].startswith("Thank you, Sam. You asked: what should we do")
+    assert "holiday plans" in by_recipient["shared"] and "Alex," in by_recipient["shared"]
+
+
+async def test_different_speakers_and_words_give_different_deliveries() -> None:
+    first: list[dict[str, str]] = []
+    second: list[dict[str, str]] = []
+    await run_turn(mediator(first), "[Alex]: We should save more for retirement together.")
+    await run_turn(mediator(second), "[Sam]: We should plan the wedding together.")
+    first_by = {d["to"]: d["content"] for d in first}
+    second_by = {d["to"]: d["content"] for d in second}
+    assert sorted(first_by) == ["Alex", "shared"] and sorted(second_by) == ["Sam", "shared"]
+    assert "retirement" in first_by["shared"] and "wedding" in second_by["shared"]
+    assert first != second
+
+
+async def test_an_undeliverable_reply_is_reported_in_the_final_text() -> None:
+    deliveries: list[dict[str, str]] = []
+    graph = build_loop(
+        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
+    )
+    messages = await run_turn(graph, "[Jordan]: I'd like to join the conversation.")
+    calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert calls[0]["args"]["recipient"] == "Jordan"
+    assert (
+        "could not be delivered" in messages[-1].content
+        and "unknown recipient Jordan" in messages[-1].content
+    )
+
+
+SCENARIO = [
+    ("Alex", "I think we need a monthly budget. We keep arguing about money.", ["Alex", "shared"]),
+    ("Sam", "Privately: I'm anxious because I lost $2,000 on a bad investment.", ["Sam"]),
+    ("Sam", "I agree we should plan our spending together.", ["Sam", "shared"]),
+    ("Alex", "Don't tell Sam, but I want to buy a new car next year.", ["Alex"]),
+    ("Alex", "How much should we each put into savings?", ["Alex", "shared"]),
+    ("Sam", "I feel relieved that we are talking about this.", ["Sam", "shared"]),
+]
+
+
+async def test_a_six_turn_counselling_session_keeps_private_words_private() -> None:
+    from langchain_core.messages import HumanMessage
+
+    deliveries: list[dict[str, str]] = []
+    graph = mediator(deliveries)
+    history: list = []
+    for speaker, text, expected in SCENARIO:
+        before = len(deliveries)
+        out = await graph.ainvoke({"messages": [*history, HumanMessage(f"[{speaker}]: {text}")]})
+        history = out["messages"]
+        assert sorted(d["to"] for d in deliveries[before:]) == sorted(expected), text
+    shared = " ".join(d["content"] for d in deliveries if d["to"] == "shared")
+    for secret in ("$2,000", "investment", "anxious", "car"):
+        assert secret not in shared
+    to_alex = " ".join(d["content"] for d in deliveries if d["to"] == "Alex")
+    assert "$2,000" not in to_alex and "investment" not in to_alex
+
+
+def test_the_sender_can_come_from_the_message_name() -> None:
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    bound = OfflineChatModel().bind_tools(mediator_tools(("Ana", "Ben", "Cy"), []))
+    reply = bound.invoke(
+        [
+            SystemMessage("Participants: Ana, Ben and Cy"),
+            HumanMessage("We agree on the plan.", name="Ben"),
+        ]
+    )
+    assert [(c["name"], c["args"].get("recipient")) for c in reply.tool_calls] == [
+        ("reply_privately", "Ben"),
+        ("post_to_shared", None),
+    ]
+    assert "Ana and Cy, how does that sound to you?" in reply.tool_calls[1]["args"]["content"]
+
+
+def test_a_greeting_is_welcomed_privately() -> None:
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    bound = OfflineChatModel().bind_tools(mediator_tools(("Alex", "Sam"), []))
+    calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("[Sam]: Hello!")]).tool_calls
+    assert [(c["name"], c["args"]["recipient"]) for c in calls] == [("reply_privately", "Sam")]
+    assert calls[0]["args"]["content"].startswith("Hello, Sam! I'm here to help you with Alex")
