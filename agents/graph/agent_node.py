@@ -1,0 +1,77 @@
+"""The answer-producing node: the profile's tools bound to the turn's model, plus the round limit.
+
+The graph is compiled once per profile, so the model is not baked in: it comes from
+``runtime.context.model`` (the one the user picked for this turn), as does the system prompt.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
+
+from agents.profile import TurnContext
+
+logger = logging.getLogger(__name__)
+
+ANSWER_NODE = "agent"
+"""Name of the node whose LLM tokens are the answer stream the user sees."""
+
+FINAL_ANSWER_INSTRUCTION = (
+    "You have used every tool round allowed for this turn. Do not call tools now: answer the "
+    "user with what you have found so far, and say briefly what you could not finish."
+)
+
+
+def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
+    """How many tool-calling AI messages follow the last human message (this turn's rounds)."""
+    rounds = 0
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            break
+        if isinstance(message, AIMessage) and message.tool_calls:
+            rounds += 1
+    return rounds
+
+
+def make_agent_node(
+    tools: Sequence[BaseTool],
+) -> Callable[..., Any]:
+    """Build the agent node for ``tools``.
+
+    Each call prepends the system prompt, binds the tools while this turn has rounds left, and
+    after ``max_tool_rounds`` rounds calls the model without tools and tells it to answer now.
+    """
+    tool_list = list(tools)
+
+    async def agent(
+        state: Mapping[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> dict[str, list[AnyMessage]]:
+        context = runtime.context
+        messages: list[AnyMessage] = list(state["messages"])
+        rounds = tool_rounds_this_turn(messages)
+        limit_reached = bool(tool_list) and rounds >= context.max_tool_rounds
+        prompt = context.system_prompt
+        if limit_reached:
+            logger.info(
+                "tool-round limit reached, asking for a final answer",
+                extra={"tool_rounds": rounds, "conversation_id": context.conversation_id},
+            )
+            prompt = f"{prompt}\n\n{FINAL_ANSWER_INSTRUCTION}"
+            model: Any = context.model
+        elif tool_list:
+            model = context.model.bind_tools(tool_list)
+        else:
+            model = context.model
+        response = await model.ainvoke([SystemMessage(content=prompt), *messages], config)
+        if limit_reached and isinstance(response, AIMessage) and response.tool_calls:
+            # A model that calls tools anyway must not loop past the limit.
+            response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
+        return {"messages": [response]}
+
+    return agent

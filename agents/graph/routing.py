@@ -1,0 +1,19 @@
+"""The router of the agent ⇄ tools loop (seed 004 §3.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage
+from langgraph.graph import END
+
+
+def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
+    """Go to the tools when the model's last message asked for any, else end the turn."""
+    messages = state.get("messages") or []
+    if messages:
+        last = messages[-1]
+        if isinstance(last, AIMessage) and last.tool_calls:
+            return "tools"
+    return END

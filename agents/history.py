@@ -1,0 +1,70 @@
+"""The conversation path as LangChain messages: what the model sees of the tree.
+
+The context window (the last N records on the path to the new user message, seed 001 §6.3)
+becomes Human/AI/Tool messages. Tool calls stay paired with their results: an assistant tool
+call whose results are not in the window (a cancelled round) is sent without that call, and a
+tool result whose call is not in the window is dropped, since providers reject either half
+alone. Cancelled and failed replies are included as what was said; empty ones are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+
+from storage.models import MessageRecord
+from storage.store import ConversationStore
+
+
+def user_text(record: MessageRecord) -> str:
+    """A user record as the model reads it; mediator records name who spoke."""
+    sender = record.meta.get("sender")
+    return f"[{sender}]: {record.content}" if sender else record.content
+
+
+def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": call["id"],
+        "name": call["name"],
+        "args": call.get("args") or {},
+        "type": "tool_call",
+    }
+
+
+def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:
+    """Convert path records (root first) to messages, keeping tool calls whole."""
+    answered = {r.tool_call_id for r in records if r.role == "tool" and r.tool_call_id}
+    open_calls: set[str] = set()
+    messages: list[AnyMessage] = []
+    for record in records:
+        if record.role == "user":
+            messages.append(HumanMessage(content=user_text(record), id=record.id))
+        elif record.role == "assistant":
+            calls = [_tool_call(c) for c in record.tool_calls if c.get("id") in answered]
+            if not record.content and not calls:
+                continue
+            open_calls.update(c["id"] for c in calls)
+            messages.append(AIMessage(content=record.content, tool_calls=calls, id=record.id))
+        elif record.role == "tool":
+            call_id = record.tool_call_id
+            if call_id not in open_calls:
+                continue
+            messages.append(
+                ToolMessage(
+                    content=record.content,
+                    tool_call_id=call_id,
+                    name=record.meta.get("name"),
+                    status="error" if record.meta.get("error") else "success",
+                    id=record.id,
+                )
+            )
+    return messages
+
+
+def turn_messages(
+    store: ConversationStore, user_message_id: str, limit: int = 20
+) -> list[AnyMessage]:
+    """The messages the model gets for a turn answering ``user_message_id``."""
+    return records_to_messages(store.context_window(user_message_id, limit))

@@ -1,0 +1,25 @@
+"""The atom-developer profile (interim: shared agent ⇄ tools loop with a static contract check)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langgraph.graph import StateGraph
+
+from agents.graph import AgentState, build_react_graph
+from agents.profile import Profile
+from agents.profiles.atom_developer.tools import make_tools
+
+
+def build_graph(profile: Profile) -> StateGraph:
+    return build_react_graph(AgentState, profile.make_tools())
+
+
+PROFILE = Profile(
+    name="atom-developer",
+    title="Atom Developer",
+    description="Writes checker atom functions and validates them against the 10.2 contract.",
+    prompt_file=Path(__file__).parent / "prompts" / "system.md",
+    make_tools=make_tools,
+    build_graph=build_graph,
+)

@@ -1,0 +1,235 @@
+"""Proposed edits as reviewable patches, and their safe application.
+
+``propose_edit`` never writes: :func:`make_patch` builds a :class:`Patch` (the new full
+content, a unified diff, and the sha256 of the bytes it was made from). Only a human's
+accept applies it, through :func:`apply_patch`: the file must still hash to the patch's base
+(else :class:`PatchConflict`), and the write is atomic (a temp file in the same folder, then
+``os.replace``), so a crash never leaves half a file. These are plain functions so the app's
+review screen, the graph's review node and tests all call the same code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import logging
+import os
+import stat
+import tempfile
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.errors import ToolError
+from agents.profiles.ide_helper.confine import (
+    relative_display,
+    resolve_inside,
+    resolve_project_path,
+)
+from agents.profiles.ide_helper.reading import is_binary
+
+logger = logging.getLogger(__name__)
+
+MAX_PATCH_FILE_BYTES = 2_000_000
+
+
+class PatchConflict(ToolError):
+    """The file changed after the patch was proposed; the patch was not applied."""
+
+    code = "patch_conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A pending edit of one file. ``base_sha256`` is ``None`` when the patch creates the file.
+
+    Stored in the graph state (and so in the checkpointer) as a plain dict: see
+    :meth:`to_dict` / :meth:`from_dict`.
+    """
+
+    id: str
+    path: str
+    base_sha256: str | None
+    new_content: str
+    diff: str
+    start_line: int
+    end_line: int
+    tool_call_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Patch:
+        return cls(**{key: data.get(key) for key in cls.__slots__})  # type: ignore[arg-type]
+
+    @property
+    def counts(self) -> str:
+        """Lines added and removed, as ``+3 -1``."""
+        lines = self.diff.splitlines()
+        added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
+        removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
+        return f"+{added} -{removed}"
+
+    @property
+    def summary(self) -> str:
+        """One line for lists and status rows: ``p-1a2b3c4d src/app.py (+3 -1)``."""
+        return f"{self.id} {self.path} ({self.counts})"
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _newline_of(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def make_patch(
+    root: Path,
+    path: str,
+    start_line: int,
+    end_line: int,
+    new_content: str,
+    tool_call_id: str | None = None,
+) -> Patch:
+    """Replace lines ``start_line``..``end_line`` (1-based, inclusive) with ``new_content``.
+
+    ``end_line = start_line - 1`` inserts before ``start_line`` without replacing anything;
+    ``new_content = ""`` deletes the lines. A file that does not exist yet can be created
+    with ``start_line=1, end_line=0``.
+    """
+    real_root = resolve_inside(root, ".")
+    target = resolve_project_path(root, path)
+    shown = relative_display(real_root, target)
+    if target.is_dir():
+        raise ToolError(f"'{shown}' is a folder; propose_edit changes one file at a time.")
+    exists = target.is_file()
+    if exists:
+        data = target.read_bytes()
+        if len(data) > MAX_PATCH_FILE_BYTES:
+            raise ToolError(f"'{shown}' is too large to edit here ({len(data):,} bytes).")
+        if is_binary(data):
+            raise ToolError(f"'{shown}' is a binary file; propose_edit only edits text files.")
+        try:
+            old_text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ToolError(
+                f"'{shown}' is not UTF-8 text; propose_edit only edits UTF-8 files."
+            ) from err
+        base: str | None = sha256_bytes(data)
+    else:
+        if (start_line, end_line) != (1, 0):
+            raise ToolError(
+                f"There is no file '{shown}'; to create it, use start_line=1 and end_line=0."
+            )
+        old_text, base = "", None
+
+    newline = _newline_of(old_text)
+    old_lines = old_text.splitlines(keepends=True)
+    count = len(old_lines)
+    if start_line < 1 or start_line > count + 1:
+        raise ToolError(
+            f"start_line {start_line} is outside '{shown}', which has {count} lines "
+            f"(use 1-{count + 1}; {count + 1} appends at the end)."
+        )
+    if end_line < start_line - 1 or end_line > count:
+        raise ToolError(
+            f"end_line {end_line} does not fit start_line {start_line} in '{shown}' "
+            f"({count} lines): use a value from {start_line - 1} (insert) to {count}."
+        )
+    replacement = new_content.replace("\r\n", "\n").splitlines(keepends=True)
+    replacement = [line.rstrip("\n") + newline for line in replacement]
+    before = old_lines[: start_line - 1]
+    after = old_lines[end_line:]
+    if before and not before[-1].endswith("\n"):
+        # Appending after a last line that had no newline: give that line one.
+        before[-1] += newline
+    if replacement and not after and old_lines and not old_text.endswith("\n"):
+        # The file had no final newline and the edit reaches its end: keep it that way.
+        replacement[-1] = replacement[-1].rstrip("\r\n")
+    new_lines = before + replacement + after
+    new_text = "".join(new_lines)
+    if new_text == old_text and exists:
+        raise ToolError(
+            f"The new content equals lines {start_line}-{end_line} of '{shown}'; nothing "
+            "would change."
+        )
+    diff = "".join(
+        difflib.unified_diff(
+            old_text.splitlines(keepends=True),
+            new_text.splitlines(keepends=True),
+            fromfile=f"a/{shown}" if exists else "/dev/null",
+            tofile=f"b/{shown}",
+        )
+    )
+    return Patch(
+        id=f"p-{uuid.uuid4().hex[:8]}",
+        path=shown,
+        base_sha256=base,
+        new_content=new_text,
+        diff=diff,
+        start_line=start_line,
+        end_line=end_line,
+        tool_call_id=tool_call_id,
+    )
+
+
+def apply_patch(root: Path, patch: Patch) -> str:
+    """Write the patch if the file still has the content it was made from; return a sentence.
+
+    Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
+    :class:`~agents.profiles.ide_helper.confine.PathRefused` if the path now leaves the root.
+    Applying the same patch twice is harmless: a file that already holds the new content is
+    reported as applied and not written again (the app's review screen applies the patch and
+    then resumes the turn, whose review node applies it once more).
+    """
+    target = resolve_project_path(root, patch.path)
+    new_bytes = patch.new_content.encode("utf-8")
+    current = target.read_bytes() if target.is_file() else None
+    if current is not None and sha256_bytes(current) == sha256_bytes(new_bytes):
+        # Already applied (the app's review screen applies before resuming the turn, and a
+        # resumed node may run twice): report it as applied, write nothing.
+        logger.info("patch %s already applied to %s", patch.id, patch.path)
+        return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+    current_hash = None if current is None else sha256_bytes(current)
+    if current_hash != patch.base_sha256:
+        what = (
+            "now exists"
+            if patch.base_sha256 is None
+            else ("was deleted" if current is None else "has changed")
+        )
+        raise PatchConflict(
+            f"{patch.path} {what} since patch {patch.id} was proposed, so it was not applied; "
+            "read the file again and propose a new edit."
+        )
+    _atomic_write(target, new_bytes)
+    logger.info("applied patch %s to %s", patch.id, patch.path)
+    if current is None:
+        return f"Created {patch.path} with patch {patch.id} ({patch.counts})."
+    return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+
+
+def reject_patch(patch: Patch) -> str:
+    """Discard a patch (nothing to undo: proposing never wrote); return the sentence to record."""
+    logger.info("rejected patch %s for %s", patch.id, patch.path)
+    return f"The user rejected patch {patch.id} for {patch.path}; the file was not changed."
+
+
+def _atomic_write(target: Path, data: bytes) -> None:
+    """Temp file in the same folder + fsync + ``os.replace``: readers see old or new, never half."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temp_name, mode)
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise

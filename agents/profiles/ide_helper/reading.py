@@ -1,0 +1,216 @@
+"""``read_file`` and ``list_files``: the ide-helper's eyes, as plain functions of the root.
+
+The tools in :mod:`tools` are thin wrappers; these functions take the project root and the
+model's arguments, do the real work on the file system, and return the text the model reads.
+Every failure is a :class:`~agents.errors.ToolError` whose message says what to do instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import BinaryIO
+
+from agents.errors import ToolError
+from agents.profiles.ide_helper.confine import (
+    relative_display,
+    resolve_inside,
+    resolve_project_path,
+)
+from agents.profiles.ide_helper.project_files import SKIPPED_DIR_NAMES, project_files
+
+MAX_READ_BYTES = 200_000
+MAX_READ_LINES = 2_000
+MAX_LINE_CHARS = 2_000
+BINARY_SNIFF_BYTES = 8192
+MAX_LISTED = 400
+"""At most this many paths per ``list_files`` answer; the rest are counted."""
+
+
+def is_binary(sample: bytes) -> bool:
+    """Git's rule of thumb: a NUL byte near the start means binary."""
+    return b"\0" in sample[:BINARY_SNIFF_BYTES]
+
+
+def read_text_file(
+    root: Path, path: str, start_line: int | None = None, end_line: int | None = None
+) -> str:
+    """Numbered lines ``start_line``..``end_line`` (1-based, inclusive) of a text file,
+    capped at :data:`MAX_READ_LINES` lines / :data:`MAX_READ_BYTES` bytes with a notice
+    naming the next range to ask for."""
+    real_root = resolve_inside(root, ".")
+    target = resolve_project_path(root, path)
+    shown = relative_display(real_root, target)
+    if target.is_dir():
+        raise ToolError(f"'{shown}' is a folder; use list_files to see what it contains.")
+    if not target.is_file():
+        raise ToolError(
+            f"There is no file '{shown}' in the project; use list_files or search_code to "
+            "find the right path."
+        )
+    if start_line is not None and start_line < 1:
+        raise ToolError("start_line counts from 1; ask again with start_line=1 or later.")
+    if start_line is not None and end_line is not None and end_line < start_line:
+        raise ToolError(f"end_line ({end_line}) is before start_line ({start_line}).")
+    first = start_line or 1
+
+    with open(target, "rb") as handle:
+        if is_binary(handle.read(BINARY_SNIFF_BYTES)):
+            size = os.fstat(handle.fileno()).st_size
+            raise ToolError(
+                f"'{shown}' is a binary file ({size:,} bytes); read_file only shows text files."
+            )
+        handle.seek(0)
+        lines, cut_at = _take_lines(handle, first, end_line)
+    total = _count_lines(target)
+
+    if not lines:
+        if total == 0:
+            return f"{shown} is empty (0 lines)."
+        raise ToolError(f"'{shown}' has only {total} lines; ask for lines 1-{total} or fewer.")
+    last = first + len(lines) - 1
+    width = len(str(last))
+    body = "\n".join(f"{n:>{width}} | {text}" for n, text in enumerate(lines, start=first))
+    header = f"{shown} (lines {first}-{last} of {total})"
+    if cut_at is None:
+        return f"{header}\n{body}"
+    wanted_end = total if end_line is None else min(end_line, total)
+    next_end = min(last + len(lines), wanted_end)
+    notice = (
+        f"[truncated at {cut_at}: showing lines {first}-{last} of {total}; "
+        f"ask for lines {last + 1}-{next_end} with start_line/end_line to read on]"
+    )
+    return f"{header}\n{body}\n{notice}"
+
+
+def _take_lines(handle: BinaryIO, first: int, end_line: int | None) -> tuple[list[str], str | None]:
+    """Decoded lines from ``first`` to ``end_line`` within the caps, and which cap cut them
+    (``None`` when the requested range, or the file, ended first)."""
+    lines: list[str] = []
+    used = 0
+    for line_no, raw in enumerate(handle, start=1):
+        if line_no < first:
+            continue
+        if end_line is not None and line_no > end_line:
+            return lines, None
+        if len(lines) >= MAX_READ_LINES:
+            return lines, f"{MAX_READ_LINES:,} lines"
+        if lines and used + len(raw) > MAX_READ_BYTES:
+            return lines, f"{MAX_READ_BYTES // 1000} KB"
+        used += len(raw)
+        lines.append(_decode_line(raw))
+    return lines, None
+
+
+def _decode_line(raw: bytes) -> str:
+    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+    if len(text) > MAX_LINE_CHARS:
+        text = text[:MAX_LINE_CHARS] + f" ... [line cut at {MAX_LINE_CHARS} characters]"
+    return text
+
+
+def _count_lines(path: Path) -> int:
+    """Lines in the file, counting a last line without a newline."""
+    count = 0
+    last = b"\n"
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (0 if last == b"\n" else 1)
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a glob (``*``, ``?``, ``[...]``, ``**`` across folders) to a regex."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            close = pattern.find("]", i + 1)
+            if close < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : close].replace("\\", "\\\\")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = close + 1
+                continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def _is_skipped_folder(root: Path, folder: Path) -> bool:
+    """Whether ``folder`` is, or is inside, a folder the listing always skips."""
+    current = folder
+    while current != root and root in current.parents:
+        if current.name in SKIPPED_DIR_NAMES or (current / "pyvenv.cfg").is_file():
+            return True
+        current = current.parent
+    return False
+
+
+def list_project_files(root: Path, directory: str = ".", pattern: str | None = None) -> str:
+    """Project files under ``directory`` (recursively), optionally filtered by a glob.
+
+    A pattern without ``/`` matches file names at any depth (``*.py``); a pattern with ``/``
+    matches the path relative to ``directory`` (``src/**/test_*.py``).
+    """
+    real_root = resolve_inside(root, ".")
+    folder = resolve_project_path(root, directory)
+    shown = relative_display(real_root, folder)
+    if not folder.is_dir():
+        if folder.is_file():
+            raise ToolError(f"'{shown}' is a file, not a folder; use read_file to read it.")
+        raise ToolError(f"There is no folder '{shown}' in the project; try list_files('.').")
+    if _is_skipped_folder(real_root, folder):
+        return (
+            f"{shown}/ is skipped: .git, virtualenvs, node_modules and caches are not listed "
+            "or searched. If you need a file in it, read it by its path with read_file."
+        )
+    listing = project_files(real_root, folder)
+    prefix = "" if shown == "." else shown + "/"
+    paths = listing.paths
+    if pattern:
+        pattern = pattern.replace("\\", "/").removeprefix("./")
+        matcher = glob_to_regex(pattern)
+        if "/" in pattern:
+            paths = [p for p in paths if matcher.match(p[len(prefix) :])]
+        else:
+            paths = [p for p in paths if matcher.match(p.rsplit("/", 1)[-1])]
+    base = str(real_root)
+    paths = [p for p in paths if os.path.lexists(os.path.join(base, p))]
+    where = "the project" if shown == "." else f"{shown}/"
+    what = f" matching '{pattern}'" if pattern else ""
+    if not paths:
+        return (
+            f"No files{what} in {where} (ignored files, .git, virtualenvs, node_modules and "
+            "caches are not listed)."
+        )
+    shown_paths = paths[:MAX_LISTED]
+    header = f"{len(paths)} files{what} in {where}:"
+    lines = [header, *shown_paths]
+    if len(paths) > MAX_LISTED:
+        lines.append(
+            f"... and {len(paths) - MAX_LISTED} more not shown; narrow with directory= or "
+            "pattern= (e.g. pattern='*.py')."
+        )
+    if listing.capped:
+        lines.append("(The listing stopped early: the folder holds a very large number of files.)")
+    return "\n".join(lines)

@@ -1,0 +1,200 @@
+"""The human review of proposed patches: a graph node that pauses, and functions the app calls.
+
+After a tools round that proposed patches, the ``review`` node takes the first unsettled one
+and pauses the turn with ``interrupt({"kind": "patch_review", "patch": ...})``. The pause is
+a checkpoint in the SQLite checkpointer, so a review pending when the app quits is still
+pending when it reopens. The app resumes the turn (``AgentRuntime.resume_turn``) with
+:func:`resume_value` (``{"decision": "accept" | "reject"}``); the node then applies or
+discards the patch and *replaces* the ``propose_edit`` result (same message id and tool call)
+with the outcome, so the model reads "accepted and applied", "rejected" or "conflict" as the
+tool's answer and carries on. One patch per node run: the side effect after ``interrupt()``
+happens exactly once per decision, and several patches are reviewed one after the other.
+
+In the tree, the settled result is written as a new tool record next to the "waiting for
+review" one (the runtime resumes below the tool-call record), i.e. a second version of the
+tool result that the path continues from. Both records carry ``patch_id``, ``patch_path``
+and ``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` /
+``failed``) in their meta, so the tree can show what became of each patch.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.messages import AnyMessage, HumanMessage, ToolMessage
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from agents.errors import WeaverError
+from agents.graph import ANSWER_NODE, emit_status
+from agents.profile import TurnContext
+from agents.profiles.ide_helper.patches import Patch, PatchConflict, apply_patch, reject_patch
+from agents.profiles.ide_helper.tools import PROPOSE_EDIT
+from storage.store import ConversationStore
+
+logger = logging.getLogger(__name__)
+
+REVIEW_NODE = "review"
+INTERRUPT_KIND = "patch_review"
+Decision = Literal["accept", "reject"]
+ReviewStatus = Literal["applied", "rejected", "conflict", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewOutcome:
+    """What a decision did: ``status`` and the sentence recorded for the model."""
+
+    patch: Patch
+    decision: Decision
+    status: ReviewStatus
+    message: str
+
+    def as_record(self) -> dict[str, Any]:
+        return {
+            "patch_id": self.patch.id,
+            "path": self.patch.path,
+            "decision": self.decision,
+            "status": self.status,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PendingReview:
+    """A paused turn waiting for a decision: resume it on ``record_id`` with ``resume_value``."""
+
+    record_id: str
+    patch: Patch
+
+
+def resume_value(decision: Decision, comment: str | None = None) -> dict[str, Any]:
+    """The value to resume a paused review with (``AgentRuntime.resume_turn(value=...)``)."""
+    if decision not in ("accept", "reject"):
+        raise ValueError(f"decision must be 'accept' or 'reject', not {decision!r}")
+    value: dict[str, Any] = {"decision": decision}
+    if comment:
+        value["comment"] = comment
+    return value
+
+
+def settle(root: Path, patch: Patch, decision: Decision) -> ReviewOutcome:
+    """Apply (accept) or discard (reject) ``patch``; never raises for expected failures."""
+    if decision != "accept":
+        return ReviewOutcome(patch, "reject", "rejected", reject_patch(patch))
+    try:
+        return ReviewOutcome(patch, "accept", "applied", apply_patch(root, patch))
+    except PatchConflict as err:
+        return ReviewOutcome(patch, "accept", "conflict", err.user_message)
+    except (WeaverError, OSError) as err:
+        reason = err.user_message if isinstance(err, WeaverError) else str(err)
+        logger.warning("patch %s could not be applied: %s", patch.id, reason)
+        return ReviewOutcome(
+            patch, "accept", "failed", f"Patch {patch.id} could not be applied: {reason}"
+        )
+
+
+def patch_of_interrupt(value: Any) -> Patch | None:
+    """The patch in an interrupt value (or a list of them, as the runtime stores them)."""
+    values = value if isinstance(value, list | tuple) else [value]
+    for item in values:
+        if isinstance(item, Mapping) and item.get("kind") == INTERRUPT_KIND:
+            return Patch.from_dict(dict(item["patch"]))
+    return None
+
+
+def find_pending_review(
+    store: ConversationStore, conversation_id: str, leaf_id: str | None = None
+) -> PendingReview | None:
+    """The patch review waiting on the path to ``leaf_id`` (default: the active leaf).
+
+    A user message sent after the pause abandons the review: only a pause at the end of the
+    path is offered.
+    """
+    if leaf_id is None:
+        leaf = store.active_leaf(conversation_id)
+        if leaf is None:
+            return None
+        leaf_id = leaf.id
+    for record in reversed(store.path_to_root(leaf_id)):
+        if record.role == "user":
+            return None
+        pending = record.meta.get("pending_interrupt")
+        if pending:
+            patch = patch_of_interrupt(pending.get("values"))
+            if patch is not None:
+                return PendingReview(record.id, patch)
+    return None
+
+
+def unsettled_patches(messages: Sequence[AnyMessage]) -> list[tuple[ToolMessage, Patch]]:
+    """``propose_edit`` results of this turn whose patch has not been reviewed yet."""
+    found: list[tuple[ToolMessage, Patch]] = []
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            break
+        if (
+            isinstance(message, ToolMessage)
+            and message.name == PROPOSE_EDIT
+            and message.status != "error"
+            and isinstance(message.artifact, Mapping)
+            and "patch" in message.artifact
+            and "review" not in message.artifact
+        ):
+            found.append((message, Patch.from_dict(dict(message.artifact["patch"]))))
+    found.reverse()
+    return found
+
+
+def route_after_tools(state: Mapping[str, Any]) -> Literal["review", "agent"]:
+    """Review the next unsettled patch, else give the results back to the agent."""
+    return REVIEW_NODE if unsettled_patches(state.get("messages") or []) else ANSWER_NODE
+
+
+def _decision_of(answer: Any) -> tuple[Decision, str | None]:
+    if isinstance(answer, Mapping):
+        raw = answer.get("decision")
+        comment = answer.get("comment")
+    else:
+        raw, comment = answer, None
+    decision: Decision = "accept" if str(raw).strip().lower() in ("accept", "yes") else "reject"
+    return decision, comment if isinstance(comment, str) and comment.strip() else None
+
+
+async def review_node(
+    state: Mapping[str, Any], runtime: Runtime[TurnContext]
+) -> dict[str, list[Any]]:
+    """Pause for the first unsettled patch, then record the user's decision as its result."""
+    message, patch = unsettled_patches(state["messages"])[0]
+    emit_status(REVIEW_NODE, f"Waiting for your review of {patch.summary}")
+    answer = interrupt({"kind": INTERRUPT_KIND, "patch": patch.to_dict()})
+    decision, comment = _decision_of(answer)
+    outcome = settle(Path(runtime.context.project_root), patch, decision)
+    text = outcome.message
+    if comment:
+        text += f" The user's comment: {comment}"
+    if outcome.status == "conflict":
+        text += f"\nThe stale diff was:\n```diff\n{patch.diff}```"
+    else:
+        text += f"\n```diff\n{patch.diff}```"
+    settled = ToolMessage(
+        content=text,
+        tool_call_id=message.tool_call_id,
+        name=message.name,
+        id=message.id,
+        status="error" if outcome.status in ("conflict", "failed") else "success",
+        artifact={
+            "patch": patch.to_dict(),
+            "review": outcome.as_record(),
+            "record_meta": {
+                "patch_id": patch.id,
+                "patch_path": patch.path,
+                "patch_status": outcome.status,
+            },
+        },
+    )
+    emit_status(REVIEW_NODE, outcome.message, "error" if settled.status == "error" else "done")
+    return {"messages": [settled], "reviews": [outcome.as_record()]}

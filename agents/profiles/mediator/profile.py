@@ -1,0 +1,21 @@
+"""The mediator profile: a neutral mediator in a space of named participants, speaking
+privately to one person or to everyone through its tools."""
+
+from __future__ import annotations
+
+from agents.profile import Profile
+from agents.profiles.mediator.graph import PROMPT_FILE, build_graph
+from agents.profiles.mediator.tools import make_tools
+
+PROFILE = Profile(
+    name="mediator",
+    title="Mediator",
+    description=(
+        "A neutral mediator for two or more people: private replies to each, shared "
+        "summaries for all, moving toward decisions you share (demo: a couple's finances)."
+    ),
+    prompt_file=PROMPT_FILE,
+    make_tools=make_tools,
+    build_graph=build_graph,
+    panel="mediator-space",
+)

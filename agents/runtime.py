@@ -1,0 +1,328 @@
+"""One graph runtime for every profile: compile once, run a turn, yield UI-agnostic events.
+
+``run_turn`` answers a user record that is already committed in the tree. It creates the
+reply record before the model is called, streams the profile's graph (``messages``,
+``updates`` and ``custom`` modes), writes tool calls, tool results and replies as records as
+they happen, and ends with exactly one ``RunFinished`` or ``RunError``. Expected failures
+(provider errors, a missing profile) become ``RunError`` events, never exceptions.
+
+The graph runs in its own task (:class:`agents.graph_stream.GraphStream`), so setting
+``cancel`` stops a turn within milliseconds even while the provider is silent; the records
+(:class:`agents.turn_recorder.TurnRecorder`) and the event mapping
+(:class:`agents.turn_events.TurnEventMapper`) live in their own modules. ``resume_turn``
+continues a turn a profile paused with ``interrupt()`` (ide-helper's patch review).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from langgraph.types import Command
+
+from agents.errors import ConfigError, WeaverError
+from agents.events import RunError, RunEvent, RunFinished, TurnStarted
+from agents.graph_stream import GraphStream
+from agents.history import turn_messages
+from agents.profile import TurnContext
+from agents.trace import new_trace_id
+from agents.turn_errors import is_unexpected, start_failure, translate_error
+from agents.turn_events import TurnEventMapper
+from agents.turn_recorder import TurnRecorder
+from storage.models import MessageStatus
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agents.profile import Profile
+    from agents.providers import ChatModelHandle
+    from storage.models import Conversation
+    from storage.store import ConversationStore
+
+logger = logging.getLogger(__name__)
+
+
+class AgentRuntime:
+    """Runs turns of any registered profile on a shared checkpointer and conversation store."""
+
+    def __init__(
+        self,
+        store: ConversationStore,
+        checkpointer: BaseCheckpointSaver | None,
+        *,
+        config_dir: Path | None = None,
+        context_messages: int = 20,
+        max_tool_rounds: int = 5,
+        flush_interval: float = 0.1,
+    ) -> None:
+        self.store = store
+        self.checkpointer = checkpointer
+        self.config_dir = config_dir
+        self.context_messages = context_messages
+        self.max_tool_rounds = max_tool_rounds
+        self.flush_interval = flush_interval
+        self._graphs: dict[str, Any] = {}
+
+    def graph_for(self, profile: Profile) -> Any:
+        """The profile's graph, compiled with the checkpointer on first use and cached."""
+        graph = self._graphs.get(profile.name)
+        if graph is None:
+            graph = profile.build_graph(profile).compile(checkpointer=self.checkpointer)
+            self._graphs[profile.name] = graph
+        return graph
+
+    async def run_turn(
+        self,
+        *,
+        conversation_id: str,
+        user_message_id: str,
+        model: ChatModelHandle,
+        profile: str | None = None,
+        cancel: asyncio.Event | None = None,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+    ) -> AsyncIterator[RunEvent]:
+        """Answer ``user_message_id``; regenerating is simply a second run on the same record."""
+        from agents.profiles import get_profile
+
+        trace_id = new_trace_id()
+        try:
+            conversation = self.store.get_conversation(conversation_id)
+            user_record = self.store.get_message(user_message_id)
+            chosen = get_profile(profile or conversation.profile)
+            context = self._context(
+                conversation,
+                chosen,
+                model,
+                user_message_id,
+                trace_id,
+                project_root=project_root,
+                sender=sender or user_record.meta.get("sender"),
+            )
+            history = turn_messages(self.store, user_message_id, self.context_messages)
+            recorder = self._recorder(conversation_id, user_message_id, chosen, model)
+            reply = recorder.open_reply()
+            thread_id = f"{conversation_id}:{reply.id}"
+            recorder.annotate(reply.id, {"thread_id": thread_id})
+        except Exception as exc:  # a missing record or profile, an unreadable prompt, storage
+            error = exc if isinstance(exc, WeaverError) else ConfigError(start_failure(exc))
+            logger.warning("turn not started", extra={"trace_id": trace_id, "error": str(error)})
+            yield RunError(error)
+            return
+        logger.info(
+            "turn started",
+            extra={
+                "trace_id": trace_id,
+                "conversation_id": conversation_id,
+                "message_id": user_message_id,
+                "profile": chosen.name,
+                "provider": model.provider,
+                "model": model.model_name,
+                "content": user_record.content,
+            },
+        )
+        yield TurnStarted(
+            conversation_id,
+            user_message_id,
+            reply.id,
+            model.provider,
+            model.model_name,
+            chosen.name,
+        )
+        turn = self._drive(
+            chosen, {"messages": history}, thread_id, context, recorder, cancel, trace_id, model
+        )
+        try:
+            async for event in turn:
+                yield event
+        finally:
+            await turn.aclose()  # a consumer that stops listening still finishes the records
+
+    async def resume_turn(
+        self,
+        *,
+        conversation_id: str,
+        record_id: str,
+        value: Any,
+        model: ChatModelHandle,
+        cancel: asyncio.Event | None = None,
+    ) -> AsyncIterator[RunEvent]:
+        """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``.
+
+        The paused graph continues on its own checkpoint thread, below ``record_id``: the tool
+        result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
+        exist yet); each record is announced by ``RecordSaved``, and the turn ends as usual.
+        """
+        from agents.profiles import get_profile
+
+        trace_id = new_trace_id()
+        try:
+            record = self.store.get_message(record_id)
+            pending = record.meta["pending_interrupt"]
+            conversation = self.store.get_conversation(conversation_id)
+            chosen = get_profile(pending.get("profile") or conversation.profile)
+        except Exception as exc:
+            yield RunError(
+                ConfigError(f"There is no paused turn to resume on {record_id} ({exc}).")
+            )
+            return
+        self.store.update_message(record_id, meta={"pending_interrupt": None})
+        context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
+        recorder = self._recorder(conversation_id, record_id, chosen, model)
+        turn = self._drive(
+            chosen,
+            Command(resume=value),
+            pending["thread_id"],
+            context,
+            recorder,
+            cancel,
+            trace_id,
+            model,
+        )
+        try:
+            async for event in turn:
+                yield event
+        finally:
+            await turn.aclose()  # a consumer that stops listening still finishes the records
+
+    def _context(
+        self,
+        conversation: Conversation,
+        profile: Profile,
+        model: ChatModelHandle,
+        user_message_id: str,
+        trace_id: str,
+        *,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+    ) -> TurnContext:
+        root = project_root or conversation.meta.get("project_root") or Path.cwd()
+        return TurnContext(
+            model=model.model,
+            conversation_id=conversation.id,
+            user_message_id=user_message_id,
+            store=self.store,
+            system_prompt=profile.system_prompt(self.config_dir),
+            project_root=Path(root),
+            max_tool_rounds=self.max_tool_rounds,
+            sender=sender,
+            participants=tuple(conversation.meta.get("participants") or ()),
+            extra={"trace_id": trace_id},
+        )
+
+    def _recorder(
+        self, conversation_id: str, parent_id: str, profile: Profile, model: ChatModelHandle
+    ) -> TurnRecorder:
+        reply_meta = {
+            "provider": model.provider,
+            "model": model.model_name,
+            "profile": profile.name,
+        }
+        return TurnRecorder(self.store, conversation_id, parent_id, reply_meta, self.flush_interval)
+
+    async def _drive(
+        self,
+        profile: Profile,
+        graph_input: Any,
+        thread_id: str,
+        context: TurnContext,
+        recorder: TurnRecorder,
+        cancel: asyncio.Event | None,
+        trace_id: str,
+        model: ChatModelHandle,
+    ) -> AsyncIterator[RunEvent]:
+        """Stream the graph, map its items to events, finish the records."""
+        started = time.perf_counter()
+        config = {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": max(25, 4 * self.max_tool_rounds + 10),
+        }
+        stream = GraphStream(
+            self.graph_for(profile),
+            graph_input,
+            config=config,
+            context=context,
+            cancel=cancel,
+            trace_id=trace_id,
+        )
+        mapper = TurnEventMapper(recorder)
+        try:
+            async for mode, payload in stream:
+                for event in mapper.handle(mode, payload):
+                    yield event
+        finally:
+            await stream.stop()
+            if stream.outcome is None:  # the consumer went away: keep what arrived, cancelled
+                self._finish(recorder, mapper, MessageStatus.CANCELLED, started, trace_id)
+        latency_ms = (time.perf_counter() - started) * 1000
+        if stream.error is not None:
+            error = translate_error(stream.error, model)
+            logger.error(
+                "turn failed",
+                exc_info=stream.error if is_unexpected(stream.error) else None,
+                extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
+            )
+            reply_id = self._finish(
+                recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
+            )
+            yield RunError(error, reply_id)
+            return
+        cancelled = stream.outcome == "cancelled"
+        if not cancelled and mapper.interrupted:
+            recorder.record_interrupt(
+                [getattr(i, "value", i) for i in mapper.interrupted],
+                thread_id=thread_id,
+                user_message_id=context.user_message_id,
+                profile=profile.name,
+            )
+        status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
+        leaf_id = self._finish(recorder, mapper, status, started, trace_id)
+        usage = mapper.usage if mapper.has_usage else None
+        if usage is not None:
+            yield usage
+        yield RunFinished(
+            "cancelled" if cancelled else "complete",
+            leaf_id,
+            list(recorder.record_ids),
+            latency_ms,
+            usage,
+        )
+
+    def _finish(
+        self,
+        recorder: TurnRecorder,
+        mapper: TurnEventMapper,
+        status: MessageStatus,
+        started: float,
+        trace_id: str,
+        *,
+        error: str | None = None,
+    ) -> str:
+        """Close the turn's records, write latency/usage, move the active leaf; return the leaf."""
+        latency_ms = round((time.perf_counter() - started) * 1000, 1)
+        usage = mapper.usage if mapper.has_usage else None
+        record = recorder.finish_turn(status, latency_ms=latency_ms, usage=usage, error=error)
+        logger.info(
+            "turn finished",
+            extra={
+                "trace_id": trace_id,
+                "conversation_id": recorder.conversation_id,
+                "message_id": record.id,
+                "profile": recorder.reply_meta.get("profile"),
+                "provider": recorder.reply_meta.get("provider"),
+                "model": recorder.reply_meta.get("model"),
+                "status": status.value,
+                "latency_ms": latency_ms,
+                "input_tokens": mapper.usage.input_tokens,
+                "output_tokens": mapper.usage.output_tokens,
+                "content": record.content,
+            },
+        )
+        return record.id
+
+
+__all__ = ["AgentRuntime", "translate_error"]

@@ -1,0 +1,179 @@
+"""Writes one turn into the conversation tree as it happens.
+
+The reply record exists before the first token; its content is flushed at most every
+``flush_interval`` seconds while it streams, and on finish, cancel and error, so a process
+killed mid-reply leaves the partial text in the database marked ``streaming`` (the store marks
+such records interrupted when it is opened again). A tool round becomes an assistant record
+with ``meta.tool_calls`` and one tool record per result; the next round streams into a new
+assistant record below them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from agents.events import Usage
+from storage.models import MessageRecord, MessageStatus
+from storage.store import ConversationStore
+
+
+class TurnRecorder:
+    def __init__(
+        self,
+        store: ConversationStore,
+        conversation_id: str,
+        user_message_id: str,
+        reply_meta: dict[str, Any],
+        flush_interval: float = 0.1,
+    ) -> None:
+        self.store = store
+        self.conversation_id = conversation_id
+        self.reply_meta = reply_meta
+        self.flush_interval = flush_interval
+        self.last_id = user_message_id
+        self.record_ids: list[str] = []
+        self.reply_id: str | None = None
+        self.last_assistant_id: str | None = None
+        self.recorded_tool_calls: set[str] = set()
+        self._parts: list[str] = []
+        self._dirty = False
+        self._last_flush = 0.0
+
+    # -- the reply being streamed ---------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def open_reply(self) -> MessageRecord:
+        """Create the next assistant record (status streaming) below the last record."""
+        record = self.store.add_message(
+            self.conversation_id,
+            "assistant",
+            "",
+            self.last_id,
+            meta={**self.reply_meta, "status": MessageStatus.STREAMING.value},
+        )
+        self._track(record)
+        self.reply_id = self.last_assistant_id = record.id
+        self._parts = []
+        self._dirty = False
+        self._last_flush = time.monotonic()
+        return record
+
+    def append(self, text: str) -> None:
+        """Add streamed text; flush to the store when the last flush is old enough."""
+        self._parts.append(text)
+        self._dirty = True
+        now = time.monotonic()
+        if now - self._last_flush >= self.flush_interval:
+            self.flush(now)
+
+    def flush(self, now: float | None = None) -> None:
+        if self.reply_id is not None and self._dirty:
+            self.store.update_message(self.reply_id, content=self.text)
+            self._dirty = False
+        self._last_flush = now if now is not None else time.monotonic()
+
+    def close_reply(
+        self,
+        status: MessageStatus,
+        *,
+        content: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> MessageRecord:
+        """Finalise the open reply with its full text, status and extra meta."""
+        assert self.reply_id is not None, "no open reply"
+        text = self.text if content is None else content
+        record = self.store.update_message(
+            self.reply_id, content=text, meta=meta or {}, status=status
+        )
+        self.reply_id = None
+        self._parts = []
+        self._dirty = False
+        return record
+
+    # -- tool results ---------------------------------------------------------------------
+
+    def add_tool_result(
+        self,
+        call_id: str,
+        name: str,
+        output: str,
+        *,
+        error: str | None,
+        duration_ms: float | None,
+        extra_meta: dict[str, Any] | None = None,
+    ) -> MessageRecord:
+        """``extra_meta``: what the tool asked to keep (``ToolMessage.artifact["record_meta"]``)."""
+        meta: dict[str, Any] = {
+            **(extra_meta or {}),
+            "tool_call_id": call_id,
+            "name": name,
+            "error": error,
+        }
+        if duration_ms is not None:
+            meta["duration_ms"] = round(duration_ms, 2)
+        record = self.store.add_message(
+            self.conversation_id, "tool", output, self.last_id, meta=meta
+        )
+        self.recorded_tool_calls.add(call_id)
+        self._track(record)
+        return record
+
+    # -- the end of the turn ----------------------------------------------------------------
+
+    def finish_turn(
+        self,
+        status: MessageStatus,
+        *,
+        latency_ms: float,
+        usage: Usage | None = None,
+        error: str | None = None,
+    ) -> MessageRecord:
+        """Close the turn on its last record and make that the active leaf.
+
+        A cancel or error between rounds (after tool results, before the next reply) still
+        ends on an assistant record carrying the status, so the UI has a reply to mark.
+        """
+        meta: dict[str, Any] = {"latency_ms": latency_ms}
+        if error is not None:
+            meta["error"] = error
+        if usage is not None:
+            meta["turn_usage"] = {
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "total_tokens": usage.total_tokens,
+            }
+        between_rounds = self.last_id != self.last_assistant_id
+        if self.reply_id is None and status is not MessageStatus.COMPLETE and between_rounds:
+            self.open_reply()
+        if self.reply_id is not None:
+            record = self.close_reply(status, meta=meta)
+        else:
+            record = self.store.update_message(self.last_id, meta=meta)
+        self.store.set_active_leaf(self.conversation_id, self.last_id)
+        return record
+
+    def record_interrupt(
+        self, values: list[Any], *, thread_id: str, user_message_id: str, profile: str
+    ) -> None:
+        """Remember a turn paused by ``interrupt()`` on its last assistant record, so the app
+        can show the question and ``AgentRuntime.resume_turn`` can continue it (even after a
+        restart: the graph state is in the checkpointer under ``thread_id``)."""
+        target = self.last_assistant_id or self.last_id
+        pending = {
+            "thread_id": thread_id,
+            "user_message_id": user_message_id,
+            "profile": profile,
+            "values": values,
+        }
+        self.annotate(target, {"pending_interrupt": pending})
+
+    def annotate(self, record_id: str, meta: dict[str, Any]) -> None:
+        self.store.update_message(record_id, meta=meta)
+
+    def _track(self, record: MessageRecord) -> None:
+        self.last_id = record.id
+        self.record_ids.append(record.id)

@@ -1,0 +1,86 @@
+"""``weaver-tui ask`` in a subprocess: offline and against an OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from storage.sqlite_store import SqliteConversationStore
+from tests.support.fake_openai import Reply, ToolCall
+
+KEY = "sk-cli-test-key-0123456789"
+NO_TEXTUAL = (
+    "import sys\n"
+    "from weaver_tui.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print('textual imported' if 'textual' in sys.modules else 'textual not imported', file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def _server_env(fake_openai) -> dict[str, str]:
+    return {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_API_KEY": KEY,
+        "WEAVER_MODEL": "fake-model",
+    }
+
+
+def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
+    weaver, fake_openai, tmp_path: Path
+):
+    fake_openai.script(
+        Reply(
+            content="Let me look.", tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"})]
+        ),
+        Reply("Reciprocal rank fusion merges rankings."),
+        Reply("Yes, as I said."),
+    )
+    env = _server_env(fake_openai)
+
+    first = weaver("ask", "--profile", "paper-pilot", "What is RRF?", env=env)
+
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == "Let me look.\n\nReciprocal rank fusion merges rankings.\n"
+    err = first.stderr.strip().splitlines()
+    assert err[0].startswith('→ search_knowledge_base(query="RRF")')
+    assert err[1].startswith("✓ search_knowledge_base")
+    assert err[-1].startswith("conversation: ")
+    conversation_id = err[-1].split(": ", 1)[1]
+
+    second = weaver("ask", "--conversation", conversation_id, "Are you sure?", env=env)
+
+    assert second.returncode == 0, second.stderr
+    assert second.stdout == "Yes, as I said.\n"
+    sent = [m["content"] for m in fake_openai.last_body["messages"] if m["role"] == "user"]
+    assert sent == ["What is RRF?", "Are you sure?"]
+
+    listed = weaver("conversations")
+    assert listed.returncode == 0
+    assert listed.stdout.split()[0] == conversation_id
+    assert "paper-pilot" in listed.stdout
+
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        roles = [r.role for r in store.path_to_root(store.active_leaf(conversation_id).id)]
+        assert roles == ["user", "assistant", "tool", "assistant", "user", "assistant"]
+
+    log = (tmp_path / "data" / "weaver.log").read_text(encoding="utf-8")
+    assert KEY not in log
+    lines = [json.loads(line) for line in log.splitlines()]
+    finished = [r for r in lines if r["msg"] == "turn finished"]
+    assert len(finished) == 2 and all(r["trace_id"] for r in finished)
+    assert finished[0]["trace_id"] != finished[1]["trace_id"]
+    assert finished[0]["model"] == "fake-model" and "latency_ms" in finished[0]
+
+
+def test_ask_on_the_offline_model_without_textual(weaver):
+    result = weaver(
+        "ask", "--profile", "paper-pilot", "How does ReWOO save tokens?", code=NO_TEXTUAL
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    assert "→ search_knowledge_base" in result.stderr
+    assert "conversation: " in result.stderr
+    assert "textual not imported" in result.stderr

@@ -1,0 +1,94 @@
+"""``ask`` stopped mid-reply: Ctrl+C keeps the partial reply marked cancelled; SIGKILL leaves
+the flushed partial reply in the database, marked interrupted when the data folder reopens."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
+from tests.cli.conftest import isolated_env
+from tests.support.fake_openai import Reply
+
+WAIT_S = 60
+
+
+def _start_ask(tmp_path: Path, fake_openai) -> subprocess.Popen[bytes]:
+    env = isolated_env(
+        tmp_path,
+        WEAVER_PROVIDER="openai-compatible",
+        WEAVER_BASE_URL=fake_openai.base_url,
+        WEAVER_API_KEY="k",
+        WEAVER_MODEL="fake-model",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "weaver_tui", "ask", "--profile", "paper-pilot", "talk"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _read_until(process: subprocess.Popen[bytes], needed: int) -> bytes:
+    """Read stdout until ``needed`` bytes arrived (the reply is streaming), bounded in time."""
+    assert process.stdout is not None
+    data, deadline = b"", time.monotonic() + WAIT_S
+    while len(data) < needed and time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 0.5)
+        if ready:
+            chunk = os.read(process.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            data += chunk
+    assert len(data) >= needed, (data, process.poll())
+    return data
+
+
+def _only_reply(tmp_path: Path):
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        (conversation,) = store.list_conversations()
+        return store.active_leaf(conversation.id) or store.list_messages(conversation.id)[-1]
+
+
+def test_ctrl_c_cancels_and_keeps_the_partial_reply(tmp_path: Path, fake_openai):
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    process = _start_ask(tmp_path, fake_openai)
+    try:
+        _read_until(process, 60)
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=WAIT_S)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert b"conversation: " in err and b"Traceback" not in err
+    reply = _only_reply(tmp_path)
+    assert reply.role == "assistant" and reply.status is MessageStatus.CANCELLED
+    assert reply.content.startswith("word0 word1 ")
+    assert len(reply.content.split()) < 2000
+
+
+def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fake_openai):
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    process = _start_ask(tmp_path, fake_openai)
+    try:
+        _read_until(process, 200)
+        time.sleep(0.3)  # past one flush interval (100 ms), so the text on screen is on disk
+        process.kill()
+        process.wait(timeout=WAIT_S)
+    finally:
+        process.kill()
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        (conversation,) = store.list_conversations()
+        reply = next(m for m in store.list_messages(conversation.id) if m.role == "assistant")
+        assert reply.status is MessageStatus.STREAMING
+        assert reply.content.startswith("word0 word1 ")
+        store.mark_interrupted_replies()
+        assert store.get_message(reply.id).status is MessageStatus.CANCELLED

@@ -1,0 +1,99 @@
+"""``ask`` options, run in-process on the offline model: --parent forks, --conversation
+continues, a profile that does not match the conversation is refused in one line."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
+from tests.support.fake_openai import Reply
+from weaver_tui import cli
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    for name in ("WEAVER_PROVIDER", "WEAVER_API_KEY", "WEAVER_BASE_URL", "WEAVER_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WEAVER_CONFIG", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("WEAVER_PROVIDER", "offline")
+    monkeypatch.chdir(tmp_path)
+    root = logging.getLogger()
+    before = list(root.handlers)
+    yield tmp_path / "data"
+    for handler in root.handlers[:]:
+        if handler not in before:
+            root.removeHandler(handler)
+            handler.close()
+
+
+def _ask(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(["ask", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_parent_forks_and_conversation_continues(data_dir: Path, capsys):
+    code, out, err = _ask(capsys, "--profile", "paper-pilot", "What is BM25?")
+    assert code == 0 and out.strip(), err
+    conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
+    with SqliteConversationStore(data_dir / "weaver.db") as store:
+        first_user = store.list_messages(conversation_id)[0]
+        assert first_user.role == "user" and first_user.content == "What is BM25?"
+
+    code, _, err = _ask(capsys, "--conversation", conversation_id, "And dense vectors?")
+    assert code == 0, err
+    code, _, err = _ask(
+        capsys, "--conversation", conversation_id, "--parent", first_user.id, "What is RRF?"
+    )
+    assert code == 0, err
+
+    with SqliteConversationStore(data_dir / "weaver.db") as store:
+        users = {m.content: m for m in store.list_messages(conversation_id) if m.role == "user"}
+        assert set(users) == {"What is BM25?", "And dense vectors?", "What is RRF?"}
+        follow_up, fork = users["And dense vectors?"], users["What is RRF?"]
+        assert fork.parent_id == first_user.id  # a new branch right below the first question
+        assert follow_up.parent_id != first_user.id  # the continuation went below the answer
+        leaf = store.active_leaf(conversation_id)
+        assert [r.id for r in store.path_to_root(leaf.id)][:2] == [first_user.id, fork.id]
+
+
+def test_profile_that_does_not_match_the_conversation_is_refused(data_dir: Path, capsys):
+    code, _, err = _ask(capsys, "--profile", "paper-pilot", "hello")
+    conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
+
+    code, out, err = _ask(capsys, "--conversation", conversation_id, "--profile", "mediator", "hi")
+
+    assert code == 1 and out == ""
+    assert err.strip().splitlines() == [
+        f"weaver-tui: conversation {conversation_id} belongs to the paper-pilot profile, not mediator"
+    ]
+
+
+def test_provider_failure_is_one_line_and_a_non_zero_exit(
+    data_dir: Path, capsys, fake_openai, monkeypatch: pytest.MonkeyPatch
+):
+    key = "sk-cli-test-key-0123456789"
+    monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
+    monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("WEAVER_API_KEY", key)
+    monkeypatch.setenv("WEAVER_MODEL", "fake-model")
+    fake_openai.script(Reply.unauthorized())
+
+    code, out, err = _ask(capsys, "--profile", "paper-pilot", "hello")
+
+    assert code == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("weaver-tui: ") and "API key" in lines[0]
+    assert key not in err and "Traceback" not in err
+    with SqliteConversationStore(data_dir / "weaver.db") as store:
+        (conversation,) = store.list_conversations()
+        reply = store.active_leaf(conversation.id)
+        assert reply.role == "assistant" and reply.status is MessageStatus.ERROR
+        assert conversation.id in lines[0]
+    assert key not in (data_dir / "weaver.log").read_text(encoding="utf-8")

@@ -1,0 +1,123 @@
+"""``Services``: one store, a switchable model, and one runtime opened lazily and shared."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage.models import MessageStatus
+from weaver_tui.services import Services
+from weaver_tui.settings import load_settings
+
+
+@pytest.fixture
+def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
+    for name in ("WEAVER_PROVIDER", "WEAVER_API_KEY", "WEAVER_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    root = logging.getLogger()
+    before = list(root.handlers)
+    settings = load_settings(
+        config_file=tmp_path / "config.yaml",
+        env_file=None,
+        data_dir=tmp_path / "data",
+        provider="offline",
+    )
+    made = Services(settings)
+    yield made
+    made.close_store()
+    for handler in root.handlers[:]:
+        if handler not in before:
+            root.removeHandler(handler)
+            handler.close()
+
+
+async def test_runtime_is_opened_once_and_shared(services: Services):
+    async with services.runtime() as outer, services.runtime() as inner:
+        assert outer is inner
+        assert outer.store is services.store
+    async with services.runtime() as again:
+        assert again is not outer  # the outermost exit closed it; a new one opens on demand
+    await services.aclose()
+
+
+async def test_switch_model_applies_to_the_next_turn(services: Services, fake_openai):
+    assert services.model.provider == "offline"
+    store = services.store
+    conversation = store.create_conversation("paper-pilot", "t")
+    user = store.add_message(conversation.id, "user", "What is BM25?", None)
+    fake_openai.script("BM25 ranks by term frequency.")
+
+    async with services.runtime() as runtime:
+        first = [
+            e
+            async for e in runtime.run_turn(
+                conversation_id=conversation.id, user_message_id=user.id, model=services.model
+            )
+        ]
+        handle = services.switch_model(
+            "openai-compatible", "fake-model", base_url=fake_openai.base_url, api_key="k"
+        )
+        assert handle.provider == "openai-compatible" and services.model is handle
+        second = [
+            e
+            async for e in runtime.run_turn(
+                conversation_id=conversation.id, user_message_id=user.id, model=services.model
+            )
+        ]
+
+    replies = store.siblings(second[-1].leaf_id)
+    assert [r.meta["provider"] for r in replies if r.role == "assistant"][-1] == "openai-compatible"
+    assert store.get_message(first[-1].leaf_id).meta["provider"] == "offline"
+    assert store.get_message(second[-1].leaf_id).content == "BM25 ranks by term frequency."
+    await services.aclose()
+
+
+def test_opening_marks_replies_a_dead_process_left_streaming(services: Services, tmp_path: Path):
+    writer = (
+        "import sys; from storage.sqlite_store import SqliteConversationStore\n"
+        "s = SqliteConversationStore(sys.argv[1])\n"
+        "c = s.create_conversation('paper-pilot', 't')\n"
+        "u = s.add_message(c.id, 'user', 'hi', None)\n"
+        "r = s.add_message(c.id, 'assistant', 'half a rep', u.id, meta={'status': 'streaming'})\n"
+        "print(r.id)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", writer, str(tmp_path / "data" / "weaver.db")],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).parents[2],
+    )
+    reply_id = done.stdout.strip()
+
+    reply = services.store.get_message(reply_id)  # the first use opens the store
+
+    assert reply.status is MessageStatus.CANCELLED
+    assert reply.content == "half a rep"
+
+
+def test_provider_key_variables_are_scrubbed_from_the_log(tmp_path: Path, monkeypatch):
+    secret = "moonshot-secret-value-42"
+    monkeypatch.setenv("MOONSHOT_API_KEY", secret)
+    root = logging.getLogger()
+    before = list(root.handlers)
+    settings = load_settings(
+        config_file=tmp_path / "c.yaml", env_file=None, data_dir=tmp_path / "d", provider="offline"
+    )
+    made = Services(settings)
+    try:
+        logging.getLogger("agents.providers").warning("request failed with key %s", secret)
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in before:
+                root.removeHandler(handler)
+                handler.close()
+    text = (tmp_path / "d" / "weaver.log").read_text(encoding="utf-8")
+    assert "request failed with key [REDACTED]" in text and secret not in text
+    assert made.log_path == tmp_path / "d" / "weaver.log"

@@ -1,0 +1,121 @@
+"""Cancelling a turn stops it promptly and keeps the partial reply, marked cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from agents.events import RunFinished, TokenDelta, ToolFinished, TurnStarted
+from storage.models import MessageStatus
+from tests.runtime.helpers import new_turn, of_type
+from tests.support.fake_openai import Reply, ToolCall
+
+# A sanity bound only (the 200 ms target is measured by a benchmark, not asserted here).
+GENEROUS_BOUND_S = 5.0
+
+
+async def _run_until(runtime, user, model, cancel, predicate):
+    events, cancelled_at = [], None
+    async for event in runtime.run_turn(
+        conversation_id=user.conversation_id, user_message_id=user.id, model=model, cancel=cancel
+    ):
+        events.append(event)
+        if cancelled_at is None and predicate(events):
+            cancel.set()
+            cancelled_at = time.perf_counter()
+    return events, time.perf_counter() - (cancelled_at or time.perf_counter())
+
+
+async def test_cancel_mid_stream_keeps_the_partial_reply(store, runtime, fake_openai, openai_model):
+    words = [f"word{i} " for i in range(400)]
+    fake_openai.script(Reply(deltas=words, token_delay=0.02))
+    user = new_turn(store, "paper-pilot", "talk for a long time")
+    cancel = asyncio.Event()
+
+    events, stop_time = await _run_until(
+        runtime, user, openai_model(), cancel, lambda ev: len(of_type(ev, TokenDelta)) >= 5
+    )
+
+    finished = events[-1]
+    assert isinstance(finished, RunFinished) and finished.status == "cancelled"
+    streamed = "".join(e.text for e in of_type(events, TokenDelta))
+    reply = store.get_message(events[0].reply_id)
+    assert reply.status is MessageStatus.CANCELLED
+    assert reply.content == streamed
+    assert 5 <= len(of_type(events, TokenDelta)) < len(words)
+    assert finished.leaf_id == reply.id == store.active_leaf(user.conversation_id).id
+    assert stop_time < GENEROUS_BOUND_S
+
+
+async def test_cancel_while_the_provider_is_silent(store, runtime, fake_openai, openai_model):
+    fake_openai.script(Reply.slow_first_byte(30.0))
+    user = new_turn(store, "paper-pilot", "hello?")
+    cancel = asyncio.Event()
+
+    async def cancel_soon() -> None:
+        await asyncio.sleep(0.3)
+        cancel.set()
+
+    canceller = asyncio.create_task(cancel_soon())
+    started = time.perf_counter()
+    events = [
+        e
+        async for e in runtime.run_turn(
+            conversation_id=user.conversation_id,
+            user_message_id=user.id,
+            model=openai_model(timeout=60),
+            cancel=cancel,
+        )
+    ]
+    await canceller
+
+    assert time.perf_counter() - started < GENEROUS_BOUND_S
+    assert isinstance(events[0], TurnStarted)
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "cancelled"
+    reply = store.get_message(events[0].reply_id)
+    assert reply.status is MessageStatus.CANCELLED and reply.content == ""
+
+
+async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"}, id="call_x")]),
+        Reply.slow_first_byte(30.0),
+    )
+    user = new_turn(store, "paper-pilot", "What is RRF?")
+    cancel = asyncio.Event()
+
+    events, _ = await _run_until(
+        runtime, user, openai_model(timeout=60), cancel, lambda ev: bool(of_type(ev, ToolFinished))
+    )
+
+    assert events[-1].status == "cancelled"
+    path = store.path_to_root(events[-1].leaf_id)
+    assert [(r.role, r.status) for r in path] == [
+        ("user", MessageStatus.COMPLETE),
+        ("assistant", MessageStatus.COMPLETE),
+        ("tool", MessageStatus.COMPLETE),
+        ("assistant", MessageStatus.CANCELLED),
+    ]
+
+
+async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], token_delay=0.01))
+    user = new_turn(store, "paper-pilot", "go")
+    stream = runtime.run_turn(
+        conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()
+    )
+    reply_id = None
+    async for event in stream:
+        if isinstance(event, TurnStarted):
+            reply_id = event.reply_id
+        if isinstance(event, TokenDelta):
+            break
+    await stream.aclose()
+
+    reply = store.get_message(reply_id)
+    assert reply.status is MessageStatus.CANCELLED
+    assert reply.content.startswith("t0")

@@ -1,0 +1,99 @@
+"""The path as the model sees it: roles, senders, tool pairs kept whole, empty replies skipped."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from agents.history import records_to_messages, turn_messages
+from storage.models import MessageStatus
+
+
+def _chain(store, profile="paper-pilot"):
+    conversation = store.create_conversation(profile, "h")
+    last = None
+
+    def add(role, content, **meta):
+        nonlocal last
+        last = store.add_message(
+            conversation.id, role, content, last and last.id, meta=meta or None
+        )
+        return last
+
+    return add
+
+
+def test_roles_and_tool_pairs(store):
+    add = _chain(store)
+    add("user", "find BM25")
+    add(
+        "assistant",
+        "",
+        tool_calls=[{"id": "c1", "name": "search_knowledge_base", "args": {"query": "BM25"}}],
+    )
+    add("tool", "BM25 ranks passages", tool_call_id="c1", name="search_knowledge_base", error=None)
+    add("assistant", "BM25 is a ranking function.")
+    user = add("user", "thanks")
+
+    messages = turn_messages(store, user.id, 20)
+
+    assert [type(m) for m in messages] == [
+        HumanMessage,
+        AIMessage,
+        ToolMessage,
+        AIMessage,
+        HumanMessage,
+    ]
+    assert messages[1].tool_calls[0]["id"] == "c1"
+    assert messages[1].tool_calls[0]["args"] == {"query": "BM25"}
+    assert messages[2].tool_call_id == "c1" and messages[2].status == "success"
+
+
+def test_a_tool_call_without_results_is_sent_without_the_call(store):
+    add = _chain(store)
+    add("user", "search")
+    add(
+        "assistant",
+        "Searching now.",
+        tool_calls=[{"id": "lost", "name": "search_knowledge_base", "args": {}}],
+        status=MessageStatus.CANCELLED.value,
+    )
+    user = add("user", "never mind")
+
+    messages = turn_messages(store, user.id, 20)
+
+    assert [type(m) for m in messages] == [HumanMessage, AIMessage, HumanMessage]
+    assert messages[1].content == "Searching now." and messages[1].tool_calls == []
+
+
+def test_a_tool_result_whose_call_was_cut_off_is_dropped(store):
+    add = _chain(store)
+    add("user", "q")
+    call = add("assistant", "", tool_calls=[{"id": "c9", "name": "x", "args": {}}])
+    tool = add("tool", "result", tool_call_id="c9", name="x")
+    records = [store.get_message(tool.id)]  # a window that starts on the tool record
+
+    assert records_to_messages(records) == []
+    assert len(records_to_messages([store.get_message(call.id), *records])) == 2
+
+
+def test_cancelled_and_error_replies_count_as_said_but_empty_ones_are_skipped(store):
+    add = _chain(store)
+    add("user", "one")
+    add("assistant", "half an ans", status=MessageStatus.CANCELLED.value)
+    add("user", "two")
+    add("assistant", "", status=MessageStatus.ERROR.value, error="The server failed.")
+    user = add("user", "three")
+
+    contents = [m.content for m in turn_messages(store, user.id, 20)]
+
+    assert contents == ["one", "half an ans", "two", "three"]
+
+
+def test_mediator_messages_name_the_sender(store):
+    add = _chain(store, "mediator")
+    add("user", "I want to save more.", sender="Alex")
+    user = add("user", "I think we save enough.", sender="Sam")
+
+    contents = [m.content for m in turn_messages(store, user.id, 20)]
+
+    assert contents == ["[Alex]: I want to save more.", "[Sam]: I think we save enough."]

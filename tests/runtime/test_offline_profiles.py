@@ -1,0 +1,64 @@
+"""The embedded offline model runs every registered profile end to end on the shared runtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents.events import RunError, RunFinished, TokenDelta, ToolFinished
+from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile
+from agents.providers import ProviderConfig, make_chat_model
+from storage.models import MessageStatus
+from tests.runtime.helpers import of_type, run
+
+QUESTIONS = {
+    "mediator": ("Alex", "We keep arguing about money. I want to save more each month."),
+    "ide-helper": (None, "What does the file notes.md say?"),
+    "paper-pilot": (None, "How does ReWOO reduce token use compared to ReAct?"),
+    "atom-developer": (
+        None,
+        "Write an atom that extracts error codes like 'Error 500' from a log.",
+    ),
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "notes.md").write_text("# Notes\nThe build uses ruff and pytest.\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+async def test_offline_model_runs_the_profile(store, runtime, project, name):
+    try:
+        get_profile(name)
+    except UnknownProfileError:
+        pytest.skip(f"profile {name} is not in the tree yet")
+    sender, text = QUESTIONS[name]
+    meta = {"project_root": str(project)}
+    if name == "mediator":
+        meta["participants"] = ["Alex", "Sam"]
+    conversation = store.create_conversation(name, "offline", meta=meta)
+    user = store.add_message(
+        conversation.id, "user", text, None, meta={"sender": sender} if sender else None
+    )
+    model = make_chat_model(ProviderConfig(provider="offline"))
+
+    events = await run(runtime, user, model, project_root=project, sender=sender)
+
+    assert not of_type(events, RunError), of_type(events, RunError)
+    finished = events[-1]
+    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert of_type(events, TokenDelta), "the offline model streams its answer"
+    tools = of_type(events, ToolFinished)
+    assert tools, "the offline model uses the profile's tools"
+    assert all(t.error is None for t in tools), [t.error for t in tools]
+    path = store.path_to_root(finished.leaf_id)
+    answer = path[-1]
+    assert answer.role == "assistant" and answer.status is MessageStatus.COMPLETE
+    assert answer.content.strip()
+    assert answer.meta["provider"] == "offline"
+    assert any(r.role == "tool" for r in path)

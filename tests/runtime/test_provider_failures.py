@@ -1,0 +1,87 @@
+"""Every provider fault ends the turn with one RunError and a reply record marked error."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.errors import (
+    ProviderAuthError,
+    ProviderBadResponseError,
+    ProviderNetworkError,
+    ProviderRateLimitError,
+    ProviderServerError,
+    ProviderTimeoutError,
+    WeaverError,
+)
+from agents.events import RunError, RunFinished, TokenDelta, TurnStarted
+from storage.models import MessageStatus
+from tests.runtime.helpers import new_turn, of_type, run
+from tests.support.fake_openai import Reply, ToolCall
+
+FAULTS = [
+    (Reply.unauthorized(), ProviderAuthError),
+    (Reply.rate_limited(retry_after=7), ProviderRateLimitError),
+    (Reply.server_error(), ProviderServerError),
+    (Reply.reset_mid_stream("This reply is cut off here", after=3), ProviderNetworkError),
+    (Reply.malformed_chunk("Half a reply then more", after=2), ProviderBadResponseError),
+    (Reply.slow_first_byte(3.0), ProviderTimeoutError),
+]
+
+
+@pytest.mark.parametrize(("fault", "error_type"), FAULTS, ids=lambda v: getattr(v, "__name__", ""))
+async def test_provider_fault_becomes_run_error_and_error_record(
+    store, runtime, fake_openai, openai_model, fault, error_type
+):
+    fake_openai.script(fault)
+    user = new_turn(store, "paper-pilot", "hello")
+
+    events = await run(runtime, user, openai_model(timeout=0.5))
+
+    assert isinstance(events[0], TurnStarted)
+    last = events[-1]
+    assert isinstance(last, RunError), events
+    assert not of_type(events, RunFinished)
+    assert isinstance(last.error, error_type), last.error
+    sentence = last.error.user_message
+    assert sentence and "\n" not in sentence and "Traceback" not in sentence
+    assert "sk-test-not-a-real-key" not in sentence
+    reply = store.get_message(last.reply_id)
+    assert reply.status is MessageStatus.ERROR
+    assert reply.meta["error"] == sentence
+    streamed = "".join(e.text for e in of_type(events, TokenDelta))
+    assert reply.content == streamed  # whatever arrived before the fault is kept
+    assert store.active_leaf(user.conversation_id).id == reply.id
+    if error_type is ProviderRateLimitError:
+        assert last.error.retry_after == 7
+
+
+async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_r")]),
+        Reply.server_error(502),
+    )
+    user = new_turn(store, "paper-pilot", "ReAct?")
+
+    events = await run(runtime, user, openai_model())
+
+    assert isinstance(events[-1], RunError)
+    path = store.path_to_root(events[-1].reply_id)
+    assert [(r.role, r.status) for r in path] == [
+        ("user", MessageStatus.COMPLETE),
+        ("assistant", MessageStatus.COMPLETE),
+        ("tool", MessageStatus.COMPLETE),
+        ("assistant", MessageStatus.ERROR),
+    ]
+
+
+async def test_unknown_profile_is_a_run_error_not_an_exception(store, runtime, openai_model):
+    conversation = store.create_conversation("no-such-profile", "x")
+    user = store.add_message(conversation.id, "user", "hi", None)
+
+    events = await run(runtime, user, openai_model())
+
+    assert len(events) == 1 and isinstance(events[0], RunError)
+    assert isinstance(events[0].error, WeaverError)
+    assert "no-such-profile" in events[0].error.user_message

@@ -1,0 +1,121 @@
+"""A turn through real ``ChatOpenAI`` over HTTP to the fake server: streamed, stored, measured."""
+
+from __future__ import annotations
+
+from agents.events import RecordSaved, RunFinished, TokenDelta, TurnStarted, Usage
+from storage.models import MessageStatus
+from tests.runtime.helpers import new_turn, of_type, run
+from tests.support.fake_openai import Reply
+
+
+async def test_reply_streams_as_token_deltas_and_is_stored(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(Reply(deltas=["The ", "answer ", "is ", "42."], usage=(12, 4)))
+    user = new_turn(store, "paper-pilot", "What is the answer?")
+
+    events = await run(runtime, user, openai_model())
+
+    started = events[0]
+    assert isinstance(started, TurnStarted)
+    assert (started.provider, started.model, started.profile) == (
+        "openai-compatible",
+        "fake-model",
+        "paper-pilot",
+    )
+    assert [e.text for e in of_type(events, TokenDelta)] == ["The ", "answer ", "is ", "42."]
+    assert {e.message_id for e in of_type(events, TokenDelta)} == {started.reply_id}
+    finished = events[-1]
+    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert finished.leaf_id == started.reply_id
+    assert finished.usage == Usage(12, 4, 16)
+
+    reply = store.get_message(started.reply_id)
+    assert reply.parent_id == user.id
+    assert reply.content == "The answer is 42."
+    assert reply.status is MessageStatus.COMPLETE
+    assert reply.meta["provider"] == "openai-compatible"
+    assert reply.meta["model"] == "fake-model"
+    assert reply.meta["usage"] == {"input_tokens": 12, "output_tokens": 4, "total_tokens": 16}
+    assert reply.meta["latency_ms"] > 0
+    assert store.active_leaf(user.conversation_id).id == reply.id
+
+
+async def test_the_reply_record_exists_before_the_first_token(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(Reply("Hello there"))
+    user = new_turn(store, "paper-pilot", "hi")
+    seen_status = None
+    async for event in runtime.run_turn(
+        conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()
+    ):
+        if isinstance(event, TurnStarted):
+            seen_status = store.get_message(event.reply_id).status
+    assert seen_status is MessageStatus.STREAMING
+
+
+async def test_system_prompt_and_tools_are_sent(store, runtime, fake_openai, openai_model):
+    fake_openai.script(Reply("ok"))
+    user = new_turn(store, "atom-developer", "write an atom")
+
+    await run(runtime, user, openai_model())
+
+    body = fake_openai.last_body
+    assert body["messages"][0]["role"] == "system"
+    assert "Atom Developer" in body["messages"][0]["content"]
+    assert [t["function"]["name"] for t in body["tools"]] == ["validate_atom"]
+    assert body["messages"][-1] == {"role": "user", "content": "write an atom"}
+
+
+async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, openai_model):
+    fake_openai.script(Reply("First answer."), Reply("Second answer."))
+    user = new_turn(store, "paper-pilot", "Tell me something")
+    model = openai_model()
+
+    first = of_type(await run(runtime, user, model), RunFinished)[0]
+    second = of_type(await run(runtime, user, model), RunFinished)[0]
+
+    versions = store.siblings(second.leaf_id)
+    assert [(m.content, m.version) for m in versions] == [
+        ("First answer.", 1),
+        ("Second answer.", 2),
+    ]
+    assert first.leaf_id != second.leaf_id
+    assert store.active_leaf(user.conversation_id).id == second.leaf_id
+    # the second request saw only the user message, not the first answer
+    assert fake_openai.last_body["messages"][-1]["content"] == "Tell me something"
+
+
+async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai, openai_model):
+    from agents.runtime import AgentRuntime
+
+    conversation = store.create_conversation("paper-pilot", "long")
+    parent = None
+    for i in range(10):
+        parent = store.add_message(conversation.id, "user", f"question {i}", parent and parent.id)
+        parent = store.add_message(conversation.id, "assistant", f"answer {i}", parent.id)
+    user = store.add_message(conversation.id, "user", "the newest question", parent.id)
+    fake_openai.script(Reply("ok"))
+    runtime = AgentRuntime(store, checkpointer, context_messages=5)
+
+    await run(runtime, user, openai_model())
+
+    sent = fake_openai.last_body["messages"]
+    assert [m["content"] for m in sent[1:]] == [
+        "question 8",
+        "answer 8",
+        "question 9",
+        "answer 9",
+        "the newest question",
+    ]
+
+
+async def test_records_saved_events_name_every_record(store, runtime, fake_openai, openai_model):
+    fake_openai.script(Reply("done"))
+    user = new_turn(store, "paper-pilot", "q")
+    events = await run(runtime, user, openai_model())
+    finished = events[-1]
+    assert isinstance(finished, RunFinished)
+    saved = {e.message_id for e in of_type(events, RecordSaved)}
+    assert set(finished.record_ids) <= saved | {events[0].reply_id}

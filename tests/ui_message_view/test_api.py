@@ -1,0 +1,99 @@
+"""The screen-facing API: replacing the path, updating items, selecting across history."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.selection import SELECT_ALL
+
+from weaver_tui.widgets.message_view import MessageItem, MessageView
+
+from .conftest import SIZE, HostApp, history
+
+
+async def test_update_item_redraws_the_header_and_keeps_rendered_blocks() -> None:
+    items = history(4)
+    app = HostApp(items)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        rendered = view.blocks_rendered
+        view.update_item(replace(items[3], version=3, sibling_count=3, badge="assistant · b"))
+        await pilot.pause()
+        assert view.blocks_rendered == rendered
+        assert any("assistant · b  < 3/3 >" in line for line in view.visible_text())
+
+        view.update_item(replace(items[3], content="A new *answer*."))
+        await pilot.pause()
+        assert view.blocks_rendered == rendered + 1
+        assert "A new answer." in view.visible_text()
+        assert view.get_item("m3").content == "A new *answer*."
+
+
+async def test_set_messages_replaces_the_path_and_forgets_a_vanished_selection() -> None:
+    app = HostApp(history(6))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.select_message("m5")
+        view.start_message(MessageItem(id="r", role="assistant"))
+        view.append_text("r", "streamed so far")
+        await pilot.pause(0.1)
+        assert view.items[-1].content == "streamed so far"
+
+        view.set_messages(history(2))
+        await pilot.pause()
+        assert [item.id for item in view.items] == ["m0", "m1"]
+        assert view.selected_message_id is None
+        assert view.following
+        assert "Question number 0?" in view.visible_text()
+
+
+async def test_select_all_over_a_long_path_copies_everything_without_rendering_it() -> None:
+    app = HostApp(history(2000))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.query_one(MessageView)
+        app.screen.selections = {view: SELECT_ALL}
+        text = app.screen.get_selected_text()
+        assert text is not None
+        assert text.startswith("▌ user\nQuestion number 0?")
+        assert "print(1001)" in text and text.endswith("print(1999)")
+        assert view.cached_block_count <= 40
+
+
+async def test_an_error_notice_wraps_under_the_message_and_the_theme_redraws_it() -> None:
+    app = HostApp([MessageItem(id="u", role="user", content="hi")])
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        sentence = "The provider refused the request. " * 5
+        view.update_item(
+            MessageItem(id="u", role="user", content="hi", status="error", error=sentence.strip())
+        )
+        await pilot.pause()
+        lines = view.visible_text()
+        notice = [line for line in lines if "provider refused" in line]
+        assert len(notice) >= 2 and notice[0].startswith("✗ ")
+        # header, body, the wrapped notice, the blank line between messages
+        assert view._layout.total == 3 + len(notice)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert [line for line in view.visible_text() if "provider refused" in line] == notice
+
+
+async def test_update_item_mid_stream_keeps_the_streamed_text() -> None:
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        view.append_text("r", "Hello, this arrived ")
+        await pilot.pause(0.1)
+        view.append_text("r", "and this is still pending")
+        # The screen refreshes the badge from a record flushed earlier (an older prefix).
+        view.update_item(
+            MessageItem(id="r", role="assistant", content="Hello,", status="streaming", badge="x")
+        )
+        view.append_text("r", ".")
+        await pilot.pause(0.1)
+        item = view.get_item("r")
+        assert item is not None and item.badge == "x"
+        assert item.content == "Hello, this arrived and this is still pending."
+        assert "Hello, this arrived and this is still pending." in view.visible_text()

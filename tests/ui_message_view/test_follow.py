@@ -1,0 +1,61 @@
+"""Follow mode: stick to the bottom while streaming, stay put once the user scrolls up."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from weaver_tui.widgets.message_view import MessageItem, MessageView
+
+from .conftest import SIZE, HostApp, history
+
+
+async def _stream(view: MessageView, pilot: Pilot, lines: range) -> None:
+    for i in lines:
+        view.append_text("r", f"line {i} of the streamed reply\n\n")
+    await pilot.pause(0.1)
+
+
+async def test_follow_sticks_to_the_bottom_stops_on_scroll_up_and_resumes_with_end() -> None:
+    app = HostApp(history(20))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        await _stream(view, pilot, range(0, 40))
+        assert view.following
+        assert view.scroll_y == view.max_scroll_y
+        assert "line 39 of the streamed reply" in view.visible_text()
+
+        await pilot.press("pageup")
+        await pilot.pause(0.3)
+        assert not view.following
+        held = view.scroll_y
+        assert held < view.max_scroll_y
+        await _stream(view, pilot, range(40, 80))
+        assert view.scroll_y == held
+        assert "line 79 of the streamed reply" not in view.visible_text()
+        assert "jump to latest" in view.visible_text()[-1]
+
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert view.following
+        assert view.scroll_y == view.max_scroll_y
+        await _stream(view, pilot, range(80, 100))
+        assert view.scroll_y == view.max_scroll_y
+        assert "line 99 of the streamed reply" in view.visible_text()
+        assert "jump to latest" not in view.visible_text()[-1]
+
+
+async def test_scrolling_back_to_the_bottom_follows_again() -> None:
+    app = HostApp(history(20))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        await _stream(view, pilot, range(0, 10))
+        await pilot.press("pageup")
+        await pilot.pause(0.3)
+        assert not view.following
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause(0.3)
+        assert view.following
+        await _stream(view, pilot, range(10, 30))
+        assert "line 29 of the streamed reply" in view.visible_text()

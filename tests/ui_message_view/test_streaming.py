@@ -1,0 +1,102 @@
+"""Streaming into the view: many small appends, code fences split across appends, coalescing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from weaver_tui.widgets.message_view import MessageItem, MessageView
+
+from .conftest import SIZE, HostApp
+
+
+def _words(count: int) -> list[str]:
+    return [f"w{i}" for i in range(count)]
+
+
+async def test_two_thousand_small_appends_end_with_the_full_text_in_the_lines() -> None:
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        words = _words(2000)
+        for i, word in enumerate(words):
+            view.append_text("r", word + ("\n\n" if i % 97 == 96 else " "))
+            if i % 50 == 0:
+                await asyncio.sleep(0)
+        view.finish_message("r", "complete", badge="assistant · offline · 0.5s")
+        await pilot.pause()
+
+        body = " ".join(view.text_lines()).split()
+        assert [w for w in body if w.startswith("w")] == words
+        assert view.get_item("r").content.split() == words
+        assert view.get_item("r").status == "complete"
+        visible = " ".join(view.visible_text())
+        assert "w1999" in visible
+
+
+async def test_appends_between_frames_are_coalesced_into_one_render() -> None:
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        await pilot.pause()
+        before = view.blocks_rendered
+        for word in _words(500):
+            view.append_text("r", word + " ")
+        await pilot.pause(0.1)
+        # One paragraph, one frame: the 500 appends cost one tail render, not 500.
+        assert 1 <= view.blocks_rendered - before <= 2
+        assert "w499" in " ".join(view.visible_text())
+
+
+async def test_a_code_fence_streamed_in_pieces_renders_as_code() -> None:
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        reply = "Here is code:\n\n```python\ndef answer():\n    return 42\n```\n\nThat's all."
+        pieces = [reply[i : i + 3] for i in range(0, len(reply), 3)]
+        for piece in pieces[: len(pieces) // 2]:
+            view.append_text("r", piece)
+        await pilot.pause(0.1)
+        # Mid-stream the fence is still open: it is closed before rendering, so no ``` shows.
+        assert not any("```" in line for line in view.visible_text())
+        for piece in pieces[len(pieces) // 2 :]:
+            view.append_text("r", piece)
+        view.finish_message("r", "complete")
+        await pilot.pause()
+
+        lines = view.text_lines()
+        assert not any("```" in line for line in lines)
+        code_line = next(i for i, line in enumerate(lines) if "def answer():" in line)
+        strip = view._line_strip(code_line)
+        assert strip is not None
+        code_background = view._palette.code_background.lower()
+        assert any(
+            seg.style is not None
+            and seg.style.bgcolor is not None
+            and seg.style.bgcolor.name.lower() == code_background
+            for seg in strip
+        )
+        # Highlighted: the keyword has a colour of its own (pygments), unlike the prose.
+        colours = {seg.style.color for seg in strip if seg.style and seg.style.color}
+        assert len(colours) >= 2
+        assert lines[-1] == "" and "That's all." in lines
+
+
+async def test_cancelled_and_error_replies_are_marked_in_the_header() -> None:
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="a", role="assistant"))
+        view.append_text("a", "partial answ")
+        await pilot.pause(0.1)
+        assert "streaming ..." in view.text_lines()[0]
+        view.finish_message("a", "cancelled")
+        view.start_message(MessageItem(id="b", role="assistant"))
+        view.finish_message("b", "error", error="The server closed the connection.")
+        await pilot.pause()
+        lines = view.text_lines()
+        assert "cancelled" in lines[0] and "partial answ" in lines[1]
+        assert any("✗ The server closed the connection." in line for line in lines)
+        assert view.get_item("a").content == "partial answ"

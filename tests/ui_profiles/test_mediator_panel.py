@@ -1,0 +1,138 @@
+"""The speaker bar and the channel tabs: keys, clicks and the messages they post."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from agents.profiles.mediator.models import UserMessageEvent
+from tests.ui_profiles.conftest import SIZE, PanelHost
+from weaver_tui.widgets.channel_tabs import ChannelTabs
+from weaver_tui.widgets.choice_bar import Choice
+from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.speaker_bar import SpeakerBar
+
+
+def labels(bar: SpeakerBar | ChannelTabs) -> list[str]:
+    return [str(choice.render()) for choice in bar.query(Choice)]
+
+
+def current(bar: SpeakerBar | ChannelTabs) -> list[str]:
+    return [str(choice.render()) for choice in bar.query(Choice) if choice.has_class("-current")]
+
+
+async def test_f2_cycles_the_speaker_and_posts_each_name() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam", "Kim")))
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(MediatorPanel)
+        bar = panel.speaker_bar
+        assert str(bar.query_one(".choice-prefix", Static).render()) == "Speaking as:"
+        assert labels(bar) == ["Alex", "Sam", "Kim"]
+        assert (panel.speaker, current(bar)) == ("Alex", ["Alex"])
+        assert app.focused is app.query_one("#composer")
+        for _ in range(4):
+            await pilot.press("f2")
+        await pilot.pause()
+        assert app.posted == [
+            ("speaker", "Sam"),
+            ("speaker", "Kim"),
+            ("speaker", "Alex"),
+            ("speaker", "Sam"),
+        ]
+        assert (panel.speaker, current(bar)) == ("Sam", ["Sam"])
+
+
+async def test_clicking_a_name_makes_it_the_speaker() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#speaker-bar #choice-1")
+        await pilot.pause()
+        assert app.posted == [("speaker", "Sam")]
+        assert app.query_one(MediatorPanel).speaker == "Sam"
+        assert app.focused is app.query_one("#composer")  # the click kept the typing place
+        await pilot.click("#speaker-bar .choice-prefix")  # not a name: nothing happens
+        await pilot.pause()
+        assert app.posted == [("speaker", "Sam")]
+
+
+async def test_the_focused_bar_moves_with_its_own_keys() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    async with app.run_test(size=SIZE) as pilot:
+        app.query_one(SpeakerBar).focus()
+        await pilot.press("right", "right", "left")
+        await pilot.pause()
+        assert app.posted == [("speaker", "Sam"), ("speaker", "Alex"), ("speaker", "Sam")]
+        app.query_one(ChannelTabs).focus()
+        await pilot.press("left")
+        await pilot.pause()
+        assert app.posted[-1] == ("view", "Sam")
+
+
+async def test_channel_tabs_post_every_view_in_order() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    async with app.run_test(size=SIZE) as pilot:
+        tabs = app.query_one(ChannelTabs)
+        assert labels(tabs) == ["Everyone (model view)", "Shared", "Alex's view", "Sam's view"]
+        assert [c.has_class("-private") for c in tabs.query(Choice)] == [False, False, True, True]
+        for _ in range(4):
+            await pilot.press("f3")
+        await pilot.pause()
+        assert app.posted == [("view", "shared"), ("view", "Alex"), ("view", "Sam"), ("view", None)]
+        await pilot.click("#channel-tabs #choice-2")
+        await pilot.pause()
+        assert app.posted[-1] == ("view", "Alex")
+        assert (tabs.view, current(tabs)) == ("Alex", ["Alex's view"])
+
+
+async def test_setting_participants_keeps_what_still_exists_and_posts_nothing() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam"), speaker="Sam", view="Sam"))
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(MediatorPanel)
+        assert (panel.speaker, panel.view) == ("Sam", "Sam")
+        panel.set_participants(("Alex", "Sam", "Kim"))
+        await pilot.pause()
+        assert labels(panel.speaker_bar) == ["Alex", "Sam", "Kim"]
+        assert (panel.speaker, panel.view) == ("Sam", "Sam")
+        assert current(panel.channel_tabs) == ["Sam's view"]
+        panel.set_participants(("Alex", "Kim"))
+        await pilot.pause()
+        assert (panel.speaker, panel.view) == ("Alex", None)
+        assert current(panel.speaker_bar) == ["Alex"]
+        panel.speaker_bar.set_speaker("Kim")
+        panel.channel_tabs.set_view("shared")
+        await pilot.pause()
+        assert (panel.speaker, panel.view) == ("Kim", "shared")
+        assert app.posted == []
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.posted == [("speaker", "Alex")]
+
+
+async def test_an_empty_space_cycles_nothing() -> None:
+    app = PanelHost(MediatorPanel(()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        panel = app.query_one(MediatorPanel)
+        assert panel.speaker is None and app.posted == []
+
+
+async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() -> None:
+    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    async with app.run_test(size=SIZE) as pilot:
+        panel = app.query_one(MediatorPanel)
+        assert labels(panel.audience_bar) == ["the mediator only", "everyone"]
+        assert panel.user_meta() == {"sender": "Alex", "visibility": "Alex"}
+        await pilot.press("f8")
+        await pilot.pause()
+        assert app.posted == [("shared", "yes")]
+        assert panel.user_meta() == {"sender": "Alex", "visibility": "shared"}
+        said = UserMessageEvent(sender="Alex", content="hi", visibility="shared")
+        assert panel.user_meta() == said.record_meta()  # what the space's own event keeps
+        await pilot.press("f2")
+        await pilot.click("#audience-bar #choice-0")
+        await pilot.pause()
+        assert app.posted[1:] == [("speaker", "Sam"), ("shared", "no")]
+        assert panel.user_meta() == {"sender": "Sam", "visibility": "Sam"}
+        assert panel.user_meta() == UserMessageEvent(sender="Sam", content="hi").record_meta()
+        panel.audience_bar.set_shared(True)
+        assert panel.shared and len(app.posted) == 3

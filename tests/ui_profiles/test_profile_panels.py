@@ -1,0 +1,115 @@
+"""Which panel each profile places in the chat, and the ide-helper's project-root line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from tests.ui_profiles.conftest import SIZE, ThemedApp
+from weaver_tui.keymap import KEYMAP
+from weaver_tui.profile_panels import PROFILE_KEYS, PanelOptions, panel_for
+from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
+
+
+class LabelHost(ThemedApp):
+    def __init__(self, label: ProjectRootLabel) -> None:
+        super().__init__()
+        self.label = label
+        self.requests = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("messages", id="messages")
+        yield self.label
+
+    def on_project_root_label_review_requested(self, _: ProjectRootLabel.ReviewRequested) -> None:
+        self.requests += 1
+
+
+def test_each_profile_gets_its_panel_or_none(tmp_path: Path) -> None:
+    ide = panel_for("ide-helper", PanelOptions(project_root=tmp_path, pending_patches=2))
+    assert isinstance(ide, ProjectRootLabel)
+    assert (ide.root, ide.pending) == (tmp_path, 2)
+    assert isinstance(panel_for("ide-helper"), ProjectRootLabel)
+    assert isinstance(panel_for("mediator"), MediatorPanel)
+    assert panel_for("paper-pilot") is None
+    assert panel_for("atom-developer") is None
+    assert panel_for("no-such-profile") is None
+
+
+async def test_the_mediator_panel_defaults_to_the_spaces_default_pair() -> None:
+    from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
+
+    for options, speaker, view in (
+        (PanelOptions(), DEFAULT_PARTICIPANTS[0], None),
+        (PanelOptions(participants=("Kim", "Lee"), speaker="Lee", view="shared"), "Lee", "shared"),
+    ):
+        panel = panel_for("mediator", options)
+        assert isinstance(panel, MediatorPanel)
+        app = ThemedApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.mount(panel)
+            await pilot.pause()
+            expected = options.participants or DEFAULT_PARTICIPANTS
+            assert panel.speaker_bar.participants == tuple(expected)
+            assert (panel.speaker, panel.view) == (speaker, view)
+
+
+async def test_the_root_line_counts_pending_patches_and_asks_for_a_review_on_click(
+    tmp_path: Path,
+) -> None:
+    app = LabelHost(ProjectRootLabel(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        label = app.label
+        text = str(label.render())
+        assert str(tmp_path) in text and "no patch waiting for review" in text
+        await pilot.click(ProjectRootLabel)
+        await pilot.pause()
+        assert app.requests == 0  # nothing to review
+        label.set_pending(1)
+        assert "1 patch waiting for review" in str(label.render())
+        assert label.has_class("-pending")
+        await pilot.click(ProjectRootLabel)
+        await pilot.pause()
+        assert app.requests == 1
+        label.set_pending(3)
+        assert "3 patches waiting for review" in str(label.render())
+        label.set_pending(0)
+        assert not label.has_class("-pending")
+
+
+def test_the_root_is_shown_under_home_with_a_tilde(tmp_path: Path) -> None:
+    assert shown_root(Path.home() / "src" / "app") == "~/src/app"
+    assert shown_root(Path("/srv/project")) == "/srv/project"
+
+
+def test_panel_keys_do_not_collide_with_the_apps_keys() -> None:
+    others = [item for item in KEYMAP if item not in PROFILE_KEYS]  # also once merged
+    taken = {key for item in others if item.key for key in item.key.split(",")}
+    taken |= {"f5", "f6", "f7"}  # TextArea: select word, line, all
+    ours = [item.key for item in PROFILE_KEYS]
+    assert ours == ["f2", "f8", "f3", "f4"]
+    assert not taken & set(ours)
+    assert {item.command for item in PROFILE_KEYS}.isdisjoint(item.command for item in others)
+
+
+def test_importing_the_panels_does_not_load_the_agent_stack() -> None:
+    """The chat screen imports this module before the first paint."""
+    probe = (
+        "import sys, weaver_tui.profile_panels; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'agents', 'langgraph', "
+        "'langchain_core', 'langchain_openai'}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.stdout.strip() == "[]"

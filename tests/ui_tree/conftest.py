@@ -1,0 +1,58 @@
+"""A small host app for the conversation tree, and the records it shows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.message import Message
+
+from storage.models import MessageRecord
+from tests.ui_tree.records import RecordFactory, branched_conversation
+from weaver_tui.widgets.conversation_tree import ConversationTree
+
+TREE_SIZE = (100, 30)
+
+
+class TreeHost(App[None]):
+    """Shows one ConversationTree and keeps every request it posts."""
+
+    def __init__(self, records: Iterable[MessageRecord], active_leaf_id: str | None) -> None:
+        super().__init__()
+        self._records = list(records)
+        self._active_leaf_id = active_leaf_id
+        self.requests: list[Message] = []
+
+    def compose(self) -> ComposeResult:
+        yield ConversationTree(self._records, self._active_leaf_id, id="tree")
+
+    def on_conversation_tree_checkout_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
+    def on_conversation_tree_fork_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
+    def on_conversation_tree_edit_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
+    def on_conversation_tree_regenerate_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
+    def on_conversation_tree_delete_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
+    @property
+    def tree(self) -> ConversationTree:
+        return self.query_one(ConversationTree)
+
+
+@pytest.fixture
+def branched() -> tuple[RecordFactory, dict[str, MessageRecord]]:
+    return branched_conversation()
+
+
+@pytest.fixture
+def host(branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> TreeHost:
+    factory, r = branched
+    return TreeHost(factory.records, r["a4"].id)

@@ -1,0 +1,97 @@
+"""The tree shows every version, marks the active path, and keeps side branches collapsed."""
+
+from __future__ import annotations
+
+from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.records import RecordFactory, big_conversation
+from weaver_tui.widgets.conversation_tree.labels import ACTIVE_MARK
+
+
+async def test_sibling_versions_show_their_position(host: TreeHost, branched) -> None:
+    _, r = branched
+    async with host.run_test(size=TREE_SIZE):
+        tree = host.tree
+        assert "v1/2" in tree.label_text(r["a2"].id)
+        assert "v2/2" in tree.label_text(r["a2b"].id)
+        assert "v1/2" in tree.label_text(r["u1"].id)
+        assert "v2/2" in tree.label_text(r["u1b"].id)
+        assert "/" not in tree.label_text(r["u3"].id)
+
+
+async def test_active_path_is_marked_and_the_rest_is_not(host: TreeHost, branched) -> None:
+    _, r = branched
+    async with host.run_test(size=TREE_SIZE):
+        tree = host.tree
+        for key in ("u1", "a1", "u2", "a2b", "u3", "a3", "t1", "a4"):
+            assert tree.label_text(r[key].id).startswith(ACTIVE_MARK), key
+        for key in ("a2", "u1b"):
+            assert not tree.label_text(r[key].id).startswith(ACTIVE_MARK), key
+        assert tree.active_leaf_id == r["a4"].id
+        assert tree.selected_message_id == r["a4"].id
+
+
+async def test_labels_show_role_content_status_and_tool_calls(host: TreeHost, branched) -> None:
+    _, r = branched
+    async with host.run_test(size=TREE_SIZE):
+        tree = host.tree
+        assert "● Show me an example" in tree.label_text(r["u2"].id)
+        assert "with two lines" not in tree.label_text(r["u2"].id)
+        assert "cancelled" in tree.label_text(r["a2"].id)
+        assert "→ search(" in tree.label_text(r["a3"].id)
+        assert "⚙ search: found 3 results" in tree.label_text(r["t1"].id)
+
+
+async def test_side_branch_is_collapsed_with_its_size(host: TreeHost, branched) -> None:
+    _, r = branched
+    async with host.run_test(size=TREE_SIZE):
+        tree = host.tree
+        assert tree.is_shown(r["u1b"].id)
+        assert not tree.is_shown(r["a1b"].id)
+        assert tree.label_text(r["u1b"].id).endswith("+1")
+
+
+async def test_private_mediator_message_shows_its_recipient() -> None:
+    f = RecordFactory()
+    question = f.add("user", "I worry about money", sender="Alex")
+    private = f.add("assistant", "Thank you for telling me.", question, visibility="Alex")
+    shared = f.add("assistant", "Let us talk together.", private, visibility="shared")
+    async with TreeHost(f.records, shared.id).run_test(size=TREE_SIZE) as pilot:
+        await pilot.pause()
+        tree = pilot.app.tree
+        assert "private → Alex" in tree.label_text(private.id)
+        assert "private" not in tree.label_text(shared.id)
+
+
+async def test_set_active_path_moves_the_main_line_to_the_other_version(
+    host: TreeHost, branched
+) -> None:
+    _, r = branched
+    async with host.run_test(size=TREE_SIZE) as pilot:
+        tree = host.tree
+        tree.set_active_path(r["a2"].id)
+        await pilot.pause()
+        assert tree.active_leaf_id == r["a2"].id
+        assert tree.label_text(r["a2"].id).startswith(ACTIVE_MARK)
+        assert not tree.label_text(r["a2b"].id).startswith(ACTIVE_MARK)
+        # the old continuation now lives inside the collapsed v2 branch
+        assert not tree.is_shown(r["u3"].id)
+        assert tree.label_text(r["a2b"].id).endswith("+4")
+
+
+async def test_ten_thousand_records_load_with_the_active_path_laid_out() -> None:
+    records, leaf = big_conversation(path_length=2000, total=10_000)
+    async with TreeHost(records, leaf).run_test(size=TREE_SIZE) as pilot:
+        await pilot.pause()
+        tree = pilot.app.tree
+        path = []
+        current = leaf
+        by_id = {record.id: record for record in records}
+        while current is not None:
+            path.append(current)
+            current = by_id[current].parent_id
+        assert len(path) == 2000
+        assert all(tree.is_shown(message_id) for message_id in path)
+        assert tree.selected_message_id == leaf
+        # side branches stay collapsed: far fewer lines than records
+        assert tree.last_line + 1 < 4000
+        assert tree.scroll_offset.y > 0  # scrolled down to the leaf

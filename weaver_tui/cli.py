@@ -1,0 +1,297 @@
+"""The ``weaver-tui`` command: the Textual app, or a headless verb on the same runtime.
+
+``weaver-tui`` starts the app; ``ask`` runs one turn and streams the reply to stdout (tool and
+stage lines to stderr, ending with ``conversation: ID``); ``conversations``, ``export`` and
+``import`` work on the store. Expected failures print one line on stderr: exit code 2 for a
+configuration problem, 1 for anything else that went wrong, 130 after Ctrl+C. The headless
+verbs never import Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from weaver_tui import __version__
+
+if TYPE_CHECKING:
+    from agents.events import RunEvent
+    from weaver_tui.services import Services
+
+EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
+PROFILE_CHOICES = ("mediator", "ide-helper", "paper-pilot", "atom-developer")
+
+
+class CliError(Exception):
+    """A failure to report as one line; ``code`` is the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILURE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="weaver-tui", description="Chat with agent profiles over a conversation tree."
+    )
+    parser.add_argument("--version", action="version", version=f"weaver-tui {__version__}")
+    parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
+    parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
+    parser.add_argument("--model", help="model name for this run")
+    parser.add_argument("--profile", choices=PROFILE_CHOICES, help="agent profile")
+    parser.add_argument("--conversation", metavar="ID", help="open this conversation")
+    parser.add_argument("--project-root", type=Path, help="folder the ide-helper works in")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
+    ask.add_argument("text", help="the message to send")
+    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_CHOICES)
+    ask.add_argument("--conversation", dest="ask_conversation", metavar="ID")
+    ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
+    ask.add_argument("--sender", help="who is speaking (mediator)")
+
+    verbs.add_parser("conversations", help="list conversations, newest first (id first)")
+
+    export = verbs.add_parser("export", help="export a conversation")
+    export.add_argument("conversation_id", metavar="ID")
+    export.add_argument("--format", choices=("md", "jsonl"), default="md")
+    export.add_argument("--output", type=Path, help="file (md) or folder (jsonl)")
+
+    imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
+    imp.add_argument("path", type=Path, help="folder holding meta.json and messages.jsonl")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.verb is None:
+            return launch_app(args)
+        return asyncio.run(run_verb(args))
+    except CliError as exc:
+        return fail(str(exc), exc.code)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def fail(message: str, code: int) -> int:
+    print(f"weaver-tui: {message}", file=sys.stderr)
+    return code
+
+
+def open_services(args: argparse.Namespace) -> Services:
+    """Settings (with the command line's overrides) and services; config errors exit 2."""
+    from agents.errors import ConfigError
+    from storage.store import StorageError
+
+    try:
+        from weaver_tui.services import Services
+        from weaver_tui.settings import load_settings
+
+        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+        services = Services(settings)
+        services.store  # noqa: B018 - open now so a bad database is reported here
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    except StorageError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    except OSError as exc:  # the data folder or its log file cannot be written
+        where = exc.filename or "the data folder"
+        raise CliError(f"cannot write to {where}: {exc.strerror or exc}", EXIT_CONFIG) from None
+    return services
+
+
+def launch_app(args: argparse.Namespace) -> int:
+    services = open_services(args)
+    try:
+        from weaver_tui.app import make_app
+    except ImportError as exc:
+        raise CliError(f"the Textual app is not available ({exc})") from None
+    app = make_app(
+        services,
+        profile=args.profile,
+        conversation_id=args.conversation,
+        project_root=args.project_root.resolve() if args.project_root else None,
+    )
+    try:
+        app.run()
+    finally:
+        services.close_store()
+    return int(app.return_code or 0)
+
+
+async def run_verb(args: argparse.Namespace) -> int:
+    from agents.errors import WeaverError
+    from storage.store import StorageError
+
+    services = open_services(args)
+    try:
+        if args.verb == "ask":
+            return await ask(services, args)
+        if args.verb == "conversations":
+            return list_conversations(services)
+        if args.verb == "export":
+            return export(services, args)
+        if args.verb == "import":
+            return import_conversation(services, args)
+        raise CliError(f"unknown verb {args.verb!r}")
+    except WeaverError as exc:
+        code = EXIT_CONFIG if exc.code in ("config", "missing_key", "unknown_profile") else 1
+        raise CliError(exc.user_message, code) from None
+    except StorageError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        await services.aclose()
+
+
+# -- ask ------------------------------------------------------------------------------------
+
+
+async def ask(services: Services, args: argparse.Namespace) -> int:
+    store = services.store
+    model = services.model  # a provider that cannot be built fails before anything is stored
+    profile = args.ask_profile or args.profile
+    conversation_id = args.ask_conversation or args.conversation
+    if conversation_id:
+        conversation = store.get_conversation(conversation_id)
+        if profile and profile != conversation.profile:
+            raise CliError(
+                f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
+                f"not {profile}"
+            )
+    else:
+        title = " ".join(args.text.split())[:60] or "New conversation"
+        profile = profile or services.settings.default_profile
+        meta: dict[str, Any] = {}
+        if args.project_root or profile == "ide-helper":
+            meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
+        conversation = store.create_conversation(profile, title, meta=meta)
+    if args.parent:
+        parent_id: str | None = store.get_message(args.parent).id
+    else:
+        leaf = store.active_leaf(conversation.id)
+        parent_id = leaf.id if leaf else None
+    user_meta = {"sender": args.sender} if args.sender else None
+    user = store.add_message(conversation.id, "user", args.text, parent_id, meta=user_meta)
+    cancel = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, cancel.set)
+    printer = EventPrinter(sys.stdout, sys.stderr)
+    async with services.runtime() as runtime:
+        async for event in runtime.run_turn(
+            conversation_id=conversation.id,
+            user_message_id=user.id,
+            model=model,
+            cancel=cancel,
+            project_root=args.project_root.resolve() if args.project_root else None,
+            sender=args.sender,
+        ):
+            printer.show(event)
+    with suppress(NotImplementedError, RuntimeError):
+        loop.remove_signal_handler(signal.SIGINT)
+    if printer.error is not None:
+        raise CliError(f"{printer.error} (conversation {conversation.id})")
+    print(f"conversation: {conversation.id}", file=sys.stderr)
+    return EXIT_INTERRUPTED if printer.cancelled else 0
+
+
+class EventPrinter:
+    """Prints a turn's events: answer text to ``out`` as it arrives, the rest to ``err``."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.reply_id: str | None = None
+        self.at_line_start = True
+        self.error: str | None = None
+        self.cancelled = False
+
+    def show(self, event: RunEvent) -> None:
+        from agents import events as ev
+
+        if isinstance(event, ev.TokenDelta):
+            if self.reply_id is not None and event.message_id != self.reply_id:
+                self._write_out("\n" if self.at_line_start else "\n\n")
+            self.reply_id = event.message_id
+            self._write_out(event.text)
+        elif isinstance(event, ev.ToolStarted):
+            self._line(f"→ {event.name}({_short_args(event.args)})")
+        elif isinstance(event, ev.ToolFinished):
+            if event.error:
+                self._line(
+                    f"✗ {event.name} failed after {event.duration_ms:.0f} ms: {_first_line(event.error)}"
+                )
+            else:
+                self._line(f"✓ {event.name} ({event.duration_ms:.0f} ms)")
+        elif isinstance(event, ev.NodeStatus):
+            self._line(f"· {event.node}: {event.text}")
+        elif isinstance(event, ev.RunError):
+            self._end_output()
+            self.error = event.error.user_message
+        elif isinstance(event, ev.RunFinished):
+            self._end_output()
+            self.cancelled = event.status == "cancelled"
+            if self.cancelled:
+                self._line("(reply cancelled; the partial reply is kept)")
+
+    def _write_out(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+        self.at_line_start = text.endswith("\n")
+
+    def _end_output(self) -> None:
+        if not self.at_line_start:
+            self._write_out("\n")
+
+    def _line(self, text: str) -> None:
+        self._end_output()
+        print(text, file=self.err, flush=True)
+
+
+def _short_args(args: dict[str, Any], limit: int = 80) -> str:
+    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text
+
+
+# -- conversations, export, import ----------------------------------------------------------
+
+
+def list_conversations(services: Services) -> int:
+    for c in services.store.list_conversations():
+        updated = c.updated_at.strftime("%Y-%m-%d %H:%M")
+        print(f"{c.id}  {c.profile:<14}  {updated}  {c.title}")
+    return 0
+
+
+def export(services: Services, args: argparse.Namespace) -> int:
+    store = services.store
+    conversation = store.get_conversation(args.conversation_id)
+    if args.format == "md":
+        text = store.export_markdown(conversation.id)
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+            print(f"exported to {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    directory = args.output or Path.cwd() / f"weaver-{conversation.id}"
+    path = store.export_jsonl(conversation.id, directory)
+    print(f"exported to {path}", file=sys.stderr)
+    return 0
+
+
+def import_conversation(services: Services, args: argparse.Namespace) -> int:
+    conversation = services.store.import_jsonl(args.path)
+    print(f"{conversation.id}  {conversation.profile}  {conversation.title}")
+    return 0

@@ -1,0 +1,59 @@
+"""The command palette's weaver commands: every action of :data:`~weaver_tui.keymap.KEYMAP`
+under its stable plain name ("New conversation", "Fork from selected message", ...).
+
+The provider runs the action on the screen the palette was opened from (or on the app for
+``app.`` actions), so it never imports the app or a screen. Commands a screen cannot run right
+now (``check_action`` says no, e.g. "Cancel reply" with no reply running) are left out.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from weaver_tui.keymap import KeyAction, palette_commands
+
+
+class WeaverCommands(Provider):
+    """Commands for everything weaver can do, with their key in the help text."""
+
+    def _available(self) -> list[KeyAction]:
+        available: list[KeyAction] = []
+        for item in palette_commands():
+            assert item.action is not None
+            if item.action.startswith("app."):
+                available.append(item)
+                continue
+            checked = self.screen.check_action(item.action, ())
+            if checked is True and hasattr(self.screen, f"action_{item.action}"):
+                available.append(item)
+        return available
+
+    def _help(self, item: KeyAction) -> str:
+        key = item.key_display
+        return f"{item.description} ({key})" if key else item.description
+
+    async def _run(self, item: KeyAction) -> None:
+        assert item.action is not None
+        if item.action.startswith("app."):
+            await self.app.run_action(item.action)
+        else:
+            await self.screen.run_action(item.action)
+
+    async def discover(self) -> Hits:
+        for item in self._available():
+            yield DiscoveryHit(item.command, partial(self._run, item), help=self._help(item))
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for item in self._available():
+            score = matcher.match(item.command)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(item.command),
+                    partial(self._run, item),
+                    text=item.command,
+                    help=self._help(item),
+                )

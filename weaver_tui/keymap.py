@@ -1,0 +1,267 @@
+"""The keymap weaver ships, as data: one list that the bindings, the help screen, the command
+palette and the README are all built from, so they can never disagree.
+
+Every user action is a :class:`KeyAction`: the plain command-palette name (stable: tests and
+the README use it), the key (or ``None`` for palette-only commands), where it applies, and
+the action it runs. ``scope`` says who owns the binding:
+
+- ``app``: bound on :class:`~weaver_tui.app.WeaverApp` (works on every screen);
+- ``chat``: bound on the chat screen (works while the chat is the active screen);
+- ``tree``, ``messages``, ``composer``: keys the widget of that name defines itself; listed
+  here for the help screen and the README only.
+
+``action`` is a Textual action string run on the chat screen (``"fork_selected"``) or the app
+(``"app.help"``); ``None`` for widget keys, which act on the focused widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from textual.binding import Binding
+
+Scope = Literal["app", "chat", "tree", "messages", "composer"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAction:
+    """One user action: its palette name, its key, where it applies and what it runs."""
+
+    command: str
+    description: str
+    key: str | None
+    scope: Scope
+    action: str | None = None
+    show: bool = False
+    """Whether the footer shows the key."""
+    priority: bool = False
+    """Bind before the focused widget sees the key (so the composer does not swallow it)."""
+
+    @property
+    def key_display(self) -> str:
+        """The key as a person would type it: ``Ctrl+N``, ``F1``, ``[``."""
+        if self.key is None:
+            return ""
+        return " ".join(_display_one(key) for key in self.key.split(","))
+
+
+_KEY_NAMES = {
+    "escape": "Esc",
+    "delete": "Delete",
+    "enter": "Enter",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+}
+
+
+def _display_one(key: str) -> str:
+    parts = key.split("+")
+    if len(parts) == 1 and len(key) == 1:
+        return key
+    return "+".join(_KEY_NAMES.get(p, p.capitalize() if len(p) > 1 else p.upper()) for p in parts)
+
+
+KEYMAP: tuple[KeyAction, ...] = (
+    # global
+    KeyAction(
+        "New conversation",
+        "Start a new conversation with the current profile",
+        "ctrl+n",
+        "chat",
+        "new_conversation",
+        show=True,
+        priority=True,
+    ),
+    KeyAction(
+        "Conversations",
+        "Open the conversations list: open, rename, delete, new, search",
+        "ctrl+o",
+        "chat",
+        "open_conversations",
+        show=True,
+        priority=True,
+    ),
+    KeyAction(
+        "Search conversations",
+        "Full-text search over every branch of every conversation",
+        None,
+        "chat",
+        "search_conversations",
+    ),
+    KeyAction(
+        "Toggle tree",
+        "Show, focus or hide the conversation tree",
+        "ctrl+t",
+        "chat",
+        "toggle_tree",
+        show=True,
+        priority=True,
+    ),
+    KeyAction(
+        "Toggle tool pane",
+        "Show or hide the tool-status pane",
+        "ctrl+g",
+        "chat",
+        "toggle_tool_pane",
+        show=True,
+        priority=True,
+    ),
+    KeyAction(
+        "Switch profile",
+        "Pick another agent profile (starts or opens one of its conversations)",
+        "ctrl+r",
+        "chat",
+        "switch_profile",
+        priority=True,
+    ),
+    KeyAction(
+        "Switch model",
+        "Pick the provider and model used from the next turn",
+        "ctrl+l",
+        "chat",
+        "switch_model",
+        priority=True,
+    ),
+    KeyAction(
+        "Cancel reply",
+        "Stop the reply being written; what arrived is kept, marked cancelled",
+        "escape",
+        "chat",
+        "cancel_reply",
+        show=True,
+    ),
+    KeyAction(
+        "Retry",
+        "Run the failed or cancelled turn again (a new sibling reply)",
+        "f5",
+        "chat",
+        "retry",
+        show=True,
+        priority=True,
+    ),
+    KeyAction("Command palette", "Every action by name", "ctrl+p", "app", None),
+    KeyAction("Help", "This list of keys", "f1", "app", "app.help", show=True, priority=True),
+    KeyAction(
+        "Quit", "Leave weaver-tui (the branch you are on is remembered)", "ctrl+q", "app", None
+    ),
+    # actions on the selected message (tree or message view)
+    KeyAction(
+        "Fork from selected message",
+        "The next message you send becomes a new child of the selected message",
+        "f",
+        "tree",
+        "fork_selected",
+    ),
+    KeyAction(
+        "Edit message",
+        "Put the selected user message in the composer; sending makes a new version",
+        "e",
+        "tree",
+        "edit_selected",
+    ),
+    KeyAction(
+        "Regenerate reply",
+        "Write a new version of the selected reply",
+        "r",
+        "tree",
+        "regenerate_selected",
+    ),
+    KeyAction(
+        "Next version",
+        "Show the next sibling version of the selected message",
+        "]",
+        "tree",
+        "next_version",
+    ),
+    KeyAction(
+        "Previous version",
+        "Show the previous sibling version of the selected message",
+        "[",
+        "tree",
+        "previous_version",
+    ),
+    KeyAction(
+        "Check out message",
+        "Show the path through the selected message and its remembered branch",
+        "enter",
+        "tree",
+        "checkout_selected",
+    ),
+    KeyAction(
+        "Delete branch",
+        "Delete the selected message and everything below it (asks first)",
+        "delete",
+        "tree",
+        "delete_selected",
+    ),
+    KeyAction(
+        "Move in the tree",
+        "Up/down: previous/next line; left/right: parent/child",
+        "up,down,left,right",
+        "tree",
+        None,
+    ),
+    # composer
+    KeyAction("Send message", "Send what you typed", "enter", "composer", None),
+    KeyAction(
+        "New line",
+        "Insert a line break (Shift+Enter too, where the terminal reports it)",
+        "ctrl+j",
+        "composer",
+        None,
+    ),
+    # palette-only
+    KeyAction(
+        "Export conversation",
+        "Save the active branch as Markdown and the whole tree as JSONL",
+        None,
+        "chat",
+        "export_conversation",
+    ),
+)
+"""Every action weaver offers, in the order the help screen lists them."""
+
+
+def bindings_for(scope: Scope) -> list[Binding]:
+    """Textual bindings for the keys of ``scope`` that have a key and an action."""
+    bindings: list[Binding] = []
+    for item in KEYMAP:
+        if item.scope != scope or item.key is None or item.action is None:
+            continue
+        action = item.action.removeprefix("app.") if scope == "app" else item.action
+        bindings.append(
+            Binding(
+                item.key,
+                action,
+                item.command,
+                show=item.show,
+                priority=item.priority,
+                tooltip=item.description,
+            )
+        )
+    return bindings
+
+
+def all_actions() -> tuple[KeyAction, ...]:
+    """:data:`KEYMAP` and the profile panels' keys (mediator speakers, ide-helper review)."""
+    from weaver_tui.profile_panels import PROFILE_KEYS
+
+    return (*KEYMAP, *PROFILE_KEYS)
+
+
+def palette_commands() -> Iterable[KeyAction]:
+    """The actions the command palette offers (everything that runs an action)."""
+    return (item for item in all_actions() if item.action is not None)
+
+
+def keymap_markdown() -> str:
+    """The keymap as a Markdown table, for the README."""
+    lines = ["| Key | Command | Where | What it does |", "|---|---|---|---|"]
+    for item in all_actions():
+        key = item.key_display or "(palette)"
+        lines.append(f"| {key} | {item.command} | {item.scope} | {item.description} |")
+    return "\n".join(lines)

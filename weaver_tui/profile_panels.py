@@ -1,0 +1,197 @@
+"""Profile panels: the widget a profile adds to the chat layout, and the mediator's view filter.
+
+The chat screen keeps a ``#profile-panel`` slot above the composer. :func:`panel_for` fills it
+by profile name from :data:`PANEL_FACTORIES`:
+
+- ``mediator`` → :class:`~weaver_tui.widgets.mediator_panel.MediatorPanel` (speaker,
+  audience and channel bars; posts ``SpeakerBar.SpeakerChanged``,
+  ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``);
+- ``ide-helper`` → :class:`~weaver_tui.widgets.project_root_label.ProjectRootLabel` (the root
+  and the number of patches waiting for review; posts ``ProjectRootLabel.ReviewRequested``);
+- any other profile → ``None`` (hide the slot).
+
+:func:`items_for_view` turns a mediator path into the message-view rows one view shows, by
+way of :func:`agents.profiles.mediator.space.view_for`: the model view (everything), the
+shared channel, or one participant's view, where a private reply to someone else never
+appears. :data:`PROFILE_KEYS` are the chat-screen keys these panels need, for the keymap.
+
+Agent modules are imported inside the functions: this module is imported while the app
+starts, and the first paint must not wait for the agent stack.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.widget import Widget
+
+from weaver_tui.keymap import KeyAction
+from weaver_tui.widgets.channel_tabs import SHARED_VIEW, VIEW_KEY
+from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.message_view import MessageItem
+from weaver_tui.widgets.project_root_label import ProjectRootLabel
+from weaver_tui.widgets.speaker_bar import AUDIENCE_KEY, SPEAKER_KEY
+
+if TYPE_CHECKING:
+    from agents.profiles.mediator.space import SpaceMessage
+    from storage.models import MessageRecord
+
+REVIEW_KEY = "f4"
+"""The key that opens the patch review waiting on the path (ide-helper)."""
+
+PROFILE_KEYS: tuple[KeyAction, ...] = (
+    KeyAction(
+        "Switch speaker",
+        "Mediator: send the next message as the next participant",
+        SPEAKER_KEY,
+        "chat",
+        "cycle_speaker",
+        priority=True,
+    ),
+    KeyAction(
+        "Switch audience",
+        "Mediator: say the next message to the mediator only, or to everyone",
+        AUDIENCE_KEY,
+        "chat",
+        "cycle_audience",
+        priority=True,
+    ),
+    KeyAction(
+        "Switch view",
+        "Mediator: show everything, the shared channel, or one participant's view",
+        VIEW_KEY,
+        "chat",
+        "cycle_view",
+        priority=True,
+    ),
+    KeyAction(
+        "Review pending patch",
+        "ide-helper: open the proposed patch that waits for your decision",
+        REVIEW_KEY,
+        "chat",
+        "review_patch",
+        priority=True,
+    ),
+)
+"""Chat-screen keys of the profile panels (add them to ``weaver_tui.keymap.KEYMAP``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PanelOptions:
+    """What a panel needs to know about the open conversation."""
+
+    project_root: Path | None = None
+    """ide-helper: the folder its tools work in (default: the current folder)."""
+    participants: Sequence[str] = ()
+    """mediator: the space's participants (default: ``space.DEFAULT_PARTICIPANTS``)."""
+    speaker: str | None = None
+    """mediator: who speaks first (default: the first participant)."""
+    view: str | None = None
+    """mediator: the view shown at first (default: everything)."""
+    pending_patches: int = 0
+    """ide-helper: patches waiting for review."""
+
+
+def _mediator_panel(options: PanelOptions) -> Widget:
+    participants = tuple(options.participants)
+    if not participants:
+        from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
+
+        participants = DEFAULT_PARTICIPANTS
+    return MediatorPanel(
+        participants, speaker=options.speaker, view=options.view, id="mediator-panel"
+    )
+
+
+def _ide_helper_panel(options: PanelOptions) -> Widget:
+    root = options.project_root or Path.cwd()
+    return ProjectRootLabel(root, options.pending_patches, id="project-root")
+
+
+PANEL_FACTORIES: dict[str, Callable[[PanelOptions], Widget]] = {
+    "mediator": _mediator_panel,
+    "ide-helper": _ide_helper_panel,
+}
+"""Profile name → the factory of its panel."""
+
+
+def panel_for(profile_name: str, options: PanelOptions | None = None) -> Widget | None:
+    """A new panel widget for ``profile_name``, or ``None`` when the profile has none."""
+    factory = PANEL_FACTORIES.get(profile_name)
+    return None if factory is None else factory(options or PanelOptions())
+
+
+def visibility_label(visibility: str | None) -> str:
+    """The message-view mark of a visibility: ``"private → Alex"``, or ``""`` when shared."""
+    return "" if visibility in (None, SHARED_VIEW) else f"private → {visibility}"
+
+
+def items_for_view(
+    records: Sequence[MessageRecord],
+    view: str | None,
+    participants: Sequence[str],
+    items: Mapping[str, MessageItem] | None = None,
+) -> list[MessageItem]:
+    """The rows the message view shows of ``records`` (a path, root first) in ``view``.
+
+    ``view`` is ``None`` (the model's view: every record, private ones marked),
+    ``"shared"`` (what everyone sees) or a participant's name (what that person may read:
+    shared messages, private replies to them, their own words). ``items`` are the rows the
+    chat screen already built per record id (versions, badges, status); rows are derived from
+    them, else built plainly from the records. A delivery (``reply_privately`` /
+    ``post_to_shared`` result) shows as the mediator's message with the delivered words.
+    Raises ``ValueError`` for a view that is not one of the space's.
+    """
+    from agents.profiles.mediator.space import (
+        canonical_participant,
+        record_visibility,
+        shared_channel,
+        view_for,
+    )
+
+    rows = items or {}
+    if view is None:
+        return [
+            dataclasses.replace(
+                rows.get(record.id) or _plain_item(record),
+                visibility=visibility_label(record_visibility(record, records)),
+            )
+            for record in records
+            if record.role != "system"
+        ]
+    if view == SHARED_VIEW:
+        lines = shared_channel(records)
+    else:
+        name = canonical_participant(view, participants)
+        if name is None:
+            raise ValueError(f"{view!r} is not a participant of this space: {participants!r}")
+        lines = view_for(records, name)
+    by_id = {record.id: record for record in records}
+    return [
+        _row(line, rows.get(line.record_id) or _plain_item(by_id[line.record_id])) for line in lines
+    ]
+
+
+def _row(line: SpaceMessage, base: MessageItem) -> MessageItem:
+    label = visibility_label(line.visibility)
+    if line.kind == "delivered":
+        return dataclasses.replace(
+            base, role="assistant", content=line.content, badge=line.author, visibility=label
+        )
+    return dataclasses.replace(base, visibility=label)
+
+
+def _plain_item(record: MessageRecord) -> MessageItem:
+    badge = str(record.meta.get("sender") or record.meta.get("name") or "")
+    return MessageItem(
+        id=record.id,
+        role=record.role,
+        content=record.content,
+        status=record.status.value,  # type: ignore[arg-type]
+        version=record.version,
+        badge=badge,
+    )

@@ -1,0 +1,346 @@
+"""The chat screen: the active path of one conversation, its tree, the tools, the composer.
+
+It owns the turn logic. Sending commits the user's record first (nothing is lost if the model
+call fails or the app dies), then an exclusive ``turn`` worker runs the profile's graph and
+feeds its events to a :class:`~weaver_tui.screens.turn_view.TurnView`. Branching (fork, edit,
+regenerate, version flip, check out, delete) is a tree operation on the store through
+:class:`~weaver_tui.chat_state.ChatState`, then a refresh of what it changed. Expected failures
+arrive as ``RunError`` events and become a notification plus an inline error on the reply;
+anything unexpected is caught by the one ``Worker.StateChanged`` handler, logged, and shown as
+a sentence: never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from agents.errors import WeaverError
+from storage.store import StorageError
+from weaver_tui.chat_state import ChatState
+from weaver_tui.keymap import bindings_for
+from weaver_tui.messages import ConversationOpened, TokensArrived, TurnFinished
+from weaver_tui.screens.chat_actions import ChatActions
+from weaver_tui.screens.chat_branching import ChatBranching
+from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
+from weaver_tui.widgets.chat_header import ChatHeader
+from weaver_tui.widgets.composer import Composer
+from weaver_tui.widgets.conversation_tree import ConversationTree
+from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.tool_pane import ToolStatusPane
+
+if TYPE_CHECKING:
+    from agents.runtime import AgentRuntime
+    from weaver_tui.screens.turn_view import TurnView
+    from weaver_tui.services import Services
+
+logger = logging.getLogger(__name__)
+
+EMPTY_HINT = (
+    "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
+    "Ctrl+O opens your conversations · Ctrl+R switches profile · Ctrl+L the model · F1 lists "
+    "every key."
+)
+
+
+class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
+    """Header, tree | messages + composer | tool pane, footer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        profile: str | None = None,
+        conversation_id: str | None = None,
+        project_root: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.project_root = project_root
+        self._start = (profile, conversation_id)
+        self.state = ChatState(services.store, profile or self._default_profile())
+        self.cancel_event: asyncio.Event | None = None
+        self.turn: TurnView | None = None
+        self.retry_user_id: str | None = None
+        self.compose_parent: str | None = None
+        self.forking = False
+        self.editing_id: str | None = None
+        self._runtime: AgentRuntime | None = None
+        self._runtime_stack = AsyncExitStack()
+        self.composer_ready = False
+        """True once the first mount has shown the conversation and focused the composer."""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield ChatHeader()
+        with Horizontal(id="chat-body"):
+            yield ConversationTree(id="tree-pane")
+            with Vertical(id="chat-main"):
+                yield Static(EMPTY_HINT, id="empty-hint")
+                yield MessageView(id="messages")
+                yield Vertical(id="profile-panel")
+                yield Composer(id="composer")
+            with Vertical(id="side-pane"):
+                yield ToolStatusPane(id="tool-pane")
+        yield Footer()
+
+    @property
+    def header(self) -> ChatHeader:
+        return self.query_one(ChatHeader)
+
+    @property
+    def messages(self) -> MessageView:
+        return self.query_one("#messages", MessageView)
+
+    @property
+    def tree(self) -> ConversationTree:
+        return self.query_one("#tree-pane", ConversationTree)
+
+    @property
+    def tools(self) -> ToolStatusPane:
+        return self.query_one("#tool-pane", ToolStatusPane)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one("#composer", Composer)
+
+    @property
+    def running(self) -> bool:
+        return self.cancel_event is not None
+
+    def on_mount(self) -> None:
+        self._show_configured_model()
+        profile, conversation_id = self._start
+        try:
+            if conversation_id is not None:
+                self.state.open(conversation_id)
+            elif not self.state.open_latest(profile):
+                self.state.new(profile)
+        except StorageError as exc:
+            self.notify(str(exc), severity="error", title="Could not open the conversation")
+            self.state.new(profile)
+        self.show_conversation()
+        self.composer.focus()
+        self.composer_ready = True
+        self.call_after_refresh(self._warm_up)
+
+    @work(thread=True, group="warm-up", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Import the agent stack after the first paint, so the first turn starts at once."""
+        import agents.runtime  # noqa: F401
+
+    async def on_unmount(self) -> None:
+        await self._runtime_stack.aclose()
+
+    # ------------------------------------------------------------------ showing
+
+    def show_conversation(self) -> None:
+        """Redraw everything from the state (after opening, new, delete)."""
+        self.tree.load(self.state.opened_records, self.state.leaf_id)
+        self.mount_profile_panel()
+        self.show_path()
+        self.post_message(
+            ConversationOpened(
+                self.state.conversation.id if self.state.conversation else "",
+                self.state.leaf_id,
+            )
+        )
+
+    def show_path(self) -> None:
+        """Show the active path in the view, the tree and the header."""
+        items = self.visible_items()
+        self.messages.set_messages(items)
+        self.query_one("#empty-hint").display = not items
+        leaf = self.state.leaf_id
+        if leaf is not None:
+            self.tree.set_active_path(leaf)
+        self.retry_user_id = None
+        if leaf is not None and self.state.index.get(leaf).status.value in ("error", "cancelled"):
+            self.retry_user_id = self.state.nearest_user(leaf)
+        self.refresh_bindings()
+        self.update_header()
+
+    def update_header(self) -> None:
+        conversation = self.state.conversation
+        self.header.profile = self.state.profile
+        self.header.title = conversation.title if conversation else "New conversation"
+        self.header.branch = self.state.branch_position()
+        root = conversation.meta.get("project_root") if conversation else None
+        if root is None and self.state.profile == "ide-helper":
+            root = self.project_root or Path.cwd()
+        self.header.project = Path(root).name if root else ""
+
+    def show_panel(self, panel: Widget | None) -> None:
+        """Put a profile's panel (mediator speakers, patch review ...) above the composer, or
+        remove it with ``None``."""
+        area = self.query_one("#profile-panel")
+        area.remove_children()
+        if panel is not None:
+            area.mount(panel)
+        area.set_class(panel is not None, "-has-panel")
+
+    # ------------------------------------------------------------------ sending
+
+    @on(Composer.Submitted)
+    def send(self, event: Composer.Submitted) -> None:
+        if self.running:
+            self.notify("A reply is still being written; press Esc to cancel it first.")
+            self.composer.set_draft(event.text)
+            return
+        parent = self.state.leaf_id
+        if self.editing_id is not None:
+            parent = self.state.index.parent(self.editing_id)
+        elif self.forking:
+            parent = self.compose_parent
+        try:
+            user = self.state.add_user_message(
+                event.text,
+                parent,
+                meta=self.user_meta(),
+                project_root=self.project_root,
+                conversation_meta=self.new_conversation_meta(),
+            )
+        except StorageError as exc:
+            self.notify(str(exc), severity="error", title="Message not saved")
+            self.composer.set_draft(event.text)
+            return
+        self.clear_compose_mode()
+        self.tree.add_record(user)
+        shown = self.messages.items
+        if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:
+            self.messages.start_message(self.state.item(user.id))  # the common case: append
+            self.messages.finish_message(user.id, "complete")
+            self.retry_user_id = None
+            self.update_header()
+        else:
+            self.show_path()
+        self.run_turn(user.id)
+
+    def start_turn(self, user_message_id: str) -> None:
+        """Answer ``user_message_id`` again (regenerate / retry): show its path, run the turn."""
+        if self.running:
+            self.notify("A reply is still being written; press Esc to cancel it first.")
+            return
+        self.state.leaf_id = user_message_id
+        self.show_path()
+        self.run_turn(user_message_id)
+
+    async def _open_runtime(self) -> AgentRuntime:
+        if self._runtime is None:
+            self._runtime = await self._runtime_stack.enter_async_context(self.services.runtime())
+        return self._runtime
+
+    @work(exclusive=True, group="turn", exit_on_error=False)
+    async def run_turn(self, user_message_id: str, resume: tuple[str, Any] | None = None) -> None:
+        """Run one turn of the profile's graph (or resume a paused one: ``resume`` is the
+        paused record's id and the value) and show its events as they come."""
+        from weaver_tui.screens.turn_view import TurnView
+
+        assert self.state.conversation is not None
+        conversation_id = self.state.conversation.id
+        self.cancel_event = cancel = asyncio.Event()
+        self.retry_user_id = None
+        self.header.busy = "replying"
+        await self.tools.new_turn()
+        turn = self.turn = TurnView(
+            self.state,
+            view=self.messages,
+            tree=self.tree,
+            tools=self.tools,
+            header=self.header,
+            notify_tokens=lambda message_id: self.post_message(TokensArrived(message_id)),
+        )
+        try:
+            try:
+                model = self.services.model
+            except WeaverError as exc:
+                turn.model_unavailable(user_message_id, exc)
+            else:
+                runtime = await self._open_runtime()
+                if resume is None:
+                    events = runtime.run_turn(
+                        conversation_id=conversation_id,
+                        user_message_id=user_message_id,
+                        model=model,
+                        profile=self.state.profile,
+                        cancel=cancel,
+                        project_root=self.project_root,
+                        sender=self.composer.speaker if self.state.profile == "mediator" else None,
+                    )
+                else:
+                    events = runtime.resume_turn(
+                        conversation_id=conversation_id,
+                        record_id=resume[0],
+                        value=resume[1],
+                        model=model,
+                        cancel=cancel,
+                    )
+                await turn.consume(events)
+        finally:
+            self.cancel_event = None
+            self.header.busy = ""
+        self._turn_ended(user_message_id, conversation_id)
+
+    def _turn_ended(self, user_message_id: str, conversation_id: str) -> None:
+        assert self.turn is not None
+        outcome = self.turn.outcome
+        if outcome.status == "error":
+            self.retry_user_id = user_message_id
+            self.notify(
+                f"{outcome.error} Press F5 (or “Retry”) to try again.",
+                severity="error",
+                title="The reply failed",
+            )
+        elif outcome.status == "cancelled":
+            self.retry_user_id = user_message_id
+        self.update_header()
+        self.refresh_bindings()
+        self.post_message(TurnFinished(conversation_id, self.state.leaf_id, outcome.status))
+        self.after_turn()
+
+    def on_tokens_arrived(self, event: TokensArrived) -> None:
+        if self.turn is not None:
+            self.turn.drain(event.message_id)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place unexpected worker failures land: log them, say one sentence."""
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        logger.error("worker failed", exc_info=error, extra={"worker": event.worker.name})
+        sentence = getattr(error, "user_message", None) or f"Something went wrong: {error}."
+        if event.worker.group == "turn":
+            self.cancel_event = None
+            self.header.busy = ""
+            if self.state.leaf_id is not None:
+                self.retry_user_id = self.state.nearest_user(self.state.leaf_id)
+            self.refresh_bindings()
+            self.notify(sentence, severity="error", title="The reply failed")
+        elif event.worker.group != "warm-up":
+            self.notify(sentence, severity="error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in PROFILE_ACTIONS:
+            return self.check_profile_action(action)
+        if action == "cancel_reply":
+            return self.running
+        if action == "retry":
+            return self.retry_user_id is not None and not self.running
+        if action in {"fork_selected", "edit_selected", "regenerate_selected", "delete_selected"}:
+            return self.state.conversation is not None
+        return True

@@ -1,0 +1,196 @@
+"""The chat screen's app-level actions: cancel and retry a reply, toggle panes, new and open
+conversations, switch profile and model, export.
+
+Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`; each action either changes the state
+and refreshes the screen or opens a modal screen whose answer comes back in a callback.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from weaver_tui.screens.chat import ChatScreen
+
+logger = logging.getLogger(__name__)
+
+
+class ChatActions:
+    """Actions bound to keys and palette commands (see :data:`weaver_tui.keymap.KEYMAP`)."""
+
+    def action_cancel_reply(self: ChatScreen) -> None:
+        if self.cancel_event is not None:
+            self.cancel_event.set()
+            self.header.busy = "cancelling"
+
+    def action_retry(self: ChatScreen) -> None:
+        if self.retry_user_id is not None:
+            self.start_turn(self.retry_user_id)
+
+    def action_toggle_tree(self: ChatScreen) -> None:
+        """Show and focus the tree; from the focused tree, hide it."""
+        tree = self.tree
+        if tree.has_class("-hidden"):
+            tree.remove_class("-hidden")
+            tree.focus()
+        elif not tree.has_focus:
+            tree.focus()
+        else:
+            tree.add_class("-hidden")
+            self.composer.focus()
+
+    def action_toggle_tool_pane(self: ChatScreen) -> None:
+        side = self.query_one("#side-pane")
+        side.toggle_class("-hidden")
+        if (
+            side.has_class("-hidden")
+            and self.focused is not None
+            and side in self.focused.ancestors
+        ):
+            self.composer.focus()
+
+    def action_new_conversation(self: ChatScreen) -> None:
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) first.")
+            return
+        self.state.new()
+        self.clear_compose_mode()
+        self.show_conversation()
+        self.composer.focus()
+
+    def open_conversation(
+        self: ChatScreen, conversation_id: str, message_id: str | None = None
+    ) -> None:
+        try:
+            self.state.open(conversation_id, message_id)
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.clear_compose_mode()
+        self.show_conversation()
+        if message_id is not None:
+            self.selected_id = message_id
+            self.messages.select_message(message_id)
+
+    def action_search_conversations(self: ChatScreen) -> None:
+        """The conversations list with the cursor in its search field."""
+        self.action_open_conversations(search=True)
+
+    def action_open_conversations(self: ChatScreen, search: bool = False) -> None:
+        from weaver_tui.screens.conversations import (
+            ConversationsScreen,
+            NewConversation,
+            OpenConversation,
+        )
+
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) first.")
+            return
+
+        def chosen(result: Any) -> None:
+            if isinstance(result, OpenConversation):
+                self.open_conversation(result.conversation_id, result.message_id)
+            elif isinstance(result, NewConversation):
+                self.action_new_conversation()
+            else:
+                self._after_conversations_closed()
+
+        screen = ConversationsScreen(self.state.store)
+        self.app.push_screen(screen, chosen)
+        if search:
+            screen.call_after_refresh(screen.action_search)
+
+    def _after_conversations_closed(self: ChatScreen) -> None:
+        """The list may have renamed or deleted the open conversation."""
+        conversation = self.state.conversation
+        if conversation is None:
+            return
+        try:
+            self.state.open(conversation.id, None)
+        except StorageError:
+            self.action_new_conversation()
+            return
+        self.show_conversation()
+
+    def action_switch_profile(self: ChatScreen) -> None:
+        from weaver_tui.screens.profile_picker import ProfilePickerScreen
+
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) first.")
+            return
+
+        def chosen(name: str | None) -> None:
+            if not name or name == self.state.profile:
+                return
+            if not self.state.open_latest(name):
+                self.state.new(name)
+            self.clear_compose_mode()
+            self.show_conversation()
+            self.notify(f"Profile: {name}")
+
+        self.app.push_screen(ProfilePickerScreen(self.state.profile), chosen)
+
+    def action_switch_model(self: ChatScreen) -> None:
+        from weaver_tui.screens.model_picker import ModelPickerScreen
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if not choice:
+                return
+            provider, model = choice
+            try:
+                handle = self.services.switch_model(provider, model)
+            except Exception as exc:
+                sentence = getattr(exc, "user_message", None) or str(exc)
+                self.notify(sentence, severity="error", title="Model not switched")
+                return
+            self.header.provider = handle.provider
+            self.header.model = handle.model_name
+            self.notify(f"Model: {handle.label} (from the next turn)")
+
+        provider, model_name = self.header.provider, self.header.model
+        self.app.push_screen(ModelPickerScreen(provider, model_name), chosen)
+
+    def action_export_conversation(self: ChatScreen) -> None:
+        conversation = self.state.conversation
+        if conversation is None:
+            self.notify("There is nothing to export yet.")
+            return
+        slug = re.sub(r"[^a-z0-9]+", "-", conversation.title.lower()).strip("-")[:40] or "chat"
+        folder = Path(self.services.settings.data_dir) / "exports" / f"{slug}-{conversation.id[:8]}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            markdown = self.state.store.export_markdown(conversation.id, self.state.leaf_id)
+            (folder / "conversation.md").write_text(markdown, encoding="utf-8")
+            self.state.store.export_jsonl(conversation.id, folder)
+        except (OSError, StorageError) as exc:
+            self.notify(f"Export failed: {exc}", severity="error")
+            return
+        self.notify(f"Exported to {folder}", title="Conversation exported")
+
+    def _default_profile(self: ChatScreen) -> str:
+        from agents.profiles import DEFAULT_PROFILE
+
+        settings = self.services.settings
+        return getattr(settings, "default_profile", None) or getattr(
+            settings, "profile", DEFAULT_PROFILE
+        )
+
+    def _show_configured_model(self: ChatScreen) -> None:
+        """The header's model badge from the settings, without building the model (which
+        imports the network stack); a missing key is said at once, in one sentence."""
+        from agents.errors import WeaverError
+        from agents.providers import resolve_provider
+
+        config = self.services.settings.provider_config()
+        try:
+            resolved = resolve_provider(config)
+        except WeaverError as exc:
+            self.header.provider, self.header.model = config.provider, config.model
+            self.notify(exc.user_message, severity="warning", title="Model not ready")
+            return
+        self.header.provider, self.header.model = resolved.provider, resolved.model

@@ -1,0 +1,212 @@
+"""The chat screen's branching: fork, edit, regenerate, flip versions, check out, delete.
+
+Each is a store operation through ``self.state`` (:class:`~weaver_tui.chat_state.ChatState`)
+followed by a refresh of what it changed. They are reached from the tree's keys, the message
+view's keys, and the command palette (acting on the selected message). Mixed into
+:class:`~weaver_tui.screens.chat.ChatScreen`; split out so each file stays readable.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.widgets.conversation_tree import ConversationTree
+    from weaver_tui.widgets.message_view import MessageView
+
+logger = logging.getLogger(__name__)
+
+
+class ChatBranching:
+    """Branching actions of the chat screen.
+
+    Message handlers here use ``on_<widget>_<message>`` names rather than ``@on``: Textual
+    collects ``@on`` handlers only from classes built by its message-pump metaclass, while
+    named handlers are found along the whole MRO.
+    """
+
+    selected_id: str | None = None
+
+    # ------------------------------------------------------------------ selection
+
+    def _selected(self: ChatScreen) -> str | None:
+        """The message an action applies to: the tree's cursor when the tree has focus, else
+        the message selected in the view, else the active leaf."""
+        tree = self.tree
+        if tree.has_focus and tree.selected_message_id is not None:
+            return tree.selected_message_id
+        if self.selected_id is not None and self.selected_id in self.state.index:
+            return self.selected_id
+        return self.state.leaf_id
+
+    def on_message_view_selected(self: ChatScreen, event: MessageView.Selected) -> None:
+        self.selected_id = event.message_id
+
+    # ------------------------------------------------------------------ tree operations
+
+    def checkout(self: ChatScreen, message_id: str) -> None:
+        """Show root → ``message_id`` → its remembered leaf, and remember that choice."""
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) before switching branch.")
+            return
+        self.state.checkout(message_id)
+        self.clear_compose_mode()
+        self.show_path()
+
+    def flip_version(self: ChatScreen, message_id: str, delta: int) -> None:
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) before switching version.")
+            return
+        if self.state.flip_version(message_id, delta) is None:
+            self.app.bell()
+            return
+        siblings = self.state.index.siblings(message_id)
+        self.selected_id = siblings[siblings.index(message_id) + delta]
+        self.show_path()
+        self.messages.select_message(self.selected_id)
+
+    def fork_from(self: ChatScreen, message_id: str) -> None:
+        """The next message becomes a new child of ``message_id``; the view shows its path."""
+        self.messages.set_messages(self.state.path_items(message_id))
+        self.set_compose_mode(fork_from=message_id)
+
+    def edit(self: ChatScreen, message_id: str) -> None:
+        if self.state.index.get(message_id).role != "user":
+            self.notify("Only your own messages can be edited; press r on a reply to regenerate.")
+            return
+        self.set_compose_mode(edit=message_id)
+
+    def regenerate(self: ChatScreen, message_id: str) -> None:
+        """A new sibling version of the reply to the nearest user message above ``message_id``."""
+        user_id = self.state.nearest_user(message_id)
+        if user_id is None:
+            self.notify("There is no message of yours above this one to answer again.")
+            return
+        self.start_turn(user_id)
+
+    def delete(self: ChatScreen, message_id: str) -> None:
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        below = self.state.index.descendant_count(message_id)
+        question = "Delete this message" + (
+            f" and the {below} messages below it?" if below else "?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete_confirmed(message_id)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _delete_confirmed(self: ChatScreen, message_id: str) -> None:
+        try:
+            self.state.delete_branch(message_id)
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.tree.remove_branch(message_id)
+        self.clear_compose_mode()
+        self.show_path()
+
+    # ------------------------------------------------------------------ requests from widgets
+
+    def on_conversation_tree_checkout_requested(
+        self: ChatScreen, event: ConversationTree.CheckoutRequested
+    ) -> None:
+        self.checkout(event.message_id)
+
+    def on_conversation_tree_fork_requested(
+        self: ChatScreen, event: ConversationTree.ForkRequested
+    ) -> None:
+        self.fork_from(event.message_id)
+
+    def on_conversation_tree_edit_requested(
+        self: ChatScreen, event: ConversationTree.EditRequested
+    ) -> None:
+        self.edit(event.message_id)
+
+    def on_conversation_tree_regenerate_requested(
+        self: ChatScreen, event: ConversationTree.RegenerateRequested
+    ) -> None:
+        self.start_turn(event.user_message_id)
+
+    def on_conversation_tree_delete_requested(
+        self: ChatScreen, event: ConversationTree.DeleteRequested
+    ) -> None:
+        self.delete(event.message_id)
+
+    def on_message_view_version_flip_requested(
+        self: ChatScreen, event: MessageView.VersionFlipRequested
+    ) -> None:
+        self.flip_version(event.message_id, event.delta)
+
+    def on_message_view_action_requested(
+        self: ChatScreen, event: MessageView.ActionRequested
+    ) -> None:
+        if event.action == "copy":
+            self.app.copy_to_clipboard(self.state.index.get(event.message_id).content)
+            self.notify("Copied the message.")
+        elif event.action == "fork":
+            self.fork_from(event.message_id)
+        elif event.action == "edit":
+            self.edit(event.message_id)
+        elif event.action in ("regenerate", "retry"):
+            self.regenerate(event.message_id)
+
+    # ------------------------------------------------------------------ key / palette actions
+
+    def _with_selected(self: ChatScreen, act: Any) -> None:
+        message_id = self._selected()
+        if message_id is None:
+            self.notify("There is no message to act on yet.")
+            return
+        act(message_id)
+
+    def action_fork_selected(self: ChatScreen) -> None:
+        self._with_selected(self.fork_from)
+
+    def action_edit_selected(self: ChatScreen) -> None:
+        self._with_selected(self.edit)
+
+    def action_regenerate_selected(self: ChatScreen) -> None:
+        self._with_selected(self.regenerate)
+
+    def action_next_version(self: ChatScreen) -> None:
+        self._with_selected(lambda message_id: self.flip_version(message_id, +1))
+
+    def action_previous_version(self: ChatScreen) -> None:
+        self._with_selected(lambda message_id: self.flip_version(message_id, -1))
+
+    def action_checkout_selected(self: ChatScreen) -> None:
+        self._with_selected(self.checkout)
+
+    def action_delete_selected(self: ChatScreen) -> None:
+        self._with_selected(self.delete)
+
+    # ------------------------------------------------------------------ modes
+
+    def set_compose_mode(
+        self: ChatScreen, *, fork_from: str | None = None, edit: str | None = None
+    ) -> None:
+        self.clear_compose_mode()
+        if edit is not None:
+            record = self.state.index.get(edit)
+            self.editing_id = edit
+            version, count = self.state.index.version_of(edit)
+            self.composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
+            self.composer.set_draft(record.content)
+        elif fork_from is not None:
+            self.forking = True
+            self.compose_parent = fork_from
+            self.composer.hint = "fork: your next message starts a new branch here"
+            self.composer.focus()
+
+    def clear_compose_mode(self: ChatScreen) -> None:
+        self.forking = False
+        self.compose_parent = None
+        self.editing_id = None
+        self.composer.hint = ""

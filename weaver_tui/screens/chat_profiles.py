@@ -1,0 +1,200 @@
+"""The chat screen's profile wiring: the panel above the composer and what it drives.
+
+:func:`weaver_tui.profile_panels.panel_for` gives the open profile's panel (none for most).
+For the mediator: F2/F8 choose who speaks and to whom (the meta of the next user record), F3
+which view the message view shows (everything, the shared channel, one participant's), and a
+new space stores its participants. For the ide-helper: a patch the agent proposed pauses the
+turn; the review opens when the turn ends (and on F4 or a click on the project label later),
+and the decision resumes the paused turn. Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding
+
+if TYPE_CHECKING:
+    from agents.profiles.ide_helper.review import PendingReview
+    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.widgets.channel_tabs import ChannelTabs
+    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.message_view import MessageItem
+    from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.speaker_bar import SpeakerBar
+
+logger = logging.getLogger(__name__)
+
+PROFILE_ACTIONS = frozenset({"cycle_speaker", "cycle_audience", "cycle_view", "review_patch"})
+
+
+def profile_bindings() -> list[Binding]:
+    """The chat-screen keys of the profile panels (from :data:`profile_panels.PROFILE_KEYS`)."""
+    from weaver_tui.profile_panels import PROFILE_KEYS
+
+    return [
+        Binding(k.key, k.action, k.command, show=k.show, priority=k.priority, tooltip=k.description)
+        for k in PROFILE_KEYS
+        if k.key and k.action
+    ]
+
+
+class ChatProfiles:
+    """Profile panels for :class:`~weaver_tui.screens.chat.ChatScreen`."""
+
+    mediator_view: str | None = None
+
+    # ------------------------------------------------------------------ the panel
+
+    def mount_profile_panel(self: ChatScreen) -> None:
+        """Show the open profile's panel (or none), set up for the open conversation."""
+        from weaver_tui.profile_panels import PanelOptions, panel_for
+
+        conversation = self.state.conversation
+        meta = conversation.meta if conversation else {}
+        self.mediator_view = None
+        options = PanelOptions(
+            project_root=self.project_dir(),
+            participants=tuple(meta.get("participants") or ()),
+            pending_patches=1 if self.pending_review() else 0,
+        )
+        panel = panel_for(self.state.profile, options)
+        self.show_panel(panel)
+        speaker = "You"
+        if self.state.profile == "mediator":
+            speaker = (tuple(meta.get("participants") or ()) or self._default_participants())[0]
+        self.composer.speaker = speaker
+
+    def project_dir(self: ChatScreen) -> Path:
+        conversation = self.state.conversation
+        stored = conversation.meta.get("project_root") if conversation else None
+        return Path(stored) if stored else (self.project_root or Path.cwd())
+
+    def mediator_panel(self: ChatScreen) -> MediatorPanel | None:
+        from weaver_tui.widgets.mediator_panel import MediatorPanel
+
+        return next(iter(self.query(MediatorPanel)), None)
+
+    @staticmethod
+    def _default_participants() -> tuple[str, ...]:
+        from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
+
+        return DEFAULT_PARTICIPANTS
+
+    def new_conversation_meta(self: ChatScreen) -> dict[str, Any]:
+        """Meta for a conversation created by its first message (a space's participants)."""
+        if self.state.profile != "mediator":
+            return {}
+        return {"participants": list(self._default_participants())}
+
+    def user_meta(self: ChatScreen) -> dict[str, Any] | None:
+        """The meta of the next user record (mediator: sender and audience)."""
+        panel = self.mediator_panel()
+        if panel is None:
+            return None
+        return panel.user_meta() or None
+
+    def visible_items(self: ChatScreen) -> list[MessageItem]:
+        """The active path as the message view shows it (through the mediator's view)."""
+        items = self.state.path_items()
+        if self.state.profile != "mediator" or self.state.leaf_id is None:
+            return items
+        from weaver_tui.profile_panels import items_for_view
+
+        conversation = self.state.conversation
+        participants = tuple(conversation.meta.get("participants") or ()) if conversation else ()
+        records = [self.state.index.get(i) for i in self.state.path_ids()]
+        try:
+            return items_for_view(
+                records,
+                self.mediator_view,
+                participants or self._default_participants(),
+                {item.id: item for item in items},
+            )
+        except ValueError as exc:
+            logger.warning("unknown mediator view", extra={"error": str(exc)})
+            return items
+
+    # ------------------------------------------------------------------ mediator keys
+
+    def action_cycle_speaker(self: ChatScreen) -> None:
+        if (panel := self.mediator_panel()) is not None:
+            panel.cycle_speaker()
+
+    def action_cycle_audience(self: ChatScreen) -> None:
+        if (panel := self.mediator_panel()) is not None:
+            panel.cycle_audience()
+
+    def action_cycle_view(self: ChatScreen) -> None:
+        if (panel := self.mediator_panel()) is not None:
+            panel.cycle_view()
+
+    def on_speaker_bar_speaker_changed(self: ChatScreen, event: SpeakerBar.SpeakerChanged) -> None:
+        self.composer.speaker = event.name
+
+    def on_channel_tabs_view_changed(self: ChatScreen, event: ChannelTabs.ViewChanged) -> None:
+        self.mediator_view = event.view
+        if not self.running:
+            self.show_path()
+
+    # ------------------------------------------------------------------ ide-helper review
+
+    def pending_review(self: ChatScreen) -> PendingReview | None:
+        conversation = self.state.conversation
+        if self.state.profile != "ide-helper" or conversation is None:
+            return None
+        from agents.profiles.ide_helper.review import find_pending_review
+
+        try:
+            return find_pending_review(self.state.store, conversation.id, self.state.leaf_id)
+        except Exception as exc:  # a damaged record must not break the chat
+            logger.warning("pending review not readable", extra={"error": str(exc)})
+            return None
+
+    def show_pending_count(self: ChatScreen) -> None:
+        from weaver_tui.widgets.project_root_label import ProjectRootLabel
+
+        for label in self.query(ProjectRootLabel):
+            label.set_pending(1 if self.pending_review() else 0)
+
+    def action_review_patch(self: ChatScreen) -> None:
+        """Open the review of the patch the paused turn waits on; the decision resumes it."""
+        from agents.profiles.ide_helper.review import resume_value
+        from weaver_tui.screens.patch_review import PatchDecision, PatchReviewScreen
+
+        pending = self.pending_review()
+        if pending is None:
+            self.notify("No patch is waiting for review on this branch.")
+            return
+        if self.running:
+            return
+
+        def decided(decision: PatchDecision | None) -> None:
+            if decision is None or not decision.resumes_turn:
+                return
+            if decision.message:
+                self.notify(decision.message)
+            self.run_turn(
+                self.state.nearest_user(pending.record_id) or pending.record_id,
+                resume=(pending.record_id, resume_value(decision.decision)),  # type: ignore[arg-type]
+            )
+
+        self.app.push_screen(PatchReviewScreen(pending.patch, self.project_dir()), decided)
+
+    def on_project_root_label_review_requested(
+        self: ChatScreen, event: ProjectRootLabel.ReviewRequested
+    ) -> None:
+        self.action_review_patch()
+
+    def after_turn(self: ChatScreen) -> None:
+        """A turn ended: a patch it proposed opens for review at once."""
+        self.show_pending_count()
+        if self.pending_review() is not None:
+            self.action_review_patch()
+
+    def check_profile_action(self: ChatScreen, action: str) -> bool:
+        if action == "review_patch":
+            return self.state.profile == "ide-helper" and not self.running
+        return self.state.profile == "mediator"

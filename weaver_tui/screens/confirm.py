@@ -1,0 +1,74 @@
+"""A yes/no question before something that cannot be undone (deleting a branch or a chat).
+
+``app.push_screen(ConfirmScreen("Delete this branch?", "Delete"), callback)``: the callback
+gets ``True`` only when the user confirms; Esc, ``n`` and the cancel button give ``False``.
+The cancel button has the focus, so a stray Enter never deletes anything.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask ``question``; dismiss with whether the user confirmed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "answer(False)", "Cancel"),
+        Binding("y", "answer(True)", "Confirm"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | y | Confirm. |
+    | n, escape | Cancel. |
+    | enter | Press the focused button (Cancel at first). |
+    """
+
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+        background: $background 60%;
+        & > #confirm-dialog {
+            width: 60;
+            max-width: 90%;
+            height: auto;
+            padding: 1 2;
+            border: thick $error 80%;
+            background: $surface;
+        }
+        & #confirm-question { width: 1fr; margin-bottom: 1; }
+        & #confirm-buttons { height: auto; align-horizontal: right; }
+        & Button { margin-left: 2; }
+    }
+    """
+
+    def __init__(self, question: str, confirm_label: str = "Delete") -> None:
+        super().__init__()
+        self.question = question
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            yield Label(self.question, id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.confirm_label, variant="error", id="confirm")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

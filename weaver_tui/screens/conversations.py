@@ -1,0 +1,316 @@
+"""The conversations list: newest first, full-text search over every branch, open/new/rename/delete.
+
+``app.push_screen(ConversationsScreen(store), callback)``; the callback gets
+:class:`OpenConversation` (with ``message_id`` when a search hit was chosen: open the
+conversation on the branch through that message), :class:`NewConversation`, or ``None`` when
+the user leaves with Esc. Renames and deletions are done here, on the store, right away.
+
+Search runs as you type, in an exclusive worker after a short pause (so only the last query
+runs), in a thread (SQLite FTS5 over all conversations); its hits replace the list until the
+query is cleared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Label, OptionList
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from storage.models import Conversation
+from storage.store import ConversationStore, SearchHit, StorageError
+from weaver_tui.screens.confirm import ConfirmScreen
+from weaver_tui.screens.rename import RenameScreen
+
+logger = logging.getLogger(__name__)
+
+SEARCH_DELAY_S = 0.2
+"""Pause after the last keystroke before searching (typing fast runs one search, not ten)."""
+
+SEARCH_LIMIT = 50
+HIGHLIGHT = ("«", "»")
+"""How :meth:`ConversationStore.search` marks the matched words in a snippet."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenConversation:
+    """Open ``conversation_id``; on the branch through ``message_id`` when it is given."""
+
+    conversation_id: str
+    message_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewConversation:
+    """Start a new conversation with the current profile."""
+
+
+ConversationsResult = OpenConversation | NewConversation
+
+
+def highlighted(snippet: str, style: str = "bold reverse") -> Text:
+    """A search snippet with its «matched» words styled instead of bracketed."""
+    text = Text()
+    rest = snippet
+    opening, closing = HIGHLIGHT
+    while (start := rest.find(opening)) != -1 and (end := rest.find(closing, start)) != -1:
+        text.append(rest[:start])
+        text.append(rest[start + 1 : end], style)
+        rest = rest[end + 1 :]
+    text.append(rest)
+    return text
+
+
+class ConversationsScreen(Screen[ConversationsResult | None]):
+    """Every conversation, and a search box that finds a message on any branch."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("n", "new", "New"),
+        Binding("r", "rename", "Rename"),
+        Binding("d,delete", "delete", "Delete"),
+        Binding("slash,ctrl+f", "search", "Search"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter | Open the highlighted conversation (or search hit). |
+    | n | New conversation. |
+    | r | Rename the highlighted conversation. |
+    | d, delete | Delete the highlighted conversation (asks first). |
+    | / , ctrl+f | Search every branch of every conversation. |
+    | escape | Back to the chat. |
+    """
+
+    DEFAULT_CSS = """
+    ConversationsScreen {
+        & > #conversations { padding: 0 1; }
+        & #conversations-title { text-style: bold; padding: 0 1; }
+        & #search { margin-bottom: 1; }
+        & DataTable, OptionList { height: 1fr; }
+        & #search-results { display: none; }
+        & .-searching #search-results { display: block; }
+        & .-searching #conversation-list { display: none; }
+        & #conversations-status { color: $text-muted; padding: 0 1; }
+    }
+    """
+
+    def __init__(self, store: ConversationStore) -> None:
+        super().__init__()
+        self.store = store
+        self._conversations: list[Conversation] = []
+        self._hits: list[SearchHit] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="conversations"):
+            yield Label("Conversations", id="conversations-title")
+            yield Input(placeholder="Search every branch of every conversation…", id="search")
+            yield DataTable(cursor_type="row", zebra_stripes=True, id="conversation-list")
+            yield OptionList(id="search-results")
+            yield Label("", id="conversations-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self._table
+        table.add_column("Title", key="title")
+        table.add_column("Profile", key="profile")
+        table.add_column("Updated", key="updated")
+        self.reload()
+        table.focus()
+
+    @property
+    def _table(self) -> DataTable[str]:
+        return self.query_one("#conversation-list", DataTable)
+
+    @property
+    def _results(self) -> OptionList:
+        return self.query_one("#search-results", OptionList)
+
+    @property
+    def searching(self) -> bool:
+        return self.query_one("#conversations").has_class("-searching")
+
+    def _status(self, text: str) -> None:
+        self.query_one("#conversations-status", Label).update(text)
+
+    def reload(self, keep: str | None = None) -> None:
+        """Read the list again (newest first), keeping the cursor on ``keep`` if it is there."""
+        try:
+            self._conversations = self.store.list_conversations()
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        table = self._table
+        table.clear()
+        for conversation in self._conversations:
+            updated = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            table.add_row(conversation.title, conversation.profile, updated, key=conversation.id)
+        ids = [conversation.id for conversation in self._conversations]
+        if keep in ids:
+            table.move_cursor(row=ids.index(keep))
+        count = len(ids)
+        self._status(
+            f"{count} conversation{'s' if count != 1 else ''} · Enter open · n new · r rename · d delete"
+            if count
+            else "No conversations yet: press n to start one."
+        )
+
+    def _highlighted(self) -> tuple[str, str | None] | None:
+        """(conversation id, message id of a search hit) under the cursor."""
+        if self.searching:
+            index = self._results.highlighted
+            if index is None or index >= len(self._hits):
+                return None
+            hit = self._hits[index]
+            return hit.conversation_id, hit.message_id
+        row = self._table.cursor_row
+        if not self._conversations or not 0 <= row < len(self._conversations):
+            return None
+        return self._conversations[row].id, None
+
+    # ------------------------------------------------------------------ open / new
+
+    @on(DataTable.RowSelected, "#conversation-list")
+    def _row_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.dismiss(OpenConversation(event.row_key.value))
+
+    @on(OptionList.OptionSelected, "#search-results")
+    def _hit_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        hit = self._hits[event.option_index]
+        self.dismiss(OpenConversation(hit.conversation_id, hit.message_id))
+
+    def action_new(self) -> None:
+        self.dismiss(NewConversation())
+
+    def action_close(self) -> None:
+        if self.focused is self.query_one("#search", Input) and self.searching:
+            self.query_one("#search", Input).value = ""
+            return
+        self.dismiss(None)
+
+    # ------------------------------------------------------------------ rename / delete
+
+    def _conversation(self, conversation_id: str) -> Conversation | None:
+        return next((c for c in self._conversations if c.id == conversation_id), None)
+
+    def action_rename(self) -> None:
+        chosen = self._highlighted()
+        conversation = self._conversation(chosen[0]) if chosen else None
+        if conversation is None:
+            return
+
+        def renamed(title: str | None) -> None:
+            if not title or title == conversation.title:
+                return
+            try:
+                self.store.rename_conversation(conversation.id, title)
+            except StorageError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.reload(keep=conversation.id)
+            self._refresh_search()
+
+        self.app.push_screen(RenameScreen(conversation.title), renamed)
+
+    def action_delete(self) -> None:
+        chosen = self._highlighted()
+        conversation = self._conversation(chosen[0]) if chosen else None
+        if conversation is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.store.delete_conversation(conversation.id)
+            except StorageError as exc:
+                self.notify(str(exc), severity="error")
+                return
+            self.notify(f"Deleted “{conversation.title}”.")
+            self.reload()
+            self._refresh_search()
+
+        question = f"Delete “{conversation.title}” and every message in it?"
+        self.app.push_screen(ConfirmScreen(question, "Delete"), answered)
+
+    # ------------------------------------------------------------------ search
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self._search(event.value)
+
+    @on(Input.Submitted, "#search")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        (self._results if self.searching else self._table).focus()
+
+    def _refresh_search(self) -> None:
+        if self.searching:
+            self._search(self.query_one("#search", Input).value)
+
+    @work(exclusive=True, group="conversation-search", exit_on_error=False)
+    async def _search(self, query: str) -> None:
+        """Search after a pause; a newer keystroke cancels this worker while it waits."""
+        query = query.strip()
+        panel = self.query_one("#conversations")
+        if not query:
+            chosen = self._highlighted()
+            panel.remove_class("-searching")
+            self.reload(keep=chosen[0] if chosen else None)
+            return
+        await asyncio.sleep(SEARCH_DELAY_S)
+        try:
+            hits = await asyncio.to_thread(self.store.search, query, SEARCH_LIMIT)
+        except StorageError as exc:
+            self._status(str(exc))
+            return
+        self._show_hits(query, hits)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A search that failed unexpectedly says so here instead of closing the app."""
+        if event.worker.group == "conversation-search" and event.state == WorkerState.ERROR:
+            logger.error("conversation search failed", exc_info=event.worker.error)
+            self._status(f"Search failed: {event.worker.error}")
+
+    def _show_hits(self, query: str, hits: list[SearchHit]) -> None:
+        self._hits = hits
+        results = self._results
+        results.clear_options()
+        results.add_options(
+            Option(
+                Text.assemble(
+                    (hit.conversation_title, "bold"),
+                    (f"  {hit.role}\n", "dim"),
+                    "  ",
+                    highlighted(" ".join(hit.snippet.split())),
+                ),
+                id=f"{hit.conversation_id}:{hit.message_id}",
+            )
+            for hit in hits
+        )
+        if hits:
+            results.highlighted = 0
+        self.query_one("#conversations").add_class("-searching")
+        found = len(hits)
+        self._status(
+            f"{found}{'+' if found >= SEARCH_LIMIT else ''} message{'s' if found != 1 else ''} "
+            f"match “{query}” · Enter opens the conversation at that message"
+            if found
+            else f"Nothing matches “{query}”."
+        )

@@ -1,0 +1,185 @@
+"""Choose the provider and model for the next turns.
+
+``app.push_screen(ModelPickerScreen("openai", "gpt-4.1-mini"), callback)``; the callback gets
+``(provider, model)`` or ``None`` on Esc. ``presets`` may be passed as :class:`ModelChoice`
+rows (plain data); by default they come from :func:`agents.provider_presets.list_presets`,
+with a key counted as configured when its environment variable (or ``WEAVER_API_KEY``) is set.
+
+Up/down picks a provider (its default model fills the model field, or the current model for
+the current provider); the model field takes any name, with the provider's suggested models
+offered as completions. Enter in the list moves to the field; Enter in the field applies.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class ModelChoice(NamedTuple):
+    """A provider preset as the picker shows it."""
+
+    name: str
+    title: str
+    default_model: str
+    suggested_models: tuple[str, ...] = ()
+    needs_key: bool = False
+    key_configured: bool = True
+    key_variable: str | None = None
+    """What to set when the key is missing (an environment variable or config key)."""
+
+
+def preset_choices() -> list[ModelChoice]:
+    """The provider presets, with whether their key is set in the environment."""
+    from agents.provider_presets import list_presets
+
+    general_key = bool(os.environ.get("WEAVER_API_KEY"))
+    return [
+        ModelChoice(
+            name=p.name,
+            title=p.title,
+            default_model=p.default_model,
+            suggested_models=tuple(p.suggested_models),
+            needs_key=p.needs_key,
+            key_configured=not p.needs_key
+            or general_key
+            or bool(p.key_env and os.environ.get(p.key_env)),
+            key_variable=p.key_env or "WEAVER_API_KEY",
+        )
+        for p in list_presets()
+    ]
+
+
+class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
+    """Providers on top, the model name below; dismisses with (provider, model)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | up / down | Pick a provider. |
+    | enter | In the list: go to the model field. In the field: apply. |
+    | tab | Move between the list and the model field. |
+    | escape | Keep the current model. |
+    """
+
+    DEFAULT_CSS = """
+    ModelPickerScreen {
+        align: center middle;
+        background: $background 60%;
+        & > #model-dialog {
+            width: 84;
+            max-width: 95%;
+            height: auto;
+            max-height: 95%;
+            border: thick $primary 80%;
+            background: $surface;
+            padding: 0 1;
+        }
+        & .model-heading { text-style: bold; padding: 0 1; }
+        & OptionList { height: auto; max-height: 12; border: none; }
+        & #model-suggestions, #model-hint { color: $text-muted; padding: 0 1; }
+    }
+    """
+
+    def __init__(
+        self,
+        current_provider: str,
+        current_model: str,
+        presets: Sequence[ModelChoice] | None = None,
+    ) -> None:
+        super().__init__()
+        self.current_provider = current_provider
+        self.current_model = current_model
+        self.presets = list(preset_choices() if presets is None else presets)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="model-dialog"):
+            yield Label("Provider", classes="model-heading")
+            yield OptionList(*self._options(), id="provider-list")
+            yield Label("Model", classes="model-heading")
+            yield Input(placeholder="model name", id="model-input")
+            yield Label("", id="model-suggestions")
+            yield Label("Enter applies from the next turn · Esc cancels", id="model-hint")
+
+    def _options(self) -> list[Option]:
+        options = []
+        for preset in self.presets:
+            current = preset.name == self.current_provider
+            if not preset.needs_key:
+                key = Text("no key needed", "dim")
+            elif preset.key_configured:
+                key = Text("key set", "green")
+            else:
+                key = Text(f"needs {preset.key_variable}", "yellow")
+            prompt = Text.assemble(
+                ("● " if current else "  ", "bold"),
+                (preset.title, "bold"),
+                (f"  {preset.name}  ", "dim"),
+                key,
+            )
+            options.append(Option(prompt, id=preset.name))
+        return options
+
+    @property
+    def _provider_list(self) -> OptionList:
+        return self.query_one("#provider-list", OptionList)
+
+    @property
+    def _model_input(self) -> Input:
+        return self.query_one("#model-input", Input)
+
+    def on_mount(self) -> None:
+        names = [preset.name for preset in self.presets]
+        index = names.index(self.current_provider) if self.current_provider in names else 0
+        self._provider_list.highlighted = index
+        self._show_preset(index)
+        self._provider_list.focus()
+
+    def _show_preset(self, index: int | None) -> None:
+        if index is None or not self.presets:
+            return
+        preset = self.presets[index]
+        field = self._model_input
+        current = preset.name == self.current_provider and self.current_model
+        field.value = current or preset.default_model
+        field.suggester = SuggestFromList(preset.suggested_models, case_sensitive=False)
+        suggestions = ", ".join(preset.suggested_models)
+        label = f"Suggested: {suggestions}" if suggestions else "Any model name the server knows"
+        self.query_one("#model-suggestions", Label).update(label)
+
+    @on(OptionList.OptionHighlighted, "#provider-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_preset(event.option_index)
+
+    @on(OptionList.OptionSelected, "#provider-list")
+    def _provider_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._model_input.focus()
+
+    @on(Input.Submitted, "#model-input")
+    def _model_chosen(self, event: Input.Submitted) -> None:
+        event.stop()
+        index = self._provider_list.highlighted
+        if index is None:
+            return
+        preset = self.presets[index]
+        self.dismiss((preset.name, event.value.strip() or preset.default_model))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+ModelPicker = ModelPickerScreen
+"""The name the chat screen imports."""

@@ -1,0 +1,228 @@
+"""The human review of one ide-helper patch: read the diff, then accept, reject or decide later.
+
+The ide-helper never writes a file on its own: ``propose_edit`` makes a
+:class:`~agents.profiles.ide_helper.patches.Patch` and the turn pauses (LangGraph
+``interrupt()``) until a person decides. This modal screen is that decision. It does the work
+itself, through the same functions the graph's review node uses: accept runs
+:func:`~agents.profiles.ide_helper.patches.apply_patch` (atomic write, only if the file still
+has the content the patch was made from), reject runs
+:func:`~agents.profiles.ide_helper.patches.reject_patch`. It dismisses with a
+:class:`PatchDecision` the chat screen resumes the paused turn with::
+
+    def done(decision: PatchDecision | None) -> None:
+        if decision is not None and decision.resumes_turn:
+            ...resume_turn(record_id, value=resume_value(decision.decision))
+    app.push_screen(PatchReviewScreen(patch, project_root), done)
+
+Keys: ``a`` accept, ``r`` / ``x`` reject, ``Esc`` decide later (the review stays pending and
+can be opened again). When accepting meets a conflict (the file changed since the patch was
+proposed) the file is left alone, the reason is shown in the error colour, and the keys become
+``a`` try again (e.g. after restoring the file), ``r`` reject, ``c`` close and tell the model
+(dismisses as ``accept`` with ``applied=False``: resuming with "accept" lets the review node
+record the conflict, so the model reads it and proposes a new edit), ``Esc`` later.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import ScrollableContainer, Vertical
+from textual.content import Content
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from agents.errors import WeaverError
+from agents.profiles.ide_helper.patches import Patch, PatchConflict, apply_patch, reject_patch
+
+logger = logging.getLogger(__name__)
+
+DecisionKind = Literal["accept", "reject", "later"]
+
+DARK_DIFF_THEME = "monokai"
+"""Pygments style for the diff under a dark app theme (its background is replaced by ours)."""
+LIGHT_DIFF_THEME = "default"
+"""Pygments style for the diff under a light app theme."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatchDecision:
+    """What the person decided and what it did.
+
+    ``decision`` is ``"accept"``, ``"reject"`` or ``"later"`` (the review stays pending).
+    ``applied`` says whether the file now holds the patch. ``message`` is the sentence to show
+    (and what the model will be told): "Applied patch p-1 to src/app.py (+1 -1).", the conflict
+    sentence, "The user rejected patch ...", or "" for later.
+    """
+
+    decision: DecisionKind
+    applied: bool
+    message: str
+
+    @property
+    def resumes_turn(self) -> bool:
+        """Whether the paused turn should be resumed now (with ``{"decision": decision}``)."""
+        return self.decision != "later"
+
+
+def diff_counts(diff: str) -> tuple[int, int]:
+    """Lines added and removed by a unified diff (file header lines not counted)."""
+    lines = diff.splitlines()
+    added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
+    removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
+    return added, removed
+
+
+class PatchReviewScreen(ModalScreen[PatchDecision]):
+    """A modal review of ``patch`` (a path relative to ``project_root``): diff, keys, outcome."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "accept", "Accept"),
+        Binding("a", "retry", "Try again"),
+        Binding("r,x", "reject", "Reject"),
+        Binding("c", "report_conflict", "Close, tell the model"),
+        Binding("escape", "later", "Decide later"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | a | Accept: apply the patch to the file (try again after a conflict). |
+    | r, x | Reject: discard the patch; the file is not changed. |
+    | c | After a conflict: close and let the model know it must read the file again. |
+    | escape | Decide later: close, the review stays pending. |
+    """
+
+    DEFAULT_CSS = """
+    PatchReviewScreen {
+        align: center middle;
+        background: $background 60%;
+        & > #review-dialog {
+            width: 94%;
+            height: 1fr;
+            margin: 1 0 0 0;
+            padding: 0 1;
+            border: thick $primary 70%;
+            border-title-color: $text;
+            border-title-style: bold;
+            background: $surface;
+        }
+        & #review-header { height: auto; margin-bottom: 1; }
+        & #review-diff {
+            height: 1fr;
+            background: $background;
+            scrollbar-gutter: stable;
+        }
+        & #review-diff > Static { width: auto; }
+        & #review-error {
+            display: none;
+            height: auto;
+            margin-top: 1;
+            color: $text-error;
+            background: $error-muted;
+            padding: 0 1;
+        }
+        & #review-error.-shown { display: block; }
+    }
+    """
+
+    conflict: reactive[str] = reactive("", init=False)
+    """The sentence of the last failed accept ("" when there is none): shown in ``$error``."""
+
+    def __init__(self, patch: Patch, project_root: Path) -> None:
+        super().__init__()
+        self.patch = patch
+        self.project_root = project_root
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="review-dialog") as dialog:
+            dialog.border_title = f"Review patch {self.patch.id}"
+            yield Static(self._header(), id="review-header")
+            with ScrollableContainer(id="review-diff"):
+                yield Static(id="review-diff-text")
+            yield Static(id="review-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_diff()
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+        self.query_one("#review-diff").focus()
+
+    def _header(self) -> Content:
+        added, removed = diff_counts(self.patch.diff)
+        new_file = "  [$text-accent]new file[/]" if self.patch.base_sha256 is None else ""
+        return Content.from_markup(
+            f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
+            "[dim]lines $start-$end proposed by the ide-helper; nothing is written until you "
+            "accept[/]",
+            path=self.patch.path,
+            added=added,
+            removed=removed,
+            start=self.patch.start_line,
+            end=self.patch.end_line,
+        )
+
+    def _theme_changed(self, _theme: str) -> None:
+        self.call_after_refresh(self._show_diff)  # once the new theme's CSS is applied
+
+    def _show_diff(self) -> None:
+        """Render the diff with a Pygments style that suits the app theme's darkness, on the
+        view's own background (not the style's), so it sits in the theme like the rest."""
+        text = self.query_one("#review-diff-text", Static)
+        diff = self.patch.diff.rstrip("\n") or "(the patch changes nothing)"
+        syntax = Syntax(
+            diff,
+            "diff",
+            theme=DARK_DIFF_THEME if self.app.current_theme.dark else LIGHT_DIFF_THEME,
+            background_color=text.background_colors[1].hex,
+            word_wrap=False,
+        )
+        text.update(syntax)
+
+    def watch_conflict(self, sentence: str) -> None:
+        error = self.query_one("#review-error", Static)
+        error.update(Content(sentence))
+        error.set_class(bool(sentence), "-shown")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``a`` is "Accept" before a failed accept and "Try again" after; ``c`` only after."""
+        if action in ("retry", "report_conflict"):
+            return bool(self.conflict)
+        if action == "accept":
+            return not self.conflict
+        return True
+
+    # ------------------------------------------------------------------ decisions
+
+    def action_accept(self) -> None:
+        """Apply the patch; on a conflict or a failure keep the screen open with the reason."""
+        try:
+            message = apply_patch(self.project_root, self.patch)
+        except PatchConflict as err:
+            self.conflict = err.user_message
+            return
+        except (WeaverError, OSError) as err:
+            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            logger.warning("patch %s could not be applied: %s", self.patch.id, reason)
+            self.conflict = f"Patch {self.patch.id} could not be applied: {reason}"
+            return
+        self.dismiss(PatchDecision("accept", True, message))
+
+    def action_retry(self) -> None:
+        self.action_accept()
+
+    def action_reject(self) -> None:
+        self.dismiss(PatchDecision("reject", False, reject_patch(self.patch)))
+
+    def action_report_conflict(self) -> None:
+        if self.conflict:
+            self.dismiss(PatchDecision("accept", False, self.conflict))
+
+    def action_later(self) -> None:
+        self.dismiss(PatchDecision("later", False, ""))

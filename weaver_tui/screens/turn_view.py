@@ -1,0 +1,222 @@
+"""Shows one running turn: applies the runtime's events to the chat's widgets.
+
+The turn worker hands every :mod:`agents.events` event to :meth:`TurnView.apply`, except
+answer tokens, which go through :meth:`TurnView.buffer_tokens`: they collect in a per-message
+buffer and the screen is told once (a :class:`~weaver_tui.messages.TokensArrived`) when a
+buffer goes from empty to non-empty. The handler drains the whole buffer into the message
+view in one append, so a fast stream costs one view update per screen message-loop turn, not
+one per token, and key presses queued meanwhile are never behind a backlog of token messages.
+Before any other event the buffers are drained, so text and tool rows appear in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field, replace
+
+from agents.errors import WeaverError
+from agents.events import (
+    NodeStatus,
+    RecordSaved,
+    RunError,
+    RunEvent,
+    RunFinished,
+    TokenDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnStarted,
+    Usage,
+)
+from storage.models import MessageStatus
+from weaver_tui.chat_state import ChatState
+from weaver_tui.widgets.chat_header import ChatHeader
+from weaver_tui.widgets.conversation_tree import ConversationTree
+from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.tool_pane import ToolStatusPane
+
+logger = logging.getLogger(__name__)
+
+YIELD_EVERY_S = 0.015
+"""The longest the turn worker keeps the event loop before letting the screen run."""
+
+
+@dataclass
+class TurnOutcome:
+    """How the turn ended, for the screen (retry, notifications, tests)."""
+
+    status: str = "running"
+    leaf_id: str | None = None
+    error: str | None = None
+    reply_ids: list[str] = field(default_factory=list)
+
+
+class TurnView:
+    """Applies one turn's events to the message view, tree, tool pane and header."""
+
+    def __init__(
+        self,
+        state: ChatState,
+        *,
+        view: MessageView,
+        tree: ConversationTree,
+        tools: ToolStatusPane,
+        header: ChatHeader,
+        notify_tokens: Callable[[str], None],
+    ) -> None:
+        self.state = state
+        self.view = view
+        self.tree = tree
+        self.tools = tools
+        self.header = header
+        self.notify_tokens = notify_tokens
+        self.outcome = TurnOutcome()
+        self._buffers: dict[str, list[str]] = {}
+        self._shown: set[str] = set()
+        self._usage: Usage | None = None
+
+    # ------------------------------------------------------------------ tokens
+
+    def buffer_tokens(self, event: TokenDelta) -> None:
+        """Keep the text; tell the screen only if this message's buffer was empty."""
+        buffer = self._buffers.setdefault(event.message_id, [])
+        if not buffer:
+            self.notify_tokens(event.message_id)
+        buffer.append(event.text)
+
+    def drain(self, message_id: str | None = None) -> None:
+        """Append everything buffered (for one message, or all) to the message view."""
+        ids = [message_id] if message_id is not None else list(self._buffers)
+        for current in ids:
+            buffer = self._buffers.get(current)
+            if not buffer:
+                continue
+            text = "".join(buffer)
+            buffer.clear()
+            if current not in self._shown:
+                self._show_new(current)
+            self.view.append_text(current, text)
+
+    # ------------------------------------------------------------------ events
+
+    async def consume(self, events: AsyncIterator[RunEvent]) -> None:
+        """Apply every event of a turn, handing the event loop back at least every
+        ``YIELD_EVERY_S`` even if the stream never pauses (the offline model can be that fast),
+        so the screen keeps answering keys."""
+        last_yield = time.perf_counter()
+        async for event in events:
+            self.apply(event)
+            if time.perf_counter() - last_yield > YIELD_EVERY_S:
+                await asyncio.sleep(0)
+                last_yield = time.perf_counter()
+        self.drain()
+
+    def apply(self, event: RunEvent) -> None:
+        """Show one non-token event (draining buffered text first, to keep the order)."""
+        if isinstance(event, TokenDelta):
+            self.buffer_tokens(event)
+            return
+        self.drain()
+        if isinstance(event, TurnStarted):
+            self._started(event)
+        elif isinstance(event, RecordSaved):
+            self._record_saved(event)
+        elif isinstance(event, ToolStarted):
+            self.tools.tool_started(event.call_id, event.name, event.args)
+        elif isinstance(event, ToolFinished):
+            self.tools.tool_finished(
+                event.call_id, event.name, event.output, event.error, event.duration_ms
+            )
+        elif isinstance(event, NodeStatus):
+            self.tools.stage(event.node, event.text, event.state)
+        elif isinstance(event, Usage):
+            self._usage = event
+        elif isinstance(event, RunError):
+            self._failed(event)
+        elif isinstance(event, RunFinished):
+            self._finished(event)
+
+    def _started(self, event: TurnStarted) -> None:
+        self.header.provider = event.provider
+        self.header.model = event.model
+        self._show_new(event.reply_id)
+
+    def _show_new(self, message_id: str) -> None:
+        """A record of this turn appears: in the index, the tree and at the end of the view."""
+        record = self.state.refresh(message_id)
+        self.state.leaf_id = record.id
+        self._shown.add(record.id)
+        self.outcome.reply_ids.append(record.id)
+        self.tree.add_record(record)
+        self.tree.follow(record.id)
+        self.view.start_message(self.state.item(record.id))
+        if record.status != MessageStatus.STREAMING:
+            self.view.finish_message(record.id, record.status.value)
+
+    def _record_saved(self, event: RecordSaved) -> None:
+        if event.message_id not in self._shown:
+            self._show_new(event.message_id)
+            return
+        record = self.state.refresh(event.message_id)
+        self.tree.update_record(record)
+        if record.status != MessageStatus.STREAMING:
+            self.view.update_item(self.state.item(record.id))
+
+    def _failed(self, event: RunError) -> None:
+        sentence = event.error.user_message
+        self.outcome.status = "error"
+        self.outcome.error = sentence
+        reply_id = event.reply_id
+        if reply_id is not None and reply_id in self.state.index:
+            record = self.state.refresh(reply_id)
+            if not record.meta.get("error"):
+                record = self.state.store.update_message(
+                    reply_id, meta={"error": sentence}, status=MessageStatus.ERROR
+                )
+                self.state.index.add(record)
+            self.tree.update_record(record)
+            if reply_id not in self._shown:
+                self._show_new(reply_id)
+            self.view.finish_message(reply_id, "error")
+            self.view.update_item(self.state.item(reply_id))
+            self.outcome.leaf_id = reply_id
+        elif self.state.leaf_id is not None:
+            self._error_under(self.state.leaf_id, sentence)
+        self.header.busy = ""
+
+    def _error_under(self, message_id: str, sentence: str) -> None:
+        """Show ``sentence`` under a message in the view only (no reply record exists)."""
+        self.view.update_item(replace(self.state.item(message_id), status="error", error=sentence))
+
+    def model_unavailable(self, user_message_id: str, error: WeaverError) -> None:
+        """The model could not be built (a missing key ...): say so under the user's message."""
+        self.outcome.status = "error"
+        self.outcome.error = error.user_message
+        self.outcome.leaf_id = user_message_id
+        self._error_under(user_message_id, error.user_message)
+
+    def _finished(self, event: RunFinished) -> None:
+        self.outcome.status = event.status
+        self.outcome.leaf_id = event.leaf_id
+        for record_id in dict.fromkeys([*self.outcome.reply_ids, *event.record_ids]):
+            record = self.state.refresh(record_id)
+            self.tree.update_record(record)
+            if record_id not in self._shown:
+                self._show_new(record_id)
+                continue
+            status = record.status.value
+            if status == MessageStatus.STREAMING:
+                status = event.status
+            self.view.finish_message(record_id, status)
+            self.view.update_item(self.state.item(record_id))
+        if event.leaf_id in self.state.index:
+            self.state.leaf_id = event.leaf_id
+        usage = event.usage or self._usage
+        self.tools.set_usage(
+            usage.input_tokens if usage else None,
+            usage.output_tokens if usage else None,
+            event.latency_ms or None,
+        )
+        self.header.busy = ""

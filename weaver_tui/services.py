@@ -1,0 +1,217 @@
+"""What the app and the CLI share: settings, the conversation store, the model, the runtime.
+
+``Services(settings)`` is cheap: the store opens on first use (marking replies a killed process
+left ``streaming`` as interrupted), the chat model is built on first use and can be switched
+between turns, and ``async with services.runtime() as rt`` opens the graph checkpointer and the
+:class:`~agents.runtime.AgentRuntime` once; nested or later entries reuse them, and the
+outermost exit (or :meth:`aclose`) closes them. No Textual import here: the headless verbs use
+this module too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from weaver_tui.logs import setup_logging
+
+if TYPE_CHECKING:
+    from agents.providers import ChatModelHandle
+    from agents.runtime import AgentRuntime
+    from storage.sqlite_store import SqliteConversationStore
+    from weaver_tui.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+DB_FILE = "weaver.db"
+
+
+def _secret(value: Any) -> str:
+    if value is None:
+        return ""
+    getter = getattr(value, "get_secret_value", None)
+    return str(getter() if getter else value)
+
+
+def _configured_secrets(settings: Settings) -> list[str]:
+    """The configured key and every provider key variable's value, to scrub from the log."""
+    from agents.provider_presets import PRESETS
+
+    secrets = [_secret(getattr(settings, "api_key", None))]
+    try:
+        environ = settings.provider_config().env()
+    except Exception:  # the log must open even when the provider settings are broken
+        return secrets
+    secrets += [environ.get(p.key_env, "") for p in PRESETS.values() if p.key_env]
+    return [s for s in secrets if s]
+
+
+class Services:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: SqliteConversationStore | None = None,
+        model: ChatModelHandle | None = None,
+        configure_logging: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.data_dir = Path(settings.data_dir).expanduser()
+        self._store = store
+        self._model = model
+        self._runtime: AgentRuntime | None = None
+        self._runtime_stack: AsyncExitStack | None = None
+        self._runtime_depth = 0
+        if configure_logging:
+            self.log_path: Path | None = setup_logging(
+                self.data_dir,
+                level=str(getattr(settings, "log_level", "INFO")),
+                redact_content=bool(getattr(settings, "log_redact_content", False)),
+                secrets=_configured_secrets(settings),
+            )
+        else:
+            self.log_path = None
+
+    @property
+    def config_dir(self) -> Path | None:
+        """Where the user's config lives; ``prompts/<profile>.md`` there overrides a prompt."""
+        config_file = getattr(self.settings, "config_file", None)
+        return Path(config_file).parent if config_file else None
+
+    # -- storage ----------------------------------------------------------------------------
+
+    @property
+    def store(self) -> SqliteConversationStore:
+        if self._store is None:
+            from storage.sqlite_store import SqliteConversationStore
+
+            self._store = SqliteConversationStore(self.data_dir / DB_FILE)
+            marked = self._store.mark_interrupted_replies()
+            if marked:
+                logger.info("marked interrupted replies", extra={"count": len(marked)})
+        return self._store
+
+    # -- the model --------------------------------------------------------------------------
+
+    @property
+    def model(self) -> ChatModelHandle:
+        """The chat model for the next turn (built from the settings on first use)."""
+        if self._model is None:
+            from agents.providers import make_chat_model
+
+            self._model = make_chat_model(self.settings.provider_config())
+        return self._model
+
+    def switch_model(
+        self,
+        provider: str | None = None,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+    ) -> ChatModelHandle:
+        """Use another provider and/or model from the next turn on.
+
+        Switching to another provider drops the configured endpoint and key (they belong to the
+        configured provider) unless new ones are given; that preset's own variables
+        (``MOONSHOT_API_KEY`` ...) apply. Raises ``ConfigError`` (one sentence) when the choice
+        cannot be built; the current model then stays.
+        """
+        from pydantic import SecretStr
+
+        from agents.providers import make_chat_model
+
+        config = self.settings.provider_config()
+        changes: dict[str, Any] = {}
+        if provider and provider != config.provider:
+            changes.update(provider=provider, base_url=None, api_key=None, model="")
+        if model:
+            changes["model"] = model
+        if base_url:
+            changes["base_url"] = base_url
+        if api_key:
+            changes["api_key"] = SecretStr(api_key)
+        handle = make_chat_model(dataclasses.replace(config, **changes))
+        self._model = handle
+        logger.info(
+            "model switched", extra={"provider": handle.provider, "model": handle.model_name}
+        )
+        return handle
+
+    # -- the runtime ------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def runtime(self) -> AsyncIterator[AgentRuntime]:
+        """The shared runtime; opened on the first entry, closed when the outermost exits."""
+        if self._runtime is None:
+            await self._open_runtime()
+        self._runtime_depth += 1
+        try:
+            assert self._runtime is not None
+            yield self._runtime
+        finally:
+            self._runtime_depth -= 1
+            if self._runtime_depth == 0:
+                await self._close_runtime()
+
+    async def _open_runtime(self) -> None:
+        from agents.runtime import AgentRuntime
+
+        stack = AsyncExitStack()
+        checkpointer = await _open_checkpointer(stack, self.data_dir)
+        self._runtime = AgentRuntime(
+            self.store,
+            checkpointer,
+            config_dir=self.config_dir,
+            context_messages=int(getattr(self.settings, "context_messages", 20)),
+            max_tool_rounds=int(getattr(self.settings, "max_tool_rounds", 5)),
+        )
+        self._runtime_stack = stack
+
+    async def _close_runtime(self) -> None:
+        stack, self._runtime_stack, self._runtime = self._runtime_stack, None, None
+        if stack is not None:
+            await stack.aclose()
+
+    async def aclose(self) -> None:
+        """Close the runtime (if open) and the store."""
+        self._runtime_depth = 0
+        await self._close_runtime()
+        self.close_store()
+
+    def close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+async def _open_checkpointer(stack: AsyncExitStack, data_dir: Path) -> Any:
+    """``storage.checkpointer.open_checkpointer`` (an async context manager or an awaitable)."""
+    try:
+        from storage.checkpointer import open_checkpointer
+    except ImportError:
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return await stack.enter_async_context(
+            AsyncSqliteSaver.from_conn_string(str(data_dir / "checkpoints.db"))
+        )
+    opened = open_checkpointer(data_dir)
+    if hasattr(opened, "__aenter__"):
+        return await stack.enter_async_context(opened)
+    if hasattr(opened, "__await__"):
+        opened = await opened
+    closer = getattr(opened, "aclose", None) or getattr(opened, "close", None)
+    if closer is not None:
+        stack.push_async_callback(_maybe_await, closer)
+    return opened
+
+
+async def _maybe_await(func: Any) -> None:
+    result = func()
+    if hasattr(result, "__await__"):
+        await result

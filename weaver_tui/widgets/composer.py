@@ -1,0 +1,136 @@
+"""The composer: where the user writes the next message.
+
+A :class:`~textual.widgets.TextArea` in which Enter sends (posting :class:`Composer.Submitted`)
+and a line break is Ctrl+J, which every terminal can send, or Shift+Enter where the terminal
+reports it (kitty keyboard protocol, recent xterm/foot/WezTerm). The border title says who is
+speaking (the mediator profile has several speakers); the subtitle says what sending will do
+when it is not a plain reply ("editing message: sends a new version", "forking from ...").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import TextArea
+
+NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "newline"})
+"""Keys that insert a line break instead of sending."""
+
+
+class Composer(TextArea):
+    """The message editor at the bottom of the chat.
+
+    | Key | What it does |
+    | :- | :- |
+    | Enter | Send the message (ignored when it is only whitespace). |
+    | Ctrl+J / Shift+Enter | Insert a line break. |
+    """
+
+    DEFAULT_CSS = """
+    Composer {
+        height: auto;
+        min-height: 3;
+        max-height: 12;
+        border: round $primary 40%;
+        border-title-color: $user;
+        border-subtitle-color: $accent;
+        padding: 0 1;
+        background: $surface;
+        &:focus {
+            border: round $primary;
+        }
+        &.-busy {
+            border-subtitle-color: $text-muted;
+        }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+j", "newline", "New line", show=False),
+    ]
+
+    speaker: reactive[str] = reactive("You")
+    """Who is speaking; shown in the border title (mediator lets the user switch it)."""
+
+    hint: reactive[str] = reactive("")
+    """What sending will do when it is not a plain reply; shown in the border subtitle."""
+
+    @dataclass
+    class Submitted(Message):
+        """The user pressed Enter on a non-empty message."""
+
+        composer: Composer
+        text: str
+        speaker: str
+
+        @property
+        def control(self) -> Composer:
+            return self.composer
+
+    def __init__(
+        self,
+        *,
+        placeholder: str = "Write a message (Enter sends, Ctrl+J new line)",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(
+            "",
+            soft_wrap=True,
+            tab_behavior="focus",
+            show_line_numbers=False,
+            highlight_cursor_line=False,
+            placeholder=placeholder,
+            id=id,
+            classes=classes,
+        )
+
+    def on_mount(self) -> None:
+        self._show_titles()
+
+    def watch_speaker(self) -> None:
+        self._show_titles()
+
+    def watch_hint(self) -> None:
+        self._show_titles()
+
+    def _show_titles(self) -> None:
+        self.border_title = self.speaker
+        self.border_subtitle = self.hint
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.submit()
+            return
+        if event.key in NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.action_newline()
+            return
+        await super()._on_key(event)
+
+    def action_newline(self) -> None:
+        """Insert a line break at the cursor (replacing any selection)."""
+        start, end = self.selection
+        self._replace_via_keyboard("\n", start, end)
+
+    def submit(self) -> None:
+        """Post :class:`Submitted` with the text, and clear the editor."""
+        text = self.text.strip("\n")
+        if not text.strip():
+            return
+        self.post_message(self.Submitted(self, text, self.speaker))
+        self.clear()
+
+    def set_draft(self, text: str) -> None:
+        """Replace the editor's content (used by "Edit message") and put the cursor at the end."""
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+        self.focus()

@@ -1,0 +1,177 @@
+"""How one message reads as one line of the conversation tree.
+
+``role mark · first line of content · v2/3 · private → Bob · status · +N hidden``. Colours come
+from the running theme's ``$user`` / ``$assistant`` / ``$tool`` / ``$private`` variables, so every
+weaver theme (and any Textual theme, through the fallbacks) colours the marks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color, ColorParseError
+
+from storage.models import MessageRecord, MessageStatus
+
+ROLE_MARKS: dict[str, str] = {"user": "●", "assistant": "◆", "tool": "⚙", "system": "■"}
+"""One glyph per role, distinct at a glance even without colour."""
+
+ACTIVE_MARK = "▌"
+"""Drawn before every message on the active path (also shown in bold)."""
+
+STATUS_MARKS: dict[MessageStatus, str] = {
+    MessageStatus.STREAMING: "⋯ streaming",
+    MessageStatus.CANCELLED: "⊘ cancelled",
+    MessageStatus.ERROR: "✗ error",
+}
+
+SUMMARY_WIDTH = 60
+"""Characters of content shown per line before the ellipsis."""
+
+# theme variable -> the generated Textual colours used when a theme does not define it
+_THEME_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "user": ("user", "primary"),
+    "assistant": ("assistant", "secondary", "primary"),
+    "tool": ("tool", "warning"),
+    "system": ("foreground-muted", "foreground"),
+    "private": ("private", "accent", "warning"),
+    "error": ("error",),
+    "muted": ("foreground-muted", "text-muted", "foreground"),
+    "active": ("accent", "primary"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LabelStyles:
+    """Rich styles for the parts of a label, resolved from the theme's CSS variables."""
+
+    roles: Mapping[str, Style]
+    private: Style
+    error: Style
+    muted: Style
+    active: Style
+
+    @classmethod
+    def from_variables(cls, variables: Mapping[str, str]) -> LabelStyles:
+        def colour(name: str) -> Style:
+            for key in _THEME_FALLBACKS[name]:
+                value = variables.get(key)
+                if not value:
+                    continue
+                try:
+                    return Style(color=Color.parse(value.split()[0]).rich_color)
+                except ColorParseError:
+                    continue
+            return Style()
+
+        return cls(
+            roles={role: colour(role) for role in ("user", "assistant", "tool", "system")},
+            private=colour("private"),
+            error=colour("error"),
+            muted=colour("muted"),
+            active=colour("active"),
+        )
+
+    @classmethod
+    def plain(cls) -> LabelStyles:
+        return cls.from_variables({})
+
+
+def first_line(content: str, limit: int = 2 * SUMMARY_WIDTH) -> str:
+    """The first non-blank line of ``content`` (at most ``limit`` characters), without
+    splitting the whole text: a reply can be tens of thousands of characters long."""
+    start, size = 0, len(content)
+    while start < size:
+        end = content.find("\n", start)
+        if end == -1:
+            end = size
+        line = content[start : min(end, start + limit)].strip()
+        if line:
+            return line
+        start = end + 1
+    return ""
+
+
+def summary(record: MessageRecord, width: int = SUMMARY_WIDTH) -> str:
+    """The first meaningful line of a record, or what it did when it has no text."""
+    text = first_line(record.content)
+    if not text and record.tool_calls:
+        calls = ", ".join(_call_summary(call) for call in record.tool_calls)
+        text = f"→ {calls}"
+    if record.role == "tool":
+        name = record.meta.get("name")
+        if name:
+            text = f"{name}: {text}" if text else str(name)
+    if not text:
+        text = "…" if record.status is MessageStatus.STREAMING else "(empty)"
+    text = " ".join(text.split())
+    if len(text) > width:
+        text = text[: width - 1].rstrip() + "…"
+    return text
+
+
+def _call_summary(call: Mapping[str, object]) -> str:
+    args = call.get("args") or {}
+    shown = json.dumps(args, ensure_ascii=False) if args else ""
+    if len(shown) > 24:
+        shown = shown[:23] + "…"
+    return f"{call.get('name', '?')}({shown.strip('{}')})"
+
+
+def private_recipient(record: MessageRecord) -> str | None:
+    """Whom a mediator record is for, when it is not shared with everyone."""
+    visibility = record.meta.get("visibility")
+    if visibility and visibility != "shared":
+        return str(visibility)
+    return None
+
+
+def label_parts(
+    record: MessageRecord, *, version: tuple[int, int], active: bool, hidden: int = 0
+) -> list[tuple[str, str]]:
+    """The label as (text, part) pairs; ``part`` names the style: a role, ``active``,
+    ``summary``, ``muted``, ``private`` or ``error``. Plain strings, so measuring a label
+    (done for every line when the tree is laid out) costs no Rich rendering."""
+    parts = [
+        (ACTIVE_MARK if active else " ", "active"),
+        (ROLE_MARKS.get(record.role, "?"), record.role),
+        (" ", "summary"),
+        (summary(record), "summary"),
+    ]
+    position, count = version
+    if count > 1:
+        parts.append((f"  v{position}/{count}", "muted"))
+    recipient = private_recipient(record)
+    if recipient:
+        parts.append((f"  private → {recipient}", "private"))
+    mark = STATUS_MARKS.get(record.status)
+    if mark:
+        parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
+    if hidden:
+        parts.append((f"  +{hidden}", "muted"))
+    return parts
+
+
+def label_width(parts: list[tuple[str, str]]) -> int:
+    return sum(cell_len(text) for text, _ in parts)
+
+
+def build_label(parts: list[tuple[str, str]], styles: LabelStyles, *, active: bool) -> Text:
+    """Style the parts of a label: role colours, bold content on the active path."""
+    bold = Style(bold=True) if active else Style()
+    named = {
+        "active": styles.active,
+        "summary": bold,
+        "muted": styles.muted,
+        "private": styles.private,
+        "error": styles.error,
+    }
+    text = Text(no_wrap=True, end="")
+    for chunk, part in parts:
+        text.append(chunk, named.get(part) or styles.roles.get(part, Style()))
+    return text

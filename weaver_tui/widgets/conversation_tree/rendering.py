@@ -1,0 +1,124 @@
+"""How the tree's lines are drawn: labels built from the records, coloured by the theme.
+
+A layer between the layout (:mod:`.layout`) and the widget's keys and API (:mod:`.widget`).
+Labels are cached per message and rebuilt only when the record, its version count, its place
+on the active path or its collapsed-branch count changes; their widths (needed for every line
+each time Tree lays its lines out) are cached apart, so moving the active path measures none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets.tree import TreeNode
+
+from weaver_tui.widgets.conversation_tree.labels import (
+    LabelStyles,
+    build_label,
+    label_parts,
+    label_width,
+)
+from weaver_tui.widgets.conversation_tree.layout import TreeLayout
+
+_TOGGLE = Style.from_meta({"toggle": True})
+
+
+@dataclass(slots=True)
+class _Label:
+    """A line's label parts (cheap to measure) and, once drawn, its styled text."""
+
+    key: tuple[bool, int]
+    parts: list[tuple[str, str]]
+    width: int
+    text: Text | None = None
+
+
+class LabelledTree(TreeLayout):
+    """A :class:`TreeLayout` whose lines show role mark, content, version and status."""
+
+    ICON_NODE = "▸ "
+    ICON_NODE_EXPANDED = "▾ "
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(label, name=name, id=id, classes=classes, disabled=disabled)
+        self._styles = LabelStyles.plain()
+        self._labels: dict[str, _Label] = {}
+        self._widths: dict[str, tuple[int, int]] = {}
+        """(hidden count, cells) per message: unchanged when only the active path moves, so
+        laying out thousands of lines after a branch switch measures no labels again."""
+
+    def on_mount(self) -> None:
+        self._apply_theme()
+        self.watch(self.app, "theme", self._apply_theme, init=False)
+
+    def _apply_theme(self) -> None:
+        self._styles = LabelStyles.from_variables(self.app.get_css_variables())
+        self._labels.clear()
+        self._invalidate()
+
+    def process_label(self, label: str | Text) -> Text:
+        # Labels are drawn from the records in render_label; skip Tree's markup parsing.
+        return label if isinstance(label, Text) else Text(label)
+
+    def _label(self, node: TreeNode[str | None]) -> _Label:
+        message_id = node.data
+        if message_id is None:
+            count = len(self._index.children(None))
+            parts = [(f"⑂ {count} versions of the first message", "muted")]
+            return _Label((False, 0), parts, label_width(parts))
+        hidden = self._hidden_count(node)
+        key = (message_id in self._active, hidden)
+        cached = self._labels.get(message_id)
+        if cached is not None and cached.key == key:
+            return cached
+        parts = label_parts(
+            self._index.get(message_id),
+            version=self._index.version_of(message_id),
+            active=key[0],
+            hidden=hidden,
+        )
+        label = self._labels[message_id] = _Label(key, parts, label_width(parts))
+        return label
+
+    def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
+        label = self._label(node)
+        if label.text is None:
+            label.text = build_label(label.parts, self._styles, active=label.key[0])
+        text = label.text.copy()
+        text.stylize(style)
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+        else:
+            icon = "  "
+        return Text.assemble((icon, base_style + _TOGGLE), text)
+
+    def get_label_width(self, node: TreeNode[str | None]) -> int:
+        message_id = node.data
+        if message_id is None:
+            return 2 + self._label(node).width
+        hidden = self._hidden_count(node)
+        cached = self._widths.get(message_id)
+        if cached is None or cached[0] != hidden:
+            cached = self._widths[message_id] = (hidden, self._label(node).width)
+        return 2 + cached[1]
+
+    def _forget_label(self, message_id: str) -> None:
+        self._labels.pop(message_id, None)
+        self._widths.pop(message_id, None)
+
+    def _hidden_count(self, node: TreeNode[str | None]) -> int:
+        """Records inside a collapsed side branch (0 for any other line)."""
+        message_id = node.data
+        if message_id is None or self._continuation.get(message_id) is not node:
+            return 0
+        return 0 if node.is_expanded else self._index.descendant_count(message_id)

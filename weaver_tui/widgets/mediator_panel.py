@@ -1,0 +1,113 @@
+"""The mediator's panel above the composer: who is speaking to whom, and which channel shows.
+
+A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar` and an
+:class:`~weaver_tui.widgets.speaker_bar.AudienceBar` side by side, over a
+:class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`. The panel adds no messages of its own:
+``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
+bubble up through it to the screen. The chat screen's keys call
+:meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
+:meth:`MediatorPanel.cycle_view` (the composer has the focus, so the bars' own keys rarely
+see the press), and :meth:`MediatorPanel.user_meta` gives the meta of the next user record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+
+from weaver_tui.widgets.channel_tabs import SHARED_VIEW, ChannelTabs
+from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
+
+
+class MediatorPanel(Vertical):
+    """Speaker bar and channel tabs for one space's participants."""
+
+    DEFAULT_CSS = """
+    MediatorPanel {
+        height: auto;
+        border-top: hkey $panel;
+        background: $surface;
+        & > #speaker-row { height: 1; }
+        & #audience-bar { width: auto; }
+        & #audience-bar > .choice-hint { width: auto; padding-left: 2; }
+    }
+    """
+
+    def __init__(
+        self,
+        participants: Sequence[str],
+        *,
+        speaker: str | None = None,
+        view: str | None = None,
+        shared: bool = False,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._participants = tuple(participants)
+        self._speaker = speaker
+        self._view = view
+        self._shared = shared
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="speaker-row"):
+            yield SpeakerBar(self._participants, self._speaker, id="speaker-bar")
+            yield AudienceBar(self._shared, id="audience-bar")
+        yield ChannelTabs(self._participants, self._view, id="channel-tabs")
+
+    @property
+    def speaker_bar(self) -> SpeakerBar:
+        return self.query_one("#speaker-bar", SpeakerBar)
+
+    @property
+    def audience_bar(self) -> AudienceBar:
+        return self.query_one("#audience-bar", AudienceBar)
+
+    @property
+    def channel_tabs(self) -> ChannelTabs:
+        return self.query_one("#channel-tabs", ChannelTabs)
+
+    @property
+    def speaker(self) -> str | None:
+        """The participant the next message is sent as."""
+        return self.speaker_bar.speaker
+
+    @property
+    def shared(self) -> bool:
+        """Whether the next message is said to everyone (else to the mediator only)."""
+        return self.audience_bar.shared
+
+    def user_meta(self) -> dict[str, str]:
+        """The meta of the next user record: ``{"sender": ..., "visibility": ...}`` where the
+        visibility is ``"shared"`` or the speaker's own name (mediator only); ``{}`` when the
+        space has no participants."""
+        speaker = self.speaker
+        if speaker is None:
+            return {}
+        return {"sender": speaker, "visibility": SHARED_VIEW if self.shared else speaker}
+
+    @property
+    def view(self) -> str | None:
+        """The view shown: ``None`` (everything), ``"shared"`` or a participant's name."""
+        return self.channel_tabs.view
+
+    def set_participants(
+        self, names: Sequence[str], speaker: str | None = None, view: str | None = None
+    ) -> None:
+        """New participants (a space opened or renamed); posts nothing."""
+        self.speaker_bar.set_participants(names, speaker)
+        self.channel_tabs.set_participants(names, view)
+
+    def cycle_speaker(self, step: int = 1) -> None:
+        """Speak as the next participant; posts ``SpeakerBar.SpeakerChanged``."""
+        self.speaker_bar.cycle(step)
+
+    def cycle_audience(self) -> None:
+        """Switch between the mediator only and everyone; posts ``AudienceBar.AudienceChanged``."""
+        self.audience_bar.cycle()
+
+    def cycle_view(self, step: int = 1) -> None:
+        """Show the next view; posts ``ChannelTabs.ViewChanged``."""
+        self.channel_tabs.cycle(step)

@@ -1,0 +1,218 @@
+"""Markdown split into top-level blocks, and one block rendered with Rich into ``Strip`` lines.
+
+Blocks are the unit of caching: a finished block is rendered once per width and theme; while a
+reply streams only its unfinished last block is rendered again. Blocks come from markdown-it's
+token line ranges (``token.map`` of the level-0 tokens, as ``textual``'s ``Markdown.append``
+does), with the same parser settings Rich renders with, so a split never disagrees with the
+render.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markdown import CodeBlock, Heading, Markdown, MarkdownElement
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.strip import Strip
+
+from weaver_tui.widgets.message_view.palette import Palette
+
+_PARSER = MarkdownIt("commonmark").enable(["strikethrough", "table"])
+"""Rich's own settings (``MarkdownIt().enable("strikethrough").enable("table")``)."""
+
+FENCE_KINDS = frozenset({"fence", "code_block"})
+
+
+@dataclass(slots=True)
+class Block:
+    """One top-level Markdown block of a message and, once rendered, its lines.
+
+    ``height`` is the real line count when ``strips`` is set, an estimate before. ``fence`` is
+    the fence markup (```` ``` ````) of a code fence, so an unclosed one can be closed before the
+    stream tail is rendered.
+    """
+
+    source: str
+    kind: str
+    fence: str = ""
+    strips: list[Strip] | None = None
+    height: int = 1
+
+
+def split_blocks(text: str) -> tuple[list[Block], int]:
+    """Split ``text`` into top-level blocks; also return where the last one starts.
+
+    The offset (in characters) lets a stream keep the finished blocks and parse only the
+    tail next time. Text that yields no block (blank lines) gives ``([], len(text))``.
+    """
+    tokens = _PARSER.parse(text)
+    heads = [token for token in tokens if token.map is not None and token.level == 0]
+    if not heads:
+        return [], len(text)
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    blocks: list[Block] = []
+    for index, token in enumerate(heads):
+        assert token.map is not None
+        start, end = token.map
+        if index == len(heads) - 1:
+            end = len(lines)
+        source = "\n".join(lines[start:end]).strip("\n")
+        fence = token.markup if token.type == "fence" else ""
+        blocks.append(Block(source=source, kind=token.type, fence=fence))
+    last_start = heads[-1].map[0] if heads[-1].map else 0
+    return blocks, min(offsets[last_start], len(text))
+
+
+def close_open_fence(block: Block) -> str:
+    """The block's source with an unclosed code fence closed, for rendering a stream tail."""
+    if block.kind != "fence" or not block.fence:
+        return block.source
+    lines = block.source.rstrip().split("\n")
+    closing = lines[-1].strip() if len(lines) > 1 else ""
+    fence_char = block.fence[0]
+    if len(closing) >= len(block.fence) and set(closing) == {fence_char}:
+        return block.source
+    return f"{block.source}\n{block.fence}"
+
+
+def code_of(block: Block) -> str:
+    """The code inside a fenced or indented code block (empty for other blocks)."""
+    if block.kind not in FENCE_KINDS:
+        return ""
+    for token in _PARSER.parse(close_open_fence(block)):
+        if token.type in FENCE_KINDS:
+            return token.content.rstrip("\n")
+    return ""
+
+
+def estimate_height(source: str, width: int) -> int:
+    """A cheap guess of a block's rendered height, used until the block is rendered."""
+    width = max(width - 2, 8)
+    lines = source.split("\n")
+    return sum(max(1, -(-len(line) // width)) for line in lines)
+
+
+class _LeftHeading(Heading):
+    """Headings aligned left: a centred title reads oddly inside a chat message."""
+
+    LEVEL_ALIGN = dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), "left")
+
+
+class _ThemedCodeBlock(CodeBlock):
+    """A code block on the theme's code background, highlighted with its pygments style."""
+
+    background = "default"
+
+    @classmethod
+    def create(cls, markdown: Markdown, token: object) -> _ThemedCodeBlock:
+        block = super().create(markdown, token)  # type: ignore[arg-type]
+        assert isinstance(block, _ThemedCodeBlock)
+        block.background = getattr(markdown, "code_background", "default")
+        return block
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        code = str(self.text).rstrip()
+        yield Syntax(
+            code,
+            self.lexer_name,
+            theme=self.theme,
+            word_wrap=True,
+            padding=(0, 1),
+            background_color=self.background,
+        )
+
+
+class ChatMarkdown(Markdown):
+    """Rich ``Markdown`` with left headings, themed code blocks and one shared parser.
+
+    Rich builds a new markdown-it parser per instance (~0.6 ms); a chat renders hundreds of
+    blocks, so this subclass parses with the module's parser instead.
+    """
+
+    elements: dict[str, type[MarkdownElement]] = {  # noqa: RUF012 - Rich's own ClassVar
+        **Markdown.elements,
+        "heading_open": _LeftHeading,
+        "fence": _ThemedCodeBlock,
+        "code_block": _ThemedCodeBlock,
+    }
+
+    def __init__(self, markup: str, *, code_theme: str, code_background: str) -> None:
+        self.markup = markup
+        self.parsed = _PARSER.parse(markup)
+        self.code_theme = code_theme
+        self.code_background = code_background
+        self.justify = None
+        self.style = "none"
+        self.hyperlinks = True
+        self.inline_code_lexer = None
+        self.inline_code_theme = code_theme
+
+
+def make_console(palette: Palette) -> Console:
+    """A private Rich console carrying the palette's ``markdown.*`` styles."""
+    return Console(
+        file=io.StringIO(),
+        theme=palette.rich_theme,
+        color_system="truecolor",
+        force_terminal=True,
+        legacy_windows=False,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        width=80,
+    )
+
+
+def _is_blank(line: list[Segment]) -> bool:
+    return all(not seg.text.strip() and not (seg.style and seg.style.bgcolor) for seg in line)
+
+
+def _clickable(line: list[Segment]) -> list[Segment]:
+    """Give link segments an ``@click`` action so Textual routes clicks to ``action_link``."""
+    if not any(seg.style is not None and seg.style.link for seg in line):
+        return line
+    result = []
+    for seg in line:
+        style = seg.style
+        if style is not None and style.link:
+            style = style + Style.from_meta({"@click": f"link({style.link!r})"})
+        result.append(Segment(seg.text, style, seg.control))
+    return result
+
+
+def render_lines(renderable: object, console: Console, width: int) -> list[Strip]:
+    """Render any Rich renderable at ``width`` into padded strips without edge blank lines."""
+    options = console.options.update(width=width, max_width=width, height=None)
+    lines = console.render_lines(renderable, options, pad=True, new_lines=False)  # type: ignore[arg-type]
+    start, end = 0, len(lines)
+    while start < end and _is_blank(lines[start]):
+        start += 1
+    while end > start and _is_blank(lines[end - 1]):
+        end -= 1
+    return [Strip(_clickable(line), width) for line in lines[start:end]]
+
+
+def render_block(
+    block: Block, *, console: Console, palette: Palette, width: int, tail: bool = False
+) -> list[Strip]:
+    """Render one block; ``tail`` closes an open code fence first (the stream's last block)."""
+    source = close_open_fence(block) if tail else block.source
+    markdown = ChatMarkdown(
+        source, code_theme=palette.code_theme, code_background=palette.code_background
+    )
+    strips = render_lines(markdown, console, width)
+    return strips or [Strip.blank(width)]
+
+
+def render_text(text: Text, console: Console, width: int) -> list[Strip]:
+    """Render a plain Rich ``Text`` (notices, error lines) wrapped at ``width``."""
+    return render_lines(text, console, width) or [Strip.blank(width)]

@@ -1,0 +1,35 @@
+"""What the message view shows for one message: a frozen, UI-only description of a record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Status = Literal["complete", "streaming", "cancelled", "error"]
+"""The lifecycle of a message, the same values as ``storage.models.MessageStatus``."""
+
+
+@dataclass(frozen=True, slots=True)
+class MessageItem:
+    """One message of the active path, as the view draws it.
+
+    The app builds these from storage records; the view never sees a record. ``badge`` is the
+    header text after the role ("gpt-4o · 1.2s"), ``visibility`` a label such as
+    "private → Alex" (mediator), ``error`` the one-sentence reason shown under a failed reply.
+    ``version`` / ``sibling_count`` drive the ``< 2/3 >`` control in the header.
+    """
+
+    id: str
+    role: str
+    content: str = ""
+    status: Status = "complete"
+    version: int = 1
+    sibling_count: int = 1
+    badge: str = ""
+    visibility: str = ""
+    error: str = ""
+
+    @property
+    def has_versions(self) -> bool:
+        """Whether the header shows the ``< n/m >`` version control."""
+        return self.sibling_count > 1

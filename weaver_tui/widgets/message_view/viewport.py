@@ -1,0 +1,410 @@
+"""The virtualised engine under ``MessageView``: what to render, when, and how lines are drawn.
+
+``TranscriptViewport`` owns the line cache (:mod:`.cache`), renders blocks only around the
+viewport, coalesces streamed appends into at most one render per frame interval, keeps the
+scroll position steady when blocks above the viewport get their real heights, and implements
+follow mode and Textual text selection. ``MessageView`` adds the chat API, keys and messages.
+
+Textual notes that shaped it (issue 3 / STACK-NOTES): ``virtual_size`` is a layout reactive,
+and a screen layout per streamed frame costs more than the frame itself, so it is changed
+without a layout unless the scrollbar must appear or go; ``scroll_to`` needs ``force=True``
+before the first layout; widths come from ``scrollable_content_region`` with
+``scrollbar-gutter: stable`` so the scrollbar never changes the wrap width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from time import monotonic
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.selection import Selection
+from textual.strip import Strip
+from textual.theme import Theme
+from textual.timer import Timer
+from textual.widget import Widget
+
+from weaver_tui.widgets.message_view.blocks import make_console, render_block
+from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout
+from weaver_tui.widgets.message_view.header import render_header, render_notice
+from weaver_tui.widgets.message_view.items import MessageItem
+from weaver_tui.widgets.message_view.palette import Palette, build_palette
+from weaver_tui.widgets.message_view.selection import (
+    extract_selection,
+    highlight_span,
+    selection_lines,
+)
+
+JUMP_LABEL = " ↓ jump to latest (end) "
+MAX_PASSES = 8
+
+
+class TranscriptViewport(ScrollView):
+    """A scroll view drawing a :class:`Layout` of messages from cached Rich-rendered strips."""
+
+    ALLOW_SELECT = True
+    FRAME_INTERVAL = 1 / 30
+    """Seconds between two renders of a streaming tail: appends in between are coalesced."""
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._layout = Layout()
+        self._width = 0
+        self._palette: Palette | None = None
+        self._md_console: Console | None = None
+        self._follow = True
+        self._selected: str | None = None
+        self._flush_timer: Timer | None = None
+        self._last_flush = 0.0
+        self._streaming_ids: set[str] = set()
+        self._programmatic = False
+        self._realizing = False
+        self._update_requested = False
+        self._prefetch_scheduled = False
+        self._base_style: Style | None = None
+        self._drawn: dict[int, tuple[Strip | None, Strip]] = {}
+        self.blocks_rendered = 0
+        """How many block renders the view has done (a test and benchmark counter)."""
+
+    # -- lifecycle, theme, size -------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.call_after_refresh(self._update)
+
+    def on_resize(self, event: Resize) -> None:
+        self._update()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._base_style = None
+        self._drawn.clear()
+
+    def _theme_changed(self, theme: Theme) -> None:
+        self._palette = None
+        self._md_console = None
+        self._drawn.clear()
+        for entry in self._layout.entries:
+            entry.drop_render(self._width or DEFAULT_WIDTH)
+        if self._layout.entries:
+            self._layout.rebuild(0)
+        self._update()
+
+    def _ensure_palette(self) -> tuple[Palette, Console]:
+        if self._palette is None or self._md_console is None:
+            background = self.styles.background if self.is_mounted else None
+            self._palette = build_palette(self.app.current_theme, background)
+            self._md_console = make_console(self._palette)
+        return self._palette, self._md_console
+
+    def _sync_width(self) -> bool:
+        """Adopt the content width; on a change drop every render, keeping the top message."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return False
+        if width == self._width:
+            return True
+        anchor = self._anchor()
+        self._width = width
+        self._drawn.clear()
+        for entry in self._layout.entries:
+            entry.drop_render(width)
+            entry.reestimate(width)
+        if self._layout.entries:
+            self._layout.rebuild(0)
+        if anchor is not None and not self._follow:
+            index, offset = anchor
+            entry_height = self._layout.entries[index].height
+            self._set_scroll(self._layout.tops[index] + min(offset, entry_height - 1))
+        return True
+
+    def _anchor(self) -> tuple[int, int] | None:
+        if not self._layout.entries:
+            return None
+        y = round(self.scroll_y)
+        index = self._layout.entry_at(y)
+        return index, y - self._layout.tops[index]
+
+    # -- streaming --------------------------------------------------------------------------
+
+    def _schedule_flush(self) -> None:
+        if self._flush_timer is not None or not self.is_mounted:
+            return
+        delay = max(0.001, self._last_flush + self.FRAME_INTERVAL - monotonic())
+        self._flush_timer = self.set_timer(delay, self._flush, name="message-view-flush")
+
+    def _cancel_flush(self) -> None:
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
+            self._flush_timer = None
+
+    def _flush(self) -> None:
+        """Fold every pending append into its message and render the frame once."""
+        self._flush_timer = None
+        self._last_flush = monotonic()
+        width = self._width or DEFAULT_WIDTH
+        first_changed: int | None = None
+        for message_id in list(self._streaming_ids):
+            position = self._layout.index.get(message_id)
+            if position is None:
+                self._streaming_ids.discard(message_id)
+                continue
+            if self._layout.entries[position].absorb_pending(width):
+                first_changed = position if first_changed is None else min(first_changed, position)
+        if first_changed is not None:
+            self._layout.rebuild(first_changed)
+            self._update(changed_from_line=self._layout.tops[first_changed])
+
+    # -- realisation: render what is near the viewport --------------------------------------
+
+    def _update(self, changed_from_line: int = 0, *, prefetch: bool = False) -> None:
+        """Render what the viewport needs, set the virtual size once, keep the scroll right.
+
+        ``changed_from_line``: nothing above this virtual line changed, so a stream growing
+        below the viewport of a user reading history costs no repaint. The screen above and
+        below the viewport is rendered after the paint (``prefetch``), so the first paint
+        pays for the visible lines only.
+        """
+        if not self.is_mounted or not self._sync_width():
+            return
+        height = max(1, self.scrollable_content_region.height)
+        scroll = round(self.scroll_y)
+        top = max(0, self._layout.total - height) if self._follow else scroll
+        top = self._realize_range(top, height, margin=height if prefetch else 0)
+        if not prefetch and not self._prefetch_scheduled:
+            self._prefetch_scheduled = True
+            self.call_after_refresh(self._prefetch)
+        self._set_virtual_height(self._layout.total)
+        if self._follow:
+            self._set_scroll(max(0, self._layout.total - height))
+        elif top != round(self.scroll_y) and not self.app.animator.is_being_animated(
+            self, "scroll_y"
+        ):
+            # Keep what the user looks at in place; an animated scroll is left to land first.
+            self._set_scroll(top)
+        moved = round(self.scroll_y) != scroll
+        if moved or changed_from_line < scroll + height or (self._follow and not prefetch):
+            self.refresh()
+
+    def _prefetch(self) -> None:
+        self._prefetch_scheduled = False
+        self._update(changed_from_line=self._layout.total, prefetch=True)
+
+    def _set_virtual_height(self, total: int) -> None:
+        """Change ``virtual_size``; a screen layout only when the scrollbar appears or goes."""
+        size = Size(self._width, total)
+        old = self.virtual_size
+        if size == old:
+            return
+        height = self.scrollable_content_region.height
+        if old.width != size.width or (old.height > height) != (total > height):
+            self.virtual_size = size
+            return
+        self.set_reactive(Widget.virtual_size, size)
+        self._programmatic = True
+        try:
+            self._scroll_update(size)  # what a layout would do for us: scrollbar and clamp
+        finally:
+            self._programmatic = False
+
+    def _realize_range(self, top: int, height: int, margin: int = 0) -> int:
+        """Render blocks in ``[top - margin, top + height + margin)``; returns ``top`` moved by
+        the height corrections of blocks above it, so the lines the user looks at stay put."""
+        if self._realizing or self._width <= 0:
+            return top
+        self._realizing = True
+        try:
+            for _ in range(MAX_PASSES):
+                if self._follow:
+                    top = max(0, self._layout.total - height)
+                changed_from, shift = self._realize_pass(top - margin, top + height + margin, top)
+                if changed_from is None:
+                    break
+                self._layout.rebuild(changed_from)
+                if not self._follow:
+                    top = max(0, top + shift)
+        finally:
+            self._realizing = False
+        return top
+
+    def _realize_pass(self, start: int, end: int, top: int) -> tuple[int | None, int]:
+        palette, console = self._ensure_palette()
+        width = self._width
+        changed_from: int | None = None
+        shift = 0
+        for index, entry, block_index, part_top in list(self._layout.window(max(0, start), end)):
+            before = entry.height
+            if block_index == -2:
+                if entry.notice is not None or not entry.has_notice:
+                    continue
+                entry.notice = render_notice(entry.item, palette, console, width)
+                entry.relayout()
+                delta = entry.height - before
+            elif block_index == -1:
+                entry.split(width)
+                delta = entry.height - before
+            else:
+                assert entry.blocks is not None
+                block = entry.blocks[block_index]
+                if block.strips is not None:
+                    continue
+                before = block.height
+                block.strips = render_block(
+                    block,
+                    console=console,
+                    palette=palette,
+                    width=width,
+                    tail=entry.is_tail(block_index),
+                )
+                self.blocks_rendered += 1
+                block.height = len(block.strips)
+                entry.relayout()
+                delta = block.height - before
+            if part_top + before <= top:
+                shift += delta
+            changed_from = index if changed_from is None else min(changed_from, index)
+        return changed_from, shift
+
+    # -- scrolling and follow mode ----------------------------------------------------------
+
+    def _set_scroll(self, y: int) -> None:
+        """Scroll without counting as the user's scroll (follow mode is left alone)."""
+        self._programmatic = True
+        try:
+            self.scroll_to(y=y, animate=False, force=True)
+        finally:
+            self._programmatic = False
+
+    def _scroll_to_line(self, y: int) -> None:
+        """A deliberate scroll (not a correction): follow only if it lands on the bottom."""
+        height = max(1, self.scrollable_content_region.height)
+        self._follow = False
+        top = self._realize_range(y, height)
+        self._set_virtual_height(self._layout.total)
+        self._set_scroll(top)
+        self._follow = round(self.scroll_y) >= self.max_scroll_y
+        self.refresh()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self._programmatic or self._realizing or not self.is_mounted:
+            return
+        self._follow = round(new_value) >= self.max_scroll_y
+        self._update()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self._width or self.size.width
+        virtual_y = round(self.scroll_y) + y
+        source = self._line_strip(virtual_y)
+        selection = self.text_selection
+        drawn = self._drawn.get(virtual_y)
+        if drawn is not None and drawn[0] is source and selection is None:
+            strip = drawn[1]
+        else:
+            if self._base_style is None:
+                self._base_style = self.rich_style
+            strip = (source or Strip.blank(width)).crop_extend(0, width, None)
+            strip = strip.apply_style(self._base_style)
+            if selection is not None and (span := selection.get_span(virtual_y)) is not None:
+                style = self.screen.get_component_rich_style("screen--selection")
+                strip = highlight_span(strip, span[0], span[1], style)
+            strip = strip.apply_offsets(0, virtual_y)
+            if selection is None:
+                if len(self._drawn) > 4 * max(self.size.height, 10):
+                    self._drawn.clear()
+                self._drawn[virtual_y] = (source, strip)
+        if y == self.scrollable_content_region.height - 1 and self._shows_jump():
+            strip = self._with_jump_label(strip, width)
+        return strip
+
+    def _shows_jump(self) -> bool:
+        return not self._follow and round(self.scroll_y) < self.max_scroll_y
+
+    def _with_jump_label(self, strip: Strip, width: int) -> Strip:
+        palette, _ = self._ensure_palette()
+        if len(JUMP_LABEL) >= width:
+            return strip
+        style = palette.jump + Style.from_meta({"@click": "jump_to_latest"})
+        label = Strip([Segment(JUMP_LABEL, style)])
+        return Strip.join([strip.crop(0, width - len(JUMP_LABEL)), label])
+
+    def _line_strip(self, virtual_y: int) -> Strip | None:
+        """The cached strip for a virtual line, ``None`` for blank or not-yet-rendered."""
+        layout = self._layout
+        if not layout.entries or virtual_y < 0 or virtual_y >= layout.total:
+            return None
+        index = layout.entry_at(virtual_y)
+        entry = layout.entries[index]
+        kind, part, line = entry.locate(virtual_y - layout.tops[index])
+        if kind == "header":
+            return self._header(entry)
+        if kind == "block":
+            assert entry.blocks is not None
+            strips = entry.blocks[part].strips
+            if strips is None:
+                self._request_update()
+                return None
+            return strips[line] if line < len(strips) else None
+        if kind == "notice":
+            if entry.notice is None:
+                self._request_update()
+                return None
+            return entry.notice[line] if line < len(entry.notice) else None
+        if kind == "unsplit":
+            self._request_update()
+        return None
+
+    def _request_update(self) -> None:
+        """A line was asked for before its block was rendered: render after this frame."""
+        if not self._realizing and not self._update_requested:
+            self._update_requested = True
+            self.call_after_refresh(self._requested_update)
+
+    def _requested_update(self) -> None:
+        self._update_requested = False
+        self._update()
+
+    def _header(self, entry: Entry) -> Strip:
+        if entry.header is None or entry.header.cell_length != self._width:
+            palette, console = self._ensure_palette()
+            selected = entry.item.id == self._selected
+            entry.header = render_header(
+                self._current_item(entry), palette, console, self._width, selected=selected
+            )
+        return entry.header
+
+    def _line_text(self, virtual_y: int) -> str:
+        strip = self._line_strip(virtual_y)
+        return strip.text.rstrip() if strip is not None else ""
+
+    @staticmethod
+    def _current_item(entry: Entry) -> MessageItem:
+        if entry.text == entry.item.content and not entry.pending:
+            return entry.item
+        return replace(entry.item, content=entry.text + "".join(entry.pending))
+
+    # -- text selection ---------------------------------------------------------------------
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text; unrendered history in between is copied as its Markdown."""
+        if not self._layout.entries:
+            return None
+        last = self._layout.total - 1
+        start_y = selection.start.y if selection.start is not None else 0
+        end_y = selection.end.y if selection.end is not None else last
+        lines = selection_lines(self._layout, start_y, end_y, self._line_text)
+        return extract_selection(selection, lines, last), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self._drawn.clear()
+        self.refresh()

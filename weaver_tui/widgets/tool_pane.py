@@ -1,0 +1,250 @@
+"""The tool-status pane: what the agent is doing, one row per tool call and per graph stage.
+
+A row shows a spinner while its tool or stage runs, then a mark and the duration; tool rows add
+a short form of the arguments and a one-line preview of the output (Enter or a click expands
+it); errors are drawn in ``$error``. The footer line gives token usage and latency of the last
+reply. The chat screen feeds it from the runtime's events (``ToolStarted``, ``ToolFinished``,
+``NodeStatus``, ``Usage``); the pane never talks to the runtime itself.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+ARGS_WIDTH = 26
+PREVIEW_LINES = 16
+RowState = Literal["running", "done", "error"]
+
+
+def short_args(args: dict[str, Any], width: int = ARGS_WIDTH) -> str:
+    """``key=value`` pairs on one line, each value cut short, the whole cut to ``width``."""
+    parts: list[str] = []
+    for key, value in args.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = " ".join(str(text).split())
+        if len(text) > 24:
+            text = text[:23] + "…"
+        parts.append(f"{key}={text}")
+    line = ", ".join(parts)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def format_duration(ms: float) -> str:
+    """``12 ms``, ``1.4 s``, ``2 m 05 s``: short, readable at a glance."""
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    seconds = ms / 1000
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} m {rest:02d} s"
+
+
+class ToolRow(Vertical, can_focus=True):
+    """One tool call or graph stage; Enter toggles the full output preview."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "toggle_expanded", "Expand output", show=False),
+    ]
+
+    expanded: reactive[bool] = reactive(False)
+    """Whether the output preview shows up to ``PREVIEW_LINES`` lines or one."""
+
+    def __init__(self, key: str, name: str, detail: str, *, kind: str) -> None:
+        super().__init__(classes=f"tool-row -{kind} -running")
+        self.key = key
+        self.tool_name = name
+        self.detail = detail
+        self.kind = kind
+        self.state: RowState = "running"
+        self.output = ""
+        self.duration_ms: float | None = None
+        self.started = time.monotonic()
+        self.show_timing = True
+        self._ready = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="row-title", markup=False)
+        yield Static(classes="row-preview", markup=False)
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.redraw(0)
+
+    def finish(self, state: RowState, output: str, duration_ms: float | None) -> None:
+        """Mark the row done or failed, with its output (or error sentence) and duration."""
+        self.state = state
+        self.output = output
+        self.duration_ms = duration_ms
+        self.set_class(False, "-running")
+        self.set_class(state == "error", "-error")
+        self.redraw(0)
+
+    def rename(self, name: str) -> None:
+        self.tool_name = name
+        self.redraw(0)
+
+    def redraw(self, frame: int) -> None:
+        """Draw the title (spinner frame while running) and the preview."""
+        if not self._ready:
+            return
+        if self.state == "running":
+            mark: tuple[str, str] = (SPINNER[frame % len(SPINNER)], "$accent")
+            elapsed = (time.monotonic() - self.started) * 1000
+            timing = format_duration(elapsed) if elapsed >= 1000 else ""
+        else:
+            mark = ("✗", "$error") if self.state == "error" else ("✓", "$success")
+            timing = format_duration(self.duration_ms) if self.duration_ms is not None else ""
+        if not self.show_timing:
+            timing = ""
+        name_style = "$error bold" if self.state == "error" else "bold"
+        title = Content.assemble(
+            mark,
+            " ",
+            (self.tool_name, name_style),
+            (f"  {timing}" if timing else "", "$text-muted"),
+            (f"\n  {self.detail}" if self.detail else "", "$text-muted"),
+        )
+        self.query_one(".row-title", Static).update(title)
+        preview = self.query_one(".row-preview", Static)
+        lines = self.output.splitlines()
+        if not lines:
+            preview.display = False
+            return
+        preview.display = True
+        shown = lines[:PREVIEW_LINES] if self.expanded else lines[:1]
+        more = len(lines) - len(shown)
+        text = "\n".join(shown) + (f"\n… {more} more lines (Enter)" if more else "")
+        preview.update(text)
+
+    def watch_expanded(self, expanded: bool) -> None:
+        self.set_class(expanded, "-expanded")
+        self.redraw(0)
+
+    def action_toggle_expanded(self) -> None:
+        self.expanded = not self.expanded
+
+    def on_click(self) -> None:
+        self.expanded = not self.expanded
+
+
+class ToolStatusPane(Vertical):
+    """Rows for the tools and stages of the current turn, and the last reply's usage."""
+
+    show_timings: reactive[bool] = reactive(True, init=False)
+    """Durations and latency on or off (off makes screenshots repeatable)."""
+
+    DEFAULT_CSS = """
+    ToolStatusPane {
+        width: 30;
+        border-left: vkey $panel;
+        background: $surface;
+        & > #tool-pane-title { color: $text-muted; text-style: bold; padding: 0 1; }
+        & > #tool-rows { height: 1fr; scrollbar-size-vertical: 1; }
+        & > #tool-usage { color: $text-muted; padding: 0 1; height: auto; }
+        & .tool-row { height: auto; padding: 0 1; }
+        & .tool-row:focus { background: $boost; }
+        & .tool-row > .row-title { color: $tool; }
+        & .tool-row.-stage > .row-title { color: $foreground; }
+        & .tool-row > .row-preview {
+            color: $text-muted;
+            padding-left: 2;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+        }
+        & .tool-row.-expanded > .row-preview { text-wrap: wrap; }
+        & .tool-row.-error > .row-preview { color: $error; }
+        & #tool-empty { color: $text-muted; padding: 0 1; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("Tools", id="tool-pane-title")
+        with VerticalScroll(id="tool-rows"):
+            yield Static("No tool has run in this turn.", id="tool-empty")
+        yield Static("", id="tool-usage", markup=False)
+
+    def on_mount(self) -> None:
+        self._frame = 0
+        self._usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        self._spinner = self.set_interval(0.1, self._spin, pause=True)
+
+    @property
+    def rows(self) -> list[ToolRow]:
+        return list(self.query(ToolRow))
+
+    def row(self, key: str) -> ToolRow | None:
+        return next((row for row in self.query(ToolRow) if row.key == key), None)
+
+    async def new_turn(self) -> None:
+        """Forget the rows of the previous turn (the usage line stays until replaced)."""
+        await self.query(ToolRow).remove()
+        self.query_one("#tool-empty").display = True
+
+    def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
+        self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))
+
+    def tool_finished(
+        self, call_id: str, name: str, output: str, error: str | None, duration_ms: float
+    ) -> None:
+        row = self.row(f"tool:{call_id}")
+        if row is None:
+            row = ToolRow(f"tool:{call_id}", name, "", kind="tool")
+            self._add(row)
+        row.finish("error" if error else "done", error or output, duration_ms)
+
+    def stage(self, node: str, text: str, state: RowState) -> None:
+        """A graph stage line: created on first sight of ``node``, updated in place after."""
+        row = self.row(f"stage:{node}")
+        if row is None:
+            row = ToolRow(f"stage:{node}", text, "", kind="stage")
+            self._add(row)
+        else:
+            row.rename(text)
+        if state != "running":
+            row.finish(state, "", (time.monotonic() - row.started) * 1000)
+
+    def set_usage(
+        self, input_tokens: int | None, output_tokens: int | None, latency_ms: float | None
+    ) -> None:
+        """Show the last reply's token usage and latency (either may be unknown)."""
+        self._usage = (input_tokens, output_tokens, latency_ms)
+        parts: list[str] = []
+        if input_tokens is not None and output_tokens is not None:
+            parts.append(f"{input_tokens} in · {output_tokens} out")
+        if latency_ms is not None and self.show_timings:
+            parts.append(format_duration(latency_ms))
+        self.query_one("#tool-usage", Static).update(" · ".join(parts))
+
+    def watch_show_timings(self) -> None:
+        for row in self.query(ToolRow):
+            row.show_timing = self.show_timings
+            row.redraw(self._frame)
+        if self.is_mounted:
+            self.set_usage(*self._usage)
+
+    def _add(self, row: ToolRow) -> None:
+        row.show_timing = self.show_timings
+        self.query_one("#tool-empty").display = False
+        rows = self.query_one("#tool-rows", VerticalScroll)
+        rows.mount(row)
+        rows.scroll_end(animate=False, immediate=False)
+        self._spinner.resume()
+
+    def _spin(self) -> None:
+        self._frame += 1
+        running = [row for row in self.query(ToolRow) if row.state == "running"]
+        for row in running:
+            row.redraw(self._frame)
+        if not running:
+            self._spinner.pause()
