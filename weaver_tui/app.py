@@ -18,14 +18,22 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
-from weaver_tui.commands import WeaverCommands
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from weaver_tui.services import Services
     from weaver_tui.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+
+def _weaver_commands() -> type[Provider]:
+    """The palette provider, imported when the palette first opens (not at start-up)."""
+    from weaver_tui.commands import WeaverCommands
+
+    return WeaverCommands
 
 
 class WeaverApp(App[None]):
@@ -33,7 +41,7 @@ class WeaverApp(App[None]):
 
     TITLE = "weaver-tui"
     CSS_PATH = Path(__file__).with_name("app.tcss")
-    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {WeaverCommands}
+    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {_weaver_commands}
     BINDINGS: ClassVar[list[BindingType]] = bindings_for("app")
 
     def __init__(

@@ -52,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
     ask.add_argument("text", help="the message to send")
-    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_CHOICES)
-    ask.add_argument("--conversation", dest="ask_conversation", metavar="ID")
+    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_CHOICES, help="agent profile")
+    ask.add_argument(
+        "--conversation", dest="ask_conversation", metavar="ID", help="continue this conversation"
+    )
+    ask.add_argument(
+        "--project-root", dest="ask_project_root", type=Path, help="folder the ide-helper works in"
+    )
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
     ask.add_argument("--sender", help="who is speaking (mediator)")
 
@@ -155,6 +160,7 @@ async def run_verb(args: argparse.Namespace) -> int:
 
 
 async def ask(services: Services, args: argparse.Namespace) -> int:
+    args.project_root = args.ask_project_root or args.project_root
     store = services.store
     model = services.model  # a provider that cannot be built fails before anything is stored
     profile = args.ask_profile or args.profile

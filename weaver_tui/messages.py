@@ -29,16 +29,11 @@ class TokensArrived(Message):
 
 @dataclass
 class TurnFinished(Message):
-    """A turn ended (complete, cancelled or error) and the screen shows its final state."""
+    """A turn ended (complete, cancelled or error) and the screen shows its final state.
+
+    Posted by the chat screen (it bubbles to the app), for whatever drives turns one after
+    another: a scripted demo, a test waiting on the next turn."""
 
     conversation_id: str
     leaf_id: str | None
     status: str
-
-
-@dataclass
-class ConversationOpened(Message):
-    """The chat screen now shows ``conversation_id`` on the branch ending at ``leaf_id``."""
-
-    conversation_id: str
-    leaf_id: str | None

@@ -97,3 +97,20 @@ def test_provider_failure_is_one_line_and_a_non_zero_exit(
         assert reply.role == "assistant" and reply.status is MessageStatus.ERROR
         assert conversation.id in lines[0]
     assert key not in (data_dir / "weaver.log").read_text(encoding="utf-8")
+
+
+def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsys, tmp_path: Path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "notes.md").write_text("# Notes\nThe build uses ruff.\n", encoding="utf-8")
+
+    code, out, err = _ask(
+        capsys, "--profile", "ide-helper", "--project-root", str(project), "What does notes.md say?"
+    )
+
+    assert code == 0, err
+    assert "→ read_file" in err and "ruff" in out
+    conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
+    with SqliteConversationStore(data_dir / "weaver.db") as store:
+        conversation = store.get_conversation(conversation_id)
+        assert conversation.meta["project_root"] == str(project.resolve())

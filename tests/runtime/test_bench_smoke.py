@@ -1,4 +1,4 @@
-"""The runtime streaming benchmark runs end to end on a short reply (figures are not checked)."""
+"""The runtime benchmarks run end to end on small inputs (their figures are not checked here)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,29 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_stream_runtime.py"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_bench_stream_runtime_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_stream_runtime", BENCH)
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _load("bench_stream_runtime")
 
     ratio = asyncio.run(bench.main(200, runs=1))
 
     out = capsys.readouterr().out
     assert ratio > 0
     assert "(200 token deltas, stored)" in out and "ratio (c)/(b)" in out
+
+
+def test_bench_cancel_latency_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    results = asyncio.run(_load("bench_cancel_latency").main(runs=1))
+
+    assert set(results) == {"mid-stream", "silent provider"}
+    assert "bare astream task" in capsys.readouterr().out

@@ -50,6 +50,9 @@ class HostApp(App[None]):
     def on_message_view_link_clicked(self, message: MessageView.LinkClicked) -> None:
         self.posted.append(message)
 
+    def on_message_view_code_copied(self, message: MessageView.CodeCopied) -> None:
+        self.posted.append(message)
+
 
 def history(count: int) -> list[MessageItem]:
     """A path of ``count`` finished messages alternating user / assistant, with Markdown."""

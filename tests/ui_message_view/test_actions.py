@@ -95,8 +95,11 @@ async def test_copy_keys_put_the_message_and_the_code_block_on_the_clipboard() -
         await pilot.press("k", "y")
         await pilot.pause()
         assert copied[-1] == "How do I sort a list?"
-        actions = [m.action for m in _posted(app, MessageView.ActionRequested)]
-        assert actions == ["copy", "copy", "copy"]
+        actions = [(m.message_id, m.action) for m in _posted(app, MessageView.ActionRequested)]
+        assert actions == [("a1", "copy"), ("u1", "copy")]
+        assert [(m.message_id, m.code) for m in _posted(app, MessageView.CodeCopied)] == [
+            ("a1", "items.sort()")
+        ]
 
 
 async def test_mouse_selection_copies_the_selected_text() -> None:

@@ -97,3 +97,16 @@ async def test_update_item_mid_stream_keeps_the_streamed_text() -> None:
         assert item is not None and item.badge == "x"
         assert item.content == "Hello, this arrived and this is still pending."
         assert "Hello, this arrived and this is still pending." in view.visible_text()
+
+
+async def test_text_streamed_before_the_view_is_mounted_is_shown() -> None:
+    view = MessageView()
+    view.set_messages(history(2))
+    view.start_message(MessageItem(id="r", role="assistant"))
+    view.append_text("r", "early words")
+    app = HostApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.mount(view)
+        await pilot.pause()
+        assert "early words" in view.visible_text()
+        assert "Question number 0?" in view.visible_text()

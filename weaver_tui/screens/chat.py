@@ -31,7 +31,7 @@ from agents.errors import WeaverError
 from storage.store import StorageError
 from weaver_tui.chat_state import ChatState
 from weaver_tui.keymap import bindings_for
-from weaver_tui.messages import ConversationOpened, TokensArrived, TurnFinished
+from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
@@ -144,6 +144,9 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         """Import the agent stack after the first paint, so the first turn starts at once."""
         import agents.runtime  # noqa: F401
 
+        self.warm_profile_modules()
+        self.app.call_from_thread(self.agents_loaded)
+
     async def on_unmount(self) -> None:
         await self._runtime_stack.aclose()
 
@@ -154,12 +157,6 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.tree.load(self.state.opened_records, self.state.leaf_id)
         self.mount_profile_panel()
         self.show_path()
-        self.post_message(
-            ConversationOpened(
-                self.state.conversation.id if self.state.conversation else "",
-                self.state.leaf_id,
-            )
-        )
 
     def show_path(self) -> None:
         """Show the active path in the view, the tree and the header."""
@@ -167,7 +164,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.messages.set_messages(items)
         self.query_one("#empty-hint").display = not items
         leaf = self.state.leaf_id
-        if leaf is not None:
+        if leaf is not None and self.tree.active_leaf_id != leaf:
             self.tree.set_active_path(leaf)
         self.retry_user_id = None
         if leaf is not None and self.state.index.get(leaf).status.value in ("error", "cancelled"):
@@ -200,6 +197,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def send(self, event: Composer.Submitted) -> None:
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
+            self.composer.set_draft(event.text)
+            return
+        if self.state.profile == "mediator" and not self.agents_ready:
+            self.notify("The mediator is still loading; send again in a moment.")
             self.composer.set_draft(event.text)
             return
         parent = self.state.leaf_id

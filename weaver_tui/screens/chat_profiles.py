@@ -42,9 +42,34 @@ def profile_bindings() -> list[Binding]:
 
 
 class ChatProfiles:
-    """Profile panels for :class:`~weaver_tui.screens.chat.ChatScreen`."""
+    """Profile panels for :class:`~weaver_tui.screens.chat.ChatScreen`.
+
+    The mediator's panel and the ide-helper's review need agent modules (LangChain types), so
+    until the warm-up after the first paint has imported them (``agents_ready``) the screen
+    shows the plain path and no mediator panel; :meth:`agents_loaded` completes the picture.
+    """
 
     mediator_view: str | None = None
+    agents_ready: bool = False
+
+    def warm_profile_modules(self: ChatScreen) -> None:
+        """Import what the open profile's panel needs (called in the warm-up thread)."""
+        from agents.profiles import get_profile
+
+        get_profile(self.state.profile)
+        if self.state.profile == "mediator":
+            import agents.profiles.mediator.space
+        elif self.state.profile == "ide-helper":
+            import agents.profiles.ide_helper.review  # noqa: F401
+
+    def agents_loaded(self: ChatScreen) -> None:
+        """The warm-up is done: mount what waited for it."""
+        self.agents_ready = True
+        if self.state.profile == "mediator":
+            self.mount_profile_panel()
+            self.show_path()
+        else:
+            self.show_pending_count()
 
     # ------------------------------------------------------------------ the panel
 
@@ -55,17 +80,19 @@ class ChatProfiles:
         conversation = self.state.conversation
         meta = conversation.meta if conversation else {}
         self.mediator_view = None
+        self.composer.speaker = "You"
+        if self.state.profile == "mediator" and not self.agents_ready:
+            self.show_panel(None)  # mounted by agents_loaded()
+            return
         options = PanelOptions(
             project_root=self.project_dir(),
             participants=tuple(meta.get("participants") or ()),
-            pending_patches=1 if self.pending_review() else 0,
+            pending_patches=1 if self.agents_ready and self.pending_review() else 0,
         )
-        panel = panel_for(self.state.profile, options)
-        self.show_panel(panel)
-        speaker = "You"
+        self.show_panel(panel_for(self.state.profile, options))
         if self.state.profile == "mediator":
-            speaker = (tuple(meta.get("participants") or ()) or self._default_participants())[0]
-        self.composer.speaker = speaker
+            participants = tuple(meta.get("participants") or ()) or self._default_participants()
+            self.composer.speaker = participants[0]
 
     def project_dir(self: ChatScreen) -> Path:
         conversation = self.state.conversation
@@ -99,7 +126,7 @@ class ChatProfiles:
     def visible_items(self: ChatScreen) -> list[MessageItem]:
         """The active path as the message view shows it (through the mediator's view)."""
         items = self.state.path_items()
-        if self.state.profile != "mediator" or self.state.leaf_id is None:
+        if self.state.profile != "mediator" or self.state.leaf_id is None or not self.agents_ready:
             return items
         from weaver_tui.profile_panels import items_for_view
 

@@ -29,8 +29,10 @@ It posts (handle as ``on_message_view_<name>``):
   ``<`` / ``>`` in a header; the screen switches the path to that sibling's branch and calls
   ``set_messages`` again.
 - ``MessageView.ActionRequested(view, message_id, action)``: ``f`` "fork", ``e`` "edit",
-  ``r`` "regenerate"; "copy" after ``y`` (message) or ``c`` (code block) put text on the
-  clipboard through ``app.copy_to_clipboard``.
+  ``r`` "regenerate"; "copy" after ``y`` has put the message's Markdown on the clipboard
+  (through ``app.copy_to_clipboard``: the screen only confirms).
+- ``MessageView.CodeCopied(view, message_id, code)``: ``c`` has put a code block on the
+  clipboard (the one in view, else the message's last).
 - ``MessageView.LinkClicked(view, href)``: a Markdown link was clicked (also opened with
   ``app.open_url`` unless ``open_links=False``).
 

@@ -89,13 +89,25 @@ class MessageView(TranscriptViewport, can_focus=True):
     class ActionRequested(Message):
         """The user asked for ``action`` ("fork", "edit", "regenerate" or "copy").
 
-        "copy" is posted after the view has put the text on the clipboard, so the screen
-        can confirm it.
+        "copy" (key ``y``) is posted after the view has put the message's Markdown on the
+        clipboard, so the screen only needs to confirm it.
         """
 
         view: MessageView
         message_id: str
         action: str
+
+        @property
+        def control(self) -> MessageView:
+            return self.view
+
+    @dataclass
+    class CodeCopied(Message):
+        """``c`` put a code block of the message on the clipboard (``code`` is what was copied)."""
+
+        view: MessageView
+        message_id: str
+        code: str
 
         @property
         def control(self) -> MessageView:
@@ -359,8 +371,9 @@ class MessageView(TranscriptViewport, can_focus=True):
         if block is None:
             self.notify("No code block in this message.", severity="warning")
             return
-        self.app.copy_to_clipboard(code_of(block))
-        self.post_message(self.ActionRequested(self, entry.item.id, "copy"))
+        code = code_of(block)
+        self.app.copy_to_clipboard(code)
+        self.post_message(self.CodeCopied(self, entry.item.id, code))
 
     def action_scroll_home(self) -> None:
         """Jump to the first message without animating through (and rendering) the path."""

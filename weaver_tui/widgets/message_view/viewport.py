@@ -78,7 +78,12 @@ class TranscriptViewport(ScrollView):
     def on_mount(self) -> None:
         super().on_mount()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.call_after_refresh(self._update)
+        self.call_after_refresh(self._first_update)
+
+    def _first_update(self) -> None:
+        """The first layout gave us a width: fold in anything streamed before the mount."""
+        self._flush()
+        self._update()
 
     def on_resize(self, event: Resize) -> None:
         self._update()

@@ -1,0 +1,77 @@
+"""The chat's tree operations against a real SQLite store, without the UI."""
+
+from __future__ import annotations
+
+from storage.sqlite_store import SqliteConversationStore
+from weaver_tui.chat_state import DEFAULT_TITLE, ChatState, title_from
+
+
+def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, str]]:
+    """hi -> hello (v1) / hello again (v2) -> more; returns ids by name."""
+    state = ChatState(store, "ide-helper")
+    user = state.add_user_message("hi there\nsecond line", None)
+    cid = state.conversation.id  # type: ignore[union-attr]
+    first = store.add_message(cid, "assistant", "hello", user.id)
+    second = store.add_message(cid, "assistant", "hello again", user.id)
+    more = store.add_message(cid, "user", "more", second.id)
+    state.open(cid)
+    return state, {"user": user.id, "v1": first.id, "v2": second.id, "more": more.id}
+
+
+def test_first_message_creates_the_conversation_titled_by_its_first_line(
+    store: SqliteConversationStore,
+) -> None:
+    state = ChatState(store, "mediator")
+    assert state.conversation is None
+    record = state.add_user_message("  \nPlan the budget\nwith details", None)
+    assert state.conversation is not None
+    assert state.conversation.title == "Plan the budget"
+    assert state.conversation.profile == "mediator"
+    assert store.get_message(record.id).content.startswith("  \nPlan")
+    assert state.leaf_id == record.id
+    assert title_from("") == DEFAULT_TITLE
+    assert len(title_from("x" * 200)) == 60
+
+
+def test_flip_version_moves_to_the_sibling_and_its_remembered_branch(
+    store: SqliteConversationStore,
+) -> None:
+    state, ids = _conversation(store)
+    assert state.leaf_id == ids["more"]
+    assert state.flip_version(ids["v2"], +1) is None
+    leaf = state.flip_version(ids["v2"], -1)
+    assert leaf == ids["v1"]
+    assert [item.content for item in state.path_items()] == ["hi there\nsecond line", "hello"]
+    assert store.active_leaf(state.conversation.id).id == ids["v1"]  # type: ignore[union-attr]
+    # back to v2 lands on the branch below it again
+    assert state.flip_version(ids["v1"], +1) == ids["more"]
+
+
+def test_items_carry_versions_and_branch_position(store: SqliteConversationStore) -> None:
+    state, ids = _conversation(store)
+    items = {item.id: item for item in state.path_items()}
+    assert (items[ids["v2"]].version, items[ids["v2"]].sibling_count) == (2, 2)
+    position = state.branch_position()
+    assert (position.index, position.count, position.depth) == (2, 2, 3)
+    assert str(position) == "branch 2/2 · depth 3"
+
+
+def test_delete_branch_moves_the_active_leaf_to_a_survivor(
+    store: SqliteConversationStore,
+) -> None:
+    state, ids = _conversation(store)
+    assert state.delete_branch(ids["v2"]) == ids["v1"]
+    assert ids["more"] not in state.index
+    assert [r.id for r in store.list_messages(state.conversation.id)] == [  # type: ignore[union-attr]
+        ids["user"],
+        ids["v1"],
+    ]
+
+
+def test_reopening_returns_to_the_checked_out_branch(store: SqliteConversationStore) -> None:
+    state, ids = _conversation(store)
+    state.checkout(ids["v1"])
+    again = ChatState(store, "ide-helper")
+    assert again.open_latest()
+    assert again.leaf_id == ids["v1"]
+    assert again.nearest_user(ids["v1"]) == ids["user"]

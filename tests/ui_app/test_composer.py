@@ -1,0 +1,54 @@
+"""The composer: Enter sends, Ctrl+J (or Shift+Enter) breaks the line, blank is not sent."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from themes.weaver import ROLE_VARIABLE_DEFAULTS
+from weaver_tui.widgets.composer import Composer
+
+
+class ComposerHost(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[tuple[str, str]] = []
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(ROLE_VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        yield Composer()
+
+    def on_composer_submitted(self, event: Composer.Submitted) -> None:
+        self.sent.append((event.text, event.speaker))
+
+
+async def test_enter_sends_and_newline_keys_break_the_line() -> None:
+    app = ComposerHost()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        composer.focus()
+        await pilot.press("enter", "space", "enter")
+        assert app.sent == []  # nothing but whitespace
+        composer.clear()
+        await pilot.press("a", "ctrl+j", "b", "shift+enter", "c")
+        assert composer.text == "a\nb\nc"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.sent == [("a\nb\nc", "You")]
+        assert composer.text == ""
+
+
+async def test_speaker_and_hint_show_in_the_border() -> None:
+    app = ComposerHost()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        composer.speaker = "Sam"
+        composer.hint = "editing v1/2"
+        composer.set_draft("old words")
+        await pilot.pause()
+        assert composer.border_title == "Sam" and composer.border_subtitle == "editing v1/2"
+        assert composer.text == "old words" and composer.has_focus
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.sent == [("old words", "Sam")]

@@ -1,0 +1,116 @@
+"""One keymap drives bindings, help and the command palette; every action has its plain name."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from textual.app import App
+from textual.command import CommandInput, CommandList, CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
+from weaver_tui.app import WeaverApp
+from weaver_tui.keymap import all_actions, keymap_markdown, palette_commands
+from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.screens.help import HelpScreen
+from weaver_tui.services import Services
+
+ISSUE_COMMANDS = {
+    "New conversation",
+    "Fork from selected message",
+    "Edit message",
+    "Regenerate reply",
+    "Next version",
+    "Previous version",
+    "Cancel reply",
+    "Switch profile",
+    "Switch model",
+    "Toggle tree",
+    "Toggle tool pane",
+    "Export conversation",
+    "Search conversations",
+}
+
+
+def test_every_issue_command_is_in_the_palette_and_runs_a_chat_action() -> None:
+    names = {item.command: item for item in palette_commands()}
+    assert set(names) >= ISSUE_COMMANDS
+    for name in ISSUE_COMMANDS:
+        action = names[name].action
+        assert action is not None and hasattr(ChatScreen, f"action_{action}"), name
+
+
+def test_bound_keys_are_unique_and_keep_textual_quit_and_copy() -> None:
+    keys = [b.key for b in (*WeaverApp.BINDINGS, *ChatScreen.BINDINGS)]  # type: ignore[union-attr]
+    assert len(keys) == len(set(keys))
+    reserved = {binding.key for binding in App.BINDINGS}  # type: ignore[union-attr]
+    assert reserved == {"ctrl+q", "ctrl+c"}
+    assert not reserved & set(keys)
+    assert not {"ctrl+c", "ctrl+v", "ctrl+z"} & set(keys)  # the composer's editing keys
+    table = keymap_markdown()
+    assert all(f"| {item.command} |" in table for item in all_actions())
+
+
+def seed_conversation(services: Services) -> str:
+    conversation = services.store.create_conversation("paper-pilot", "ReWOO")
+    question = services.store.add_message(conversation.id, "user", "What does ReWOO do?", None)
+    services.store.add_message(conversation.id, "assistant", "It plans first.", question.id)
+    return conversation.id
+
+
+async def palette_run(pilot: Pilot[Any], command: str, *, opened: bool = False) -> None:
+    """Open the palette (Ctrl+P; unless ``opened``), search ``command``, run the top hit."""
+    if not opened:
+        await pilot.press("ctrl+p")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+    palette = pilot.app.screen
+    palette.query_one(CommandInput).value = command
+
+    def top_hit() -> str:
+        hits = palette.query_one(CommandList)
+        if not hits.option_count or hits.highlighted is None:
+            return ""
+        return str(hits.get_option_at_index(hits.highlighted).prompt)
+
+    await wait_until(pilot, lambda: top_hit().startswith(command))
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: pilot.app.screen is not palette)
+    await pilot.pause()
+
+
+async def test_palette_commands_act_on_the_chat(services: Services) -> None:
+    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        side = screen.query_one("#side-pane")
+        await palette_run(pilot, "Toggle tool pane")
+        assert side.has_class("-hidden")
+        await pilot.press("ctrl+g")
+        assert not side.has_class("-hidden")
+        await palette_run(pilot, "Toggle tree")
+        assert screen.tree.has_focus
+        screen.open_conversation(seed_conversation(services))
+        await pilot.pause()
+        assert screen.state.conversation is not None
+        await palette_run(pilot, "Export conversation")
+        exports = list((services.data_dir / "exports").glob("*/conversation.md"))
+        assert len(exports) == 1
+        assert "What does ReWOO do?" in exports[0].read_text(encoding="utf-8")
+        assert (exports[0].parent / "messages.jsonl").is_file()
+        await palette_run(pilot, "New conversation")
+        assert screen.state.conversation is None and screen.messages.items == []
+
+
+async def test_help_lists_every_binding(services: Services) -> None:
+    async with new_app(services).run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        console = Console(width=200, record=True, file=io.StringIO())
+        for widget in pilot.app.screen.query(Static):
+            console.print(widget.content)
+        text = console.export_text()
+        for item in all_actions():
+            assert item.command in text, item.command
+            assert item.description[:30] in text, item.description
