@@ -128,7 +128,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Cancel reply",
-        "Stop the reply being written; what arrived is kept, marked cancelled",
+        "Stop the reply being written (what arrived is kept, marked cancelled); else leave edit or fork mode",
         "escape",
         "chat",
         "cancel_reply",

@@ -85,6 +85,11 @@ async def test_fork_from_a_tree_node_starts_a_new_branch_there(
         await pilot.press("f")
         assert screen.composer.has_focus and "fork" in screen.composer.hint
         assert shown(screen) == ["one", "You said: one"]
+        await pilot.press("escape")  # changed my mind: back to the branch as it was
+        assert not screen.forking and screen.composer.hint == ""
+        assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
+        await tree_cursor_to(pilot, first_reply.id)
+        await pilot.press("f")
         await send(pilot, "other way")
         forked = by_content(screen, "other way")
         assert forked.parent_id == first_reply.id and forked.version == 2

@@ -20,6 +20,7 @@ from tests.ui_app import scenes
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
 from weaver_tui.app import WeaverApp
 from weaver_tui.services import Services
+from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 SnapCompare = Callable[..., bool]
@@ -44,6 +45,12 @@ async def steady(pilot: Pilot[Any]) -> None:
     for screen in pilot.app.screen_stack:
         for pane in screen.query(ToolStatusPane):
             pane.show_timings = False
+    await settle(pilot)
+    await pilot.pause(0.2)  # the message view's frame timer (30 Hz) flushes its last render
+    for view in pilot.app.screen.query(MessageView):
+        view.text_lines()  # render every block: real heights, not estimates, set the scrollbar
+        if view.following:
+            view.action_jump_to_latest()  # land on the bottom however the frames fell
     await settle(pilot)
 
 

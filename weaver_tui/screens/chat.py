@@ -339,7 +339,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if action in PROFILE_ACTIONS:
             return self.check_profile_action(action)
         if action == "cancel_reply":
-            return self.running
+            return self.running or self.forking or self.editing_id is not None
         if action == "retry":
             return self.retry_user_id is not None and not self.running
         if action in {"fork_selected", "edit_selected", "regenerate_selected", "delete_selected"}:

@@ -24,9 +24,15 @@ class ChatActions:
     """Actions bound to keys and palette commands (see :data:`weaver_tui.keymap.KEYMAP`)."""
 
     def action_cancel_reply(self: ChatScreen) -> None:
+        """Stop the running reply; with none running, leave edit or fork mode."""
         if self.cancel_event is not None:
             self.cancel_event.set()
             self.header.busy = "cancelling"
+        elif self.forking or self.editing_id is not None:
+            if self.editing_id is not None:
+                self.composer.clear()
+            self.clear_compose_mode()
+            self.show_path()
 
     def action_retry(self: ChatScreen) -> None:
         if self.retry_user_id is not None:

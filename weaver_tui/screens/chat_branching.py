@@ -50,16 +50,14 @@ class ChatBranching:
 
     def checkout(self: ChatScreen, message_id: str) -> None:
         """Show root → ``message_id`` → its remembered leaf, and remember that choice."""
-        if self.running:
-            self.notify("Wait for the reply to finish (or press Esc) before switching branch.")
+        if self._busy():
             return
         self.state.checkout(message_id)
         self.clear_compose_mode()
         self.show_path()
 
     def flip_version(self: ChatScreen, message_id: str, delta: int) -> None:
-        if self.running:
-            self.notify("Wait for the reply to finish (or press Esc) before switching version.")
+        if self._busy():
             return
         if self.state.flip_version(message_id, delta) is None:
             self.app.bell()
@@ -69,8 +67,16 @@ class ChatBranching:
         self.show_path()
         self.messages.select_message(self.selected_id)
 
+    def _busy(self: ChatScreen) -> bool:
+        """A reply is streaming into the view: say so instead of changing the path under it."""
+        if self.running:
+            self.notify("Wait for the reply to finish (or press Esc) first.")
+        return self.running
+
     def fork_from(self: ChatScreen, message_id: str) -> None:
         """The next message becomes a new child of ``message_id``; the view shows its path."""
+        if self._busy():
+            return
         self.messages.set_messages(self.state.path_items(message_id))
         self.set_compose_mode(fork_from=message_id)
 
@@ -91,6 +97,8 @@ class ChatBranching:
     def delete(self: ChatScreen, message_id: str) -> None:
         from weaver_tui.screens.confirm import ConfirmScreen
 
+        if self._busy():
+            return
         below = self.state.index.descendant_count(message_id)
         question = "Delete this message" + (
             f" and the {below} messages below it?" if below else "?"
@@ -147,8 +155,7 @@ class ChatBranching:
     def on_message_view_action_requested(
         self: ChatScreen, event: MessageView.ActionRequested
     ) -> None:
-        if event.action == "copy":
-            self.app.copy_to_clipboard(self.state.index.get(event.message_id).content)
+        if event.action == "copy":  # the view has put it on the clipboard already
             self.notify("Copied the message.")
         elif event.action == "fork":
             self.fork_from(event.message_id)

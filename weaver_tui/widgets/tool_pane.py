@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -96,7 +97,12 @@ class ToolRow(Vertical, can_focus=True):
 
     def redraw(self, frame: int) -> None:
         """Draw the title (spinner frame while running) and the preview."""
-        if not self._ready:
+        if not self._ready or not self.is_attached:
+            return
+        try:
+            title_label = self.query_one(".row-title", Static)
+            preview = self.query_one(".row-preview", Static)
+        except NoMatches:  # the row is being removed (a new turn cleared the pane)
             return
         if self.state == "running":
             mark: tuple[str, str] = (SPINNER[frame % len(SPINNER)], "$accent")
@@ -115,8 +121,7 @@ class ToolRow(Vertical, can_focus=True):
             (f"  {timing}" if timing else "", "$text-muted"),
             (f"\n  {self.detail}" if self.detail else "", "$text-muted"),
         )
-        self.query_one(".row-title", Static).update(title)
-        preview = self.query_one(".row-preview", Static)
+        title_label.update(title)
         lines = self.output.splitlines()
         if not lines:
             preview.display = False

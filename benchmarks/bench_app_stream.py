@@ -1,0 +1,198 @@
+"""A long Markdown reply through the whole app, against the runtime alone (issue 3, Benchmarks).
+
+Why: the message view's own benchmark (``bench_ui_stream.py``) feeds text straight into the
+view; this one measures what the user gets: the real ``WeaverApp`` (chat screen, turn worker,
+token coalescing, tree, tool pane, header, SQLite flushes) receiving a reply over real HTTP.
+
+Each run is a fresh process (so the peak RSS is that run's own) that first sends a one-line
+warm-up message (runtime opened, connection made), then the measured one:
+
+  figure    send (Enter pressed) -> the first frame on which the turn is over and the reply's
+            last token is drawn in the view (see ``_app_harness``: frames are observed where
+            Textual hands them to the driver)
+  baseline  ``AgentRuntime.run_turn`` alone in a fresh process, same server, same run: user
+            record stored -> ``RunFinished`` consumed
+
+1. 20,000 tokens (prose, lists, code fences, quotes) at full speed: ratio target <= 1.2x; the
+   app process's peak RSS after the reply: target < 150 MiB.
+2. 10,000 tokens paced at 5,000 tokens/s: the lag between the server's last byte and the last
+   token on screen; "keeps up" means the lag stays within 0.25 s (a few 30 Hz frames), i.e. no
+   backlog builds. The runtime's own lag is the baseline.
+
+    .venv/bin/python benchmarks/bench_app_stream.py [--runs 5] [--quick]
+
+``--quick`` (the smoke test): 300 tokens, one run, and no runtime baseline for part 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _app_harness import (
+    PROFILE,
+    ROOT,
+    SIZE,
+    StampingServer,
+    bench_prompt,
+    bounded,
+    build_services,
+    child_args,
+    child_env,
+    emit,
+    median,
+    ready,
+    reply_on_screen,
+    report,
+    run_child,
+    send_and_wait,
+    stamped_app_class,
+)
+
+RATIO_TARGET = 1.2
+RSS_TARGET_MIB = 150.0
+LAG_TARGET_S = 0.25
+
+
+# -- children ----------------------------------------------------------------------------------
+
+
+async def child_app(tokens: int, rate: float) -> None:
+    app = stamped_app_class()(build_services(), profile=PROFILE)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(app)
+        await send_and_wait(pilot, screen, "hello")
+        screen.composer.load_text(bench_prompt(tokens, rate))
+        previous = screen.turn
+        shown = app.when_painted(lambda: reply_on_screen(screen, previous))
+        started = time.monotonic()
+        await pilot.press("enter")
+        on_screen = await bounded(shown)
+        frames = app.frames
+    emit({"elapsed": on_screen - started, "done_at": on_screen, "frames": frames})
+
+
+async def child_runtime(tokens: int, rate: float) -> None:
+    from agents.events import RunError, RunFinished
+
+    services = build_services()
+    store = services.store
+    conversation = store.create_conversation(PROFILE, "bench")
+
+    async def turn(text: str, parent: str | None) -> tuple[str, float]:
+        user = store.add_message(conversation.id, "user", text, parent)
+        leaf = user.id
+        async for event in runtime.run_turn(
+            conversation_id=conversation.id, user_message_id=user.id, model=services.model
+        ):
+            if isinstance(event, RunError):
+                raise SystemExit(f"runtime failed: {event.error.user_message}")
+            if isinstance(event, RunFinished):
+                leaf = event.leaf_id or leaf
+        return leaf, time.monotonic()
+
+    async with services.runtime() as runtime:
+        leaf, _ = await turn("hello", None)
+        started = time.monotonic()
+        _, done = await turn(bench_prompt(tokens, rate), leaf)
+    await services.aclose()
+    emit({"elapsed": done - started, "done_at": done})
+
+
+# -- parent ------------------------------------------------------------------------------------
+
+
+def measure(
+    server: StampingServer, mode: str, tokens: int, rate: float, tmp: Path, run: int
+) -> dict[str, float]:
+    data_dir = tmp / f"{mode}-{tokens}-{rate}-{run}"
+    result = run_child(
+        __file__,
+        [mode, str(tokens), str(rate)],
+        child_env(data_dir, server.base_url),
+        ROOT,
+    )
+    result["lag"] = result["done_at"] - server.last_bytes[-1]
+    return result
+
+
+def _runs(results: list[dict[str, float]]) -> str:
+    return ", ".join(f"{r['elapsed']:.2f}" for r in results)
+
+
+def main(
+    runs: int, tokens: int, paced_tokens: int, rate: float, *, paced_baseline: bool = True
+) -> bool:
+    ok = True
+    with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        apps, bases = [], []
+        for run in range(runs):
+            apps.append(measure(server, "app", tokens, 0.0, tmp, run))
+            bases.append(measure(server, "runtime", tokens, 0.0, tmp, run))
+        app_s = median([r["elapsed"] for r in apps])
+        base_s = median([r["elapsed"] for r in bases])
+        ratio = app_s / base_s
+        ok &= report(
+            f"{tokens:,}-token Markdown reply at full speed, send -> last token on screen "
+            f"(median of {runs}; fresh process each)",
+            f"app {app_s:.3f} s  (runs: {_runs(apps)})",
+            f"AgentRuntime.run_turn alone {base_s:.3f} s (runs: {_runs(bases)})",
+            ratio,
+            f"<= {RATIO_TARGET}x",
+            ratio <= RATIO_TARGET,
+        )
+        rss = [r["peak_rss_mib"] for r in apps]
+        ok &= report(
+            f"peak RSS of the app process after the {tokens:,}-token reply (median of {runs})",
+            f"{median(rss):.1f} MiB  (max {max(rss):.1f})",
+            f"runtime-alone process {median([r['peak_rss_mib'] for r in bases]):.1f} MiB",
+            median(rss) / median([r["peak_rss_mib"] for r in bases]),
+            f"< {RSS_TARGET_MIB:.0f} MiB",
+            median(rss) < RSS_TARGET_MIB,
+        )
+        paced, paced_base = [], []
+        for run in range(runs):
+            paced.append(measure(server, "app", paced_tokens, rate, tmp, run))
+            if paced_baseline:
+                paced_base.append(measure(server, "runtime", paced_tokens, rate, tmp, run))
+        lag = median([r["lag"] for r in paced])
+        base_lag = median([r["lag"] for r in paced_base]) if paced_base else None
+        stream_s = paced_tokens / rate
+        ok &= report(
+            f"{paced_tokens:,} tokens paced at {rate:,.0f} tok/s ({stream_s:.1f} s of stream): "
+            f"server's last byte -> last token on screen (median of {runs})",
+            f"app lag {lag * 1000:.0f} ms  (send -> on screen "
+            f"{median([r['elapsed'] for r in paced]):.2f} s)",
+            f"runtime-alone lag {base_lag * 1000:.0f} ms"
+            if base_lag is not None
+            else "runtime-alone lag not measured (--quick)",
+            None,
+            f"lag <= {LAG_TARGET_S * 1000:.0f} ms (keeps up)",
+            lag <= LAG_TARGET_S,
+        )
+    return ok
+
+
+if __name__ == "__main__":
+    if "--child" in sys.argv:
+        (mode, tokens, rate), _ = child_args(sys.argv)
+        child = child_app if mode == "app" else child_runtime
+        asyncio.run(child(int(tokens), float(rate)))
+        sys.exit(0)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tokens", type=int, default=20_000)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, one run (smoke test)")
+    args = parser.parse_args()
+    if args.quick:
+        passed = main(1, 300, 300, 5_000.0, paced_baseline=False)
+    else:
+        passed = main(args.runs, args.tokens, 10_000, 5_000.0)
+    sys.exit(0)
