@@ -37,8 +37,9 @@ INTERNAL_TAGS = frozenset({"nostream", "weaver:internal"})
 
 
 def is_answer_token(metadata: Mapping[str, Any]) -> bool:
-    tags = set(metadata.get("tags") or ())
-    if tags & INTERNAL_TAGS:
+    """Called once per streamed token, so it builds nothing (no set of the tags per call)."""
+    tags = metadata.get("tags") or ()
+    if any(tag in INTERNAL_TAGS for tag in tags):
         return False
     return metadata.get("langgraph_node") == ANSWER_NODE or ANSWER_TAG in tags
 

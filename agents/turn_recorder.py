@@ -72,7 +72,9 @@ class TurnRecorder:
 
     def flush(self, now: float | None = None) -> None:
         if self.reply_id is not None and self._dirty:
-            self.store.update_message(self.reply_id, content=self.text)
+            text = self.text
+            self._parts = [text]  # one string instead of thousands of small token strings
+            self.store.update_message(self.reply_id, content=text)
             self._dirty = False
         self._last_flush = now if now is not None else time.monotonic()
 

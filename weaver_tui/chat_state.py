@@ -52,6 +52,12 @@ class ChatState:
         self.index = BranchIndex()
         self.opened_records: list[MessageRecord] = []
         """Every record as read by the last :meth:`open` (for loading the tree browser once)."""
+        self._items: dict[str, tuple[MessageRecord, int, int, MessageItem]] = {}
+        """Rows already built, with the record and (version, count) they were built from: a
+        branch switch rebuilds only the rows below the fork, and the view, seeing the same
+        row objects above it, keeps their rendered lines."""
+        self._leaves: tuple[BranchIndex, int, dict[str, int]] | None = None
+        """(index, its shape version, leaf -> position in tree order) for the header."""
 
     # ------------------------------------------------------------------ opening
 
@@ -61,6 +67,7 @@ class ChatState:
         self.profile = self.conversation.profile
         self.opened_records = self.store.list_messages(conversation_id)
         self.index = BranchIndex(self.opened_records)
+        self._items.clear()
         if message_id is not None and message_id in self.index:
             self.checkout(message_id)
             return
@@ -80,6 +87,7 @@ class ChatState:
         self.conversation = None
         self.profile = profile or self.profile
         self.index = BranchIndex()
+        self._items.clear()
         self.opened_records = []
         self.leaf_id = None
 
@@ -152,9 +160,23 @@ class ChatState:
         return self.index.path_to(leaf) if leaf is not None and leaf in self.index else []
 
     def item(self, message_id: str) -> MessageItem:
-        """The message view's row for one record."""
+        """The message view's row for one record (the same object while nothing it shows
+        changed: the record is replaced on every change, so identity is the test)."""
         record = self.index.get(message_id)
         version, count = self.index.version_of(message_id)
+        cached = self._items.get(message_id)
+        if (
+            cached is not None
+            and cached[0] is record
+            and cached[1] == version
+            and cached[2] == count
+        ):
+            return cached[3]
+        built = self._build_item(record, version, count)
+        self._items[message_id] = (record, version, count, built)
+        return built
+
+    def _build_item(self, record: MessageRecord, version: int, count: int) -> MessageItem:
         meta = record.meta
         content = record.content
         badge = ""
@@ -184,8 +206,23 @@ class ChatState:
         return [self.item(i) for i in self.path_ids(leaf_id) if self.index.get(i).role != "system"]
 
     def branch_position(self) -> BranchPosition:
-        """Which leaf (in tree order) the active path ends at, of how many, and the path length."""
-        leaves: list[str] = []
+        """Which leaf (in tree order) the active path ends at, of how many, and the path length.
+
+        The leaves are listed once per tree shape (a walk of every record) and reused until a
+        record is added or removed, so a branch switch only walks its own path.
+        """
+        leaves = self._leaf_positions()
+        if self.leaf_id is None or self.leaf_id not in self.index:
+            return BranchPosition(0, len(leaves), 0)
+        depth = len(self.index.path_to(self.leaf_id))
+        return BranchPosition(leaves.get(self.leaf_id, 0), len(leaves), depth)
+
+    def _leaf_positions(self) -> dict[str, int]:
+        """Every leaf -> its position (from 1) in tree order, cached per tree shape."""
+        cached = self._leaves
+        if cached is not None and cached[:2] == (self.index, self.index.shape_version):
+            return cached[2]
+        leaves: dict[str, int] = {}
         stack = list(reversed(self.index.children(None)))
         while stack:
             current = stack.pop()
@@ -193,12 +230,9 @@ class ChatState:
             if children:
                 stack.extend(reversed(children))
             else:
-                leaves.append(current)
-        if self.leaf_id is None or self.leaf_id not in self.index:
-            return BranchPosition(0, len(leaves), 0)
-        depth = len(self.index.path_to(self.leaf_id))
-        index = leaves.index(self.leaf_id) + 1 if self.leaf_id in leaves else 0
-        return BranchPosition(index, len(leaves), depth)
+                leaves[current] = len(leaves) + 1
+        self._leaves = (self.index, self.index.shape_version, leaves)
+        return leaves
 
     def nearest_user(self, message_id: str) -> str | None:
         return self.index.nearest(message_id, "user")

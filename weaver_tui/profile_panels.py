@@ -76,6 +76,13 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         "review_patch",
         priority=True,
     ),
+    KeyAction(
+        "Play mediator demo",
+        "Open a new mediator space and play the couple's demo turn by turn (Esc stops it)",
+        None,
+        "chat",
+        "play_mediator_demo",
+    ),
 )
 """Chat-screen keys of the profile panels (add them to ``weaver_tui.keymap.KEYMAP``)."""
 
@@ -130,6 +137,19 @@ def visibility_label(visibility: str | None) -> str:
     return "" if visibility in (None, SHARED_VIEW) else f"private → {visibility}"
 
 
+MEDIATOR_NAME = "Mediator"
+"""Who a delivery is from, in its header."""
+
+
+def delivery_header(visibility: str) -> tuple[str, str]:
+    """(badge, mark) of a delivery's header: ``("Mediator → Alex", "private")`` for a private
+    reply, ``("Mediator → everyone", "")`` for a post to the shared space, so the header reads
+    "Mediator → Alex [private]" / "Mediator → everyone" in every view."""
+    if visibility == SHARED_VIEW:
+        return f"{MEDIATOR_NAME} → everyone", ""
+    return f"{MEDIATOR_NAME} → {visibility}", "private"
+
+
 def items_for_view(
     records: Sequence[MessageRecord],
     view: str | None,
@@ -142,8 +162,9 @@ def items_for_view(
     ``"shared"`` (what everyone sees) or a participant's name (what that person may read:
     shared messages, private replies to them, their own words). ``items`` are the rows the
     chat screen already built per record id (versions, badges, status); rows are derived from
-    them, else built plainly from the records. A delivery (``reply_privately`` /
-    ``post_to_shared`` result) shows as the mediator's message with the delivered words.
+    them, else built plainly from the records. In every view a delivery (``reply_privately`` /
+    ``post_to_shared`` result) shows as the mediator's message with the delivered words, its
+    header naming the audience (:func:`delivery_header`).
     Raises ``ValueError`` for a view that is not one of the space's.
     """
     from agents.profiles.mediator.space import (
@@ -155,8 +176,13 @@ def items_for_view(
 
     rows = items or {}
     if view is None:
+        delivered = {
+            line.record_id: line for line in view_for(records, None) if line.kind == "delivered"
+        }
         return [
-            dataclasses.replace(
+            _row(delivered[record.id], rows.get(record.id) or _plain_item(record))
+            if record.id in delivered
+            else dataclasses.replace(
                 rows.get(record.id) or _plain_item(record),
                 visibility=visibility_label(record_visibility(record, records)),
             )
@@ -177,20 +203,25 @@ def items_for_view(
 
 
 def _row(line: SpaceMessage, base: MessageItem) -> MessageItem:
-    label = visibility_label(line.visibility)
-    if line.kind == "delivered":
+    """A view line as a row: a delivery reads as the mediator's message to its audience."""
+    if line.kind == "delivered" and line.visibility is not None:
+        badge, mark = delivery_header(line.visibility)
         return dataclasses.replace(
-            base, role="assistant", content=line.content, badge=line.author, visibility=label
+            base, role="assistant", content=line.content, badge=badge, visibility=mark
         )
-    return dataclasses.replace(base, visibility=label)
+    return dataclasses.replace(base, visibility=visibility_label(line.visibility))
 
 
 def _plain_item(record: MessageRecord) -> MessageItem:
     badge = str(record.meta.get("sender") or record.meta.get("name") or "")
+    content = record.content
+    if record.role == "assistant" and not content and record.tool_calls:
+        names = ", ".join(f"`{call.get('name', 'tool')}`" for call in record.tool_calls)
+        content = f"Calling {names}"  # as the chat screen's rows say it
     return MessageItem(
         id=record.id,
         role=record.role,
-        content=record.content,
+        content=content,
         status=record.status.value,  # type: ignore[arg-type]
         version=record.version,
         badge=badge,

@@ -6,7 +6,9 @@ file (``config.yaml`` in the user config folder, or the file ``WEAVER_CONFIG`` n
 
 Anything wrong with them (an invalid value, an unreadable or invalid YAML file, an unknown key in
 it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
-that into exit code 2. This module never imports Textual or the network stack.
+that into exit code 2. This module never imports Textual or the network stack, and imports
+only what building the settings needs (YAML and the provider factory load when used), since
+the app's launch time includes it.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ import tempfile
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -31,8 +32,10 @@ from pydantic_settings import (
 
 from agents.errors import ConfigError
 from agents.provider_presets import PRESETS, PROVIDER_NAMES
-from agents.providers import ProviderConfig
 from weaver_tui.settings_sources import describe_origin, read_yaml_config
+
+if TYPE_CHECKING:
+    from agents.providers import ProviderConfig
 
 APP_NAME = "weaver-tui"
 ENV_PREFIX = "WEAVER_"
@@ -168,6 +171,8 @@ class Settings(BaseSettings):
         Provider key variables (``MOONSHOT_API_KEY`` ...) are looked up in the environment
         and, below it, in the ``.env`` file.
         """
+        from agents.providers import ProviderConfig
+
         return ProviderConfig(
             provider=self.provider,
             model=self.model,
@@ -248,6 +253,8 @@ def save_setting(key: str, value: Any, *, config_file: Path | str | None = None)
     except ValidationError as exc:
         reason = str(exc.errors()[0]["msg"]).rstrip(".")
         raise ConfigError(f"Invalid value for {key} (not saved to {path}): {reason}.") from None
+    import yaml  # only when saving: start-up reads the file through settings_sources
+
     _write_atomically(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return path
 

@@ -10,8 +10,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agents.errors import ConfigError
 
 
@@ -30,6 +28,8 @@ def read_yaml_config(path: Path, known_keys: set[str]) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or type(exc).__name__
         raise ConfigError(f"Cannot read the config file {path}: {reason}.") from None
+    import yaml  # here, not at the top: no config file (the common first launch) needs no YAML
+
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

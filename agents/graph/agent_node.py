@@ -15,6 +15,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
+from agents.graph.folded_call import call_model_folded
 from agents.profile import TurnContext
 
 logger = logging.getLogger(__name__)
@@ -68,7 +69,10 @@ def make_agent_node(
             model = context.model.bind_tools(tool_list)
         else:
             model = context.model
-        response = await model.ainvoke([SystemMessage(content=prompt), *messages], config)
+        # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
+        response = await call_model_folded(
+            model, [SystemMessage(content=prompt), *messages], config
+        )
         if limit_reached and isinstance(response, AIMessage) and response.tool_calls:
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})

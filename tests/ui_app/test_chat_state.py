@@ -75,3 +75,41 @@ def test_reopening_returns_to_the_checked_out_branch(store: SqliteConversationSt
     assert again.open_latest()
     assert again.leaf_id == ids["v1"]
     assert again.nearest_user(ids["v1"]) == ids["user"]
+
+
+def test_rows_are_reused_until_their_record_or_versions_change(
+    store: SqliteConversationStore,
+) -> None:
+    state, ids = _conversation(store)
+    first = {item.id: item for item in state.path_items()}
+    again = {item.id: item for item in state.path_items()}
+    assert all(again[key] is first[key] for key in first)
+    # a new sibling of the user message changes nothing above; a new version of a reply
+    # changes that reply's row (its version count), and a refreshed record rebuilds its row
+    cid = state.conversation.id  # type: ignore[union-attr]
+    third = store.add_message(cid, "assistant", "hello a third time", ids["user"])
+    state.refresh(third.id)
+    state.checkout(ids["v2"])
+    rows = {item.id: item for item in state.path_items()}
+    assert rows[ids["user"]] is first[ids["user"]]
+    assert rows[ids["v2"]] is not first[ids["v2"]]
+    assert (rows[ids["v2"]].version, rows[ids["v2"]].sibling_count) == (2, 3)
+    store.update_message(ids["more"], content="more, edited")
+    state.refresh(ids["more"])
+    assert state.item(ids["more"]).content == "more, edited"
+
+
+def test_branch_position_follows_added_and_deleted_branches(
+    store: SqliteConversationStore,
+) -> None:
+    state, ids = _conversation(store)
+    assert (state.branch_position().index, state.branch_position().count) == (2, 2)
+    state.checkout(ids["v1"])
+    assert (state.branch_position().index, state.branch_position().count) == (1, 2)
+    cid = state.conversation.id  # type: ignore[union-attr]
+    v3 = state.refresh(store.add_message(cid, "assistant", "v3", ids["user"]).id).id
+    assert state.branch_position().count == 3
+    state.delete_branch(ids["v2"])
+    position = state.branch_position()
+    assert position.count == 2
+    assert position.index == [ids["v1"], v3].index(state.leaf_id) + 1

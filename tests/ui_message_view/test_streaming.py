@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
 
@@ -100,3 +101,41 @@ async def test_cancelled_and_error_replies_are_marked_in_the_header() -> None:
         assert "cancelled" in lines[0] and "partial answ" in lines[1]
         assert any("✗ The server closed the connection." in line for line in lines)
         assert view.get_item("a").content == "partial answ"
+
+
+async def test_a_reply_streamed_in_random_pieces_draws_the_lines_of_the_finished_text() -> None:
+    """Coalesced flushes, tail re-splits and per-pass relayouts must not change the result:
+    the streamed reply ends with exactly the lines of the same text shown finished."""
+    from tests.support.openai_script import markdown_tokens
+
+    text = "".join(markdown_tokens(1500))
+    rng = random.Random(7)
+    streamed = HostApp()
+    async with streamed.run_test(size=SIZE) as pilot:
+        view = streamed.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        position = 0
+        while position < len(text):
+            size = rng.choice((1, 2, 5, 17, 80, 400))
+            view.append_text("r", text[position : position + size])
+            position += size
+            if rng.random() < 0.3:
+                await asyncio.sleep(0)
+            if rng.random() < 0.05:
+                await pilot.pause()
+        view.finish_message("r", "complete")
+        await pilot.pause()
+        streamed_lines = view.text_lines()
+        streamed_blocks = [(b.kind, b.source) for b in view._layout.entries[0].blocks or []]
+
+    finished = HostApp([MessageItem(id="r", role="assistant", content=text, status="complete")])
+    async with finished.run_test(size=SIZE) as pilot:
+        view = finished.query_one(MessageView)
+        await pilot.pause()
+        finished_lines = view.text_lines()
+        entry = view._layout.entries[0]
+        entry.split(view._width)
+        finished_blocks = [(b.kind, b.source) for b in entry.blocks or []]
+
+    assert streamed_blocks == finished_blocks
+    assert streamed_lines == finished_lines

@@ -91,10 +91,17 @@ def test_panel_keys_do_not_collide_with_the_apps_keys() -> None:
     others = [item for item in KEYMAP if item not in PROFILE_KEYS]  # also once merged
     taken = {key for item in others if item.key for key in item.key.split(",")}
     taken |= {"f5", "f6", "f7"}  # TextArea: select word, line, all
-    ours = [item.key for item in PROFILE_KEYS]
+    ours = [item.key for item in PROFILE_KEYS if item.key]
     assert ours == ["f2", "f8", "f3", "f4"]
     assert not taken & set(ours)
     assert {item.command for item in PROFILE_KEYS}.isdisjoint(item.command for item in others)
+
+
+def test_the_mediator_demo_is_a_palette_only_command() -> None:
+    demo = [item for item in PROFILE_KEYS if item.command == "Play mediator demo"]
+    assert [(item.key, item.scope, item.action) for item in demo] == [
+        (None, "chat", "play_mediator_demo")
+    ]
 
 
 def test_importing_the_panels_does_not_load_the_agent_stack() -> None:

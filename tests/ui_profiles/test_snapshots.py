@@ -49,3 +49,13 @@ def test_mediator_private_view_of_alex(snap_compare: Any, space: Space) -> None:
         await pilot.pause()
 
     assert snap_compare(mediator(space, speaker="Sam"), terminal_size=SIZE, run_before=alex)
+
+
+def test_mediator_model_view_shows_deliveries(snap_compare: Any, space: Space) -> None:
+    """The "Everyone (model view)": every record, each delivery as the mediator's message with the
+    words sent and its audience ("Mediator → Alex [private]", "Mediator → everyone")."""
+
+    async def laid_out(pilot: Any) -> None:
+        await pilot.pause()
+
+    assert snap_compare(mediator(space), terminal_size=SIZE, run_before=laid_out)

@@ -30,8 +30,8 @@ def rows(items: list[MessageItem]) -> list[tuple[str, str, str, str]]:
 def test_alex_sees_his_private_exchange_and_the_shared_channel(space: Space) -> None:
     assert rows(items_for_view(space.records, "Alex", space.participants)) == [
         ("user", "Alex", ALEX_SAYS, "private → Alex"),
-        ("assistant", "Mediator", ALEX_REPLY, "private → Alex"),
-        ("assistant", "Mediator", SHARED_POST, ""),
+        ("assistant", "Mediator → Alex", ALEX_REPLY, "private"),
+        ("assistant", "Mediator → everyone", SHARED_POST, ""),
         ("user", "Sam", SAM_SAYS, ""),
     ]
 
@@ -39,9 +39,9 @@ def test_alex_sees_his_private_exchange_and_the_shared_channel(space: Space) -> 
 def test_sam_never_sees_what_alex_said_or_was_told_privately(space: Space) -> None:
     sam = items_for_view(space.records, "Sam", space.participants)
     assert rows(sam) == [
-        ("assistant", "Mediator", SHARED_POST, ""),
+        ("assistant", "Mediator → everyone", SHARED_POST, ""),
         ("user", "Sam", SAM_SAYS, ""),
-        ("assistant", "Mediator", SAM_REPLY, "private → Sam"),
+        ("assistant", "Mediator → Sam", SAM_REPLY, "private"),
     ]
     shown = " ".join(item.content for item in sam)
     assert ALEX_SAYS not in shown and ALEX_REPLY not in shown
@@ -49,7 +49,7 @@ def test_sam_never_sees_what_alex_said_or_was_told_privately(space: Space) -> No
 
 def test_the_shared_view_holds_only_what_everyone_reads(space: Space) -> None:
     assert rows(items_for_view(space.records, "shared", space.participants)) == [
-        ("assistant", "Mediator", SHARED_POST, ""),
+        ("assistant", "Mediator → everyone", SHARED_POST, ""),
         ("user", "Sam", SAM_SAYS, ""),
     ]
 
@@ -61,8 +61,22 @@ def test_the_model_view_holds_every_record_with_private_ones_marked(space: Space
     assert marks[ALEX_SAYS] == "private → Alex"
     assert marks[CLOSING_NOTE] == ""
     assert marks[SAM_SAYS] == ""
-    tool_marks = [i.visibility for i in everything if i.role == "tool"]
-    assert tool_marks == ["private → Alex", "", "private → Sam"]
+    assert [i.role for i in everything] == ["user", "assistant", "assistant", "assistant",
+                                            "assistant", "user", "assistant", "assistant"]  # fmt: skip
+
+
+def test_the_model_view_shows_each_delivery_as_the_mediators_message(space: Space) -> None:
+    """Not "Delivered to Alex.": the words the mediator sent, headed with their audience."""
+    everything = items_for_view(space.records, None, space.participants)
+    deliveries = [i for i in everything if i.badge.startswith("Mediator →")]
+    assert rows(deliveries) == [
+        ("assistant", "Mediator → Alex", ALEX_REPLY, "private"),
+        ("assistant", "Mediator → everyone", SHARED_POST, ""),
+        ("assistant", "Mediator → Sam", SAM_REPLY, "private"),
+    ]
+    tool_ids = [r.id for r in space.records if r.role == "tool"]
+    assert [i.id for i in deliveries] == tool_ids
+    assert not any(i.content.startswith("Delivered to") for i in everything)
 
 
 def test_rows_keep_what_the_chat_screen_built(space: Space) -> None:
@@ -126,7 +140,9 @@ async def test_views_of_a_turn_the_runtime_recorded(
         ]
     path = store.path_to_root(events[-1].leaf_id)
     people = participants_of(store.get_conversation(space.id))
-    assert rows(items_for_view(path, "Sam", people)) == [("assistant", "Mediator", SHARED_POST, "")]
+    assert rows(items_for_view(path, "Sam", people)) == [
+        ("assistant", "Mediator → everyone", SHARED_POST, "")
+    ]
     assert [i.content for i in items_for_view(path, "Alex", people)] == [
         ALEX_SAYS,
         ALEX_REPLY,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -83,6 +84,13 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self._runtime_stack = AsyncExitStack()
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
+        self._tree_pending = False
+        """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
+        self._open_error: Exception | None = None
+        self._opening = threading.Thread(
+            target=self._open_start_conversation, name="weaver-open-conversation", daemon=True
+        )
+        self._opening.start()
 
     # ------------------------------------------------------------------ layout
 
@@ -123,18 +131,32 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def running(self) -> bool:
         return self.cancel_event is not None
 
-    def on_mount(self) -> None:
-        self._show_configured_model()
+    def _open_start_conversation(self) -> None:
+        """Read the conversation to show (a thread started by ``__init__``).
+
+        Reading a big conversation is mostly SQLite, which runs without the GIL, so it
+        overlaps with Textual composing the screen and parsing the stylesheets; ``on_mount``
+        waits for it. Nothing else touches ``self.state`` until then.
+        """
         profile, conversation_id = self._start
         try:
             if conversation_id is not None:
                 self.state.open(conversation_id)
             elif not self.state.open_latest(profile):
                 self.state.new(profile)
-        except StorageError as exc:
-            self.notify(str(exc), severity="error", title="Could not open the conversation")
-            self.state.new(profile)
-        self.show_conversation()
+        except Exception as exc:  # handed to on_mount, which reports it on the screen
+            self._open_error = exc
+
+    def on_mount(self) -> None:
+        self._show_configured_model()
+        self._opening.join()
+        error, self._open_error = self._open_error, None
+        if isinstance(error, StorageError):
+            self.notify(str(error), severity="error", title="Could not open the conversation")
+            self.state.new(self._start[0])
+        elif error is not None:
+            raise error
+        self.show_conversation(defer_tree=True)
         self.composer.focus()
         self.composer_ready = True
         self.call_after_refresh(self._warm_up)
@@ -152,11 +174,29 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     # ------------------------------------------------------------------ showing
 
-    def show_conversation(self) -> None:
-        """Redraw everything from the state (after opening, new, delete)."""
-        self.tree.load(self.state.opened_records, self.state.leaf_id)
+    def show_conversation(self, *, defer_tree: bool = False) -> None:
+        """Redraw everything from the state (after opening, new, delete).
+
+        ``defer_tree`` (the first mount) leaves the tree pane empty for the first frame and
+        fills it right after: laying out and drawing a big tree would otherwise delay the
+        messages and the composer, which are what the user looks at first.
+        """
+        self._tree_pending = defer_tree
+        if defer_tree:
+            self.call_after_refresh(self._load_tree)
+        else:
+            self.tree.load(self.state.opened_records, self.state.leaf_id)
         self.mount_profile_panel()
         self.show_path()
+
+    def _load_tree(self) -> None:
+        """Fill the tree pane if the first mount deferred it (also called before anything
+        that adds to the tree, so no record can arrive before the tree has its index)."""
+        if not self._tree_pending:
+            return
+        self._tree_pending = False
+        index = self.state.index
+        self.tree.load([r for r in self.state.opened_records if r.id in index], self.state.leaf_id)
 
     def show_path(self) -> None:
         """Show the active path in the view, the tree and the header."""
@@ -164,7 +204,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.messages.set_messages(items)
         self.query_one("#empty-hint").display = not items
         leaf = self.state.leaf_id
-        if leaf is not None and self.tree.active_leaf_id != leaf:
+        if leaf is not None and not self._tree_pending and self.tree.active_leaf_id != leaf:
             self.tree.set_active_path(leaf)
         self.retry_user_id = None
         if leaf is not None and self.state.index.get(leaf).status.value in ("error", "cancelled"):
@@ -203,6 +243,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.notify("The mediator is still loading; send again in a moment.")
             self.composer.set_draft(event.text)
             return
+        self._load_tree()
         parent = self.state.leaf_id
         if self.editing_id is not None:
             parent = self.state.index.parent(self.editing_id)
@@ -237,6 +278,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             return
+        self._load_tree()
         self.state.leaf_id = user_message_id
         self.show_path()
         self.run_turn(user_message_id)

@@ -19,6 +19,7 @@ from textual.binding import Binding
 if TYPE_CHECKING:
     from agents.profiles.ide_helper.review import PendingReview
     from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.mediator_demo import DemoPlayer
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
@@ -27,7 +28,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PROFILE_ACTIONS = frozenset({"cycle_speaker", "cycle_audience", "cycle_view", "review_patch"})
+PROFILE_ACTIONS = frozenset(
+    {"cycle_speaker", "cycle_audience", "cycle_view", "review_patch", "play_mediator_demo"}
+)
+
+DEMO_PAUSE_S = 1.5
+"""The pause between the mediator demo's turns (long enough to read the last delivery)."""
 
 
 def profile_bindings() -> list[Binding]:
@@ -51,6 +57,9 @@ class ChatProfiles:
 
     mediator_view: str | None = None
     agents_ready: bool = False
+    demo: DemoPlayer | None = None
+    """The mediator demo being played (or the last one played) on this screen."""
+    demo_pause_s: float = DEMO_PAUSE_S
 
     def warm_profile_modules(self: ChatScreen) -> None:
         """Import what the open profile's panel needs (called in the warm-up thread)."""
@@ -84,15 +93,23 @@ class ChatProfiles:
         if self.state.profile == "mediator" and not self.agents_ready:
             self.show_panel(None)  # mounted by agents_loaded()
             return
+        participants = tuple(meta.get("participants") or ())
+        if self.state.profile == "mediator":
+            participants = participants or self._default_participants()
+            self.composer.speaker = participants[0]
+            if (panel := self.mediator_panel()) is not None:
+                # another space of the same profile: reset the panel in place (a new one
+                # with the same id cannot mount before the old one's removal completes)
+                panel.set_participants(participants, participants[0])
+                panel.channel_tabs.set_view(None)
+                panel.audience_bar.set_shared(False)
+                return
         options = PanelOptions(
             project_root=self.project_dir(),
-            participants=tuple(meta.get("participants") or ()),
+            participants=participants,
             pending_patches=1 if self.agents_ready and self.pending_review() else 0,
         )
         self.show_panel(panel_for(self.state.profile, options))
-        if self.state.profile == "mediator":
-            participants = tuple(meta.get("participants") or ()) or self._default_participants()
-            self.composer.speaker = participants[0]
 
     def project_dir(self: ChatScreen) -> Path:
         conversation = self.state.conversation
@@ -215,8 +232,29 @@ class ChatProfiles:
     ) -> None:
         self.action_review_patch()
 
+    # ------------------------------------------------------------------ mediator demo
+
+    def action_play_mediator_demo(self: ChatScreen) -> None:
+        """Open a new space for the demo and play its turns here, live (Esc stops it)."""
+        from weaver_tui.screens.mediator_demo import DemoPlayer
+
+        if self.running or (self.demo is not None and self.demo.active):
+            self.notify("Wait for the reply to finish (or press Esc) first.")
+            return
+        if not self.agents_ready:
+            self.notify("The agents are still loading; try again in a moment.")
+            return
+        self.demo = player = DemoPlayer(self, self.demo_pause_s)
+        self.run_worker(
+            player.play(), name="mediator demo", group="mediator-demo", exit_on_error=False
+        )
+
     def after_turn(self: ChatScreen) -> None:
-        """A turn ended: a patch it proposed opens for review at once."""
+        """A turn ended: a patch it proposed opens for review at once; a mediator path is
+        shown again through the chosen view (deliveries as the mediator's messages, and only
+        what that view may read)."""
+        if self.state.profile == "mediator" and self.agents_ready:
+            self.show_path()
         self.show_pending_count()
         if self.pending_review() is not None:
             self.action_review_patch()
@@ -224,4 +262,6 @@ class ChatProfiles:
     def check_profile_action(self: ChatScreen, action: str) -> bool:
         if action == "review_patch":
             return self.state.profile == "ide-helper" and not self.running
+        if action == "play_mediator_demo":
+            return not self.running
         return self.state.profile == "mediator"

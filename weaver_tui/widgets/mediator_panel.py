@@ -1,8 +1,8 @@
 """The mediator's panel above the composer: who is speaking to whom, and which channel shows.
 
-A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar` and an
-:class:`~weaver_tui.widgets.speaker_bar.AudienceBar` side by side, over a
-:class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`. The panel adds no messages of its own:
+A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
+:class:`~weaver_tui.widgets.speaker_bar.AudienceBar` and a
+:class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`, one row each. The panel adds no messages of its own:
 ``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
 bubble up through it to the screen. The chat screen's keys call
 :meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 
 from weaver_tui.widgets.channel_tabs import SHARED_VIEW, ChannelTabs
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
@@ -29,9 +29,6 @@ class MediatorPanel(Vertical):
         height: auto;
         border-top: hkey $panel;
         background: $surface;
-        & > #speaker-row { height: 1; }
-        & #audience-bar { width: auto; }
-        & #audience-bar > .choice-hint { width: auto; padding-left: 2; }
     }
     """
 
@@ -52,9 +49,9 @@ class MediatorPanel(Vertical):
         self._shared = shared
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="speaker-row"):
-            yield SpeakerBar(self._participants, self._speaker, id="speaker-bar")
-            yield AudienceBar(self._shared, id="audience-bar")
+        # one row each: side by side, a narrow chat (tree pane open) squeezed the speakers out
+        yield SpeakerBar(self._participants, self._speaker, id="speaker-bar")
+        yield AudienceBar(self._shared, id="audience-bar")
         yield ChannelTabs(self._participants, self._view, id="channel-tabs")
 
     @property

@@ -25,6 +25,9 @@ class BranchIndex:
         self._children: dict[str | None, list[str]] = {}
         self._sizes: dict[str, int] | None = None
         """Descendant counts, computed for all records at once when first asked for."""
+        self.shape_version = 0
+        """Bumped whenever a record is added or removed (not when one is updated), so callers
+        can cache answers that depend only on the tree's shape (its leaves, for example)."""
         # siblings share a depth, so this order leaves every children list in version order
         for record in sorted(records, key=lambda r: (r.depth, r.version, r.created_at)):
             self._records[record.id] = record
@@ -107,6 +110,7 @@ class BranchIndex:
             return
         self._records[record.id] = record
         self._sizes = None
+        self.shape_version += 1
         kids = self._children.setdefault(record.parent_id, [])
         kids.append(record.id)
         kids.sort(key=self._order)
@@ -119,6 +123,7 @@ class BranchIndex:
         """Forget ``message_id`` and its descendants; returns the ids removed."""
         removed = self.subtree(message_id)
         self._sizes = None
+        self.shape_version += 1
         parent = self._records[message_id].parent_id
         self._children[parent].remove(message_id)
         if not self._children[parent]:

@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.text import Text
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from storage.models import MessageRecord
 from weaver_tui.widgets.conversation_tree.branches import BranchIndex
+from weaver_tui.widgets.conversation_tree.lines import IncrementalLines
 
 Node = TreeNode[str | None]
 _NO_LABEL = Text()
@@ -32,7 +32,7 @@ _REBUILD_ABOVE = 300
 _Work = tuple[str | None, Node | None, Node]
 
 
-class TreeLayout(Tree[str | None]):
+class TreeLayout(IncrementalLines):
     """A Tree whose lines are laid out from a :class:`BranchIndex` and an active path."""
 
     def __init__(
@@ -162,8 +162,11 @@ class TreeLayout(Tree[str | None]):
             if container is self.root and len(following) > _REBUILD_ABOVE:
                 self._rebuild_lines()  # Tree removes lines one by one, each O(n): start afresh
                 return
+            self._lines_change_from(anchor)
             for gone in reversed(following):
                 self._drop(gone)
+        else:
+            self._lines_change_from(node)
         for gone in reversed(list(node.children)):
             self._drop(gone)
         kids = self._index.children(message_id)

@@ -158,15 +158,32 @@ class MessageView(TranscriptViewport, can_focus=True):
         return None if entry is None else self._current_item(entry)
 
     def set_messages(self, items: list[MessageItem]) -> None:
-        """Show a new path; nothing is rendered until it is near the viewport."""
+        """Show a new path; nothing is rendered until it is near the viewport.
+
+        The leading messages the new path shares with the shown one (the path above the fork
+        after a version flip or a checkout) keep their entries and rendered lines: a switch
+        near the bottom of a 2,000-message path only lays out and renders what is below it.
+        """
         width = self._width or DEFAULT_WIDTH
         self._cancel_flush()
-        self._layout.reset([Entry.from_item(item, width) for item in items])
+        keep = self.shared_prefix(items)
+        kept = self._layout.entries[:keep]
+        self._layout.reset(kept + [Entry.from_item(item, width) for item in items[keep:]])
         self._streaming_ids = {item.id for item in items if item.status == "streaming"}
         if self._selected not in self._layout.index:
             self._selected = None
         self._follow = True
         self._update()
+
+    def shared_prefix(self, items: list[MessageItem]) -> int:
+        """How many leading ``items`` the view already shows exactly (finished, same row)."""
+        entries = self._layout.entries
+        keep = 0
+        for entry, item in zip(entries, items, strict=False):
+            if entry.pending or entry.streaming or not (entry.item is item or entry.item == item):
+                break
+            keep += 1
+        return keep
 
     def start_message(self, item: MessageItem) -> None:
         """Add a message at the end (or reset one with the same id) that will stream."""

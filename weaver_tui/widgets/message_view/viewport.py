@@ -50,6 +50,11 @@ class TranscriptViewport(ScrollView):
     ALLOW_SELECT = True
     FRAME_INTERVAL = 1 / 30
     """Seconds between two renders of a streaming tail: appends in between are coalesced."""
+    RENDER_SHARE = 0.12
+    """The largest share of the wall clock streamed renders may take: a flush that cost
+    ``c`` seconds delays the next one to ``c / RENDER_SHARE`` (never less than a frame), so a
+    fast stream on a busy CPU gets fewer, larger frames instead of starving the runtime that
+    produces the tokens and the keys waiting behind each render."""
 
     def __init__(
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -63,6 +68,7 @@ class TranscriptViewport(ScrollView):
         self._selected: str | None = None
         self._flush_timer: Timer | None = None
         self._last_flush = 0.0
+        self._flush_gap = self.FRAME_INTERVAL
         self._streaming_ids: set[str] = set()
         self._programmatic = False
         self._realizing = False
@@ -143,7 +149,7 @@ class TranscriptViewport(ScrollView):
     def _schedule_flush(self) -> None:
         if self._flush_timer is not None or not self.is_mounted:
             return
-        delay = max(0.001, self._last_flush + self.FRAME_INTERVAL - monotonic())
+        delay = max(0.001, self._last_flush + self._flush_gap - monotonic())
         self._flush_timer = self.set_timer(delay, self._flush, name="message-view-flush")
 
     def _cancel_flush(self) -> None:
@@ -154,7 +160,7 @@ class TranscriptViewport(ScrollView):
     def _flush(self) -> None:
         """Fold every pending append into its message and render the frame once."""
         self._flush_timer = None
-        self._last_flush = monotonic()
+        started = self._last_flush = monotonic()
         width = self._width or DEFAULT_WIDTH
         first_changed: int | None = None
         for message_id in list(self._streaming_ids):
@@ -167,6 +173,8 @@ class TranscriptViewport(ScrollView):
         if first_changed is not None:
             self._layout.rebuild(first_changed)
             self._update(changed_from_line=self._layout.tops[first_changed])
+        cost = monotonic() - started
+        self._flush_gap = max(self.FRAME_INTERVAL, cost / self.RENDER_SHARE)
 
     # -- realisation: render what is near the viewport --------------------------------------
 
@@ -184,7 +192,9 @@ class TranscriptViewport(ScrollView):
         scroll = round(self.scroll_y)
         top = max(0, self._layout.total - height) if self._follow else scroll
         top = self._realize_range(top, height, margin=height if prefetch else 0)
-        if not prefetch and not self._prefetch_scheduled:
+        if not prefetch and not self._prefetch_scheduled and not self._following_stream():
+            # While the view follows a stream every frame shows new lines: a screen rendered
+            # above them would be thrown away next frame. ``finish_message`` prefetches.
             self._prefetch_scheduled = True
             self.call_after_refresh(self._prefetch)
         self._set_virtual_height(self._layout.total)
@@ -198,6 +208,9 @@ class TranscriptViewport(ScrollView):
         moved = round(self.scroll_y) != scroll
         if moved or changed_from_line < scroll + height or (self._follow and not prefetch):
             self.refresh()
+
+    def _following_stream(self) -> bool:
+        return self._follow and bool(self._streaming_ids)
 
     def _prefetch(self) -> None:
         self._prefetch_scheduled = False
@@ -245,6 +258,7 @@ class TranscriptViewport(ScrollView):
         width = self._width
         changed_from: int | None = None
         shift = 0
+        relayout: dict[int, Entry] = {}  # once per entry after the pass: O(blocks), not O(blocks²)
         for index, entry, block_index, part_top in list(self._layout.window(max(0, start), end)):
             before = entry.height
             if block_index == -2:
@@ -271,11 +285,13 @@ class TranscriptViewport(ScrollView):
                 )
                 self.blocks_rendered += 1
                 block.height = len(block.strips)
-                entry.relayout()
+                relayout[index] = entry
                 delta = block.height - before
             if part_top + before <= top:
                 shift += delta
             changed_from = index if changed_from is None else min(changed_from, index)
+        for entry in relayout.values():
+            entry.relayout()
         return changed_from, shift
 
     # -- scrolling and follow mode ----------------------------------------------------------

@@ -1,0 +1,154 @@
+"""Plays the mediator demo in the chat screen: seed 000's couple's flow, turn by turn, live.
+
+"Play mediator demo" (command palette) opens a new space with the demo's participants
+(:func:`agents.profiles.mediator.demo.create_demo_space`) and sends each scripted turn through
+the chat screen's own send path: the mediator panel is set to the turn's speaker and audience,
+:meth:`ChatScreen.send` commits the participant's message with the panel's meta and starts
+the ``turn`` worker, so the reply streams, tools show in the tool pane and the view filters
+exactly as when a person types. Between turns the player waits ``pause_s``; Esc stops it, in
+a turn (the turn ends cancelled, as any reply) or in the pause (the pause is the screen's
+``cancel_event`` then, so "Cancel reply" applies to it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from typing import TYPE_CHECKING, Literal
+
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
+
+from weaver_tui.widgets.composer import Composer
+
+if TYPE_CHECKING:
+    from agents.profiles.mediator.demo import DemoTurn
+    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.widgets.mediator_panel import MediatorPanel
+
+logger = logging.getLogger(__name__)
+
+Phase = Literal["starting", "turn", "pause", "finished", "stopped", "failed"]
+
+PANEL_WAIT_S = 5.0
+"""The longest the player waits for the new space's panel to mount (a bound, not a delay)."""
+
+
+class DemoPlayer:
+    """One run of the demo on ``screen``; :meth:`play` is the screen worker's body."""
+
+    def __init__(self, screen: ChatScreen, pause_s: float) -> None:
+        self.screen = screen
+        self.pause_s = pause_s
+        self.phase: Phase = "starting"
+        self.conversation_id: str | None = None
+        self.user_ids: list[str] = []
+        """The participant messages sent so far, one per played turn."""
+        self.statuses: list[str] = []
+        """How each played turn ended (``complete``, ``cancelled``, ``error``)."""
+
+    @property
+    def active(self) -> bool:
+        return self.phase in ("starting", "turn", "pause")
+
+    async def play(self) -> None:
+        demo = await asyncio.to_thread(importlib.import_module, "agents.profiles.mediator.demo")
+        screen = self.screen
+        conversation = demo.create_demo_space(screen.state.store)
+        self.conversation_id = conversation.id
+        screen.state.open(conversation.id)
+        screen.clear_compose_mode()
+        screen.show_conversation()
+        panel = await self._panel()
+        turns: tuple[DemoTurn, ...] = demo.DEMO_TURNS
+        screen.notify(
+            f"{len(turns)} turns by {' and '.join(demo.DEMO_PARTICIPANTS)}; Esc stops it.",
+            title="Playing the mediator demo",
+        )
+        for index, turn in enumerate(turns):
+            if index and not await self._pause():
+                return self._end("stopped")
+            self.phase = "turn"
+            status = await self._play_turn(panel, turn)
+            self.statuses.append(status)
+            logger.info("demo turn %d by %s: %s", index + 1, turn.sender, status)
+            if status != "complete":
+                return self._end("stopped" if status == "cancelled" else "failed")
+        self._end("finished")
+
+    async def _panel(self) -> MediatorPanel:
+        """The new space's mediator panel, once mounted with its bars."""
+        from weaver_tui.widgets.speaker_bar import AudienceBar
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PANEL_WAIT_S
+        while True:
+            panel = self.screen.mediator_panel()
+            if panel is not None and panel.is_mounted and panel.query(AudienceBar):
+                return panel
+            if loop.time() > deadline:
+                raise RuntimeError("the mediator panel did not appear")
+            await asyncio.sleep(0.01)
+
+    async def _play_turn(self, panel: MediatorPanel, turn: DemoTurn) -> str:
+        """Send ``turn`` as its participant through the chat's send path; the turn's status."""
+        screen = self.screen
+        panel.speaker_bar.set_speaker(turn.sender)
+        panel.audience_bar.set_shared(turn.channel == "shared")
+        screen.composer.speaker = turn.sender
+        before = screen.state.leaf_id
+        screen.send(Composer.Submitted(screen.composer, turn.content, turn.sender))
+        if screen.state.leaf_id == before or screen.state.leaf_id is None:
+            return "error"  # the send was refused (and said why)
+        self.user_ids.append(screen.state.leaf_id)
+        worker = self._turn_worker()
+        if worker is None:
+            return "error"
+        try:
+            await worker.wait()
+        except (WorkerFailed, WorkerCancelled):
+            return "error"
+        return screen.turn.outcome.status if screen.turn is not None else "error"
+
+    def _turn_worker(self) -> Worker[None] | None:
+        return next(
+            (
+                w
+                for w in self.screen.app.workers
+                if w.node is self.screen and w.group == "turn" and not w.is_finished
+            ),
+            None,
+        )
+
+    async def _pause(self) -> bool:
+        """Wait between turns; ``False`` if Esc stopped the demo meanwhile."""
+        screen = self.screen
+        self.phase = "pause"
+        stop = asyncio.Event()
+        screen.cancel_event = stop
+        screen.header.busy = "demo: next turn"
+        screen.refresh_bindings()
+        try:
+            await asyncio.wait_for(stop.wait(), timeout=self.pause_s)
+        except TimeoutError:
+            pass
+        finally:
+            if screen.cancel_event is stop:
+                screen.cancel_event = None
+            screen.header.busy = ""
+        return not stop.is_set()
+
+    def _end(self, phase: Phase) -> None:
+        self.phase = phase
+        self.screen.refresh_bindings()
+        played = len(self.statuses)
+        if phase == "finished":
+            self.screen.notify(f"All {played} turns played.", title="Mediator demo finished")
+        elif phase == "stopped":
+            self.screen.notify(f"Stopped after {played} turn(s).", title="Mediator demo stopped")
+        else:
+            self.screen.notify(
+                f"Turn {played} did not complete; the demo stopped there.",
+                severity="error",
+                title="Mediator demo stopped",
+            )
