@@ -4,15 +4,17 @@ OpenAI-compatible server (``fake_openai``, from :mod:`tests.support.fake_openai`
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
+from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
-from tests.support.fake_openai import fake_openai
+from tests.support.fake_openai import FakeOpenAI, fake_openai
 
-__all__ = ["fake_openai", "store"]
+__all__ = ["fake_openai", "openai_model", "store"]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",
@@ -48,3 +50,20 @@ def store(tmp_path: Path) -> Iterator[SqliteConversationStore]:
         yield db
     finally:
         db.close()
+
+
+@pytest.fixture
+def openai_model(fake_openai: FakeOpenAI) -> Callable[..., ChatModelHandle]:
+    """Build a real ``ChatOpenAI`` handle on the fake server (optionally with a short timeout)."""
+
+    def build(timeout: float = 10.0) -> ChatModelHandle:
+        config = ProviderConfig(
+            provider="openai-compatible",
+            model="fake-model",
+            base_url=fake_openai.base_url,
+            api_key=SecretStr("sk-test-not-a-real-key"),
+            timeout=timeout,
+        )
+        return make_chat_model(config)
+
+    return build

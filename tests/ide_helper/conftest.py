@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from pydantic import SecretStr
-
-from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 
 APP_PY = '''"""A tiny app."""
 
@@ -74,21 +69,3 @@ def git_project(tmp_path: Path) -> Path:
         subprocess.run(["git", *args], cwd=root, check=True, env=env)
     write(root, "src/untracked.py", "def greet_later():\n    pass\n")
     return root
-
-
-@pytest.fixture
-def openai_model(fake_openai: Any) -> Callable[[], ChatModelHandle]:
-    """A real ``ChatOpenAI`` handle on the local fake OpenAI-compatible server."""
-
-    def build() -> ChatModelHandle:
-        return make_chat_model(
-            ProviderConfig(
-                provider="openai-compatible",
-                model="fake-model",
-                base_url=fake_openai.base_url,
-                api_key=SecretStr("sk-test-not-a-real-key"),
-                timeout=10.0,
-            )
-        )
-
-    return build

@@ -3,14 +3,12 @@ handle on the fake server, and a runtime over the test's SQLite store."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
-from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.runtime import AgentRuntime
 from storage.models import Conversation
 
@@ -26,22 +24,6 @@ async def checkpointer(tmp_path: Path) -> AsyncIterator[Any]:
 @pytest.fixture
 def runtime(store: Any, checkpointer: Any) -> AgentRuntime:
     return AgentRuntime(store, checkpointer, context_messages=40, max_tool_rounds=5)
-
-
-@pytest.fixture
-def openai_model(fake_openai: Any) -> Callable[[], ChatModelHandle]:
-    def build() -> ChatModelHandle:
-        return make_chat_model(
-            ProviderConfig(
-                provider="openai-compatible",
-                model="fake-model",
-                base_url=fake_openai.base_url,
-                api_key=SecretStr("sk-test-not-a-real-key"),
-                timeout=10.0,
-            )
-        )
-
-    return build
 
 
 @pytest.fixture
