@@ -307,6 +307,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             tools=self.tools,
             header=self.header,
             notify_tokens=lambda message_id: self.post_message(TokensArrived(message_id)),
+            row_for=self.live_row_filter(),
         )
         try:
             try:

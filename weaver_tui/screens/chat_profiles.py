@@ -11,6 +11,7 @@ and the decision resumes the paused turn. Mixed into :class:`~weaver_tui.screens
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -145,21 +146,42 @@ class ChatProfiles:
         items = self.state.path_items()
         if self.state.profile != "mediator" or self.state.leaf_id is None or not self.agents_ready:
             return items
+        try:
+            return self._view_rows({item.id: item for item in items})
+        except ValueError as exc:
+            logger.warning("unknown mediator view", extra={"error": str(exc)})
+            return items
+
+    def live_row_filter(self: ChatScreen) -> Callable[[str], MessageItem | None] | None:
+        """How a running turn's records show in the chosen mediator view (``None``: as they
+        are). The model's view shows every record, deliveries as the mediator's message; a
+        participant's or the shared view shows only what that reader may see, so another
+        person's private reply never flashes by while the turn streams."""
+        if self.state.profile != "mediator" or not self.agents_ready:
+            return None
+
+        def row_for(record_id: str) -> MessageItem | None:
+            try:
+                rows = self._view_rows({record_id: self.state.item(record_id)})
+            except ValueError:  # a view this space does not have: show the record as it is
+                return self.state.item(record_id)
+            row = next((item for item in rows if item.id == record_id), None)
+            if row is None and self.mediator_view is None:
+                return self.state.item(record_id)  # the model's view: still streaming
+            return row
+
+        return row_for
+
+    def _view_rows(self: ChatScreen, items: dict[str, MessageItem]) -> list[MessageItem]:
+        """The active path through the chosen view (``items``: rows already built by id)."""
         from weaver_tui.profile_panels import items_for_view
 
         conversation = self.state.conversation
         participants = tuple(conversation.meta.get("participants") or ()) if conversation else ()
         records = [self.state.index.get(i) for i in self.state.path_ids()]
-        try:
-            return items_for_view(
-                records,
-                self.mediator_view,
-                participants or self._default_participants(),
-                {item.id: item for item in items},
-            )
-        except ValueError as exc:
-            logger.warning("unknown mediator view", extra={"error": str(exc)})
-            return items
+        return items_for_view(
+            records, self.mediator_view, participants or self._default_participants(), items
+        )
 
     # ------------------------------------------------------------------ mediator keys
 

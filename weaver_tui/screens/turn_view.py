@@ -7,6 +7,11 @@ buffer goes from empty to non-empty. The handler drains the whole buffer into th
 view in one append, so a fast stream costs one view update per screen message-loop turn, not
 one per token, and key presses queued meanwhile are never behind a backlog of token messages.
 Before any other event the buffers are drained, so text and tool rows appear in order.
+
+A profile may show a turn through a filter (``row_for``): given a record id it returns the row
+the view shows for it (rewritten, e.g. a mediator delivery as the mediator's message) or
+``None`` when the reader of that view may not see it. A hidden record's tokens never reach the
+view; it is asked again whenever the record is saved, so a reply appears once it is visible.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from agents.errors import WeaverError
 from agents.events import (
@@ -37,7 +43,13 @@ from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
+if TYPE_CHECKING:
+    from weaver_tui.widgets.message_view import MessageItem
+
 logger = logging.getLogger(__name__)
+
+RowFilter = Callable[[str], "MessageItem | None"]
+"""A record id -> the row the view shows for it, or ``None`` to keep it out of the view."""
 
 YIELD_EVERY_S = 0.015
 """The longest the turn worker keeps the event loop before letting the screen run."""
@@ -65,6 +77,7 @@ class TurnView:
         tools: ToolStatusPane,
         header: ChatHeader,
         notify_tokens: Callable[[str], None],
+        row_for: RowFilter | None = None,
     ) -> None:
         self.state = state
         self.view = view
@@ -75,6 +88,9 @@ class TurnView:
         self.outcome = TurnOutcome()
         self._buffers: dict[str, list[str]] = {}
         self._shown: set[str] = set()
+        self._hidden: set[str] = set()
+        """Records of this turn the filter keeps out of the view (for now)."""
+        self.row_for = row_for
         self._usage: Usage | None = None
 
     # ------------------------------------------------------------------ tokens
@@ -97,7 +113,8 @@ class TurnView:
             buffer.clear()
             if current not in self._shown:
                 self._show_new(current)
-            self.view.append_text(current, text)
+            if current not in self._hidden:
+                self.view.append_text(current, text)
 
     # ------------------------------------------------------------------ events
 
@@ -151,9 +168,31 @@ class TurnView:
         self.outcome.reply_ids.append(record.id)
         self.tree.add_record(record)
         self.tree.follow(record.id)
-        self.view.start_message(self.state.item(record.id))
+        row = self._row(record.id)
+        if row is None:
+            self._hidden.add(record.id)
+            return
+        self.view.start_message(row)
         if record.status != MessageStatus.STREAMING:
             self.view.finish_message(record.id, record.status.value)
+
+    def _row(self, record_id: str) -> MessageItem | None:
+        """The row the view shows for a record of this turn (``None``: hidden from it)."""
+        if self.row_for is None:
+            return self.state.item(record_id)
+        return self.row_for(record_id)
+
+    def _present(self, record_id: str, status: str) -> None:
+        """Show a saved (not streaming) record's row as it is now: update it, or add it if the
+        filter hid it until now (a reply whose audience is only known when it is complete)."""
+        row = self._row(record_id)
+        if row is None:
+            return
+        if record_id in self._hidden:
+            self._hidden.discard(record_id)
+            self.view.start_message(row)
+        self.view.finish_message(record_id, status)
+        self.view.update_item(row)
 
     def _record_saved(self, event: RecordSaved) -> None:
         if event.message_id not in self._shown:
@@ -162,7 +201,7 @@ class TurnView:
         record = self.state.refresh(event.message_id)
         self.tree.update_record(record)
         if record.status != MessageStatus.STREAMING:
-            self.view.update_item(self.state.item(record.id))
+            self._present(record.id, record.status.value)
 
     def _failed(self, event: RunError) -> None:
         sentence = event.error.user_message
@@ -179,6 +218,9 @@ class TurnView:
             self.tree.update_record(record)
             if reply_id not in self._shown:
                 self._show_new(reply_id)
+            if reply_id in self._hidden:  # an error shows in every view
+                self._hidden.discard(reply_id)
+                self.view.start_message(self.state.item(reply_id))
             self.view.finish_message(reply_id, "error")
             self.view.update_item(self.state.item(reply_id))
             self.outcome.leaf_id = reply_id
@@ -209,8 +251,7 @@ class TurnView:
             status = record.status.value
             if status == MessageStatus.STREAMING:
                 status = event.status
-            self.view.finish_message(record_id, status)
-            self.view.update_item(self.state.item(record_id))
+            self._present(record_id, status)
         if event.leaf_id in self.state.index:
             self.state.leaf_id = event.leaf_id
         usage = event.usage or self._usage
