@@ -82,7 +82,10 @@ def test_glob_patterns(project: Path, pattern: str, expected: list[str]) -> None
     text = list_project_files(project, ".", pattern)
     if expected:
         assert text.splitlines()[1:] == expected
-        assert text.splitlines()[0] == f"{len(expected)} files matching '{pattern}' in the project:"
+        noun = "file" if len(expected) == 1 else "files"
+        assert (
+            text.splitlines()[0] == f"{len(expected)} {noun} matching '{pattern}' in the project:"
+        )
     else:
         assert text.startswith("No files matching '*.rs' in the project")
 

@@ -55,7 +55,7 @@ def test_one_match_per_line_and_bounded_output(tmp_path: Path) -> None:
     assert [n for _, n, _ in result.matches] == [1, 2, 3, 4, 5]
     footer = format_search("needle", result).splitlines()[-1]
     assert footer == (
-        "300 matching lines in 1 files (1 files searched); showing the first 5. Narrow the "
+        "300 matching lines in 1 file (1 file searched); showing the first 5. Narrow the "
         "query, or raise max_results (up to 200)."
     )
     assert len(search_project(tmp_path, "needle", max_results=10_000).matches) == 200
@@ -70,7 +70,7 @@ def test_large_files_are_skipped_and_counted(
     result = search_project(tmp_path, "needle")
     assert result.total == 1
     assert result.skipped_large == 1
-    assert "1 files over" in format_search("needle", result)
+    assert "1 file over" in format_search("needle", result)
 
 
 def test_no_match_and_bad_queries(project: Path) -> None:

@@ -181,7 +181,7 @@ def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
     if not entries:
         note = f" ({shorten(' '.join(notes), 160)})" if notes else ""
         return f"Nothing is listed in `{directory}`{matching}{note}."
-    stated = next((int(m.group(1)) for n in notes if (m := re.match(r"(\d+) files", n))), None)
+    stated = next((int(m.group(1)) for n in notes if (m := re.match(r"(\d+) files?\b", n))), None)
     total = max(stated or 0, len(entries))
     prefix = "" if directory in (".", "./") else directory.rstrip("/") + "/"
     below = [e.removeprefix(prefix) for e in entries]
@@ -200,7 +200,7 @@ def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
         return head
     shown = "\n".join(f"- `{e}`" for e in entries[:15])
     more = f"\n- … and {total - 15} more" if total > 15 else ""
-    extra_notes = [n for n in notes if not re.match(r"\d+ files", n)]
+    extra_notes = [n for n in notes if not re.match(r"\d+ files?\b", n)]
     notes_line = f"\n\n_{shorten(extra_notes[-1], 160)}_" if extra_notes else ""
     return f"{head}\n\n{shown}{more}{notes_line}"
 

@@ -204,7 +204,8 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
             "caches are not listed)."
         )
     shown_paths = paths[:MAX_LISTED]
-    header = f"{len(paths)} files{what} in {where}:"
+    noun = "file" if len(paths) == 1 else "files"
+    header = f"{len(paths)} {noun}{what} in {where}:"
     lines = [header, *shown_paths]
     if len(paths) > MAX_LISTED:
         lines.append(

@@ -226,8 +226,9 @@ def format_search(query: str, result: SearchResult) -> str:
     lines = [f"{path}:{line_no}: {text}" for path, line_no, text in result.matches]
     total = f"more than {result.total}" if result.stopped_early else str(result.total)
     footer = (
-        f"{total} matching lines in {result.files_with_matches} files "
-        f"({result.files_searched} files searched)"
+        f"{total} matching {_noun(result.total, 'line')} in "
+        f"{_count(result.files_with_matches, 'file')} ({_count(result.files_searched, 'file')} "
+        "searched)"
     )
     shown = len(result.matches)
     if shown < result.total:
@@ -236,5 +237,15 @@ def format_search(query: str, result: SearchResult) -> str:
             f"(up to {MAX_RESULTS})"
         )
     if result.skipped_large:
-        footer += f"; {result.skipped_large} files over {MAX_FILE_BYTES // 1000} KB skipped"
+        skipped = _count(result.skipped_large, "file")
+        footer += f"; {skipped} over {MAX_FILE_BYTES // 1000} KB skipped"
     return "\n".join([*lines, "", footer + "."])
+
+
+def _noun(count: int, noun: str) -> str:
+    return noun if count == 1 else noun + "s"
+
+
+def _count(count: int, noun: str) -> str:
+    """``_count(1, "file")`` -> ``"1 file"``; ``_count(3, "file")`` -> ``"3 files"``."""
+    return f"{count} {_noun(count, noun)}"
