@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 from tests.support.fake_openai import FakeOpenAI
 from weaver_tui.app import WeaverApp, make_app
@@ -77,12 +78,29 @@ def chat(app: WeaverApp) -> ChatScreen:
     return screen
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker (the turn, warm-up) is done and the screen has caught up."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+def busy(app: Any) -> bool:
+    """Whether a worker is pending or running, or a message waits in the app's or the screen's
+    queues (a key press reaches the composer, its ``Submitted`` the screen, a few hops later)."""
+    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return True
+    nodes = [app, *app.screen.walk_children(with_self=True)]
+    return any(not node._message_queue.empty() for node in nodes)
+
+
+async def settle(pilot: Pilot[Any], *, bound_s: float = 30) -> None:
+    """Wait until every worker (the turn, warm-up) is done and every queued message handled,
+    three rounds in a row (a handler may start a worker or post a message)."""
+    deadline = time.monotonic() + bound_s
+    quiet = 0
+    while quiet < 3:
+        if time.monotonic() > deadline:
+            raise AssertionError("the app never settled (a worker or a message loop is stuck)")
+        await pilot.pause()
+        if busy(pilot.app):
+            quiet = 0
+            await pilot.pause(0.005)
+        else:
+            quiet += 1
 
 
 async def send(pilot: Pilot[Any], text: str, *, wait: bool = True) -> None:

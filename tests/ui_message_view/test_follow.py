@@ -59,3 +59,19 @@ async def test_scrolling_back_to_the_bottom_follows_again() -> None:
         assert view.following
         await _stream(view, pilot, range(10, 30))
         assert "line 29 of the streamed reply" in view.visible_text()
+
+
+async def test_the_scrollbar_thumb_sits_at_the_bottom_when_a_stream_first_overflows() -> None:
+    """The scroll to the bottom happens in the same update that makes the view scrollable: the
+    scrollbar must show it (Textual only moves a scrollbar that is already shown)."""
+    app = HostApp([MessageItem(id="q", role="user", content="Tell me a long story.")])
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        await pilot.pause()
+        assert not view.show_vertical_scrollbar
+        view.start_message(MessageItem(id="r", role="assistant"))
+        view.append_text("r", "".join(f"paragraph {i} of the story\n\n" for i in range(60)))
+        await pilot.pause(0.2)
+        assert view.following and view.scroll_y == view.max_scroll_y > 0
+        assert view.show_vertical_scrollbar
+        assert view.vertical_scrollbar.position == view.scroll_y

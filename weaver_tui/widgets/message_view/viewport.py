@@ -225,6 +225,10 @@ class TranscriptViewport(ScrollView):
         height = self.scrollable_content_region.height
         if old.width != size.width or (old.height > height) != (total > height):
             self.virtual_size = size
+            # Show or hide the scrollbar now, not at the next layout: a scroll set before it
+            # exists never reaches it (Widget.watch_scroll_y skips a hidden scrollbar), and it
+            # would draw its thumb at the top of a view that sits at the bottom.
+            self._refresh_scrollbars()
             return
         self.set_reactive(Widget.virtual_size, size)
         self._programmatic = True
