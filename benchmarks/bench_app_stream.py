@@ -15,11 +15,15 @@ warm-up message (runtime opened, connection made), then the measured one:
 
 1. 20,000 tokens (prose, lists, code fences, quotes) at full speed: ratio target <= 1.2x; the
    app process's peak RSS after the reply: target < 150 MiB.
-2. 10,000 tokens paced at 5,000 tokens/s: the lag between the server's last byte and the last
-   token on screen; "keeps up" means the lag stays within 0.25 s (a few 30 Hz frames), i.e. no
-   backlog builds. The runtime's own lag is the baseline.
+2. 10,000 tokens paced at 5,000 tokens/s (``--rate``, ``--paced-tokens``): the lag between the
+   server's last byte and the last token on screen, in the app and in the runtime alone. On a
+   2-core machine the runtime alone may not keep up with 5,000 tokens/s (its own lag is then
+   seconds); the view keeps up when it adds at most 0.25 s (a few frames) to the runtime's
+   lag, i.e. no backlog builds in the view. Figure: the lag the app adds; baseline: the
+   runtime's own lag.
 
-    .venv/bin/python benchmarks/bench_app_stream.py [--runs 5] [--quick]
+    .venv/bin/python benchmarks/bench_app_stream.py [--runs 5] [--tokens 20000]
+        [--rate 5000] [--paced-tokens 10000] [--quick]
 
 ``--quick`` (the smoke test): 300 tokens, one run, and no runtime baseline for part 2.
 """
@@ -163,19 +167,24 @@ def main(
             if paced_baseline:
                 paced_base.append(measure(server, "runtime", paced_tokens, rate, tmp, run))
         lag = median([r["lag"] for r in paced])
-        base_lag = median([r["lag"] for r in paced_base]) if paced_base else None
+        base_lag = median([r["lag"] for r in paced_base]) if paced_base else 0.0
+        added = lag - base_lag
         stream_s = paced_tokens / rate
+        lags = ", ".join(f"{r['lag'] * 1000:.0f}" for r in paced)
+        base_lags = ", ".join(f"{r['lag'] * 1000:.0f}" for r in paced_base)
         ok &= report(
             f"{paced_tokens:,} tokens paced at {rate:,.0f} tok/s ({stream_s:.1f} s of stream): "
-            f"server's last byte -> last token on screen (median of {runs})",
-            f"app lag {lag * 1000:.0f} ms  (send -> on screen "
-            f"{median([r['elapsed'] for r in paced]):.2f} s)",
-            f"runtime-alone lag {base_lag * 1000:.0f} ms"
-            if base_lag is not None
-            else "runtime-alone lag not measured (--quick)",
+            f"lag from the server's last byte to the reply's end (median of {runs}); does the "
+            f"view keep up?",
+            f"lag the view adds {added * 1000:.0f} ms  (app: last token on screen "
+            f"{lag * 1000:.0f} ms after the last byte; runs: {lags} ms)",
+            f"runtime alone: RunFinished {base_lag * 1000:.0f} ms after the last byte "
+            f"(runs: {base_lags} ms)"
+            if paced_base
+            else "runtime alone not measured (--quick): the app's whole lag is counted",
             None,
-            f"lag <= {LAG_TARGET_S * 1000:.0f} ms (keeps up)",
-            lag <= LAG_TARGET_S,
+            f"the view adds <= {LAG_TARGET_S * 1000:.0f} ms (keeps up with {rate:,.0f} tok/s)",
+            added <= LAG_TARGET_S,
         )
     return ok
 
@@ -188,11 +197,13 @@ if __name__ == "__main__":
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--tokens", type=int, default=20_000)
+    parser.add_argument("--tokens", type=int, default=20_000, help="the full-speed reply")
+    parser.add_argument("--rate", type=float, default=5_000.0, help="tokens/s of part 2")
+    parser.add_argument("--paced-tokens", type=int, default=10_000, help="tokens of part 2")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run (smoke test)")
     args = parser.parse_args()
     if args.quick:
-        passed = main(1, 300, 300, 5_000.0, paced_baseline=False)
+        passed = main(1, 300, 300, args.rate, paced_baseline=False)
     else:
-        passed = main(args.runs, args.tokens, 10_000, 5_000.0)
+        passed = main(args.runs, args.tokens, args.paced_tokens, args.rate)
     sys.exit(0)

@@ -196,6 +196,18 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
             ).fetchall()
         return [row_to_message(row) for row in rows]
 
+    def message_rows(self, conversation_id: str) -> list[tuple[Any, ...]]:
+        """Every record of the conversation as an undecoded row (``MESSAGE_COLUMNS`` order).
+
+        For callers that decode lazily (:func:`storage.codec.row_to_message`): opening a
+        10,000-record tree to show one path should not parse 10,000 meta JSON texts.
+        """
+        with self._db.read() as conn:
+            return conn.execute(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
+                (conversation_id,),
+            ).fetchall()
+
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         with self._db.read() as conn:
             rows = conn.execute(

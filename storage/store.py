@@ -44,6 +44,7 @@ class ConversationStore(Protocol):
     def list_conversations(self, profile: str | None = None) -> list[Conversation]:
         """Newest ``updated_at`` first."""
         ...
+
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation: ...
     def update_conversation_meta(self, conversation_id: str, **meta: Any) -> Conversation: ...
     def delete_conversation(self, conversation_id: str) -> None: ...
@@ -59,6 +60,7 @@ class ConversationStore(Protocol):
     ) -> MessageRecord:
         """Commit a new record (depth and version computed) and make it the active leaf."""
         ...
+
     def update_message(
         self,
         message_id: str,
@@ -69,30 +71,43 @@ class ConversationStore(Protocol):
     ) -> MessageRecord:
         """Replace content and/or merge ``meta`` keys; used to flush a streaming reply."""
         ...
+
     def get_message(self, message_id: str) -> MessageRecord: ...
     def list_messages(self, conversation_id: str) -> list[MessageRecord]:
         """Every record of the conversation, ordered by (depth, created_at)."""
         ...
+
+    def message_rows(self, conversation_id: str) -> list[tuple[Any, ...]]:
+        """Every record as an undecoded row in ``storage.codec.MESSAGE_COLUMNS`` order (any
+        order of rows), for decoding lazily with ``storage.codec.row_to_message``."""
+        ...
+
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         """Children ordered by version; ``message_id=None`` gives the roots."""
         ...
+
     def siblings(self, message_id: str) -> list[MessageRecord]:
         """The record and its siblings (same parent), ordered by version."""
         ...
+
     def path_to_root(self, message_id: str) -> list[MessageRecord]:
         """Root first, ``message_id`` last."""
         ...
+
     def context_window(self, leaf_id: str, limit: int = 20) -> list[MessageRecord]:
         """The last ``limit`` records on the path to ``leaf_id``, without system records, never
         starting on a tool record whose assistant tool call was cut off."""
         ...
+
     def latest_leaf(self, message_id: str) -> MessageRecord:
         """Follow the remembered (else newest) child from ``message_id`` down to a leaf."""
         ...
+
     def set_active_leaf(self, conversation_id: str, message_id: str) -> None:
         """Remember ``message_id`` as where the user is, and at every fork on its path which
         child was chosen, so reopening and :meth:`latest_leaf` return to this branch."""
         ...
+
     def active_leaf(self, conversation_id: str) -> MessageRecord | None: ...
     def delete_branch(self, message_id: str) -> None:
         """Delete the record and all its descendants; the active leaf moves to a survivor."""
@@ -104,6 +119,7 @@ class ConversationStore(Protocol):
     def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
         """Write ``meta.json`` + ``messages.jsonl`` (seed 001 §3.1) into ``directory``."""
         ...
+
     def import_jsonl(self, directory: Path) -> Conversation: ...
     def close(self) -> None: ...
 

@@ -1,30 +1,43 @@
 """The Textual application: screens, global keys, themes and the command palette. Thin on
 purpose: the chat screen owns the conversation logic, widgets talk upward through messages.
 
-Start-up is kept light so the first frame paints fast: this module imports no agent code;
-the chat screen opens the store (SQLite, fast) and imports the runtime (LangGraph, LangChain)
-only after the first paint, while the user is still reading the screen.
+Launch paints first. The CLI hands over :class:`~weaver_tui.settings_early.PendingSettings`
+(theme, data folder and default profile, read without pydantic), and the app's first frame is
+:class:`~weaver_tui.screens.chat_skeleton.ChatSkeleton`: the chat screen's layout in the right
+theme with a live composer, built from little more than Textual. Right after that paint a
+worker opens the store, imports the chat screen and swaps it in (the conversation, its tree,
+the message view), then validates every setting with pydantic-settings; a bad setting or
+database ends the app with its one sentence and exit code 2 (:attr:`WeaverApp.startup_error`).
+The chat screen imports the agent stack (LangGraph, LangChain) after its own paint. Apps built
+from validated settings (tests, scripts) show the chat screen at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events, on, work
 from textual.app import App
 from textual.binding import BindingType
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.theme import Theme
 
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.command import Provider
 
     from weaver_tui.services import Services
     from weaver_tui.settings import Settings
+    from weaver_tui.settings_early import PendingSettings
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +47,14 @@ def _weaver_commands() -> type[Provider]:
     from weaver_tui.commands import WeaverCommands
 
     return WeaverCommands
+
+
+_SCREEN_PUSHING_ACTIONS = frozenset({"help", "command_palette"})
+
+
+def _import_chat_screen() -> None:
+    """The chat screen's modules (message view, tree, profiles, store); a seam for tests."""
+    import weaver_tui.screens.chat  # noqa: F401
 
 
 class WeaverApp(App[None]):
@@ -51,19 +72,30 @@ class WeaverApp(App[None]):
         profile: str | None = None,
         conversation_id: str | None = None,
         project_root: Path | None = None,
+        paint_first: bool | None = None,
     ) -> None:
         super().__init__()
+        self.paint_first = not services.settings_ready if paint_first is None else paint_first
+        """Launch: paint :class:`ChatSkeleton` first, then swap in the chat screen (the default
+        when the settings come pending, i.e. from the CLI)."""
+        self._gc_paused = False
+        """Python's cyclic GC waits until the first frame is painted (see :meth:`_first_paint`)."""
         self.services = services
         self.start_profile = profile
         self.start_conversation_id = conversation_id
         self.project_root = project_root
+        self.startup_error: str | None = None
+        """Why the launch failed after the first paint (a bad setting, a database that cannot
+        be opened): one sentence; the app then exits with code 2 and the CLI prints it."""
+        self.settings_validated_signal: Signal[Settings] = Signal(self, "settings-validated")
+        """Published once the settings are validated (at once when they came validated)."""
         for theme in WEAVER_THEMES:
             self.register_theme(theme)
         self.theme = self._initial_theme()
         self._saved_theme = self.theme
 
     def _initial_theme(self) -> str:
-        wanted = getattr(self.services.settings, "theme", None) or DEFAULT_THEME
+        wanted = self.services.early.theme or DEFAULT_THEME
         if wanted in self.available_themes:
             return wanted
         logger.warning("unknown theme in settings, using the default", extra={"theme": wanted})
@@ -74,6 +106,13 @@ class WeaverApp(App[None]):
         return dict(ROLE_VARIABLE_DEFAULTS)
 
     def get_default_screen(self) -> Screen[Any]:
+        if self.paint_first:
+            from weaver_tui.screens.chat_skeleton import ChatSkeleton
+
+            return ChatSkeleton(self.start_profile or "")
+        return self._chat_screen()
+
+    def _chat_screen(self) -> Screen[Any]:
         from weaver_tui.screens.chat import ChatScreen
 
         return ChatScreen(
@@ -85,6 +124,132 @@ class WeaverApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._save_theme)
+
+    @on(events.Load)
+    def _pause_gc(self) -> None:
+        if gc.isenabled():
+            gc.disable()
+            self._gc_paused = True
+
+    @on(events.Ready)
+    def _first_paint(self) -> None:
+        """The first frame is on screen: resume what it did not need to wait for.
+
+        The garbage collector was paused for it: building the first frame allocates a lot,
+        and a full collection over the freshly imported heap costs 20-40 ms; it runs once the
+        chat screen is in (the skeleton's case) or now. Then the settings are validated, if
+        they came pending.
+        """
+        self.call_later(self._after_first_paint)  # after every other Ready handler
+
+    def _after_first_paint(self) -> None:
+        if self.paint_first:
+            self._finish_launch()
+            return
+        self._resume_gc()
+        if not self.services.settings_ready:
+            self._validate_settings()
+
+    def _resume_gc(self) -> None:
+        if self._gc_paused:
+            self._gc_paused = False
+            gc.enable()
+
+    def on_unmount(self) -> None:
+        self._resume_gc()  # for an app that ends before its first frame
+
+    @work(thread=True, group="launch")
+    def _finish_launch(self) -> None:
+        """After the skeleton's paint, off the event loop (typing in the composer stays live):
+        open the store, import the chat screen and swap it in (the conversation comes first),
+        then validate the settings; the chat screen adds the model badge and starts its
+        warm-up when they are (``settings_validated_signal``)."""
+        from storage.store import StorageError
+
+        try:
+            self.services.store  # noqa: B018 - opened here, off the event loop
+        except (StorageError, OSError) as exc:
+            where = getattr(exc, "filename", None) or "the data folder"
+            sentence = (
+                f"Cannot write to {where}: {exc.strerror}."
+                if isinstance(exc, OSError) and exc.strerror
+                else str(exc)
+            )
+            self._to_app(self._startup_failed, sentence)
+            return
+        _import_chat_screen()
+        if self._to_app(self._show_chat):
+            self._validate_settings_now()
+
+    def _to_app(self, callback: Callable[..., Any], *args: Any) -> bool:
+        """Run ``callback`` on the app's thread; False when the app has already closed (the
+        user quit during the launch), so a late worker ends quietly."""
+        try:
+            self.call_from_thread(callback, *args)
+        except RuntimeError:
+            if self.is_running:
+                raise
+            return False
+        return True
+
+    async def _show_chat(self) -> None:
+        from weaver_tui.screens.chat_skeleton import ChatSkeleton
+
+        skeleton = self.screen_stack[0]
+        assert isinstance(skeleton, ChatSkeleton)
+        while self.screen is not skeleton:  # a screen pushed over it: swap when it is back
+            await asyncio.sleep(0.05)
+        draft = skeleton.draft
+        chat = self._chat_screen()
+        # switch_screen pops the result callback push_screen gives every screen it shows; the
+        # default screen never got one, so give it the same no-op callback first.
+        skeleton._push_result_callback(skeleton, None)
+        try:
+            await self.switch_screen(chat)
+        finally:
+            self.paint_first = False
+            self._resume_gc()
+        if draft.strip():
+            chat.composer.set_draft(draft)  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.paint_first and action in _SCREEN_PUSHING_ACTIONS:
+            return None  # the skeleton must stay on top until the chat screen replaces it
+        return True
+
+    @work(thread=True, group="settings", exit_on_error=False)
+    def _validate_settings(self) -> None:
+        self._validate_settings_now()
+
+    def _validate_settings_now(self) -> bool:
+        """Validate every setting (pydantic-settings, ~0.2 s of imports); runs in a worker.
+        False when they are invalid (the app is then ending with their sentence)."""
+        from agents.errors import ConfigError
+
+        try:
+            settings = self.services.validate_settings()
+        except ConfigError as exc:
+            self._to_app(self._startup_failed, exc.user_message)
+            return False
+        return self._to_app(self._settings_validated, settings)
+
+    def _startup_failed(self, sentence: str) -> None:
+        """As before the first frame: the sentence on stderr (the CLI prints it), exit code 2."""
+        logger.error("launch failed", extra={"error": sentence})
+        self._resume_gc()
+        self.startup_error = sentence
+        self.exit(return_code=2)
+
+    def _settings_validated(self, settings: Settings) -> None:
+        if settings.theme != self.services.early.theme:  # the peek and pydantic disagree: a bug
+            logger.warning(
+                "the first frame's theme differs from the validated one",
+                extra={"theme": settings.theme, "early": self.services.early.theme},
+            )
+            wanted = settings.theme if settings.theme in self.available_themes else DEFAULT_THEME
+            self._saved_theme = wanted  # already the saved one: do not write the config
+            self.theme = wanted
+        self.settings_validated_signal.publish(settings)
 
     def _save_theme(self, theme: Theme) -> None:
         """Remember the theme the user picked (from the palette's Theme command or a key)."""
@@ -108,13 +273,15 @@ class WeaverApp(App[None]):
 
 
 def make_app(
-    services_or_settings: Services | Settings,
+    services_or_settings: Services | Settings | PendingSettings,
     *,
     profile: str | None = None,
     conversation_id: str | None = None,
     project_root: Path | None = None,
+    paint_first: bool | None = None,
 ) -> WeaverApp:
-    """Build the app from ready :class:`Services` or from :class:`Settings` (the CLI's path)."""
+    """Build the app from ready :class:`Services`, from validated :class:`Settings`, or from
+    :class:`PendingSettings` (the CLI's launch: validated after the first paint)."""
     from weaver_tui.services import Services
 
     services = (
@@ -123,5 +290,9 @@ def make_app(
         else Services(services_or_settings)
     )
     return WeaverApp(
-        services, profile=profile, conversation_id=conversation_id, project_root=project_root
+        services,
+        profile=profile,
+        conversation_id=conversation_id,
+        project_root=project_root,
+        paint_first=paint_first,
     )

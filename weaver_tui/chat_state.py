@@ -6,10 +6,16 @@ action is a small store operation followed by an update of only the records it t
 checking out a node, flipping to a sibling version, deleting a branch, adding the user's
 message. It also turns records into the :class:`MessageItem` rows the message view draws.
 Kept free of Textual so these operations are tested directly against a real SQLite store.
+
+Opening keeps the records as database rows and decodes one only when it is shown or asked for
+(the active path, the tree lines in view), and remembering a checked-out branch in the store is
+written behind on the store's writer thread (:mod:`weaver_tui.chat_state_writes`): the state
+settles those writes before any other store call of its own.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +23,16 @@ from typing import Any
 
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
-from weaver_tui.widgets.chat_header import BranchPosition, model_badge
+from weaver_tui.chat_state_rows import build_item
+from weaver_tui.chat_state_writes import OrderedWrites, writes_for
+from weaver_tui.widgets.chat_header import BranchPosition
 from weaver_tui.widgets.conversation_tree.branches import BranchIndex
 from weaver_tui.widgets.message_view.items import MessageItem
 
 logger = logging.getLogger(__name__)
 
+FREEZE_ABOVE = 1_000
+"""Records from which an opened conversation is moved out of the cyclic collector's sight."""
 DEFAULT_TITLE = "New conversation"
 TITLE_LENGTH = 60
 
@@ -33,12 +43,6 @@ def title_from(text: str) -> str:
     return first if len(first) <= TITLE_LENGTH else first[: TITLE_LENGTH - 1] + "…"
 
 
-def tool_calls_text(record: MessageRecord) -> str:
-    """One line naming the tools an assistant record called (the tool pane has the details)."""
-    names = [f"`{call.get('name', 'tool')}`" for call in record.tool_calls]
-    return "Calling " + ", ".join(names) if names else ""
-
-
 @dataclass
 class ChatState:
     """The open conversation (``None`` until the first message of a new one) and its tree."""
@@ -46,33 +50,74 @@ class ChatState:
     store: ConversationStore
     profile: str
     conversation: Conversation | None = None
-    leaf_id: str | None = None
 
     def __post_init__(self) -> None:
         self.index = BranchIndex()
-        self.opened_records: list[MessageRecord] = []
-        """Every record as read by the last :meth:`open` (for loading the tree browser once)."""
+        self._leaf_id: str | None = None
+        self._writes: OrderedWrites = writes_for(self.store)
         self._items: dict[str, tuple[MessageRecord, int, int, MessageItem]] = {}
         """Rows already built, with the record and (version, count) they were built from: a
         branch switch rebuilds only the rows below the fork, and the view, seeing the same
         row objects above it, keeps their rendered lines."""
+        self._path_rows: tuple[tuple[BranchIndex, int], list[str], list[MessageItem | None]] | None
+        self._path_rows = None
+        """(index and its change version, path ids, row per id or ``None`` for a system
+        record) of the last :meth:`path_items`."""
         self._leaves: tuple[BranchIndex, int, dict[str, int]] | None = None
-        """(index, its shape version, leaf -> position in tree order) for the header."""
+        """(index, its shape version, message -> leaves in its subtree) for the header."""
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The last message of the active path (``None`` for an empty conversation)."""
+        return self._leaf_id
+
+    @leaf_id.setter
+    def leaf_id(self, leaf_id: str | None) -> None:
+        # Whoever moves the leaf is about to write below it (a turn adds its reply): the
+        # branch remembered by an earlier checkout must reach the store first.
+        self._writes.settle()
+        self._leaf_id = leaf_id
 
     # ------------------------------------------------------------------ opening
 
     def open(self, conversation_id: str, message_id: str | None = None) -> None:
-        """Load a conversation on its remembered branch (or the branch through ``message_id``)."""
+        """Load a conversation on its remembered branch (or the branch through ``message_id``).
+
+        Also builds the rows of that branch and the header's leaf positions, so a caller that
+        opens in a thread (the chat screen's first mount) leaves only drawing to the UI.
+        """
+        self._writes.settle()
         self.conversation = self.store.get_conversation(conversation_id)
         self.profile = self.conversation.profile
-        self.opened_records = self.store.list_messages(conversation_id)
-        self.index = BranchIndex(self.opened_records)
+        self.index = BranchIndex.from_rows(self.store.message_rows(conversation_id))
         self._items.clear()
         if message_id is not None and message_id in self.index:
             self.checkout(message_id)
-            return
-        active = self.store.active_leaf(conversation_id)
-        self.leaf_id = active.id if active is not None else None
+        else:
+            remembered = self.conversation.meta.get("active_leaf")
+            if remembered not in self.index:
+                active = self.store.active_leaf(conversation_id)
+                remembered = active.id if active is not None else None
+            self.leaf_id = remembered
+        self.path_items()
+        self.freeze_if_big()
+
+    def freeze_if_big(self) -> None:
+        """Move everything alive now out of the cyclic collector's sight, if the open
+        conversation is big.
+
+        Its rows, records and rows of the view live as long as it is open, and are freed by
+        reference counting when it closes (none is part of a cycle). Left to the collector,
+        every full collection rescans them all: pauses of 80-150 ms on a 10,000-record tree,
+        landing in the middle of a branch switch.
+        """
+        if len(self.index) >= FREEZE_ABOVE:
+            gc.freeze()
+
+    def tree_index(self) -> BranchIndex:
+        """A copy of the index for the tree browser (its own, updated by its own calls; the
+        records decoded so far are shared)."""
+        return self.index.copy()
 
     def open_latest(self, profile: str | None = None) -> bool:
         """Open the most recently used conversation (of ``profile``); False if there is none."""
@@ -88,7 +133,6 @@ class ChatState:
         self.profile = profile or self.profile
         self.index = BranchIndex()
         self._items.clear()
-        self.opened_records = []
         self.leaf_id = None
 
     # ------------------------------------------------------------------ writing
@@ -104,6 +148,7 @@ class ChatState:
     ) -> MessageRecord:
         """Commit the user's message (creating the conversation first if it is new, with
         ``conversation_meta`` and the project root)."""
+        self._writes.settle()
         if self.conversation is None:
             created_meta = dict(conversation_meta or {})
             if project_root:
@@ -129,12 +174,25 @@ class ChatState:
     # ------------------------------------------------------------------ moving
 
     def checkout(self, message_id: str) -> str:
-        """Make the branch through ``message_id`` (down to its remembered leaf) the active one."""
+        """Make the branch through ``message_id`` (down to its remembered leaf) the active one.
+
+        The leaf is read now (after earlier checkouts reached the store, since they change
+        what is remembered); remembering the new choice is written behind.
+        """
         assert self.conversation is not None
-        leaf = self.store.latest_leaf(message_id)
-        self.store.set_active_leaf(self.conversation.id, leaf.id)
-        self.leaf_id = leaf.id
-        return leaf.id
+        self._writes.settle()
+        self.leaf_id = leaf_id = self.store.latest_leaf(message_id).id
+        self._writes.submit(
+            "remember the checked-out branch",
+            self.store.set_active_leaf,
+            self.conversation.id,
+            leaf_id,
+        )
+        return leaf_id
+
+    def settle(self) -> None:
+        """Wait until every branch checked out so far is remembered in the store."""
+        self._writes.settle()
 
     def flip_version(self, message_id: str, delta: int) -> str | None:
         """Check out the sibling ``delta`` versions away; ``None`` if there is none that way."""
@@ -147,6 +205,7 @@ class ChatState:
     def delete_branch(self, message_id: str) -> str | None:
         """Delete ``message_id`` and everything below it; the active leaf moves to a survivor."""
         assert self.conversation is not None
+        self._writes.settle()
         self.store.delete_branch(message_id)
         self.index.remove_branch(message_id)
         active = self.store.active_leaf(self.conversation.id)
@@ -172,67 +231,69 @@ class ChatState:
             and cached[2] == count
         ):
             return cached[3]
-        built = self._build_item(record, version, count)
+        built = build_item(record, version, count)
         self._items[message_id] = (record, version, count, built)
         return built
 
-    def _build_item(self, record: MessageRecord, version: int, count: int) -> MessageItem:
-        meta = record.meta
-        content = record.content
-        badge = ""
-        if record.role == "assistant":
-            if not content and record.tool_calls:
-                content = tool_calls_text(record)
-            if meta.get("provider"):
-                badge = model_badge(meta["provider"], meta.get("model", ""))
-        elif record.role == "tool":
-            badge = str(meta.get("name") or "")
-        elif record.role == "user" and meta.get("sender"):
-            badge = str(meta["sender"])
-        visibility = meta.get("visibility")
-        return MessageItem(
-            id=record.id,
-            role=record.role,
-            content=content,
-            status=record.status.value,  # type: ignore[arg-type]
-            version=version,
-            sibling_count=count,
-            badge=badge,
-            visibility="" if visibility in (None, "shared") else f"private → {visibility}",
-            error=str(meta.get("error") or ""),
-        )
-
     def path_items(self, leaf_id: str | None = None) -> list[MessageItem]:
-        return [self.item(i) for i in self.path_ids(leaf_id) if self.index.get(i).role != "system"]
+        """The rows of the path to ``leaf_id`` (default: the active leaf), system records left
+        out. While the index has not changed since the last call, the rows of the leading
+        messages both paths share are taken over without a look: a branch switch near the
+        bottom of a long path builds only the rows below its fork."""
+        ids = self.path_ids(leaf_id)
+        key = (self.index, self.index.change_version)
+        rows: list[MessageItem | None] = []
+        keep = 0
+        if self._path_rows is not None and self._path_rows[0] == key:
+            _, old_ids, old_rows = self._path_rows
+            limit = min(len(ids), len(old_ids))
+            while keep < limit and ids[keep] == old_ids[keep]:
+                keep += 1
+            rows = old_rows[:keep]
+        index = self.index
+        for message_id in ids[keep:]:
+            shown = index.get(message_id).role != "system"
+            rows.append(self.item(message_id) if shown else None)
+        self._path_rows = (key, ids, rows)
+        return [row for row in rows if row is not None]
 
     def branch_position(self) -> BranchPosition:
         """Which leaf (in tree order) the active path ends at, of how many, and the path length.
 
-        The leaves are listed once per tree shape (a walk of every record) and reused until a
-        record is added or removed, so a branch switch only walks its own path.
+        Tree order is depth first, children in version order; the leaves before the active
+        one are those below the earlier siblings of each message on its path, counted once
+        per subtree and tree shape, so neither opening nor a branch switch walks the tree.
         """
-        leaves = self._leaf_positions()
-        if self.leaf_id is None or self.leaf_id not in self.index:
-            return BranchPosition(0, len(leaves), 0)
-        depth = len(self.index.path_to(self.leaf_id))
-        return BranchPosition(leaves.get(self.leaf_id, 0), len(leaves), depth)
+        index = self.index
+        total = index.leaf_count()
+        leaf = self.leaf_id
+        if leaf is None or leaf not in index:
+            return BranchPosition(0, total, 0)
+        path = index.path_to(leaf)
+        if index.children(leaf):  # the active message is not a leaf (a reply is on its way)
+            return BranchPosition(0, total, len(path))
+        before = 0
+        parent: str | None = None
+        for message_id in path:
+            for sibling in index.children(parent):
+                if sibling == message_id:
+                    break
+                before += self._leaves_under(sibling)
+            parent = message_id
+        return BranchPosition(before + 1, total, len(path))
 
-    def _leaf_positions(self) -> dict[str, int]:
-        """Every leaf -> its position (from 1) in tree order, cached per tree shape."""
-        cached = self._leaves
-        if cached is not None and cached[:2] == (self.index, self.index.shape_version):
-            return cached[2]
-        leaves: dict[str, int] = {}
-        stack = list(reversed(self.index.children(None)))
-        while stack:
-            current = stack.pop()
-            children = self.index.children(current)
-            if children:
-                stack.extend(reversed(children))
-            else:
-                leaves[current] = len(leaves) + 1
-        self._leaves = (self.index, self.index.shape_version, leaves)
-        return leaves
+    def _leaves_under(self, message_id: str) -> int:
+        """How many leaves ``message_id``'s subtree holds (cached per tree shape)."""
+        index = self.index
+        if self._leaves is None or self._leaves[:2] != (index, index.shape_version):
+            self._leaves = (index, index.shape_version, {})
+        counts = self._leaves[2]
+        count = counts.get(message_id)
+        if count is None:
+            count = counts[message_id] = sum(
+                1 for node in index.subtree(message_id) if not index.children(node)
+            )
+        return count
 
     def nearest_user(self, message_id: str) -> str | None:
         return self.index.nearest(message_id, "user")

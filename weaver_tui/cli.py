@@ -113,8 +113,29 @@ def open_services(args: argparse.Namespace) -> Services:
     return services
 
 
+def peek_services(args: argparse.Namespace) -> Services:
+    """The app's services before its first paint: only the settings the first frame needs.
+
+    The app validates every setting and opens the store right after the paint, and ends with
+    their one-line failure and exit code 2 (``WeaverApp.startup_error``); an unreadable config
+    file stops here (``weaver_tui.settings_early``).
+    """
+    from agents.errors import ConfigError
+
+    try:
+        from weaver_tui.services import Services
+        from weaver_tui.settings_early import PendingSettings
+
+        pending = PendingSettings.peek(
+            config_file=args.config, provider=args.provider, model=args.model
+        )
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    return Services(pending)
+
+
 def launch_app(args: argparse.Namespace) -> int:
-    services = open_services(args)
+    services = peek_services(args)
     try:
         from weaver_tui.app import make_app
     except ImportError as exc:
@@ -129,6 +150,9 @@ def launch_app(args: argparse.Namespace) -> int:
         app.run()
     finally:
         services.close_store()
+    startup_error = getattr(app, "startup_error", None)
+    if startup_error:  # a bad setting or database found right after the first paint
+        raise CliError(startup_error, EXIT_CONFIG)
     return int(app.return_code or 0)
 
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agents.errors import ConfigError
 from weaver_tui.logs import setup_logging
+from weaver_tui.settings_early import EarlySettings, PendingSettings
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
@@ -51,30 +54,83 @@ def _configured_secrets(settings: Settings) -> list[str]:
 
 
 class Services:
+    """The shared parts, from validated :class:`Settings` or from :class:`PendingSettings`.
+
+    With pending settings (the app's launch), only ``early`` (theme, data folder, default
+    profile) and the store are usable at first; :meth:`validate_settings` (the app runs it right
+    after the first paint) validates them with pydantic-settings and starts the log. Reading
+    ``settings`` before that validates them on the spot: slower, never wrong.
+    """
+
     def __init__(
         self,
-        settings: Settings,
+        settings: Settings | PendingSettings,
         *,
         store: SqliteConversationStore | None = None,
         model: ChatModelHandle | None = None,
         configure_logging: bool = True,
     ) -> None:
-        self.settings = settings
-        self.data_dir = Path(settings.data_dir).expanduser()
+        self._settings_lock = threading.Lock()
+        self._configure_logging = configure_logging
+        self.log_path: Path | None = None
+        self._pending: PendingSettings | None = None
+        self._settings: Settings | None = None
+        if isinstance(settings, PendingSettings):
+            self._pending = settings
+            self.early = settings.early
+        else:
+            self.early = EarlySettings.of(settings)
+        self.data_dir = self.early.data_dir.expanduser()
         self._store = store
+        self._interrupted = 0
+        """Replies a killed process left ``streaming``, marked when the store opened."""
         self._model = model
         self._runtime: AgentRuntime | None = None
         self._runtime_stack: AsyncExitStack | None = None
         self._runtime_depth = 0
-        if configure_logging:
-            self.log_path: Path | None = setup_logging(
-                self.data_dir,
+        if self._pending is None:
+            self._accept(settings)  # type: ignore[arg-type]
+
+    @property
+    def settings_ready(self) -> bool:
+        """True once the settings are validated (at once when built from ``Settings``)."""
+        return self._settings is not None
+
+    @property
+    def settings(self) -> Settings:
+        """The validated settings (validated now if they are still pending)."""
+        return self._settings or self.validate_settings()
+
+    def validate_settings(self) -> Settings:
+        """Validate pending settings and start the log file; thread-safe, done once.
+
+        Raises ``ConfigError`` (one sentence) for a bad setting or an unwritable log file.
+        """
+        with self._settings_lock:
+            if self._settings is None:
+                assert self._pending is not None
+                settings = self._pending.validate()
+                try:
+                    self._accept(settings)
+                except OSError as exc:
+                    where = exc.filename or "the data folder"
+                    raise ConfigError(f"Cannot write to {where}: {exc.strerror or exc}.") from None
+            return self._settings  # type: ignore[return-value]
+
+    def _accept(self, settings: Settings) -> None:
+        if self._configure_logging:
+            self.log_path = setup_logging(
+                Path(settings.data_dir).expanduser(),
                 level=str(getattr(settings, "log_level", "INFO")),
                 redact_content=bool(getattr(settings, "log_redact_content", False)),
                 secrets=_configured_secrets(settings),
             )
-        else:
-            self.log_path = None
+        self._settings = settings
+        if self._interrupted:  # the store opened before the log (the app's launch)
+            self._log_interrupted()
+
+    def _log_interrupted(self) -> None:
+        logger.info("marked interrupted replies", extra={"count": self._interrupted})
 
     @property
     def config_dir(self) -> Path | None:
@@ -90,9 +146,9 @@ class Services:
             from storage.sqlite_store import SqliteConversationStore
 
             self._store = SqliteConversationStore(self.data_dir / DB_FILE)
-            marked = self._store.mark_interrupted_replies()
-            if marked:
-                logger.info("marked interrupted replies", extra={"count": len(marked)})
+            self._interrupted = len(self._store.mark_interrupted_replies())
+            if self._interrupted and self.settings_ready:
+                self._log_interrupted()
         return self._store
 
     # -- the model --------------------------------------------------------------------------

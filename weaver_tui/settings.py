@@ -8,7 +8,8 @@ Anything wrong with them (an invalid value, an unreadable or invalid YAML file, 
 it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
 that into exit code 2. This module never imports Textual or the network stack, and imports
 only what building the settings needs (YAML and the provider factory load when used), since
-the app's launch time includes it.
+the app's launch time includes it. The app's first frame does not wait for it: see
+:mod:`weaver_tui.settings_early`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from platformdirs import user_config_dir, user_data_dir
 from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
@@ -32,30 +32,34 @@ from pydantic_settings import (
 
 from agents.errors import ConfigError
 from agents.provider_presets import PRESETS, PROVIDER_NAMES
+from weaver_tui.settings_early import (
+    APP_NAME,
+    DEFAULT_PROFILE_SETTING,
+    DEFAULT_THEME_SETTING,
+    ENV_PREFIX,
+    default_config_file,
+    default_data_dir,
+)
 from weaver_tui.settings_sources import describe_origin, read_yaml_config
 
 if TYPE_CHECKING:
     from agents.providers import ProviderConfig
 
-APP_NAME = "weaver-tui"
-ENV_PREFIX = "WEAVER_"
+__all__ = [
+    "APP_NAME",
+    "ENV_PREFIX",
+    "Settings",
+    "default_config_file",
+    "default_data_dir",
+    "load_settings",
+    "save_setting",
+]
+
 REDACT_ALIAS_ENV = "AGENT_LOG_REDACT_CONTENT"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_yaml_data", default=None)
-
-
-def default_config_file() -> Path:
-    """``WEAVER_CONFIG`` if set, else ``config.yaml`` in the user config folder."""
-    named = os.environ.get("WEAVER_CONFIG")
-    if named:
-        return Path(named).expanduser()
-    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.yaml"
-
-
-def default_data_dir() -> Path:
-    return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
 class Settings(BaseSettings):
@@ -106,10 +110,10 @@ class Settings(BaseSettings):
     max_tool_rounds: int = Field(default=5, ge=0, le=50)
     """Tool rounds per turn before the model must answer without tools."""
 
-    theme: str = Field(default="weaver-dark")
+    theme: str = Field(default=DEFAULT_THEME_SETTING)
     """The Textual theme the app starts with (the app saves the one you pick)."""
 
-    default_profile: str = Field(default="ide-helper")
+    default_profile: str = Field(default=DEFAULT_PROFILE_SETTING)
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 

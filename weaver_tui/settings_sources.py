@@ -13,11 +13,12 @@ from typing import Any
 from agents.errors import ConfigError
 
 
-def read_yaml_config(path: Path, known_keys: set[str]) -> dict[str, Any]:
+def read_yaml_config(path: Path, known_keys: set[str] | None) -> dict[str, Any]:
     """The settings in the YAML file at ``path`` ({} when it does not exist).
 
     Raises ``ConfigError`` when the file cannot be read, is not valid YAML, is not a mapping,
-    or names a setting that does not exist (a typo would otherwise be silently ignored).
+    or names a setting not in ``known_keys`` (a typo would otherwise be silently ignored;
+    ``None`` skips that check, for the first frame's peek, which the full load follows).
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -44,7 +45,7 @@ def read_yaml_config(path: Path, known_keys: set[str]) -> dict[str, Any]:
             f"The config file {path} must hold 'setting: value' lines, not a {type(data).__name__}."
         )
     for key in data:
-        if str(key).lower() not in known_keys:
+        if known_keys is not None and str(key).lower() not in known_keys:
             raise ConfigError(
                 f"Unknown setting {key!r} in {path}; check its spelling against the README."
             )

@@ -16,6 +16,10 @@ gives the message a single merge at the end would. Whenever that path would not 
 (no streaming handler attached, a v2 stream handler, an LLM cache, ``output_version="v1"``,
 a model that cannot stream, or a langchain-core without these internals) it simply calls
 ``ainvoke``.
+
+The chunk loop is paced (:mod:`agents.graph.pacing`): it hands the event loop back every few
+milliseconds and waits while the turn's reader is far behind, so a fast provider neither
+starves the app's keys and frames nor piles up stream items.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, LLMResult
 from langchain_core.runnables import RunnableBinding, RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs
+
+from agents.graph.pacing import StreamPacer
 
 try:  # langchain-core internals the streaming branch of ``agenerate`` uses
     from langchain_core.callbacks import AsyncCallbackManager
@@ -147,6 +153,7 @@ async def _folded_generate(
         if target.rate_limiter:
             await target.rate_limiter.aacquire(blocking=True)
         chunk: ChatGenerationChunk | None = None
+        pacer = StreamPacer()
         async for chunk in target._astream(_normalize_messages(messages), stop=None, **kwargs):
             chunk.message.response_metadata = _gen_info_and_msg_metadata(chunk)
             if chunk.message.id is None:
@@ -155,6 +162,7 @@ async def _folded_generate(
             batch.append(chunk)
             if len(batch) >= FOLD_BATCH:
                 acc, batch = _fold(acc, batch), []
+            await pacer.tick()
         if (
             chunk is not None
             and isinstance(chunk.message, AIMessageChunk)

@@ -13,6 +13,7 @@ a sentence: never a traceback.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import threading
 from contextlib import AsyncExitStack
@@ -73,7 +74,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.services = services
         self.project_root = project_root
         self._start = (profile, conversation_id)
-        self.state = ChatState(services.store, profile or self._default_profile())
+        self.state = ChatState(services.store, profile or services.early.default_profile)
         self.cancel_event: asyncio.Event | None = None
         self.turn: TurnView | None = None
         self.retry_user_id: str | None = None
@@ -148,7 +149,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self._open_error = exc
 
     def on_mount(self) -> None:
-        self._show_configured_model()
+        if self.services.settings_ready:
+            self._show_configured_model()
+        else:  # the model badge needs validated settings: the app validates after this frame
+            signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
+            signal.subscribe(self, self._settings_validated)
         self._opening.join()
         error, self._open_error = self._open_error, None
         if isinstance(error, StorageError):
@@ -159,7 +164,14 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.show_conversation(defer_tree=True)
         self.composer.focus()
         self.composer_ready = True
-        self.call_after_refresh(self._warm_up)
+        if self.services.settings_ready:
+            self.call_after_refresh(self._warm_up)
+
+    def _settings_validated(self, _settings: object) -> None:
+        """The launch validated the settings after this screen appeared: the model badge,
+        then the agent stack (importing both at once would slow both down)."""
+        self._show_configured_model()
+        self._warm_up()
 
     @work(thread=True, group="warm-up", exit_on_error=False)
     def _warm_up(self) -> None:
@@ -167,9 +179,14 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         import agents.runtime  # noqa: F401
 
         self.warm_profile_modules()
+        # The agent stack's modules (tens of thousands of objects) live as long as the app:
+        # out of the cyclic collector's sight, full collections stay short (no 60-150 ms
+        # pause in the middle of a key press).
+        gc.freeze()
         self.app.call_from_thread(self.agents_loaded)
 
     async def on_unmount(self) -> None:
+        self.state.settle()  # a checked-out branch is remembered before the store can close
         await self._runtime_stack.aclose()
 
     # ------------------------------------------------------------------ showing
@@ -185,7 +202,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if defer_tree:
             self.call_after_refresh(self._load_tree)
         else:
-            self.tree.load(self.state.opened_records, self.state.leaf_id)
+            self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
         self.mount_profile_panel()
         self.show_path()
 
@@ -195,13 +212,13 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if not self._tree_pending:
             return
         self._tree_pending = False
-        index = self.state.index
-        self.tree.load([r for r in self.state.opened_records if r.id in index], self.state.leaf_id)
+        self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
 
-    def show_path(self) -> None:
-        """Show the active path in the view, the tree and the header."""
+    def show_path(self, *, select: str | None = None) -> None:
+        """Show the active path in the view, the tree and the header (``select``: and select
+        that message in the view, bringing it into view)."""
         items = self.visible_items()
-        self.messages.set_messages(items)
+        self.messages.set_messages(items, select=select)
         self.query_one("#empty-hint").display = not items
         leaf = self.state.leaf_id
         if leaf is not None and not self._tree_pending and self.tree.active_leaf_id != leaf:

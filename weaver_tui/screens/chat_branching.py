@@ -64,8 +64,7 @@ class ChatBranching:
             return
         siblings = self.state.index.siblings(message_id)
         self.selected_id = siblings[siblings.index(message_id) + delta]
-        self.show_path()
-        self.messages.select_message(self.selected_id)
+        self.show_path(select=self.selected_id)
 
     def _busy(self: ChatScreen) -> bool:
         """A reply is streaming into the view: say so instead of changing the path under it."""

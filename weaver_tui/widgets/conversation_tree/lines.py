@@ -10,6 +10,7 @@ back to Textual's full build.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual._loop import loop_last
 from textual.geometry import Size
 from textual.widgets import Tree
@@ -45,10 +46,34 @@ class IncrementalLines(Tree[str | None]):
             self._resume_line = line
 
     def _invalidate(self) -> None:
-        if not self._described:
+        described, self._described = self._described, False
+        if not described or self._resume_line is None:
             self._rebuild_all = True
-        self._described = False
-        super()._invalidate()
+            super()._invalidate()
+            return
+        # Only the lines from the resume line on change: keep the drawn lines above it
+        # (Textual would clear them all and redraw the whole pane on a branch switch). A
+        # cached line is keyed by its number and the update counts of its nodes, not by the
+        # node, so every line drawn at or below the resume line is dropped.
+        resume = self._resume_line
+        cache = self._line_cache
+        stale = [key for key in cache.keys() if key[0] >= resume]  # noqa: SIM118 (no __iter__)
+        for key in stale:
+            cache.discard(key)
+        self._tree_lines_cached = None
+        self.refresh(layout=True)
+
+    def _add_node(
+        self, parent: Node | None, label: Text, data: str | None, expand: bool = False
+    ) -> Node:
+        # Textual counts every node added as a change of the whole tree, which is part of the
+        # key of every drawn line: keep the count, so lines above a described change stay
+        # drawn (the new node's own lines are dropped by ``_invalidate``; an undescribed
+        # change still clears them all).
+        updates = self._updates
+        node = super()._add_node(parent, label, data, expand)
+        self._updates = updates
+        return node
 
     def _build(self) -> None:
         resume = None if self._rebuild_all else self._resume_line

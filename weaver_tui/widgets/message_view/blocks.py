@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading, Markdown, MarkdownElement
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.strip import Strip
 
 from weaver_tui.widgets.message_view.palette import Palette
 
-_PARSER = MarkdownIt("commonmark").enable(["strikethrough", "table"])
-"""Rich's own settings (``MarkdownIt().enable("strikethrough").enable("table")``)."""
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+_parser: MarkdownIt | None = None
+
+
+def _markdown_parser() -> MarkdownIt:
+    """markdown-it with Rich's own settings, built on first use: importing it (and Rich's
+    Markdown, pygments) is kept out of the app's first frame (:mod:`.rich_markdown`)."""
+    global _parser
+    if _parser is None:
+        from weaver_tui.widgets.message_view.rich_markdown import PARSER
+
+        _parser = PARSER
+    return _parser
+
 
 FENCE_KINDS = frozenset({"fence", "code_block"})
 
@@ -51,7 +63,7 @@ def split_blocks(text: str) -> tuple[list[Block], int]:
     The offset (in characters) lets a stream keep the finished blocks and parse only the
     tail next time. Text that yields no block (blank lines) gives ``([], len(text))``.
     """
-    tokens = _PARSER.parse(text)
+    tokens = _markdown_parser().parse(text)
     heads = [token for token in tokens if token.map is not None and token.level == 0]
     if not heads:
         return [], len(text)
@@ -88,7 +100,7 @@ def code_of(block: Block) -> str:
     """The code inside a fenced or indented code block (empty for other blocks)."""
     if block.kind not in FENCE_KINDS:
         return ""
-    for token in _PARSER.parse(close_open_fence(block)):
+    for token in _markdown_parser().parse(close_open_fence(block)):
         if token.type in FENCE_KINDS:
             return token.content.rstrip("\n")
     return ""
@@ -99,62 +111,6 @@ def estimate_height(source: str, width: int) -> int:
     width = max(width - 2, 8)
     lines = source.split("\n")
     return sum(max(1, -(-len(line) // width)) for line in lines)
-
-
-class _LeftHeading(Heading):
-    """Headings aligned left: a centred title reads oddly inside a chat message."""
-
-    LEVEL_ALIGN = dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), "left")
-
-
-class _ThemedCodeBlock(CodeBlock):
-    """A code block on the theme's code background, highlighted with its pygments style."""
-
-    background = "default"
-
-    @classmethod
-    def create(cls, markdown: Markdown, token: object) -> _ThemedCodeBlock:
-        block = super().create(markdown, token)  # type: ignore[arg-type]
-        assert isinstance(block, _ThemedCodeBlock)
-        block.background = getattr(markdown, "code_background", "default")
-        return block
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        code = str(self.text).rstrip()
-        yield Syntax(
-            code,
-            self.lexer_name,
-            theme=self.theme,
-            word_wrap=True,
-            padding=(0, 1),
-            background_color=self.background,
-        )
-
-
-class ChatMarkdown(Markdown):
-    """Rich ``Markdown`` with left headings, themed code blocks and one shared parser.
-
-    Rich builds a new markdown-it parser per instance (~0.6 ms); a chat renders hundreds of
-    blocks, so this subclass parses with the module's parser instead.
-    """
-
-    elements: dict[str, type[MarkdownElement]] = {  # noqa: RUF012 - Rich's own ClassVar
-        **Markdown.elements,
-        "heading_open": _LeftHeading,
-        "fence": _ThemedCodeBlock,
-        "code_block": _ThemedCodeBlock,
-    }
-
-    def __init__(self, markup: str, *, code_theme: str, code_background: str) -> None:
-        self.markup = markup
-        self.parsed = _PARSER.parse(markup)
-        self.code_theme = code_theme
-        self.code_background = code_background
-        self.justify = None
-        self.style = "none"
-        self.hyperlinks = True
-        self.inline_code_lexer = None
-        self.inline_code_theme = code_theme
 
 
 def make_console(palette: Palette) -> Console:
@@ -205,6 +161,8 @@ def render_block(
     block: Block, *, console: Console, palette: Palette, width: int, tail: bool = False
 ) -> list[Strip]:
     """Render one block; ``tail`` closes an open code fence first (the stream's last block)."""
+    from weaver_tui.widgets.message_view.rich_markdown import ChatMarkdown
+
     source = close_open_fence(block) if tail else block.source
     markdown = ChatMarkdown(
         source, code_theme=palette.code_theme, code_background=palette.code_background

@@ -157,12 +157,14 @@ class MessageView(TranscriptViewport, can_focus=True):
         entry = self._layout.get(message_id)
         return None if entry is None else self._current_item(entry)
 
-    def set_messages(self, items: list[MessageItem]) -> None:
+    def set_messages(self, items: list[MessageItem], *, select: str | None = None) -> None:
         """Show a new path; nothing is rendered until it is near the viewport.
 
         The leading messages the new path shares with the shown one (the path above the fork
         after a version flip or a checkout) keep their entries and rendered lines: a switch
         near the bottom of a 2,000-message path only lays out and renders what is below it.
+        ``select``: then select that message as :meth:`select_message` does; when it sits
+        screens above the bottom, only the lines around it are rendered, not the bottom.
         """
         width = self._width or DEFAULT_WIDTH
         self._cancel_flush()
@@ -173,7 +175,16 @@ class MessageView(TranscriptViewport, can_focus=True):
         if self._selected not in self._layout.index:
             self._selected = None
         self._follow = True
+        position = self._layout.index.get(select) if select is not None else None
+        if position is not None:
+            top = self._layout.tops[position]
+            if top < self._layout.total - 2 * max(1, self.scrollable_content_region.height):
+                self.select_message(select, scroll=False)
+                self._scroll_to_line(top)  # where select_message would scroll after _update
+                return
         self._update()
+        if select is not None:
+            self.select_message(select)
 
     def shared_prefix(self, items: list[MessageItem]) -> int:
         """How many leading ``items`` the view already shows exactly (finished, same row)."""

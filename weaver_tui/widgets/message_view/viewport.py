@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual.events import Resize
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -29,8 +29,15 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widget import Widget
 
+from weaver_tui.widgets.message_view import budget, warm_up
 from weaver_tui.widgets.message_view.blocks import make_console, render_block
+from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout
+from weaver_tui.widgets.message_view.eviction import (
+    EVICT_ABOVE_LINES,
+    KEEP_SCREENS,
+    evict_far_blocks,
+)
 from weaver_tui.widgets.message_view.header import render_header, render_notice
 from weaver_tui.widgets.message_view.items import MessageItem
 from weaver_tui.widgets.message_view.palette import Palette, build_palette
@@ -48,13 +55,10 @@ class TranscriptViewport(ScrollView):
     """A scroll view drawing a :class:`Layout` of messages from cached Rich-rendered strips."""
 
     ALLOW_SELECT = True
-    FRAME_INTERVAL = 1 / 30
-    """Seconds between two renders of a streaming tail: appends in between are coalesced."""
-    RENDER_SHARE = 0.12
-    """The largest share of the wall clock streamed renders may take: a flush that cost
-    ``c`` seconds delays the next one to ``c / RENDER_SHARE`` (never less than a frame), so a
-    fast stream on a busy CPU gets fewer, larger frames instead of starving the runtime that
-    produces the tokens and the keys waiting behind each render."""
+    FRAME_INTERVAL = budget.FRAME_INTERVAL
+    """The shortest gap between two renders of a streaming tail: appends in between are
+    coalesced; a render and its frame get at most ``budget.SHARE`` of the wall clock, so a
+    fast stream on a busy CPU gets fewer, larger frames (see :mod:`.budget`)."""
 
     def __init__(
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -68,7 +72,11 @@ class TranscriptViewport(ScrollView):
         self._selected: str | None = None
         self._flush_timer: Timer | None = None
         self._last_flush = 0.0
-        self._flush_gap = self.FRAME_INTERVAL
+        self._budget = RenderBudget()
+        self._rendered_lines = 0
+        """Lines rendered since the last eviction pass (counted, not exact)."""
+        self._rendered_from: int | None = None
+        """The first virtual line an ``_update`` rendered (those lines need a repaint)."""
         self._streaming_ids: set[str] = set()
         self._programmatic = False
         self._realizing = False
@@ -85,6 +93,8 @@ class TranscriptViewport(ScrollView):
         super().on_mount()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.call_after_refresh(self._first_update)
+        if not warm_up.started():
+            self.set_timer(warm_up.DELAY_S, warm_up.start)
 
     def _first_update(self) -> None:
         """The first layout gave us a width: fold in anything streamed before the mount."""
@@ -103,6 +113,7 @@ class TranscriptViewport(ScrollView):
         self._palette = None
         self._md_console = None
         self._drawn.clear()
+        self._rendered_lines = 0
         for entry in self._layout.entries:
             entry.drop_render(self._width or DEFAULT_WIDTH)
         if self._layout.entries:
@@ -126,6 +137,7 @@ class TranscriptViewport(ScrollView):
         anchor = self._anchor()
         self._width = width
         self._drawn.clear()
+        self._rendered_lines = 0
         for entry in self._layout.entries:
             entry.drop_render(width)
             entry.reestimate(width)
@@ -149,7 +161,7 @@ class TranscriptViewport(ScrollView):
     def _schedule_flush(self) -> None:
         if self._flush_timer is not None or not self.is_mounted:
             return
-        delay = max(0.001, self._last_flush + self._flush_gap - monotonic())
+        delay = max(0.001, self._last_flush + self._budget.gap - monotonic())
         self._flush_timer = self.set_timer(delay, self._flush, name="message-view-flush")
 
     def _cancel_flush(self) -> None:
@@ -163,18 +175,30 @@ class TranscriptViewport(ScrollView):
         started = self._last_flush = monotonic()
         width = self._width or DEFAULT_WIDTH
         first_changed: int | None = None
+        changed: list[tuple[int, int | None]] = []
         for message_id in list(self._streaming_ids):
             position = self._layout.index.get(message_id)
             if position is None:
                 self._streaming_ids.discard(message_id)
                 continue
-            if self._layout.entries[position].absorb_pending(width):
+            entry = self._layout.entries[position]
+            # Blocks before the tail are finished: only the tail and what follows it change.
+            kept = None if entry.blocks is None else len(entry.blocks) - entry.has_tail
+            if entry.absorb_pending(width):
+                changed.append((position, kept))
                 first_changed = position if first_changed is None else min(first_changed, position)
         if first_changed is not None:
             self._layout.rebuild(first_changed)
-            self._update(changed_from_line=self._layout.tops[first_changed])
-        cost = monotonic() - started
-        self._flush_gap = max(self.FRAME_INTERVAL, cost / self.RENDER_SHARE)
+            self._update(changed_from_line=min(self._first_changed_line(*c) for c in changed))
+        self._budget.rendered(monotonic() - started)
+
+    def _first_changed_line(self, position: int, kept_blocks: int | None) -> int:
+        """The first virtual line of a streaming message that a flush may have changed."""
+        top = self._layout.tops[position]
+        entry = self._layout.entries[position]
+        if kept_blocks is None or not kept_blocks or kept_blocks > len(entry.block_tops):
+            return top
+        return top + 1 + entry.block_tops[kept_blocks - 1] + entry.blocks[kept_blocks - 1].height
 
     # -- realisation: render what is near the viewport --------------------------------------
 
@@ -191,7 +215,10 @@ class TranscriptViewport(ScrollView):
         height = max(1, self.scrollable_content_region.height)
         scroll = round(self.scroll_y)
         top = max(0, self._layout.total - height) if self._follow else scroll
+        self._rendered_from = None
         top = self._realize_range(top, height, margin=height if prefetch else 0)
+        if self._rendered_from is not None:
+            changed_from_line = min(changed_from_line, self._rendered_from)
         if not prefetch and not self._prefetch_scheduled and not self._following_stream():
             # While the view follows a stream every frame shows new lines: a screen rendered
             # above them would be thrown away next frame. ``finish_message`` prefetches.
@@ -205,9 +232,18 @@ class TranscriptViewport(ScrollView):
         ):
             # Keep what the user looks at in place; an animated scroll is left to land first.
             self._set_scroll(top)
+        if self._rendered_lines > EVICT_ABOVE_LINES:
+            margin = KEEP_SCREENS * height
+            self._rendered_lines = evict_far_blocks(
+                self._layout, top - margin, top + height + margin
+            )
         moved = round(self.scroll_y) != scroll
-        if moved or changed_from_line < scroll + height or (self._follow and not prefetch):
+        if moved:
             self.refresh()
+        elif changed_from_line < scroll + height:
+            # Only the lines that can have changed (virtual line numbers, see ScrollView).
+            start = max(changed_from_line, scroll)
+            self.refresh_lines(start, scroll + height - start)
 
     def _following_stream(self) -> bool:
         return self._follow and bool(self._streaming_ids)
@@ -289,10 +325,13 @@ class TranscriptViewport(ScrollView):
                 )
                 self.blocks_rendered += 1
                 block.height = len(block.strips)
+                self._rendered_lines += block.height
                 relayout[index] = entry
                 delta = block.height - before
             if part_top + before <= top:
                 shift += delta
+            if self._rendered_from is None or part_top < self._rendered_from:
+                self._rendered_from = part_top
             changed_from = index if changed_from is None else min(changed_from, index)
         for entry in relayout.values():
             entry.relayout()
@@ -327,6 +366,16 @@ class TranscriptViewport(ScrollView):
 
     # -- drawing ----------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Textual's paint of this widget; the one after a streamed render is timed for the
+        render budget (see :mod:`.budget`)."""
+        if not self._budget.paint_pending:
+            return super().render_lines(crop)
+        started = monotonic()
+        lines = super().render_lines(crop)
+        self._budget.painted(monotonic() - started)
+        return lines
+
     def render_line(self, y: int) -> Strip:
         width = self._width or self.size.width
         virtual_y = round(self.scroll_y) + y
@@ -338,7 +387,11 @@ class TranscriptViewport(ScrollView):
         else:
             if self._base_style is None:
                 self._base_style = self.rich_style
-            strip = (source or Strip.blank(width)).crop_extend(0, width, None)
+            strip = source or Strip.blank(width)
+            if strip.cell_length != width:
+                # (A strip already ``width`` wide would cache itself: a reference cycle that
+                # only the garbage collector frees.)
+                strip = strip.crop_extend(0, width, None)
             strip = strip.apply_style(self._base_style)
             if selection is not None and (span := selection.get_span(virtual_y)) is not None:
                 style = self.screen.get_component_rich_style("screen--selection")
@@ -348,7 +401,11 @@ class TranscriptViewport(ScrollView):
                 if len(self._drawn) > 4 * max(self.size.height, 10):
                     self._drawn.clear()
                 self._drawn[virtual_y] = (source, strip)
-        if y == self.scrollable_content_region.height - 1 and self._shows_jump():
+        if (
+            not self._follow
+            and y == self.scrollable_content_region.height - 1
+            and self._shows_jump()
+        ):
             strip = self._with_jump_label(strip, width)
         return strip
 

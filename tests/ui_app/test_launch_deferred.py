@@ -1,0 +1,198 @@
+"""The launch path paints first: the app built from ``PendingSettings`` (as the CLI builds it).
+
+The first frame is the chat skeleton, drawn from the peeked theme; right after it the store
+opens, the chat screen is imported and swapped in, and the settings are validated with
+pydantic-settings. These tests check that what the first frame left for later arrives
+(the conversation, its tree, validated settings, the model badge), that what was typed in
+the skeleton is kept, that a bad setting or database still ends the app with one sentence
+and exit code 2, and that the theme is the configured one from the first frame on.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from pathlib import Path
+
+import pytest
+
+import weaver_tui.app
+from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
+from weaver_tui.app import WeaverApp, make_app
+from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.screens.chat_skeleton import ChatSkeleton
+from weaver_tui.services import Services
+from weaver_tui.settings import Settings
+from weaver_tui.settings_early import PendingSettings
+
+
+def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:
+    """A conversation in the data folder, written by validated services, then closed."""
+    services = Services(
+        PendingSettings.peek(env_file=None, provider="offline").validate(),
+        configure_logging=False,
+    )
+    store = services.store
+    conversation = store.create_conversation("paper-pilot", "Reopened on launch")
+    ids: list[str] = []
+    parent = None
+    for n in range(count):
+        parent = store.add_message(
+            conversation.id, "user" if n % 2 == 0 else "assistant", f"message {n}", parent
+        ).id
+        ids.append(parent)
+    services.close_store()
+    return conversation.id, ids
+
+
+def _screen_lines(app: WeaverApp) -> list[str]:
+    """The text of every row of the current screen, as drawn."""
+    update = app.screen._compositor.render_update(full=True)
+    return ["".join(strip.text for strip in row) for row in update.strips]  # type: ignore[attr-defined]
+
+
+def _where(lines: list[str], text: str) -> tuple[int, int]:
+    """(row, column) of the first line holding ``text``."""
+    return next((row, line.index(text)) for row, line in enumerate(lines) if text in line)
+
+
+def _pending(**overrides: object) -> Services:
+    return Services(
+        PendingSettings.peek(env_file=None, provider="offline", **overrides),
+        configure_logging=False,
+    )
+
+
+async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> None:
+    (weaver_env / "config.yaml").write_text("theme: weaver-light\n", encoding="utf-8")
+    conversation_id, ids = _seeded(weaver_env)
+    services = _pending()
+    assert not services.settings_ready
+    app = make_app(services)
+    assert app.theme == "weaver-light"  # the configured theme before the first frame
+    themes_seen: list[str] = []
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            app.theme_changed_signal.subscribe(app, lambda theme: themes_seen.append(theme.name))
+            assert app.theme == "weaver-light"
+            await chat_ready(pilot)
+            await wait_until(pilot, lambda: services.settings_ready)
+            await settle(pilot)
+            screen = chat(app)
+            assert screen.header.model_text == "offline"  # the badge waits for validation
+            assert screen.state.conversation is not None
+            assert screen.state.conversation.id == conversation_id
+            assert [item.id for item in screen.messages.items] == ids
+            assert screen.tree.active_leaf_id == ids[-1]
+            assert all(screen.tree.is_shown(message_id) for message_id in ids)
+            assert isinstance(services.settings, Settings)
+            assert services.settings.theme == "weaver-light"
+            assert app.theme == "weaver-light" and themes_seen == []
+            assert gc.isenabled()  # paused for the first frame only
+    finally:
+        services.close_store()
+    assert app.startup_error is None
+    assert not (weaver_env / "config.yaml").read_text(encoding="utf-8").count("theme:") > 1
+
+
+async def test_a_bad_setting_found_after_the_paint_ends_the_app_with_exit_2(
+    weaver_env: Path,
+) -> None:
+    (weaver_env / "config.yaml").write_text("context_messages: lots\n", encoding="utf-8")
+    services = _pending()
+    app = make_app(services)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: app.startup_error is not None)
+            await pilot.pause()
+    finally:
+        services.close_store()
+    assert app.return_code == 2
+    assert app.startup_error is not None
+    assert "context_messages" in app.startup_error and "config.yaml" in app.startup_error
+    assert "\n" not in app.startup_error
+    assert gc.isenabled()
+
+
+async def test_if_the_peek_and_the_validation_disagreed_the_validated_theme_wins(
+    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A safety net that should never be needed: pydantic's answer is the one that stays, and
+    switching to it does not write the config file."""
+    real_validate = PendingSettings.validate
+
+    def validated_light(self: PendingSettings) -> Settings:
+        settings = real_validate(self)
+        return settings.model_copy(update={"theme": "weaver-light"})
+
+    monkeypatch.setattr(PendingSettings, "validate", validated_light)
+    services = _pending()
+    app = make_app(services)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.theme == "weaver-dark"
+            await wait_until(pilot, lambda: app.theme == "weaver-light")
+            await settle(pilot)
+    finally:
+        services.close_store()
+    assert not (weaver_env / "config.yaml").exists()
+
+
+async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over(
+    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conversation_id, ids = _seeded(weaver_env, 2)
+    release = threading.Event()
+    real_import = weaver_tui.app._import_chat_screen
+
+    def held_import() -> None:  # the chat screen arrives when the test says so
+        assert release.wait(20)
+        real_import()
+
+    monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
+    services = _pending()
+    app = make_app(services)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            skeleton = app.screen
+            assert isinstance(skeleton, ChatSkeleton)
+            assert skeleton.check_action("new_conversation", ()) is None  # shown, unavailable
+            assert app.check_action("help", ()) is None
+            await pilot.press(*"hello", "enter")  # Enter keeps the draft in the skeleton
+            await pilot.pause()
+            assert skeleton.draft == "hello"
+            first_frame = _screen_lines(app)
+            release.set()
+            await chat_ready(pilot)
+            await settle(pilot)
+            screen = chat(app)
+            assert isinstance(app.screen, ChatScreen) and len(app.screen_stack) == 1
+            assert screen.composer.text == "hello" and screen.composer.has_focus
+            assert [item.id for item in screen.messages.items] == ids
+            assert app.check_action("help", ()) is True
+            assert len(services.store.list_messages(conversation_id)) == 2  # nothing was sent
+            # the skeleton has the chat screen's layout: panes and composer where they will be
+            chat_frame = _screen_lines(app)
+            assert _where(first_frame, "Tools") == _where(chat_frame, "Tools")
+            assert _where(first_frame, "No tool has run") == _where(chat_frame, "No tool has run")
+            assert _where(first_frame, "╭─ You")[1] == _where(chat_frame, "╭─ You")[1]
+            assert first_frame[2].index("▕") == chat_frame[2].index("▕")  # the tree pane edge
+    finally:
+        release.set()
+        services.close_store()
+
+
+async def test_a_database_that_cannot_be_opened_ends_the_app_with_exit_2(
+    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = weaver_env / "not-a-folder"
+    blocker.write_text("a file where the data folder should be", encoding="utf-8")
+    monkeypatch.setenv("WEAVER_DATA_DIR", str(blocker / "data"))
+    services = _pending()
+    app = make_app(services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.startup_error is not None)
+        await pilot.pause()
+    assert app.return_code == 2
+    assert app.startup_error is not None and "\n" not in app.startup_error
+    assert "not-a-folder" in app.startup_error, app.startup_error

@@ -1,0 +1,77 @@
+"""How a record reads in the chat: the :class:`MessageItem` row the message view draws.
+
+Replies and messages are Markdown and shown as they are. A tool record's content is program
+output (numbered lines of ``read_file``, hits of ``search_code``, a test log): drawn as Markdown
+it would be reflowed into one paragraph, so it is wrapped in a code fence instead, longer than
+any backtick run inside it so the output can never close the fence early, and cut to
+:data:`CHAT_LINES` lines with a "… N more lines" marker (the tool pane keeps the full preview).
+"""
+
+from __future__ import annotations
+
+import re
+
+from storage.models import MessageRecord
+from weaver_tui.widgets.chat_header import model_badge
+from weaver_tui.widgets.message_view.items import MessageItem
+
+CHAT_LINES = 20
+"""Lines of a tool's output shown in the chat."""
+LINE_CHARS = 400
+"""Characters kept of one very long output line (a minified file would fill the screen)."""
+NO_OUTPUT = "_(no output)_"
+
+_BACKTICKS = re.compile(r"`{3,}")
+
+
+def build_item(record: MessageRecord, version: int, count: int) -> MessageItem:
+    """The row of ``record``, version ``version`` of ``count`` siblings."""
+    meta = record.meta
+    content = record.content
+    badge = ""
+    if record.role == "assistant":
+        if not content and record.tool_calls:
+            content = tool_calls_text(record)
+        if meta.get("provider"):
+            badge = model_badge(meta["provider"], meta.get("model", ""))
+    elif record.role == "tool":
+        badge = str(meta.get("name") or "")
+        content = tool_output_markdown(content)
+    elif record.role == "user" and meta.get("sender"):
+        badge = str(meta["sender"])
+    visibility = meta.get("visibility")
+    return MessageItem(
+        id=record.id,
+        role=record.role,
+        content=content,
+        status=record.status.value,  # type: ignore[arg-type]
+        version=version,
+        sibling_count=count,
+        badge=badge,
+        visibility="" if visibility in (None, "shared") else f"private → {visibility}",
+        error=str(meta.get("error") or ""),
+    )
+
+
+def tool_calls_text(record: MessageRecord) -> str:
+    """One line naming the tools an assistant record called (the tool pane has the details)."""
+    names = [f"`{call.get('name', 'tool')}`" for call in record.tool_calls]
+    return "Calling " + ", ".join(names) if names else ""
+
+
+def tool_output_markdown(output: str, limit: int = CHAT_LINES) -> str:
+    """``output`` as a fenced, unhighlighted block of at most ``limit`` lines (plus a marker)."""
+    text = output.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not text.strip():
+        return NO_OUTPUT
+    lines = text.split("\n")
+    shown = [
+        line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 1] + "…" for line in lines[:limit]
+    ]
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=2)
+    fence = "`" * max(3, longest + 1)
+    block = f"{fence}text\n" + "\n".join(shown) + f"\n{fence}"
+    hidden = len(lines) - len(shown)
+    if hidden > 0:
+        block += f"\n\n_… {hidden} more line{'s' if hidden != 1 else ''}_"
+    return block

@@ -1,0 +1,69 @@
+"""The chat screen's first frame on launch, drawn before the chat screen itself is imported.
+
+The real :class:`~weaver_tui.screens.chat.ChatScreen` needs the message view, the conversation
+tree, the profile panels, the store and the reopened conversation: about 0.2 s of imports and
+work before it can paint. On launch the app shows this screen first instead: the same layout
+(the ids ``app.tcss`` places, so the panes have their sizes and colours), the header, an empty
+message area and tree pane, the empty tool pane's words (as text), the footer's keys and a
+real composer that has the focus, so typing starts at once. Right after the first paint the app imports and opens the
+chat screen and swaps it in, carrying over whatever was typed (see ``WeaverApp._finish_launch``).
+
+Nothing here can act on a conversation: the chat keys show as unavailable and Enter keeps the
+draft, until the chat screen takes over a moment later.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from weaver_tui.keymap import bindings_for
+from weaver_tui.widgets.chat_header import ChatHeader
+from weaver_tui.widgets.composer import Composer
+
+_TOOL_PANE = "[b]Tools[/b]\nNo tool has run in this turn."
+"""What the empty tool pane says (``ToolStatusPane``; a test compares the two frames)."""
+
+
+class ChatSkeleton(Screen[None]):
+    """Header, empty tree | empty messages + composer | tool pane, footer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for("chat")
+    AUTO_FOCUS = "#composer"
+
+    def __init__(self, profile: str = "") -> None:
+        super().__init__()
+        self.profile = profile
+
+    def compose(self) -> ComposeResult:
+        header = ChatHeader()
+        header.profile, header.title, header.provider = self.profile, "", ""
+        yield header
+        with Horizontal(id="chat-body"):
+            yield Static(id="tree-pane")
+            with Vertical(id="chat-main"):
+                yield Static(id="messages")
+                yield Composer(id="composer")
+            with Vertical(id="side-pane"):
+                yield Static(_TOOL_PANE, id="tool-pane-placeholder")
+        yield Footer()
+
+    @property
+    def draft(self) -> str:
+        """What the user typed before the chat screen arrived."""
+        return self.query_one(Composer).text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None  # shown, but unavailable until the chat screen is in
+
+    @on(Composer.Submitted)
+    def _keep_the_draft(self, event: Composer.Submitted) -> None:
+        event.stop()
+        event.composer.set_draft(event.text)
+        self.notify("Opening the conversation; press Enter again in a moment.")
