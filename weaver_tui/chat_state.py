@@ -15,7 +15,6 @@ settles those writes before any other store call of its own.
 
 from __future__ import annotations
 
-import gc
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 from weaver_tui.chat_state_rows import build_item
 from weaver_tui.chat_state_writes import OrderedWrites, writes_for
+from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import BranchPosition
 from weaver_tui.widgets.conversation_tree.branches import BranchIndex
 from weaver_tui.widgets.message_view.items import MessageItem
@@ -104,7 +104,7 @@ class ChatState:
 
     def freeze_if_big(self) -> None:
         """Move everything alive now out of the cyclic collector's sight, if the open
-        conversation is big.
+        conversation is big (:mod:`weaver_tui.heap`).
 
         Its rows, records and rows of the view live as long as it is open, and are freed by
         reference counting when it closes (none is part of a cycle). Left to the collector,
@@ -112,7 +112,7 @@ class ChatState:
         landing in the middle of a branch switch.
         """
         if len(self.index) >= FREEZE_ABOVE:
-            gc.freeze()
+            freeze_long_lived("a big conversation opened")
 
     def tree_index(self) -> BranchIndex:
         """A copy of the index for the tree browser (its own, updated by its own calls; the

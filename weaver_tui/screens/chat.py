@@ -13,7 +13,6 @@ a sentence: never a traceback.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import threading
 from contextlib import AsyncExitStack
@@ -32,6 +31,7 @@ from textual.worker import Worker, WorkerState
 from agents.errors import WeaverError
 from storage.store import StorageError
 from weaver_tui.chat_state import ChatState
+from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.screens.chat_actions import ChatActions
@@ -179,10 +179,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         import agents.runtime  # noqa: F401
 
         self.warm_profile_modules()
-        # The agent stack's modules (tens of thousands of objects) live as long as the app:
-        # out of the cyclic collector's sight, full collections stay short (no 60-150 ms
-        # pause in the middle of a key press).
-        gc.freeze()
+        freeze_long_lived("agent stack imported")
         self.app.call_from_thread(self.agents_loaded)
 
     async def on_unmount(self) -> None:

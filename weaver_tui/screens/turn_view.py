@@ -17,7 +17,6 @@ view; it is asked again whenever the record is saved, so a reply appears once it
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -39,6 +38,7 @@ from agents.events import (
 )
 from storage.models import MessageStatus
 from weaver_tui.chat_state import ChatState
+from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
@@ -54,27 +54,6 @@ RowFilter = Callable[[str], "MessageItem | None"]
 
 YIELD_EVERY_S = 0.004
 """The longest the turn worker keeps the event loop before letting the screen run."""
-
-_heap_frozen = False
-
-
-def freeze_long_lived_heap() -> None:
-    """Move everything alive now into the collector's permanent generation (once a process).
-
-    Why: a streaming reply makes cyclic garbage quickly (every Textual ``Strip`` that caches
-    itself is a cycle), so full collections run about once a second, and each one walked the
-    whole heap: ~220,000 objects of Textual, LangChain, pydantic and the app, measured at 50 to
-    140 ms per collection, a frozen key press or frame every time. Those objects live as long as
-    the app; frozen, a full collection walks only what was made since (~15-25 ms). Called at the
-    first turn, when the agent stack and the runtime are loaded. A young collection first keeps
-    most fresh garbage out of the permanent generation; the rest is a bounded, one-time cost.
-    """
-    global _heap_frozen
-    if _heap_frozen:
-        return
-    _heap_frozen = True
-    gc.collect(1)
-    gc.freeze()
 
 
 @dataclass
@@ -144,7 +123,7 @@ class TurnView:
         """Apply every event of a turn, handing the event loop back at least every
         ``YIELD_EVERY_S`` even if the stream never pauses (the offline model can be that fast),
         so the screen keeps answering keys."""
-        freeze_long_lived_heap()
+        freeze_long_lived("first turn: the runtime is loaded", once=True)
         last_yield = time.perf_counter()
         async for event in events:
             self.apply(event)

@@ -129,7 +129,8 @@ class ToolRow(Vertical, can_focus=True):
         preview.display = True
         shown = lines[:PREVIEW_LINES] if self.expanded else lines[:1]
         more = len(lines) - len(shown)
-        text = "\n".join(shown) + (f"\n… {more} more lines (Enter)" if more else "")
+        noun = "line" if more == 1 else "lines"
+        text = "\n".join(shown) + (f"\n… {more} more {noun} (Enter)" if more else "")
         preview.update(text)
 
     def watch_expanded(self, expanded: bool) -> None:
