@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -203,10 +204,14 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
         10,000-record tree to show one path should not parse 10,000 meta JSON texts.
         """
         with self._db.read() as conn:
-            return conn.execute(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
-                (conversation_id,),
-            ).fetchall()
+            return self._message_rows(conn, conversation_id)
+
+    @staticmethod
+    def _message_rows(conn: sqlite3.Connection, conversation_id: str) -> list[tuple[Any, ...]]:
+        return conn.execute(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchall()
 
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         with self._db.read() as conn:
@@ -225,10 +230,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
         """The whole tree of a conversation, its remembered choices and active leaf, in memory."""
         with self._db.read() as conn:
             meta = self._conversation_meta(conn, conversation_id)
-            rows = conn.execute(
-                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
-                (conversation_id,),
-            ).fetchall()
+            rows = self._message_rows(conn, conversation_id)
             choices = dict(
                 conn.execute(
                     "SELECT parent_key, child_id FROM branch_choices WHERE conversation_id = ?",

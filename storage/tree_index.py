@@ -20,45 +20,60 @@ ROOT_KEY = ""
 
 
 class LazyRecords(MutableMapping[str, MessageRecord]):
-    """Records by id, decoded from their database rows only when first asked for.
+    """Records by id, held as decoded records or as database rows decoded on first use.
 
     Opening a 10,000-record conversation should not pay for parsing 10,000 meta JSON texts
-    when the screen shows the active path and the few tree lines in view.
+    when the screen shows the active path and the few tree lines in view. Copies
+    (:meth:`copy`) are independent maps that share the decoded rows (row -> record, checked by
+    identity), so two indexes over one conversation never decode the same row twice.
     """
 
-    __slots__ = ("_decode", "_records", "_rows")
+    __slots__ = ("_decode", "_decoded", "_values")
 
     def __init__(
         self,
-        rows: dict[str, tuple[Any, ...]],
-        decode: Callable[[tuple[Any, ...]], MessageRecord] = row_to_message,
+        values: dict[str, MessageRecord | tuple[Any, ...]],
+        decoded: dict[str, tuple[Any, MessageRecord]] | None = None,
+        decode: Callable[[Any], MessageRecord] = row_to_message,
     ) -> None:
-        self._rows = rows
-        self._records: dict[str, MessageRecord] = {}
+        self._values = values
+        self._decoded = {} if decoded is None else decoded
         self._decode = decode
 
     def __getitem__(self, message_id: str) -> MessageRecord:
-        record = self._records.get(message_id)
-        if record is None:
-            record = self._records[message_id] = self._decode(self._rows[message_id])
+        value = self._values[message_id]
+        if isinstance(value, MessageRecord):
+            return value
+        cached = self._decoded.get(message_id)
+        if cached is not None and cached[0] is value:
+            return cached[1]
+        record = self._decode(value)
+        self._decoded[message_id] = (value, record)
         return record
 
     def __setitem__(self, message_id: str, record: MessageRecord) -> None:
-        self._rows.setdefault(message_id, ())
-        self._records[message_id] = record
+        self._values[message_id] = record
 
     def __delitem__(self, message_id: str) -> None:
-        del self._rows[message_id]
-        self._records.pop(message_id, None)
+        del self._values[message_id]
 
     def __contains__(self, message_id: object) -> bool:
-        return message_id in self._rows
+        return message_id in self._values
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._rows)
+        return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._values)
+
+    @property
+    def decoded_count(self) -> int:
+        """How many rows were decoded so far (shared by copies)."""
+        return len(self._decoded)
+
+    def copy(self) -> LazyRecords:
+        """An independent map over the same values, sharing the decoded rows."""
+        return LazyRecords(dict(self._values), self._decoded, self._decode)
 
 
 @dataclass(slots=True)

@@ -56,3 +56,12 @@ def branched() -> tuple[RecordFactory, dict[str, MessageRecord]]:
 def host(branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> TreeHost:
     factory, r = branched
     return TreeHost(factory.records, r["a4"].id)
+
+
+def other_branch_leaf(tree: ConversationTree, fork: str) -> str:
+    """The newest leaf under a child of ``fork`` that is not on the active path (a switch)."""
+    index = tree._index
+    target = next(k for k in index.children(fork) if k not in tree._active)
+    while index.children(target):
+        target = index.children(target)[-1]
+    return target

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.conftest import TREE_SIZE, TreeHost, other_branch_leaf
 from tests.ui_tree.records import big_conversation
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
@@ -37,10 +37,7 @@ async def test_switches_near_the_bottom_keep_the_lines_above_the_fork() -> None:
         reused = 0
         for fork in rng.sample(forks, min(6, len(forks))) + forks[-2:]:
             before = list(tree._tree_lines)
-            other = next(k for k in index.children(fork) if k not in tree._active)
-            target = other
-            while index.children(target):
-                target = index.children(target)[-1]
+            target = other_branch_leaf(tree, fork)
             tree.set_active_path(target)
             await pilot.pause()
             incremental = line_shape(tree)

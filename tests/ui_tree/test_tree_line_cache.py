@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.conftest import TREE_SIZE, TreeHost, other_branch_leaf
 from tests.ui_tree.records import big_conversation
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
@@ -35,10 +35,7 @@ async def test_switches_keep_the_lines_above_the_fork_and_draw_the_same() -> Non
         assert len(forks) >= 2, "the generated path has forks near its bottom"
         kept_somewhere = False
         for fork in [forks[-1], forks[0], forks[-1]]:
-            other = next(k for k in index.children(fork) if k not in tree._active)
-            target = other
-            while index.children(target):
-                target = index.children(target)[-1]
+            target = other_branch_leaf(tree, fork)
             before = drawn(tree)
             cached = dict.fromkeys(tree._line_cache.keys())
             tree.set_active_path(target)

@@ -13,69 +13,16 @@ the rows directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from storage.codec import row_to_message
 from storage.models import MessageRecord
+from storage.tree_index import LazyRecords
 
 Row = Sequence[Any]
 """A database row in :data:`storage.codec.MESSAGE_COLUMNS` order."""
 _PARENT, _VERSION, _CREATED = 4, 6, 8
 """Positions of ``parent_id``, ``version`` and ``created_at`` in a :data:`Row`."""
-
-
-class _Records:
-    """Records by id, held as decoded records or as rows decoded on first use.
-
-    Indexes copied from one another share ``decoded`` (row -> record, checked by identity),
-    so the chat state and the tree pane never decode the same row twice.
-    """
-
-    __slots__ = ("_decode", "_decoded", "_values")
-
-    def __init__(
-        self,
-        values: dict[str, MessageRecord | Row],
-        decoded: dict[str, tuple[Row, MessageRecord]] | None = None,
-        decode: Callable[[Row], MessageRecord] = row_to_message,  # type: ignore[assignment]
-    ) -> None:
-        self._values = values
-        self._decoded = {} if decoded is None else decoded
-        self._decode = decode
-
-    def __getitem__(self, message_id: str) -> MessageRecord:
-        value = self._values[message_id]
-        if isinstance(value, MessageRecord):
-            return value
-        cached = self._decoded.get(message_id)
-        if cached is not None and cached[0] is value:
-            return cached[1]
-        record = self._decode(value)
-        self._decoded[message_id] = (value, record)
-        return record
-
-    def __setitem__(self, message_id: str, record: MessageRecord) -> None:
-        self._values[message_id] = record
-
-    def __delitem__(self, message_id: str) -> None:
-        del self._values[message_id]
-
-    def __contains__(self, message_id: object) -> bool:
-        return message_id in self._values
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    @property
-    def decoded_count(self) -> int:
-        return len(self._decoded)
-
-    def copy(self) -> _Records:
-        return _Records(dict(self._values), self._decoded, self._decode)
 
 
 class BranchIndex:
@@ -86,7 +33,7 @@ class BranchIndex:
     """
 
     def __init__(self, records: Iterable[MessageRecord] = ()) -> None:
-        self._records = _Records({})
+        self._records = LazyRecords({})
         self._parents: dict[str, str | None] = {}
         self._children: dict[str | None, list[str]] = {}
         self._sizes: dict[str, int] | None = None
@@ -125,7 +72,7 @@ class BranchIndex:
                 kids.append(message_id)
         for parent in unsorted:
             children[parent].sort(key=lambda kid: (values[kid][_VERSION], values[kid][_CREATED]))  # type: ignore[index]
-        index._records = _Records(values)
+        index._records = LazyRecords(values)
         return index
 
     def copy(self) -> BranchIndex:
