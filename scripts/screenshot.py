@@ -25,7 +25,9 @@ async def main() -> None:
         from weaver_tui.services import Services
         from weaver_tui.settings import load_settings
 
-        services = Services(load_settings(env_file=None, provider="offline"), configure_logging=False)
+        services = Services(
+            load_settings(env_file=None, provider="offline"), configure_logging=False
+        )
         app = make_app(services, profile="ide-helper", project_root=ROOT)
         async with app.run_test(size=(120, 36)) as pilot:
             for _ in range(100):

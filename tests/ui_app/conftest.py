@@ -19,6 +19,7 @@ from weaver_tui.app import WeaverApp, make_app
 from weaver_tui.screens.chat import ChatScreen
 from weaver_tui.services import Services
 from weaver_tui.settings import load_settings
+from weaver_tui.widgets.message_view import MessageView
 
 SIZE = (120, 40)
 
@@ -84,6 +85,8 @@ def busy(app: Any) -> bool:
     if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
         return True
     nodes = [app, *app.screen.walk_children(with_self=True)]
+    if any(isinstance(node, MessageView) and node.render_pending for node in nodes):
+        return True  # streamed text waits for the render budget (longer on a busy runner)
     return any(not node._message_queue.empty() for node in nodes)
 
 

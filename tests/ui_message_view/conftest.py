@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.app import App, ComposeResult
 from textual.message import Message
+from textual.pilot import Pilot
 from textual.theme import Theme
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
@@ -71,3 +74,19 @@ def history(count: int) -> list[MessageItem]:
                 )
             )
     return items
+
+
+async def drained(view: MessageView, pilot: Pilot, timeout: float = 10.0) -> None:
+    """Wait until everything appended to ``view`` is rendered and painted.
+
+    A streamed render waits for the render budget (up to half a second on a busy machine), so
+    a fixed pause is not enough on a loaded CI runner.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    await pilot.pause()
+    while view.render_pending:
+        if loop.time() > deadline:
+            raise AssertionError("the message view never finished rendering what it was given")
+        await pilot.pause(0.02)
+    await pilot.pause()

@@ -8,7 +8,7 @@ from textual.selection import SELECT_ALL
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
 
-from .conftest import SIZE, HostApp, history
+from .conftest import SIZE, HostApp, drained, history
 
 
 async def test_update_item_redraws_the_header_and_keeps_rendered_blocks() -> None:
@@ -36,7 +36,7 @@ async def test_set_messages_replaces_the_path_and_forgets_a_vanished_selection()
         view.select_message("m5")
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "streamed so far")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         assert view.items[-1].content == "streamed so far"
 
         view.set_messages(history(2))
@@ -85,14 +85,14 @@ async def test_update_item_mid_stream_keeps_the_streamed_text() -> None:
         view = app.query_one(MessageView)
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "Hello, this arrived ")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         view.append_text("r", "and this is still pending")
         # The screen refreshes the badge from a record flushed earlier (an older prefix).
         view.update_item(
             MessageItem(id="r", role="assistant", content="Hello,", status="streaming", badge="x")
         )
         view.append_text("r", ".")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         item = view.get_item("r")
         assert item is not None and item.badge == "x"
         assert item.content == "Hello, this arrived and this is still pending."

@@ -6,13 +6,13 @@ from textual.pilot import Pilot
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
 
-from .conftest import SIZE, HostApp, history
+from .conftest import SIZE, HostApp, drained, history
 
 
 async def _stream(view: MessageView, pilot: Pilot, lines: range) -> None:
     for i in lines:
         view.append_text("r", f"line {i} of the streamed reply\n\n")
-    await pilot.pause(0.1)
+    await drained(view, pilot)
 
 
 async def test_follow_sticks_to_the_bottom_stops_on_scroll_up_and_resumes_with_end() -> None:
@@ -36,7 +36,7 @@ async def test_follow_sticks_to_the_bottom_stops_on_scroll_up_and_resumes_with_e
         assert "jump to latest" in view.visible_text()[-1]
 
         await pilot.press("end")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         assert view.following
         assert view.scroll_y == view.max_scroll_y
         await _stream(view, pilot, range(80, 100))
@@ -71,7 +71,7 @@ async def test_the_scrollbar_thumb_sits_at_the_bottom_when_a_stream_first_overfl
         assert not view.show_vertical_scrollbar
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "".join(f"paragraph {i} of the story\n\n" for i in range(60)))
-        await pilot.pause(0.2)
+        await drained(view, pilot)
         assert view.following and view.scroll_y == view.max_scroll_y > 0
         assert view.show_vertical_scrollbar
         assert view.vertical_scrollbar.position == view.scroll_y

@@ -12,7 +12,7 @@ from weaver_tui.widgets.message_view import MessageItem, MessageView, budget
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.rich_markdown import lexer_for
 
-from .conftest import SIZE, HostApp
+from .conftest import SIZE, HostApp, drained
 
 
 def _record_painted_lines(view: MessageView) -> list[int]:
@@ -34,12 +34,12 @@ async def test_a_tail_that_grows_within_its_line_repaints_only_from_that_block()
         view = app.query_one(MessageView)
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "# Title\n\nA first paragraph.\n\n- one\n- two\n\nThe tail")
-        await pilot.pause(0.3)
+        await drained(view, pilot)
         tail_line = next(y for y, text in enumerate(view.visible_text()) if "The tail" in text)
         painted = _record_painted_lines(view)
 
         view.append_text("r", " grows")  # the same line, a few more characters
-        await pilot.pause(0.3)
+        await drained(view, pilot)
         drawn = list(painted)  # (visible_text below draws every line itself)
 
         assert "The tail grows" in view.visible_text()[tail_line]
@@ -53,10 +53,10 @@ async def test_a_stream_that_adds_lines_while_following_repaints_the_view() -> N
         view = app.query_one(MessageView)
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "".join(f"para {i}\n\n" for i in range(40)))
-        await pilot.pause(0.3)
+        await drained(view, pilot)
         painted = _record_painted_lines(view)
         view.append_text("r", "".join(f"more {i}\n\n" for i in range(5)))
-        await pilot.pause(0.3)
+        await drained(view, pilot)
         drawn = set(painted)
         assert view.following and view.scroll_y == view.max_scroll_y
         assert "more 4" in "\n".join(view.visible_text())

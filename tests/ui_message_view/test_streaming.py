@@ -7,7 +7,7 @@ import random
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
 
-from .conftest import SIZE, HostApp
+from .conftest import SIZE, HostApp, drained
 
 
 def _words(count: int) -> list[str]:
@@ -44,7 +44,7 @@ async def test_appends_between_frames_are_coalesced_into_one_render() -> None:
         before = view.blocks_rendered
         for word in _words(500):
             view.append_text("r", word + " ")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         # One paragraph, one frame: the 500 appends cost one tail render, not 500.
         assert 1 <= view.blocks_rendered - before <= 2
         assert "w499" in " ".join(view.visible_text())
@@ -59,7 +59,7 @@ async def test_a_code_fence_streamed_in_pieces_renders_as_code() -> None:
         pieces = [reply[i : i + 3] for i in range(0, len(reply), 3)]
         for piece in pieces[: len(pieces) // 2]:
             view.append_text("r", piece)
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         # Mid-stream the fence is still open: it is closed before rendering, so no ``` shows.
         assert not any("```" in line for line in view.visible_text())
         for piece in pieces[len(pieces) // 2 :]:
@@ -91,7 +91,7 @@ async def test_cancelled_and_error_replies_are_marked_in_the_header() -> None:
         view = app.query_one(MessageView)
         view.start_message(MessageItem(id="a", role="assistant"))
         view.append_text("a", "partial answ")
-        await pilot.pause(0.1)
+        await drained(view, pilot)
         assert "streaming ..." in view.text_lines()[0]
         view.finish_message("a", "cancelled")
         view.start_message(MessageItem(id="b", role="assistant"))

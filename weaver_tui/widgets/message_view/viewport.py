@@ -87,6 +87,11 @@ class TranscriptViewport(ScrollView):
         self.blocks_rendered = 0
         """How many block renders the view has done (a test and benchmark counter)."""
 
+    @property
+    def render_pending(self) -> bool:
+        """True while streamed text or a realised line waits for the render that shows it."""
+        return self._flush_timer is not None or self._update_requested or self._prefetch_scheduled
+
     # -- lifecycle, theme, size -------------------------------------------------------------
 
     def on_mount(self) -> None:
