@@ -200,7 +200,20 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         )
     from langchain_openai import ChatOpenAI
 
+    from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
+
     http_client, http_async_client = _http_clients(resolved.timeout)
+    key = resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY
+    client_options: dict[str, Any] = {
+        "base_url": resolved.base_url,
+        "api_key": key,
+        "timeout": resolved.timeout,
+        "max_retries": 0,
+    }
+    # The SDK clients are ours so streamed chunks skip the SDK's typed construction, which
+    # langchain undoes at once (see agents.openai_chunks); langchain uses them as given.
+    root_client = DictChunkOpenAI(**client_options, http_client=http_client)
+    root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
     model = ChatOpenAI(
         model=resolved.model,
         base_url=resolved.base_url,
@@ -215,6 +228,10 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         stream_chunk_timeout=None,
         http_client=http_client,
         http_async_client=http_async_client,
+        root_client=root_client,
+        client=root_client.chat.completions,
+        root_async_client=root_async_client,
+        async_client=root_async_client.chat.completions,
     )
     logger.info(
         "chat model ready",

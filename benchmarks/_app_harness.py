@@ -16,12 +16,15 @@ frame. So a time stamped here is the moment a real terminal would have received 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -112,14 +115,33 @@ class StampingServer:
         return self.fake.base_url
 
 
+_BYTECODE: list[str] = []
+
+
+def bytecode_cache() -> str:
+    """A bytecode folder shared by this run's children, removed when the parent exits.
+
+    An installed weaver-tui has its bytecode compiled (pip does it), as Textual's is; without
+    this a ``PYTHONDONTWRITEBYTECODE`` shell would recompile weaver's sources in every child.
+    The first child writes it (the scripts launch a warm-up child first).
+    """
+    if not _BYTECODE:
+        folder = tempfile.mkdtemp(prefix="weaver-bench-pycache-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        _BYTECODE.append(folder)
+    return _BYTECODE[0]
+
+
 def child_env(data_dir: Path, base_url: str) -> dict[str, str]:
-    """The environment of a child: its own data dir and config, the fake server, no keys."""
+    """The environment of a child: its own data dir and config, the fake server, no keys,
+    compiled bytecode (see :func:`bytecode_cache`)."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith("WEAVER_") and k not in _PROVIDER_ENV
+        if not k.startswith("WEAVER_") and k not in _PROVIDER_ENV and k != "PYTHONDONTWRITEBYTECODE"
     }
     env.update(
+        PYTHONPYCACHEPREFIX=bytecode_cache(),
         WEAVER_DATA_DIR=str(data_dir),
         WEAVER_CONFIG=str(data_dir / "config.yaml"),
         WEAVER_PROVIDER="openai-compatible",

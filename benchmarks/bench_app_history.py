@@ -200,6 +200,10 @@ def main(runs: int, path_len: int, total: int, flips: int) -> bool:
             f"{time.monotonic() - started:.1f} s",
             flush=True,
         )
+        warm = tmp / "warm-up"
+        warm.mkdir()
+        shutil.copy(tmp / "empty.db", warm / "weaver.db")
+        run_child(__file__, [empty, "-1", "-", "0", "0"], child_env(warm, server.base_url), ROOT)
         full, bare = [], []
         for run in range(runs):
             for template, results, args in (

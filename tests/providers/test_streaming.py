@@ -8,9 +8,11 @@ import httpx
 import pytest
 from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage
 from langchain_core.tools import tool
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from pydantic import SecretStr
 
 from agents.errors import ProviderNetworkError
+from agents.openai_chunks import DictChunkAsyncOpenAI
 from agents.providers import ChatModelHandle, ProviderConfig, alist_models, make_chat_model
 from tests.providers.conftest import TEST_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
@@ -177,3 +179,56 @@ def test_make_chat_model_offline_needs_no_server(monkeypatch: pytest.MonkeyPatch
     handle = make_chat_model(ProviderConfig())
 
     assert handle.provider == "offline"
+
+
+async def test_streamed_chunks_reach_langchain_without_the_sdks_typed_construction(
+    fake_openai: FakeOpenAI,
+    fake_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import openai._base_client as base_client
+
+    built: list[object] = []
+    real = base_client.construct_type
+
+    def counting(*, type_: object, value: object) -> object:
+        built.append(type_)
+        return real(type_=type_, value=value)
+
+    monkeypatch.setattr(base_client, "construct_type", counting)
+    fake_openai.script(Reply(deltas=["Fast ", "and ", "exact."], usage=(5, 3)))
+
+    chunks = await collect(fake_model(), "go")
+
+    assert "".join(str(chunk.content) for chunk in chunks) == "Fast and exact."
+    assert [c.usage_metadata["total_tokens"] for c in chunks if c.usage_metadata] == [8]
+    assert ChatCompletionChunk not in built
+
+
+def test_a_chunk_choice_without_a_delta_gets_an_empty_one_and_other_types_stay_typed() -> None:
+    client = DictChunkAsyncOpenAI(api_key="x", base_url="http://127.0.0.1:9", max_retries=0)
+    chunk = client._process_response_data(
+        data={"id": "c", "choices": [{"index": 0, "finish_reason": "stop"}]},
+        cast_to=ChatCompletionChunk,
+        response=None,  # type: ignore[arg-type]
+    )
+    assert chunk == {"id": "c", "choices": [{"index": 0, "finish_reason": "stop", "delta": {}}]}
+    completion = client._process_response_data(
+        data={
+            "id": "c",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "hi"},
+                }
+            ],
+        },
+        cast_to=ChatCompletion,
+        response=None,  # type: ignore[arg-type]
+    )
+    assert isinstance(completion, ChatCompletion)
+    assert completion.choices[0].message.content == "hi"

@@ -8,10 +8,18 @@ token deltas and tool events must be the same.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
+from uuid import uuid4
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.callbacks import (
+    AsyncCallbackHandler,
+    AsyncCallbackManagerForLLMRun,
+    BaseCallbackHandler,
+)
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.outputs import ChatGenerationChunk
 
 import agents.graph.agent_node as agent_node
 import agents.graph.folded_call as folded_call
@@ -37,6 +45,17 @@ def _script(fake_openai: Any) -> None:
     )
 
 
+def _parallel_tools_in_call_order(records: list[Any]) -> list[Any]:
+    """The two tool calls run in parallel and each result is saved as it finishes, so which
+    comes first differs between runs: compare them in call order."""
+    at = [i for i, (role, _, _) in enumerate(records) if role == "tool"]
+    ordered = sorted((records[i] for i in at), key=lambda record: record[2]["tool_call_id"])
+    records = list(records)
+    for i, record in zip(at, ordered, strict=True):
+        records[i] = record
+    return records
+
+
 async def _turn(store: Any, runtime: AgentRuntime, model: Any) -> dict[str, Any]:
     user = new_turn(store, "paper-pilot", "compare ReWOO with tool rounds")
     events = await run(runtime, user, model)
@@ -47,10 +66,12 @@ async def _turn(store: Any, runtime: AgentRuntime, model: Any) -> dict[str, Any]
     ]
     return {
         "status": finished.status,
-        "records": records,
+        "records": _parallel_tools_in_call_order(records),
         "tokens": [e.text for e in of_type(events, TokenDelta)],
         "started": [(e.call_id, e.name, e.args) for e in of_type(events, ToolStarted)],
-        "finished": [(e.call_id, e.name, e.output, e.error) for e in of_type(events, ToolFinished)],
+        "finished": sorted(
+            (e.call_id, e.name, e.output, e.error) for e in of_type(events, ToolFinished)
+        ),
         "usage": finished.usage,
     }
 
@@ -105,3 +126,78 @@ async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(fake_openai, 
     assert folded.content == plain.content == "Plain answer."
     assert folded.usage_metadata == plain.usage_metadata
     assert fake_openai.chat_requests[0].body == fake_openai.chat_requests[1].body
+
+
+class _Inline(BaseCallbackHandler):
+    run_inline = True
+
+    def __init__(self, *, fail: bool = False, raise_error: bool = False) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail = fail
+        self.raise_error = raise_error
+
+    def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+        self.calls.append((token, kwargs["chunk"], kwargs["run_id"], kwargs["tags"]))
+        if self.fail:
+            raise RuntimeError("handler broke")
+
+
+class _Async(AsyncCallbackHandler):
+    run_inline = True
+
+    async def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+        return None
+
+
+def _manager(*handlers: BaseCallbackHandler) -> SimpleNamespace:
+    return SimpleNamespace(
+        handlers=list(handlers), run_id=uuid4(), parent_run_id=None, tags=["agent"]
+    )
+
+
+def test_inline_handlers_get_each_token_with_the_run_ids_the_manager_would_pass(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first, broken, last = _Inline(), _Inline(fail=True), _Inline()
+    manager = _manager(first, broken, last)
+    dispatch = folded_call._inline_token_dispatch(manager)
+    assert dispatch is not None
+    chunk = ChatGenerationChunk(message=AIMessageChunk(content="hi"))
+
+    dispatch("hi", chunk)
+
+    expected = ("hi", chunk, manager.run_id, ["agent"])
+    assert first.calls == broken.calls == last.calls == [expected]
+    assert "handler broke" in caplog.text  # logged, as the callback manager does
+
+    strict = _Inline(fail=True, raise_error=True)
+    dispatch = folded_call._inline_token_dispatch(_manager(strict))
+    assert dispatch is not None
+    with pytest.raises(RuntimeError, match="handler broke"):
+        dispatch("x", chunk)
+
+
+def test_the_callback_manager_is_used_when_a_handler_is_async_or_not_inline() -> None:
+    off_line = _Inline()
+    off_line.run_inline = False
+    assert folded_call._inline_token_dispatch(_manager(_Inline(), _Async())) is None
+    assert folded_call._inline_token_dispatch(_manager(off_line)) is None
+    assert folded_call._inline_token_dispatch(_manager()) is None
+
+
+async def test_a_runtime_turn_hands_tokens_to_the_stream_handler_directly(
+    store, runtime, fake_openai, openai_model, monkeypatch: pytest.MonkeyPatch
+):
+    through_manager: list[str] = []
+    real = AsyncCallbackManagerForLLMRun.on_llm_new_token
+
+    async def counting(self: Any, token: Any, **kwargs: Any) -> None:
+        through_manager.append(token)
+        await real(self, token, **kwargs)
+
+    monkeypatch.setattr(AsyncCallbackManagerForLLMRun, "on_llm_new_token", counting)
+    _script(fake_openai)
+    turn = await _turn(store, runtime, openai_model())
+
+    assert through_manager == []
+    assert "".join(turn["tokens"]).startswith("I will look in two places first.")
