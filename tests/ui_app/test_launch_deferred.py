@@ -19,6 +19,7 @@ import pytest
 import weaver_tui.app
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
+from weaver_tui.heap import YOUNG_THRESHOLD
 from weaver_tui.screens.chat import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
@@ -69,6 +70,7 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
     services = _pending()
     assert not services.settings_ready
     app = make_app(services)
+    thresholds = gc.get_threshold()
     assert app.theme == "weaver-light"  # the configured theme before the first frame
     themes_seen: list[str] = []
     try:
@@ -89,8 +91,10 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             assert services.settings.theme == "weaver-light"
             assert app.theme == "weaver-light" and themes_seen == []
             assert gc.isenabled()  # paused for the first frame only
+            assert gc.get_threshold()[0] == YOUNG_THRESHOLD  # young collections made rarer
     finally:
         services.close_store()
+    assert gc.get_threshold() == thresholds  # put back when the app ends
     assert app.startup_error is None
     assert not (weaver_env / "config.yaml").read_text(encoding="utf-8").count("theme:") > 1
 

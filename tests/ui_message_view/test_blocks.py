@@ -76,3 +76,22 @@ def test_an_open_fence_is_closed_for_rendering_and_code_is_extracted() -> None:
     assert close_open_fence(closed) == closed.source
     assert code_of(closed) == "x = 1"
     assert code_of(Block(source="plain", kind="paragraph_open")) == ""
+
+
+def test_the_block_only_parser_finds_the_blocks_the_full_parser_finds() -> None:
+    """Splitting skips markdown-it's inline pass; the block structure must not change."""
+    from tests.support.openai_script import markdown_tokens
+    from weaver_tui.widgets.message_view.rich_markdown import BLOCK_PARSER, PARSER
+
+    extra = (
+        "| a | b |\n|---|---|\n| 1 | ~~2~~ |\n\n[ref]: https://example.com\n\n"
+        "Text with [a link][ref], `code`, *emphasis* and <b>html</b>.\n\n"
+        "<div>\nblock html\n</div>\n\n    indented code\n\n***\n\nSetext\n======\n"
+    )
+    for text in (REPLY, extra, "".join(markdown_tokens(3000))):
+        full = [(t.type, t.map, t.markup) for t in PARSER.parse(text) if t.level == 0 and t.map]
+        blocks = [
+            (t.type, t.map, t.markup) for t in BLOCK_PARSER.parse(text) if t.level == 0 and t.map
+        ]
+        assert blocks == full
+        assert not any(t.type == "inline" and t.children for t in BLOCK_PARSER.parse(text))

@@ -28,13 +28,14 @@ _parser: MarkdownIt | None = None
 
 
 def _markdown_parser() -> MarkdownIt:
-    """markdown-it with Rich's own settings, built on first use: importing it (and Rich's
-    Markdown, pygments) is kept out of the app's first frame (:mod:`.rich_markdown`)."""
+    """markdown-it with Rich's own settings, block rules only, built on first use: importing
+    it (and Rich's Markdown, pygments) is kept out of the app's first frame
+    (:mod:`.rich_markdown`)."""
     global _parser
     if _parser is None:
-        from weaver_tui.widgets.message_view.rich_markdown import PARSER
+        from weaver_tui.widgets.message_view.rich_markdown import BLOCK_PARSER
 
-        _parser = PARSER
+        _parser = BLOCK_PARSER
     return _parser
 
 
