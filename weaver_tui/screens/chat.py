@@ -25,7 +25,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from agents.errors import WeaverError
@@ -40,6 +40,7 @@ from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, prof
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
+from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
@@ -106,7 +107,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                 yield Composer(id="composer")
             with Vertical(id="side-pane"):
                 yield ToolStatusPane(id="tool-pane")
-        yield Footer()
+        yield WeaverFooter()
 
     @property
     def header(self) -> ChatHeader:

@@ -21,11 +21,12 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from weaver_tui.keymap import bindings_for
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
+from weaver_tui.widgets.footer import WeaverFooter
 
 _TOOL_PANE = "[b]Tools[/b]\nNo tool has run in this turn."
 """What the empty tool pane says (``ToolStatusPane``; a test compares the two frames)."""
@@ -52,7 +53,7 @@ class ChatSkeleton(Screen[None]):
                 yield Composer(id="composer")
             with Vertical(id="side-pane"):
                 yield Static(_TOOL_PANE, id="tool-pane-placeholder")
-        yield Footer()
+        yield WeaverFooter()
 
     @property
     def draft(self) -> str:

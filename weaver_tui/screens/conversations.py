@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Label, OptionList
+from textual.widgets import DataTable, Input, Label, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
@@ -31,6 +31,7 @@ from storage.models import Conversation
 from storage.store import ConversationStore, SearchHit, StorageError
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.rename import RenameScreen
+from weaver_tui.widgets.footer import WeaverFooter
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
             yield DataTable(cursor_type="row", zebra_stripes=True, id="conversation-list")
             yield OptionList(id="search-results")
             yield Label("", id="conversations-status")
-        yield Footer()
+        yield WeaverFooter()
 
     def on_mount(self) -> None:
         table = self._table

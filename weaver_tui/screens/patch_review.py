@@ -36,10 +36,11 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from agents.errors import WeaverError
 from agents.profiles.ide_helper.patches import Patch, PatchConflict, apply_patch, reject_patch
+from weaver_tui.widgets.footer import WeaverFooter
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +147,7 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
             with ScrollableContainer(id="review-diff"):
                 yield Static(id="review-diff-text")
             yield Static(id="review-error")
-        yield Footer()
+        yield WeaverFooter()
 
     def on_mount(self) -> None:
         self._show_diff()

@@ -1,0 +1,82 @@
+"""The footer recomposes only when the keys it shows change (weaver_tui.widgets.footer)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from weaver_tui.widgets.footer import WeaverFooter
+
+
+class FooterApp(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "new", "New"),
+        Binding("ctrl+r", "retry", "Retry"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.can_retry = False
+        self.recomposes = 0
+
+    def compose(self) -> ComposeResult:
+        yield Input()
+        yield Input()
+        yield WeaverFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "retry":
+            return True if self.can_retry else None  # None: shown, disabled
+        return True
+
+    def action_new(self) -> None: ...
+
+    def action_retry(self) -> None: ...
+
+
+def _count_recomposes(app: FooterApp) -> None:
+    footer = app.query_one(WeaverFooter)
+    real = footer.recompose
+
+    async def counting(*args: Any, **kwargs: Any) -> None:
+        app.recomposes += 1
+        await real(*args, **kwargs)
+
+    footer.recompose = counting  # type: ignore[method-assign]
+
+
+async def test_refreshes_that_change_nothing_do_not_rebuild_the_footer() -> None:
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        keys = {key.description: key for key in app.query(FooterKey)}
+        assert set(keys) >= {"New", "Retry"}
+        _count_recomposes(app)
+        for _ in range(5):
+            app.refresh_bindings()
+        app.query(Input).last().focus()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.recomposes == 0
+        assert {key.description: key for key in app.query(FooterKey)} == keys  # same widgets
+
+
+async def test_a_change_in_what_is_shown_rebuilds_it_once() -> None:
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        retry = next(key for key in app.query(FooterKey) if key.description == "Retry")
+        assert retry.has_class("-disabled")
+        _count_recomposes(app)
+        app.can_retry = True
+        for _ in range(3):
+            app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.recomposes == 1
+        retry = next(key for key in app.query(FooterKey) if key.description == "Retry")
+        assert not retry.has_class("-disabled")
