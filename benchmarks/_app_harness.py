@@ -184,6 +184,15 @@ def build_services() -> Any:
     return Services(load_settings(env_file=None))
 
 
+def cli_services() -> Any:
+    """``Services`` as the ``weaver-tui`` command builds them for a launch: the few settings
+    the first frame needs peeked, the rest validated by the app after its first paint."""
+    from weaver_tui.services import Services
+    from weaver_tui.settings_early import PendingSettings
+
+    return Services(PendingSettings.peek(env_file=None))
+
+
 def stamped_app_class() -> type[Any]:
     """``WeaverApp`` plus frame stamps (imported lazily so a launch is timed from the start)."""
     from weaver_tui.app import WeaverApp

@@ -5,7 +5,9 @@ Why: elia needs 8.5 s and oterm 115 s / 1.1 GiB to open such a conversation, bec
 message becomes widgets. The view's own benchmark (``bench_ui_history.py``) hands it ready
 items; this one launches the real ``WeaverApp`` with ``conversation_id`` (the CLI's
 ``--conversation``) on a real SQLite file, so it pays for the store, the tree index, the
-tree pane, the chat state and the first render of the view.
+tree pane, the chat state and the first render of the view. It launches the way the
+``weaver-tui --conversation ID`` command does (``cli_services``): the chat screen's skeleton
+first, the settings validated after it.
 
 The conversation is written through the store: a 2,000-message active path of questions and
 Markdown answers (prose, lists, code fences), and regenerated replies along it whose own
@@ -42,10 +44,10 @@ from _app_harness import (
     SIZE,
     StampingServer,
     bounded,
-    build_services,
     chat_screen,
     child_args,
     child_env,
+    cli_services,
     emit,
     median,
     peak_rss_mib,
@@ -145,7 +147,7 @@ def build_empty(db: Path) -> str:
 async def child(
     spawned: float, conversation: str, last: int, flip: str, flip_at: int, flips: int
 ) -> None:
-    app = stamped_app_class()(build_services(), conversation_id=conversation)
+    app = stamped_app_class()(cli_services(), conversation_id=conversation)
     if last < 0:
         first = app.when_painted(lambda: (s := chat_screen(app)) is not None and s.composer_ready)
     else:

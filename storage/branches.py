@@ -30,6 +30,24 @@ WITH RECURSIVE up(id, parent_id, n) AS (
 SELECT {_M_COLUMNS} FROM up JOIN messages m ON m.id = up.id ORDER BY up.n DESC
 """
 
+_TAIL_WITH_VERSIONS = f"""
+WITH RECURSIVE up(id, parent_id, n) AS (
+    SELECT id, parent_id, 0 FROM messages WHERE id = ?1
+    UNION ALL
+    SELECT p.id, p.parent_id, up.n + 1 FROM up JOIN messages p ON p.id = up.parent_id
+    WHERE up.n + 1 < ?2
+)
+SELECT {_M_COLUMNS},
+    (SELECT COUNT(*) FROM messages s
+      WHERE s.conversation_id = m.conversation_id AND s.parent_id IS m.parent_id
+        AND (s.version, s.created_at, s.rowid) < (m.version, m.created_at, m.rowid)),
+    (SELECT COUNT(*) FROM messages s
+      WHERE s.conversation_id = m.conversation_id AND s.parent_id IS m.parent_id)
+FROM up JOIN messages m ON m.id = up.id ORDER BY up.n DESC
+"""
+"""The last ``?2`` records of a path, each with how many siblings come before it (in version,
+then creation order) and how many it has."""
+
 _DESCEND = """
 WITH RECURSIVE down(id, n) AS (
     SELECT ?1, 0
@@ -85,6 +103,13 @@ class BranchOps:
         if not rows:
             raise NotFoundError(f"No message with id {message_id}.")
         return [row_to_message(row) for row in rows]
+
+    def path_tail(self, leaf_id: str, limit: int) -> list[tuple[MessageRecord, int, int]]:
+        with self._db.read() as conn:
+            rows = conn.execute(_TAIL_WITH_VERSIONS, (leaf_id, limit)).fetchall()
+        if not rows:
+            raise NotFoundError(f"No message with id {leaf_id}.")
+        return [(row_to_message(row[:-2]), row[-2] + 1, row[-1]) for row in rows]
 
     def context_window(self, leaf_id: str, limit: int = 20) -> list[MessageRecord]:
         # Walk up only as far as needed: a few more steps than ``limit`` covers the system

@@ -94,6 +94,12 @@ class ConversationStore(Protocol):
         """Root first, ``message_id`` last."""
         ...
 
+    def path_tail(self, leaf_id: str, limit: int) -> list[tuple[MessageRecord, int, int]]:
+        """The last ``limit`` records of the path to ``leaf_id`` (root side first), each with
+        its version among its siblings (from 1, in version then creation order) and their
+        count: what a view needs to draw the bottom of a long path before reading it all."""
+        ...
+
     def context_window(self, leaf_id: str, limit: int = 20) -> list[MessageRecord]:
         """The last ``limit`` records on the path to ``leaf_id``, without system records, never
         starting on a tool record whose assistant tool call was cut off."""

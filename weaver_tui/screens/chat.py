@@ -30,6 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from agents.errors import WeaverError
 from storage.store import StorageError
+from weaver_tui.chat_preview import Preview, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
     from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
+
+PREVIEW_PAINT_WAIT_S = 1.0
+"""How long the open thread waits for the preview's frame before reading on anyway."""
 
 EMPTY_HINT = (
     "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
@@ -89,6 +93,13 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self._tree_pending = False
         """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
         self._open_error: Exception | None = None
+        self._preview: Preview | None = None
+        self._preview_ready = threading.Event()
+        self._preview_painted = threading.Event()
+        self.conversation_open = False
+        """True once ``self.state`` holds the conversation; until then (a long conversation's
+        preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
+        actions are unavailable and Enter keeps the draft."""
         self._opening = threading.Thread(
             target=self._open_start_conversation, name="weaver-open-conversation", daemon=True
         )
@@ -136,11 +147,21 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def _open_start_conversation(self) -> None:
         """Read the conversation to show (a thread started by ``__init__``).
 
-        Reading a big conversation is mostly SQLite, which runs without the GIL, so it
-        overlaps with Textual composing the screen and parsing the stylesheets; ``on_mount``
-        waits for it. Nothing else touches ``self.state`` until then.
+        First the bottom of a long path (:func:`~weaver_tui.chat_preview.read_preview`):
+        ``on_mount`` draws it, and the thread reads the whole conversation once that frame is
+        painted (before it, the two would only share the GIL). Otherwise ``on_mount`` waits for
+        the whole read, which overlaps with Textual composing the screen. Nothing else touches
+        ``self.state`` until ``conversation_open``.
         """
         profile, conversation_id = self._start
+        try:
+            self._preview = read_preview(self.state.store, profile, conversation_id)
+        except Exception:  # only a preview: the full read below reports a real problem
+            logger.debug("no preview of the conversation", exc_info=True)
+        finally:
+            self._preview_ready.set()
+        if self._preview is not None:
+            self._preview_painted.wait(PREVIEW_PAINT_WAIT_S)
         try:
             if conversation_id is not None:
                 self.state.open(conversation_id)
@@ -150,12 +171,32 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self._open_error = exc
 
     def on_mount(self) -> None:
+        self._preview_ready.wait()
+        preview = self._preview
+        if preview is None:
+            self._opening.join()
+            self._conversation_read()
+            return
+        self.messages.set_messages(preview.items)
+        self.query_one("#empty-hint").display = False
+        self.header.profile = preview.conversation.profile
+        self.header.title = preview.conversation.title
+        self.composer.focus()
+        self.call_after_refresh(self._preview_painted.set)
+        self.run_worker(self._read_after_preview(), name="open-conversation", group="open")
+
+    async def _read_after_preview(self) -> None:
+        await asyncio.to_thread(self._opening.join)
+        self._conversation_read()
+
+    def _conversation_read(self) -> None:
+        """The start conversation is read: show it and start what waited for it."""
         if self.services.settings_ready:
             self._show_configured_model()
         else:  # the model badge needs validated settings: the app validates after this frame
             signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
             signal.subscribe(self, self._settings_validated)
-        self._opening.join()
+        self.conversation_open = True
         error, self._open_error = self._open_error, None
         if isinstance(error, StorageError):
             self.notify(str(error), severity="error", title="Could not open the conversation")
@@ -184,6 +225,9 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.app.call_from_thread(self.agents_loaded)
 
     async def on_unmount(self) -> None:
+        self._preview_painted.set()
+        if self._opening.is_alive():  # closed while a long conversation was still being read
+            await asyncio.to_thread(self._opening.join)
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self._runtime_stack.aclose()
 
@@ -250,6 +294,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     @on(Composer.Submitted)
     def send(self, event: Composer.Submitted) -> None:
+        if not self.conversation_open:
+            self.composer.set_draft(event.text)
+            self.notify("Opening the conversation; press Enter again in a moment.")
+            return
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             self.composer.set_draft(event.text)
@@ -394,6 +442,8 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.notify(sentence, severity="error")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.conversation_open:
+            return None  # shown, unavailable for the moment the rest of it is read
         if action in PROFILE_ACTIONS:
             return self.check_profile_action(action)
         if action == "cancel_reply":

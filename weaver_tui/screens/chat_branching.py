@@ -67,7 +67,11 @@ class ChatBranching:
         self.show_path(select=self.selected_id)
 
     def _busy(self: ChatScreen) -> bool:
-        """A reply is streaming into the view: say so instead of changing the path under it."""
+        """A reply is streaming into the view, or the conversation is still being read: say
+        so instead of changing the path under it."""
+        if not self.conversation_open:
+            self.notify("Opening the conversation; try again in a moment.")
+            return True
         if self.running:
             self.notify("Wait for the reply to finish (or press Esc) first.")
         return self.running
@@ -156,6 +160,8 @@ class ChatBranching:
     ) -> None:
         if event.action == "copy":  # the view has put it on the clipboard already
             self.notify("Copied the message.")
+        elif not self.conversation_open:
+            self._busy()
         elif event.action == "fork":
             self.fork_from(event.message_id)
         elif event.action == "edit":

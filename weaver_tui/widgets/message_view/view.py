@@ -163,6 +163,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         The leading messages the new path shares with the shown one (the path above the fork
         after a version flip or a checkout) keep their entries and rendered lines: a switch
         near the bottom of a 2,000-message path only lays out and renders what is below it.
+        Other messages shown before, unchanged, keep their rendered lines too.
         ``select``: then select that message as :meth:`select_message` does; when it sits
         screens above the bottom, only the lines around it are rendered, not the bottom.
         """
@@ -170,7 +171,16 @@ class MessageView(TranscriptViewport, can_focus=True):
         self._cancel_flush()
         keep = self.shared_prefix(items)
         kept = self._layout.entries[:keep]
-        self._layout.reset(kept + [Entry.from_item(item, width) for item in items[keep:]])
+        # Messages shown further down before (the bottom of a path drawn before the rest was
+        # read) keep their rendered lines too.
+        known = {
+            entry.item.id: entry
+            for entry in self._layout.entries[keep:]
+            if not entry.pending and not entry.streaming
+        }
+        self._layout.reset(
+            kept + [self._entry_for(item, known.get(item.id), width) for item in items[keep:]]
+        )
         self._streaming_ids = {item.id for item in items if item.status == "streaming"}
         if self._selected not in self._layout.index:
             self._selected = None
@@ -185,6 +195,12 @@ class MessageView(TranscriptViewport, can_focus=True):
         self._update()
         if select is not None:
             self.select_message(select)
+
+    @staticmethod
+    def _entry_for(item: MessageItem, known: Entry | None, width: int) -> Entry:
+        if known is not None and (known.item is item or known.item == item):
+            return known
+        return Entry.from_item(item, width)
 
     def shared_prefix(self, items: list[MessageItem]) -> int:
         """How many leading ``items`` the view already shows exactly (finished, same row)."""

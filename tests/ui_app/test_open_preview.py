@@ -1,0 +1,148 @@
+"""A long conversation opens bottom first: its last messages are drawn from one small query,
+the whole tree is read behind them, and the screen only shows until it is (issue 3)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from storage.sqlite_store import SqliteConversationStore
+from tests.ui_app.conftest import (
+    SIZE,
+    build_services,
+    chat,
+    chat_ready,
+    new_app,
+    settle,
+    wait_until,
+)
+from weaver_tui.chat_preview import PREVIEW_MESSAGES, read_preview
+from weaver_tui.chat_state import ChatState
+from weaver_tui.screens.chat import ChatScreen
+
+PATH = PREVIEW_MESSAGES + 90
+
+
+def _long(store: SqliteConversationStore, profile: str = "ide-helper") -> tuple[str, list[str]]:
+    """``PATH`` messages; the reply 11 from the bottom has a second version (not on the path)."""
+    conversation = store.create_conversation(profile, "A long one")
+    main: list[str] = []
+    parent: str | None = None
+    for n in range(PATH):
+        role = "user" if n % 2 == 0 else "assistant"
+        meta = {"provider": "openai-compatible", "model": "m"} if role == "assistant" else None
+        record = store.add_message(conversation.id, role, f"message {n} of the path", parent, meta)
+        if n == PATH - 11:
+            store.add_message(conversation.id, role, "the other version", parent, meta)
+        parent = record.id
+        main.append(record.id)
+    store.set_active_leaf(conversation.id, main[-1])
+    return conversation.id, main
+
+
+@pytest.fixture
+def held_open(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Full reads of a conversation wait until the returned event is set."""
+    release = threading.Event()
+    real_open = ChatState.open
+
+    def held(self: ChatState, *args: Any, **kwargs: Any) -> None:
+        release.wait(10)
+        real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChatState, "open", held)
+    return release
+
+
+def test_the_preview_is_the_bottom_of_the_path_as_the_full_open_shows_it(
+    weaver_env: Path,
+) -> None:
+    services = build_services(provider="offline")
+    try:
+        store = services.store
+        conversation_id, main = _long(store)
+        preview = read_preview(store, None, conversation_id)
+        assert preview is not None and preview.conversation.id == conversation_id
+        state = ChatState(store, "ide-helper")
+        state.open(conversation_id)
+        assert preview.items == state.path_items()[-PREVIEW_MESSAGES:]
+        assert [item.id for item in preview.items] == main[-PREVIEW_MESSAGES:]
+        assert preview.items[-11].sibling_count == 2
+        latest = read_preview(store, "ide-helper", None)
+        assert latest is not None and latest.items == preview.items
+
+        short = store.create_conversation("ide-helper", "Short")
+        store.add_message(short.id, "user", "hi", None)
+        assert read_preview(store, None, short.id) is None  # read whole as fast
+        mediated, _ = _long(store, profile="mediator")
+        assert read_preview(store, None, mediated) is None  # its views filter by reader
+    finally:
+        services.close_store()
+
+
+async def test_a_long_conversation_shows_its_bottom_first_then_everything(
+    weaver_env: Path, held_open: threading.Event
+) -> None:
+    services = build_services(provider="offline")
+    conversation_id, main = _long(services.store)
+    app = new_app(services, conversation_id=conversation_id)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen_stack[0], ChatScreen) and bool(chat(app).messages.items)
+                ),
+            )
+            await pilot.pause()
+            screen = chat(app)
+            assert not screen.conversation_open
+            assert [item.id for item in screen.messages.items] == main[-PREVIEW_MESSAGES:]
+            assert f"message {PATH - 1} of the path" in "\n".join(screen.messages.visible_text())
+            assert screen.header.title == "A long one"
+            last_entry = screen.messages._layout.entries[-1]
+            # Meanwhile the screen only shows: no action, and Enter keeps the draft.
+            assert screen.check_action("fork_selected", ()) is None
+            screen.composer.load_text("too early")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.composer.text == "too early"
+            assert len(services.store.list_messages(conversation_id)) == PATH + 1
+
+            held_open.set()
+            await chat_ready(pilot)
+            await settle(pilot)
+            assert screen.conversation_open
+            assert [item.id for item in screen.messages.items] == main
+            assert screen.messages._layout.entries[-1] is last_entry  # drawn once, kept
+            assert screen.tree.active_leaf_id == main[-1]
+            assert screen.check_action("fork_selected", ()) is True
+            assert screen.composer.text == "too early"  # still there to send
+    finally:
+        services.close_store()
+
+
+async def test_quitting_while_the_rest_is_read_waits_for_the_read(
+    weaver_env: Path, held_open: threading.Event
+) -> None:
+    services = build_services(provider="offline")
+    conversation_id, main = _long(services.store)
+    app = new_app(services, conversation_id=conversation_id)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(
+                pilot,
+                lambda: (
+                    isinstance(app.screen_stack[0], ChatScreen) and bool(chat(app).messages.items)
+                ),
+            )
+            screen = chat(app)
+            threading.Timer(0.2, held_open.set).start()
+            app.exit()
+        assert not screen._opening.is_alive()
+        assert services.store.get_conversation(conversation_id).meta["active_leaf"] == main[-1]
+    finally:
+        services.close_store()
