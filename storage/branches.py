@@ -20,23 +20,20 @@ logger = logging.getLogger(__name__)
 
 _M_COLUMNS = ", ".join(f"m.{name.strip()}" for name in MESSAGE_COLUMNS.split(","))
 
-_PATH_UP = f"""
+_UP = """
 WITH RECURSIVE up(id, parent_id, n) AS (
     SELECT id, parent_id, 0 FROM messages WHERE id = ?1
     UNION ALL
     SELECT p.id, p.parent_id, up.n + 1 FROM up JOIN messages p ON p.id = up.parent_id
     WHERE up.n + 1 < ?2
-)
+)"""
+"""The path from ``?1`` up, at most ``?2`` records, ``n`` steps from ``?1``."""
+
+_PATH_UP = f"""{_UP}
 SELECT {_M_COLUMNS} FROM up JOIN messages m ON m.id = up.id ORDER BY up.n DESC
 """
 
-_TAIL_WITH_VERSIONS = f"""
-WITH RECURSIVE up(id, parent_id, n) AS (
-    SELECT id, parent_id, 0 FROM messages WHERE id = ?1
-    UNION ALL
-    SELECT p.id, p.parent_id, up.n + 1 FROM up JOIN messages p ON p.id = up.parent_id
-    WHERE up.n + 1 < ?2
-)
+_TAIL_WITH_VERSIONS = f"""{_UP}
 SELECT {_M_COLUMNS},
     (SELECT COUNT(*) FROM messages s
       WHERE s.conversation_id = m.conversation_id AND s.parent_id IS m.parent_id

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import (
@@ -41,6 +42,16 @@ def _long(store: SqliteConversationStore, profile: str = "ide-helper") -> tuple[
         main.append(record.id)
     store.set_active_leaf(conversation.id, main[-1])
     return conversation.id, main
+
+
+async def _preview_shown(pilot: Pilot[Any]) -> None:
+    """Wait until the chat screen shows the first rows (the preview, with a held open)."""
+
+    def shown() -> bool:
+        screen = pilot.app.screen_stack[0]
+        return isinstance(screen, ChatScreen) and bool(screen.messages.items)
+
+    await wait_until(pilot, shown)
 
 
 @pytest.fixture
@@ -91,12 +102,7 @@ async def test_a_long_conversation_shows_its_bottom_first_then_everything(
     app = new_app(services, conversation_id=conversation_id)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await wait_until(
-                pilot,
-                lambda: (
-                    isinstance(app.screen_stack[0], ChatScreen) and bool(chat(app).messages.items)
-                ),
-            )
+            await _preview_shown(pilot)
             await pilot.pause()
             screen = chat(app)
             assert not screen.conversation_open
@@ -133,12 +139,7 @@ async def test_quitting_while_the_rest_is_read_waits_for_the_read(
     app = new_app(services, conversation_id=conversation_id)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await wait_until(
-                pilot,
-                lambda: (
-                    isinstance(app.screen_stack[0], ChatScreen) and bool(chat(app).messages.items)
-                ),
-            )
+            await _preview_shown(pilot)
             screen = chat(app)
             threading.Timer(0.2, held_open.set).start()
             app.exit()
