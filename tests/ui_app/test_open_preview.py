@@ -4,6 +4,7 @@ the whole tree is read behind them, and the screen only shows until it is (issue
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from tests.ui_app.conftest import (
 from weaver_tui.chat_preview import PREVIEW_MESSAGES, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.services import Services
 
 PATH = PREVIEW_MESSAGES + 90
 
@@ -42,6 +44,17 @@ def _long(store: SqliteConversationStore, profile: str = "ide-helper") -> tuple[
         main.append(record.id)
     store.set_active_leaf(conversation.id, main[-1])
     return conversation.id, main
+
+
+@pytest.fixture
+def long_held(
+    weaver_env: Path, held_open: threading.Event
+) -> Iterator[tuple[Services, str, list[str]]]:
+    """Offline services over a long conversation (its id and path) whose full read is held."""
+    services = build_services(provider="offline")
+    conversation_id, main = _long(services.store)
+    yield services, conversation_id, main
+    services.close_store()
 
 
 async def _preview_shown(pilot: Pilot[Any]) -> None:
@@ -95,55 +108,47 @@ def test_the_preview_is_the_bottom_of_the_path_as_the_full_open_shows_it(
 
 
 async def test_a_long_conversation_shows_its_bottom_first_then_everything(
-    weaver_env: Path, held_open: threading.Event
+    long_held: tuple[Services, str, list[str]], held_open: threading.Event
 ) -> None:
-    services = build_services(provider="offline")
-    conversation_id, main = _long(services.store)
+    services, conversation_id, main = long_held
     app = new_app(services, conversation_id=conversation_id)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await _preview_shown(pilot)
-            await pilot.pause()
-            screen = chat(app)
-            assert not screen.conversation_open
-            assert [item.id for item in screen.messages.items] == main[-PREVIEW_MESSAGES:]
-            assert f"message {PATH - 1} of the path" in "\n".join(screen.messages.visible_text())
-            assert screen.header.title == "A long one"
-            last_entry = screen.messages._layout.entries[-1]
-            # Meanwhile the screen only shows: no action, and Enter keeps the draft.
-            assert screen.check_action("fork_selected", ()) is None
-            screen.composer.load_text("too early")
-            await pilot.press("enter")
-            await pilot.pause()
-            assert screen.composer.text == "too early"
-            assert len(services.store.list_messages(conversation_id)) == PATH + 1
+    async with app.run_test(size=SIZE) as pilot:
+        await _preview_shown(pilot)
+        await pilot.pause()
+        screen = chat(app)
+        assert not screen.conversation_open
+        assert [item.id for item in screen.messages.items] == main[-PREVIEW_MESSAGES:]
+        assert f"message {PATH - 1} of the path" in "\n".join(screen.messages.visible_text())
+        assert screen.header.title == "A long one"
+        last_entry = screen.messages._layout.entries[-1]
+        # Meanwhile the screen only shows: no action, and Enter keeps the draft.
+        assert screen.check_action("fork_selected", ()) is None
+        screen.composer.load_text("too early")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.composer.text == "too early"
+        assert len(services.store.list_messages(conversation_id)) == PATH + 1
 
-            held_open.set()
-            await chat_ready(pilot)
-            await settle(pilot)
-            assert screen.conversation_open
-            assert [item.id for item in screen.messages.items] == main
-            assert screen.messages._layout.entries[-1] is last_entry  # drawn once, kept
-            assert screen.tree.active_leaf_id == main[-1]
-            assert screen.check_action("fork_selected", ()) is True
-            assert screen.composer.text == "too early"  # still there to send
-    finally:
-        services.close_store()
+        held_open.set()
+        await chat_ready(pilot)
+        await settle(pilot)
+        assert screen.conversation_open
+        assert [item.id for item in screen.messages.items] == main
+        assert screen.messages._layout.entries[-1] is last_entry  # drawn once, kept
+        assert screen.tree.active_leaf_id == main[-1]
+        assert screen.check_action("fork_selected", ()) is True
+        assert screen.composer.text == "too early"  # still there to send
 
 
 async def test_quitting_while_the_rest_is_read_waits_for_the_read(
-    weaver_env: Path, held_open: threading.Event
+    long_held: tuple[Services, str, list[str]], held_open: threading.Event
 ) -> None:
-    services = build_services(provider="offline")
-    conversation_id, main = _long(services.store)
+    services, conversation_id, main = long_held
     app = new_app(services, conversation_id=conversation_id)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await _preview_shown(pilot)
-            screen = chat(app)
-            threading.Timer(0.2, held_open.set).start()
-            app.exit()
-        assert not screen._opening.is_alive()
-        assert services.store.get_conversation(conversation_id).meta["active_leaf"] == main[-1]
-    finally:
-        services.close_store()
+    async with app.run_test(size=SIZE) as pilot:
+        await _preview_shown(pilot)
+        screen = chat(app)
+        threading.Timer(0.2, held_open.set).start()
+        app.exit()
+    assert not screen._opening.is_alive()
+    assert services.store.get_conversation(conversation_id).meta["active_leaf"] == main[-1]
