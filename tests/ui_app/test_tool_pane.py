@@ -57,3 +57,27 @@ def test_short_args_and_durations_stay_short() -> None:
     assert format_duration(12.4) == "12 ms"
     assert format_duration(1540) == "1.5 s"
     assert format_duration(125_000) == "2 m 05 s"
+
+
+async def test_a_spinner_tick_redraws_the_title_without_a_layout() -> None:
+    app = PaneHost()
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(ToolStatusPane)
+        pane.stage("agent", "Writing the answer", "running")
+        await pilot.pause()
+        (row,) = pane.rows
+        title = row.query_one(".row-title", Static)
+        layouts: list[bool] = []
+        real = title.update
+
+        def recording(content: object = "", *, layout: bool = True) -> None:
+            layouts.append(layout)
+            real(content, layout=layout)  # type: ignore[arg-type]
+
+        title.update = recording  # type: ignore[method-assign]
+        for frame in range(1, 4):
+            row.redraw(frame)
+        assert layouts == [False, False, False]
+        row.finish("done", "", 2500.0)  # the mark and a duration: a longer line
+        assert layouts[-1] is True
+        assert str(title.content).startswith("✓ Writing the answer")

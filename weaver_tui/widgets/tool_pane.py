@@ -73,6 +73,7 @@ class ToolRow(Vertical, can_focus=True):
         self.started = time.monotonic()
         self.show_timing = True
         self._ready = False
+        self._title_length = -1
 
     def compose(self) -> ComposeResult:
         yield Static(classes="row-title", markup=False)
@@ -121,7 +122,11 @@ class ToolRow(Vertical, can_focus=True):
             (f"  {timing}" if timing else "", "$text-muted"),
             (f"\n  {self.detail}" if self.detail else "", "$text-muted"),
         )
-        title_label.update(title)
+        # A spinner tick changes characters, not the size: no layout of the screen for it
+        # (ten times a second while a reply streams).
+        plain = title.plain
+        title_label.update(title, layout=len(plain) != self._title_length)
+        self._title_length = len(plain)
         lines = self.output.splitlines()
         if not lines:
             preview.display = False
