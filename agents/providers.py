@@ -185,6 +185,16 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
     )
 
 
+def _sdk_client_options(resolved: ProviderConfig) -> dict[str, Any]:
+    """What an OpenAI SDK client for ``resolved`` is built with (besides its HTTP client)."""
+    return {
+        "base_url": resolved.base_url,
+        "api_key": resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY,
+        "timeout": resolved.timeout,
+        "max_retries": 0,
+    }
+
+
 def _offline_model() -> BaseChatModel:
     from agents.offline import OfflineChatModel
 
@@ -203,13 +213,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
 
     http_client, http_async_client = _http_clients(resolved.timeout)
-    key = resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY
-    client_options: dict[str, Any] = {
-        "base_url": resolved.base_url,
-        "api_key": key,
-        "timeout": resolved.timeout,
-        "max_retries": 0,
-    }
+    client_options = _sdk_client_options(resolved)
     # The SDK clients are ours so streamed chunks skip the SDK's typed construction, which
     # langchain undoes at once (see agents.openai_chunks); langchain uses them as given.
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
@@ -256,14 +260,7 @@ async def alist_models(config: ProviderConfig) -> list[str]:
     import openai
 
     _, http_async_client = _http_clients(resolved.timeout)
-    api_key = resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY
-    client = openai.AsyncOpenAI(
-        base_url=resolved.base_url,
-        api_key=api_key,
-        max_retries=0,
-        timeout=resolved.timeout,
-        http_client=http_async_client,
-    )
+    client = openai.AsyncOpenAI(**_sdk_client_options(resolved), http_client=http_async_client)
     try:
         page = await client.models.list()
         return sorted(item.id for item in page.data)

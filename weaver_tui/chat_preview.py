@@ -49,14 +49,11 @@ def read_preview(
         conversation = conversations[0]
     if conversation.profile in NO_PREVIEW_PROFILES:
         return None
-    leaf_id = conversation.meta.get("active_leaf")
-    if not isinstance(leaf_id, str):
-        leaf = store.active_leaf(conversation.id)
-        if leaf is None:
-            return None
-        leaf_id = leaf.id
-    tail = store.path_tail(leaf_id, PREVIEW_MESSAGES + 1)
-    if len(tail) <= PREVIEW_MESSAGES or tail[-1][0].conversation_id != conversation.id:
+    leaf = store.active_leaf(conversation.id)
+    if leaf is None:
+        return None
+    tail = store.path_tail(leaf.id, PREVIEW_MESSAGES + 1)
+    if len(tail) <= PREVIEW_MESSAGES:
         return None
     items = [
         build_item(record, version, count)

@@ -48,6 +48,16 @@ def _branched(store: SqliteConversationStore) -> tuple[str, list[str], dict[str,
     return conversation.id, main, others
 
 
+def _opened(
+    store: SqliteConversationStore,
+) -> tuple[ChatState, tuple[str, list[str], dict[str, str]]]:
+    """A chat state opened on a new :func:`_branched` conversation, and what that returned."""
+    branched = _branched(store)
+    state = ChatState(store, "ide-helper")
+    state.open(branched[0])
+    return state, branched
+
+
 def test_an_index_over_rows_answers_like_one_over_records(
     store: SqliteConversationStore,
 ) -> None:
@@ -84,9 +94,7 @@ def test_a_copy_is_independent_but_shares_decoded_records(
 
 
 def test_opening_decodes_the_active_path_not_the_tree(store: SqliteConversationStore) -> None:
-    conversation_id, main, _ = _branched(store)
-    state = ChatState(store, "ide-helper")
-    state.open(conversation_id)
+    state, (_conversation_id, main, _) = _opened(store)
     assert state.leaf_id == main[-1]
     assert len(state.index) == PATH + 4 * (PATH // 2)
     assert state.index.decoded_count == PATH
@@ -97,9 +105,7 @@ def test_opening_decodes_the_active_path_not_the_tree(store: SqliteConversationS
 def test_a_switch_reuses_the_rows_above_the_fork_and_rebuilds_below(
     store: SqliteConversationStore,
 ) -> None:
-    conversation_id, main, others = _branched(store)
-    state = ChatState(store, "ide-helper")
-    state.open(conversation_id)
+    state, (conversation_id, main, others) = _opened(store)
     before = state.path_items()
     fork = PATH - 9  # a reply nine messages from the bottom
     assert state.flip_version(main[fork], +1) is not None
@@ -122,9 +128,7 @@ def test_a_switch_reuses_the_rows_above_the_fork_and_rebuilds_below(
 def test_checkouts_written_behind_reach_the_store_in_order(
     store: SqliteConversationStore,
 ) -> None:
-    conversation_id, main, others = _branched(store)
-    state = ChatState(store, "ide-helper")
-    state.open(conversation_id)
+    state, (conversation_id, main, others) = _opened(store)
     for n in (PATH - 1, 5, 17):  # flip three replies back and forth, quickly
         reply = main[n]
         state.flip_version(reply, +1)
@@ -145,9 +149,7 @@ def test_checkouts_written_behind_reach_the_store_in_order(
 def test_a_message_sent_right_after_a_checkout_stays_the_active_leaf(
     store: SqliteConversationStore,
 ) -> None:
-    conversation_id, main, others = _branched(store)
-    state = ChatState(store, "ide-helper")
-    state.open(conversation_id)
+    state, (conversation_id, main, others) = _opened(store)
     state.flip_version(main[7], +1)
     sent = state.add_user_message("after the switch", state.leaf_id)
     assert store.active_leaf(conversation_id).id == sent.id  # type: ignore[union-attr]
@@ -157,9 +159,7 @@ def test_a_message_sent_right_after_a_checkout_stays_the_active_leaf(
 def test_the_branch_position_counts_leaves_in_tree_order(
     store: SqliteConversationStore,
 ) -> None:
-    conversation_id, main, others = _branched(store)
-    state = ChatState(store, "ide-helper")
-    state.open(conversation_id)
+    state, (conversation_id, main, others) = _opened(store)
     index = state.index
     in_order: list[str] = []  # depth first, children in version order
     stack = list(reversed(index.children(None)))

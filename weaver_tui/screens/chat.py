@@ -38,6 +38,7 @@ from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
+from weaver_tui.screens.chat_skeleton import OPENING_SENTENCE
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -296,7 +297,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def send(self, event: Composer.Submitted) -> None:
         if not self.conversation_open:
             self.composer.set_draft(event.text)
-            self.notify("Opening the conversation; press Enter again in a moment.")
+            self.notify(OPENING_SENTENCE)
             return
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")

@@ -32,6 +32,10 @@ _TOOL_PANE = "[b]Tools[/b]\nNo tool has run in this turn."
 """What the empty tool pane says (``ToolStatusPane``; a test compares the two frames)."""
 
 
+OPENING_SENTENCE = "Opening the conversation; press Enter again in a moment."
+"""Said when Enter is pressed before the conversation is open (the draft is kept)."""
+
+
 class ChatSkeleton(Screen[None]):
     """Header, empty tree | empty messages + composer | tool pane, footer."""
 
@@ -67,4 +71,4 @@ class ChatSkeleton(Screen[None]):
     def _keep_the_draft(self, event: Composer.Submitted) -> None:
         event.stop()
         event.composer.set_draft(event.text)
-        self.notify("Opening the conversation; press Enter again in a moment.")
+        self.notify(OPENING_SENTENCE)

@@ -5,15 +5,14 @@ applied) every time its screen's bindings are refreshed: on every focus change, 
 and ``refresh_bindings()``, often several times per frame. In the first second of a launch
 that was 8 recomposes on the chat skeleton alone, ~0.13 s of the event loop's time (measured
 with cProfile on the 2-core benchmark machine), while the keys shown never changed. Here the
-refreshes of one frame are coalesced into one check, and the footer recomposes only if the
-shown bindings (key, label, action, enabled, tooltip, group) differ from what it shows.
+footer recomposes only if the shown bindings (key, label, action, enabled, tooltip, group)
+differ from what it shows; the other refreshes queued in the same frame then find nothing new.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual.screen import Screen
 from textual.widgets import Footer
 
 
@@ -23,15 +22,6 @@ class WeaverFooter(Footer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple[Any, ...] | None = None
-        self._check_pending = False
-
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
-        if self.is_attached and screen is self.screen and not self._check_pending:
-            self._check_pending = True
-            self.call_after_refresh(self._recompose_if_changed)
 
     def shown_bindings(self) -> tuple[Any, ...]:
         """What :meth:`compose` would show now, as a comparable value."""
@@ -53,12 +43,13 @@ class WeaverFooter(Footer):
         )
         return (keys, self.show_command_palette, self.compact)
 
-    async def _recompose_if_changed(self) -> None:
-        self._check_pending = False
+    async def recompose(self) -> None:
+        """Rebuild only if the keys shown would change (the other refreshes queued in the same
+        frame find nothing new and return at once)."""
         if not self.is_attached:
             return
         shown = self.shown_bindings()
         if shown == self._shown:
             return
         self._shown = shown
-        await self.recompose()
+        await super().recompose()
