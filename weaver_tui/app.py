@@ -28,7 +28,7 @@ from textual.signal import Signal
 from textual.theme import Theme
 
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
-from weaver_tui.heap import rarer_young_collections
+from weaver_tui.heap import pause_collector, rarer_young_collections, resume_collector
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
@@ -79,10 +79,8 @@ class WeaverApp(App[None]):
         self.paint_first = not services.settings_ready if paint_first is None else paint_first
         """Launch: paint :class:`ChatSkeleton` first, then swap in the chat screen (the default
         when the settings come pending, i.e. from the CLI)."""
-        self._gc_paused = False
         self._gc_thresholds: tuple[int, ...] | None = None
         """The collector's thresholds before the app made young collections rarer."""
-        """Python's cyclic GC waits until the first frame is painted (see :meth:`_first_paint`)."""
         self.services = services
         self.start_profile = profile
         self.start_conversation_id = conversation_id
@@ -94,8 +92,25 @@ class WeaverApp(App[None]):
         """Published once the settings are validated (at once when they came validated)."""
         for theme in WEAVER_THEMES:
             self.register_theme(theme)
-        self.theme = self._initial_theme()
+        self._start_in_theme(self._initial_theme())
         self._saved_theme = self.theme
+
+    def _start_in_theme(self, name: str) -> None:
+        """Start in theme ``name`` as if Textual's default were it.
+
+        Assigning ``self.theme`` here would run Textual's theme watcher, which schedules a
+        re-parse of every stylesheet source with the new variables before the first frame, and
+        that re-parse drops the stylesheet's parse cache, so the app's CSS is parsed twice
+        before the first paint (~15 ms). Nothing is parsed yet at this point, so the theme's
+        variables are simply set, with the classes the watcher would give the app.
+        """
+        self.set_reactive(WeaverApp.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        dark = self.current_theme.dark
+        classes = {c: False for c in self.classes if c.startswith("-theme-")}
+        classes |= {f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}
+        self.update_classes(classes, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)  # Textual's watcher does the same
 
     def _initial_theme(self) -> str:
         wanted = self.services.early.theme or DEFAULT_THEME
@@ -130,9 +145,9 @@ class WeaverApp(App[None]):
 
     @on(events.Load)
     def _pause_gc(self) -> None:
-        if gc.isenabled():
-            gc.disable()
-            self._gc_paused = True
+        """Python's cyclic GC waits until the first frame is painted (see :meth:`_first_paint`;
+        the ``weaver-tui`` command pauses it before importing Textual)."""
+        pause_collector()
 
     @on(events.Ready)
     def _first_paint(self) -> None:
@@ -154,10 +169,8 @@ class WeaverApp(App[None]):
             self._validate_settings()
 
     def _resume_gc(self) -> None:
-        if self._gc_paused:
-            self._gc_paused = False
+        if resume_collector():
             self._gc_thresholds = rarer_young_collections()
-            gc.enable()
 
     def on_unmount(self) -> None:
         self._resume_gc()  # for an app that ends before its first frame

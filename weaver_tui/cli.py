@@ -23,6 +23,7 @@ from weaver_tui import __version__
 
 if TYPE_CHECKING:
     from agents.events import RunEvent
+    from weaver_tui.app import WeaverApp
     from weaver_tui.services import Services
 
 EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
@@ -135,25 +136,37 @@ def peek_services(args: argparse.Namespace) -> Services:
 
 
 def launch_app(args: argparse.Namespace) -> int:
-    services = peek_services(args)
+    from weaver_tui.heap import pause_collector, resume_collector
+
+    # Importing Textual and painting the first frame only make long-lived objects: the app
+    # turns the collector back on after its first frame (see weaver_tui.heap).
+    pause_collector()
+    try:
+        services = peek_services(args)
+        app = _make_app(services, args)
+        try:
+            app.run()
+        finally:
+            services.close_store()
+    finally:
+        resume_collector()
+    startup_error = getattr(app, "startup_error", None)
+    if startup_error:  # a bad setting or database found right after the first paint
+        raise CliError(startup_error, EXIT_CONFIG)
+    return int(app.return_code or 0)
+
+
+def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
     try:
         from weaver_tui.app import make_app
     except ImportError as exc:
         raise CliError(f"the Textual app is not available ({exc})") from None
-    app = make_app(
+    return make_app(
         services,
         profile=args.profile,
         conversation_id=args.conversation,
         project_root=args.project_root.resolve() if args.project_root else None,
     )
-    try:
-        app.run()
-    finally:
-        services.close_store()
-    startup_error = getattr(app, "startup_error", None)
-    if startup_error:  # a bad setting or database found right after the first paint
-        raise CliError(startup_error, EXIT_CONFIG)
-    return int(app.return_code or 0)
 
 
 async def run_verb(args: argparse.Namespace) -> int:

@@ -14,6 +14,10 @@ token allocate objects that die within milliseconds, and Python's default (a col
 700 net allocations, ~400 of them in a 20,000-token reply) also promotes short-lived objects
 that a slightly later collection would have found dead. Measured over that reply in the app:
 the collector's time fell from ~0.17 s to ~0.03 s of CPU, peak memory unchanged.
+
+On launch the collector is paused until the first frame is painted (:func:`pause_collector`):
+importing Textual and building the first frame make ~90 young collections over a heap that is
+all long-lived (15-25 ms before the first paint, for nothing).
 """
 
 from __future__ import annotations
@@ -24,6 +28,26 @@ import logging
 logger = logging.getLogger(__name__)
 
 _done: set[str] = set()
+_paused = False
+"""Whether :func:`pause_collector` turned the collector off (and it is still off)."""
+
+
+def pause_collector() -> None:
+    """Turn the cyclic collector off until :func:`resume_collector` (a no-op if it is off)."""
+    global _paused
+    if gc.isenabled():
+        gc.disable()
+        _paused = True
+
+
+def resume_collector() -> bool:
+    """Turn the collector back on if :func:`pause_collector` turned it off; True if it did."""
+    global _paused
+    if not _paused:
+        return False
+    _paused = False
+    gc.enable()
+    return True
 
 
 def freeze_long_lived(reason: str, *, once: bool = False) -> None:

@@ -8,6 +8,7 @@ was drawn without pydantic, markdown-it or the agent stack imported.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import subprocess
@@ -26,9 +27,11 @@ REPO = Path(__file__).resolve().parents[2]
 class _FakeApp:
     return_code = 0
     ran = False
+    collector_on_while_running: bool | None = None
 
     def run(self) -> None:
         self.ran = True
+        self.collector_on_while_running = gc.isenabled()
 
 
 @pytest.fixture(autouse=True)
@@ -71,6 +74,9 @@ def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: 
     )
 
     assert code == 0 and app.ran
+    # the collector waits for the first frame (the real app turns it back on then) and is on
+    # again whatever the app did
+    assert app.collector_on_while_running is False and gc.isenabled()
     assert seen["profile"] == "mediator" and seen["conversation_id"] == "c1"
     assert seen["project_root"] == tmp_path.resolve()
     services = seen["services"]

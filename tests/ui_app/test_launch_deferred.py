@@ -15,11 +15,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual.color import Color
 
 import weaver_tui.app
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
-from weaver_tui.heap import YOUNG_THRESHOLD
+from weaver_tui.heap import YOUNG_THRESHOLD, pause_collector
 from weaver_tui.screens.chat import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
@@ -72,11 +73,17 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
     app = make_app(services)
     thresholds = gc.get_threshold()
     assert app.theme == "weaver-light"  # the configured theme before the first frame
+    assert app.has_class("-theme-weaver-light", "-light-mode") and not app.has_class("-dark-mode")
+    pause_collector()  # as the weaver-tui command does before importing Textual
     themes_seen: list[str] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
             app.theme_changed_signal.subscribe(app, lambda theme: themes_seen.append(theme.name))
             assert app.theme == "weaver-light"
+            light = app.get_theme("weaver-light")
+            assert light is not None and app.screen.styles.background == Color.parse(
+                light.background
+            )
             await chat_ready(pilot)
             await wait_until(pilot, lambda: services.settings_ready)
             await settle(pilot)

@@ -49,6 +49,7 @@ class ChatSkeleton(Screen[None]):
     def compose(self) -> ComposeResult:
         header = ChatHeader()
         header.profile, header.title, header.provider = self.profile, "", ""
+        header.branch = None  # not known before the conversation is read
         yield header
         with Horizontal(id="chat-body"):
             yield Static(id="tree-pane")

@@ -1,19 +1,23 @@
 """The chat header: which profile, which model, which conversation, where in its tree.
 
 One line: the profile's name, the conversation title, the project folder (ide-helper), the
-branch position ("branch 2/3 ·
-depth 7": which of the tree's leaves the active path ends at, and how deep it is), a busy mark
-while a reply streams, and the model badge. The offline model is always shown as "offline".
+branch position ("branch 2/3 · depth 7": which of the tree's leaves the active path ends at,
+and how deep it is), a busy mark while a reply streams, and the model badge. The offline model
+is always shown as "offline".
+
+One widget draws the line from its reactives (a field each, styled by a component class), not
+a row of labels: it is on the launch's first frame, where every widget costs its styling,
+layout and render before the paint.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
 from textual.reactive import reactive
-from textual.widgets import Label
+from textual.widget import Widget
 
 OFFLINE_PROVIDER = "offline"
 
@@ -39,8 +43,18 @@ class BranchPosition:
         return f"branch {self.index}/{self.count} · depth {self.depth}"
 
 
-class ChatHeader(Horizontal):
+class ChatHeader(Widget):
     """Profile, conversation title, branch position and model badge, on one line."""
+
+    COMPONENT_CLASSES = {  # noqa: RUF012 - Textual's own declaration style
+        "header--profile",
+        "header--title",
+        "header--project",
+        "header--busy",
+        "header--branch",
+        "header--model",
+        "header--offline",
+    }
 
     DEFAULT_CSS = """
     ChatHeader {
@@ -48,20 +62,20 @@ class ChatHeader(Horizontal):
         height: 1;
         background: $panel;
         color: $foreground;
-        & > Label { padding: 0 1; height: 1; }
-        & > #header-profile { background: $primary; color: $background; text-style: bold; }
-        & > #header-title { width: 1fr; text-style: bold; }
-        & > #header-branch { color: $text-muted; }
-        & > #header-project { color: $text-muted; }
-        & > #header-busy { color: $accent; }
-        & > #header-model { background: $secondary; color: $background; }
-        & > #header-model.-offline { background: $success; }
+        & > .header--profile { background: $primary; color: $background; text-style: bold; }
+        & > .header--title { text-style: bold; }
+        & > .header--branch { color: $text-muted; }
+        & > .header--project { color: $text-muted; }
+        & > .header--busy { color: $accent; }
+        & > .header--model { background: $secondary; color: $background; }
+        & > .header--offline { background: $success; color: $background; }
     }
     """
 
     profile: reactive[str] = reactive("")
     title: reactive[str] = reactive("New conversation")
-    branch: reactive[BranchPosition] = reactive(BranchPosition(0, 0, 0))
+    branch: reactive[BranchPosition | None] = reactive(BranchPosition(0, 0, 0))
+    """Where the active path ends; ``None`` hides it (the launch skeleton knows no branch)."""
     provider: reactive[str] = reactive(OFFLINE_PROVIDER)
     model: reactive[str] = reactive("")
     project: reactive[str] = reactive("")
@@ -69,60 +83,33 @@ class ChatHeader(Horizontal):
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
 
-    def compose(self) -> ComposeResult:
-        yield Label(id="header-profile", markup=False)
-        yield Label(id="header-title", markup=False)
-        yield Label(id="header-project", markup=False)
-        yield Label(id="header-busy", markup=False)
-        yield Label(id="header-branch", markup=False)
-        yield Label(id="header-model", markup=False)
+    def fields(self) -> list[tuple[str, str]]:
+        """(text, component class) of each field shown, left to right; empty optional fields
+        are left out. The title takes the width the others leave."""
+        fields = [(self.profile, "header--profile"), (self.title, "header--title")]
+        if self.project:
+            fields.append((f"in {self.project}", "header--project"))
+        if self.busy:
+            fields.append((self.busy, "header--busy"))
+        if self.branch is not None:
+            fields.append((str(self.branch), "header--branch"))
+        offline = self.provider == OFFLINE_PROVIDER
+        fields.append((self.model_text, "header--offline" if offline else "header--model"))
+        return fields
 
-    _ready = False
-
-    def on_mount(self) -> None:
-        self._ready = True
-        self._watch_profile()
-        self._watch_title()
-        self._watch_branch()
-        self._watch_busy()
-        self._watch_project()
-        self._watch_model()
-
-    def _label(self, name: str) -> Label:
-        return self.query_one(f"#header-{name}", Label)
-
-    def _watch_profile(self) -> None:
-        if self._ready:
-            self._label("profile").update(self.profile)
-
-    def _watch_title(self) -> None:
-        if self._ready:
-            self._label("title").update(self.title)
-
-    def _watch_branch(self) -> None:
-        if self._ready:
-            self._label("branch").update(str(self.branch))
-
-    def _watch_busy(self) -> None:
-        if self._ready:
-            label = self._label("busy")
-            label.update(self.busy)
-            label.display = bool(self.busy)
-
-    def _watch_project(self) -> None:
-        if self._ready:
-            label = self._label("project")
-            label.update(f"in {self.project}" if self.project else "")
-            label.display = bool(self.project)
-
-    def _watch_provider(self) -> None:
-        self._watch_model()
-
-    def _watch_model(self) -> None:
-        if self._ready:
-            label = self._label("model")
-            label.update(model_badge(self.provider, self.model))
-            label.set_class(self.provider == OFFLINE_PROVIDER, "-offline")
+    def render(self) -> Text:
+        fields = [(f" {text} ", name) for text, name in self.fields()]
+        others = sum(cell_len(text) for index, (text, _) in enumerate(fields) if index != 1)
+        room = max(self.size.width - others, 0)
+        title = set_cell_size(self.title, room - 2) if room > 2 else ""
+        fields[1] = (f" {title} " if room > 2 else " " * room, "header--title")
+        line = Text.assemble(
+            *((text, self.get_component_rich_style(name)) for text, name in fields),
+            no_wrap=True,
+            overflow="crop",
+        )
+        line.stylize_before(self.rich_style)
+        return line
 
     @property
     def model_text(self) -> str:
