@@ -109,14 +109,12 @@ def _mediator_panel(options: PanelOptions) -> Widget:
         from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
 
         participants = DEFAULT_PARTICIPANTS
-    return MediatorPanel(
-        participants, speaker=options.speaker, view=options.view, id="mediator-panel"
-    )
+    return MediatorPanel(participants, speaker=options.speaker, view=options.view)
 
 
 def _ide_helper_panel(options: PanelOptions) -> Widget:
     root = options.project_root or Path.cwd()
-    return ProjectRootLabel(root, options.pending_patches, id="project-root")
+    return ProjectRootLabel(root, options.pending_patches)
 
 
 PANEL_FACTORIES: dict[str, Callable[[PanelOptions], Widget]] = {

@@ -284,9 +284,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     def show_panel(self, panel: Widget | None) -> None:
         """Put a profile's panel (mediator speakers, patch review ...) above the composer, or
-        remove it with ``None``."""
+        remove it with ``None``. The panel replaced stays in the DOM until its removal
+        completes, so panels carry no ids and are found through :attr:`profile_panel`."""
         area = self.query_one("#profile-panel")
         area.remove_children()
+        self.profile_panel = panel
         if panel is not None:
             area.mount(panel)
         area.set_class(panel is not None, "-has-panel")

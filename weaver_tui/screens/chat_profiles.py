@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from textual.binding import Binding
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from agents.profiles.ide_helper.review import PendingReview
     from weaver_tui.screens.chat import ChatScreen
     from weaver_tui.screens.mediator_demo import DemoPlayer
@@ -57,6 +59,8 @@ class ChatProfiles:
     """
 
     mediator_view: str | None = None
+    profile_panel: Widget | None = None
+    """The panel shown above the composer (set by ``ChatScreen.show_panel``)."""
     agents_ready: bool = False
     demo: DemoPlayer | None = None
     """The mediator demo being played (or the last one played) on this screen."""
@@ -95,20 +99,22 @@ class ChatProfiles:
             self.show_panel(None)  # mounted by agents_loaded()
             return
         participants = tuple(meta.get("participants") or ())
+        pending = 1 if self.agents_ready and self.pending_review() else 0
         if self.state.profile == "mediator":
             participants = participants or self._default_participants()
             self.composer.speaker = participants[0]
             if (panel := self.mediator_panel()) is not None:
-                # another space of the same profile: reset the panel in place (a new one
-                # with the same id cannot mount before the old one's removal completes)
+                # another space of the same profile: reset the panel in place
                 panel.set_participants(participants, participants[0])
                 panel.channel_tabs.set_view(None)
                 panel.audience_bar.set_shared(False)
                 return
+        elif (label := self.project_label()) is not None and self.state.profile == "ide-helper":
+            label.set_root(self.project_dir())  # another ide-helper conversation: in place
+            label.set_pending(pending)
+            return
         options = PanelOptions(
-            project_root=self.project_dir(),
-            participants=participants,
-            pending_patches=1 if self.agents_ready and self.pending_review() else 0,
+            project_root=self.project_dir(), participants=participants, pending_patches=pending
         )
         self.show_panel(panel_for(self.state.profile, options))
 
@@ -120,7 +126,14 @@ class ChatProfiles:
     def mediator_panel(self: ChatScreen) -> MediatorPanel | None:
         from weaver_tui.widgets.mediator_panel import MediatorPanel
 
-        return next(iter(self.query(MediatorPanel)), None)
+        panel = self.profile_panel
+        return panel if isinstance(panel, MediatorPanel) else None
+
+    def project_label(self: ChatScreen) -> ProjectRootLabel | None:
+        from weaver_tui.widgets.project_root_label import ProjectRootLabel
+
+        panel = self.profile_panel
+        return panel if isinstance(panel, ProjectRootLabel) else None
 
     @staticmethod
     def _default_participants() -> tuple[str, ...]:
@@ -220,9 +233,7 @@ class ChatProfiles:
             return None
 
     def show_pending_count(self: ChatScreen) -> None:
-        from weaver_tui.widgets.project_root_label import ProjectRootLabel
-
-        for label in self.query(ProjectRootLabel):
+        if (label := self.project_label()) is not None:
             label.set_pending(1 if self.pending_review() else 0)
 
     def action_review_patch(self: ChatScreen) -> None:
