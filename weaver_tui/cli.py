@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
 PROFILE_CHOICES = ("mediator", "ide-helper", "paper-pilot", "atom-developer")
+REVIEW_STAGE = "review"
+"""The ide-helper's stage that pauses a turn for a patch review (``ide_helper.review``)."""
 
 
 class CliError(Exception):
@@ -242,6 +244,12 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         loop.remove_signal_handler(signal.SIGINT)
     if printer.error is not None:
         raise CliError(f"{printer.error} (conversation {conversation.id})")
+    if printer.review_waiting:
+        print(
+            "The proposed patch waits for your review: open the conversation in the app "
+            f"(weaver-tui --conversation {conversation.id}) and press F4 to accept or reject it.",
+            file=sys.stderr,
+        )
     print(f"conversation: {conversation.id}", file=sys.stderr)
     return EXIT_INTERRUPTED if printer.cancelled else 0
 
@@ -255,6 +263,8 @@ class EventPrinter:
         self.at_line_start = True
         self.error: str | None = None
         self.cancelled = False
+        self.review_waiting = False
+        """The turn ended paused on a patch review (the ide-helper's ``review`` stage)."""
 
     def show(self, event: RunEvent) -> None:
         from agents import events as ev
@@ -275,6 +285,8 @@ class EventPrinter:
                 self._line(f"✓ {event.name} ({event.duration_ms:.0f} ms)")
         elif isinstance(event, ev.NodeStatus):
             self._line(f"· {event.node}: {event.text}")
+            if event.node == REVIEW_STAGE:
+                self.review_waiting = event.state == "running"
         elif isinstance(event, ev.RunError):
             self._end_output()
             self.error = event.error.user_message

@@ -114,3 +114,26 @@ def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsy
     with SqliteConversationStore(data_dir / "weaver.db") as store:
         conversation = store.get_conversation(conversation_id)
         assert conversation.meta["project_root"] == str(project.resolve())
+
+
+def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, capsys):
+    project = data_dir.parent / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "app.py").write_text("def load_config():\n    return {}\n")
+    code, out, err = _ask(
+        capsys,
+        "--profile",
+        "ide-helper",
+        "--project-root",
+        str(project),
+        "rename load_config to read_config in src/app.py",
+    )
+    assert code == 0, err
+    conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
+    hint = next(line for line in err.splitlines() if line.startswith("The proposed patch waits"))
+    assert f"weaver-tui --conversation {conversation_id}" in hint and "F4" in hint
+    assert "propose a change to `src/app.py`" in out
+    assert (project / "src" / "app.py").read_text().startswith("def load_config")  # not applied
+
+    code, _, err = _ask(capsys, "--profile", "ide-helper", "--project-root", str(project), "hi")
+    assert code == 0 and "The proposed patch waits" not in err

@@ -246,6 +246,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.call_after_refresh(self._load_tree)
         else:
             self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
+        self.tools.clear()
         self.mount_profile_panel()
         self.show_path()
 

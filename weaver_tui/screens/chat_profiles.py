@@ -142,10 +142,14 @@ class ChatProfiles:
         return DEFAULT_PARTICIPANTS
 
     def new_conversation_meta(self: ChatScreen) -> dict[str, Any]:
-        """Meta for a conversation created by its first message (a space's participants)."""
-        if self.state.profile != "mediator":
-            return {}
-        return {"participants": list(self._default_participants())}
+        """Meta for a conversation created by its first message: a space's participants; the
+        ide-helper's project root (the folder the app was started in unless ``--project-root``
+        named one), so the conversation reopened from another folder still works on its own."""
+        if self.state.profile == "mediator":
+            return {"participants": list(self._default_participants())}
+        if self.state.profile == "ide-helper":
+            return {"project_root": str((self.project_root or Path.cwd()).resolve())}
+        return {}
 
     def user_meta(self: ChatScreen) -> dict[str, Any] | None:
         """The meta of the next user record (mediator: sender and audience)."""

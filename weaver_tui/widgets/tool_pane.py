@@ -202,6 +202,12 @@ class ToolStatusPane(Vertical):
         await self.query(ToolRow).remove()
         self.query_one("#tool-empty").display = True
 
+    def clear(self) -> None:
+        """Another conversation is shown: none of the rows or the usage line are about it."""
+        self.query(ToolRow).remove()
+        self.query_one("#tool-empty").display = True
+        self.set_usage(None, None, None)
+
     def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
         self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))
 
