@@ -5,8 +5,10 @@ data folder that holds one conversation of 40 messages, so the app reopens it as
 Both children import compiled bytecode, as an installed app does (a warm-up launch writes it to
 a temporary cache, whatever ``PYTHONDONTWRITEBYTECODE`` says).
 The weaver child runs the real ``weaver-tui`` command (``weaver_tui.cli.main``, the path a user
-starts: settings, store, app), only made headless. The time is from spawning the process to the
-app's ``Ready`` event (posted after the first frame is laid out). The child also reports whether
+starts: settings, store, app), only made headless; it imports nothing before the command does,
+so Textual is imported where the command imports it (after pausing the garbage collector). The
+time is from spawning the process to the app's ``Ready`` event (posted after the first frame
+is laid out). The child also reports whether
 the agent stack (LangGraph, LangChain) was already imported at that moment: it must not be, the
 chat screen imports it after the paint.
 
@@ -46,15 +48,21 @@ PHASES = {
 WEAVER_CHILD = """
 import sys
 from weaver_tui import cli
-from weaver_tui.app import WeaverApp
 
 HEAVY = ("langgraph", "langchain_core", "langchain_openai")
 LAST_MESSAGE = "Message 39:"
-_run = WeaverApp.run
+_make_app = cli._make_app
 
 
-def run_headless(self, *args, **kwargs):
-    return _run(self, headless=True, size=(120, 40))
+def make_headless_app(services, args):
+    # The app is built where the weaver-tui command builds it, so Textual is imported in the
+    # same order as for a user (after the command has paused the garbage collector).
+    app = _make_app(services, args)
+    app_class = type(app)
+    app_class.on_ready = on_ready
+    run = app_class.run
+    app.run = lambda *a, **k: run(app, headless=True, size=(120, 40))
+    return app
 
 
 def on_ready(self):
@@ -85,8 +93,7 @@ def watch(app):
         app.exit()
 
 
-WeaverApp.run = run_headless
-WeaverApp.on_ready = on_ready
+cli._make_app = make_headless_app
 sys.exit(cli.main(["--provider", "offline"]))
 """
 
