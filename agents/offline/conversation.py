@@ -17,6 +17,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 _SENDER_TAG = re.compile(r"^\s*\[([^\]\n]{1,60})\]:\s*(.*)$", re.DOTALL)
 _PARTICIPANTS = re.compile(r"^\s*participants\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_NOW_SPEAKING = re.compile(
+    r"^\s*now speaking\s*:[^\n]*?\b(privately to you|in the shared space)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def text_of(content: Any) -> str:
@@ -91,6 +95,9 @@ class Conversation:
     calls_made: frozenset[str] = field(default_factory=frozenset)
     earlier_tool_output: tuple[str, ...] = ()
     """Tool results of earlier turns (newest last), e.g. a listing that names full paths."""
+    channel: str | None = None
+    """Where the last message was said, as the system prompt tells it (the mediator's "Now
+    speaking: Alex, privately to you ..."): ``"private"``, ``"shared"`` or ``None``."""
 
     def has_tool(self, name: str) -> bool:
         return name in self.tools
@@ -153,6 +160,9 @@ def read_conversation(
     earlier = tuple(
         split_sender(m)[1] for m in messages[: max(last_human, 0)] if isinstance(m, HumanMessage)
     )
+    channel = None
+    if speaking := _NOW_SPEAKING.search(system):
+        channel = "shared" if "shared" in speaking.group(1).lower() else "private"
     participants: tuple[str, ...] = ()
     match = _PARTICIPANTS.search(system)
     if match:
@@ -186,6 +196,7 @@ def read_conversation(
         user_text=user_text,
         sender=sender,
         participants=participants,
+        channel=channel,
         earlier_user_texts=earlier,
         results=tuple(results),
         tools=specs,

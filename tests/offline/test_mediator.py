@@ -5,6 +5,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage
 
 from agents.offline import OfflineChatModel
+from agents.offline.rules.mediation import topics_of
+from agents.profiles.mediator.demo import DEMO_TURNS
 from tests.offline.conftest import build_loop, run_turn
 from tests.offline.tools import mediator_tools
 
@@ -146,3 +148,70 @@ def test_a_greeting_is_welcomed_privately() -> None:
     calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("[Sam]: Hello!")]).tool_calls
     assert [(c["name"], c["args"]["recipient"]) for c in calls] == [("reply_privately", "Sam")]
     assert calls[0]["args"]["content"].startswith("Hello, Sam! I'm here to help you with Alex")
+
+
+PRIVATE_CHANNEL = SYSTEM + "\nNow speaking: Alex, privately to you (Sam cannot see it)."
+SHARED_CHANNEL = SYSTEM + "\nNow speaking: Alex, in the shared space, so everyone has read it."
+ABOUT_BOTH = "[Alex]: I'm worried about how much we spend eating out; we need a budget."
+
+
+async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_everyone() -> None:
+    deliveries: list[dict[str, str]] = []
+    loop = build_loop(
+        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
+    )
+    await run_turn(loop, ABOUT_BOTH)  # no "privately" in the words: the channel says it
+    assert [d["to"] for d in deliveries] == ["Alex"]
+    reply = deliveries[0]["content"]
+    assert "won't share it with Sam" in reply
+    assert "raise this with Sam in the shared space" in reply
+
+
+async def test_the_same_message_said_in_the_shared_space_gets_a_shared_post() -> None:
+    deliveries: list[dict[str, str]] = []
+    loop = build_loop(
+        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
+    )
+    await run_turn(loop, ABOUT_BOTH)
+    assert sorted(d["to"] for d in deliveries) == ["Alex", "shared"]
+
+
+def test_topics_are_whole_words() -> None:
+    assert topics_of("I have some credit card debt") == ["debt", "credit card balances"]
+    assert "a car purchase" not in topics_of("we keep arguing about the cards")
+    assert topics_of("we want to buy a car") == ["a car purchase"]
+    assert topics_of("save for the trip") == ["savings", "holiday plans"]
+    assert topics_of("our investments and retirement") == ["investing", "retirement"]
+    assert topics_of("the rental car") == ["a car purchase"]  # "rent" alone, not "rental"
+
+
+async def _private_reply_to(text: str, sender: str = "Sam") -> str:
+    deliveries: list[dict[str, str]] = []
+    loop = build_loop(
+        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
+    )
+    await run_turn(loop, f"[{sender}]: {text}")
+    return next(d["content"] for d in deliveries if d["to"] == sender)
+
+
+async def test_private_replies_reflect_what_was_said_in_plain_english() -> None:
+    assert (await _private_reply_to("Alex, I have some credit card debt.")).startswith(
+        "Thank you, Sam. I hear that you have some credit card debt."
+    )
+    thanks = await _private_reply_to(
+        "Thank you for telling me. Let's pay the debt down first.", sender="Alex"
+    )
+    assert thanks.startswith("Thank you, Alex. I hear that you'd like to pay the debt down first.")
+    assert "thank you for telling you" not in thanks.lower()
+    hello = await _private_reply_to("Hi, we'd like some help making a budget together.")
+    assert hello.startswith("Thank you, Sam. I hear that you'd like some help making a budget")
+    only_thanks = await _private_reply_to("Thanks so much!")
+    assert only_thanks.startswith("Thank you, Sam. I hear that this matters to you.")
+
+
+async def test_no_demo_reply_puts_one_partners_words_in_the_others_mouth() -> None:
+    for turn in DEMO_TURNS:
+        reply = await _private_reply_to(turn.content, sender=turn.sender)
+        other = next(name for name in ("Alex", "Sam") if name != turn.sender)
+        assert f"I hear that {other}," not in reply
+        assert "telling you." not in reply and "I hear that thank" not in reply

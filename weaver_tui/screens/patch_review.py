@@ -39,7 +39,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from agents.errors import WeaverError
-from agents.profiles.ide_helper.patches import Patch, PatchConflict, apply_patch, reject_patch
+from agents.profiles.ide_helper.patches import (
+    Patch,
+    PatchConflict,
+    apply_patch,
+    line_span,
+    reject_patch,
+)
 from weaver_tui.widgets.footer import WeaverFooter
 
 logger = logging.getLogger(__name__)
@@ -159,13 +165,11 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         new_file = "  [$text-accent]new file[/]" if self.patch.base_sha256 is None else ""
         return Content.from_markup(
             f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
-            "[dim]lines $start-$end proposed by the ide-helper; nothing is written until you "
-            "accept[/]",
+            "[dim]$span proposed by the ide-helper; nothing is written until you accept[/]",
             path=self.patch.path,
             added=added,
             removed=removed,
-            start=self.patch.start_line,
-            end=self.patch.end_line,
+            span=line_span(self.patch.start_line, self.patch.end_line),
         )
 
     def _theme_changed(self, _theme: str) -> None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import PurePosixPath
+from typing import Any
 
 from agents.offline.conversation import Conversation, ToolResult
 from agents.offline.rules.code_edits import numbered_lines
 from agents.offline.rules.code_intent import CodeIntent
 from agents.offline.text import code_span, fenced, human_list, plural, shorten
+from agents.profiles.ide_helper.patches import line_span
 
 _LANGUAGES = {
     ".py": "Python",
@@ -82,7 +85,7 @@ def _section(result: ToolResult, intent: CodeIntent) -> str:
     if result.is_error:
         target = result.args.get("path") or result.args.get("query") or result.args.get("directory")
         where = f" on `{target}`" if target else ""
-        return f"`{result.name}`{where} did not work: {shorten(result.content, 200)}"
+        return f"`{result.name}`{where} did not work: {shorten(_prose_of(result.content), 240)}"
     if result.name == "read_file":
         return _describe_file(result, intent)
     if result.name == "list_files":
@@ -101,7 +104,7 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     language = _LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
     if not numbers:
         return f"**`{path}`** is empty."
-    span = f"lines {numbers[0]}–{numbers[-1]}"
+    span = line_span(numbers[0], numbers[-1])
     if whole := re.search(r"\(lines \d+-\d+ of (\d+)\)", result.content):
         span += f" of {whole.group(1)}"
     parts = [f"**`{path}`**: {plural(len(numbers), 'line')} of {language} ({span})."]
@@ -246,8 +249,7 @@ def _describe_patch(result: ToolResult) -> str:
     else:
         outcome = "Nothing is written until you accept it in the patch review."
     return (
-        f"I proposed a change to `{path}` (lines {result.args.get('start_line')}–"
-        f"{result.args.get('end_line')}): {plural(added, 'line')} added, "
+        f"I proposed a change to `{path}` ({_span_of(result.args)}): {plural(added, 'line')} added, "
         f"{plural(removed, 'line')} removed.\n\n{fenced(shown, 'diff')}\n\n{outcome}"
     )
 
@@ -265,3 +267,19 @@ def _why_no_edit(conv: Conversation, intent: CodeIntent) -> str:
         return f"`{intent.rename[0]}` does not occur in `{path}`, so there is nothing to change."
     target = f"`{intent.docstring_target}`" if intent.docstring_target else "a function or class"
     return f"I found no {target} without a docstring in `{path}`, so I left it as it is."
+
+
+def _span_of(args: Mapping[str, Any]) -> str:
+    """The proposed range from the call's arguments (as given, if they are not numbers)."""
+    start, end = args.get("start_line"), args.get("end_line")
+    if isinstance(start, int) and isinstance(end, int):
+        return line_span(start, end)
+    return f"lines {start}-{end}"
+
+
+def _prose_of(content: str) -> str:
+    """A tool's message without its fenced blocks (a stale diff, a listing) and the line that
+    introduces one, on one line: what to quote in an answer."""
+    text = re.sub(r"```.*?(?:```|\Z)", "", content, flags=re.S)
+    kept = [line for line in text.splitlines() if line.strip() and not line.rstrip().endswith(":")]
+    return " ".join(" ".join(kept).split())

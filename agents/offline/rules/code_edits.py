@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agents.profiles.ide_helper.patches import line_span
+
 _NUMBERED = re.compile(r"^\s*(\d+)\s?(?:\||:|│|\t|→)\s?(.*)$")
 _DEFINITION = re.compile(r"^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)")
 _MAX_BLOCK = 60
@@ -55,7 +57,7 @@ def replacement_edit(lines: dict[int, str], old: str, new: str) -> Edit | None:
         hits = [start]
     block = [pattern.sub(lambda _m: new, lines[n]) for n in range(start, end + 1)]
     count = sum(len(pattern.findall(lines[n])) for n in hits)
-    where = f"line {start}" if start == end else f"lines {start}-{end}"
+    where = line_span(start, end)
     summary = (
         f"replace {count} occurrence{'s' if count != 1 else ''} of `{old}` with `{new}` ({where})"
     )

@@ -1,10 +1,12 @@
 """Rules for the mediator's tools: ``reply_privately(recipient, content)`` and ``post_to_shared``.
 
 The person who spoke (``[Name]: text``) is answered privately, in words that refer to what
-they said. When the message is about something the pair shares (a plan, a budget, "we") or
-asks everyone, a neutral summary also goes to the shared space: built from topics only, it
-never quotes the message or repeats an amount. A message marked private is only answered
-privately.
+they said. When the message was said in the shared space and is about something the pair
+shares (a plan, a budget, "we") or asks everyone, a neutral summary also goes to the shared
+space: built from topics only, it never quotes the message or repeats an amount. A message
+said privately to the mediator (the system prompt's "Now speaking: ..., privately to you"
+line) or marked private in its words is only answered privately: even a summary of topics
+would tell the other person what was said in confidence.
 """
 
 from __future__ import annotations
@@ -42,30 +44,23 @@ _FEELINGS = {  # word stem → how to name the feeling
     "overwhelm": "overwhelmed", "hurt": "hurt", "tired": "tired", "nervous": "nervous",
     "happy": "happy", "reliev": "relieved", "hope": "hopeful",
 }  # fmt: skip
-_TOPICS = {
-    "budget": "the household budget",
-    "spend": "spending",
-    "saving": "savings",
-    "savings": "savings",
-    "debt": "debt",
-    "loan": "a loan",
-    "credit card": "credit card balances",
-    "rent": "housing costs",
-    "mortgage": "housing costs",
-    "house": "housing costs",
-    "car": "a car purchase",
-    "vacation": "holiday plans",
-    "holiday": "holiday plans",
-    "trip": "travel plans",
-    "salary": "income",
-    "income": "income",
-    "invest": "investing",
-    "retire": "retirement",
-    "kids": "the children's costs",
-    "children": "the children's costs",
-    "wedding": "the wedding",
-    "gift": "gifts",
-    "parents": "support for family",
+_TOPICS = {  # whole words (with the forms listed) → the topic's neutral name
+    r"budget(?:s|ing)?": "the household budget",
+    r"spend(?:s|ing)?|spent": "spending",
+    r"sav(?:e|es|ed|ing|ings)": "savings",
+    r"debts?": "debt",
+    r"loans?": "a loan",
+    r"credit cards?": "credit card balances",
+    r"rent|mortgages?|house|housing": "housing costs",
+    r"cars?": "a car purchase",
+    r"vacations?|holidays?|trips?|travel(?:ling|ing)?": "holiday plans",
+    r"salar(?:y|ies)|income": "income",
+    r"invest(?:s|ed|ing|ment|ments)?": "investing",
+    r"retire(?:d|ment)?|retiring|pensions?": "retirement",
+    r"kids|children|childcare": "the children's costs",
+    r"weddings?": "the wedding",
+    r"gifts?|presents": "gifts",
+    r"parents": "support for family",
 }
 _NEXT_STEPS = {
     "the household budget": "list the fixed monthly costs together and agree on a spending limit",
@@ -77,7 +72,16 @@ _NEXT_STEPS = {
 _SWAPS = {
     "i": "you", "i'm": "you're", "im": "you're", "i've": "you've", "i'd": "you'd",
     "i'll": "you'll", "me": "you", "my": "your", "mine": "yours", "myself": "yourself",
+    "we": "you", "we're": "you're", "we've": "you've", "we'd": "you'd", "we'll": "you'll",
+    "our": "your", "ours": "yours", "ourselves": "yourselves", "us": "the two of you",
 }  # fmt: skip
+_FILLER = re.compile(
+    r"(?:thank(?:s| you)|hi|hello|hey|ok(?:ay)?|sure|yes|no|well|good (?:morning|afternoon|"
+    r"evening))\b(?:[\s,]+[\w']+){0,4}[\s.!?]*",
+    re.IGNORECASE,
+)
+"""A short sentence that says nothing to reflect back ("Thank you for telling me.", "Hi!")."""
+_LEAD_IN = re.compile(r"^(?:(?:hi|hello|hey|so|well|ok(?:ay)?)\b[\s,!.]*)+", re.IGNORECASE)
 
 
 def decide(conv: Conversation) -> Reply | None:
@@ -93,19 +97,20 @@ def decide(conv: Conversation) -> Reply | None:
     text = conv.user_text
     sender = conv.sender or (conv.participants[0] if conv.participants else None)
     others = [p for p in conv.participants if p != sender]
-    private = bool(_PRIVATE_MARKERS.search(text))
-    shared = not private and (
-        bool(_SHARED_MARKERS.search(text))
-        or (text.rstrip().endswith("?") and len(conv.participants) > 1)
+    private = conv.channel == "private" or bool(_PRIVATE_MARKERS.search(text))
+    about_both = bool(_SHARED_MARKERS.search(_PRIVATE_MARKERS.sub("", text))) or (
+        text.rstrip().endswith("?") and len(conv.participants) > 1
     )
+    shared = not private and about_both
     calls: list[PlannedCall] = []
     if sender and conv.has_tool(PRIVATE):
-        calls.append(
-            PlannedCall(
-                PRIVATE,
-                {"recipient": sender, "content": _private_reply(text, sender, others, private)},
+        content = _private_reply(text, sender, others, private)
+        if private and about_both and others:
+            content += (
+                f" When you are ready, you could raise this with {human_list(others)} in the "
+                "shared space, and I will help you both talk it through."
             )
-        )
+        calls.append(PlannedCall(PRIVATE, {"recipient": sender, "content": content}))
     if (shared or not calls) and not private and conv.has_tool(SHARED):
         calls.append(PlannedCall(SHARED, {"content": _shared_summary(text, sender, others)}))
     return Reply(text="", calls=tuple(calls)) if calls else None
@@ -115,8 +120,8 @@ def topics_of(text: str) -> list[str]:
     """The money topics a message touches, in a fixed order (never its wording)."""
     lower = text.lower()
     found: list[str] = []
-    for key, topic in _TOPICS.items():
-        if re.search(rf"\b{re.escape(key)}", lower) and topic not in found:
+    for words, topic in _TOPICS.items():
+        if topic not in found and re.search(rf"\b(?:{words})\b", lower):
             found.append(topic)
     return found
 
@@ -140,15 +145,11 @@ def _private_reply(text: str, sender: str, others: list[str], private: bool) -> 
             f"Hello, {sender}! I'm here to help you{who} talk about money calmly and reach shared "
             "decisions. Anything you tell me privately stays between us. What is on your mind?"
         )
-    spoken = _PRIVATE_MARKERS.sub("", text).strip(" ,.;:-") or text.strip()
-    first = re.split(r"(?<=[.!?])\s+", spoken, maxsplit=1)[0]
-    opener = first.split(" ", 1)[0].lower().strip(",")
-    if opener in STOPWORDS or opener in _SWAPS:
-        first = first[:1].lower() + first[1:]
-    clause = second_person(first).rstrip(".!?") if first else ""
-    if first.endswith("?"):
-        opening = f"Thank you, {sender}. You asked: {shorten(clause, 160)}?"
+    first = _reflected_sentence(text, [sender, *others])
+    if first.endswith("?"):  # quoted as asked
+        opening = f"Thank you, {sender}. You asked: {shorten(first.rstrip('?'), 160)}?"
     else:
+        clause = second_person(first).rstrip(".!?") if first else ""
         opening = (
             f"Thank you, {sender}. I hear that {shorten(clause or 'this matters to you', 160)}."
         )
@@ -177,6 +178,31 @@ def _private_reply(text: str, sender: str, others: list[str], private: bool) -> 
     else:
         parts.append("What would help you most right now?")
     return " ".join(parts)
+
+
+def _reflected_sentence(text: str, names: list[str]) -> str:
+    """The first sentence of ``text`` worth reflecting back, without privacy markers, a
+    leading greeting or a name it is addressed to ("Alex, I have ..." → "I have ...");
+    "let's ..." reads as what the speaker would like. Empty when there is none."""
+    spoken = _PRIVATE_MARKERS.sub("", text).strip(" ,.;:-") or text.strip()
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", spoken) if s.strip()]
+    addressed = re.compile(
+        rf"^(?:{'|'.join(re.escape(n) for n in names if n)})\s*[,:]\s*", re.IGNORECASE
+    )
+    for sentence in sentences:
+        if _FILLER.fullmatch(sentence):
+            continue
+        sentence = _LEAD_IN.sub("", sentence)
+        if any(names):
+            sentence = addressed.sub("", sentence)
+        sentence = re.sub(r"^(?:let's|let us)\b", "you'd like to", sentence, flags=re.I)
+        if not sentence.strip(" .!?"):
+            continue
+        opener = sentence.split(" ", 1)[0].lower().strip(",")
+        if opener in STOPWORDS or opener in _SWAPS:
+            sentence = sentence[:1].lower() + sentence[1:]
+        return sentence
+    return ""
 
 
 def _shared_summary(text: str, sender: str | None, others: list[str]) -> str:

@@ -78,6 +78,11 @@ class Patch:
         return f"{self.id} {self.path} ({self.counts})"
 
 
+def line_span(start: int, end: int) -> str:
+    """``line 7`` or ``lines 7-9``: a patch's range as a person reads it."""
+    return f"line {start}" if start == end else f"lines {start}-{end}"
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -153,7 +158,7 @@ def make_patch(
     new_text = "".join(new_lines)
     if new_text == old_text and exists:
         raise ToolError(
-            f"The new content equals lines {start_line}-{end_line} of '{shown}'; nothing "
+            f"The new content equals {line_span(start_line, end_line)} of '{shown}'; nothing "
             "would change."
         )
     diff = "".join(
