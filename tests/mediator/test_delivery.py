@@ -8,7 +8,7 @@ from typing import Any
 
 from agents.events import RunFinished, ToolFinished
 from agents.profiles import get_profile
-from agents.profiles.mediator.models import UserMessageEvent
+from agents.profiles.mediator.events import UserMessageEvent
 from agents.profiles.mediator.space import view_for, visible_to
 from agents.runtime import AgentRuntime
 from storage.models import Conversation

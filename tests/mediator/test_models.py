@@ -9,12 +9,8 @@ import pytest
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from agents.profiles.mediator.models import (
-    PostToShared,
-    ReplyPrivately,
-    UserMessageEvent,
-    action_from_tool_call,
-)
+from agents.profiles.mediator.actions import PostToShared, ReplyPrivately, action_from_tool_call
+from agents.profiles.mediator.events import UserMessageEvent
 from agents.profiles.mediator.state import SpaceState
 
 

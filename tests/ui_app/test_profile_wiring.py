@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.profiles.mediator.events import UserMessageEvent
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
 from weaver_tui.screens.patch_review import PatchReviewScreen
 from weaver_tui.services import Services
@@ -24,8 +25,14 @@ async def test_mediator_speaker_and_views_follow_the_keys(services: Services) ->
         await send(pilot, "I think we spend too much on eating out")
         conversation = screen.state.conversation
         assert conversation is not None and conversation.meta["participants"] == ["Alex", "Sam"]
-        first = screen.state.store.list_messages(conversation.id)[0]
+        records = screen.state.store.list_messages(conversation.id)
+        first = records[0]
         assert first.meta["sender"] == "Alex" and first.meta["visibility"] == "Alex"
+        # the record is the space's own event, stored as the event keeps itself
+        said = UserMessageEvent(sender="Alex", content=first.content).record_meta()
+        assert {key: first.meta[key] for key in said} == said
+        # said to the mediator only: answered privately, never summarised to Sam
+        assert not [r for r in records if r.meta.get("visibility") == "shared"]
         private = [item for item in screen.messages.items if item.visibility == "private → Alex"]
         assert private, "the mediator's private reply to Alex is marked in the model view"
         await pilot.press("f2")

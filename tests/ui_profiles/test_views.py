@@ -104,7 +104,7 @@ async def test_views_of_a_turn_the_runtime_recorded(
     """The records as the real runtime writes them, from a model on the local test server."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from agents.profiles.mediator.models import UserMessageEvent
+    from agents.profiles.mediator.events import UserMessageEvent
     from agents.profiles.mediator.space import new_space, participants_of
     from agents.providers import ProviderConfig, make_chat_model
     from agents.runtime import AgentRuntime

@@ -320,7 +320,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             user = self.state.add_user_message(
                 event.text,
                 parent,
-                meta=self.user_meta(),
+                meta=self.user_meta(event.text),
                 project_root=self.project_root,
                 conversation_meta=self.new_conversation_meta(),
             )

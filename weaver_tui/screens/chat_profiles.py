@@ -151,12 +151,19 @@ class ChatProfiles:
             return {"project_root": str((self.project_root or Path.cwd()).resolve())}
         return {}
 
-    def user_meta(self: ChatScreen) -> dict[str, Any] | None:
-        """The meta of the next user record (mediator: sender and audience)."""
+    def user_meta(self: ChatScreen, text: str) -> dict[str, Any] | None:
+        """The meta of the user record about to hold ``text``: in a mediator space the message
+        is a :class:`~agents.profiles.mediator.events.UserMessageEvent` (the speaker, the
+        audience chosen in the panel), stored as the event's own record meta."""
         panel = self.mediator_panel()
-        if panel is None:
+        if panel is None or panel.speaker is None:
             return None
-        return panel.user_meta() or None
+        from agents.profiles.mediator.events import SHARED, UserMessageEvent
+
+        event = UserMessageEvent(
+            sender=panel.speaker, content=text, visibility=SHARED if panel.shared else None
+        )
+        return event.record_meta()
 
     def visible_items(self: ChatScreen) -> list[MessageItem]:
         """The active path as the message view shows it (through the mediator's view)."""

@@ -7,7 +7,8 @@ A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
 bubble up through it to the screen. The chat screen's keys call
 :meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
 :meth:`MediatorPanel.cycle_view` (the composer has the focus, so the bars' own keys rarely
-see the press), and :meth:`MediatorPanel.user_meta` gives the meta of the next user record.
+see the press); the chat screen makes the next user record from :attr:`MediatorPanel.speaker`
+and :attr:`MediatorPanel.shared` (a ``UserMessageEvent``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from weaver_tui.widgets.channel_tabs import SHARED_VIEW, ChannelTabs
+from weaver_tui.widgets.channel_tabs import ChannelTabs
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
 
 
@@ -75,15 +76,6 @@ class MediatorPanel(Vertical):
     def shared(self) -> bool:
         """Whether the next message is said to everyone (else to the mediator only)."""
         return self.audience_bar.shared
-
-    def user_meta(self) -> dict[str, str]:
-        """The meta of the next user record: ``{"sender": ..., "visibility": ...}`` where the
-        visibility is ``"shared"`` or the speaker's own name (mediator only); ``{}`` when the
-        space has no participants."""
-        speaker = self.speaker
-        if speaker is None:
-            return {}
-        return {"sender": speaker, "visibility": SHARED_VIEW if self.shared else speaker}
 
     @property
     def view(self) -> str | None:

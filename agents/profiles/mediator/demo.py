@@ -17,12 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from agents.events import RunError, RunEvent, ToolFinished, ToolStarted
-from agents.profiles.mediator.models import (
-    POST_TO_SHARED,
-    REPLY_PRIVATELY,
-    SHARED,
-    UserMessageEvent,
-)
+from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.profiles.mediator.events import SHARED, UserMessageEvent
 from agents.profiles.mediator.space import new_space
 from storage.models import Conversation
 from storage.store import ConversationStore

@@ -22,7 +22,8 @@ from langgraph.runtime import Runtime
 from agents.graph import ANSWER_NODE, make_agent_node, make_tool_node
 from agents.graph.tool_node import message_text
 from agents.profile import Profile, TurnContext
-from agents.profiles.mediator.models import SHARED, action_from_tool_call
+from agents.profiles.mediator.actions import action_from_tool_call
+from agents.profiles.mediator.events import SHARED
 from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS, names_in_words
 from agents.profiles.mediator.state import SpaceState
 from storage.store import NotFoundError

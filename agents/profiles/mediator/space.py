@@ -22,7 +22,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from agents.errors import ConfigError
-from agents.profiles.mediator.models import POST_TO_SHARED, REPLY_PRIVATELY, SHARED
+from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.profiles.mediator.events import SHARED
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 

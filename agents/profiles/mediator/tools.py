@@ -16,7 +16,8 @@ from typing import Any
 from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
-from agents.profiles.mediator.models import POST_TO_SHARED, REPLY_PRIVATELY, SHARED
+from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.profiles.mediator.events import SHARED
 from agents.profiles.mediator.space import (
     DEFAULT_PARTICIPANTS,
     canonical_participant,

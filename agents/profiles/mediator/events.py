@@ -1,0 +1,42 @@
+"""The mediator's events (seed 000's ``events.py``): what a participant's message is.
+
+A pydantic model with every field documented; the chat screen, the headless ``ask`` verb and
+the demo all make a user record's meta through :meth:`UserMessageEvent.record_meta`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel, Field
+
+SHARED = "shared"
+"""The visibility of what everyone in the space sees."""
+
+
+class UserMessageEvent(BaseModel):
+    """One participant said something in the space (a user record of the conversation)."""
+
+    sender: str = Field(description="The participant who wrote the message, e.g. 'Alex'.")
+    content: str = Field(description="What they wrote, as typed.")
+    timestamp: datetime = Field(
+        default_factory=lambda: datetime.now(UTC),
+        description="When the message was sent (UTC).",
+    )
+    visibility: str | None = Field(
+        default=None,
+        description=(
+            "Who may read it besides the mediator: 'shared' for everyone; None (the default) "
+            "or the sender's own name for a message only the sender and the mediator see."
+        ),
+    )
+
+    def to_message(self) -> HumanMessage:
+        """The message as the model reads it: ``[Alex]: text`` (as the runtime's history does)."""
+        return HumanMessage(content=f"[{self.sender}]: {self.content}", name=self.sender)
+
+    def record_meta(self) -> dict[str, Any]:
+        """The user record's meta for this event."""
+        return {"sender": self.sender, "visibility": self.visibility or self.sender}
