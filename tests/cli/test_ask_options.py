@@ -137,3 +137,24 @@ def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, caps
 
     code, _, err = _ask(capsys, "--profile", "ide-helper", "--project-root", str(project), "hi")
     assert code == 0 and "The proposed patch waits" not in err
+
+
+def test_the_ide_helpers_prompt_comes_from_the_config_folder_when_there(
+    data_dir: Path, capsys, fake_openai, monkeypatch: pytest.MonkeyPatch
+):
+    """``prompts/ide-helper.md`` beside the config file replaces the shipped prompt, and it is
+    what the provider receives as the system message."""
+    config_dir = data_dir.parent  # WEAVER_CONFIG is config.yaml in this folder
+    (config_dir / "prompts").mkdir()
+    (config_dir / "prompts" / "ide-helper.md").write_text("You answer in haiku only.")
+    monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
+    monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("WEAVER_API_KEY", "sk-test-0123456789")
+    monkeypatch.setenv("WEAVER_MODEL", "fake-model")
+    fake_openai.script(Reply("Code rests in folders"))
+
+    code, out, err = _ask(capsys, "--profile", "ide-helper", "what is here?")
+
+    assert code == 0 and "Code rests in folders" in out, err
+    system = fake_openai.last_body["messages"][0]
+    assert system["role"] == "system" and system["content"].startswith("You answer in haiku only.")

@@ -70,7 +70,7 @@ async def test_channel_tabs_post_every_view_in_order() -> None:
     app = PanelHost(MediatorPanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
         tabs = app.query_one(ChannelTabs)
-        assert labels(tabs) == ["Everyone (model view)", "Shared", "Alex's view", "Sam's view"]
+        assert labels(tabs) == ["All", "Shared", "Alex", "Sam"]
         assert [c.has_class("-private") for c in tabs.query(Choice)] == [False, False, True, True]
         for _ in range(4):
             await pilot.press("f3")
@@ -79,7 +79,7 @@ async def test_channel_tabs_post_every_view_in_order() -> None:
         await pilot.click("#channel-tabs #choice-2")
         await pilot.pause()
         assert app.posted[-1] == ("view", "Alex")
-        assert (tabs.view, current(tabs)) == ("Alex", ["Alex's view"])
+        assert (tabs.view, current(tabs)) == ("Alex", ["Alex"])
 
 
 async def test_setting_participants_keeps_what_still_exists_and_posts_nothing() -> None:
@@ -91,7 +91,7 @@ async def test_setting_participants_keeps_what_still_exists_and_posts_nothing() 
         await pilot.pause()
         assert labels(panel.speaker_bar) == ["Alex", "Sam", "Kim"]
         assert (panel.speaker, panel.view) == ("Sam", "Sam")
-        assert current(panel.channel_tabs) == ["Sam's view"]
+        assert current(panel.channel_tabs) == ["Sam"]
         panel.set_participants(("Alex", "Kim"))
         await pilot.pause()
         assert (panel.speaker, panel.view) == ("Alex", None)
@@ -132,3 +132,15 @@ async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() ->
         assert (panel.speaker, panel.shared) == ("Sam", False)
         panel.audience_bar.set_shared(True)
         assert panel.shared and len(app.posted) == 3
+
+
+async def test_the_view_tabs_of_a_space_of_four_fit_beside_the_tree_and_the_tool_pane() -> None:
+    """At 120 columns with both side panes shown the composer column is 60 wide."""
+    app = PanelHost(MediatorPanel(("Alex", "Sam", "Jordan", "Riley")))
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.pause()
+        update = app.screen._compositor.render_update(full=True)
+        rows = ["".join(strip.text for strip in line) for line in update.strips]
+        tabs = next(row for row in rows if "Shared" in row)
+        for label in ("All", "Shared", "Alex", "Sam", "Jordan", "Riley"):
+            assert label in tabs, tabs

@@ -52,7 +52,7 @@ def test_mediator_private_view_of_alex(snap_compare: Any, space: Space) -> None:
 
 
 def test_mediator_model_view_shows_deliveries(snap_compare: Any, space: Space) -> None:
-    """The "Everyone (model view)": every record, each delivery as the mediator's message with the
+    """The "All" view (the model's): every record, each delivery as the mediator's message with the
     words sent and its audience ("Mediator → Alex [private]", "Mediator → everyone")."""
 
     async def laid_out(pilot: Any) -> None:

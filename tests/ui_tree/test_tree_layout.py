@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.ui_tree.conftest import TREE_SIZE, TreeHost
 from tests.ui_tree.records import RecordFactory, big_conversation
-from weaver_tui.widgets.conversation_tree.labels import ACTIVE_MARK
+from weaver_tui.widgets.conversation_tree.labels import ACTIVE_MARK, PRIVATE_MARK
 
 
 async def test_sibling_versions_show_their_position(host: TreeHost, branched) -> None:
@@ -58,8 +58,14 @@ async def test_private_mediator_message_shows_its_recipient() -> None:
     async with TreeHost(f.records, shared.id).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
         tree = pilot.app.tree
-        assert "private → Alex" in tree.label_text(private.id)
-        assert "private" not in tree.label_text(shared.id)
+        assert tree.label_text(private.id).startswith(f"{ACTIVE_MARK}◆ {PRIVATE_MARK}Alex Thank")
+        assert PRIVATE_MARK not in tree.label_text(shared.id)
+    # the recipient is seen in a pane as narrow as the app's (28 columns)
+    async with TreeHost(f.records, shared.id).run_test(size=(28, 10)) as pilot:
+        await pilot.pause()
+        update = pilot.app.screen._compositor.render_update(full=True)
+        screen_text = "\n".join(strip.text for line in update.strips for strip in line)
+        assert f"{PRIVATE_MARK}Alex" in screen_text
 
 
 async def test_set_active_path_moves_the_main_line_to_the_other_version(

@@ -2,7 +2,7 @@
 
 The model sees every record; each participant may see only what is shared, what was sent to
 them privately, and what they said. The tabs read
-"Everyone (model view) | Shared | Alex's view | Sam's view"; picking one (click, ``F3`` / left /
+"All | Shared | Alex | Sam"; picking one (click, ``F3`` / left /
 right while focused, or :meth:`ChannelTabs.cycle` from the chat screen's own binding) posts
 :class:`ChannelTabs.ViewChanged` whose ``view`` is ``None`` (everything), ``"shared"``, or a
 participant's name. The chat screen then shows
@@ -30,12 +30,13 @@ VIEW_KEY = "f3"
 
 
 def view_label(view: str | None) -> str:
-    """The tab text of a view: "Everyone (model view)", "Shared", "Alex's view"."""
+    """The tab text of a view: "All" (what the mediator reads: every record), "Shared", or a
+    participant's name. Short, so a space of four fits beside the tree and the tool pane."""
     if view is None:
-        return "Everyone (model view)"
+        return "All"
     if view == SHARED_VIEW:
         return "Shared"
-    return f"{view}'s view"
+    return view
 
 
 class ChannelTabs(ChoiceBar):

@@ -30,6 +30,9 @@ STATUS_MARKS: dict[MessageStatus, str] = {
     MessageStatus.ERROR: "✗ error",
 }
 
+PRIVATE_MARK = "→"
+"""Before the recipient of a private message ("→Alex Thank you for ..."), in ``$private``."""
+
 SUMMARY_WIDTH = 60
 """Characters of content shown per line before the ellipsis."""
 
@@ -141,14 +144,16 @@ def label_parts(
         (ACTIVE_MARK if active else " ", "active"),
         (ROLE_MARKS.get(record.role, "?"), record.role),
         (" ", "summary"),
-        (summary(record), "summary"),
     ]
+    recipient = private_recipient(record)
+    if recipient:
+        # before the summary: the tree pane is narrow, and whom a message is for matters
+        # more than its last words
+        parts.append((f"{PRIVATE_MARK}{recipient} ", "private"))
+    parts.append((summary(record), "summary"))
     position, count = version
     if count > 1:
         parts.append((f"  v{position}/{count}", "muted"))
-    recipient = private_recipient(record)
-    if recipient:
-        parts.append((f"  private → {recipient}", "private"))
     mark = STATUS_MARKS.get(record.status)
     if mark:
         parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
