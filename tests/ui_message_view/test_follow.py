@@ -75,3 +75,26 @@ async def test_the_scrollbar_thumb_sits_at_the_bottom_when_a_stream_first_overfl
         assert view.following and view.scroll_y == view.max_scroll_y > 0
         assert view.show_vertical_scrollbar
         assert view.vertical_scrollbar.position == view.scroll_y
+
+
+async def test_jumping_to_a_message_while_following_stops_following_at_once() -> None:
+    """A jump takes effect when asked (not after the next frame): the view knows at once that
+    it no longer sits at the bottom, so the stream's next render does not pull it back."""
+    items = history(30)
+    app = HostApp(items)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        await _stream(view, pilot, range(0, 20))
+        assert view.following
+
+        view.scroll_to_message(items[2].id)
+        assert not view.following and view.scroll_y < view.max_scroll_y
+        await pilot.pause()
+        shown = view.visible_text()[:-1]  # (the last line is the "jump to latest" overlay)
+        await _stream(view, pilot, range(20, 40))
+        assert view.visible_text()[:-1] == shown  # what the user looks at stays put
+        assert not view.following
+
+        view.action_scroll_home()
+        assert view.scroll_y == 0 and not view.following
