@@ -215,3 +215,15 @@ async def test_no_demo_reply_puts_one_partners_words_in_the_others_mouth() -> No
         other = next(name for name in ("Alex", "Sam") if name != turn.sender)
         assert f"I hear that {other}," not in reply
         assert "telling you." not in reply and "I hear that thank" not in reply
+
+
+async def test_short_answers_with_content_are_reflected_not_skipped() -> None:
+    assert (await _private_reply_to("No, I don't want a joint account.")).startswith(
+        "Thank you, Sam. I hear that no, you don't want a joint account."
+    )
+    assert (await _private_reply_to("Hi, I have debt.")).startswith(
+        "Thank you, Sam. I hear that you have debt."
+    )
+    assert (await _private_reply_to("Thanks, I feel better.")).startswith(
+        "Thank you, Sam. I hear that you feel better."
+    )

@@ -76,12 +76,17 @@ _SWAPS = {
     "our": "your", "ours": "yours", "ourselves": "yourselves", "us": "the two of you",
 }  # fmt: skip
 _FILLER = re.compile(
-    r"(?:thank(?:s| you)|hi|hello|hey|ok(?:ay)?|sure|yes|no|well|good (?:morning|afternoon|"
-    r"evening))\b(?:[\s,]+[\w']+){0,4}[\s.!?]*",
+    r"(?:thank(?:s| you)(?: (?:so|very) much)?(?: for (?:telling|sharing|listening|helping|"
+    r"that|this|everything)(?: (?:me|us|with me|with us))?)?|(?:hi|hello|hey|good (?:morning|"
+    r"afternoon|evening))(?: there| everyone| all| both| again)?|ok(?:ay)?|sure)[\s,.!]*",
     re.IGNORECASE,
 )
 """A short sentence that says nothing to reflect back ("Thank you for telling me.", "Hi!")."""
-_LEAD_IN = re.compile(r"^(?:(?:hi|hello|hey|so|well|ok(?:ay)?)\b[\s,!.]*)+", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^(?:(?:hi|hello|hey|so|well|ok(?:ay)?)\b[\s,!.]*|(?:thanks|thank you)\s*[,!.]\s*)+",
+    re.IGNORECASE,
+)
+"""Words before what a sentence says ("Hi, ...", "Thanks, ...", "So ...")."""
 
 
 def decide(conv: Conversation) -> Reply | None:
