@@ -93,6 +93,9 @@ class RunFinished:
     record_ids: list[str] = field(default_factory=list)
     latency_ms: float = 0.0
     usage: Usage | None = None
+    paused: bool = False
+    """The turn stopped to wait for the user (a profile's ``interrupt()``, e.g. the ide-helper's
+    patch review); ``AgentRuntime.resume_turn`` continues it."""
 
 
 RunEvent = (

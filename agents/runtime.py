@@ -272,7 +272,8 @@ class AgentRuntime:
             yield RunError(error, reply_id)
             return
         cancelled = stream.outcome == "cancelled"
-        if not cancelled and mapper.interrupted:
+        paused = not cancelled and bool(mapper.interrupted)
+        if paused:
             recorder.record_interrupt(
                 [getattr(i, "value", i) for i in mapper.interrupted],
                 thread_id=thread_id,
@@ -290,6 +291,7 @@ class AgentRuntime:
             list(recorder.record_ids),
             latency_ms,
             usage,
+            paused,
         )
 
     def _finish(

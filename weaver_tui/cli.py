@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 
 EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
 PROFILE_CHOICES = ("mediator", "ide-helper", "paper-pilot", "atom-developer")
-REVIEW_STAGE = "review"
-"""The ide-helper's stage that pauses a turn for a patch review (``ide_helper.review``)."""
 
 
 class CliError(Exception):
@@ -264,7 +262,7 @@ class EventPrinter:
         self.error: str | None = None
         self.cancelled = False
         self.review_waiting = False
-        """The turn ended paused on a patch review (the ide-helper's ``review`` stage)."""
+        """The turn ended paused for the user (the ide-helper's patch review)."""
 
     def show(self, event: RunEvent) -> None:
         from agents import events as ev
@@ -285,14 +283,13 @@ class EventPrinter:
                 self._line(f"✓ {event.name} ({event.duration_ms:.0f} ms)")
         elif isinstance(event, ev.NodeStatus):
             self._line(f"· {event.node}: {event.text}")
-            if event.node == REVIEW_STAGE:
-                self.review_waiting = event.state == "running"
         elif isinstance(event, ev.RunError):
             self._end_output()
             self.error = event.error.user_message
         elif isinstance(event, ev.RunFinished):
             self._end_output()
             self.cancelled = event.status == "cancelled"
+            self.review_waiting = event.paused
             if self.cancelled:
                 self._line("(reply cancelled; the partial reply is kept)")
 

@@ -20,6 +20,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 OFFLINE_PROVIDER = "offline"
+TITLE = "header--title"
+"""The title's component class: the field that takes the width the others leave."""
 
 
 def model_badge(provider: str, model: str) -> str:
@@ -86,7 +88,7 @@ class ChatHeader(Widget):
     def fields(self) -> list[tuple[str, str]]:
         """(text, component class) of each field shown, left to right; empty optional fields
         are left out. The title takes the width the others leave."""
-        fields = [(self.profile, "header--profile"), (self.title, "header--title")]
+        fields = [(self.profile, "header--profile"), (self.title, TITLE)]
         if self.project:
             fields.append((f"in {self.project}", "header--project"))
         if self.busy:
@@ -98,13 +100,15 @@ class ChatHeader(Widget):
         return fields
 
     def render(self) -> Text:
-        fields = [(f" {text} ", name) for text, name in self.fields()]
-        others = sum(cell_len(text) for index, (text, _) in enumerate(fields) if index != 1)
+        fields = self.fields()
+        others = sum(cell_len(text) + 2 for text, name in fields if name != TITLE)
         room = max(self.size.width - others, 0)
-        title = set_cell_size(self.title, room - 2) if room > 2 else ""
-        fields[1] = (f" {title} " if room > 2 else " " * room, "header--title")
+        title = f" {set_cell_size(self.title, room - 2)} " if room > 2 else " " * room
         line = Text.assemble(
-            *((text, self.get_component_rich_style(name)) for text, name in fields),
+            *(
+                (title if name == TITLE else f" {text} ", self.get_component_rich_style(name))
+                for text, name in fields
+            ),
             no_wrap=True,
             overflow="crop",
         )

@@ -14,6 +14,7 @@ import time
 from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
+from textual.await_remove import AwaitRemove
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -199,14 +200,16 @@ class ToolStatusPane(Vertical):
 
     async def new_turn(self) -> None:
         """Forget the rows of the previous turn (the usage line stays until replaced)."""
-        await self.query(ToolRow).remove()
-        self.query_one("#tool-empty").display = True
+        await self._forget_rows()
 
     def clear(self) -> None:
         """Another conversation is shown: none of the rows or the usage line are about it."""
-        self.query(ToolRow).remove()
-        self.query_one("#tool-empty").display = True
+        self._forget_rows()
         self.set_usage(None, None, None)
+
+    def _forget_rows(self) -> AwaitRemove:
+        self.query_one("#tool-empty").display = True
+        return self.query(ToolRow).remove()
 
     def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
         self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))
