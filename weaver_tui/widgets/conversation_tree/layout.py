@@ -7,7 +7,11 @@ a chain continues, reads on its own. Vocabulary:
   chain: the chain's own container for a message on a chain or for the chosen version of a
   fork; the message's own node for every other version (a *stub*: a collapsed side branch,
   filled in only when expanded);
-* the *chosen* version of a fork is the one on the active path, else the newest.
+* the *chosen* version of a fork is the one on the active path, else the newest;
+* a *group line* stands for a fork whose message has no line of its own at the chain's level:
+  the several first messages of a conversation, or a chosen version that is itself a fork (a
+  regenerated reply to an edited question). Its versions nest under it, so a run of such forks
+  stays one indent deep instead of stepping right with every fork.
 
 Everything is iterative: paths can be far deeper than Python's recursion limit.
 """
@@ -27,8 +31,6 @@ from weaver_tui.widgets.conversation_tree.lines import IncrementalLines
 Node = TreeNode[str | None]
 _NO_LABEL = Text()
 """Labels are drawn from the records (``render_label``); nodes share this placeholder."""
-_REBUILD_ABOVE = 300
-"""Lines to remove beyond which laying the whole conversation out again is cheaper."""
 _Work = tuple[str | None, Node | None, Node]
 
 
@@ -52,6 +54,9 @@ class TreeLayout(IncrementalLines):
         self._expanded_stubs: set[str] = set()
         self._active_path: list[str] = []
         self._active: set[str] = set()
+        self._group_forks: dict[int, str | None] = {}
+        """Group lines (by node id) and the message whose versions they hold (``None``: the
+        conversation's first messages)."""
         self._batch_depth = 0
 
     def _invalidate(self) -> None:
@@ -84,6 +89,7 @@ class TreeLayout(IncrementalLines):
         self._line_nodes.clear()
         self._continuation.clear()
         self._unpopulated.clear()
+        self._group_forks.clear()
         self._emit([(None, None, self.root)])
 
     def _add_line(self, parent: Node, message_id: str, container: Node | None) -> Node:
@@ -97,7 +103,9 @@ class TreeLayout(IncrementalLines):
             if kids:
                 self._unpopulated.add(message_id)
         else:
-            node = parent.add(_NO_LABEL, message_id, expand=is_fork, allow_expand=is_fork)
+            # Only a chain-level line holds its versions; a nested one's go to a group line.
+            nests = is_fork and parent is container
+            node = parent.add(_NO_LABEL, message_id, expand=nests, allow_expand=nests)
             self._continuation[message_id] = container
         self._line_nodes[message_id] = node
         return node
@@ -118,8 +126,8 @@ class TreeLayout(IncrementalLines):
                     node = self._add_line(container, kids[0], container)
                     message_id = kids[0]
                     continue
-                if node is None:  # several first messages: one line groups them
-                    node = container.add(_NO_LABEL, None, expand=True, allow_expand=True)
+                if node is None or (node is not container and node.parent is not container):
+                    node = self._add_group(container, message_id)
                 # A fork heading a side branch has no chain to continue: every version nests.
                 chosen = None if node is container else self._chosen_child(message_id)
                 for kid in kids:
@@ -131,17 +139,33 @@ class TreeLayout(IncrementalLines):
                     break
                 message_id, node = chosen, self._line_nodes[chosen]
 
-    def _drop(self, node: Node) -> None:
-        """Remove a line and everything under it, forgetting their ids."""
-        stack = [node]
+    def _add_group(self, container: Node, fork_id: str | None) -> Node:
+        """A group line in ``container`` for the versions below ``fork_id``."""
+        node = container.add(_NO_LABEL, None, expand=True, allow_expand=True)
+        self._group_forks[node.id] = fork_id
+        return node
+
+    def _drop_from(self, parent: Node, start: int) -> None:
+        """Remove ``parent``'s lines from its child ``start`` on, and everything under them.
+
+        One slice, not ``TreeNode.remove`` per line: that searches the parent's children for
+        each node, so dropping the rest of a long chain would take quadratic time."""
+        stack = parent._children[start:]
+        if not stack:
+            return
+        del parent._children[start:]
+        tree_nodes = self._tree_nodes
         while stack:
             current = stack.pop()
+            tree_nodes.pop(current.id, None)
             if current.data is not None:
                 self._line_nodes.pop(current.data, None)
                 self._continuation.pop(current.data, None)
                 self._unpopulated.discard(current.data)
-            stack.extend(current.children)
-        node.remove()
+            else:
+                self._group_forks.pop(current.id, None)
+            stack.extend(current._children)
+        self._invalidate()
 
     def _reemit(self, message_id: str) -> None:
         """Lay out again everything below ``message_id`` (the branch that changed)."""
@@ -157,18 +181,11 @@ class TreeLayout(IncrementalLines):
             anchor = node
             while anchor.parent is not container and anchor.parent is not None:
                 anchor = anchor.parent
-            following = list(container.children)
-            following = following[following.index(anchor) + 1 :]
-            if container is self.root and len(following) > _REBUILD_ABOVE:
-                self._rebuild_lines()  # Tree removes lines one by one, each O(n): start afresh
-                return
             self._lines_change_from(anchor)
-            for gone in reversed(following):
-                self._drop(gone)
+            self._drop_from(container, container._children.index(anchor) + 1)
         else:
             self._lines_change_from(node)
-        for gone in reversed(list(node.children)):
-            self._drop(gone)
+        self._drop_from(node, 0)
         kids = self._index.children(message_id)
         is_fork = len(kids) > 1
         if container is node:
@@ -178,8 +195,9 @@ class TreeLayout(IncrementalLines):
                 return
             self._unpopulated.discard(message_id)
         else:
-            node.allow_expand = is_fork
-            if is_fork and not node.is_expanded:
+            nests = is_fork and node.parent is container
+            node.allow_expand = nests
+            if nests and not node.is_expanded:
                 node.expand()
         self._emit([(message_id, node, container)])
 

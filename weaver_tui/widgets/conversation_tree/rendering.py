@@ -73,9 +73,7 @@ class LabelledTree(TreeLayout):
     def _label(self, node: TreeNode[str | None]) -> _Label:
         message_id = node.data
         if message_id is None:
-            count = len(self._index.children(None))
-            parts = [(f"⑂ {count} versions of the first message", "muted")]
-            return _Label((False, 0), parts, label_width(parts))
+            return self._group_label(self._group_forks.get(node.id))
         hidden = self._hidden_count(node)
         key = (message_id in self._active, hidden)
         cached = self._labels.get(message_id)
@@ -89,6 +87,18 @@ class LabelledTree(TreeLayout):
         )
         label = self._labels[message_id] = _Label(key, parts, label_width(parts))
         return label
+
+    def _group_label(self, fork_id: str | None) -> _Label:
+        """A group line's text: how many versions, of which message."""
+        count = len(kids := self._index.children(fork_id))
+        if fork_id is None:
+            text = f"⑂ {count} versions of the first message"
+        elif kids and self._index.get(kids[0]).role == "assistant":
+            text = f"⑂ {count} reply versions"
+        else:
+            text = f"⑂ {count} message versions"
+        parts = [(text, "muted")]
+        return _Label((False, 0), parts, label_width(parts))
 
     def render_label(self, node: TreeNode[str | None], base_style: Style, style: Style) -> Text:
         label = self._label(node)
