@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import App, ComposeResult
 
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
@@ -52,3 +53,29 @@ async def test_speaker_and_hint_show_in_the_border() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.sent == [("old words", "Sam")]
+
+
+async def test_keys_that_arrive_together_apply_in_order() -> None:
+    """Editing keys run where they were typed, even when the keys come in one burst (typing
+    while a reply streams): Textual would run the bound ones after the printable ones."""
+    app = ComposerHost()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        composer.focus()
+
+        async def burst(*keys: str) -> None:
+            for key in keys:
+                character = key if len(key) == 1 else None
+                app.post_message(events.Key(key, character))
+            await pilot.pause()
+            await pilot.pause()
+
+        await burst(*"hello", "backspace", "backspace", "p")
+        assert composer.text == "help"
+        await burst("ctrl+u", *"new")
+        assert composer.text == "new"
+        await burst("left", "left", "left", "x", "end", "y")
+        assert composer.text == "xnewy"
+        await burst(*"hi!", "backspace", "enter")
+        assert app.sent == [("xnewyhi", "You")]
+        assert composer.text == ""

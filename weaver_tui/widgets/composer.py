@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import TextArea
 
+from weaver_tui.widgets.inline_bindings import run_own_binding
+
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "newline"})
 """Keys that insert a line break instead of sending."""
 
@@ -113,6 +115,8 @@ class Composer(TextArea):
             event.stop()
             event.prevent_default()
             self.action_newline()
+            return
+        if await run_own_binding(self, event):  # Backspace, Ctrl+U, arrows ... in key order
             return
         await super()._on_key(event)
 
