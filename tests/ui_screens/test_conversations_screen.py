@@ -81,9 +81,29 @@ async def test_search_finds_a_message_on_a_side_branch_and_opens_it_there(
         results = app.screen.query_one("#search-results", OptionList)
         assert results.option_count == 1
         assert "Budget talk" in str(results.get_option_at_index(0).prompt)
-        await pilot.press("enter", "enter")  # to the hits, then open the first
+        await pilot.press("enter")  # Enter in the box opens the best hit
         await pilot.pause()
         assert app.results == [OpenConversation(budget.id, side.id)]
+
+
+async def test_down_from_the_search_box_chooses_among_the_hits(
+    store: SqliteConversationStore,
+) -> None:
+    budget = store.list_conversations()[1]
+    app = host_for(store)
+    async with app.run_test(size=SCREEN_SIZE) as pilot:
+        await pilot.press("slash", *"split")
+        await pilot.pause()
+        await app.screen.workers.wait_for_complete()
+        await pilot.pause()
+        results = app.screen.query_one("#search-results", OptionList)
+        assert results.option_count == 2
+        await pilot.press("down")  # from the box to the first hit
+        assert results.has_focus and results.highlighted == 0
+        await pilot.press("down", "enter")  # the second hit
+        await pilot.pause()
+        hits = store.search("split", 10)  # the order the screen lists them in
+        assert app.results == [OpenConversation(budget.id, hits[1].message_id)]
 
 
 async def test_clearing_the_search_shows_the_list_again(store: SqliteConversationStore) -> None:

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -81,6 +82,7 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         Binding("r", "rename", "Rename"),
         Binding("d,delete", "delete", "Delete"),
         Binding("slash,ctrl+f", "search", "Search"),
+        Binding("down", "to_list", "To the list", show=False),
     ]
     """
     | Key(s) | Description |
@@ -90,6 +92,7 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
     | r | Rename the highlighted conversation. |
     | d, delete | Delete the highlighted conversation (asks first). |
     | / , ctrl+f | Search every branch of every conversation. |
+    | down | From the search box, to the hits (or the list). |
     | escape | Back to the chat. |
     """
 
@@ -258,7 +261,19 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the box opens the highlighted hit (the best one unless the user moved)."""
         event.stop()
+        if self.searching and self._hits:
+            index = self._results.highlighted or 0
+            hit = self._hits[min(index, len(self._hits) - 1)]
+            self.dismiss(OpenConversation(hit.conversation_id, hit.message_id))
+            return
+        self.action_to_list()
+
+    def action_to_list(self) -> None:
+        """From the search box down to the hits (or to the list when not searching)."""
+        if self.focused is not self.query_one("#search", Input):
+            raise SkipAction()
         (self._results if self.searching else self._table).focus()
 
     def _refresh_search(self) -> None:
@@ -311,7 +326,7 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         found = len(hits)
         self._status(
             f"{found}{'+' if found >= SEARCH_LIMIT else ''} message{'s' if found != 1 else ''} "
-            f"match “{query}” · Enter opens the conversation at that message"
+            f"match “{query}” · ↓ choose · Enter opens the conversation at that message"
             if found
             else f"Nothing matches “{query}”."
         )
