@@ -81,3 +81,19 @@ async def test_a_spinner_tick_redraws_the_title_without_a_layout() -> None:
         row.finish("done", "", 2500.0)  # the mark and a duration: a longer line
         assert layouts[-1] is True
         assert str(title.content).startswith("✓ Writing the answer")
+
+
+async def test_a_long_tool_name_gives_way_to_its_duration_and_nothing_wraps() -> None:
+    app = PaneHost()
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(ToolStatusPane)
+        pane.tool_started("c1", "search_knowledge_base", {"query": "Compare ReWOO and ReAct"})
+        await pilot.pause()
+        pane.tool_finished("c1", "search_knowledge_base", "[rewoo#Idea] ...", None, 6.0)
+        await pilot.pause()
+        (row,) = pane.rows
+        title = row.query_one(".row-title", Static)
+        lines = title.render_lines(title.region.reset_offset)  # what the pane draws
+        texts = [strip.text.rstrip() for strip in lines]
+        assert texts == ["✓ search_knowledge_b…  6 ms", "  query=Compare ReWOO and…"]
+        assert all(len(text) <= title.content_size.width for text in texts)

@@ -23,7 +23,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-ARGS_WIDTH = 26
+ARGS_WIDTH = 25
+"""The argument line's width: the pane's 27 columns of row content less its 2-column indent."""
 PREVIEW_LINES = 16
 RowState = Literal["running", "done", "error"]
 
@@ -38,7 +39,7 @@ def short_args(args: dict[str, Any], width: int = ARGS_WIDTH) -> str:
             text = text[:23] + "…"
         parts.append(f"{key}={text}")
     line = ", ".join(parts)
-    return line if len(line) <= width else line[: width - 1] + "…"
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
 
 
 def format_duration(ms: float) -> str:
@@ -116,10 +117,17 @@ class ToolRow(Vertical, can_focus=True):
         if not self.show_timing:
             timing = ""
         name_style = "$error bold" if self.state == "error" else "bold"
+        name = self.tool_name
+        room = title_label.content_size.width
+        if self.kind == "tool" and timing and room:
+            # A long tool name gives way to its duration ("✓ search_knowledge_b…  6 ms").
+            limit = room - 4 - len(timing)
+            if len(name) > limit > 1:
+                name = name[: limit - 1] + "…"
         title = Content.assemble(
             mark,
             " ",
-            (self.tool_name, name_style),
+            (name, name_style),
             (f"  {timing}" if timing else "", "$text-muted"),
             (f"\n  {self.detail}" if self.detail else "", "$text-muted"),
         )
@@ -138,6 +146,9 @@ class ToolRow(Vertical, can_focus=True):
         noun = "line" if more == 1 else "lines"
         text = "\n".join(shown) + (f"\n… {more} more {noun} (Enter)" if more else "")
         preview.update(text)
+
+    def on_resize(self) -> None:
+        self.redraw(0)  # the name is cut to the width the row has now
 
     def watch_expanded(self, expanded: bool) -> None:
         self.set_class(expanded, "-expanded")
