@@ -39,6 +39,7 @@ from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import OPENING_SENTENCE
+from weaver_tui.screens.pane_fit import PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -91,6 +92,8 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self._runtime_stack = AsyncExitStack()
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
+        self.pane_fit = PaneFit()
+        """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self._tree_pending = False
         """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
         self._open_error: Exception | None = None

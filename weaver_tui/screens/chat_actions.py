@@ -12,7 +12,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
+
 from storage.store import StorageError
+from weaver_tui.screens.pane_fit import HIDDEN, TOOL_PANE_MIN_WIDTH, TREE_MIN_WIDTH
 
 if TYPE_CHECKING:
     from weaver_tui.screens.chat import ChatScreen
@@ -41,6 +44,7 @@ class ChatActions:
     def action_toggle_tree(self: ChatScreen) -> None:
         """Show and focus the tree; from the focused tree, hide it."""
         tree = self.tree
+        self.pane_fit.user_toggled(tree)
         if tree.has_class("-hidden"):
             tree.remove_class("-hidden")
             tree.focus()
@@ -52,6 +56,7 @@ class ChatActions:
 
     def action_toggle_tool_pane(self: ChatScreen) -> None:
         side = self.query_one("#side-pane")
+        self.pane_fit.user_toggled(side)
         side.toggle_class("-hidden")
         if (
             side.has_class("-hidden")
@@ -59,6 +64,18 @@ class ChatActions:
             and side in self.focused.ancestors
         ):
             self.composer.focus()
+
+    def on_resize(self: ChatScreen, event: events.Resize) -> None:
+        """Hide the side panes on a narrow terminal, bring them back on a wide one."""
+        side = self.query_one("#side-pane")
+        panes = [(side, TOOL_PANE_MIN_WIDTH), (self.tree, TREE_MIN_WIDTH)]
+        if self.pane_fit.fit(event.size.width, panes):
+            focused = self.focused
+            if focused is not None and any(
+                pane.has_class(HIDDEN) and (pane is focused or pane in focused.ancestors)
+                for pane, _ in panes
+            ):
+                self.composer.focus()
 
     def action_new_conversation(self: ChatScreen) -> None:
         if self.running:

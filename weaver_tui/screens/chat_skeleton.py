@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from weaver_tui.keymap import bindings_for
+from weaver_tui.screens.pane_fit import TOOL_PANE_MIN_WIDTH, TREE_MIN_WIDTH, PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.footer import WeaverFooter
@@ -45,6 +46,7 @@ class ChatSkeleton(Screen[None]):
     def __init__(self, profile: str = "") -> None:
         super().__init__()
         self.profile = profile
+        self._pane_fit = PaneFit()
 
     def compose(self) -> ComposeResult:
         header = ChatHeader()
@@ -59,6 +61,16 @@ class ChatSkeleton(Screen[None]):
             with Vertical(id="side-pane"):
                 yield Static(_TOOL_PANE, id="tool-pane-placeholder")
         yield WeaverFooter()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The panes step aside on a narrow terminal, as on the chat screen (``pane_fit``)."""
+        self._pane_fit.fit(
+            event.size.width,
+            [
+                (self.query_one("#side-pane"), TOOL_PANE_MIN_WIDTH),
+                (self.query_one("#tree-pane"), TREE_MIN_WIDTH),
+            ],
+        )
 
     @property
     def draft(self) -> str:
