@@ -108,3 +108,18 @@ async def test_switching_inside_fork_runs_lays_out_what_a_fresh_load_does() -> N
         async with TreeHost(records, target).run_test(size=TREE_SIZE) as pilot:
             await pilot.pause()
             assert outline(pilot.app.tree) == lines, target
+
+
+async def test_enter_on_a_group_line_closes_and_opens_it() -> None:
+    records, leaf = every_message_forks(4)
+    async with TreeHost(records, leaf).run_test(size=TREE_SIZE) as pilot:
+        await pilot.pause()
+        tree = pilot.app.tree
+        tree.focus()
+        group = tree._line_nodes[leaf].parent
+        tree.move_cursor(group)
+        await pilot.press("enter")
+        assert not group.is_expanded and not tree.is_shown(leaf)
+        assert pilot.app.requests == []  # no checkout asked for
+        await pilot.press("enter")
+        assert group.is_expanded and tree.is_shown(leaf)

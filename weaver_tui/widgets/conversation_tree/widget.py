@@ -69,7 +69,7 @@ class ConversationTree(LabelledTree):
     | right | Move to the child last visited, else the one on the active path, else the first. |
     | [ / ] | Previous / next sibling version. |
     | space | Expand or collapse a branch. |
-    | enter | Check out the message (the chat shows root → message → its remembered leaf). |
+    | enter | Check out the message (root → message → its remembered leaf); opens or closes a group. |
     | f | Fork: the next message becomes a new child of this one. |
     | e | Edit a user message (sending creates a sibling version). |
     | r | Regenerate: a new version of this reply (or of the reply to this user message). |
@@ -305,6 +305,10 @@ class ConversationTree(LabelledTree):
         self._step_version(+1)
 
     def action_checkout(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.data is None and node.allow_expand:
+            node.toggle()  # a group line has no message to check out: open or close it
+            return
         if (message_id := self._selected_or_bell()) is not None:
             self.post_message(self.CheckoutRequested(self, message_id))
 
