@@ -13,8 +13,9 @@ from __future__ import annotations
 from textual.widget import Widget
 
 HIDDEN = "-hidden"
-TOOL_PANE_MIN_WIDTH = 100
-"""Narrower than this, the tool pane is hidden (the chat keeps 52 columns beside the tree)."""
+TOOL_PANE_MIN_WIDTH = 110
+"""Narrower than this, the tool pane is hidden (beside both panes the chat would have fewer
+than 52 columns)."""
 TREE_MIN_WIDTH = 72
 """Narrower than this, the tree is hidden as well."""
 
