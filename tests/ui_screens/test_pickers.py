@@ -51,10 +51,16 @@ async def test_profile_picker_escape_keeps_the_profile() -> None:
 
 async def test_profile_picker_reads_the_registry_by_default() -> None:
     app = ScreenHost(lambda: ProfilePickerScreen("ide-helper"))
-    async with app.run_test(size=SCREEN_SIZE):
+    async with app.run_test(size=SCREEN_SIZE) as pilot:
         names = [profile.name for profile in app.screen.profiles]
         assert "ide-helper" in names
         assert all(profile.description for profile in app.screen.profiles)
+        # one-line descriptions: each is drawn whole on one line of the picker
+        await pilot.pause()
+        update = app.screen._compositor.render_update(full=True)
+        lines = ["".join(strip.text for strip in line) for line in update.strips]
+        for profile in app.screen.profiles:
+            assert any(profile.description in line for line in lines), profile.name
 
 
 async def test_model_picker_prefills_the_current_model_then_each_default() -> None:

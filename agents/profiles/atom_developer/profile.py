@@ -18,7 +18,7 @@ def build_graph(profile: Profile) -> StateGraph:
 PROFILE = Profile(
     name="atom-developer",
     title="Atom Developer",
-    description="Writes checker atom functions and validates them against the 10.2 contract.",
+    description="Turns a log-parsing intent into checked atoms and a YAML spec.",
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,

@@ -12,10 +12,7 @@ from agents.profiles.ide_helper.tools import make_tools
 PROFILE = Profile(
     name="ide-helper",
     title="IDE helper",
-    description=(
-        "Reads, lists and searches the project's code, answers with file:line references, "
-        "and proposes patches you review before anything is written."
-    ),
+    description="Reads and searches this project's code; proposes patches you review.",
     prompt_file=Path(__file__).parent / "prompts" / "ide-helper.md",
     make_tools=make_tools,
     build_graph=build_graph,

@@ -10,10 +10,7 @@ from agents.profiles.mediator.tools import make_tools
 PROFILE = Profile(
     name="mediator",
     title="Mediator",
-    description=(
-        "A neutral mediator for two or more people: private replies to each, shared "
-        "summaries for all, moving toward decisions you share (demo: a couple's finances)."
-    ),
+    description="A neutral mediator for several people: private and shared replies.",
     prompt_file=PROMPT_FILE,
     make_tools=make_tools,
     build_graph=build_graph,
