@@ -33,6 +33,7 @@ from storage.store import ConversationStore, SearchHit, StorageError
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.rename import RenameScreen
 from weaver_tui.widgets.footer import WeaverFooter
+from weaver_tui.widgets.inline_bindings import OrderedInput
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +119,9 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="conversations"):
             yield Label("Conversations", id="conversations-title")
-            yield Input(placeholder="Search every branch of every conversation…", id="search")
+            yield OrderedInput(
+                placeholder="Search every branch of every conversation…", id="search"
+            )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="conversation-list")
             yield OptionList(id="search-results")
             yield Label("", id="conversations-status")

@@ -26,6 +26,8 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from weaver_tui.widgets.inline_bindings import OrderedInput
+
 
 class ModelChoice(NamedTuple):
     """A provider preset as the picker shows it."""
@@ -109,7 +111,7 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
             yield Label("Provider", classes="model-heading")
             yield OptionList(*self._options(), id="provider-list")
             yield Label("Model", classes="model-heading")
-            yield Input(placeholder="model name", id="model-input")
+            yield OrderedInput(placeholder="model name", id="model-input")
             yield Label("", id="model-suggestions")
             yield Label("Enter applies from the next turn · Esc cancels", id="model-hint")
 

@@ -15,6 +15,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from weaver_tui.widgets.inline_bindings import OrderedInput
+
 TITLE_MAX_LENGTH = 120
 
 
@@ -52,7 +54,7 @@ class RenameScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="rename-dialog"):
             yield Label("Rename conversation")
-            yield Input(
+            yield OrderedInput(
                 self.current,
                 placeholder="Title",
                 max_length=TITLE_MAX_LENGTH,
