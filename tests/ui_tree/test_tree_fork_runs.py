@@ -57,7 +57,7 @@ async def test_a_run_of_forks_stays_one_indent_deep() -> None:
         assert depths == {1, 2}, "group lines at the top, versions one level under them"
         groups = [text for text, depth, _ in outline(tree) if depth == 1]
         assert groups == [
-            "⑂ 2 versions of the first message",
+            "⑂ 2 first-message versions",
             "⑂ 2 reply versions",
             "⑂ 2 message versions",
         ] + ["⑂ 2 reply versions", "⑂ 2 message versions"] * 4 + ["⑂ 2 reply versions"]

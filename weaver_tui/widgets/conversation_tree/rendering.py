@@ -92,7 +92,7 @@ class LabelledTree(TreeLayout):
         """A group line's text: how many versions, of which message."""
         count = len(kids := self._index.children(fork_id))
         if fork_id is None:
-            text = f"⑂ {count} versions of the first message"
+            text = f"⑂ {count} first-message versions"
         elif kids and self._index.get(kids[0]).role == "assistant":
             text = f"⑂ {count} reply versions"
         else:
