@@ -9,7 +9,12 @@ stylesheets use them like ``$primary`` and switching theme recolours the marks.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.theme import Theme
+
+APP_STYLESHEET = Path(__file__).with_name("app.tcss")
+"""The app's stylesheet: the chat screen's layout, sizes and colours (theme variables only)."""
 
 ROLE_VARIABLE_DEFAULTS: dict[str, str] = {
     "user": "#5fafff",

@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.theme import Theme
 
-from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
+from themes.weaver import APP_STYLESHEET, DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
 from weaver_tui.heap import pause_collector, rarer_young_collections, resume_collector
 from weaver_tui.keymap import all_actions, bindings_for
 
@@ -62,7 +62,7 @@ class WeaverApp(App[None]):
     """weaver-tui: chat with agent profiles over a conversation tree you can branch."""
 
     TITLE = "weaver-tui"
-    CSS_PATH = Path(__file__).with_name("app.tcss")
+    CSS_PATH = APP_STYLESHEET
     COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {_weaver_commands}
     BINDINGS: ClassVar[list[BindingType]] = bindings_for("app")
 

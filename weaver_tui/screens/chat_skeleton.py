@@ -3,7 +3,7 @@
 The real :class:`~weaver_tui.screens.chat.ChatScreen` needs the message view, the conversation
 tree, the profile panels, the store and the reopened conversation: about 0.2 s of imports and
 work before it can paint. On launch the app shows this screen first instead: the same layout
-(the ids ``app.tcss`` places, so the panes have their sizes and colours), the header, an empty
+(the ids ``themes/app.tcss`` places, so the panes have their sizes and colours), the header, an empty
 message area and tree pane, the empty tool pane's words (as text), the footer's keys and a
 real composer that has the focus, so typing starts at once. Right after the first paint the app imports and opens the
 chat screen and swaps it in, carrying over whatever was typed (see ``WeaverApp._finish_launch``).
