@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 
 from storage.store import StorageError
-from weaver_tui.screens.pane_fit import HIDDEN, TOOL_PANE_MIN_WIDTH, TREE_MIN_WIDTH
 
 if TYPE_CHECKING:
     from weaver_tui.screens.chat import ChatScreen
@@ -67,14 +66,9 @@ class ChatActions:
 
     def on_resize(self: ChatScreen, event: events.Resize) -> None:
         """Hide the side panes on a narrow terminal, bring them back on a wide one."""
-        side = self.query_one("#side-pane")
-        panes = [(side, TOOL_PANE_MIN_WIDTH), (self.tree, TREE_MIN_WIDTH)]
-        if self.pane_fit.fit(event.size.width, panes):
-            focused = self.focused
-            if focused is not None and any(
-                pane.has_class(HIDDEN) and (pane is focused or pane in focused.ancestors)
-                for pane, _ in panes
-            ):
+        focused = self.focused
+        for pane in self.pane_fit.fit(self, event.size.width):
+            if focused is not None and (pane is focused or pane in focused.ancestors):
                 self.composer.focus()
 
     def action_new_conversation(self: ChatScreen) -> None:

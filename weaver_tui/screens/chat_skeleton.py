@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from weaver_tui.keymap import bindings_for
-from weaver_tui.screens.pane_fit import TOOL_PANE_MIN_WIDTH, TREE_MIN_WIDTH, PaneFit
+from weaver_tui.screens.pane_fit import PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.footer import WeaverFooter
@@ -64,13 +64,7 @@ class ChatSkeleton(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """The panes step aside on a narrow terminal, as on the chat screen (``pane_fit``)."""
-        self._pane_fit.fit(
-            event.size.width,
-            [
-                (self.query_one("#side-pane"), TOOL_PANE_MIN_WIDTH),
-                (self.query_one("#tree-pane"), TREE_MIN_WIDTH),
-            ],
-        )
+        self._pane_fit.fit(self, event.size.width)
 
     @property
     def draft(self) -> str:

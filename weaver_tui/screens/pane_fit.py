@@ -18,32 +18,35 @@ TOOL_PANE_MIN_WIDTH = 110
 than 52 columns)."""
 TREE_MIN_WIDTH = 72
 """Narrower than this, the tree is hidden as well."""
+PANES = (("side-pane", TOOL_PANE_MIN_WIDTH), ("tree-pane", TREE_MIN_WIDTH))
+"""The ids the chat screen and its launch skeleton share, and each pane's minimum width."""
 
 
 class PaneFit:
-    """Hides and restores panes as the terminal's width crosses each pane's minimum."""
+    """Hides and restores a screen's side panes as the terminal's width crosses their minimum."""
 
     def __init__(self) -> None:
-        self._narrow: dict[int, bool] = {}
-        self._auto_hidden: set[int] = set()
+        self._narrow: dict[str, bool] = {}
+        self._auto_hidden: set[str] = set()
 
-    def fit(self, width: int, panes: list[tuple[Widget, int]]) -> bool:
-        """Apply ``width`` to each (pane, minimum width); ``True`` when a pane was hidden."""
-        hid = False
-        for pane, minimum in panes:
+    def fit(self, screen: Widget, width: int) -> list[Widget]:
+        """Apply ``width`` to the panes of ``screen``; returns the panes it hid just now."""
+        hidden: list[Widget] = []
+        for pane_id, minimum in PANES:
             narrow = width < minimum
-            if self._narrow.get(id(pane)) == narrow:
+            if self._narrow.get(pane_id) == narrow:
                 continue
-            self._narrow[id(pane)] = narrow
+            self._narrow[pane_id] = narrow
+            pane = screen.query_one(f"#{pane_id}")
             if narrow and not pane.has_class(HIDDEN):
                 pane.add_class(HIDDEN)
-                self._auto_hidden.add(id(pane))
-                hid = True
-            elif not narrow and id(pane) in self._auto_hidden:
+                self._auto_hidden.add(pane_id)
+                hidden.append(pane)
+            elif not narrow and pane_id in self._auto_hidden:
                 pane.remove_class(HIDDEN)
-                self._auto_hidden.discard(id(pane))
-        return hid
+                self._auto_hidden.discard(pane_id)
+        return hidden
 
     def user_toggled(self, pane: Widget) -> None:
         """The user showed or hid ``pane``: from now on it is their choice, not the width's."""
-        self._auto_hidden.discard(id(pane))
+        self._auto_hidden.discard(pane.id or "")

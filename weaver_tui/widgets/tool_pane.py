@@ -29,17 +29,19 @@ PREVIEW_LINES = 16
 RowState = Literal["running", "done", "error"]
 
 
+def cut(text: str, width: int) -> str:
+    """``text``, or its first ``width - 1`` characters and an ellipsis when it is longer."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
 def short_args(args: dict[str, Any], width: int = ARGS_WIDTH) -> str:
     """``key=value`` pairs on one line, each value cut short, the whole cut to ``width``."""
     parts: list[str] = []
     for key, value in args.items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         text = " ".join(str(text).split())
-        if len(text) > 24:
-            text = text[:23] + "…"
-        parts.append(f"{key}={text}")
-    line = ", ".join(parts)
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+        parts.append(f"{key}={cut(text, 24)}")
+    return cut(", ".join(parts), width)
 
 
 def format_duration(ms: float) -> str:
@@ -122,8 +124,8 @@ class ToolRow(Vertical, can_focus=True):
         if self.kind == "tool" and timing and room:
             # A long tool name gives way to its duration ("✓ search_knowledge_b…  6 ms").
             limit = room - 4 - len(timing)
-            if len(name) > limit > 1:
-                name = name[: limit - 1] + "…"
+            if limit > 1:
+                name = cut(name, limit)
         title = Content.assemble(
             mark,
             " ",
