@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    import argparse
+
     from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
     from langgraph.graph import StateGraph
@@ -41,6 +43,35 @@ class TurnContext:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandContext:
+    """What a profile's command-line verb may use: the user's folders and the output streams.
+
+    ``data_dir`` holds the user's data (the conversation store, indexes a profile builds);
+    ``config_dir`` the user's config folder, when there is one. Verbs print their results on
+    ``out`` and their one-line failures on ``err``.
+    """
+
+    data_dir: Path
+    config_dir: Path | None
+    out: TextIO
+    err: TextIO
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileCommand:
+    """A command-line verb a profile brings, run as ``weaver-tui NAME ...``.
+
+    ``add_arguments`` fills the verb's own ``argparse`` parser; ``run`` does the work and
+    returns the exit status (0 done, 1 failed, 2 usage). The verb never imports Textual.
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace, CommandContext], int]
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """An agent profile.
 
@@ -59,6 +90,8 @@ class Profile:
     make_tools: Callable[[], list[BaseTool]]
     build_graph: Callable[[Profile], StateGraph]
     panel: str | None = None
+    commands: tuple[ProfileCommand, ...] = ()
+    """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""
 
     def system_prompt(self, config_dir: Path | None = None) -> str:
         if config_dir is not None:

@@ -14,7 +14,7 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -23,6 +23,7 @@ from weaver_tui import __version__
 
 if TYPE_CHECKING:
     from agents.events import RunEvent
+    from agents.profile import ProfileCommand
     from weaver_tui.app import WeaverApp
     from weaver_tui.services import Services
 
@@ -38,7 +39,45 @@ class CliError(Exception):
         self.code = code
 
 
-def build_parser() -> argparse.ArgumentParser:
+BUILTIN_VERBS = ("ask", "conversations", "export", "import")
+_OPTIONS_WITH_VALUE = frozenset(
+    {"--config", "--provider", "--model", "--profile", "--conversation", "--project-root"}
+)
+
+
+def _first_verb(argv: Sequence[str]) -> str | None:
+    """The verb ``argv`` names (the first word that is neither an option nor its value)."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in _OPTIONS_WITH_VALUE:
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def profile_commands() -> dict[str, ProfileCommand]:
+    """The command-line verbs the profiles bring, by name (imports every profile)."""
+    from agents.profiles import list_profiles
+
+    return {command.name: command for p in list_profiles() for command in p.commands}
+
+
+def _wants_profile_commands(argv: Sequence[str]) -> bool:
+    """Whether parsing ``argv`` needs the profiles' verbs: loading every profile costs a
+    launch tens of milliseconds, so it happens only for a verb that is not built in, or
+    for ``--help``."""
+    verb = _first_verb(argv)
+    if verb is not None:
+        return verb not in BUILTIN_VERBS
+    return any(token in ("-h", "--help") for token in argv)
+
+
+def build_parser(
+    profile_verbs: Mapping[str, ProfileCommand] | None = None,
+) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="weaver-tui", description="Chat with agent profiles over a conversation tree."
     )
@@ -72,14 +111,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
     imp.add_argument("path", type=Path, help="folder holding meta.json and messages.jsonl")
+
+    for name, command in (profile_verbs or {}).items():
+        sub = verbs.add_parser(name, help=command.help)
+        command.add_arguments(sub)
+        sub.set_defaults(profile_command=command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        extra = profile_commands() if _wants_profile_commands(argv) else None
+        args = build_parser(extra).parse_args(argv)
         if args.verb is None:
             return launch_app(args)
+        command = getattr(args, "profile_command", None)
+        if command is not None:
+            return run_profile_command(command, args)
         return asyncio.run(run_verb(args))
     except CliError as exc:
         return fail(str(exc), exc.code)
@@ -167,6 +216,25 @@ def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
         conversation_id=args.conversation,
         project_root=args.project_root.resolve() if args.project_root else None,
     )
+
+
+def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> int:
+    """Run a profile's own verb with the user's folders from the settings."""
+    from agents.errors import ConfigError
+    from agents.profile import CommandContext
+    from weaver_tui.settings import load_settings
+
+    try:
+        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    context = CommandContext(
+        data_dir=settings.data_dir,
+        config_dir=settings.config_file.parent,
+        out=sys.stdout,
+        err=sys.stderr,
+    )
+    return command.run(args, context)
 
 
 async def run_verb(args: argparse.Namespace) -> int:
