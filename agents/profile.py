@@ -90,6 +90,9 @@ class Profile:
     make_tools: Callable[[], list[BaseTool]]
     build_graph: Callable[[Profile], StateGraph]
     panel: str | None = None
+    offline_rules: tuple[Callable[[Any], Any], ...] = ()
+    """This profile's rules for the offline model (``agents.offline.rules.Rule``: a
+    conversation in, a reply or ``None`` out), asked before the generic ones."""
     commands: tuple[ProfileCommand, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""
 

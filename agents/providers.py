@@ -39,6 +39,8 @@ from agents.provider_presets import (
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from agents.profile import Profile
+
 __all__ = [
     "ChatModelHandle",
     "ProviderConfig",
@@ -93,6 +95,15 @@ class ChatModelHandle:
     @property
     def is_offline(self) -> bool:
         return self.provider == OFFLINE
+
+    def for_profile(self, profile: Profile) -> BaseChatModel:
+        """The model a turn of ``profile`` runs on: the offline model learns the profile's
+        own rules; a network model is used as it is."""
+        from agents.offline import OfflineChatModel
+
+        if isinstance(self.model, OfflineChatModel) and profile.offline_rules:
+            return self.model.with_rules(profile.offline_rules)
+        return self.model
 
     def translate_error(self, exc: BaseException) -> WeaverError:
         """``translate_provider_error`` with this model's provider, endpoint and timeout."""

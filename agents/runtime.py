@@ -202,7 +202,7 @@ class AgentRuntime:
     ) -> TurnContext:
         root = project_root or conversation.meta.get("project_root") or Path.cwd()
         return TurnContext(
-            model=model.model,
+            model=model.for_profile(profile),
             conversation_id=conversation.id,
             user_message_id=user_message_id,
             store=self.store,

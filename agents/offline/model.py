@@ -45,6 +45,12 @@ class OfflineChatModel(BaseChatModel):
     """Shown wherever the model is named."""
     token_delay_ms: float = Field(default=0.0, ge=0.0)
     """Pause between streamed tokens, for a natural feel in the app (0 in tests)."""
+    rules: tuple[Callable[..., Any], ...] = Field(default=(), exclude=True)
+    """The running profile's own rules (see :mod:`agents.offline.policy`), asked first."""
+
+    def with_rules(self, rules: Sequence[Callable[..., Any]]) -> OfflineChatModel:
+        """This model, also following ``rules`` (a profile's offline behaviour)."""
+        return self.model_copy(update={"rules": tuple(rules)})
 
     @property
     def _llm_type(self) -> str:
@@ -78,7 +84,7 @@ class OfflineChatModel(BaseChatModel):
     def reply_for(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Reply:
         """The decision for ``messages`` under the bound ``tools``/``tool_choice`` kwargs."""
         conv = read_conversation(messages, kwargs.get("tools") or (), kwargs.get("tool_choice"))
-        reply = decide(conv)
+        reply = decide(conv, self.rules)
         logger.debug(
             "offline reply decided",
             extra={"tool_calls": [c.name for c in reply.calls], "chars": len(reply.text)},

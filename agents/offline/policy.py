@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from agents.offline.conversation import Conversation, call_signature
 from agents.offline.reply import PlannedCall, Reply
@@ -42,14 +42,16 @@ FAMILIES: tuple[Rule, ...] = (
 """Asked in this order; the first that returns a reply speaks."""
 
 
-def decide(conv: Conversation) -> Reply:
-    """The reply for ``conv``: the first family that speaks, else a conversational answer."""
+def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
+    """The reply for ``conv``: the first rule that speaks (the running profile's own rules,
+    then the generic families), else a conversational answer."""
+    families = (*profile_rules, *FAMILIES)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None
     if forced is not None and forced in conv.tools:
-        return _forced(conv, forced)
+        return _forced(conv, forced, families)
 
     reply = None
-    for family in FAMILIES:
+    for family in families:
         reply = family(conv)
         if reply is not None:
             break
@@ -60,16 +62,16 @@ def decide(conv: Conversation) -> Reply:
     if len(calls) != len(reply.calls) and not calls:
         # The rule wanted tools it may not use: answer as if no tools were bound.
         logger.debug("offline model: planned calls dropped, answering without tools")
-        return decide(dataclasses.replace(conv, tools={}, tool_choice=None))
+        return decide(dataclasses.replace(conv, tools={}, tool_choice=None), profile_rules)
     if not calls and conv.tool_choice == "any" and conv.tools:
         call = structured.best_call(conv)
         return Reply(text="", calls=(call,))
     return Reply(text=reply.text, calls=calls)
 
 
-def _forced(conv: Conversation, name: str) -> Reply:
+def _forced(conv: Conversation, name: str, families: Sequence[Rule]) -> Reply:
     """``tool_choice`` names one tool (as ``with_structured_output`` does): call exactly it."""
-    for family in FAMILIES:
+    for family in families:
         reply = family(conv)
         if reply is not None:
             wanted = tuple(c for c in reply.calls if c.name == name)
