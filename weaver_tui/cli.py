@@ -39,7 +39,7 @@ class CliError(Exception):
         self.code = code
 
 
-BUILTIN_VERBS = ("ask", "conversations", "export", "import")
+BUILTIN_VERBS = ("ask", "conversations", "export", "import", "serve")
 _OPTIONS_WITH_VALUE = frozenset(
     {"--config", "--provider", "--model", "--profile", "--conversation", "--project-root"}
 )
@@ -112,6 +112,12 @@ def build_parser(
     imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
     imp.add_argument("path", type=Path, help="folder holding meta.json and messages.jsonl")
 
+    serve = verbs.add_parser("serve", help="serve the app to a web browser (textual-serve)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: local only)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+
     for name, command in (profile_verbs or {}).items():
         sub = verbs.add_parser(name, help=command.help)
         command.add_arguments(sub)
@@ -126,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser(extra).parse_args(argv)
         if args.verb is None:
             return launch_app(args)
+        if args.verb == "serve":
+            return serve_in_browser(args)
         command = getattr(args, "profile_command", None)
         if command is not None:
             return run_profile_command(command, args)
@@ -216,6 +224,23 @@ def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
         conversation_id=args.conversation,
         project_root=args.project_root.resolve() if args.project_root else None,
     )
+
+
+def serve_in_browser(args: argparse.Namespace) -> int:
+    """Serve the app (with the options given before ``serve``) to a browser."""
+    from weaver_tui.serve import ServeError, serve
+
+    app_args: list[str] = []
+    for option in ("config", "provider", "model", "profile", "conversation", "project_root"):
+        value = getattr(args, option)
+        if value is not None:
+            if isinstance(value, Path):
+                value = value.resolve()
+            app_args += [f"--{option.replace('_', '-')}", str(value)]
+    try:
+        return serve(args.host, args.port, app_args, sys.stderr)
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
 
 
 def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> int:
