@@ -218,7 +218,6 @@ class WeaverApp(App[None]):
         assert isinstance(skeleton, ChatSkeleton)
         while self.screen is not skeleton:  # a screen pushed over it: swap when it is back
             await asyncio.sleep(0.05)
-        draft = skeleton.draft
         chat = self._chat_screen()
         # switch_screen pops the result callback push_screen gives every screen it shows; the
         # default screen never got one, so give it the same no-op callback first.
@@ -228,8 +227,14 @@ class WeaverApp(App[None]):
         finally:
             self.paint_first = False
             self._resume_gc()
+        # Read the draft only now: keys keep reaching the skeleton's composer until the chat
+        # screen is in; keys typed since then are already in the chat's composer, after it.
+        composer = chat.composer  # type: ignore[attr-defined]
+        draft = skeleton.draft + composer.text
         if draft.strip():
-            chat.composer.set_draft(draft)  # type: ignore[attr-defined]
+            composer.set_draft(draft)
+        if skeleton.send_requested:
+            chat.send_when_ready()  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.paint_first and action in _SCREEN_PUSHING_ACTIONS:

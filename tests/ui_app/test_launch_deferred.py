@@ -169,7 +169,7 @@ async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over
             assert isinstance(skeleton, ChatSkeleton)
             assert skeleton.check_action("new_conversation", ()) is None  # shown, unavailable
             assert app.check_action("help", ()) is None
-            await pilot.press(*"hello", "enter")  # Enter keeps the draft in the skeleton
+            await pilot.press(*"hello")
             await pilot.pause()
             assert skeleton.draft == "hello"
             first_frame = _screen_lines(app)
@@ -188,6 +188,41 @@ async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over
             assert _where(first_frame, "No tool has run") == _where(chat_frame, "No tool has run")
             assert _where(first_frame, "╭─ You")[1] == _where(chat_frame, "╭─ You")[1]
             assert first_frame[2].index("▕") == chat_frame[2].index("▕")  # the tree pane edge
+    finally:
+        release.set()
+        services.close_store()
+
+
+async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
+    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conversation_id, ids = _seeded(weaver_env, 2)
+    release = threading.Event()
+    real_import = weaver_tui.app._import_chat_screen
+
+    def held_import() -> None:  # the chat screen arrives when the test says so
+        assert release.wait(20)
+        real_import()
+
+    monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
+    services = _pending()
+    app = make_app(services)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            skeleton = app.screen
+            assert isinstance(skeleton, ChatSkeleton)
+            await pilot.press(*"hello", "enter", "enter")  # twice, as an impatient user does
+            await pilot.pause()
+            assert skeleton.draft == "hello" and skeleton.send_requested
+            release.set()
+            await chat_ready(pilot)
+            await settle(pilot)
+            screen = chat(app)
+            assert screen.composer.text == "" and screen.composer.has_focus
+            records = services.store.list_messages(conversation_id)
+            sent = [r for r in records if r.role == "user" and r.content == "hello"]
+            assert len(sent) == 1 and sent[0].parent_id == ids[-1]  # sent once, on the branch
+            assert any(r.role == "assistant" for r in records if r.id not in ids)
     finally:
         release.set()
         services.close_store()

@@ -121,7 +121,8 @@ async def test_a_long_conversation_shows_its_bottom_first_then_everything(
         assert f"message {PATH - 1} of the path" in "\n".join(screen.messages.visible_text())
         assert screen.header.title == "A long one"
         last_entry = screen.messages._layout.entries[-1]
-        # Meanwhile the screen only shows: no action, and Enter keeps the draft.
+        # Meanwhile the screen only shows: no action; Enter keeps the draft and sends it once
+        # the conversation is open.
         assert screen.check_action("fork_selected", ()) is None
         screen.composer.load_text("too early")
         await pilot.press("enter")
@@ -133,11 +134,14 @@ async def test_a_long_conversation_shows_its_bottom_first_then_everything(
         await chat_ready(pilot)
         await settle(pilot)
         assert screen.conversation_open
-        assert [item.id for item in screen.messages.items] == main
-        assert screen.messages._layout.entries[-1] is last_entry  # drawn once, kept
-        assert screen.tree.active_leaf_id == main[-1]
+        items = [item.id for item in screen.messages.items]
+        assert items[: len(main)] == main
+        assert screen.messages._layout.entries[len(main) - 1] is last_entry  # drawn once, kept
         assert screen.check_action("fork_selected", ()) is True
-        assert screen.composer.text == "too early"  # still there to send
+        assert screen.composer.text == ""
+        sent = services.store.get_message(items[len(main)])
+        assert (sent.role, sent.content, sent.parent_id) == ("user", "too early", main[-1])
+        assert screen.tree.active_leaf_id == items[-1] != main[-1]  # its reply is the leaf
 
 
 async def test_quitting_while_the_rest_is_read_waits_for_the_read(

@@ -38,7 +38,7 @@ from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
-from weaver_tui.screens.chat_skeleton import OPENING_SENTENCE
+from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 from weaver_tui.screens.pane_fit import PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
@@ -92,6 +92,8 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self._runtime_stack = AsyncExitStack()
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
+        self._send_pending = False
+        """Enter was pressed before the chat could send: :meth:`send_pending` sends it."""
         self.pane_fit = PaneFit()
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self._tree_pending = False
@@ -210,6 +212,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.show_conversation(defer_tree=True)
         self.composer.focus()
         self.composer_ready = True
+        self.send_pending()
         if self.services.settings_ready:
             self.call_after_refresh(self._warm_up)
 
@@ -299,18 +302,37 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     # ------------------------------------------------------------------ sending
 
+    @property
+    def can_send(self) -> bool:
+        """Whether a message sent now can start its turn: the conversation is open and what
+        the profile's panel needs (who speaks, to whom) is loaded."""
+        return self.conversation_open and not (
+            self.state.profile == "mediator" and not self.agents_ready
+        )
+
+    def send_when_ready(self) -> None:
+        """Send what the composer holds as soon as the chat can (now, if it can): Enter
+        pressed at the launch frame, or before the conversation opened, is not lost."""
+        self._send_pending = True
+        self.send_pending()
+
+    def send_pending(self) -> None:
+        """Send the draft whose Enter came too early, once the chat can (called whenever
+        something the chat waits for arrives)."""
+        if self._send_pending and self.can_send and not self.running:
+            self._send_pending = False
+            self.composer.submit()
+
     @on(Composer.Submitted)
     def send(self, event: Composer.Submitted) -> None:
-        if not self.conversation_open:
+        if not self.can_send:
             self.composer.set_draft(event.text)
-            self.notify(OPENING_SENTENCE)
+            if not self._send_pending:
+                self.notify(SEND_WHEN_READY_SENTENCE)
+            self._send_pending = True
             return
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
-            self.composer.set_draft(event.text)
-            return
-        if self.state.profile == "mediator" and not self.agents_ready:
-            self.notify("The mediator is still loading; send again in a moment.")
             self.composer.set_draft(event.text)
             return
         self._load_tree()

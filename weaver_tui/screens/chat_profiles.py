@@ -84,6 +84,7 @@ class ChatProfiles:
             self.show_path()
         else:
             self.show_pending_count()
+        self.send_pending()
 
     # ------------------------------------------------------------------ the panel
 

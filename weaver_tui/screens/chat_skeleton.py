@@ -8,8 +8,9 @@ message area and tree pane, the empty tool pane's words (as text), the footer's 
 real composer that has the focus, so typing starts at once. Right after the first paint the app imports and opens the
 chat screen and swaps it in, carrying over whatever was typed (see ``WeaverApp._finish_launch``).
 
-Nothing here can act on a conversation: the chat keys show as unavailable and Enter keeps the
-draft, until the chat screen takes over a moment later.
+Nothing here can act on a conversation: the chat keys show as unavailable until the chat screen
+takes over a moment later. Enter keeps the draft and asks for it to be sent: the chat screen
+sends it as soon as it can (``ChatScreen.send_when_ready``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ _TOOL_PANE = "[b]Tools[/b]\nNo tool has run in this turn."
 """What the empty tool pane says (``ToolStatusPane``; a test compares the two frames)."""
 
 
-OPENING_SENTENCE = "Opening the conversation; press Enter again in a moment."
-"""Said when Enter is pressed before the conversation is open (the draft is kept)."""
+SEND_WHEN_READY_SENTENCE = "Opening the conversation; your message goes as soon as it is open."
+"""Said when Enter is pressed before the chat can send (the message is sent once it can)."""
 
 
 class ChatSkeleton(Screen[None]):
@@ -47,6 +48,9 @@ class ChatSkeleton(Screen[None]):
         super().__init__()
         self.profile = profile
         self._pane_fit = PaneFit()
+        self._composer = Composer(id="composer")
+        self.send_requested = False
+        """Enter was pressed here: the chat screen sends the draft once it can."""
 
     def compose(self) -> ComposeResult:
         header = ChatHeader()
@@ -57,7 +61,7 @@ class ChatSkeleton(Screen[None]):
             yield Static(id="tree-pane")
             with Vertical(id="chat-main"):
                 yield Static(id="messages")
-                yield Composer(id="composer")
+                yield self._composer
             with Vertical(id="side-pane"):
                 yield Static(_TOOL_PANE, id="tool-pane-placeholder")
         yield WeaverFooter()
@@ -68,8 +72,8 @@ class ChatSkeleton(Screen[None]):
 
     @property
     def draft(self) -> str:
-        """What the user typed before the chat screen arrived."""
-        return self.query_one(Composer).text
+        """What the user typed before the chat screen arrived (readable after the swap too)."""
+        return self._composer.text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return None  # shown, but unavailable until the chat screen is in
@@ -78,4 +82,6 @@ class ChatSkeleton(Screen[None]):
     def _keep_the_draft(self, event: Composer.Submitted) -> None:
         event.stop()
         event.composer.set_draft(event.text)
-        self.notify(OPENING_SENTENCE)
+        if not self.send_requested:
+            self.notify(SEND_WHEN_READY_SENTENCE)
+        self.send_requested = True

@@ -1,0 +1,108 @@
+"""Typing at the very first frame of the real command, through a pseudo-terminal.
+
+Pilot tests cannot reproduce the launch's timing (keys arriving while the chat screen is being
+swapped in for the launch frame, or while a profile's panel is still loading), so this runs
+``python -m weaver_tui`` on a real pty, types a message key by key as soon as the first frame
+shows the composer, presses Enter, quits, and reads the store.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import sqlite3
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import isolated_env
+
+BOUND_S = 60
+
+
+class Terminal:
+    """A child process on a pseudo-terminal of 120x30: read what it draws, type keys."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+        self.process = subprocess.Popen(
+            args,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.screen = b""
+
+    def read(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.02)
+            if ready:
+                try:
+                    self.screen += os.read(self.master, 65536)
+                except OSError:
+                    return
+
+    def wait_for(self, text: bytes) -> None:
+        end = time.monotonic() + BOUND_S
+        while text not in self.screen:
+            assert time.monotonic() < end, f"{text!r} never drawn"
+            self.read(0.05)
+
+    def type(self, keys: bytes, pause_s: float = 0.02) -> None:
+        for key in keys:
+            os.write(self.master, bytes([key]))
+            self.read(pause_s)
+
+    def close(self) -> None:
+        try:
+            self.process.wait(timeout=BOUND_S)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            os.close(self.master)
+
+
+@pytest.mark.parametrize("profile", ["ide-helper", "mediator"])
+def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(tmp_path: Path, profile: str):
+    env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}
+    terminal = Terminal(
+        [sys.executable, "-m", "weaver_tui", "--provider", "offline", "--profile", profile],
+        tmp_path,
+        env,
+    )
+    try:
+        terminal.wait_for(b"Write a message")  # the launch frame's composer
+        terminal.type(b"hello there\r")
+        end = time.monotonic() + BOUND_S
+        while not _messages(tmp_path, "assistant") and time.monotonic() < end:
+            terminal.read(0.1)
+        terminal.type(b"\x11")  # Ctrl+Q
+    finally:
+        terminal.close()
+    assert _messages(tmp_path, "user") == ["hello there"]
+    assert _messages(tmp_path, "assistant")
+
+
+def _messages(tmp_path: Path, role: str) -> list[str]:
+    db = tmp_path / "data" / "weaver.db"
+    if not db.exists():
+        return []
+    with sqlite3.connect(db) as connection:
+        try:
+            rows = connection.execute("SELECT content FROM messages WHERE role = ?", (role,))
+            return [content for (content,) in rows]
+        except sqlite3.OperationalError:  # the schema is not written yet
+            return []
