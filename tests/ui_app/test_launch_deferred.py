@@ -65,6 +65,19 @@ def _pending(**overrides: object) -> Services:
     )
 
 
+def _hold_the_chat_screen(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The chat screen arrives only when the returned event is set (the skeleton stays)."""
+    release = threading.Event()
+    real_import = weaver_tui.app._import_chat_screen
+
+    def held_import() -> None:
+        assert release.wait(20)
+        real_import()
+
+    monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
+    return release
+
+
 async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> None:
     (weaver_env / "config.yaml").write_text("theme: weaver-light\n", encoding="utf-8")
     conversation_id, ids = _seeded(weaver_env)
@@ -153,14 +166,7 @@ async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over
     weaver_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     conversation_id, ids = _seeded(weaver_env, 2)
-    release = threading.Event()
-    real_import = weaver_tui.app._import_chat_screen
-
-    def held_import() -> None:  # the chat screen arrives when the test says so
-        assert release.wait(20)
-        real_import()
-
-    monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
+    release = _hold_the_chat_screen(monkeypatch)
     services = _pending()
     app = make_app(services)
     try:
@@ -197,14 +203,7 @@ async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
     weaver_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     conversation_id, ids = _seeded(weaver_env, 2)
-    release = threading.Event()
-    real_import = weaver_tui.app._import_chat_screen
-
-    def held_import() -> None:  # the chat screen arrives when the test says so
-        assert release.wait(20)
-        real_import()
-
-    monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
+    release = _hold_the_chat_screen(monkeypatch)
     services = _pending()
     app = make_app(services)
     try:
