@@ -40,3 +40,15 @@ def test_bench_open_tree_builds_the_exact_size_and_reports(
     out = capsys.readouterr().out
     assert "open a conversation of 120 records" in out
     assert "baseline connect + SELECT *" in out and "ratio" in out
+
+
+def test_bench_store_scale_builds_a_small_store_and_reports_each_figure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _load("bench_store_scale")
+    bench.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "store of 20 conversations x 100 records" in out
+    for figure in ("list", "open", "search"):
+        line = next(line for line in out.splitlines() if line.strip().startswith(figure))
+        assert "baseline" in line and "ratio" in line and ("PASS" in line or "FAIL" in line)
