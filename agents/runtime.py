@@ -173,6 +173,7 @@ class AgentRuntime:
         self.store.update_message(record_id, meta={"pending_interrupt": None})
         context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
         recorder = self._recorder(conversation_id, record_id, chosen, model)
+        recorder.resume_below(record_id)
         turn = self._drive(
             chosen,
             Command(resume=value),

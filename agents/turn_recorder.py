@@ -36,6 +36,9 @@ class TurnRecorder:
         self.reply_id: str | None = None
         self.last_assistant_id: str | None = None
         self.recorded_tool_calls: set[str] = set()
+        self.unsettled_tool_records: dict[str, str] = {}
+        """Tool records written before a pause, by call id: a result for one of these calls
+        (the outcome of a human decision) is written into that record, not beside it."""
         self._parts: list[str] = []
         self._dirty = False
         self._last_flush = 0.0
@@ -117,9 +120,13 @@ class TurnRecorder:
         }
         if duration_ms is not None:
             meta["duration_ms"] = round(duration_ms, 2)
-        record = self.store.add_message(
-            self.conversation_id, "tool", output, self.last_id, meta=meta
-        )
+        existing = self.unsettled_tool_records.pop(call_id, None)
+        if existing is not None:
+            record = self.store.update_message(existing, content=output, meta=meta)
+        else:
+            record = self.store.add_message(
+                self.conversation_id, "tool", output, self.last_id, meta=meta
+            )
         self.recorded_tool_calls.add(call_id)
         self._track(record)
         return record
@@ -172,6 +179,17 @@ class TurnRecorder:
             "values": values,
         }
         self.annotate(target, {"pending_interrupt": pending})
+
+    def resume_below(self, record_id: str) -> None:
+        """Continue a paused turn below ``record_id``: the tool records that hang below it in
+        one chain (results written before the pause) are settled in place when their call's
+        result arrives again, so a decision adds no second version of the result."""
+        children = self.store.children(record_id, self.conversation_id)
+        while len(children) == 1 and children[0].role == "tool":
+            call_id = children[0].meta.get("tool_call_id")
+            if isinstance(call_id, str):
+                self.unsettled_tool_records[call_id] = children[0].id
+            children = self.store.children(children[0].id, self.conversation_id)
 
     def annotate(self, record_id: str, meta: dict[str, Any]) -> None:
         self.store.update_message(record_id, meta=meta)

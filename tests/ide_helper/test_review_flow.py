@@ -125,8 +125,9 @@ async def test_accept_after_restart_applies_and_the_model_reads_the_outcome(
         assert path[4].content.startswith("Applied patch p-")
         assert path[4].meta["patch_status"] == "applied"
         assert path[4].meta["patch_path"] == "src/app.py"
-        waiting = [r for r in store.children(path[3].id, conversation_id) if r.id != path[4].id]
-        assert [r.meta["patch_status"] for r in waiting] == ["pending"]
+        # The outcome is written on the record that waited for it: no second version.
+        assert [r.id for r in store.children(path[3].id, conversation_id)] == [path[4].id]
+        assert path[4].version == 1 and "waiting" not in path[4].content
         assert path[-1].content == "Done: greet now says Hi (src/app.py:5)."
         assert find_pending_review(store, conversation_id) is None
         assert store.get_message(record_id).meta.get("pending_interrupt") is None

@@ -81,6 +81,12 @@ async def test_a_proposed_patch_opens_for_review_and_accepting_resumes_the_turn(
         assert records[-1].role == "assistant" and records[-1].status.value == "complete"
         assert screen.messages.items[-1].id == screen.state.leaf_id
         assert screen.pending_review() is None
+        # The decision settles the waiting result in place: no second version, no new branch.
+        tool_records = [r for r in records if r.role == "tool" and r.meta.get("patch_id")]
+        assert len(tool_records) == 1 and tool_records[0].meta["patch_status"] == "applied"
+        assert screen.header.branch is not None and screen.header.branch.count == 1
+        shown = [item.id for item in screen.messages.items]
+        assert shown.count(tool_records[0].id) == 1
 
 
 async def test_a_review_left_for_later_waits_across_a_restart(

@@ -10,11 +10,11 @@ with the outcome, so the model reads "accepted and applied", "rejected" or "conf
 tool's answer and carries on. One patch per node run: the side effect after ``interrupt()``
 happens exactly once per decision, and several patches are reviewed one after the other.
 
-In the tree, the settled result is written as a new tool record next to the "waiting for
-review" one (the runtime resumes below the tool-call record), i.e. a second version of the
-tool result that the path continues from. Both records carry ``patch_id``, ``patch_path``
-and ``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` /
-``failed``) in their meta, so the tree can show what became of each patch.
+In the tree, the settled result is written into the "waiting for review" record itself (the
+runtime settles a paused call's result in place: ``TurnRecorder.resume_below``), so a review
+adds no version and no branch. The record carries ``patch_id``, ``patch_path`` and
+``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` / ``failed``)
+in its meta, so the tree can show what became of each patch.
 """
 
 from __future__ import annotations
