@@ -148,9 +148,15 @@ class Database:
                 raise self._translate(err) from err
 
     def close(self) -> None:
-        """Let SQLite refresh its query-planner statistics if it wants to, then close."""
+        """Let SQLite refresh its query-planner statistics if it wants to, then close.
+
+        ``analysis_limit`` makes that refresh sample each index instead of reading it whole,
+        as SQLite advises: on a store of a million records a full ANALYZE of the messages
+        table took 150-280 ms of every close after a conversation was opened.
+        """
         with self._lock:
             try:
+                self._conn.execute("PRAGMA analysis_limit = 400")
                 self._conn.execute("PRAGMA optimize")
             except sqlite3.Error as err:
                 logger.debug("PRAGMA optimize failed on %s: %s", self.path, err)

@@ -108,3 +108,21 @@ def test_tool_calls_added_by_a_later_update_become_searchable(
         meta={"tool_calls": [{"id": "c9", "name": "list_files", "args": {"pattern": "*.toml"}}]},
     )
     assert [h.message_id for h in store.search("list_files toml")] == [reply.id]
+
+
+def test_a_few_matches_are_ranked_and_very_many_are_listed_newest_first(
+    store: SqliteConversationStore, conversation: Conversation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    best = store.add_message(conversation.id, "user", "otter otter otter otter", None)
+    weaker = [
+        store.add_message(conversation.id, "user", f"an otter and {n} other words", best.id)
+        for n in range(4)
+    ]
+    ranked = [hit.message_id for hit in store.search("otter")]
+    assert ranked[0] == best.id  # the most relevant first
+
+    import storage.search
+
+    monkeypatch.setattr(storage.search, "RANKED_MATCHES", 3)
+    newest_first = [hit.message_id for hit in store.search("otter")]
+    assert newest_first == [r.id for r in reversed(weaker)] + [best.id]
