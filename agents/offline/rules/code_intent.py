@@ -27,11 +27,26 @@ _LANGUAGE_GLOBS = {
     "test": "test_*.py",
     "css": "*.tcss",
 }
+_CODE_KINDS = (
+    r"(?:function|func|fn|method|def|class|struct|type|variable|var|constant|const|field|"
+    r"attribute|property|parameter|param|argument|arg|module)"
+)
+"""Words naming what kind of thing a rename is about ("rename the function X to Y")."""
 _EDIT = re.compile(
-    r"\b(?:rename|replace|change)\s+(?P<old>`[^`]+`|\"[^\"]+\"|'[^']+'|\S+)\s+"
+    r"\b(?:rename|replace|change)\s+(?:(?:the|a|an)\s+)?(?:" + _CODE_KINDS + r"\s+)?"
+    r"(?P<old>`[^`]+`|\"[^\"]+\"|'[^']+'|\S+)\s+"
     r"(?:with|to|into|by)\s+(?P<new>`[^`]+`|\"[^\"]+\"|'[^']+'|\S+)",
     re.IGNORECASE,
 )
+_CODE_PHRASE = re.compile(
+    r"(?:search(?: the code)?(?: for)?|find|grep(?: for)?|look(?:ing)? for|where(?:'s| is| are))"
+    r"\s+(?:the\s+|a\s+)?(?P<phrase>(?:async\s+def|def|class|import|fn|func|struct|interface|"
+    r"impl)\s+(?!(?:that|which|who|where|with|is|are|was|used|defined|called|in|of|for|the|"
+    r"a|an|to)\b)[A-Za-z_][\w.]*)",
+    re.IGNORECASE,
+)
+"""A search for a piece of code ("search for def main", "find class Greeter", "grep for import
+json"): searched as written, keyword and all."""
 _DOCSTRING = re.compile(
     r"\badd\s+(?:a\s+|some\s+)?docstrings?(?:\s+(?:to|for)\s+(?:the\s+)?"
     r"(?:function\s+|method\s+|class\s+)?(?P<target>`?[A-Za-z_][\w.]*(?:\(\))?`?))?",
@@ -168,8 +183,11 @@ def parse_code_intent(text: str) -> CodeIntent:
     ]
     search_term = None
     wants_search = bool(_SEARCH.search(text)) or bool(quoted)
+    phrase = _CODE_PHRASE.search(text)
     if quoted:
         search_term = quoted[0]
+    elif phrase:
+        search_term = phrase.group("phrase")
     elif names:
         search_term = names[0]
     elif match := _SEARCH_OBJECT.search(text):

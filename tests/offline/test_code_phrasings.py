@@ -1,0 +1,65 @@
+"""The offline ide-helper reads common phrasings of a request: a table of what users type, and
+which tool each one calls with which arguments (behaviour, not wording)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from agents.offline import OfflineChatModel
+from tests.offline.conftest import build_loop, run_turn
+from tests.offline.test_code_tools import first_calls
+from tests.offline.tools import code_tools
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("search for def main", "def main"),
+        ("find class Greeter", "class Greeter"),
+        ("where is slugify used?", "slugify"),
+        ("grep for load_config", "load_config"),
+        ('look for "Hello" in the code', "Hello"),
+        ("search the code for import json", "import json"),
+    ],
+)
+def test_search_phrasings_search_for_what_was_named(project: Path, text: str, query: str):
+    assert first_calls(project, text) == [{"name": "search_code", "args": {"query": query}}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rename function greet to welcome in src/demo/app.py",
+        "rename the method greet to welcome in src/demo/app.py",
+        "in src/demo/app.py rename greet to welcome",
+        "Rename `greet` to `welcome` in `src/demo/app.py`",
+        "change greet into welcome in src/demo/app.py",
+    ],
+)
+async def test_rename_phrasings_propose_the_rename_in_the_named_file(project: Path, text: str):
+    graph = build_loop(OfflineChatModel(), code_tools(project))
+    messages = await run_turn(graph, text)
+    calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    edits = [c for c in calls if c["name"] == "propose_edit"]
+    assert len(edits) == 1, calls
+    args = edits[0]["args"]
+    assert args["path"] == "src/demo/app.py"
+    assert "def welcome(self, name: str)" in args["new_content"]
+    assert "greet" not in args["new_content"].replace("greet users", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("where is the function load_config used?", "load_config"),
+        ("find the class that loads config", None),
+    ],
+)
+def test_english_after_a_kind_word_is_not_taken_for_code(project: Path, text: str, query):
+    calls = first_calls(project, text)
+    queries = [c["args"].get("query") for c in calls if c["name"] == "search_code"]
+    assert query is None or queries == [query]
+    assert "class that" not in queries and "function load_config" not in queries
