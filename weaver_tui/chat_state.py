@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.profile import ProfileTraits
+from agents.profiles import UnknownProfileError, get_traits
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 from weaver_tui.chat_state_rows import build_item
@@ -65,6 +67,15 @@ class ChatState:
         record) of the last :meth:`path_items`."""
         self._leaves: tuple[BranchIndex, int, dict[str, int]] | None = None
         """(index, its shape version, message -> leaves in its subtree) for the header."""
+
+    @property
+    def traits(self) -> ProfileTraits:
+        """What the open profile declares for the app (plain traits for a profile that is no
+        longer registered, so its old conversations still open)."""
+        try:
+            return get_traits(self.profile)
+        except UnknownProfileError:
+            return ProfileTraits()
 
     @property
     def leaf_id(self) -> str | None:
@@ -231,7 +242,7 @@ class ChatState:
             and cached[2] == count
         ):
             return cached[3]
-        built = build_item(record, version, count)
+        built = build_item(record, version, count, self.traits)
         self._items[message_id] = (record, version, count, built)
         return built
 

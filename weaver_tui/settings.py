@@ -31,10 +31,10 @@ from pydantic_settings import (
 )
 
 from agents.errors import ConfigError
+from agents.profiles import DEFAULT_PROFILE
 from agents.provider_presets import PRESETS, PROVIDER_NAMES
 from weaver_tui.settings_early import (
     APP_NAME,
-    DEFAULT_PROFILE_SETTING,
     DEFAULT_THEME_SETTING,
     ENV_PREFIX,
     default_config_file,
@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     theme: str = Field(default=DEFAULT_THEME_SETTING)
     """The Textual theme the app starts with (the app saves the one you pick)."""
 
-    default_profile: str = Field(default=DEFAULT_PROFILE_SETTING)
+    default_profile: str = Field(default=DEFAULT_PROFILE)
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 

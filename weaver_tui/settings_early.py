@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_config_dir, user_data_dir
 
+from agents.profiles import DEFAULT_PROFILE
 from weaver_tui.settings_sources import read_yaml_config
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 APP_NAME = "weaver-tui"
 ENV_PREFIX = "WEAVER_"
 DEFAULT_THEME_SETTING = "weaver-dark"
-DEFAULT_PROFILE_SETTING = "ide-helper"
 
 
 def default_config_file() -> Path:
@@ -83,7 +83,7 @@ def peek_settings(
     return EarlySettings(
         theme=str(value("theme") or DEFAULT_THEME_SETTING),
         data_dir=Path(str(data_dir)).expanduser() if data_dir is not None else default_data_dir(),
-        default_profile=str(value("default_profile") or DEFAULT_PROFILE_SETTING),
+        default_profile=str(value("default_profile") or DEFAULT_PROFILE),
     )
 
 

@@ -9,6 +9,7 @@ from langgraph.graph import StateGraph
 from agents.graph import AgentState, build_react_graph
 from agents.profile import Profile
 from agents.profiles.atom_developer.tools import make_tools
+from agents.profiles.atom_developer.traits import TRAITS
 
 
 def build_graph(profile: Profile) -> StateGraph:
@@ -22,4 +23,5 @@ PROFILE = Profile(
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,
+    traits=TRAITS,
 )
