@@ -136,7 +136,7 @@ class Profile:
     traits: ProfileTraits = field(default_factory=ProfileTraits)
     """What the app reads to show this profile (the same object as its ``traits.TRAITS``)."""
     offline_rules: tuple[Callable[[Any], Any], ...] = ()
-    """This profile's rules for the offline model (``agents.offline.rules.Rule``: a
+    """This profile's rules for the offline model (``agents.offline.family.Rule``: a
     conversation in, a reply or ``None`` out), asked before the generic ones."""
     commands: tuple[ProfileCommand, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
-from agents.offline import OfflineChatModel
-from agents.offline.rules.mediation import topics_of
 from agents.profiles.mediator.demo import DEMO_TURNS
+from agents.profiles.mediator.offline import topics_of
 from tests.offline.conftest import build_loop, run_turn
-from tests.offline.tools import mediator_tools
+from tests.offline.tools import mediator_model, mediator_tools
 
 SYSTEM = "You are a neutral mediator for a couple's financial counselling.\nParticipants: Alex, Sam"
 
 
 def mediator(deliveries: list[dict[str, str]]):
-    return build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
+    return build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
 
 
 async def test_a_shared_concern_gets_a_private_reply_and_a_neutral_shared_post() -> None:
@@ -84,9 +81,7 @@ async def test_different_speakers_and_words_give_different_deliveries() -> None:
 
 async def test_an_undeliverable_reply_is_reported_in_the_final_text() -> None:
     deliveries: list[dict[str, str]] = []
-    graph = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
+    graph = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
     messages = await run_turn(graph, "[Jordan]: I'd like to join the conversation.")
     calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls[0]["args"]["recipient"] == "Jordan"
@@ -127,7 +122,7 @@ async def test_a_six_turn_counselling_session_keeps_private_words_private() -> N
 def test_the_sender_can_come_from_the_message_name() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    bound = OfflineChatModel().bind_tools(mediator_tools(("Ana", "Ben", "Cy"), []))
+    bound = mediator_model().bind_tools(mediator_tools(("Ana", "Ben", "Cy"), []))
     reply = bound.invoke(
         [
             SystemMessage("Participants: Ana, Ben and Cy"),
@@ -144,7 +139,7 @@ def test_the_sender_can_come_from_the_message_name() -> None:
 def test_a_greeting_is_welcomed_privately() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    bound = OfflineChatModel().bind_tools(mediator_tools(("Alex", "Sam"), []))
+    bound = mediator_model().bind_tools(mediator_tools(("Alex", "Sam"), []))
     calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("[Sam]: Hello!")]).tool_calls
     assert [(c["name"], c["args"]["recipient"]) for c in calls] == [("reply_privately", "Sam")]
     assert calls[0]["args"]["content"].startswith("Hello, Sam! I'm here to help you with Alex")
@@ -158,7 +153,7 @@ ABOUT_BOTH = "[Alex]: I'm worried about how much we spend eating out; we need a 
 async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_everyone() -> None:
     deliveries: list[dict[str, str]] = []
     loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
+        mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
     )
     await run_turn(loop, ABOUT_BOTH)  # no "privately" in the words: the channel says it
     assert [d["to"] for d in deliveries] == ["Alex"]
@@ -170,7 +165,7 @@ async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_e
 async def test_the_same_message_said_in_the_shared_space_gets_a_shared_post() -> None:
     deliveries: list[dict[str, str]] = []
     loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
+        mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
     )
     await run_turn(loop, ABOUT_BOTH)
     assert sorted(d["to"] for d in deliveries) == ["Alex", "shared"]
@@ -187,9 +182,7 @@ def test_topics_are_whole_words() -> None:
 
 async def _private_reply_to(text: str, sender: str = "Sam") -> str:
     deliveries: list[dict[str, str]] = []
-    loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
+    loop = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
     await run_turn(loop, f"[{sender}]: {text}")
     return next(d["content"] for d in deliveries if d["to"] == sender)
 

@@ -8,8 +8,8 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.offline.conversation import read_conversation
-from agents.offline.rules.code_intent import parse_code_intent
 from agents.offline.rules.sources import parse_sources
+from agents.profiles.ide_helper.offline.intent import parse_code_intent
 
 
 @pytest.mark.parametrize(
