@@ -132,7 +132,7 @@ class Profile:
     description: str
     prompt_file: Path
     make_tools: Callable[[], list[BaseTool]]
-    build_graph: Callable[[Profile], StateGraph]
+    build_graph: Callable[[Profile], StateGraph[Any, TurnContext, Any, Any]]
     traits: ProfileTraits = field(default_factory=ProfileTraits)
     """What the app reads to show this profile (the same object as its ``traits.TRAITS``)."""
     offline_rules: tuple[Callable[[Any], Any], ...] = ()

@@ -22,7 +22,7 @@ from storage.secrets import scrub
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from storage.sqlite_store import SqliteConversationStore
+    from storage.interchange_ports import ExportSource
 
 logger = logging.getLogger(__name__)
 
@@ -38,9 +38,7 @@ _STATUS_NOTE = {
 }
 
 
-def to_markdown(
-    store: SqliteConversationStore, conversation_id: str, leaf_id: str | None = None
-) -> str:
+def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None = None) -> str:
     """The path to ``leaf_id`` (default: the active leaf) as a Markdown document."""
     conversation = store.get_conversation(conversation_id)
     index = store.tree_index(conversation_id)
@@ -104,7 +102,7 @@ def _fenced(text: str, language: str) -> list[str]:
     return [fence + language, text, fence, ""]
 
 
-def write_jsonl(store: SqliteConversationStore, conversation_id: str, directory: Path) -> Path:
+def write_jsonl(store: ExportSource, conversation_id: str, directory: Path) -> Path:
     """Write ``meta.json`` and ``messages.jsonl`` into ``directory`` (created); return it."""
     conversation = store.get_conversation(conversation_id)
     records = store.list_messages(conversation_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from storage.codec import row_to_message
 from storage.models import MessageRecord
@@ -136,7 +136,8 @@ class TreeIndex:
             last[parent] = version
         for parent in unsorted:
             children[parent].sort(key=lambda kid: (by_id[kid][6], by_id[kid][8]))
-        return cls(LazyRecords(by_id), children, dict(choices or {}), active_leaf_id)
+        values = cast("dict[str, MessageRecord | tuple[Any, ...]]", by_id)  # rows only, so far
+        return cls(LazyRecords(values), children, dict(choices or {}), active_leaf_id)
 
     def __len__(self) -> int:
         return len(self.records)

@@ -38,7 +38,7 @@ def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
     """The reply for ``conv``: the first rule that speaks (the running profile's own rules,
     then the generic families), else a conversational answer."""
     unknown = partial(unknown_tools.decide, claimed=claimed_tools(profile_rules))
-    families = (*profile_rules, *FAMILIES, unknown)
+    families: tuple[Rule, ...] = (*profile_rules, *FAMILIES, unknown)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None
     if forced is not None and forced in conv.tools:
         return _forced(conv, forced, families)

@@ -28,13 +28,13 @@ def _claimed(conv: Conversation, claimed: frozenset[str]) -> set[str]:
 
 def decide(conv: Conversation, claimed: frozenset[str] = frozenset()) -> Reply | None:
     """Call (or summarise) a tool no family knows; ``claimed``: tools a profile's rules own."""
-    claimed = _claimed(conv, claimed)
-    results = [r for r in conv.results if r.name not in claimed]
+    known = _claimed(conv, claimed)
+    results = [r for r in conv.results if r.name not in known]
     if results:
         return Reply(text=summarise(results))
     if not conv.may_call_tools:
         return None
-    candidates = [s for s in conv.tools.values() if s.name not in claimed]
+    candidates = [s for s in conv.tools.values() if s.name not in known]
     ranked = sorted(candidates, key=lambda s: (-structured.relevance(s, conv.user_text), s.name))
     if not ranked or structured.relevance(ranked[0], conv.user_text) < _MIN_RELEVANCE:
         return None

@@ -6,12 +6,12 @@ into exactly one action.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-REPLY_PRIVATELY = "reply_privately"
-POST_TO_SHARED = "post_to_shared"
+REPLY_PRIVATELY: Final = "reply_privately"
+POST_TO_SHARED: Final = "post_to_shared"
 
 
 class ReplyPrivately(BaseModel):
@@ -40,7 +40,7 @@ ReplyPrivateAction = ReplyPrivately
 PostToSharedAction = PostToShared
 """Seed 000's names for the same models."""
 
-_ACTION = TypeAdapter(MediatorAction)
+_ACTION: TypeAdapter[ReplyPrivately | PostToShared] = TypeAdapter(MediatorAction)  # type: ignore[arg-type]  # mypy reads Annotated[...] as a value
 
 
 def action_from_tool_call(call: dict[str, Any]) -> ReplyPrivately | PostToShared | None:

@@ -114,10 +114,10 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
 
 def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
     """Seed 000: execute the chosen actions if there are any, else end the turn."""
-    return "tools" if state.get("action_to_execute") else END
+    return "tools" if state.get("action_to_execute") else "__end__"
 
 
-def build_graph(profile: Profile) -> StateGraph:
+def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     """The uncompiled mediator graph; the runtime compiles it once with the checkpointer."""
     tools = profile.make_tools()
     builder = StateGraph(SpaceState, context_schema=TurnContext)

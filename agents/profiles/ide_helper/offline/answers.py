@@ -175,7 +175,8 @@ def _mentions(lines: dict[int, str], numbers: list[int], intent: CodeIntent) -> 
 def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
     directory = str(result.args.get("directory") or ".")
     pattern = result.args.get("pattern")
-    entries, notes = [], []
+    entries: list[str] = []
+    notes: list[str] = []
     for line in result.content.splitlines():
         text = line.strip().lstrip("-* ").strip()
         if text:
