@@ -174,7 +174,7 @@ def peek_services(args: argparse.Namespace) -> Services:
 
     try:
         from weaver_tui.services import Services
-        from weaver_tui.settings_early import PendingSettings
+        from weaver_tui.settings_pending import PendingSettings
 
         pending = PendingSettings.peek(
             config_file=args.config, provider=args.provider, model=args.model

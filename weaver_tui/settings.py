@@ -37,6 +37,7 @@ from weaver_tui.settings_early import (
     APP_NAME,
     DEFAULT_THEME_SETTING,
     ENV_PREFIX,
+    EarlySettings,
     default_config_file,
     default_data_dir,
 )
@@ -168,6 +169,10 @@ class Settings(BaseSettings):
     def config_file(self) -> Path:
         """The YAML file these settings were read from (and ``save_setting`` writes to)."""
         return self._config_file or default_config_file()
+
+    def early(self) -> EarlySettings:
+        """The values the first frame is drawn from, as these settings give them."""
+        return EarlySettings(self.theme, Path(self.data_dir), self.default_profile)
 
     def provider_config(self) -> ProviderConfig:
         """The provider part of the settings, for ``agents.providers.make_chat_model``.

@@ -29,7 +29,8 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widget import Widget
 
-from weaver_tui.widgets.message_view import budget, warm_up
+import weaver_tui.widgets.message_view.budget as budget
+import weaver_tui.widgets.message_view.warm_up as warm_up
 from weaver_tui.widgets.message_view.blocks import make_console, render_block
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout
