@@ -86,3 +86,15 @@ def test_the_app_never_tests_a_profile_name() -> None:
         if literal.search(line)
     ]
     assert found == []
+
+
+async def test_the_chat_screen_provides_what_its_parts_rely_on(services: Services) -> None:
+    from weaver_tui.screens.chat_host import ChatHost
+
+    members = {
+        name for name in [*ChatHost.__annotations__, *vars(ChatHost)] if not name.startswith("_")
+    }
+    async with new_app(services).run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await settle(pilot)
+        assert sorted(name for name in members if not hasattr(screen, name)) == []

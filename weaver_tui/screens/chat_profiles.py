@@ -23,13 +23,15 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from agents.profiles.ide_helper.review import PendingReview
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat_host import ChatHost as _Host
     from weaver_tui.screens.demo_player import DemoPlayer
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
     from weaver_tui.widgets.speaker_bar import SpeakerBar
+else:
+    _Host = object  # the type checker sees the chat screen's surface; Python a plain mixin
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +54,7 @@ def profile_bindings() -> list[Binding]:
     ]
 
 
-class ChatProfiles:
+class ChatProfiles(_Host):
     """Profile panels for :class:`~weaver_tui.screens.chat.ChatScreen`.
 
     The speakers' panel and views and the patch review need agent modules (LangChain types), so
@@ -68,7 +70,7 @@ class ChatProfiles:
     """The demo being played (or the last one played) on this screen."""
     demo_pause_s: float = DEMO_PAUSE_S
 
-    def warm_profile_modules(self: ChatScreen) -> None:
+    def warm_profile_modules(self) -> None:
         """Import the open profile, and with it what its panel needs (in the warm-up thread)."""
         from agents.profiles import UnknownProfileError, get_profile
 
@@ -77,7 +79,7 @@ class ChatProfiles:
         except UnknownProfileError as exc:  # said when a turn asks for it
             logger.warning("profile not loaded", extra={"error": str(exc)})
 
-    def agents_loaded(self: ChatScreen) -> None:
+    def agents_loaded(self) -> None:
         """The warm-up is done: mount what waited for it."""
         self.agents_ready = True
         if self.state.traits.participants:
@@ -88,7 +90,7 @@ class ChatProfiles:
 
     # ------------------------------------------------------------------ the panel
 
-    def mount_profile_panel(self: ChatScreen) -> None:
+    def mount_profile_panel(self) -> None:
         """Show the open profile's panel (or none), set up for the open conversation."""
         from weaver_tui.profile_panels import PanelOptions, panel_for
 
@@ -117,7 +119,7 @@ class ChatProfiles:
         )
         self.show_panel(panel_for(traits.panel, options))
 
-    def participants(self: ChatScreen) -> tuple[str, ...]:
+    def participants(self) -> tuple[str, ...]:
         """The open conversation's participants (those it stored, else the profile's default;
         empty for a profile with one user)."""
         traits = self.state.traits
@@ -127,24 +129,24 @@ class ChatProfiles:
         stored = tuple(conversation.meta.get("participants") or ()) if conversation else ()
         return stored or traits.participants
 
-    def project_dir(self: ChatScreen) -> Path:
+    def project_dir(self) -> Path:
         conversation = self.state.conversation
         stored = conversation.meta.get("project_root") if conversation else None
         return Path(stored) if stored else (self.project_root or Path.cwd())
 
-    def mediator_panel(self: ChatScreen) -> MediatorPanel | None:
+    def mediator_panel(self) -> MediatorPanel | None:
         from weaver_tui.widgets.mediator_panel import MediatorPanel
 
         panel = self.profile_panel
         return panel if isinstance(panel, MediatorPanel) else None
 
-    def project_label(self: ChatScreen) -> ProjectRootLabel | None:
+    def project_label(self) -> ProjectRootLabel | None:
         from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
         panel = self.profile_panel
         return panel if isinstance(panel, ProjectRootLabel) else None
 
-    def new_conversation_meta(self: ChatScreen) -> dict[str, Any]:
+    def new_conversation_meta(self) -> dict[str, Any]:
         """Meta for a conversation created by its first message: the profile's participants;
         the project root of a profile that works on one (the folder the app was started in
         unless ``--project-root`` named one), so the conversation reopened from another folder
@@ -157,7 +159,7 @@ class ChatProfiles:
             meta["project_root"] = str((self.project_root or Path.cwd()).resolve())
         return meta
 
-    def user_meta(self: ChatScreen, text: str) -> dict[str, Any] | None:
+    def user_meta(self, text: str) -> dict[str, Any] | None:
         """The meta of the user record about to hold ``text``: with a speakers' panel the
         message is a :class:`~agents.profiles.mediator.events.UserMessageEvent` (the speaker, the
         audience chosen in the panel), stored as the event's own record meta."""
@@ -171,7 +173,7 @@ class ChatProfiles:
         )
         return event.record_meta()
 
-    def visible_items(self: ChatScreen) -> list[MessageItem]:
+    def visible_items(self) -> list[MessageItem]:
         """The active path as the message view shows it (through the chosen view, for a
         conversation with participants)."""
         items = self.state.path_items()
@@ -185,7 +187,7 @@ class ChatProfiles:
             logger.warning("unknown view", extra={"error": str(exc)})
             return items
 
-    def live_row_filter(self: ChatScreen) -> Callable[[str], MessageItem | None] | None:
+    def live_row_filter(self) -> Callable[[str], MessageItem | None] | None:
         """How a running turn's records show in the chosen view of a conversation with
         participants (``None``: as they are). The model's view shows every record, deliveries as the mediator's message; a
         participant's or the shared view shows only what that reader may see, so another
@@ -205,7 +207,7 @@ class ChatProfiles:
 
         return row_for
 
-    def _view_rows(self: ChatScreen, items: dict[str, MessageItem]) -> list[MessageItem]:
+    def _view_rows(self, items: dict[str, MessageItem]) -> list[MessageItem]:
         """The active path through the chosen view (``items``: rows already built by id)."""
         from weaver_tui.profile_panels import items_for_view
 
@@ -214,29 +216,29 @@ class ChatProfiles:
 
     # ------------------------------------------------------------------ speakers' keys
 
-    def action_cycle_speaker(self: ChatScreen) -> None:
+    def action_cycle_speaker(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_speaker()
 
-    def action_cycle_audience(self: ChatScreen) -> None:
+    def action_cycle_audience(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_audience()
 
-    def action_cycle_view(self: ChatScreen) -> None:
+    def action_cycle_view(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_view()
 
-    def on_speaker_bar_speaker_changed(self: ChatScreen, event: SpeakerBar.SpeakerChanged) -> None:
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
         self.composer.speaker = event.name
 
-    def on_channel_tabs_view_changed(self: ChatScreen, event: ChannelTabs.ViewChanged) -> None:
+    def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
         self.mediator_view = event.view
         if not self.running:
             self.show_path()
 
     # ------------------------------------------------------------------ patch review
 
-    def pending_review(self: ChatScreen) -> PendingReview | None:
+    def pending_review(self) -> PendingReview | None:
         conversation = self.state.conversation
         if not self.state.traits.patch_review or conversation is None:
             return None
@@ -248,11 +250,11 @@ class ChatProfiles:
             logger.warning("pending review not readable", extra={"error": str(exc)})
             return None
 
-    def show_pending_count(self: ChatScreen) -> None:
+    def show_pending_count(self) -> None:
         if (label := self.project_label()) is not None:
             label.set_pending(1 if self.pending_review() else 0)
 
-    def action_review_patch(self: ChatScreen) -> None:
+    def action_review_patch(self) -> None:
         """Open the review of the patch the paused turn waits on; the decision resumes it."""
         from agents.profiles.ide_helper.review import resume_value
         from weaver_tui.screens.patch_review import PatchDecision, PatchReviewScreen
@@ -277,13 +279,13 @@ class ChatProfiles:
         self.app.push_screen(PatchReviewScreen(pending.patch, self.project_dir()), decided)
 
     def on_project_root_label_review_requested(
-        self: ChatScreen, event: ProjectRootLabel.ReviewRequested
+        self, event: ProjectRootLabel.ReviewRequested
     ) -> None:
         self.action_review_patch()
 
     # ------------------------------------------------------------------ demo
 
-    def demo_module(self: ChatScreen) -> str | None:
+    def demo_module(self) -> str | None:
         """The demo the palette plays: the open profile's, else the first registered one's."""
         from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_traits
 
@@ -297,7 +299,7 @@ class ChatProfiles:
                 continue
         return None
 
-    def action_play_demo(self: ChatScreen) -> None:
+    def action_play_demo(self) -> None:
         """Open a new conversation for the demo and play its turns here, live (Esc stops it)."""
         from weaver_tui.screens.demo_player import DemoPlayer
 
@@ -314,7 +316,7 @@ class ChatProfiles:
         self.demo = player = DemoPlayer(self, self.demo_pause_s, module)
         self.run_worker(player.play(), name="demo", group="demo", exit_on_error=False)
 
-    def after_turn(self: ChatScreen) -> None:
+    def after_turn(self) -> None:
         """A turn ended: a patch it proposed opens for review at once; the path of a
         conversation with participants is shown again through the chosen view (deliveries as
         the agent's messages, and only what that view may read)."""
@@ -324,7 +326,7 @@ class ChatProfiles:
         if self.pending_review() is not None:
             self.action_review_patch()
 
-    def check_profile_action(self: ChatScreen, action: str) -> bool:
+    def check_profile_action(self, action: str) -> bool:
         if action == "review_patch":
             return self.state.traits.patch_review and not self.running
         if action == "play_demo":

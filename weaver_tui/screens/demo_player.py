@@ -25,7 +25,7 @@ from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from agents.profiles.mediator.demo import DemoTurn
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat_host import ChatHost
     from weaver_tui.widgets.mediator_panel import MediatorPanel
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ PANEL_WAIT_S = 5.0
 class DemoPlayer:
     """One run of the demo on ``screen``; :meth:`play` is the screen worker's body."""
 
-    def __init__(self, screen: ChatScreen, pause_s: float, module: str) -> None:
+    def __init__(self, screen: ChatHost, pause_s: float, module: str) -> None:
         self.screen = screen
         self.pause_s = pause_s
         self.module = module
