@@ -1,6 +1,6 @@
 """The conversation path as LangChain messages: what the model sees of the tree.
 
-The context window (the last N records on the path to the new user message, seed 001 §6.3)
+The context window (the last N records on the path to the new user message)
 becomes Human/AI/Tool messages. Tool calls stay paired with their results: an assistant tool
 call whose results are not in the window (a cancelled round) is sent without that call, and a
 tool result whose call is not in the window is dropped, since providers reject either half

@@ -1,8 +1,7 @@
-"""Export a conversation: the active path as Markdown, the whole tree as seed 001's layout.
+"""Export a conversation: the active path as Markdown, the whole tree as a folder.
 
-The tree layout (seed 001 §3.1) is a folder with ``meta.json`` (the conversation) and
-``messages.jsonl`` (one record per line). weaver-tui adds ``profile`` next to the seed's
-``agent_type``, ``format``/``format_version``, and ``branch_choices`` (the remembered child at
+The tree layout is a folder with ``meta.json`` (the conversation) and
+``messages.jsonl`` (one record per line). Beside ``agent_type`` it writes ``profile``, ``format``/``format_version``, and ``branch_choices`` (the remembered child at
 every fork), so :mod:`storage.importer` restores the tree and the branch the user was on.
 Credentials never leave: meta passes through :func:`storage.secrets.scrub`.
 """

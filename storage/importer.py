@@ -1,4 +1,4 @@
-"""Import a conversation folder written by :mod:`storage.export` (seed 001 §3.1 layout).
+"""Import a conversation folder written by :mod:`storage.export`.
 
 Lossless: ids, versions, depths, times, meta and remembered branches come back as written.
 If the conversation id (or any message id) is already in the database, the whole tree is

@@ -1,4 +1,4 @@
-"""The records of the conversation tree (seed 001 §2.2), as plain frozen dataclasses."""
+"""The records of the conversation tree, as plain frozen dataclasses."""
 
 from __future__ import annotations
 

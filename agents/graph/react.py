@@ -1,4 +1,4 @@
-"""The agent ⇄ tools loop as one uncompiled ``StateGraph`` (seed 004 §3.4)."""
+"""The agent ⇄ tools loop as one uncompiled ``StateGraph``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The router of the agent ⇄ tools loop (seed 004 §3.4)."""
+"""The router of the agent ⇄ tools loop: to the tools while the model asks for any, else end."""
 
 from __future__ import annotations
 

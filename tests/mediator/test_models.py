@@ -1,4 +1,4 @@
-"""Seed 000's models: the event, the actions, and SpaceState, every field documented."""
+"""The mediator's models: the event, the actions, and SpaceState, every field documented."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Export as Markdown and as seed 001's folder layout; import it back without loss."""
+"""Export as Markdown and as a folder (meta.json, messages.jsonl); import it back without loss."""
 
 from __future__ import annotations
 

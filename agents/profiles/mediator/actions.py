@@ -1,4 +1,4 @@
-"""The mediator's actions (seed 000's ``actions.py``): what a tool call asks it to do.
+"""The mediator's actions: what a tool call asks it to do.
 
 Pydantic models with every field documented, and a discriminated union so a tool call parses
 into exactly one action.
@@ -38,7 +38,7 @@ MediatorAction = Annotated[ReplyPrivately | PostToShared, Field(discriminator="t
 
 ReplyPrivateAction = ReplyPrivately
 PostToSharedAction = PostToShared
-"""Seed 000's names for the same models."""
+"""Longer names for the same models, kept for code that uses them."""
 
 _ACTION: TypeAdapter[ReplyPrivately | PostToShared] = TypeAdapter(MediatorAction)  # type: ignore[arg-type]  # mypy reads Annotated[...] as a value
 

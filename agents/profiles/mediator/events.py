@@ -1,4 +1,4 @@
-"""The mediator's events (seed 000's ``events.py``): what a participant's message is.
+"""The mediator's events: what a participant's message is.
 
 A pydantic model with every field documented; the chat screen, the headless ``ask`` verb and
 the demo all make a user record's meta through :meth:`UserMessageEvent.record_meta`.

@@ -5,7 +5,7 @@ viewport, coalesces streamed appends into at most one render per frame interval,
 scroll position steady when blocks above the viewport get their real heights, and implements
 follow mode and Textual text selection. ``MessageView`` adds the chat API, keys and messages.
 
-Textual notes that shaped it (issue 3 / STACK-NOTES): ``virtual_size`` is a layout reactive,
+What Textual does that shaped it: ``virtual_size`` is a layout reactive,
 and a screen layout per streamed frame costs more than the frame itself, so it is changed
 without a layout unless the scrollbar must appear or go; ``scroll_to`` needs ``force=True``
 before the first layout; widths come from ``scrollable_content_region`` with
