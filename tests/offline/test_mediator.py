@@ -20,7 +20,8 @@ async def test_a_shared_concern_gets_a_private_reply_and_a_neutral_shared_post()
     deliveries: list[dict[str, str]] = []
     messages = await run_turn(
         mediator(deliveries),
-        "[Alex]: I'm worried we spend $800 a month eating out. Can we make a budget?",
+        "I'm worried we spend $800 a month eating out. Can we make a budget?",
+        sender="Alex",
     )
     by_recipient = {d["to"]: d["content"] for d in deliveries}  # the two tools run in parallel
     assert sorted(by_recipient) == ["Alex", "shared"] and len(deliveries) == 2
@@ -38,7 +39,8 @@ async def test_a_private_message_is_only_answered_privately() -> None:
     deliveries: list[dict[str, str]] = []
     await run_turn(
         mediator(deliveries),
-        "[Sam]: Just between us, I have $5,000 of credit card debt and we never talk about it.",
+        "Just between us, I have $5,000 of credit card debt and we never talk about it.",
+        sender="Sam",
     )
     assert [d["to"] for d in deliveries] == ["Sam"]
     reply = deliveries[0]["content"]
@@ -48,7 +50,7 @@ async def test_a_private_message_is_only_answered_privately() -> None:
 
 async def test_a_personal_remark_gets_only_a_private_reply_to_its_sender() -> None:
     deliveries: list[dict[str, str]] = []
-    await run_turn(mediator(deliveries), "[Sam]: I had a stressful day at work.")
+    await run_turn(mediator(deliveries), "I had a stressful day at work.", sender="Sam")
     assert deliveries == [
         {
             "to": "Sam",
@@ -60,7 +62,7 @@ async def test_a_personal_remark_gets_only_a_private_reply_to_its_sender() -> No
 
 async def test_a_question_to_everyone_is_also_posted_to_the_shared_space() -> None:
     deliveries: list[dict[str, str]] = []
-    await run_turn(mediator(deliveries), "[Sam]: What should we do about the vacation?")
+    await run_turn(mediator(deliveries), "What should we do about the vacation?", sender="Sam")
     by_recipient = {d["to"]: d["content"] for d in deliveries}
     assert sorted(by_recipient) == ["Sam", "shared"] and len(deliveries) == 2
     assert by_recipient["Sam"].startswith("Thank you, Sam. You asked: what should we do")
@@ -70,8 +72,8 @@ async def test_a_question_to_everyone_is_also_posted_to_the_shared_space() -> No
 async def test_different_speakers_and_words_give_different_deliveries() -> None:
     first: list[dict[str, str]] = []
     second: list[dict[str, str]] = []
-    await run_turn(mediator(first), "[Alex]: We should save more for retirement together.")
-    await run_turn(mediator(second), "[Sam]: We should plan the wedding together.")
+    await run_turn(mediator(first), "We should save more for retirement together.", sender="Alex")
+    await run_turn(mediator(second), "We should plan the wedding together.", sender="Sam")
     first_by = {d["to"]: d["content"] for d in first}
     second_by = {d["to"]: d["content"] for d in second}
     assert sorted(first_by) == ["Alex", "shared"] and sorted(second_by) == ["Sam", "shared"]
@@ -82,7 +84,7 @@ async def test_different_speakers_and_words_give_different_deliveries() -> None:
 async def test_an_undeliverable_reply_is_reported_in_the_final_text() -> None:
     deliveries: list[dict[str, str]] = []
     graph = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
-    messages = await run_turn(graph, "[Jordan]: I'd like to join the conversation.")
+    messages = await run_turn(graph, "I'd like to join the conversation.", sender="Jordan")
     calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls[0]["args"]["recipient"] == "Jordan"
     assert (
@@ -109,7 +111,7 @@ async def test_a_six_turn_counselling_session_keeps_private_words_private() -> N
     history: list = []
     for speaker, text, expected in SCENARIO:
         before = len(deliveries)
-        out = await graph.ainvoke({"messages": [*history, HumanMessage(f"[{speaker}]: {text}")]})
+        out = await graph.ainvoke({"messages": [*history, HumanMessage(text, name=speaker)]})
         history = out["messages"]
         assert sorted(d["to"] for d in deliveries[before:]) == sorted(expected), text
     shared = " ".join(d["content"] for d in deliveries if d["to"] == "shared")
@@ -140,14 +142,14 @@ def test_a_greeting_is_welcomed_privately() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     bound = mediator_model().bind_tools(mediator_tools(("Alex", "Sam"), []))
-    calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("[Sam]: Hello!")]).tool_calls
+    calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("Hello!", name="Sam")]).tool_calls
     assert [(c["name"], c["args"]["recipient"]) for c in calls] == [("reply_privately", "Sam")]
     assert calls[0]["args"]["content"].startswith("Hello, Sam! I'm here to help you with Alex")
 
 
 PRIVATE_CHANNEL = SYSTEM + "\nNow speaking: Alex, privately to you (Sam cannot see it)."
 SHARED_CHANNEL = SYSTEM + "\nNow speaking: Alex, in the shared space, so everyone has read it."
-ABOUT_BOTH = "[Alex]: I'm worried about how much we spend eating out; we need a budget."
+ABOUT_BOTH = "I'm worried about how much we spend eating out; we need a budget."
 
 
 async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_everyone() -> None:
@@ -155,7 +157,9 @@ async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_e
     loop = build_loop(
         mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
     )
-    await run_turn(loop, ABOUT_BOTH)  # no "privately" in the words: the channel says it
+    await run_turn(
+        loop, ABOUT_BOTH, sender="Alex"
+    )  # no "privately" in the words: the channel says it
     assert [d["to"] for d in deliveries] == ["Alex"]
     reply = deliveries[0]["content"]
     assert "won't share it with Sam" in reply
@@ -167,7 +171,7 @@ async def test_the_same_message_said_in_the_shared_space_gets_a_shared_post() ->
     loop = build_loop(
         mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
     )
-    await run_turn(loop, ABOUT_BOTH)
+    await run_turn(loop, ABOUT_BOTH, sender="Alex")
     assert sorted(d["to"] for d in deliveries) == ["Alex", "shared"]
 
 
@@ -183,7 +187,7 @@ def test_topics_are_whole_words() -> None:
 async def _private_reply_to(text: str, sender: str = "Sam") -> str:
     deliveries: list[dict[str, str]] = []
     loop = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
-    await run_turn(loop, f"[{sender}]: {text}")
+    await run_turn(loop, text, sender=sender)
     return next(d["content"] for d in deliveries if d["to"] == sender)
 
 

@@ -196,3 +196,14 @@ def test_seed_001_example_imports(store: SqliteConversationStore, tmp_path: Path
     leaf = store.active_leaf(conv.id)
     assert leaf is not None and leaf.id == "m3" and leaf.status is MessageStatus.COMPLETE
     assert [r.id for r in store.path_to_root("m3")] == ["m1", "m2", "m3"]
+
+
+def test_who_said_a_message_survives_export_and_import(
+    store: SqliteConversationStore, tmp_path: Path
+) -> None:
+    conv = store.create_conversation("mediator", "A space", {"participants": ["Alex", "Sam"]})
+    said = store.add_message(conv.id, "user", "Hello both", None, {"sender": "Alex"})
+    folder = store.export_jsonl(conv.id, tmp_path / "out")
+    with SqliteConversationStore(tmp_path / "other.sqlite") as other:
+        other.import_jsonl(folder)
+        assert other.get_message(said.id).sender == "Alex"

@@ -1,6 +1,6 @@
 """The mediator's rules for the offline model, for its tools: ``reply_privately(recipient, content)`` and ``post_to_shared``.
 
-The person who spoke (``[Name]: text``) is answered privately, in words that refer to what
+The person who spoke (the message's ``name``) is answered privately, in words that refer to what
 they said. When the message was said in the shared space and is about something the pair
 shares (a plan, a budget, "we") or asks everyone, a neutral summary also goes to the shared
 space: built from topics only, it never quotes the message or repeats an amount. A message
