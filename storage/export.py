@@ -44,7 +44,7 @@ def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None =
     if leaf_id is not None:
         if leaf_id not in index:
             raise StorageError(f"Message {leaf_id} is not in conversation {conversation_id}.")
-        path = index.path_to(leaf_id)
+        path = index.records(index.path_to(leaf_id))
     else:
         path = index.active_path()
     lines = [

@@ -123,16 +123,14 @@ def test_importing_into_the_same_database_renumbers_and_keeps_structure(
     copy = store.import_jsonl(folder / "messages.jsonl")  # naming a file of the folder works too
     assert copy.id != conv.id and copy.title == conv.title
     old, new = store.tree_index(conv.id), store.tree_index(copy.id)
-    assert not set(old.records) & set(new.records)
+    assert not set(old) & set(new)
 
     def shape(index: TreeIndex, leaf: str) -> list[tuple[str, str, int, int]]:
-        return [(r.role, r.content, r.depth, r.version) for r in index.path_to(leaf)]
+        return [(r.role, r.content, r.depth, r.version) for r in index.records(index.path_to(leaf))]
 
     assert new.active_leaf_id is not None
     assert shape(new, new.active_leaf_id) == shape(old, ids["answer"])
-    assert sorted(len(new.children(r)) for r in new.records) == sorted(
-        len(old.children(r)) for r in old.records
-    )
+    assert sorted(len(new.children(r)) for r in new) == sorted(len(old.children(r)) for r in old)
 
 
 @pytest.mark.parametrize(
