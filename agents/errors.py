@@ -1,4 +1,4 @@
-"""The small set of typed errors every provider failure becomes (seed 001 §2.4).
+"""The small set of typed errors every provider failure becomes.
 
 Each carries ``user_message``: one sentence saying what happened and what to do, safe to show
 (never an API key). ``code`` is a stable machine name for logs and tests.

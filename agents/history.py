@@ -1,10 +1,12 @@
 """The conversation path as LangChain messages: what the model sees of the tree.
 
-The context window (the last N records on the path to the new user message, seed 001 §6.3)
+The context window (the last N records on the path to the new user message)
 becomes Human/AI/Tool messages. Tool calls stay paired with their results: an assistant tool
 call whose results are not in the window (a cancelled round) is sent without that call, and a
 tool result whose call is not in the window is dropped, since providers reject either half
 alone. Cancelled and failed replies are included as what was said; empty ones are skipped.
+Who said a user message travels as the message's ``name`` (:mod:`agents.speaker`), never in
+its text.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
 
 
-def user_text(record: MessageRecord) -> str:
-    """A user record as the model reads it; mediator records name who spoke."""
-    sender = record.meta.get("sender")
-    return f"[{sender}]: {record.content}" if sender else record.content
+def user_message(record: MessageRecord) -> HumanMessage:
+    """A user record as the model reads it: its words, and who said them as the ``name``."""
+    name = message_name(record.sender) if record.sender else None
+    return HumanMessage(content=record.content, name=name, id=record.id)
 
 
 def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +43,7 @@ def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:
     messages: list[AnyMessage] = []
     for record in records:
         if record.role == "user":
-            messages.append(HumanMessage(content=user_text(record), id=record.id))
+            messages.append(user_message(record))
         elif record.role == "assistant":
             calls = [_tool_call(c) for c in record.tool_calls if c.get("id") in answered]
             if not record.content and not calls:

@@ -1,12 +1,15 @@
-"""What a profile is: a name, a prompt, tools, and a graph built from the shared blocks.
+"""What a profile is: a name, a prompt, tools, a graph built from the shared blocks, and the
+traits the app reads to show it.
 
-A profile lives in ``agents/profiles/<name>/`` (``profile.py``, ``state.py``, ``graph.py``,
-``tools.py``, ``prompts/``) and is registered in :mod:`agents.profiles` under its final name.
+A profile lives in ``agents/profiles/<name>/`` (``traits.py``, ``profile.py``, ``state.py``,
+``graph.py``, ``tools.py``, ``prompts/``) and is registered in :mod:`agents.profiles` under its
+final name. ``traits.py`` imports nothing but this module, so the app can read every profile's
+traits while it starts without importing any graph, tool or model library.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -71,6 +74,47 @@ class ProfileCommand:
     run: Callable[[argparse.Namespace, CommandContext], int]
 
 
+ReplyBadge = Callable[[Mapping[str, Any]], str | None]
+"""A reply record's meta -> the badge its header shows (``None``: the model badge as usual)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileTraits:
+    """What the app needs to know to show a profile, declared as plain data.
+
+    The app maps these to widgets and keys; it never tests a profile's name. A panel kind or a
+    reply-block kind the app does not know is shown as nothing (a new kind needs its widget).
+    """
+
+    project_root: bool = False
+    """The profile works on a project folder: a new conversation stores the folder it was
+    started in (or ``--project-root``), the header names it."""
+    participants: tuple[str, ...] = ()
+    """The default speakers of a conversation with several people (empty: one user). With
+    participants the app offers who speaks, whom they address, and one view per channel."""
+    preview: bool = True
+    """Whether a long conversation's last messages may be drawn before the rest is read (a
+    profile whose views hide records from some readers needs the whole conversation first)."""
+    panel: str | None = None
+    """The panel kind shown above the composer: ``"project"`` (the project folder and the
+    patches waiting for review), ``"speakers"`` (speaker, audience and channel bars), or none."""
+    patch_review: bool = False
+    """A turn may pause on a patch the user reviews before it is written."""
+    stages: Mapping[str, str] = field(default_factory=dict)
+    """Graph node -> the stage name the tool pane shows for it (others show the node's name)."""
+    badge: str = ""
+    """A short label the header shows for the profile (empty: the profile's name)."""
+    reply_badge: ReplyBadge | None = None
+    """The badge of one reply, read from its record meta (e.g. an intent and a strategy)."""
+    reply_blocks: tuple[str, ...] = ()
+    """Blocks drawn under a reply from its record meta: ``"sources"`` (``meta["sources"]``: a
+    list of ``{"title", "where"}``) and ``"artifacts"`` (``meta["artifacts"]``: a list of
+    ``{"name", "language", "text"}``)."""
+    demo: str | None = None
+    """The module of the profile's scripted demo (``create_demo_space(store)``,
+    ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``), played from the command palette."""
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     """An agent profile.
@@ -88,10 +132,11 @@ class Profile:
     description: str
     prompt_file: Path
     make_tools: Callable[[], list[BaseTool]]
-    build_graph: Callable[[Profile], StateGraph]
-    panel: str | None = None
+    build_graph: Callable[[Profile], StateGraph[Any, TurnContext, Any, Any]]
+    traits: ProfileTraits = field(default_factory=ProfileTraits)
+    """What the app reads to show this profile (the same object as its ``traits.TRAITS``)."""
     offline_rules: tuple[Callable[[Any], Any], ...] = ()
-    """This profile's rules for the offline model (``agents.offline.rules.Rule``: a
+    """This profile's rules for the offline model (``agents.offline.family.Rule``: a
     conversation in, a reply or ``None`` out), asked before the generic ones."""
     commands: tuple[ProfileCommand, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""

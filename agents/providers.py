@@ -7,7 +7,7 @@ heavy imports (``langchain_openai``, ``openai``) happen inside ``make_chat_model
 presets and settings stays cheap at start-up.
 
 Every network client ignores proxy variables (``trust_env=False`` on both the sync and the async
-HTTP client, seed 001 §0.4), streams with usage (``stream_usage=True``) and never retries by
+HTTP client: the user's proxy settings must not capture their keys), streams with usage (``stream_usage=True``) and never retries by
 itself (``max_retries=0``): failures reach the user at once, as one sentence, through
 ``translate_provider_error``.
 """

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +52,7 @@ class AgentRuntime:
     def __init__(
         self,
         store: ConversationStore,
-        checkpointer: BaseCheckpointSaver | None,
+        checkpointer: BaseCheckpointSaver[Any] | None,
         *,
         config_dir: Path | None = None,
         context_messages: int = 20,
@@ -235,7 +235,7 @@ class AgentRuntime:
         cancel: asyncio.Event | None,
         trace_id: str,
         model: ChatModelHandle,
-    ) -> AsyncIterator[RunEvent]:
+    ) -> AsyncGenerator[RunEvent, None]:
         """Stream the graph, map its items to events, finish the records."""
         started = time.perf_counter()
         config = {

@@ -188,7 +188,7 @@ def cli_services() -> Any:
     """``Services`` as the ``weaver-tui`` command builds them for a launch: the few settings
     the first frame needs peeked, the rest validated by the app after its first paint."""
     from weaver_tui.services import Services
-    from weaver_tui.settings_early import PendingSettings
+    from weaver_tui.settings_pending import PendingSettings
 
     return Services(PendingSettings.peek(env_file=None))
 

@@ -1,7 +1,7 @@
 """Shared pieces of the message-view benchmarks: host apps, generated Markdown, timing helpers.
 
-Everything runs headless (``App.run_test``) at 120x40, the size issue 3's figures were taken
-at. Replies and histories are generated deterministically (seeded) and mix prose, lists and
+Everything runs headless (``App.run_test``) at 120x40, the size the targets were set
+for. Replies and histories are generated deterministically (seeded) and mix prose, lists and
 code fences the way model answers do.
 """
 

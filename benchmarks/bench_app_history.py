@@ -1,5 +1,5 @@
 """Opening a 2,000-message path in a 10,000-record tree in the whole app, and switching branch
-near its bottom (issue 3, Benchmarks).
+near its bottom.
 
 Why: elia needs 8.5 s and oterm 115 s / 1.1 GiB to open such a conversation, because every
 message becomes widgets. The view's own benchmark (``bench_ui_history.py``) hands it ready

@@ -1,4 +1,4 @@
-"""Key presses answered while a 500 tokens/s reply streams through the whole app (issue 3).
+"""Key presses answered while a 500 tokens/s reply streams through the whole app.
 
 Why: a chat app that renders a stream on the event loop can starve the keyboard (elia: 190 /
 560 ms median / p90). The view's own benchmark (``bench_ui_keys.py``) times a key in a host

@@ -1,4 +1,4 @@
-"""A long Markdown reply through the whole app, against the runtime alone (issue 3, Benchmarks).
+"""A long Markdown reply through the whole app, against the runtime alone.
 
 Why: the message view's own benchmark (``bench_ui_stream.py``) feeds text straight into the
 view; this one measures what the user gets: the real ``WeaverApp`` (chat screen, turn worker,

@@ -1,4 +1,4 @@
-"""How fast a running turn stops: ``cancel.set()`` to ``RunFinished(cancelled)`` (issue 2 §6).
+"""How fast a running turn stops: ``cancel.set()`` to ``RunFinished(cancelled)``.
 
 Two situations, median of 5 each, against the local fake OpenAI-compatible server: (1)
 mid-stream, a token every 5 ms; (2) while the provider is silent (its first byte 30 s away).

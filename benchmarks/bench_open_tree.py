@@ -94,7 +94,7 @@ def open_and_index(path: Path, conversation_id: str) -> tuple[float, float, int,
     index = store.tree_index(conversation_id)
     path_len = len(index.active_path())
     elapsed = (time.perf_counter_ns() - start) / 1e6
-    for record_id in index.records:
+    for record_id in index:
         index.get(record_id)
     everything = (time.perf_counter_ns() - start) / 1e6
     store.close()

@@ -1,4 +1,4 @@
-"""Peak memory of one 20,000-token reply: the runtime vs ``ChatOpenAI.astream`` alone (issue 3).
+"""Peak memory of one 20,000-token reply: the runtime vs ``ChatOpenAI.astream`` alone.
 
 Each measurement runs in a fresh Python process (so one run's garbage never hides the next
 run's peak): it imports the stack and compiles the graph, then reads the long reply and

@@ -57,7 +57,7 @@ def deepest_conversation(path: Path) -> tuple[str, str]:
     with SqliteConversationStore(path) as store:
         conversation = store.list_conversations()[-1]
         index = store.tree_index(conversation.id)
-        deepest = max(index.records, key=lambda rid: len(store.path_to_root(rid)))
+        deepest = max(index, key=lambda rid: index.get(rid).depth)
         store.set_active_leaf(conversation.id, deepest)
         return conversation.id, deepest
 

@@ -1,4 +1,4 @@
-"""A 20,000-token reply through the runtime vs ``ChatOpenAI.astream`` vs raw httpx (issue 2 §8).
+"""A 20,000-token reply through the runtime vs ``ChatOpenAI.astream`` vs raw httpx.
 
 The local fake OpenAI-compatible server runs in its own process and streams the reply as fast
 as the socket takes it. Three readers of the same stream, median of 5 runs each:

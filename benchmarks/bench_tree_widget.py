@@ -4,7 +4,7 @@ Figures (median of ``--runs``, headless at 120x40):
 
 - ``load``: ``ConversationTree.load`` of all records until the tree is painted;
 - ``switch``: ``set_active_path`` to a branch that forks near the root (so the whole main line
-  is laid out again) and back, each until painted (issue 3 target: < 100 ms);
+  is laid out again) and back, each until painted (target: < 100 ms);
 - baseline, same run: a plain Textual ``Tree`` given the same 10,000 records eagerly, one leaf
   per record, until painted: what showing the tree costs without lazy side branches.
 

@@ -1,4 +1,4 @@
-"""Opening a 2,000-message path in the message view: first paint and peak memory (issue 3).
+"""Opening a 2,000-message path in the message view: first paint and peak memory.
 
 Each measurement runs in a fresh subprocess (so peak RSS belongs to that case alone):
 

@@ -1,4 +1,4 @@
-"""Key presses answered while a 500 tokens/s reply streams (issue 3, Benchmarks).
+"""Key presses answered while a 500 tokens/s reply streams.
 
 A key bound on the host app stamps the time its handler runs; the latency is from just before
 ``pilot.press`` to that stamp, for ``--presses`` presses spaced ``--gap`` seconds apart while a

@@ -5,7 +5,7 @@ replies hang off random path messages; seeded) is written with the store's impor
 real ``WeaverApp`` opens it the way a user would (it reopens the last conversation), headless at
 120x40. Each launch is a fresh interpreter.
 
-- first paint: from spawning the process to the app's ``Ready`` (issue 3 target: < 1 s);
+- first paint: from spawning the process to the app's ``Ready`` (target: < 1 s);
   baseline, same run: the same app on a data folder with one 2-message conversation;
 - switching branch: ``ChatScreen.flip_version`` on a message in the middle of the path (store
   update, message view, tree, header) until every message it caused is handled and the

@@ -1,4 +1,4 @@
-"""A 20,000-token Markdown reply streamed into the message view (issue 3, Benchmarks).
+"""A 20,000-token Markdown reply streamed into the message view.
 
 Three measurements in one run, headless at 120x40:
 
@@ -37,7 +37,7 @@ from textual.pilot import Pilot
 from weaver_tui.widgets.message_view import MessageItem
 
 RUNTIME_US_PER_TOKEN = 240
-"""Cost per token of the real runtime (compiled graph over ChatOpenAI), STACK-NOTES.md."""
+"""Cost per token of the real runtime (compiled graph over ChatOpenAI), as ``bench_stream_runtime.py`` measures it."""
 
 
 async def _view_on_screen(app: ViewApp, pilot: Pilot, last: str) -> None:

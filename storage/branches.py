@@ -247,7 +247,8 @@ class BranchOps:
         )
 
     def _descend(self, conn: sqlite3.Connection, conversation_id: str, start_id: str) -> str:
-        return conn.execute(_DESCEND, (start_id, conversation_id)).fetchone()[0]
+        leaf: str = conn.execute(_DESCEND, (start_id, conversation_id)).fetchone()[0]
+        return leaf
 
     def _leaf_under(
         self, conn: sqlite3.Connection, conversation_id: str, parent_id: str | None

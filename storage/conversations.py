@@ -98,4 +98,5 @@ class ConversationOps:
         ).fetchone()
         if row is None:
             raise NotFoundError(f"No conversation with id {conversation_id}.")
-        return json.loads(row[0])
+        meta: dict[str, Any] = json.loads(row[0])
+        return meta

@@ -1,8 +1,7 @@
-"""Export a conversation: the active path as Markdown, the whole tree as seed 001's layout.
+"""Export a conversation: the active path as Markdown, the whole tree as a folder.
 
-The tree layout (seed 001 §3.1) is a folder with ``meta.json`` (the conversation) and
-``messages.jsonl`` (one record per line). weaver-tui adds ``profile`` next to the seed's
-``agent_type``, ``format``/``format_version``, and ``branch_choices`` (the remembered child at
+The tree layout is a folder with ``meta.json`` (the conversation) and
+``messages.jsonl`` (one record per line). Beside ``agent_type`` it writes ``profile``, ``format``/``format_version``, and ``branch_choices`` (the remembered child at
 every fork), so :mod:`storage.importer` restores the tree and the branch the user was on.
 Credentials never leave: meta passes through :func:`storage.secrets.scrub`.
 """
@@ -22,7 +21,7 @@ from storage.secrets import scrub
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from storage.sqlite_store import SqliteConversationStore
+    from storage.interchange_ports import ExportSource
 
 logger = logging.getLogger(__name__)
 
@@ -38,16 +37,14 @@ _STATUS_NOTE = {
 }
 
 
-def to_markdown(
-    store: SqliteConversationStore, conversation_id: str, leaf_id: str | None = None
-) -> str:
+def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None = None) -> str:
     """The path to ``leaf_id`` (default: the active leaf) as a Markdown document."""
     conversation = store.get_conversation(conversation_id)
     index = store.tree_index(conversation_id)
     if leaf_id is not None:
         if leaf_id not in index:
             raise StorageError(f"Message {leaf_id} is not in conversation {conversation_id}.")
-        path = index.path_to(leaf_id)
+        path = index.records(index.path_to(leaf_id))
     else:
         path = index.active_path()
     lines = [
@@ -104,7 +101,7 @@ def _fenced(text: str, language: str) -> list[str]:
     return [fence + language, text, fence, ""]
 
 
-def write_jsonl(store: SqliteConversationStore, conversation_id: str, directory: Path) -> Path:
+def write_jsonl(store: ExportSource, conversation_id: str, directory: Path) -> Path:
     """Write ``meta.json`` and ``messages.jsonl`` into ``directory`` (created); return it."""
     conversation = store.get_conversation(conversation_id)
     records = store.list_messages(conversation_id)

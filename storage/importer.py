@@ -1,4 +1,4 @@
-"""Import a conversation folder written by :mod:`storage.export` (seed 001 §3.1 layout).
+"""Import a conversation folder written by :mod:`storage.export`.
 
 Lossless: ids, versions, depths, times, meta and remembered branches come back as written.
 If the conversation id (or any message id) is already in the database, the whole tree is
@@ -19,14 +19,14 @@ from storage.models import Conversation, MessageRecord, MessageStatus
 from storage.store import NotFoundError, StorageError
 
 if TYPE_CHECKING:
-    from storage.sqlite_store import SqliteConversationStore
+    from storage.interchange_ports import ImportTarget
 
 logger = logging.getLogger(__name__)
 
 _ROLES = {"system", "user", "assistant", "tool"}
 
 
-def read_jsonl(store: SqliteConversationStore, directory: Path) -> Conversation:
+def read_jsonl(store: ImportTarget, directory: Path) -> Conversation:
     """Import the export folder ``directory`` (naming one of its two files also works)."""
     directory = Path(directory)
     if directory.name in (META_FILE, MESSAGES_FILE) and directory.is_file():
@@ -164,7 +164,7 @@ def _check_tree(records: list[MessageRecord], lines: dict[str, int], path: Path)
             raise _fail(path, line, f"depth {record.depth} does not follow its parent's")
 
 
-def _conversation_exists(store: SqliteConversationStore, conversation_id: str) -> bool:
+def _conversation_exists(store: ImportTarget, conversation_id: str) -> bool:
     try:
         store.get_conversation(conversation_id)
     except NotFoundError:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from storage import export, importer
 from storage.codec import (
     CONVERSATION_COLUMNS,
     dump_meta,
@@ -18,7 +18,12 @@ from storage.codec import (
     tool_text,
 )
 from storage.database import Database
+from storage.export import to_markdown, write_jsonl
+from storage.importer import read_jsonl
 from storage.models import Conversation, MessageRecord
+
+if TYPE_CHECKING:
+    from storage.tree_index import TreeIndex
 
 logger = logging.getLogger(__name__)
 
@@ -31,14 +36,19 @@ class InterchangeOps:
     def get_conversation(self, conversation_id: str) -> Conversation:  # provided by the store
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # provided by the store, read by the export
+
+        def tree_index(self, conversation_id: str) -> TreeIndex: ...
+        def list_messages(self, conversation_id: str) -> list[MessageRecord]: ...
+
     def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str:
-        return export.to_markdown(self, conversation_id, leaf_id)
+        return to_markdown(self, conversation_id, leaf_id)
 
     def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
-        return export.write_jsonl(self, conversation_id, directory)
+        return write_jsonl(self, conversation_id, directory)
 
     def import_jsonl(self, directory: Path) -> Conversation:
-        return importer.read_jsonl(self, directory)
+        return read_jsonl(self, directory)
 
     def message_ids_in_use(self, ids: list[str]) -> set[str]:
         """Which of ``ids`` already name a message (in any conversation)."""

@@ -1,4 +1,4 @@
-"""The records of the conversation tree (seed 001 §2.2), as plain frozen dataclasses."""
+"""The records of the conversation tree, as plain frozen dataclasses."""
 
 from __future__ import annotations
 
@@ -45,8 +45,9 @@ class MessageRecord:
     ``meta`` keys in use: ``status`` (a :class:`MessageStatus` value), ``tool_calls`` (list of
     ``{"id", "name", "args"}`` on assistant records), ``tool_call_id`` and ``name`` (on tool
     records), ``provider``, ``model``, ``usage`` (``{"input_tokens", "output_tokens",
-    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``visibility`` (mediator:
-    ``"shared"`` or a participant name), ``sender`` (mediator: who spoke).
+    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``visibility`` (with several
+    participants: ``"shared"`` or a participant name), ``sender`` (who said a user message,
+    read as :attr:`sender`; the model is told it as the message ``name``).
     """
 
     id: str
@@ -62,6 +63,12 @@ class MessageRecord:
     @property
     def status(self) -> MessageStatus:
         return MessageStatus(self.meta.get("status", MessageStatus.COMPLETE))
+
+    @property
+    def sender(self) -> str | None:
+        """Who said this user message, when the conversation has several participants."""
+        sender = self.meta.get("sender")
+        return str(sender) if sender else None
 
     @property
     def tool_calls(self) -> list[dict[str, Any]]:

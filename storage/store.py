@@ -1,4 +1,4 @@
-"""The storage interface every upper layer depends on (seed 001 §2.3).
+"""The storage interface every upper layer depends on.
 
 One implementation today (:mod:`storage.sqlite_store`); a Postgres one can follow behind the
 same protocol. All methods are synchronous: SQLite answers in well under a millisecond for the
@@ -123,7 +123,7 @@ class ConversationStore(Protocol):
     def search(self, query: str, limit: int = 50) -> list[SearchHit]: ...
     def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str: ...
     def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
-        """Write ``meta.json`` + ``messages.jsonl`` (seed 001 §3.1) into ``directory``."""
+        """Write ``meta.json`` + ``messages.jsonl`` (see :mod:`storage.export`) into ``directory``."""
         ...
 
     def import_jsonl(self, directory: Path) -> Conversation: ...

@@ -1,15 +1,17 @@
-"""An in-memory index of one conversation's message tree, for the UI.
+"""An in-memory index of one conversation's message tree: the one the app and the export read.
 
-The tree browser and the chat view ask "children of X", "versions of X", "path to X" many
-times per key press; answering from dicts built once (from a single query, see
-:meth:`storage.sqlite_store.SqliteConversationStore.tree_index`) keeps that off the database.
-Pure Python, no I/O: rebuild or :meth:`TreeIndex.add` when the store changes.
+The tree widget and the chat view ask "children of X", "versions of X", "path to X" many times
+per key press, and update it in place while a reply streams, without asking the store: plain
+dicts, O(1) look-ups, children kept in version order, and no recursion anywhere (a path can be
+thousands of records deep). It is built from one query
+(:meth:`storage.sqlite_store.SqliteConversationStore.tree_index`, or ``message_rows``):
+:meth:`TreeIndex.from_rows` keeps the database rows as they are and decodes a record (its meta
+JSON, its timestamp) only when something asks for it. Pure Python, no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from storage.codec import row_to_message
@@ -17,6 +19,11 @@ from storage.models import MessageRecord
 
 ROOT_KEY = ""
 """The ``choices`` key for the choice among a conversation's root records."""
+
+Row = Sequence[Any]
+"""A database row in :data:`storage.codec.MESSAGE_COLUMNS` order."""
+_PARENT, _VERSION, _CREATED = 4, 6, 8
+"""Positions of ``parent_id``, ``version`` and ``created_at`` in a :data:`Row`."""
 
 
 class LazyRecords(MutableMapping[str, MessageRecord]):
@@ -32,7 +39,7 @@ class LazyRecords(MutableMapping[str, MessageRecord]):
 
     def __init__(
         self,
-        values: dict[str, MessageRecord | tuple[Any, ...]],
+        values: dict[str, MessageRecord | Row],
         decoded: dict[str, tuple[Any, MessageRecord]] | None = None,
         decode: Callable[[Any], MessageRecord] = row_to_message,
     ) -> None:
@@ -76,108 +83,210 @@ class LazyRecords(MutableMapping[str, MessageRecord]):
         return LazyRecords(dict(self._values), self._decoded, self._decode)
 
 
-@dataclass(slots=True)
 class TreeIndex:
-    """Records by id, children by parent (ordered by version), and the remembered choices.
+    """Children, parents and versions of a conversation's records, keyed by message id, and the
+    branch remembered at each fork.
 
-    ``choices`` maps a parent id (or :data:`ROOT_KEY` for the roots) to the child chosen there
-    last; ``active_leaf_id`` is where the user was.
+    ``children(None)`` are the roots. Children are ordered by ``version`` then creation time,
+    which is the order the user flips through versions with ``[`` and ``]``. ``choices`` maps a
+    parent id (:data:`ROOT_KEY` for the roots) to the child chosen there last;
+    ``active_leaf_id`` is where the user was. Look-ups answer ids; :meth:`get` (or
+    :meth:`records`) gives the records.
     """
 
-    records: MutableMapping[str, MessageRecord] = field(default_factory=dict)
-    children_of: dict[str | None, list[str]] = field(default_factory=dict)
-    choices: dict[str, str] = field(default_factory=dict)
-    active_leaf_id: str | None = None
-
-    @classmethod
-    def build(
-        cls,
-        records: Iterable[MessageRecord],
+    def __init__(
+        self,
+        records: Iterable[MessageRecord] = (),
         choices: Mapping[str, str] | None = None,
         active_leaf_id: str | None = None,
-    ) -> TreeIndex:
-        index = cls(choices=dict(choices or {}), active_leaf_id=active_leaf_id)
-        by_id = index.records
-        children: dict[str | None, list[MessageRecord]] = {}
-        for record in records:
-            by_id[record.id] = record
-            children.setdefault(record.parent_id, []).append(record)
-        for parent, kids in children.items():
-            kids.sort(key=lambda r: (r.version, r.created_at))
-            index.children_of[parent] = [kid.id for kid in kids]
-        return index
+    ) -> None:
+        self._records = LazyRecords({})
+        self.choices: dict[str, str] = dict(choices or {})
+        self.active_leaf_id = active_leaf_id
+        self._parents: dict[str, str | None] = {}
+        self._children: dict[str | None, list[str]] = {}
+        self._sizes: dict[str, int] | None = None
+        """Descendant counts, computed for all records at once when first asked for."""
+        self.shape_version = 0
+        """Bumped whenever a record is added or removed (not when one is updated), so callers
+        can cache answers that depend only on the tree's shape (its leaves, for example)."""
+        self.change_version = 0
+        """Bumped on every change (a record added, updated or removed): answers cached at one
+        value hold, record for record, while it stays the same."""
+        # siblings share a depth, so this order leaves every children list in version order
+        for record in sorted(records, key=lambda r: (r.depth, r.version, r.created_at)):
+            self._records[record.id] = record
+            self._parents[record.id] = record.parent_id
+            self._children.setdefault(record.parent_id, []).append(record.id)
 
     @classmethod
     def from_rows(
         cls,
-        rows: Iterable[tuple[Any, ...]],
+        rows: Iterable[Row],
         choices: Mapping[str, str] | None = None,
         active_leaf_id: str | None = None,
     ) -> TreeIndex:
-        """Build from rows in :data:`storage.codec.MESSAGE_COLUMNS` order, decoding lazily.
-
-        Only ids, parents and versions are read now; a record is decoded on first use. Rows
-        already ordered by (parent, version), as the store's index returns them, skip the sort.
-        """
-        by_id: dict[str, tuple[Any, ...]] = {}
-        children: dict[str | None, list[str]] = {}
-        last: dict[str | None, int] = {}
+        """An index over database rows (see :data:`Row`), decoding each record on first use:
+        only ids, parents and versions are read now."""
+        index = cls(choices=choices, active_leaf_id=active_leaf_id)
+        values: dict[str, MessageRecord | Row] = {}
+        parents = index._parents
+        children = index._children
         unsorted: set[str | None] = set()
         for row in rows:
-            msg_id, parent, version = row[0], row[4], row[6]
-            by_id[msg_id] = row
+            message_id, parent = row[0], row[_PARENT]
+            values[message_id] = row
+            parents[message_id] = parent
             kids = children.get(parent)
             if kids is None:
-                children[parent] = [msg_id]
+                children[parent] = [message_id]
             else:
-                kids.append(msg_id)
-                if version < last[parent]:
+                last = values[kids[-1]]
+                if (row[_VERSION], row[_CREATED]) < (last[_VERSION], last[_CREATED]):  # type: ignore[index]
                     unsorted.add(parent)
-            last[parent] = version
+                kids.append(message_id)
         for parent in unsorted:
-            children[parent].sort(key=lambda kid: (by_id[kid][6], by_id[kid][8]))
-        return cls(LazyRecords(by_id), children, dict(choices or {}), active_leaf_id)
+            children[parent].sort(key=lambda kid: (values[kid][_VERSION], values[kid][_CREATED]))  # type: ignore[index]
+        index._records = LazyRecords(values)
+        return index
 
-    def __len__(self) -> int:
-        return len(self.records)
+    def copy(self) -> TreeIndex:
+        """An independent index over the same records (decoded rows are shared)."""
+        twin = TreeIndex(choices=self.choices, active_leaf_id=self.active_leaf_id)
+        twin._records = self._records.copy()
+        twin._parents = dict(self._parents)
+        twin._children = {parent: list(kids) for parent, kids in self._children.items()}
+        return twin
+
+    def _order(self, message_id: str) -> tuple[int, object]:
+        record = self._records[message_id]
+        return (record.version, record.created_at)
 
     def __contains__(self, message_id: object) -> bool:
-        return message_id in self.records
+        return message_id in self._parents
 
-    def add(self, record: MessageRecord) -> None:
-        """Insert a record written after the build (it becomes its parent's newest child)."""
-        self.records[record.id] = record
-        kids = self.children_of.setdefault(record.parent_id, [])
-        if record.id not in kids:
-            kids.append(record.id)
-            kids.sort(key=lambda kid: self.records[kid].version)
+    def __len__(self) -> int:
+        return len(self._parents)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parents)
 
     def get(self, message_id: str) -> MessageRecord:
-        return self.records[message_id]
+        return self._records[message_id]
+
+    def records(self, ids: Iterable[str]) -> list[MessageRecord]:
+        """The records of ``ids``, in that order."""
+        return [self._records[message_id] for message_id in ids]
+
+    def leaf_count(self) -> int:
+        """How many records have no children (every children list held is non-empty)."""
+        return len(self._parents) - len(self._children) + (None in self._children)
+
+    @property
+    def decoded_count(self) -> int:
+        """How many records were decoded from rows so far (shared by copies)."""
+        return self._records.decoded_count
+
+    def children(self, message_id: str | None) -> list[str]:
+        """Child ids of ``message_id`` (the roots for ``None``), in version order."""
+        return self._children.get(message_id, [])
 
     def parent(self, message_id: str) -> str | None:
-        return self.records[message_id].parent_id
+        return self._parents[message_id]
 
-    def roots(self) -> list[MessageRecord]:
-        return [self.records[kid] for kid in self.children_of.get(None, [])]
+    def siblings(self, message_id: str) -> list[str]:
+        """``message_id`` and its sibling versions, in version order."""
+        return self.children(self._parents[message_id])
 
-    def children(self, message_id: str | None) -> list[MessageRecord]:
-        return [self.records[kid] for kid in self.children_of.get(message_id, [])]
+    def version_of(self, message_id: str) -> tuple[int, int]:
+        """(position among its siblings from 1, number of siblings)."""
+        siblings = self.siblings(message_id)
+        return siblings.index(message_id) + 1, len(siblings)
 
-    def siblings(self, message_id: str) -> list[MessageRecord]:
-        """The record and its sibling versions, ordered by version."""
-        return self.children(self.records[message_id].parent_id)
-
-    def path_to(self, message_id: str) -> list[MessageRecord]:
-        """Root first, ``message_id`` last."""
-        path: list[MessageRecord] = []
+    def path_to(self, message_id: str) -> list[str]:
+        """Ids from the root down to ``message_id`` inclusive."""
+        parents = self._parents
+        path: list[str] = []
         current: str | None = message_id
         while current is not None:
-            record = self.records[current]
-            path.append(record)
-            current = record.parent_id
+            path.append(current)
+            current = parents[current]
         path.reverse()
         return path
+
+    def descendant_count(self, message_id: str) -> int:
+        """How many records hang below ``message_id`` (shown on a collapsed branch)."""
+        if self._sizes is None:
+            order: list[str] = []  # every record after its parent (roots first)
+            stack = list(self._children.get(None, []))
+            while stack:
+                current = stack.pop()
+                order.append(current)
+                stack.extend(self._children.get(current, ()))
+            sizes: dict[str, int] = dict.fromkeys(order, 0)
+            parents = self._parents
+            for current in reversed(order):
+                parent = parents[current]
+                if parent is not None:
+                    sizes[parent] += sizes[current] + 1
+            self._sizes = sizes
+        return self._sizes[message_id]
+
+    def subtree(self, message_id: str) -> list[str]:
+        """``message_id`` and every id below it."""
+        found = [message_id]
+        stack = list(self.children(message_id))
+        while stack:
+            current = stack.pop()
+            found.append(current)
+            stack.extend(self.children(current))
+        return found
+
+    def nearest(self, message_id: str, role: str) -> str | None:
+        """The closest record with ``role`` on the path up from ``message_id`` (itself included)."""
+        current: str | None = message_id
+        while current is not None:
+            if self._records[current].role == role:
+                return current
+            current = self._parents[current]
+        return None
+
+    def add(self, record: MessageRecord) -> None:
+        """Insert a new record (or replace one with the same id) keeping version order."""
+        if record.id in self._parents:
+            self.update(record)
+            return
+        self._records[record.id] = record
+        self._parents[record.id] = record.parent_id
+        self._sizes = None
+        self.shape_version += 1
+        self.change_version += 1
+        kids = self._children.setdefault(record.parent_id, [])
+        kids.append(record.id)
+        kids.sort(key=self._order)
+
+    def update(self, record: MessageRecord) -> None:
+        """Replace a record's content/meta; its place in the tree does not change."""
+        self._records[record.id] = record
+        self.change_version += 1
+
+    def remove_branch(self, message_id: str) -> list[str]:
+        """Forget ``message_id`` and its descendants; returns the ids removed."""
+        removed = self.subtree(message_id)
+        self._sizes = None
+        self.shape_version += 1
+        self.change_version += 1
+        parent = self._parents[message_id]
+        self._children[parent].remove(message_id)
+        if not self._children[parent]:
+            del self._children[parent]
+        for gone in removed:
+            self._children.pop(gone, None)
+            del self._records[gone]
+            del self._parents[gone]
+        return removed
+
+    # ------------------------------------------------------------------ remembered branches
 
     def leaf_from(
         self, message_id: str | None, choices: Mapping[str, str] | None = None
@@ -198,21 +307,22 @@ class TreeIndex:
         return current
 
     def _pick(self, parent: str | None, choices: Mapping[str, str]) -> str | None:
-        kids = self.children_of.get(parent)
+        kids = self._children.get(parent)
         if not kids:
             return None
         chosen = choices.get(ROOT_KEY if parent is None else parent)
         return chosen if chosen in kids else kids[-1]
 
     def active_path(self) -> list[MessageRecord]:
-        """The path the user is on: to the active leaf, else to the remembered leaf."""
-        leaf = self.active_leaf_id if self.active_leaf_id in self.records else self.leaf_from(None)
-        return self.path_to(leaf) if leaf else []
+        """The records of the path the user is on: to the active leaf, else to the leaf the
+        remembered choices lead to."""
+        leaf = self.active_leaf_id if self.active_leaf_id in self else self.leaf_from(None)
+        return self.records(self.path_to(leaf)) if leaf else []
 
     def choose(self, leaf_id: str) -> None:
         """Record ``leaf_id`` as active and the choice at every fork on its path (in memory)."""
-        for record in self.path_to(leaf_id):
-            self.choices[record.parent_id or ROOT_KEY] = record.id
+        for message_id in self.path_to(leaf_id):
+            self.choices[self._parents[message_id] or ROOT_KEY] = message_id
         self.active_leaf_id = leaf_id
 
 

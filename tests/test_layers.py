@@ -1,4 +1,7 @@
-"""The runtime and storage layers never import Textual (ARCHITECTURE.md: one direction of imports)."""
+"""The runtime and storage layers never import Textual, not even at run time.
+
+``lint-imports`` (contracts in pyproject.toml) checks the imports written in the code; this
+checks what importing the layers really loads, dynamic imports included."""
 
 import subprocess
 import sys

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from weaver_tui.services import Services
     from weaver_tui.settings import Settings
-    from weaver_tui.settings_early import PendingSettings
+    from weaver_tui.settings_pending import PendingSettings
 
 logger = logging.getLogger(__name__)
 

@@ -9,14 +9,15 @@ screen draws them first and reads the tree right after; until then it only shows
 ``ChatScreen.conversation_open``).
 
 A preview is only made for a path longer than the preview itself (a short one is read whole
-as fast), and never for a mediator conversation: its views show each reader only what they
-may see, which only the fully opened conversation knows.
+as fast), and never for a profile whose traits say ``preview=False`` (the mediator's views show
+each reader only what they may see, which only the fully opened conversation knows).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.profiles import UnknownProfileError, get_traits
 from storage.models import Conversation
 from storage.store import ConversationStore
 from weaver_tui.chat_state_rows import build_item
@@ -25,14 +26,20 @@ from weaver_tui.widgets.message_view.items import MessageItem
 PREVIEW_MESSAGES = 60
 """Records of the path drawn before the rest is read: more than a tall terminal shows."""
 
-NO_PREVIEW_PROFILES = frozenset({"mediator"})
-
 
 @dataclass(frozen=True)
 class Preview:
     conversation: Conversation
     items: list[MessageItem]
     """The rows of the path's last records, as the fully opened conversation builds them."""
+
+
+def profile_badge(profile: str) -> str:
+    """The header's label for ``profile``: the badge its traits declare, else its name."""
+    try:
+        return get_traits(profile).badge or profile
+    except UnknownProfileError:
+        return profile
 
 
 def read_preview(
@@ -47,7 +54,11 @@ def read_preview(
         if not conversations:
             return None
         conversation = conversations[0]
-    if conversation.profile in NO_PREVIEW_PROFILES:
+    try:
+        traits = get_traits(conversation.profile)
+    except UnknownProfileError:
+        return None
+    if not traits.preview:
         return None
     leaf = store.active_leaf(conversation.id)
     if leaf is None:
@@ -56,7 +67,7 @@ def read_preview(
     if len(tail) <= PREVIEW_MESSAGES:
         return None
     items = [
-        build_item(record, version, count)
+        build_item(record, version, count, traits)
         for record, version, count in tail[1:]
         if record.role != "system"
     ]

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.profile import ProfileTraits
+from agents.profiles import UnknownProfileError, get_traits
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
+from storage.tree_index import TreeIndex
 from weaver_tui.chat_state_rows import build_item
 from weaver_tui.chat_state_writes import OrderedWrites, writes_for
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import BranchPosition
-from weaver_tui.widgets.conversation_tree.branches import BranchIndex
 from weaver_tui.widgets.message_view.items import MessageItem
 
 logger = logging.getLogger(__name__)
@@ -52,19 +54,28 @@ class ChatState:
     conversation: Conversation | None = None
 
     def __post_init__(self) -> None:
-        self.index = BranchIndex()
+        self.index = TreeIndex()
         self._leaf_id: str | None = None
         self._writes: OrderedWrites = writes_for(self.store)
         self._items: dict[str, tuple[MessageRecord, int, int, MessageItem]] = {}
         """Rows already built, with the record and (version, count) they were built from: a
         branch switch rebuilds only the rows below the fork, and the view, seeing the same
         row objects above it, keeps their rendered lines."""
-        self._path_rows: tuple[tuple[BranchIndex, int], list[str], list[MessageItem | None]] | None
+        self._path_rows: tuple[tuple[TreeIndex, int], list[str], list[MessageItem | None]] | None
         self._path_rows = None
         """(index and its change version, path ids, row per id or ``None`` for a system
         record) of the last :meth:`path_items`."""
-        self._leaves: tuple[BranchIndex, int, dict[str, int]] | None = None
+        self._leaves: tuple[TreeIndex, int, dict[str, int]] | None = None
         """(index, its shape version, message -> leaves in its subtree) for the header."""
+
+    @property
+    def traits(self) -> ProfileTraits:
+        """What the open profile declares for the app (plain traits for a profile that is no
+        longer registered, so its old conversations still open)."""
+        try:
+            return get_traits(self.profile)
+        except UnknownProfileError:
+            return ProfileTraits()
 
     @property
     def leaf_id(self) -> str | None:
@@ -89,7 +100,7 @@ class ChatState:
         self._writes.settle()
         self.conversation = self.store.get_conversation(conversation_id)
         self.profile = self.conversation.profile
-        self.index = BranchIndex.from_rows(self.store.message_rows(conversation_id))
+        self.index = TreeIndex.from_rows(self.store.message_rows(conversation_id))
         self._items.clear()
         if message_id is not None and message_id in self.index:
             self.checkout(message_id)
@@ -114,7 +125,7 @@ class ChatState:
         if len(self.index) >= FREEZE_ABOVE:
             freeze_long_lived("a big conversation opened")
 
-    def tree_index(self) -> BranchIndex:
+    def tree_index(self) -> TreeIndex:
         """A copy of the index for the tree browser (its own, updated by its own calls; the
         records decoded so far are shared)."""
         return self.index.copy()
@@ -131,7 +142,7 @@ class ChatState:
         """Start an empty conversation; it is stored when its first message is sent."""
         self.conversation = None
         self.profile = profile or self.profile
-        self.index = BranchIndex()
+        self.index = TreeIndex()
         self._items.clear()
         self.leaf_id = None
 
@@ -231,7 +242,7 @@ class ChatState:
             and cached[2] == count
         ):
             return cached[3]
-        built = build_item(record, version, count)
+        built = build_item(record, version, count, self.traits)
         self._items[message_id] = (record, version, count, built)
         return built
 

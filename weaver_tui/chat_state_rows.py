@@ -5,12 +5,19 @@ output (numbered lines of ``read_file``, hits of ``search_code``, a test log): d
 it would be reflowed into one paragraph, so it is wrapped in a code fence instead, longer than
 any backtick run inside it so the output can never close the fence early, and cut to
 :data:`CHAT_LINES` lines with a "… N more lines" marker (the tool pane keeps the full preview).
+
+A profile's traits may give a reply its own badge (``reply_badge``, read from the record meta)
+and blocks under it (``reply_blocks``): :data:`REPLY_BLOCKS` maps each block kind the app knows
+to the Markdown it draws; a kind it does not know draws nothing.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from agents.profile import ProfileTraits
 from storage.models import MessageRecord
 from weaver_tui.widgets.chat_header import model_badge
 from weaver_tui.widgets.message_view.items import MessageItem
@@ -24,8 +31,11 @@ NO_OUTPUT = "_(no output)_"
 _BACKTICKS = re.compile(r"`{3,}")
 
 
-def build_item(record: MessageRecord, version: int, count: int) -> MessageItem:
-    """The row of ``record``, version ``version`` of ``count`` siblings."""
+def build_item(
+    record: MessageRecord, version: int, count: int, traits: ProfileTraits | None = None
+) -> MessageItem:
+    """The row of ``record``, version ``version`` of ``count`` siblings (``traits``: those of
+    the conversation's profile, for its reply badges and blocks)."""
     meta = record.meta
     content = record.content
     badge = ""
@@ -34,6 +44,9 @@ def build_item(record: MessageRecord, version: int, count: int) -> MessageItem:
             content = tool_calls_text(record)
         if meta.get("provider"):
             badge = model_badge(meta["provider"], meta.get("model", ""))
+        if traits is not None:
+            badge = (traits.reply_badge(meta) if traits.reply_badge else None) or badge
+            content = with_reply_blocks(content, meta, traits.reply_blocks)
     elif record.role == "tool":
         badge = str(meta.get("name") or "")
         content = tool_output_markdown(content)
@@ -51,6 +64,45 @@ def build_item(record: MessageRecord, version: int, count: int) -> MessageItem:
         visibility="" if visibility in (None, "shared") else f"private → {visibility}",
         error=str(meta.get("error") or ""),
     )
+
+
+def sources_block(meta: Mapping[str, Any]) -> str:
+    """``meta["sources"]`` (``{"title", "where"}`` each) as a numbered Markdown list."""
+    sources = [s for s in meta.get("sources") or () if isinstance(s, Mapping)]
+    lines = [
+        f"{n}. {s.get('title') or s.get('where') or 'source'}"
+        + (f" — `{s['where']}`" if s.get("where") and s.get("title") else "")
+        for n, s in enumerate(sources, 1)
+    ]
+    return "**Sources**\n\n" + "\n".join(lines) if lines else ""
+
+
+def artifacts_block(meta: Mapping[str, Any]) -> str:
+    """``meta["artifacts"]`` (``{"name", "language", "text"}`` each) as fenced blocks."""
+    blocks = []
+    for artifact in meta.get("artifacts") or ():
+        if not isinstance(artifact, Mapping):
+            continue
+        text = str(artifact.get("text") or "")
+        longest = max((len(run) for run in _BACKTICKS.findall(text)), default=2)
+        fence = "`" * max(3, longest + 1)
+        language = str(artifact.get("language") or "")
+        name = str(artifact.get("name") or "artifact")
+        blocks.append(f"**{name}**\n\n{fence}{language}\n{text}\n{fence}")
+    return "\n\n".join(blocks)
+
+
+REPLY_BLOCKS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "sources": sources_block,
+    "artifacts": artifacts_block,
+}
+"""Reply-block kind (a profile's ``reply_blocks``) -> the Markdown drawn under the reply."""
+
+
+def with_reply_blocks(content: str, meta: Mapping[str, Any], kinds: tuple[str, ...]) -> str:
+    """``content`` followed by the blocks of ``kinds`` that ``meta`` has something for."""
+    blocks = [REPLY_BLOCKS[kind](meta) for kind in kinds if kind in REPLY_BLOCKS]
+    return "\n\n".join([content, *(b for b in blocks if b)]) if any(blocks) else content
 
 
 def tool_calls_text(record: MessageRecord) -> str:

@@ -19,6 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agents.profiles import PROFILE_NAMES, get_traits
 from weaver_tui import __version__
 
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from weaver_tui.services import Services
 
 EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
-PROFILE_CHOICES = ("mediator", "ide-helper", "paper-pilot", "atom-developer")
 
 
 class CliError(Exception):
@@ -85,14 +85,14 @@ def build_parser(
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
     parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
     parser.add_argument("--model", help="model name for this run")
-    parser.add_argument("--profile", choices=PROFILE_CHOICES, help="agent profile")
+    parser.add_argument("--profile", choices=PROFILE_NAMES, help="agent profile")
     parser.add_argument("--conversation", metavar="ID", help="open this conversation")
     parser.add_argument("--project-root", type=Path, help="folder the ide-helper works in")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
 
     ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
     ask.add_argument("text", help="the message to send")
-    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_CHOICES, help="agent profile")
+    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_NAMES, help="agent profile")
     ask.add_argument(
         "--conversation", dest="ask_conversation", metavar="ID", help="continue this conversation"
     )
@@ -182,7 +182,7 @@ def peek_services(args: argparse.Namespace) -> Services:
 
     try:
         from weaver_tui.services import Services
-        from weaver_tui.settings_early import PendingSettings
+        from weaver_tui.settings_pending import PendingSettings
 
         pending = PendingSettings.peek(
             config_file=args.config, provider=args.provider, model=args.model
@@ -306,7 +306,7 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         title = " ".join(args.text.split())[:60] or "New conversation"
         profile = profile or services.settings.default_profile
         meta: dict[str, Any] = {}
-        if args.project_root or profile == "ide-helper":
+        if args.project_root or get_traits(profile).project_root:
             meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         conversation = store.create_conversation(profile, title, meta=meta)
     if args.parent:

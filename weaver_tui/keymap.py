@@ -246,10 +246,61 @@ def bindings_for(scope: Scope) -> list[Binding]:
     return bindings
 
 
-def all_actions() -> tuple[KeyAction, ...]:
-    """:data:`KEYMAP` and the profile panels' keys (mediator speakers, ide-helper review)."""
-    from weaver_tui.profile_panels import PROFILE_KEYS
+SPEAKER_KEY = "f2"
+"""The key that cycles the speaker (free in Textual's TextArea and in weaver's keymap)."""
+AUDIENCE_KEY = "f8"
+"""The key that switches between "the mediator only" and "everyone" (free as well)."""
+VIEW_KEY = "f3"
+"""The key that cycles the view (free in Textual's TextArea and in weaver's keymap)."""
+REVIEW_KEY = "f4"
+"""The key that opens the patch review waiting on the path (ide-helper)."""
 
+PROFILE_KEYS: tuple[KeyAction, ...] = (
+    KeyAction(
+        "Switch speaker",
+        "Mediator: send the next message as the next participant",
+        SPEAKER_KEY,
+        "chat",
+        "cycle_speaker",
+        priority=True,
+    ),
+    KeyAction(
+        "Switch audience",
+        "Mediator: say the next message to the mediator only, or to everyone",
+        AUDIENCE_KEY,
+        "chat",
+        "cycle_audience",
+        priority=True,
+    ),
+    KeyAction(
+        "Switch view",
+        "Mediator: show everything, the shared channel, or one participant's view",
+        VIEW_KEY,
+        "chat",
+        "cycle_view",
+        priority=True,
+    ),
+    KeyAction(
+        "Review pending patch",
+        "ide-helper: open the proposed patch that waits for your decision",
+        REVIEW_KEY,
+        "chat",
+        "review_patch",
+        priority=True,
+    ),
+    KeyAction(
+        "Play mediator demo",
+        "Open a new mediator space and play the couple's demo turn by turn (Esc stops it)",
+        None,
+        "chat",
+        "play_demo",
+    ),
+)
+"""Chat-screen keys of the profile panels and traits (speakers, patch review, demo)."""
+
+
+def all_actions() -> tuple[KeyAction, ...]:
+    """:data:`KEYMAP` and :data:`PROFILE_KEYS` (speakers, patch review, demo)."""
     return (*KEYMAP, *PROFILE_KEYS)
 
 

@@ -1,4 +1,4 @@
-"""JSON-lines logging to ``<data_dir>/weaver.log`` (seed 001 §8), with redaction and key scrubbing.
+"""JSON-lines logging to ``<data_dir>/weaver.log`` , with redaction and key scrubbing.
 
 Every line: ``ts``, ``level``, ``module``, ``msg``, the turn's ``trace_id`` (from
 :data:`agents.trace.trace_id_var` unless given), and whatever ``extra={...}`` the call passed

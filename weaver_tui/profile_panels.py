@@ -1,19 +1,20 @@
-"""Profile panels: the widget a profile adds to the chat layout, and the mediator's view filter.
+"""Profile panels: the widget a profile's panel kind adds to the chat layout, and the
+speakers' view filter.
 
 The chat screen keeps a ``#profile-panel`` slot above the composer. :func:`panel_for` fills it
-by profile name from :data:`PANEL_FACTORIES`:
+by the panel kind a profile declares (``ProfileTraits.panel``) from :data:`PANEL_FACTORIES`:
 
-- ``mediator`` → :class:`~weaver_tui.widgets.mediator_panel.MediatorPanel` (speaker,
+- ``speakers`` → :class:`~weaver_tui.widgets.mediator_panel.MediatorPanel` (speaker,
   audience and channel bars; posts ``SpeakerBar.SpeakerChanged``,
   ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``);
-- ``ide-helper`` → :class:`~weaver_tui.widgets.project_root_label.ProjectRootLabel` (the root
+- ``project`` → :class:`~weaver_tui.widgets.project_root_label.ProjectRootLabel` (the root
   and the number of patches waiting for review; posts ``ProjectRootLabel.ReviewRequested``);
-- any other profile → ``None`` (hide the slot).
+- no kind, or one the app has no widget for → ``None`` (hide the slot).
 
-:func:`items_for_view` turns a mediator path into the message-view rows one view shows, by
-way of :func:`agents.profiles.mediator.space.view_for`: the model view (everything), the
-shared channel, or one participant's view, where a private reply to someone else never
-appears. :data:`PROFILE_KEYS` are the chat-screen keys these panels need, for the keymap.
+:func:`items_for_view` turns a path of a conversation with participants into the message-view
+rows one view shows, by way of :func:`agents.profiles.mediator.space.view_for`: the model view
+(everything), the shared channel, or one participant's view, where a private reply to someone
+else never appears. The panels' keys are in :data:`weaver_tui.keymap.PROFILE_KEYS`.
 
 Agent modules are imported inside the functions: this module is imported while the app
 starts, and the first paint must not wait for the agent stack.
@@ -29,62 +30,14 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from weaver_tui.keymap import KeyAction
-from weaver_tui.widgets.channel_tabs import SHARED_VIEW, VIEW_KEY
+from weaver_tui.widgets.channel_tabs import SHARED_VIEW
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.message_view import MessageItem
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
-from weaver_tui.widgets.speaker_bar import AUDIENCE_KEY, SPEAKER_KEY
 
 if TYPE_CHECKING:
     from agents.profiles.mediator.space import SpaceMessage
     from storage.models import MessageRecord
-
-REVIEW_KEY = "f4"
-"""The key that opens the patch review waiting on the path (ide-helper)."""
-
-PROFILE_KEYS: tuple[KeyAction, ...] = (
-    KeyAction(
-        "Switch speaker",
-        "Mediator: send the next message as the next participant",
-        SPEAKER_KEY,
-        "chat",
-        "cycle_speaker",
-        priority=True,
-    ),
-    KeyAction(
-        "Switch audience",
-        "Mediator: say the next message to the mediator only, or to everyone",
-        AUDIENCE_KEY,
-        "chat",
-        "cycle_audience",
-        priority=True,
-    ),
-    KeyAction(
-        "Switch view",
-        "Mediator: show everything, the shared channel, or one participant's view",
-        VIEW_KEY,
-        "chat",
-        "cycle_view",
-        priority=True,
-    ),
-    KeyAction(
-        "Review pending patch",
-        "ide-helper: open the proposed patch that waits for your decision",
-        REVIEW_KEY,
-        "chat",
-        "review_patch",
-        priority=True,
-    ),
-    KeyAction(
-        "Play mediator demo",
-        "Open a new mediator space and play the couple's demo turn by turn (Esc stops it)",
-        None,
-        "chat",
-        "play_mediator_demo",
-    ),
-)
-"""Chat-screen keys of the profile panels (add them to ``weaver_tui.keymap.KEYMAP``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,41 +45,37 @@ class PanelOptions:
     """What a panel needs to know about the open conversation."""
 
     project_root: Path | None = None
-    """ide-helper: the folder its tools work in (default: the current folder)."""
+    """``project``: the folder the profile works in (default: the current folder)."""
     participants: Sequence[str] = ()
-    """mediator: the space's participants (default: ``space.DEFAULT_PARTICIPANTS``)."""
+    """``speakers``: the conversation's participants."""
     speaker: str | None = None
-    """mediator: who speaks first (default: the first participant)."""
+    """``speakers``: who speaks first (default: the first participant)."""
     view: str | None = None
-    """mediator: the view shown at first (default: everything)."""
+    """``speakers``: the view shown at first (default: everything)."""
     pending_patches: int = 0
-    """ide-helper: patches waiting for review."""
+    """``project``: patches waiting for review."""
 
 
-def _mediator_panel(options: PanelOptions) -> Widget:
-    participants = tuple(options.participants)
-    if not participants:
-        from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
-
-        participants = DEFAULT_PARTICIPANTS
+def _speakers_panel(options: PanelOptions) -> Widget:
+    participants = tuple(options.participants) or ("You",)
     return MediatorPanel(participants, speaker=options.speaker, view=options.view)
 
 
-def _ide_helper_panel(options: PanelOptions) -> Widget:
+def _project_panel(options: PanelOptions) -> Widget:
     root = options.project_root or Path.cwd()
     return ProjectRootLabel(root, options.pending_patches)
 
 
 PANEL_FACTORIES: dict[str, Callable[[PanelOptions], Widget]] = {
-    "mediator": _mediator_panel,
-    "ide-helper": _ide_helper_panel,
+    "speakers": _speakers_panel,
+    "project": _project_panel,
 }
-"""Profile name → the factory of its panel."""
+"""Panel kind (``ProfileTraits.panel``) → the factory of its widget."""
 
 
-def panel_for(profile_name: str, options: PanelOptions | None = None) -> Widget | None:
-    """A new panel widget for ``profile_name``, or ``None`` when the profile has none."""
-    factory = PANEL_FACTORIES.get(profile_name)
+def panel_for(kind: str | None, options: PanelOptions | None = None) -> Widget | None:
+    """A new panel widget of ``kind``, or ``None`` for no kind or one without a widget."""
+    factory = PANEL_FACTORIES.get(kind) if kind is not None else None
     return None if factory is None else factory(options or PanelOptions())
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
 from weaver_tui.logs import setup_logging
-from weaver_tui.settings_early import EarlySettings, PendingSettings
+from weaver_tui.settings_pending import PendingSettings
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
@@ -79,7 +79,7 @@ class Services:
             self._pending = settings
             self.early = settings.early
         else:
-            self.early = EarlySettings.of(settings)
+            self.early = settings.early()
         self.data_dir = self.early.data_dir.expanduser()
         self._store = store
         self._interrupted = 0

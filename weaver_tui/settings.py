@@ -31,12 +31,13 @@ from pydantic_settings import (
 )
 
 from agents.errors import ConfigError
+from agents.profiles import DEFAULT_PROFILE
 from agents.provider_presets import PRESETS, PROVIDER_NAMES
 from weaver_tui.settings_early import (
     APP_NAME,
-    DEFAULT_PROFILE_SETTING,
     DEFAULT_THEME_SETTING,
     ENV_PREFIX,
+    EarlySettings,
     default_config_file,
     default_data_dir,
 )
@@ -113,7 +114,7 @@ class Settings(BaseSettings):
     theme: str = Field(default=DEFAULT_THEME_SETTING)
     """The Textual theme the app starts with (the app saves the one you pick)."""
 
-    default_profile: str = Field(default=DEFAULT_PROFILE_SETTING)
+    default_profile: str = Field(default=DEFAULT_PROFILE)
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 
@@ -168,6 +169,10 @@ class Settings(BaseSettings):
     def config_file(self) -> Path:
         """The YAML file these settings were read from (and ``save_setting`` writes to)."""
         return self._config_file or default_config_file()
+
+    def early(self) -> EarlySettings:
+        """The values the first frame is drawn from, as these settings give them."""
+        return EarlySettings(self.theme, Path(self.data_dir), self.default_profile)
 
     def provider_config(self) -> ProviderConfig:
         """The provider part of the settings, for ``agents.providers.make_chat_model``.

@@ -15,21 +15,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
+from agents.profiles import DEFAULT_PROFILE
 from weaver_tui.settings_sources import read_yaml_config
-
-if TYPE_CHECKING:
-    from weaver_tui.settings import Settings
 
 APP_NAME = "weaver-tui"
 ENV_PREFIX = "WEAVER_"
 DEFAULT_THEME_SETTING = "weaver-dark"
-DEFAULT_PROFILE_SETTING = "ide-helper"
 
 
 def default_config_file() -> Path:
@@ -52,10 +49,6 @@ class EarlySettings:
     theme: str
     data_dir: Path
     default_profile: str
-
-    @classmethod
-    def of(cls, settings: Settings) -> EarlySettings:
-        return cls(settings.theme, Path(settings.data_dir), settings.default_profile)
 
 
 def peek_settings(
@@ -83,7 +76,7 @@ def peek_settings(
     return EarlySettings(
         theme=str(value("theme") or DEFAULT_THEME_SETTING),
         data_dir=Path(str(data_dir)).expanduser() if data_dir is not None else default_data_dir(),
-        default_profile=str(value("default_profile") or DEFAULT_PROFILE_SETTING),
+        default_profile=str(value("default_profile") or DEFAULT_PROFILE),
     )
 
 
@@ -108,34 +101,3 @@ def _dotenv(env_file: Path | None) -> Mapping[str, str | None]:
         return dotenv_values(env_file)
     except (OSError, UnicodeDecodeError):
         return {}  # the validation after the first paint names the file
-
-
-@dataclass
-class PendingSettings:
-    """Settings whose validation waits until after the first paint.
-
-    ``early`` draws the first frame; :meth:`validate` runs ``load_settings`` with the same
-    arguments (pydantic-settings, every source, every check) and returns the real
-    :class:`~weaver_tui.settings.Settings` or raises ``ConfigError``.
-    """
-
-    early: EarlySettings
-    config_file: Path | str | None = None
-    env_file: Path | str | None = ".env"
-    overrides: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def peek(
-        cls,
-        *,
-        config_file: Path | str | None = None,
-        env_file: Path | str | None = ".env",
-        **overrides: Any,
-    ) -> PendingSettings:
-        early = peek_settings(config_file=config_file, env_file=env_file, **overrides)
-        return cls(early, config_file, env_file, dict(overrides))
-
-    def validate(self) -> Settings:
-        from weaver_tui.settings import load_settings
-
-        return load_settings(config_file=self.config_file, env_file=self.env_file, **self.overrides)

@@ -1,4 +1,4 @@
-"""Shared LangGraph building blocks every profile composes (seed 004 §3.4).
+"""Shared LangGraph building blocks every profile composes.
 
 ``agent`` node with bound tools and the tool-round limit, ``should_continue`` router,
 a ``ToolNode`` that reports each call on the custom stream, and ``build_react_graph`` that

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
@@ -20,7 +20,7 @@ from agents.profile import TurnContext
 
 logger = logging.getLogger(__name__)
 
-ANSWER_NODE = "agent"
+ANSWER_NODE: Final = "agent"
 """Name of the node whose LLM tokens are the answer stream the user sees."""
 
 FINAL_ANSWER_INSTRUCTION = (
@@ -76,6 +76,6 @@ def make_agent_node(
         if limit_reached and isinstance(response, AIMessage) and response.tool_calls:
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
-        return {"messages": [response]}
+        return {"messages": [cast(AnyMessage, response)]}
 
     return agent

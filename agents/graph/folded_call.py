@@ -1,5 +1,9 @@
 """Calls a chat model the way ``ainvoke`` does, but folds the streamed chunks as they arrive.
 
+Kept beside ``ainvoke`` (a copy of a private langchain-core path) because no public API merges
+a streamed reply's chunks while they arrive; ``tests/runtime/test_folded_call.py`` fails when
+langchain-core changes the code copied here, so the copy is reviewed before it drifts.
+
 Why: inside a LangGraph ``messages`` stream, ``BaseChatModel.ainvoke`` streams and keeps every
 ``ChatGenerationChunk`` (a pydantic object per token, ~2.4 KB each) until the reply ends, only
 to merge them at the end; ``astream`` does the same for its ``on_llm_end``. A 20,000-token reply
@@ -133,12 +137,17 @@ async def call_model_folded(
     """``await model.ainvoke(messages, config)``, with the streamed chunks folded on arrival."""
     target, kwargs, merged_config = _unwrap(model, config)
     if not FOLDING_AVAILABLE or not isinstance(target, BaseChatModel):
-        return await model.ainvoke(list(messages), config)
+        return await _ainvoke(model, list(messages), config)
     cache = target.cache
     uses_cache = cache is not False and (cache is not None or get_llm_cache() is not None)
     if uses_cache or target.output_version == "v1" or "stop" in kwargs:
-        return await model.ainvoke(list(messages), config)
+        return await _ainvoke(model, list(messages), config)
     return await _folded_generate(model, target, list(messages), kwargs, merged_config)
+
+
+async def _ainvoke(model: Any, messages: list[BaseMessage], config: Any) -> BaseMessage:
+    reply: BaseMessage = await model.ainvoke(messages, config)
+    return reply
 
 
 async def _folded_generate(
@@ -171,13 +180,15 @@ async def _folded_generate(
     handlers = callback_manager.handlers
     streams = any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
     would_stream = target._should_stream(
-        async_api=True, run_manager=SimpleNamespace(handlers=handlers), **kwargs
+        async_api=True,
+        run_manager=SimpleNamespace(handlers=handlers),  # type: ignore[arg-type]  # reads .handlers
+        **kwargs,
     )
     if any(isinstance(h, _V2StreamingCallbackHandler) for h in handlers) or not (
         streams and would_stream
     ):
         # Not the streaming branch ``ainvoke`` would take here: let it do its own thing.
-        return await model.ainvoke(messages, config)
+        return await _ainvoke(model, messages, config)
     (run_manager,) = await callback_manager.on_chat_model_start(
         target._serialized,
         [_format_for_tracing(messages)],
@@ -201,7 +212,7 @@ async def _folded_generate(
             if chunk.message.id is None:
                 chunk.message.id = run_id
             if new_token is None:
-                await run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)  # type: ignore[arg-type]
+                await run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)
             else:
                 new_token(chunk.message.content, chunk)
             batch.append(chunk)
@@ -234,11 +245,11 @@ async def _folded_generate(
             generation.message.id = f"{run_id}-0"
         generation.message.response_metadata = _gen_info_and_msg_metadata(generation)
     except BaseException as exc:
-        await run_manager.on_llm_error(
-            exc, response=LLMResult(generations=[_generate_response_from_error(exc)])
-        )
+        failed: list[list[Any]] = [_generate_response_from_error(exc)]
+        await run_manager.on_llm_error(exc, response=LLMResult(generations=failed))
         raise
-    await run_manager.on_llm_end(LLMResult(generations=[[generation]], llm_output=None))
+    generations: list[list[Any]] = [[generation]]
+    await run_manager.on_llm_end(LLMResult(generations=generations, llm_output=None))
     return generation.message
 
 

@@ -1,4 +1,4 @@
-"""The agent ⇄ tools loop as one uncompiled ``StateGraph`` (seed 004 §3.4)."""
+"""The agent ⇄ tools loop as one uncompiled ``StateGraph``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def build_react_graph(
     *,
     tool_node_name: str = "tools",
     entry: str = ANSWER_NODE,
-) -> StateGraph:
+) -> StateGraph[Any, TurnContext, Any, Any]:
     """``START → agent → (tools → agent)* → END``; with no tools, just ``START → agent → END``.
 
     Returns the builder uncompiled so a profile can add nodes or edges before the runtime

@@ -1,4 +1,4 @@
-"""The router of the agent ⇄ tools loop (seed 004 §3.4)."""
+"""The router of the agent ⇄ tools loop: to the tools while the model asks for any, else end."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage
-from langgraph.graph import END
 
 
 def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
@@ -16,4 +15,4 @@ def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
         last = messages[-1]
         if isinstance(last, AIMessage) and last.tool_calls:
             return "tools"
-    return END
+    return "__end__"  # langgraph's END

@@ -57,8 +57,8 @@ def _writer() -> Callable[[Any], None]:
 
 async def report_tool_call(
     request: ToolCallRequest,
-    execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
-) -> ToolMessage | Command:
+    execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
+) -> ToolMessage | Command[Any]:
     """``awrap_tool_call`` hook: announce, run and time one tool call."""
     call = request.tool_call
     write = _writer()

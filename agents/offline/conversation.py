@@ -15,7 +15,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-_SENDER_TAG = re.compile(r"^\s*\[([^\]\n]{1,60})\]:\s*(.*)$", re.DOTALL)
+from agents.speaker import speaker_of
+
 _PARTICIPANTS = re.compile(r"^\s*participants\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _NOW_SPEAKING = re.compile(
     r"^\s*now speaking\s*:[^\n]*?\b(privately to you|in the shared space)",
@@ -79,8 +80,9 @@ class ToolResult:
 class Conversation:
     """The offline model's reading of one request.
 
-    ``user_text`` is the last human message without its ``[Name]:`` sender tag; ``results``
-    are the tool calls and results that followed it (this turn's rounds, oldest first).
+    ``user_text`` is the last human message and ``sender`` who said it (its ``name``, mapped
+    back to a participant); ``results`` are the tool calls and results that followed it (this
+    turn's rounds, oldest first).
     """
 
     system: str
@@ -137,15 +139,6 @@ def normalise_tool_choice(choice: Any) -> str | None:
     return None
 
 
-def split_sender(message: BaseMessage) -> tuple[str | None, str]:
-    """``"[Alex]: text"`` → ``("Alex", "text")``; falls back to the message's ``name``."""
-    text = text_of(message.content)
-    match = _SENDER_TAG.match(text)
-    if match:
-        return match.group(1).strip(), match.group(2).strip()
-    return (message.name or None), text.strip()
-
-
 def read_conversation(
     messages: Sequence[BaseMessage],
     tools: Sequence[Mapping[str, Any]] = (),
@@ -154,11 +147,10 @@ def read_conversation(
     """Build the :class:`Conversation` the rules decide from."""
     system = "\n\n".join(text_of(m.content) for m in messages if isinstance(m, SystemMessage))
     last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
-    sender, user_text = (None, "")
-    if last_human >= 0:
-        sender, user_text = split_sender(messages[last_human])
     earlier = tuple(
-        split_sender(m)[1] for m in messages[: max(last_human, 0)] if isinstance(m, HumanMessage)
+        text_of(m.content).strip()
+        for m in messages[: max(last_human, 0)]
+        if isinstance(m, HumanMessage)
     )
     channel = None
     if speaking := _NOW_SPEAKING.search(system):
@@ -167,6 +159,11 @@ def read_conversation(
     match = _PARTICIPANTS.search(system)
     if match:
         participants = tuple(p.strip() for p in re.split(r",|\band\b", match.group(1)) if p.strip())
+    sender, user_text = (None, "")
+    if last_human >= 0:
+        human = messages[last_human]
+        sender = speaker_of(human.name, participants)
+        user_text = text_of(human.content).strip()
 
     calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
     results: list[ToolResult] = []

@@ -1,8 +1,11 @@
 """How the offline model decides: ask each tool family's rules in turn, then keep the reply honest.
 
-A rule module looks at the :class:`~agents.offline.conversation.Conversation` and returns a
+A rule looks at the :class:`~agents.offline.conversation.Conversation` and returns a
 :class:`Reply` (text, tool calls, or both) or ``None`` when the conversation is not its
-business. Families are keyed on tool *names*, so they work with whatever profile binds them.
+business. The running profile brings its own rules (``Profile.offline_rules``, usually a
+:class:`~agents.offline.family.RuleFamily` for its tools), asked first; the generic families
+here are keyed on tool *names*, and the rule for unknown tools leaves alone the tools a
+profile's family claims.
 This module then enforces what a provider would: no calls to tools that are not bound, none
 when ``tool_choice="none"``, a call when one is required, and never the same call twice in
 a turn.
@@ -12,40 +15,30 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 
 from agents.offline.conversation import Conversation, call_signature
+from agents.offline.family import Rule, claimed_tools
 from agents.offline.reply import PlannedCall, Reply
-from agents.offline.rules import (
-    atoms,
-    chat,
-    code_tools,
-    knowledge,
-    mediation,
-    structured,
-    unknown_tools,
-)
+from agents.offline.rules import atoms, chat, knowledge, structured, unknown_tools
 
 logger = logging.getLogger(__name__)
 
 
-Rule = Callable[[Conversation], Reply | None]
-
-
 FAMILIES: tuple[Rule, ...] = (
-    mediation.decide,
-    code_tools.decide,
     knowledge.decide,
     atoms.decide,
-    unknown_tools.decide,
 )
-"""Asked in this order; the first that returns a reply speaks."""
+"""Asked in this order, after the profile's rules and before the rule for unknown tools; the
+first that returns a reply speaks."""
 
 
 def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
     """The reply for ``conv``: the first rule that speaks (the running profile's own rules,
     then the generic families), else a conversational answer."""
-    families = (*profile_rules, *FAMILIES)
+    unknown = partial(unknown_tools.decide, claimed=claimed_tools(profile_rules))
+    families: tuple[Rule, ...] = (*profile_rules, *FAMILIES, unknown)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None
     if forced is not None and forced in conv.tools:
         return _forced(conv, forced, families)

@@ -1,28 +1,30 @@
 """The profile registry: the four profiles under their final names, everywhere.
 
-Each profile package exposes ``PROFILE`` in ``agents/profiles/<package>/profile.py``. Packages
-are imported on first use, so a profile that fails to import (or is not there yet) costs only
-its own entry: the others still load, and asking for it gives one clear sentence.
+Each profile is a package under ``agents/profiles/`` registered here by one line (name ->
+package). The package's ``traits.py`` exposes ``TRAITS`` (what the app needs to show it, light
+to import) and its ``profile.py`` exposes ``PROFILE`` (the graph, tools and prompt). Both are
+imported on first use, so a profile that fails to import (or is not there yet) costs only its
+own entry: the others still load, and asking for it gives one clear sentence.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Iterator, Mapping
+from types import ModuleType
 
 from agents.errors import ConfigError
-from agents.profile import Profile
+from agents.profile import Profile, ProfileTraits
 
 logger = logging.getLogger(__name__)
 
-PROFILE_MODULES: dict[str, str] = {
-    "mediator": "agents.profiles.mediator.profile",
-    "ide-helper": "agents.profiles.ide_helper.profile",
-    "paper-pilot": "agents.profiles.paper_pilot.profile",
-    "atom-developer": "agents.profiles.atom_developer.profile",
+PROFILE_PACKAGES: dict[str, str] = {
+    "mediator": "agents.profiles.mediator",
+    "ide-helper": "agents.profiles.ide_helper",
+    "paper-pilot": "agents.profiles.paper_pilot",
+    "atom-developer": "agents.profiles.atom_developer",
 }
-PROFILE_NAMES: tuple[str, ...] = tuple(PROFILE_MODULES)
+PROFILE_NAMES: tuple[str, ...] = tuple(PROFILE_PACKAGES)
 DEFAULT_PROFILE = "ide-helper"
 
 
@@ -31,32 +33,43 @@ class UnknownProfileError(ConfigError):
 
 
 _loaded: dict[str, Profile] = {}
+_traits: dict[str, ProfileTraits] = {}
 
 
-def get_profile(name: str) -> Profile:
-    """The profile called ``name`` (``mediator``, ``ide-helper``, ``paper-pilot``, ``atom-developer``)."""
-    profile = _loaded.get(name)
-    if profile is not None:
-        return profile
-    module_name = PROFILE_MODULES.get(name)
-    if module_name is None:
-        raise UnknownProfileError(
-            f"There is no profile called {name!r}; choose one of: {', '.join(PROFILE_NAMES)}."
-        )
+def _import(name: str, module: str) -> ModuleType:
+    package = PROFILE_PACKAGES.get(name)
+    if package is None:
+        choices = ", ".join(PROFILE_PACKAGES)
+        raise UnknownProfileError(f"There is no profile called {name!r}; choose one of: {choices}.")
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(f"{package}.{module}")
     except ImportError as exc:
         logger.warning("profile failed to import", extra={"profile": name, "error": str(exc)})
         raise UnknownProfileError(f"The profile {name!r} could not be loaded ({exc}).") from exc
-    profile = module.PROFILE
-    _loaded[name] = profile
+
+
+def get_profile(name: str) -> Profile:
+    """The registered profile called ``name`` (its graph, tools and prompt)."""
+    profile = _loaded.get(name)
+    if profile is None:
+        profile = _loaded[name] = _import(name, "profile").PROFILE
     return profile
+
+
+def get_traits(name: str) -> ProfileTraits:
+    """What the app needs to know to show the profile ``name``, without importing its graph."""
+    traits = _traits.get(name)
+    if traits is None:
+        loaded = _loaded.get(name)  # a profile registered whole (tests) brings its traits
+        traits = loaded.traits if loaded is not None else _import(name, "traits").TRAITS
+        _traits[name] = traits
+    return traits
 
 
 def list_profiles() -> list[Profile]:
     """Every profile that loads, in registry order."""
     profiles = []
-    for name in PROFILE_NAMES:
+    for name in PROFILE_PACKAGES:
         try:
             profiles.append(get_profile(name))
         except UnknownProfileError:
@@ -64,29 +77,12 @@ def list_profiles() -> list[Profile]:
     return profiles
 
 
-class _Registry(Mapping[str, Profile]):
-    """``PROFILES["paper-pilot"]``: a read-only, lazily importing view of the registry."""
-
-    def __getitem__(self, name: str) -> Profile:
-        try:
-            return get_profile(name)
-        except UnknownProfileError as exc:
-            raise KeyError(name) from exc
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(PROFILE_NAMES)
-
-    def __len__(self) -> int:
-        return len(PROFILE_NAMES)
-
-
-PROFILES: Mapping[str, Profile] = _Registry()
-
 __all__ = [
     "DEFAULT_PROFILE",
-    "PROFILES",
     "PROFILE_NAMES",
+    "PROFILE_PACKAGES",
     "UnknownProfileError",
     "get_profile",
+    "get_traits",
     "list_profiles",
 ]

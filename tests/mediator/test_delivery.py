@@ -88,8 +88,10 @@ async def test_private_and_shared_deliveries_and_each_participants_view(
     system = fake_openai.chat_requests[2].body["messages"][0]["content"]
     assert "Now speaking: Sam, in the shared space, so everyone has read it." in system
     # The model's context holds everything, Alex's private words included.
-    sent = [m.get("content") for m in fake_openai.chat_requests[2].body["messages"]]
-    assert "[Alex]: I'm worried about our rent." in sent
+    sent = [
+        (m.get("name"), m.get("content")) for m in fake_openai.chat_requests[2].body["messages"]
+    ]
+    assert ("Alex", "I'm worried about our rent.") in sent
 
     path = store.path_to_root(events[-1].leaf_id)
     alex = [(m.author, m.content, m.visibility) for m in view_for(path, "Alex")]
@@ -176,7 +178,7 @@ async def test_space_state_fields_are_filled(
     graph = runtime.graph_for(get_profile("mediator"))
     state = await graph.aget_state({"configurable": {"thread_id": thread_id}})
     values = state.values
-    assert values["input"][0].content == "[Alex]: Hello both"
+    assert (values["input"][0].name, values["input"][0].content) == ("Alex", "Hello both")
     assert values["action_to_execute"] is None
     assert values["tool_output"] == "Posted to the shared space; Alex and Sam can read it."
     assert values["steps"] == [

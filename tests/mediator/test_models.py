@@ -1,4 +1,4 @@
-"""Seed 000's models: the event, the actions, and SpaceState, every field documented."""
+"""The mediator's models: the event, the actions, and SpaceState, every field documented."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ def test_every_state_field_is_documented_and_steps_accumulate() -> None:
     assert steps.__metadata__[-1](["a"], ["b"]) == ["a", "b"]
 
 
-def test_user_message_event_becomes_a_tagged_message_and_record_meta() -> None:
+def test_user_message_event_becomes_a_named_message_and_record_meta() -> None:
     event = UserMessageEvent(sender="Sam", content="hello")
     assert isinstance(event.timestamp, datetime)
-    assert event.to_message().content == "[Sam]: hello"
+    assert (event.to_message().name, event.to_message().content) == ("Sam", "hello")
     assert event.record_meta() == {"sender": "Sam", "visibility": "Sam"}
     shared = UserMessageEvent(sender="Sam", content="hi all", visibility="shared")
     assert shared.record_meta() == {"sender": "Sam", "visibility": "shared"}

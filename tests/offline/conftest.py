@@ -79,7 +79,11 @@ def build_loop(
     return builder.compile()
 
 
-async def run_turn(graph: CompiledStateGraph, text: str) -> list[BaseMessage]:
-    """Run one user turn through a compiled loop; returns the new messages (AI and tool)."""
-    out = await graph.ainvoke({"messages": [HumanMessage(text)]}, {"recursion_limit": 24})
+async def run_turn(
+    graph: CompiledStateGraph, text: str, sender: str | None = None
+) -> list[BaseMessage]:
+    """Run one user turn (said by ``sender``, the message ``name``) through a compiled loop;
+    returns the new messages (AI and tool)."""
+    message = HumanMessage(text, name=sender)
+    out = await graph.ainvoke({"messages": [message]}, {"recursion_limit": 24})
     return out["messages"][1:]

@@ -4,8 +4,8 @@ diff flattened into the sentence, one-line ranges as "line N"."""
 from __future__ import annotations
 
 from agents.offline.conversation import Conversation, ToolResult
-from agents.offline.rules.code_answers import answer
-from agents.offline.rules.code_intent import parse_code_intent
+from agents.profiles.ide_helper.offline.answers import answer
+from agents.profiles.ide_helper.offline.intent import parse_code_intent
 from agents.profiles.ide_helper.patches import line_span
 
 CONFLICT = (

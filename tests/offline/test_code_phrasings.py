@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage
 
-from agents.offline import OfflineChatModel
 from tests.offline.conftest import build_loop, run_turn
 from tests.offline.test_code_tools import first_calls
-from tests.offline.tools import code_tools
+from tests.offline.tools import code_tools, ide_helper_model
 
 
 @pytest.mark.parametrize(
@@ -40,7 +39,7 @@ def test_search_phrasings_search_for_what_was_named(project: Path, text: str, qu
     ],
 )
 async def test_rename_phrasings_propose_the_rename_in_the_named_file(project: Path, text: str):
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, text)
     calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     edits = [c for c in calls if c["name"] == "propose_edit"]

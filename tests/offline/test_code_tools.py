@@ -6,13 +6,12 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.offline import OfflineChatModel
 from tests.offline.conftest import build_loop, run_turn
-from tests.offline.tools import code_tools
+from tests.offline.tools import code_tools, ide_helper_model
 
 
 def first_calls(project: Path, text: str, **bind: object) -> list[dict]:
-    bound = OfflineChatModel().bind_tools(code_tools(project), **bind)
+    bound = ide_helper_model().bind_tools(code_tools(project), **bind)
     return [
         {"name": c["name"], "args": c["args"]}
         for c in bound.invoke([HumanMessage(text)]).tool_calls
@@ -51,7 +50,7 @@ def test_tool_choice_none_means_no_calls(project: Path) -> None:
 
 
 async def test_reading_a_file_ends_with_a_summary_of_its_real_content(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "What does src/demo/app.py do?")
     assert [type(m).__name__ for m in messages] == ["AIMessage", "ToolMessage", "AIMessage"]
     answer = messages[-1].content
@@ -63,7 +62,7 @@ async def test_reading_a_file_ends_with_a_summary_of_its_real_content(project: P
 
 
 async def test_search_results_are_listed_with_the_definition_site(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "where is load_config defined?")
     answer = messages[-1].content
     assert "Found 4 matches for `load_config` in 2 files" in answer
@@ -72,14 +71,14 @@ async def test_search_results_are_listed_with_the_definition_site(project: Path)
 
 
 async def test_a_listing_is_counted_and_shown(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     answer = (await run_turn(graph, "list the python files"))[-1].content
     assert "3 files matching `*.py`" in answer
     assert "`src/demo/util.py`" in answer and "README.md" not in answer
 
 
 async def test_a_rename_reads_then_proposes_an_edit_computed_from_the_file(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "rename load_config to read_config in src/demo/app.py")
     calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert [c["name"] for c in calls] == ["read_file", "propose_edit"]
@@ -97,7 +96,7 @@ async def test_a_rename_reads_then_proposes_an_edit_computed_from_the_file(proje
 
 
 async def test_a_docstring_request_inserts_one_under_the_named_function(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "add a docstring to greet in src/demo/app.py")
     edit = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls][-1]["args"]
     assert (edit["start_line"], edit["end_line"]) == (12, 12)
@@ -105,7 +104,7 @@ async def test_a_docstring_request_inserts_one_under_the_named_function(project:
 
 
 async def test_a_rename_of_missing_text_explains_instead_of_editing(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "rename fetch_data to get_data in src/demo/util.py")
     names = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert names == ["read_file"]
@@ -113,7 +112,7 @@ async def test_a_rename_of_missing_text_explains_instead_of_editing(project: Pat
 
 
 async def test_a_project_question_lists_then_reads_the_readme(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "What is this project about?")
     names = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert names == ["list_files", "read_file"]
@@ -121,7 +120,7 @@ async def test_a_project_question_lists_then_reads_the_readme(project: Path) -> 
 
 
 def test_the_same_call_is_never_repeated_in_a_turn(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project))
+    bound = ide_helper_model().bind_tools(code_tools(project))
     history = [
         HumanMessage("What does README.md say?"),
         AIMessage(
@@ -135,7 +134,7 @@ def test_the_same_call_is_never_repeated_in_a_turn(project: Path) -> None:
 
 
 def test_tool_errors_are_reported_in_the_answer(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project))
+    bound = ide_helper_model().bind_tools(code_tools(project))
     history = [
         HumanMessage("Read docs/missing.md"),
         AIMessage(
@@ -159,13 +158,13 @@ def test_without_tools_bound_after_the_round_limit_it_still_answers_from_results
         ),
         ToolMessage("src/demo/util.py:1: def slugify(text: str) -> str:", tool_call_id="call_1"),
     ]
-    reply = OfflineChatModel().invoke(history)
+    reply = ide_helper_model().invoke(history)
     assert reply.tool_calls == []
     assert "`src/demo/util.py:1`" in reply.content
 
 
 async def test_a_bare_file_name_is_found_then_read(project: Path) -> None:
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     messages = await run_turn(graph, "What's in util.py?")
     calls = [
         (c["name"], c["args"]) for m in messages if isinstance(m, AIMessage) for c in m.tool_calls
@@ -179,7 +178,7 @@ async def test_a_bare_file_name_is_found_then_read(project: Path) -> None:
 
 
 def test_a_path_shown_in_an_earlier_turn_completes_a_bare_name(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project))
+    bound = ide_helper_model().bind_tools(code_tools(project))
     history = [
         HumanMessage("list the files"),
         AIMessage(
@@ -226,7 +225,7 @@ def test_a_review_outcome_is_reported(project: Path) -> None:
             tool_call_id="call_2",
         ),
     ]
-    reply = OfflineChatModel().bind_tools(code_tools(project)).invoke(history)
+    reply = ide_helper_model().bind_tools(code_tools(project)).invoke(history)
     assert reply.tool_calls == []
     assert (
         "The user rejected patch p1" in reply.content

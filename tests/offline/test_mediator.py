@@ -4,26 +4,24 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
-from agents.offline import OfflineChatModel
-from agents.offline.rules.mediation import topics_of
 from agents.profiles.mediator.demo import DEMO_TURNS
+from agents.profiles.mediator.offline import topics_of
 from tests.offline.conftest import build_loop, run_turn
-from tests.offline.tools import mediator_tools
+from tests.offline.tools import mediator_model, mediator_tools
 
 SYSTEM = "You are a neutral mediator for a couple's financial counselling.\nParticipants: Alex, Sam"
 
 
 def mediator(deliveries: list[dict[str, str]]):
-    return build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
+    return build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
 
 
 async def test_a_shared_concern_gets_a_private_reply_and_a_neutral_shared_post() -> None:
     deliveries: list[dict[str, str]] = []
     messages = await run_turn(
         mediator(deliveries),
-        "[Alex]: I'm worried we spend $800 a month eating out. Can we make a budget?",
+        "I'm worried we spend $800 a month eating out. Can we make a budget?",
+        sender="Alex",
     )
     by_recipient = {d["to"]: d["content"] for d in deliveries}  # the two tools run in parallel
     assert sorted(by_recipient) == ["Alex", "shared"] and len(deliveries) == 2
@@ -41,7 +39,8 @@ async def test_a_private_message_is_only_answered_privately() -> None:
     deliveries: list[dict[str, str]] = []
     await run_turn(
         mediator(deliveries),
-        "[Sam]: Just between us, I have $5,000 of credit card debt and we never talk about it.",
+        "Just between us, I have $5,000 of credit card debt and we never talk about it.",
+        sender="Sam",
     )
     assert [d["to"] for d in deliveries] == ["Sam"]
     reply = deliveries[0]["content"]
@@ -51,7 +50,7 @@ async def test_a_private_message_is_only_answered_privately() -> None:
 
 async def test_a_personal_remark_gets_only_a_private_reply_to_its_sender() -> None:
     deliveries: list[dict[str, str]] = []
-    await run_turn(mediator(deliveries), "[Sam]: I had a stressful day at work.")
+    await run_turn(mediator(deliveries), "I had a stressful day at work.", sender="Sam")
     assert deliveries == [
         {
             "to": "Sam",
@@ -63,7 +62,7 @@ async def test_a_personal_remark_gets_only_a_private_reply_to_its_sender() -> No
 
 async def test_a_question_to_everyone_is_also_posted_to_the_shared_space() -> None:
     deliveries: list[dict[str, str]] = []
-    await run_turn(mediator(deliveries), "[Sam]: What should we do about the vacation?")
+    await run_turn(mediator(deliveries), "What should we do about the vacation?", sender="Sam")
     by_recipient = {d["to"]: d["content"] for d in deliveries}
     assert sorted(by_recipient) == ["Sam", "shared"] and len(deliveries) == 2
     assert by_recipient["Sam"].startswith("Thank you, Sam. You asked: what should we do")
@@ -73,8 +72,8 @@ async def test_a_question_to_everyone_is_also_posted_to_the_shared_space() -> No
 async def test_different_speakers_and_words_give_different_deliveries() -> None:
     first: list[dict[str, str]] = []
     second: list[dict[str, str]] = []
-    await run_turn(mediator(first), "[Alex]: We should save more for retirement together.")
-    await run_turn(mediator(second), "[Sam]: We should plan the wedding together.")
+    await run_turn(mediator(first), "We should save more for retirement together.", sender="Alex")
+    await run_turn(mediator(second), "We should plan the wedding together.", sender="Sam")
     first_by = {d["to"]: d["content"] for d in first}
     second_by = {d["to"]: d["content"] for d in second}
     assert sorted(first_by) == ["Alex", "shared"] and sorted(second_by) == ["Sam", "shared"]
@@ -84,10 +83,8 @@ async def test_different_speakers_and_words_give_different_deliveries() -> None:
 
 async def test_an_undeliverable_reply_is_reported_in_the_final_text() -> None:
     deliveries: list[dict[str, str]] = []
-    graph = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
-    messages = await run_turn(graph, "[Jordan]: I'd like to join the conversation.")
+    graph = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
+    messages = await run_turn(graph, "I'd like to join the conversation.", sender="Jordan")
     calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls[0]["args"]["recipient"] == "Jordan"
     assert (
@@ -114,7 +111,7 @@ async def test_a_six_turn_counselling_session_keeps_private_words_private() -> N
     history: list = []
     for speaker, text, expected in SCENARIO:
         before = len(deliveries)
-        out = await graph.ainvoke({"messages": [*history, HumanMessage(f"[{speaker}]: {text}")]})
+        out = await graph.ainvoke({"messages": [*history, HumanMessage(text, name=speaker)]})
         history = out["messages"]
         assert sorted(d["to"] for d in deliveries[before:]) == sorted(expected), text
     shared = " ".join(d["content"] for d in deliveries if d["to"] == "shared")
@@ -127,7 +124,7 @@ async def test_a_six_turn_counselling_session_keeps_private_words_private() -> N
 def test_the_sender_can_come_from_the_message_name() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    bound = OfflineChatModel().bind_tools(mediator_tools(("Ana", "Ben", "Cy"), []))
+    bound = mediator_model().bind_tools(mediator_tools(("Ana", "Ben", "Cy"), []))
     reply = bound.invoke(
         [
             SystemMessage("Participants: Ana, Ben and Cy"),
@@ -144,23 +141,25 @@ def test_the_sender_can_come_from_the_message_name() -> None:
 def test_a_greeting_is_welcomed_privately() -> None:
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    bound = OfflineChatModel().bind_tools(mediator_tools(("Alex", "Sam"), []))
-    calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("[Sam]: Hello!")]).tool_calls
+    bound = mediator_model().bind_tools(mediator_tools(("Alex", "Sam"), []))
+    calls = bound.invoke([SystemMessage(SYSTEM), HumanMessage("Hello!", name="Sam")]).tool_calls
     assert [(c["name"], c["args"]["recipient"]) for c in calls] == [("reply_privately", "Sam")]
     assert calls[0]["args"]["content"].startswith("Hello, Sam! I'm here to help you with Alex")
 
 
 PRIVATE_CHANNEL = SYSTEM + "\nNow speaking: Alex, privately to you (Sam cannot see it)."
 SHARED_CHANNEL = SYSTEM + "\nNow speaking: Alex, in the shared space, so everyone has read it."
-ABOUT_BOTH = "[Alex]: I'm worried about how much we spend eating out; we need a budget."
+ABOUT_BOTH = "I'm worried about how much we spend eating out; we need a budget."
 
 
 async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_everyone() -> None:
     deliveries: list[dict[str, str]] = []
     loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
+        mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
     )
-    await run_turn(loop, ABOUT_BOTH)  # no "privately" in the words: the channel says it
+    await run_turn(
+        loop, ABOUT_BOTH, sender="Alex"
+    )  # no "privately" in the words: the channel says it
     assert [d["to"] for d in deliveries] == ["Alex"]
     reply = deliveries[0]["content"]
     assert "won't share it with Sam" in reply
@@ -170,9 +169,9 @@ async def test_a_message_said_privately_to_the_mediator_is_never_summarised_to_e
 async def test_the_same_message_said_in_the_shared_space_gets_a_shared_post() -> None:
     deliveries: list[dict[str, str]] = []
     loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
+        mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SHARED_CHANNEL
     )
-    await run_turn(loop, ABOUT_BOTH)
+    await run_turn(loop, ABOUT_BOTH, sender="Alex")
     assert sorted(d["to"] for d in deliveries) == ["Alex", "shared"]
 
 
@@ -187,10 +186,8 @@ def test_topics_are_whole_words() -> None:
 
 async def _private_reply_to(text: str, sender: str = "Sam") -> str:
     deliveries: list[dict[str, str]] = []
-    loop = build_loop(
-        OfflineChatModel(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM
-    )
-    await run_turn(loop, f"[{sender}]: {text}")
+    loop = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=SYSTEM)
+    await run_turn(loop, text, sender=sender)
     return next(d["content"] for d in deliveries if d["to"] == sender)
 
 

@@ -8,8 +8,8 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.offline.conversation import read_conversation
-from agents.offline.rules.code_intent import parse_code_intent
 from agents.offline.rules.sources import parse_sources
+from agents.profiles.ide_helper.offline.intent import parse_code_intent
 
 
 @pytest.mark.parametrize(
@@ -70,12 +70,12 @@ def test_sources_are_read_from_labelled_blocks_json_and_numbered_text() -> None:
 def test_the_conversation_reading_keeps_this_turn_apart_from_earlier_ones() -> None:
     messages = [
         SystemMessage("Mediate.\nParticipants: Alex, Sam"),
-        HumanMessage("[Alex]: first"),
+        HumanMessage("first", name="Alex"),
         AIMessage(
             "", tool_calls=[{"name": "post_to_shared", "args": {"content": "a"}, "id": "call_1"}]
         ),
         ToolMessage("Posted.", tool_call_id="call_1"),
-        HumanMessage("[Sam]: second"),
+        HumanMessage("second", name="Sam"),
         AIMessage(
             "",
             tool_calls=[
@@ -96,3 +96,10 @@ def test_the_conversation_reading_keeps_this_turn_apart_from_earlier_ones() -> N
     assert conv.prior_call_count == 2
     assert conv.already_called("reply_privately", {"content": "b", "recipient": "Sam"})
     assert not conv.already_called("post_to_shared", {"content": "a"})
+
+
+def test_the_speaker_is_read_from_the_message_name_and_mapped_to_a_participant() -> None:
+    system = SystemMessage("You are a mediator.\nParticipants: Mary Jane, Sam")
+    conv = read_conversation([system, HumanMessage("[Sam]: hi", name="Mary_Jane")])
+    assert (conv.sender, conv.user_text) == ("Mary Jane", "[Sam]: hi")  # the text is only text
+    assert read_conversation([HumanMessage("hello")]).sender is None

@@ -10,7 +10,7 @@ from langgraph.graph import START, MessagesState, StateGraph
 
 from agents.offline import OfflineChatModel
 from agents.offline.text import split_tokens
-from tests.offline.tools import code_tools
+from tests.offline.tools import code_tools, ide_helper_model
 
 
 def test_split_tokens_round_trips_any_text() -> None:
@@ -50,7 +50,7 @@ def test_usage_grows_with_the_prompt(model: OfflineChatModel) -> None:
 
 
 def test_tool_call_chunks_assemble_into_valid_tool_calls(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project))
+    bound = ide_helper_model().bind_tools(code_tools(project))
     chunks = list(bound.stream([HumanMessage("Read src/demo/app.py and README.md please")]))
     assert sum(1 for c in chunks if c.tool_call_chunks) >= 2
     merged = chunks[0]
@@ -70,7 +70,7 @@ def test_tool_call_chunks_assemble_into_valid_tool_calls(project: Path) -> None:
 
 
 def test_invoke_returns_tool_calls_on_an_ai_message(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project))
+    bound = ide_helper_model().bind_tools(code_tools(project))
     message = bound.invoke("where is load_config defined?")
     assert message.tool_calls == [
         {
@@ -92,7 +92,7 @@ def test_same_input_gives_the_same_output_and_different_inputs_differ(
         "How do I configure a provider?",
     ]
     first = [model.invoke(q).content for q in questions]
-    again = [OfflineChatModel().invoke(q).content for q in questions]
+    again = [ide_helper_model().invoke(q).content for q in questions]
     assert first == again
     assert len(set(first)) == len(questions)
 
@@ -107,7 +107,7 @@ def test_identity_is_weaver_offline(model: OfflineChatModel) -> None:
 def test_token_delay_is_a_constructor_field() -> None:
     slow = OfflineChatModel(token_delay_ms=1)
     assert slow.token_delay_ms == 1
-    assert "".join(c.content for c in slow.stream("hi")) == OfflineChatModel().invoke("hi").content
+    assert "".join(c.content for c in slow.stream("hi")) == ide_helper_model().invoke("hi").content
 
 
 async def test_tokens_arrive_through_langgraph_messages_stream(model: OfflineChatModel) -> None:
@@ -132,7 +132,7 @@ async def test_tokens_arrive_through_langgraph_messages_stream(model: OfflineCha
 
 
 def test_a_forced_tool_choice_calls_exactly_that_tool(project: Path) -> None:
-    bound = OfflineChatModel().bind_tools(code_tools(project), tool_choice="list_files")
+    bound = ide_helper_model().bind_tools(code_tools(project), tool_choice="list_files")
     calls = bound.invoke("What does src/demo/app.py do?").tool_calls
     assert [c["name"] for c in calls] == ["list_files"]
 
@@ -162,10 +162,10 @@ def test_structured_output_accepts_a_json_schema_dict(model: OfflineChatModel) -
 async def test_a_whole_tool_loop_is_deterministic(project: Path) -> None:
     from tests.offline.conftest import build_loop, run_turn
 
-    graph = build_loop(OfflineChatModel(), code_tools(project))
+    graph = build_loop(ide_helper_model(), code_tools(project))
     first = await run_turn(graph, "rename Greeter to Welcomer in src/demo/app.py")
     second = await run_turn(
-        build_loop(OfflineChatModel(), code_tools(project)),
+        build_loop(ide_helper_model(), code_tools(project)),
         "rename Greeter to Welcomer in src/demo/app.py",
     )
     assert [(type(m).__name__, m.content) for m in first] == [

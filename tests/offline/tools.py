@@ -14,6 +14,20 @@ from pathlib import Path
 
 from langchain_core.tools import BaseTool, tool
 
+from agents.offline import OfflineChatModel
+from agents.profiles.ide_helper.offline import RULES as IDE_HELPER_RULES
+from agents.profiles.mediator.offline import RULES as MEDIATOR_RULES
+
+
+def ide_helper_model() -> OfflineChatModel:
+    """The offline model as the runtime gives it to the ide-helper: with its code rules."""
+    return OfflineChatModel().with_rules([IDE_HELPER_RULES])
+
+
+def mediator_model() -> OfflineChatModel:
+    """The offline model as the runtime gives it to the mediator: with its rules."""
+    return OfflineChatModel().with_rules([MEDIATOR_RULES])
+
 
 def code_tools(root: Path) -> list[BaseTool]:
     """``read_file``, ``list_files``, ``search_code``, ``propose_edit`` confined to ``root``."""

@@ -201,3 +201,27 @@ async def test_a_runtime_turn_hands_tokens_to_the_stream_handler_directly(
 
     assert through_manager == []
     assert "".join(turn["tokens"]).startswith("I will look in two places first.")
+
+
+COPIED_FROM_LANGCHAIN_CORE = {
+    "agenerate": "f4304f6ddc44aee6a4ec1f81b165dea18be17bc0077e61b0c0f4e0d4d857b4f7",
+    "_agenerate_with_cache": "d03a5d3c0ad649a0a2344b94fed861b9350003d2dd7caaa01b8d44238e1c36f1",
+}
+"""SHA-256 of the ``BaseChatModel`` methods whose streaming branch ``folded_call`` follows,
+as of the langchain-core it was last checked against (1.8.3)."""
+
+
+def test_the_langchain_core_path_the_folded_call_copies_is_unchanged() -> None:
+    """Fails when langchain-core changes the code ``agents.graph.folded_call`` re-implements:
+    review the copy against the new methods, then record their new hashes here."""
+    import hashlib
+    import inspect
+
+    from langchain_core.language_models import BaseChatModel
+
+    assert folded_call.FOLDING_AVAILABLE, "langchain-core moved an internal the copy imports"
+    now = {
+        name: hashlib.sha256(inspect.getsource(getattr(BaseChatModel, name)).encode()).hexdigest()
+        for name in COPIED_FROM_LANGCHAIN_CORE
+    }
+    assert now == COPIED_FROM_LANGCHAIN_CORE

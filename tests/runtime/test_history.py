@@ -94,6 +94,15 @@ def test_mediator_messages_name_the_sender(store):
     add("user", "I want to save more.", sender="Alex")
     user = add("user", "I think we save enough.", sender="Sam")
 
-    contents = [m.content for m in turn_messages(store, user.id, 20)]
+    said = [(m.name, m.content) for m in turn_messages(store, user.id, 20)]
 
-    assert contents == ["[Alex]: I want to save more.", "[Sam]: I think we save enough."]
+    assert said == [("Alex", "I want to save more."), ("Sam", "I think we save enough.")]
+
+
+def test_a_speaker_name_is_sent_in_the_characters_the_apis_accept(store):
+    add = _chain(store, "mediator")
+    user = add("user", "Hello.", sender="Mary Jane")
+
+    (message,) = turn_messages(store, user.id, 20)
+
+    assert (message.name, message.content) == ("Mary_Jane", "Hello.")

@@ -1,4 +1,4 @@
-"""A streaming turn shares the event loop and is held back by a slow reader (issue 3).
+"""A streaming turn shares the event loop and is held back by a slow reader.
 
 The pacer hands the loop back between chunks (so the app's keys and frames run while a fast
 provider streams), and the graph stream is bounded: a reader that does not keep up makes the

@@ -17,7 +17,8 @@ import pytest
 
 from agents.errors import ConfigError
 from weaver_tui.settings import load_settings
-from weaver_tui.settings_early import EarlySettings, PendingSettings, peek_settings
+from weaver_tui.settings_early import peek_settings
+from weaver_tui.settings_pending import PendingSettings
 
 Setup = Callable[[Path, pytest.MonkeyPatch, Path], None]
 REPO = Path(__file__).resolve().parents[2]
@@ -88,7 +89,7 @@ def test_peek_agrees_with_pydantic_settings(
 
     early = peek_settings()
 
-    assert early == EarlySettings.of(load_settings())
+    assert early == load_settings().early()
     assert early.data_dir.is_absolute()
 
 
@@ -96,7 +97,7 @@ def test_command_line_options_win_in_both(config_file: Path) -> None:
     write(config_file, "theme: weaver-light\n")
     early = peek_settings(env_file=None, theme="textual-dark", provider="offline", model=None)
     settings = load_settings(env_file=None, theme="textual-dark", provider="offline", model=None)
-    assert early == EarlySettings.of(settings)
+    assert early == settings.early()
     assert early.theme == "textual-dark"
 
 

@@ -1,4 +1,4 @@
-"""Export as Markdown and as seed 001's folder layout; import it back without loss."""
+"""Export as Markdown and as a folder (meta.json, messages.jsonl); import it back without loss."""
 
 from __future__ import annotations
 
@@ -123,16 +123,14 @@ def test_importing_into_the_same_database_renumbers_and_keeps_structure(
     copy = store.import_jsonl(folder / "messages.jsonl")  # naming a file of the folder works too
     assert copy.id != conv.id and copy.title == conv.title
     old, new = store.tree_index(conv.id), store.tree_index(copy.id)
-    assert not set(old.records) & set(new.records)
+    assert not set(old) & set(new)
 
     def shape(index: TreeIndex, leaf: str) -> list[tuple[str, str, int, int]]:
-        return [(r.role, r.content, r.depth, r.version) for r in index.path_to(leaf)]
+        return [(r.role, r.content, r.depth, r.version) for r in index.records(index.path_to(leaf))]
 
     assert new.active_leaf_id is not None
     assert shape(new, new.active_leaf_id) == shape(old, ids["answer"])
-    assert sorted(len(new.children(r)) for r in new.records) == sorted(
-        len(old.children(r)) for r in old.records
-    )
+    assert sorted(len(new.children(r)) for r in new) == sorted(len(old.children(r)) for r in old)
 
 
 @pytest.mark.parametrize(
@@ -196,3 +194,14 @@ def test_seed_001_example_imports(store: SqliteConversationStore, tmp_path: Path
     leaf = store.active_leaf(conv.id)
     assert leaf is not None and leaf.id == "m3" and leaf.status is MessageStatus.COMPLETE
     assert [r.id for r in store.path_to_root("m3")] == ["m1", "m2", "m3"]
+
+
+def test_who_said_a_message_survives_export_and_import(
+    store: SqliteConversationStore, tmp_path: Path
+) -> None:
+    conv = store.create_conversation("mediator", "A space", {"participants": ["Alex", "Sam"]})
+    said = store.add_message(conv.id, "user", "Hello both", None, {"sender": "Alex"})
+    folder = store.export_jsonl(conv.id, tmp_path / "out")
+    with SqliteConversationStore(tmp_path / "other.sqlite") as other:
+        other.import_jsonl(folder)
+        assert other.get_message(said.id).sender == "Alex"

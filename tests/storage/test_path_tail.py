@@ -7,7 +7,7 @@ import pytest
 from storage.models import Conversation
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import NotFoundError
-from weaver_tui.widgets.conversation_tree.branches import BranchIndex
+from storage.tree_index import TreeIndex
 
 
 def _path_with_versions(store: SqliteConversationStore, conversation: Conversation) -> list[str]:
@@ -37,7 +37,7 @@ def test_the_tail_matches_the_full_tree_index(
     store: SqliteConversationStore, conversation: Conversation
 ) -> None:
     path = _path_with_versions(store, conversation)
-    index = BranchIndex.from_rows(store.message_rows(conversation.id))
+    index = TreeIndex.from_rows(store.message_rows(conversation.id))
 
     tail = store.path_tail(path[-1], 8)
 

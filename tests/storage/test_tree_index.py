@@ -1,4 +1,5 @@
-"""The in-memory tree index the UI walks: same answers as the store, without queries."""
+"""The in-memory tree index the app and the export walk: same answers as the store, without
+queries."""
 
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ def test_index_answers_like_the_store(
     assert index.active_leaf_id == ids["v1_leaf"]
     assert index.choices[ROOT_KEY] == ids["user"] and index.choices[ids["user"]] == ids["v1"]
     for record in store.list_messages(conversation.id):
-        assert index.path_to(record.id) == store.path_to_root(record.id)
-        assert index.siblings(record.id) == store.siblings(record.id)
-        assert index.children(record.id) == store.children(record.id, conversation.id)
+        assert index.records(index.path_to(record.id)) == store.path_to_root(record.id)
+        assert index.records(index.siblings(record.id)) == store.siblings(record.id)
+        assert index.records(index.children(record.id)) == store.children(
+            record.id, conversation.id
+        )
         assert index.leaf_from(record.id) == store.latest_leaf(record.id).id
-    assert index.roots() == store.children(None, conversation.id)
+    assert index.records(index.children(None)) == store.children(None, conversation.id)
     assert index.parent(ids["v2"]) == ids["user"]
 
 
@@ -54,12 +57,12 @@ def test_add_keeps_children_in_version_order(
     index = store.tree_index(conversation.id)
     v3 = store.add_message(conversation.id, "assistant", "v3", ids["user"])
     index.add(v3)
-    assert [r.version for r in index.siblings(v3.id)] == [1, 2, 3]
+    assert [r.version for r in index.records(index.siblings(v3.id))] == [1, 2, 3]
     assert v3.id in index and index.get(v3.id) == v3
 
 
 def test_empty_index() -> None:
-    index = TreeIndex.build([])
+    index = TreeIndex([])
     assert index.leaf_from(None) is None and index.active_path() == [] and len(index) == 0
 
 
@@ -68,11 +71,11 @@ def test_lazy_rows_and_eager_records_build_the_same_index(
 ) -> None:
     ids = _branched(store, conversation.id)
     lazy = store.tree_index(conversation.id)
-    eager = TreeIndex.build(store.list_messages(conversation.id), lazy.choices, lazy.active_leaf_id)
-    assert lazy.children_of == eager.children_of
-    assert set(lazy.records) == set(eager.records) and len(lazy.records) == len(eager.records)
+    eager = TreeIndex(store.list_messages(conversation.id), lazy.choices, lazy.active_leaf_id)
+    assert all(lazy.children(i) == eager.children(i) for i in [None, *ids.values()])
+    assert set(lazy) == set(eager) and len(lazy) == len(eager)
     assert [r.id for r in lazy.active_path()] == [r.id for r in eager.active_path()]
     assert all(lazy.get(i) == eager.get(i) for i in ids.values())
     assert "missing" not in lazy
-    del lazy.records[ids["edit"]]
-    assert ids["edit"] not in lazy.records
+    lazy.remove_branch(ids["edit"])
+    assert ids["edit"] not in lazy

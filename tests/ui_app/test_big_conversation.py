@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from storage.sqlite_store import SqliteConversationStore
+from storage.tree_index import TreeIndex
 from weaver_tui.chat_state import ChatState
-from weaver_tui.widgets.conversation_tree.branches import BranchIndex
 
 PATH = 40
 """Messages on the main path; every assistant reply on it also has a second version whose
@@ -62,8 +62,8 @@ def test_an_index_over_rows_answers_like_one_over_records(
     store: SqliteConversationStore,
 ) -> None:
     conversation_id, main, others = _branched(store)
-    eager = BranchIndex(store.list_messages(conversation_id))
-    lazy = BranchIndex.from_rows(store.message_rows(conversation_id))
+    eager = TreeIndex(store.list_messages(conversation_id))
+    lazy = TreeIndex.from_rows(store.message_rows(conversation_id))
     assert lazy.decoded_count == 0
     assert sorted(lazy) == sorted(eager)
     for message_id in eager:
@@ -82,7 +82,7 @@ def test_a_copy_is_independent_but_shares_decoded_records(
     store: SqliteConversationStore,
 ) -> None:
     conversation_id, main, _ = _branched(store)
-    index = BranchIndex.from_rows(store.message_rows(conversation_id))
+    index = TreeIndex.from_rows(store.message_rows(conversation_id))
     twin = index.copy()
     assert twin.get(main[3]) is index.get(main[3])
     added = store.add_message(conversation_id, "user", "only in the copy", main[-1])

@@ -25,7 +25,7 @@ from weaver_tui.screens.chat import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
 from weaver_tui.settings import Settings
-from weaver_tui.settings_early import PendingSettings
+from weaver_tui.settings_pending import PendingSettings
 
 
 def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:

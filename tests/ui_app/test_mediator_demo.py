@@ -88,7 +88,7 @@ async def test_esc_stops_the_demo(services: Services) -> None:
         records = screen.state.store.list_messages(demo.conversation_id or "")
         assert [r.content for r in records if r.role == "user"] == [DEMO_TURNS[0].content]
         assert not screen.running  # Esc freed the chat: a person can type again
-        assert screen.check_action("play_mediator_demo", ()) is True
+        assert screen.check_action("play_demo", ()) is True
 
 
 async def test_esc_in_a_turn_cancels_it_and_stops_the_demo(

@@ -1,5 +1,5 @@
 """A long conversation opens bottom first: its last messages are drawn from one small query,
-the whole tree is read behind them, and the screen only shows until it is (issue 3)."""
+the whole tree is read behind them, and the screen only shows until it is."""
 
 from __future__ import annotations
 

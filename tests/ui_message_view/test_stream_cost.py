@@ -1,5 +1,5 @@
 """What a streamed frame costs: only changed lines repainted, a bounded line cache, a render
-budget that counts the frame a render causes, lexers built once (issue 3)."""
+budget that counts the frame a render causes, lexers built once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which panel each profile places in the chat, and the ide-helper's project-root line."""
+"""Which panel each panel kind places in the chat, and the project-root line."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from agents.profiles import PROFILE_NAMES, get_traits
 from tests.ui_profiles.conftest import SIZE, ThemedApp
-from weaver_tui.keymap import KEYMAP
-from weaver_tui.profile_panels import PROFILE_KEYS, PanelOptions, panel_for
+from weaver_tui.keymap import KEYMAP, PROFILE_KEYS
+from weaver_tui.profile_panels import PanelOptions, panel_for
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
 
@@ -30,32 +31,34 @@ class LabelHost(ThemedApp):
         self.requests += 1
 
 
-def test_each_profile_gets_its_panel_or_none(tmp_path: Path) -> None:
-    ide = panel_for("ide-helper", PanelOptions(project_root=tmp_path, pending_patches=2))
+def test_each_panel_kind_gets_its_widget_or_none(tmp_path: Path) -> None:
+    ide = panel_for("project", PanelOptions(project_root=tmp_path, pending_patches=2))
     assert isinstance(ide, ProjectRootLabel)
     assert (ide.root, ide.pending) == (tmp_path, 2)
-    assert isinstance(panel_for("ide-helper"), ProjectRootLabel)
-    assert isinstance(panel_for("mediator"), MediatorPanel)
-    assert panel_for("paper-pilot") is None
-    assert panel_for("atom-developer") is None
-    assert panel_for("no-such-profile") is None
+    assert isinstance(panel_for("project"), ProjectRootLabel)
+    assert isinstance(panel_for("speakers"), MediatorPanel)
+    assert panel_for(None) is None
+    assert panel_for("no-such-kind") is None
 
 
-async def test_the_mediator_panel_defaults_to_the_spaces_default_pair() -> None:
-    from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
+def test_each_registered_profile_declares_a_kind_the_app_draws_or_none() -> None:
+    kinds = {name: get_traits(name).panel for name in PROFILE_NAMES}
+    assert all(kind is None or panel_for(kind) is not None for kind in kinds.values())
+    assert {"project", "speakers"} <= set(kinds.values())
 
+
+async def test_the_speakers_panel_shows_the_participants_it_is_given() -> None:
     for options, speaker, view in (
-        (PanelOptions(), DEFAULT_PARTICIPANTS[0], None),
+        (PanelOptions(participants=("Alex", "Sam")), "Alex", None),
         (PanelOptions(participants=("Kim", "Lee"), speaker="Lee", view="shared"), "Lee", "shared"),
     ):
-        panel = panel_for("mediator", options)
+        panel = panel_for("speakers", options)
         assert isinstance(panel, MediatorPanel)
         app = ThemedApp()
         async with app.run_test(size=SIZE) as pilot:
             await app.mount(panel)
             await pilot.pause()
-            expected = options.participants or DEFAULT_PARTICIPANTS
-            assert panel.speaker_bar.participants == tuple(expected)
+            assert panel.speaker_bar.participants == tuple(options.participants)
             assert (panel.speaker, panel.view) == (speaker, view)
 
 
@@ -97,11 +100,9 @@ def test_panel_keys_do_not_collide_with_the_apps_keys() -> None:
     assert {item.command for item in PROFILE_KEYS}.isdisjoint(item.command for item in others)
 
 
-def test_the_mediator_demo_is_a_palette_only_command() -> None:
+def test_the_demo_is_a_palette_only_command() -> None:
     demo = [item for item in PROFILE_KEYS if item.command == "Play mediator demo"]
-    assert [(item.key, item.scope, item.action) for item in demo] == [
-        (None, "chat", "play_mediator_demo")
-    ]
+    assert [(item.key, item.scope, item.action) for item in demo] == [(None, "chat", "play_demo")]
 
 
 def test_importing_the_panels_does_not_load_the_agent_stack() -> None:

@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from agents.errors import WeaverError
 from storage.store import StorageError
-from weaver_tui.chat_preview import Preview, read_preview
+from weaver_tui.chat_preview import Preview, profile_badge, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
@@ -185,7 +185,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             return
         self.messages.set_messages(preview.items)
         self.query_one("#empty-hint").display = False
-        self.header.profile = preview.conversation.profile
+        self.header.profile = profile_badge(preview.conversation.profile)
         self.header.title = preview.conversation.title
         self.composer.focus()
         self.call_after_refresh(self._preview_painted.set)
@@ -281,11 +281,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     def update_header(self) -> None:
         conversation = self.state.conversation
-        self.header.profile = self.state.profile
+        self.header.profile = profile_badge(self.state.profile)
         self.header.title = conversation.title if conversation else "New conversation"
         self.header.branch = self.state.branch_position()
         root = conversation.meta.get("project_root") if conversation else None
-        if root is None and self.state.profile == "ide-helper":
+        if root is None and self.state.traits.project_root:
             root = self.project_root or Path.cwd()
         self.header.project = Path(root).name if root else ""
 
@@ -307,7 +307,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         """Whether a message sent now can start its turn: the conversation is open and what
         the profile's panel needs (who speaks, to whom) is loaded."""
         return self.conversation_open and not (
-            self.state.profile == "mediator" and not self.agents_ready
+            self.state.traits.participants and not self.agents_ready
         )
 
     def send_when_ready(self) -> None:
@@ -416,7 +416,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                         profile=self.state.profile,
                         cancel=cancel,
                         project_root=self.project_root,
-                        sender=self.composer.speaker if self.state.profile == "mediator" else None,
+                        sender=self.composer.speaker if self.state.traits.participants else None,
                     )
                 else:
                     events = runtime.resume_turn(

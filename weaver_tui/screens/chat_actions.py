@@ -17,15 +17,17 @@ from textual import events
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat_host import ChatHost as _Host
+else:
+    _Host = object  # the type checker sees the chat screen's surface; Python a plain mixin
 
 logger = logging.getLogger(__name__)
 
 
-class ChatActions:
+class ChatActions(_Host):
     """Actions bound to keys and palette commands (see :data:`weaver_tui.keymap.KEYMAP`)."""
 
-    def action_cancel_reply(self: ChatScreen) -> None:
+    def action_cancel_reply(self) -> None:
         """Stop the running reply; with none running, leave edit or fork mode."""
         if self.cancel_event is not None:
             self.cancel_event.set()
@@ -36,11 +38,11 @@ class ChatActions:
             self.clear_compose_mode()
             self.show_path()
 
-    def action_retry(self: ChatScreen) -> None:
+    def action_retry(self) -> None:
         if self.retry_user_id is not None:
             self.start_turn(self.retry_user_id)
 
-    def action_toggle_tree(self: ChatScreen) -> None:
+    def action_toggle_tree(self) -> None:
         """Show and focus the tree; from the focused tree, hide it."""
         tree = self.tree
         self.pane_fit.user_toggled(tree)
@@ -53,7 +55,7 @@ class ChatActions:
             tree.add_class("-hidden")
             self.composer.focus()
 
-    def action_toggle_tool_pane(self: ChatScreen) -> None:
+    def action_toggle_tool_pane(self) -> None:
         side = self.query_one("#side-pane")
         self.pane_fit.user_toggled(side)
         side.toggle_class("-hidden")
@@ -64,14 +66,14 @@ class ChatActions:
         ):
             self.composer.focus()
 
-    def on_resize(self: ChatScreen, event: events.Resize) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         """Hide the side panes on a narrow terminal, bring them back on a wide one."""
         focused = self.focused
         for pane in self.pane_fit.fit(self, event.size.width):
             if focused is not None and (pane is focused or pane in focused.ancestors):
                 self.composer.focus()
 
-    def action_new_conversation(self: ChatScreen) -> None:
+    def action_new_conversation(self) -> None:
         if self.running:
             self.notify("Wait for the reply to finish (or press Esc) first.")
             return
@@ -80,9 +82,7 @@ class ChatActions:
         self.show_conversation()
         self.composer.focus()
 
-    def open_conversation(
-        self: ChatScreen, conversation_id: str, message_id: str | None = None
-    ) -> None:
+    def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None:
         try:
             self.state.open(conversation_id, message_id)
         except StorageError as exc:
@@ -94,11 +94,11 @@ class ChatActions:
             self.selected_id = message_id
             self.messages.select_message(message_id)
 
-    def action_search_conversations(self: ChatScreen) -> None:
+    def action_search_conversations(self) -> None:
         """The conversations list with the cursor in its search field."""
         self.action_open_conversations(search=True)
 
-    def action_open_conversations(self: ChatScreen, search: bool = False) -> None:
+    def action_open_conversations(self, search: bool = False) -> None:
         from weaver_tui.screens.conversations import (
             ConversationsScreen,
             NewConversation,
@@ -122,7 +122,7 @@ class ChatActions:
         if search:
             screen.call_after_refresh(screen.action_search)
 
-    def _after_conversations_closed(self: ChatScreen) -> None:
+    def _after_conversations_closed(self) -> None:
         """The list may have renamed or deleted the open conversation."""
         conversation = self.state.conversation
         if conversation is None:
@@ -134,7 +134,7 @@ class ChatActions:
             return
         self.show_conversation()
 
-    def action_switch_profile(self: ChatScreen) -> None:
+    def action_switch_profile(self) -> None:
         from weaver_tui.screens.profile_picker import ProfilePickerScreen
 
         if self.running:
@@ -152,7 +152,7 @@ class ChatActions:
 
         self.app.push_screen(ProfilePickerScreen(self.state.profile), chosen)
 
-    def action_switch_model(self: ChatScreen) -> None:
+    def action_switch_model(self) -> None:
         from weaver_tui.screens.model_picker import ModelPickerScreen
 
         def chosen(choice: tuple[str, str] | None) -> None:
@@ -172,7 +172,7 @@ class ChatActions:
         provider, model_name = self.header.provider, self.header.model
         self.app.push_screen(ModelPickerScreen(provider, model_name), chosen)
 
-    def action_export_conversation(self: ChatScreen) -> None:
+    def action_export_conversation(self) -> None:
         conversation = self.state.conversation
         if conversation is None:
             self.notify("There is nothing to export yet.")
@@ -189,7 +189,7 @@ class ChatActions:
             return
         self.notify(f"Exported to {folder}", title="Conversation exported")
 
-    def _default_profile(self: ChatScreen) -> str:
+    def _default_profile(self) -> str:
         from agents.profiles import DEFAULT_PROFILE
 
         settings = self.services.settings
@@ -197,7 +197,7 @@ class ChatActions:
             settings, "profile", DEFAULT_PROFILE
         )
 
-    def _show_configured_model(self: ChatScreen) -> None:
+    def _show_configured_model(self) -> None:
         """The header's model badge from the settings, without building the model (which
         imports the network stack); a missing key is said at once, in one sentence."""
         from agents.errors import WeaverError

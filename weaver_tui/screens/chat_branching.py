@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat_host import ChatHost as _Host
     from weaver_tui.widgets.conversation_tree import ConversationTree
     from weaver_tui.widgets.message_view import MessageView
+else:
+    _Host = object  # the type checker sees the chat screen's surface; Python a plain mixin
 
 logger = logging.getLogger(__name__)
 
 
-class ChatBranching:
+class ChatBranching(_Host):
     """Branching actions of the chat screen.
 
     Message handlers here use ``on_<widget>_<message>`` names rather than ``@on``: Textual
@@ -33,7 +35,7 @@ class ChatBranching:
 
     # ------------------------------------------------------------------ selection
 
-    def _selected(self: ChatScreen) -> str | None:
+    def _selected(self) -> str | None:
         """The message an action applies to: the tree's cursor when the tree has focus, else
         the message selected in the view, else the active leaf."""
         tree = self.tree
@@ -43,12 +45,12 @@ class ChatBranching:
             return self.selected_id
         return self.state.leaf_id
 
-    def on_message_view_selected(self: ChatScreen, event: MessageView.Selected) -> None:
+    def on_message_view_selected(self, event: MessageView.Selected) -> None:
         self.selected_id = event.message_id
 
     # ------------------------------------------------------------------ tree operations
 
-    def checkout(self: ChatScreen, message_id: str) -> None:
+    def checkout(self, message_id: str) -> None:
         """Show root → ``message_id`` → its remembered leaf, and remember that choice."""
         if self._busy():
             return
@@ -56,7 +58,7 @@ class ChatBranching:
         self.clear_compose_mode()
         self.show_path()
 
-    def flip_version(self: ChatScreen, message_id: str, delta: int) -> None:
+    def flip_version(self, message_id: str, delta: int) -> None:
         if self._busy():
             return
         if self.state.flip_version(message_id, delta) is None:
@@ -66,7 +68,7 @@ class ChatBranching:
         self.selected_id = siblings[siblings.index(message_id) + delta]
         self.show_path(select=self.selected_id)
 
-    def _busy(self: ChatScreen) -> bool:
+    def _busy(self) -> bool:
         """A reply is streaming into the view, or the conversation is still being read: say
         so instead of changing the path under it."""
         if not self.conversation_open:
@@ -76,20 +78,20 @@ class ChatBranching:
             self.notify("Wait for the reply to finish (or press Esc) first.")
         return self.running
 
-    def fork_from(self: ChatScreen, message_id: str) -> None:
+    def fork_from(self, message_id: str) -> None:
         """The next message becomes a new child of ``message_id``; the view shows its path."""
         if self._busy():
             return
         self.messages.set_messages(self.state.path_items(message_id))
         self.set_compose_mode(fork_from=message_id)
 
-    def edit(self: ChatScreen, message_id: str) -> None:
+    def edit(self, message_id: str) -> None:
         if self.state.index.get(message_id).role != "user":
             self.notify("Only your own messages can be edited; press r on a reply to regenerate.")
             return
         self.set_compose_mode(edit=message_id)
 
-    def regenerate(self: ChatScreen, message_id: str) -> None:
+    def regenerate(self, message_id: str) -> None:
         """A new sibling version of the reply to the nearest user message above ``message_id``."""
         user_id = self.state.nearest_user(message_id)
         if user_id is None:
@@ -97,7 +99,7 @@ class ChatBranching:
             return
         self.start_turn(user_id)
 
-    def delete(self: ChatScreen, message_id: str) -> None:
+    def delete(self, message_id: str) -> None:
         from weaver_tui.screens.confirm import ConfirmScreen
 
         if self._busy():
@@ -113,7 +115,7 @@ class ChatBranching:
 
         self.app.push_screen(ConfirmScreen(question), answered)
 
-    def _delete_confirmed(self: ChatScreen, message_id: str) -> None:
+    def _delete_confirmed(self, message_id: str) -> None:
         try:
             self.state.delete_branch(message_id)
         except StorageError as exc:
@@ -126,38 +128,32 @@ class ChatBranching:
     # ------------------------------------------------------------------ requests from widgets
 
     def on_conversation_tree_checkout_requested(
-        self: ChatScreen, event: ConversationTree.CheckoutRequested
+        self, event: ConversationTree.CheckoutRequested
     ) -> None:
         self.checkout(event.message_id)
 
-    def on_conversation_tree_fork_requested(
-        self: ChatScreen, event: ConversationTree.ForkRequested
-    ) -> None:
+    def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
         self.fork_from(event.message_id)
 
-    def on_conversation_tree_edit_requested(
-        self: ChatScreen, event: ConversationTree.EditRequested
-    ) -> None:
+    def on_conversation_tree_edit_requested(self, event: ConversationTree.EditRequested) -> None:
         self.edit(event.message_id)
 
     def on_conversation_tree_regenerate_requested(
-        self: ChatScreen, event: ConversationTree.RegenerateRequested
+        self, event: ConversationTree.RegenerateRequested
     ) -> None:
         self.start_turn(event.user_message_id)
 
     def on_conversation_tree_delete_requested(
-        self: ChatScreen, event: ConversationTree.DeleteRequested
+        self, event: ConversationTree.DeleteRequested
     ) -> None:
         self.delete(event.message_id)
 
     def on_message_view_version_flip_requested(
-        self: ChatScreen, event: MessageView.VersionFlipRequested
+        self, event: MessageView.VersionFlipRequested
     ) -> None:
         self.flip_version(event.message_id, event.delta)
 
-    def on_message_view_action_requested(
-        self: ChatScreen, event: MessageView.ActionRequested
-    ) -> None:
+    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
         if event.action == "copy":  # the view has put it on the clipboard already
             self.notify("Copied the message.")
         elif not self.conversation_open:
@@ -171,39 +167,37 @@ class ChatBranching:
 
     # ------------------------------------------------------------------ key / palette actions
 
-    def _with_selected(self: ChatScreen, act: Any) -> None:
+    def _with_selected(self, act: Any) -> None:
         message_id = self._selected()
         if message_id is None:
             self.notify("There is no message to act on yet.")
             return
         act(message_id)
 
-    def action_fork_selected(self: ChatScreen) -> None:
+    def action_fork_selected(self) -> None:
         self._with_selected(self.fork_from)
 
-    def action_edit_selected(self: ChatScreen) -> None:
+    def action_edit_selected(self) -> None:
         self._with_selected(self.edit)
 
-    def action_regenerate_selected(self: ChatScreen) -> None:
+    def action_regenerate_selected(self) -> None:
         self._with_selected(self.regenerate)
 
-    def action_next_version(self: ChatScreen) -> None:
+    def action_next_version(self) -> None:
         self._with_selected(lambda message_id: self.flip_version(message_id, +1))
 
-    def action_previous_version(self: ChatScreen) -> None:
+    def action_previous_version(self) -> None:
         self._with_selected(lambda message_id: self.flip_version(message_id, -1))
 
-    def action_checkout_selected(self: ChatScreen) -> None:
+    def action_checkout_selected(self) -> None:
         self._with_selected(self.checkout)
 
-    def action_delete_selected(self: ChatScreen) -> None:
+    def action_delete_selected(self) -> None:
         self._with_selected(self.delete)
 
     # ------------------------------------------------------------------ modes
 
-    def set_compose_mode(
-        self: ChatScreen, *, fork_from: str | None = None, edit: str | None = None
-    ) -> None:
+    def set_compose_mode(self, *, fork_from: str | None = None, edit: str | None = None) -> None:
         self.clear_compose_mode()
         if edit is not None:
             record = self.state.index.get(edit)
@@ -217,7 +211,7 @@ class ChatBranching:
             self.composer.hint = "fork: your next message starts a new branch here"
             self.composer.focus()
 
-    def clear_compose_mode(self: ChatScreen) -> None:
+    def clear_compose_mode(self) -> None:
         self.forking = False
         self.compose_parent = None
         self.editing_id = None

@@ -1,11 +1,13 @@
-"""The chat screen's profile wiring: the panel above the composer and what it drives.
+"""The chat screen's profile wiring: the panel above the composer and what it drives, all
+read from the open profile's traits (:class:`agents.profile.ProfileTraits`), never its name.
 
-:func:`weaver_tui.profile_panels.panel_for` gives the open profile's panel (none for most).
-For the mediator: F2/F8 choose who speaks and to whom (the meta of the next user record), F3
-which view the message view shows (everything, the shared channel, one participant's), and a
-new space stores its participants. For the ide-helper: a patch the agent proposed pauses the
-turn; the review opens when the turn ends (and on F4 or a click on the project label later),
-and the decision resumes the paused turn. Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`.
+:func:`weaver_tui.profile_panels.panel_for` gives the panel of the declared kind (none for
+most). With participants: F2/F8 choose who speaks and to whom (the meta of the next user
+record), F3 which view the message view shows (everything, the shared channel, one
+participant's), and a new conversation stores its participants. With patch review: a patch the
+agent proposed pauses the turn; the review opens when the turn ends (and on F4 or a click on
+the project label later), and the decision resumes the paused turn. A profile with a demo plays
+it from the palette. Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`.
 """
 
 from __future__ import annotations
@@ -21,27 +23,29 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from agents.profiles.ide_helper.review import PendingReview
-    from weaver_tui.screens.chat import ChatScreen
-    from weaver_tui.screens.mediator_demo import DemoPlayer
+    from weaver_tui.screens.chat_host import ChatHost as _Host
+    from weaver_tui.screens.demo_player import DemoPlayer
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
     from weaver_tui.widgets.speaker_bar import SpeakerBar
+else:
+    _Host = object  # the type checker sees the chat screen's surface; Python a plain mixin
 
 logger = logging.getLogger(__name__)
 
 PROFILE_ACTIONS = frozenset(
-    {"cycle_speaker", "cycle_audience", "cycle_view", "review_patch", "play_mediator_demo"}
+    {"cycle_speaker", "cycle_audience", "cycle_view", "review_patch", "play_demo"}
 )
 
 DEMO_PAUSE_S = 1.5
-"""The pause between the mediator demo's turns (long enough to read the last delivery)."""
+"""The pause between a demo's turns (long enough to read the last delivery)."""
 
 
 def profile_bindings() -> list[Binding]:
-    """The chat-screen keys of the profile panels (from :data:`profile_panels.PROFILE_KEYS`)."""
-    from weaver_tui.profile_panels import PROFILE_KEYS
+    """The chat-screen keys of the profile panels (from :data:`keymap.PROFILE_KEYS`)."""
+    from weaver_tui.keymap import PROFILE_KEYS
 
     return [
         Binding(k.key, k.action, k.command, show=k.show, priority=k.priority, tooltip=k.description)
@@ -50,12 +54,12 @@ def profile_bindings() -> list[Binding]:
     ]
 
 
-class ChatProfiles:
+class ChatProfiles(_Host):
     """Profile panels for :class:`~weaver_tui.screens.chat.ChatScreen`.
 
-    The mediator's panel and the ide-helper's review need agent modules (LangChain types), so
+    The speakers' panel and views and the patch review need agent modules (LangChain types), so
     until the warm-up after the first paint has imported them (``agents_ready``) the screen
-    shows the plain path and no mediator panel; :meth:`agents_loaded` completes the picture.
+    shows the plain path and no speakers' panel; :meth:`agents_loaded` completes the picture.
     """
 
     mediator_view: str | None = None
@@ -63,23 +67,22 @@ class ChatProfiles:
     """The panel shown above the composer (set by ``ChatScreen.show_panel``)."""
     agents_ready: bool = False
     demo: DemoPlayer | None = None
-    """The mediator demo being played (or the last one played) on this screen."""
+    """The demo being played (or the last one played) on this screen."""
     demo_pause_s: float = DEMO_PAUSE_S
 
-    def warm_profile_modules(self: ChatScreen) -> None:
-        """Import what the open profile's panel needs (called in the warm-up thread)."""
-        from agents.profiles import get_profile
+    def warm_profile_modules(self) -> None:
+        """Import the open profile, and with it what its panel needs (in the warm-up thread)."""
+        from agents.profiles import UnknownProfileError, get_profile
 
-        get_profile(self.state.profile)
-        if self.state.profile == "mediator":
-            import agents.profiles.mediator.space
-        elif self.state.profile == "ide-helper":
-            import agents.profiles.ide_helper.review  # noqa: F401
+        try:
+            get_profile(self.state.profile)
+        except UnknownProfileError as exc:  # said when a turn asks for it
+            logger.warning("profile not loaded", extra={"error": str(exc)})
 
-    def agents_loaded(self: ChatScreen) -> None:
+    def agents_loaded(self) -> None:
         """The warm-up is done: mount what waited for it."""
         self.agents_ready = True
-        if self.state.profile == "mediator":
+        if self.state.traits.participants:
             self.mount_profile_panel()
             self.show_path()
         else:
@@ -88,73 +91,78 @@ class ChatProfiles:
 
     # ------------------------------------------------------------------ the panel
 
-    def mount_profile_panel(self: ChatScreen) -> None:
+    def mount_profile_panel(self) -> None:
         """Show the open profile's panel (or none), set up for the open conversation."""
         from weaver_tui.profile_panels import PanelOptions, panel_for
 
-        conversation = self.state.conversation
-        meta = conversation.meta if conversation else {}
+        traits = self.state.traits
         self.mediator_view = None
         self.composer.speaker = "You"
-        if self.state.profile == "mediator" and not self.agents_ready:
+        if traits.participants and not self.agents_ready:
             self.show_panel(None)  # mounted by agents_loaded()
             return
-        participants = tuple(meta.get("participants") or ())
+        participants = self.participants()
         pending = 1 if self.agents_ready and self.pending_review() else 0
-        if self.state.profile == "mediator":
-            participants = participants or self._default_participants()
+        if participants:
             self.composer.speaker = participants[0]
-            if (panel := self.mediator_panel()) is not None:
-                # another space of the same profile: reset the panel in place
-                panel.set_participants(participants, participants[0])
-                panel.channel_tabs.set_view(None)
-                panel.audience_bar.set_shared(False)
-                return
-        elif (label := self.project_label()) is not None and self.state.profile == "ide-helper":
-            label.set_root(self.project_dir())  # another ide-helper conversation: in place
+        if traits.panel == "speakers" and (panel := self.mediator_panel()) is not None:
+            # another conversation of the same profile: reset the panel in place
+            panel.set_participants(participants, participants[0] if participants else None)
+            panel.channel_tabs.set_view(None)
+            panel.audience_bar.set_shared(False)
+            return
+        if traits.panel == "project" and (label := self.project_label()) is not None:
+            label.set_root(self.project_dir())  # another conversation on a project: in place
             label.set_pending(pending)
             return
         options = PanelOptions(
             project_root=self.project_dir(), participants=participants, pending_patches=pending
         )
-        self.show_panel(panel_for(self.state.profile, options))
+        self.show_panel(panel_for(traits.panel, options))
 
-    def project_dir(self: ChatScreen) -> Path:
+    def participants(self) -> tuple[str, ...]:
+        """The open conversation's participants (those it stored, else the profile's default;
+        empty for a profile with one user)."""
+        traits = self.state.traits
+        if not traits.participants:
+            return ()
+        conversation = self.state.conversation
+        stored = tuple(conversation.meta.get("participants") or ()) if conversation else ()
+        return stored or traits.participants
+
+    def project_dir(self) -> Path:
         conversation = self.state.conversation
         stored = conversation.meta.get("project_root") if conversation else None
         return Path(stored) if stored else (self.project_root or Path.cwd())
 
-    def mediator_panel(self: ChatScreen) -> MediatorPanel | None:
+    def mediator_panel(self) -> MediatorPanel | None:
         from weaver_tui.widgets.mediator_panel import MediatorPanel
 
         panel = self.profile_panel
         return panel if isinstance(panel, MediatorPanel) else None
 
-    def project_label(self: ChatScreen) -> ProjectRootLabel | None:
+    def project_label(self) -> ProjectRootLabel | None:
         from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
         panel = self.profile_panel
         return panel if isinstance(panel, ProjectRootLabel) else None
 
-    @staticmethod
-    def _default_participants() -> tuple[str, ...]:
-        from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS
+    def new_conversation_meta(self) -> dict[str, Any]:
+        """Meta for a conversation created by its first message: the profile's participants;
+        the project root of a profile that works on one (the folder the app was started in
+        unless ``--project-root`` named one), so the conversation reopened from another folder
+        still works on its own."""
+        traits = self.state.traits
+        meta: dict[str, Any] = {}
+        if traits.participants:
+            meta["participants"] = list(traits.participants)
+        if traits.project_root:
+            meta["project_root"] = str((self.project_root or Path.cwd()).resolve())
+        return meta
 
-        return DEFAULT_PARTICIPANTS
-
-    def new_conversation_meta(self: ChatScreen) -> dict[str, Any]:
-        """Meta for a conversation created by its first message: a space's participants; the
-        ide-helper's project root (the folder the app was started in unless ``--project-root``
-        named one), so the conversation reopened from another folder still works on its own."""
-        if self.state.profile == "mediator":
-            return {"participants": list(self._default_participants())}
-        if self.state.profile == "ide-helper":
-            return {"project_root": str((self.project_root or Path.cwd()).resolve())}
-        return {}
-
-    def user_meta(self: ChatScreen, text: str) -> dict[str, Any] | None:
-        """The meta of the user record about to hold ``text``: in a mediator space the message
-        is a :class:`~agents.profiles.mediator.events.UserMessageEvent` (the speaker, the
+    def user_meta(self, text: str) -> dict[str, Any] | None:
+        """The meta of the user record about to hold ``text``: with a speakers' panel the
+        message is a :class:`~agents.profiles.mediator.events.UserMessageEvent` (the speaker, the
         audience chosen in the panel), stored as the event's own record meta."""
         panel = self.mediator_panel()
         if panel is None or panel.speaker is None:
@@ -166,23 +174,26 @@ class ChatProfiles:
         )
         return event.record_meta()
 
-    def visible_items(self: ChatScreen) -> list[MessageItem]:
-        """The active path as the message view shows it (through the mediator's view)."""
+    def visible_items(self) -> list[MessageItem]:
+        """The active path as the message view shows it (through the chosen view, for a
+        conversation with participants)."""
         items = self.state.path_items()
-        if self.state.profile != "mediator" or self.state.leaf_id is None or not self.agents_ready:
+        if not self.state.traits.participants or self.state.leaf_id is None:
+            return items
+        if not self.agents_ready:  # the views need the agent modules
             return items
         try:
             return self._view_rows({item.id: item for item in items})
         except ValueError as exc:
-            logger.warning("unknown mediator view", extra={"error": str(exc)})
+            logger.warning("unknown view", extra={"error": str(exc)})
             return items
 
-    def live_row_filter(self: ChatScreen) -> Callable[[str], MessageItem | None] | None:
-        """How a running turn's records show in the chosen mediator view (``None``: as they
-        are). The model's view shows every record, deliveries as the mediator's message; a
+    def live_row_filter(self) -> Callable[[str], MessageItem | None] | None:
+        """How a running turn's records show in the chosen view of a conversation with
+        participants (``None``: as they are). The model's view shows every record, deliveries as the mediator's message; a
         participant's or the shared view shows only what that reader may see, so another
         person's private reply never flashes by while the turn streams."""
-        if self.state.profile != "mediator" or not self.agents_ready:
+        if not self.state.traits.participants or not self.agents_ready:
             return None
 
         def row_for(record_id: str) -> MessageItem | None:
@@ -197,44 +208,40 @@ class ChatProfiles:
 
         return row_for
 
-    def _view_rows(self: ChatScreen, items: dict[str, MessageItem]) -> list[MessageItem]:
+    def _view_rows(self, items: dict[str, MessageItem]) -> list[MessageItem]:
         """The active path through the chosen view (``items``: rows already built by id)."""
         from weaver_tui.profile_panels import items_for_view
 
-        conversation = self.state.conversation
-        participants = tuple(conversation.meta.get("participants") or ()) if conversation else ()
         records = [self.state.index.get(i) for i in self.state.path_ids()]
-        return items_for_view(
-            records, self.mediator_view, participants or self._default_participants(), items
-        )
+        return items_for_view(records, self.mediator_view, self.participants(), items)
 
-    # ------------------------------------------------------------------ mediator keys
+    # ------------------------------------------------------------------ speakers' keys
 
-    def action_cycle_speaker(self: ChatScreen) -> None:
+    def action_cycle_speaker(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_speaker()
 
-    def action_cycle_audience(self: ChatScreen) -> None:
+    def action_cycle_audience(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_audience()
 
-    def action_cycle_view(self: ChatScreen) -> None:
+    def action_cycle_view(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_view()
 
-    def on_speaker_bar_speaker_changed(self: ChatScreen, event: SpeakerBar.SpeakerChanged) -> None:
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
         self.composer.speaker = event.name
 
-    def on_channel_tabs_view_changed(self: ChatScreen, event: ChannelTabs.ViewChanged) -> None:
+    def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
         self.mediator_view = event.view
         if not self.running:
             self.show_path()
 
-    # ------------------------------------------------------------------ ide-helper review
+    # ------------------------------------------------------------------ patch review
 
-    def pending_review(self: ChatScreen) -> PendingReview | None:
+    def pending_review(self) -> PendingReview | None:
         conversation = self.state.conversation
-        if self.state.profile != "ide-helper" or conversation is None:
+        if not self.state.traits.patch_review or conversation is None:
             return None
         from agents.profiles.ide_helper.review import find_pending_review
 
@@ -244,11 +251,11 @@ class ChatProfiles:
             logger.warning("pending review not readable", extra={"error": str(exc)})
             return None
 
-    def show_pending_count(self: ChatScreen) -> None:
+    def show_pending_count(self) -> None:
         if (label := self.project_label()) is not None:
             label.set_pending(1 if self.pending_review() else 0)
 
-    def action_review_patch(self: ChatScreen) -> None:
+    def action_review_patch(self) -> None:
         """Open the review of the patch the paused turn waits on; the decision resumes it."""
         from agents.profiles.ide_helper.review import resume_value
         from weaver_tui.screens.patch_review import PatchDecision, PatchReviewScreen
@@ -273,15 +280,29 @@ class ChatProfiles:
         self.app.push_screen(PatchReviewScreen(pending.patch, self.project_dir()), decided)
 
     def on_project_root_label_review_requested(
-        self: ChatScreen, event: ProjectRootLabel.ReviewRequested
+        self, event: ProjectRootLabel.ReviewRequested
     ) -> None:
         self.action_review_patch()
 
-    # ------------------------------------------------------------------ mediator demo
+    # ------------------------------------------------------------------ demo
 
-    def action_play_mediator_demo(self: ChatScreen) -> None:
-        """Open a new space for the demo and play its turns here, live (Esc stops it)."""
-        from weaver_tui.screens.mediator_demo import DemoPlayer
+    def demo_module(self) -> str | None:
+        """The demo the palette plays: the open profile's, else the first registered one's."""
+        from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_traits
+
+        if self.state.traits.demo:
+            return self.state.traits.demo
+        for name in PROFILE_NAMES:
+            try:
+                if demo := get_traits(name).demo:
+                    return demo
+            except UnknownProfileError:
+                continue
+        return None
+
+    def action_play_demo(self) -> None:
+        """Open a new conversation for the demo and play its turns here, live (Esc stops it)."""
+        from weaver_tui.screens.demo_player import DemoPlayer
 
         if self.running or (self.demo is not None and self.demo.active):
             self.notify("Wait for the reply to finish (or press Esc) first.")
@@ -289,24 +310,26 @@ class ChatProfiles:
         if not self.agents_ready:
             self.notify("The agents are still loading; try again in a moment.")
             return
-        self.demo = player = DemoPlayer(self, self.demo_pause_s)
-        self.run_worker(
-            player.play(), name="mediator demo", group="mediator-demo", exit_on_error=False
-        )
+        module = self.demo_module()
+        if module is None:
+            self.notify("No profile has a demo to play.")
+            return
+        self.demo = player = DemoPlayer(self, self.demo_pause_s, module)
+        self.run_worker(player.play(), name="demo", group="demo", exit_on_error=False)
 
-    def after_turn(self: ChatScreen) -> None:
-        """A turn ended: a patch it proposed opens for review at once; a mediator path is
-        shown again through the chosen view (deliveries as the mediator's messages, and only
-        what that view may read)."""
-        if self.state.profile == "mediator" and self.agents_ready:
+    def after_turn(self) -> None:
+        """A turn ended: a patch it proposed opens for review at once; the path of a
+        conversation with participants is shown again through the chosen view (deliveries as
+        the agent's messages, and only what that view may read)."""
+        if self.state.traits.participants and self.agents_ready:
             self.show_path()
         self.show_pending_count()
         if self.pending_review() is not None:
             self.action_review_patch()
 
-    def check_profile_action(self: ChatScreen, action: str) -> bool:
+    def check_profile_action(self, action: str) -> bool:
         if action == "review_patch":
-            return self.state.profile == "ide-helper" and not self.running
-        if action == "play_mediator_demo":
+            return self.state.traits.patch_review and not self.running
+        if action == "play_demo":
             return not self.running
-        return self.state.profile == "mediator"
+        return bool(self.state.traits.participants)

@@ -1,6 +1,6 @@
-"""Choose the agent profile: the four profiles, one line each about what it is for.
+"""Choose the agent profile: every registered profile, one line each about what it is for.
 
-``app.push_screen(ProfilePickerScreen(current="ide-helper"), callback)`` (or pass
+``app.push_screen(ProfilePickerScreen(current=name), callback)`` (or pass
 ``profiles=[(name, title, description), ...]``; by default the registry in
 :mod:`agents.profiles` is read). The callback gets the chosen profile name, or ``None`` on Esc.
 A conversation belongs to one profile: the chat screen decides whether to open or start one.

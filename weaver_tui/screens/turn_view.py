@@ -149,7 +149,9 @@ class TurnView:
                 event.call_id, event.name, event.output, event.error, event.duration_ms
             )
         elif isinstance(event, NodeStatus):
-            self.tools.stage(event.node, event.text, event.state)
+            stage = self.state.traits.stages.get(event.node)
+            text = f"{stage}: {event.text}" if stage and event.text else stage or event.text
+            self.tools.stage(event.node, text, event.state)
         elif isinstance(event, Usage):
             self._usage = event
         elif isinstance(event, RunError):

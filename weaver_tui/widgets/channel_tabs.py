@@ -20,13 +20,11 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
+from weaver_tui.keymap import VIEW_KEY
 from weaver_tui.widgets.choice_bar import ChoiceBar
 
 SHARED_VIEW = "shared"
 """The view of what every participant sees (the same word as the records' visibility)."""
-
-VIEW_KEY = "f3"
-"""The key that cycles the view (free in Textual's TextArea and in weaver's keymap)."""
 
 
 def view_label(view: str | None) -> str:

@@ -26,13 +26,8 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
+from weaver_tui.keymap import AUDIENCE_KEY, SPEAKER_KEY
 from weaver_tui.widgets.choice_bar import ChoiceBar
-
-SPEAKER_KEY = "f2"
-"""The key that cycles the speaker (free in Textual's TextArea and in weaver's keymap)."""
-
-AUDIENCE_KEY = "f8"
-"""The key that switches between "the mediator only" and "everyone" (free as well)."""
 
 AUDIENCES = ("the mediator only", "everyone")
 """The audience choices, private first."""

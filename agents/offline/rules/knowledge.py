@@ -96,7 +96,7 @@ def _subject(question: str) -> str | None:
     caps = re.findall(r"\b[A-Z][A-Za-z0-9-]*[A-Z0-9][A-Za-z0-9-]*\b|\b[A-Z][a-z]{2,}\b", body)
     caps = [c for c in caps if c.lower() not in {"what", "how", "why", "which", "who", "when"}]
     if caps:
-        return caps[0]
+        return str(caps[0])
     words = keywords(body)
     return words[0] if words else None
 

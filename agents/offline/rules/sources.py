@@ -74,11 +74,12 @@ def _from_json(data: Any, start: int) -> list[Source]:
         items = data
     else:
         return [Source(start, shorten(str(data), 90), str(data))]
-    sources = []
+    sources: list[Source] = []
     for item in items:
         number = start + len(sources)
         if isinstance(item, Mapping):
-            meta = item.get("metadata") if isinstance(item.get("metadata"), Mapping) else {}
+            raw = item.get("metadata")
+            meta: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
             merged = {**meta, **{k: v for k, v in item.items() if k != "metadata"}}
             body = next((str(merged[k]) for k in _TEXT_KEYS if merged.get(k)), "")
             title = next((str(merged[k]) for k in _TITLE_KEYS if merged.get(k)), "") or shorten(

@@ -184,7 +184,7 @@ def proper_noun(text: str) -> str | None:
     """A quoted term, else a capitalised word that does not start a sentence."""
     quoted = re.findall(r"[\"`']([^\"`'\n]{1,60})[\"`']", text)
     if quoted:
-        return quoted[0]
+        return str(quoted[0])
     for match in re.finditer(r"(?<=[a-z,] )([A-Z][\w-]+(?: [A-Z][\w-]+)*)", text):
         return match.group(1)
     return None
@@ -246,5 +246,6 @@ def _judged_text(conv: Conversation) -> str:
 def _resolve(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = prop.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return defs.get(ref.rsplit("/", 1)[-1], {})
+        found: Mapping[str, Any] = defs.get(ref.rsplit("/", 1)[-1], {})
+        return found
     return prop

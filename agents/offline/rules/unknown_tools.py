@@ -11,14 +11,14 @@ import json
 
 from agents.offline.conversation import Conversation, ToolResult
 from agents.offline.reply import PlannedCall, Reply
-from agents.offline.rules import atoms, code_tools, knowledge, mediation, structured
+from agents.offline.rules import atoms, knowledge, structured
 from agents.offline.text import shorten
 
 _MIN_RELEVANCE = 3
 
 
-def _claimed(conv: Conversation) -> set[str]:
-    names = {*code_tools.FAMILY, mediation.PRIVATE, mediation.SHARED}
+def _claimed(conv: Conversation, claimed: frozenset[str]) -> set[str]:
+    names = set(claimed)
     names |= {spec.name for spec in knowledge.search_tools(conv)}
     validator = atoms.validator_tool(conv)
     if validator is not None:
@@ -26,14 +26,15 @@ def _claimed(conv: Conversation) -> set[str]:
     return names
 
 
-def decide(conv: Conversation) -> Reply | None:
-    claimed = _claimed(conv)
-    results = [r for r in conv.results if r.name not in claimed]
+def decide(conv: Conversation, claimed: frozenset[str] = frozenset()) -> Reply | None:
+    """Call (or summarise) a tool no family knows; ``claimed``: tools a profile's rules own."""
+    known = _claimed(conv, claimed)
+    results = [r for r in conv.results if r.name not in known]
     if results:
         return Reply(text=summarise(results))
     if not conv.may_call_tools:
         return None
-    candidates = [s for s in conv.tools.values() if s.name not in claimed]
+    candidates = [s for s in conv.tools.values() if s.name not in known]
     ranked = sorted(candidates, key=lambda s: (-structured.relevance(s, conv.user_text), s.name))
     if not ranked or structured.relevance(ranked[0], conv.user_text) < _MIN_RELEVANCE:
         return None

@@ -136,8 +136,9 @@ def check_atom(code: str) -> Report:
             report.errors.append(f"line {node.lineno}: module-level statements break statelessness")
     if not report.functions:
         report.errors.append("no function found: an atom is a function")
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom):
+    for found in ast.walk(tree):
+        if isinstance(found, ast.Import | ast.ImportFrom):
+            node = found
             modules = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)

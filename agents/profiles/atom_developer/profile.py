@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from langgraph.graph import StateGraph
 
 from agents.graph import AgentState, build_react_graph
-from agents.profile import Profile
+from agents.profile import Profile, TurnContext
 from agents.profiles.atom_developer.tools import make_tools
+from agents.profiles.atom_developer.traits import TRAITS
 
 
-def build_graph(profile: Profile) -> StateGraph:
+def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     return build_react_graph(AgentState, profile.make_tools())
 
 
@@ -22,4 +24,5 @@ PROFILE = Profile(
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,
+    traits=TRAITS,
 )

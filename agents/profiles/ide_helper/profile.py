@@ -7,7 +7,9 @@ from pathlib import Path
 
 from agents.profile import Profile
 from agents.profiles.ide_helper.graph import build_graph
+from agents.profiles.ide_helper.offline import RULES
 from agents.profiles.ide_helper.tools import make_tools
+from agents.profiles.ide_helper.traits import TRAITS
 
 PROFILE = Profile(
     name="ide-helper",
@@ -16,5 +18,6 @@ PROFILE = Profile(
     prompt_file=Path(__file__).parent / "prompts" / "ide-helper.md",
     make_tools=make_tools,
     build_graph=build_graph,
-    panel="patch-review",
+    traits=TRAITS,
+    offline_rules=(RULES,),
 )

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from langchain_core.messages import AnyMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
@@ -38,7 +38,7 @@ from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)
 
-REVIEW_NODE = "review"
+REVIEW_NODE: Final = "review"
 INTERRUPT_KIND = "patch_review"
 Decision = Literal["accept", "reject"]
 ReviewStatus = Literal["applied", "rejected", "conflict", "failed"]

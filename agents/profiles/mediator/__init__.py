@@ -1,2 +1,2 @@
 """The mediator profile: a shared space where named participants talk to a neutral mediator
-that replies privately or posts to everyone (issue 4, seed 000)."""
+that replies privately or posts to everyone."""

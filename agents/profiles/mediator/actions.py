@@ -1,4 +1,4 @@
-"""The mediator's actions (seed 000's ``actions.py``): what a tool call asks it to do.
+"""The mediator's actions: what a tool call asks it to do.
 
 Pydantic models with every field documented, and a discriminated union so a tool call parses
 into exactly one action.
@@ -6,12 +6,12 @@ into exactly one action.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal, cast
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-REPLY_PRIVATELY = "reply_privately"
-POST_TO_SHARED = "post_to_shared"
+REPLY_PRIVATELY: Final = "reply_privately"
+POST_TO_SHARED: Final = "post_to_shared"
 
 
 class ReplyPrivately(BaseModel):
@@ -38,9 +38,10 @@ MediatorAction = Annotated[ReplyPrivately | PostToShared, Field(discriminator="t
 
 ReplyPrivateAction = ReplyPrivately
 PostToSharedAction = PostToShared
-"""Seed 000's names for the same models."""
+"""Longer names for the same models, kept for code that uses them."""
 
-_ACTION = TypeAdapter(MediatorAction)
+# ``cast``: depending on the installed stubs mypy reads ``Annotated[...]`` as a value here.
+_ACTION: TypeAdapter[ReplyPrivately | PostToShared] = TypeAdapter(cast(Any, MediatorAction))
 
 
 def action_from_tool_call(call: dict[str, Any]) -> ReplyPrivately | PostToShared | None:

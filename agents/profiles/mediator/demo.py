@@ -1,4 +1,4 @@
-"""The mediator demo: seed 000's couple's financial-counselling flow, played through the runtime.
+"""The mediator demo: a couple's financial-counselling flow, played through the runtime.
 
 Alex and Sam each talk to the mediator, sometimes in the shared space and sometimes in
 private, over eight turns: a shared wish for a budget, a debt Sam has kept secret, Alex's
@@ -129,10 +129,6 @@ class PlayedTurn:
     user_message_id: str
     actions: list[ExpectedAction] = field(default_factory=list)
     events: list[RunEvent] = field(default_factory=list)
-
-    @property
-    def as_expected(self) -> bool:
-        return tuple(self.actions) == self.turn.expected
 
     @property
     def error(self) -> RunError | None:

@@ -1,4 +1,4 @@
-"""The mediator's events (seed 000's ``events.py``): what a participant's message is.
+"""The mediator's events: what a participant's message is.
 
 A pydantic model with every field documented; the chat screen, the headless ``ask`` verb and
 the demo all make a user record's meta through :meth:`UserMessageEvent.record_meta`.
@@ -11,6 +11,8 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
+
+from agents.speaker import message_name
 
 SHARED = "shared"
 """The visibility of what everyone in the space sees."""
@@ -34,8 +36,9 @@ class UserMessageEvent(BaseModel):
     )
 
     def to_message(self) -> HumanMessage:
-        """The message as the model reads it: ``[Alex]: text`` (as the runtime's history does)."""
-        return HumanMessage(content=f"[{self.sender}]: {self.content}", name=self.sender)
+        """The message as the model reads it: the words, the sender as the message ``name``
+        (as the runtime's history sends it)."""
+        return HumanMessage(content=self.content, name=message_name(self.sender))
 
     def record_meta(self) -> dict[str, Any]:
         """The user record's meta for this event."""

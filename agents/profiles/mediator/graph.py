@@ -1,10 +1,10 @@
-"""The mediator graph (seed 000): ``agent → should_continue → tools | end``, ``tools → agent``.
+"""The mediator graph: ``agent → should_continue → tools | end``, ``tools → agent``.
 
 The agent node is the shared one (tools bound to the turn's model, the tool-round limit),
 given a system prompt that adds who is in the space and who is speaking now, and it fills
-the seed's ``SpaceState`` fields: ``input``, ``action_to_execute`` (the parsed actions, or
+the ``SpaceState`` fields: ``input``, ``action_to_execute`` (the parsed actions, or
 None), ``tool_output`` and the accumulated ``steps``. ``should_continue`` routes on
-``action_to_execute`` exactly as the seed specifies.
+``action_to_execute``: the tools when there are actions to execute, else the end.
 """
 
 from __future__ import annotations
@@ -113,11 +113,11 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
 
 
 def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
-    """Seed 000: execute the chosen actions if there are any, else end the turn."""
-    return "tools" if state.get("action_to_execute") else END
+    """Execute the chosen actions if there are any, else end the turn."""
+    return "tools" if state.get("action_to_execute") else "__end__"
 
 
-def build_graph(profile: Profile) -> StateGraph:
+def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     """The uncompiled mediator graph; the runtime compiles it once with the checkpointer."""
     tools = profile.make_tools()
     builder = StateGraph(SpaceState, context_schema=TurnContext)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from agents.profile import Profile
 from agents.profiles.mediator.graph import PROMPT_FILE, build_graph
+from agents.profiles.mediator.offline import RULES
 from agents.profiles.mediator.tools import make_tools
+from agents.profiles.mediator.traits import TRAITS
 
 PROFILE = Profile(
     name="mediator",
@@ -14,5 +16,6 @@ PROFILE = Profile(
     prompt_file=PROMPT_FILE,
     make_tools=make_tools,
     build_graph=build_graph,
-    panel="mediator-space",
+    traits=TRAITS,
+    offline_rules=(RULES,),
 )

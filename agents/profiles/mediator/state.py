@@ -1,6 +1,6 @@
-"""``SpaceState``: the mediator graph's state, with the fields seed 000 names.
+"""``SpaceState``: the mediator graph's state, and what each field holds.
 
-A ``TypedDict`` (as the seed requires) whose fields carry their documentation as pydantic
+A ``TypedDict`` (the form LangGraph merges per key) whose fields carry their documentation as pydantic
 ``Field(description=...)`` metadata; the reducer stays the last ``Annotated`` item, where
 LangGraph looks for it.
 """

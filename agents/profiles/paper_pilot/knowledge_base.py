@@ -89,7 +89,7 @@ def split_sections(note: str, markdown: str) -> list[Section]:
     """One section per ``##`` heading; the ``#`` title names the note."""
     title = note
     sections: list[Section] = []
-    heading, lines = "", []
+    heading, lines = "", list[str]()
     for line in markdown.splitlines():
         if line.startswith("# "):
             title = line[2:].strip()

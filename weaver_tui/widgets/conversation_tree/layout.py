@@ -25,7 +25,7 @@ from rich.text import Text
 from textual.widgets.tree import TreeNode
 
 from storage.models import MessageRecord
-from weaver_tui.widgets.conversation_tree.branches import BranchIndex
+from storage.tree_index import TreeIndex
 from weaver_tui.widgets.conversation_tree.lines import IncrementalLines
 
 Node = TreeNode[str | None]
@@ -35,7 +35,7 @@ _Work = tuple[str | None, Node | None, Node]
 
 
 class TreeLayout(IncrementalLines):
-    """A Tree whose lines are laid out from a :class:`BranchIndex` and an active path."""
+    """A Tree whose lines are laid out from a :class:`TreeIndex` and an active path."""
 
     def __init__(
         self,
@@ -47,7 +47,7 @@ class TreeLayout(IncrementalLines):
         disabled: bool = False,
     ) -> None:
         super().__init__(label, name=name, id=id, classes=classes, disabled=disabled)
-        self._index = BranchIndex()
+        self._index = TreeIndex()
         self._line_nodes: dict[str, Node] = {}
         self._continuation: dict[str, Node] = {}
         self._unpopulated: set[str] = set()

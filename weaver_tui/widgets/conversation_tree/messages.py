@@ -1,6 +1,6 @@
 """What the conversation tree asks of its owner (it never touches storage itself).
 
-Each is a dataclass message with a ``control`` property (posting's pattern). They are exposed as
+Each is a dataclass message with a ``control`` property: the tree widget that posted it. They are exposed as
 ``ConversationTree.CheckoutRequested`` etc. and handled as ``on_conversation_tree_<name>``
 (the ``namespace`` gives them the same handler names as classes nested in the widget).
 """
@@ -8,23 +8,21 @@ Each is a dataclass message with a ``control`` property (posting's pattern). The
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual.message import Message
-
-if TYPE_CHECKING:
-    from weaver_tui.widgets.conversation_tree.widget import ConversationTree
+from textual.widget import Widget
 
 
 @dataclass
 class CheckoutRequested(Message, namespace="conversation_tree"):
     """Show the path root → ``message_id`` → its remembered leaf in the chat."""
 
-    tree: ConversationTree
+    tree: Widget
+    """The conversation tree that asks."""
     message_id: str
 
     @property
-    def control(self) -> ConversationTree:
+    def control(self) -> Widget:
         return self.tree
 
 
@@ -32,11 +30,12 @@ class CheckoutRequested(Message, namespace="conversation_tree"):
 class ForkRequested(Message, namespace="conversation_tree"):
     """The next message the user sends becomes a new child of ``message_id``."""
 
-    tree: ConversationTree
+    tree: Widget
+    """The conversation tree that asks."""
     message_id: str
 
     @property
-    def control(self) -> ConversationTree:
+    def control(self) -> Widget:
         return self.tree
 
 
@@ -44,11 +43,12 @@ class ForkRequested(Message, namespace="conversation_tree"):
 class EditRequested(Message, namespace="conversation_tree"):
     """Open user message ``message_id`` in the composer; sending makes a sibling version."""
 
-    tree: ConversationTree
+    tree: Widget
+    """The conversation tree that asks."""
     message_id: str
 
     @property
-    def control(self) -> ConversationTree:
+    def control(self) -> Widget:
         return self.tree
 
 
@@ -59,12 +59,13 @@ class RegenerateRequested(Message, namespace="conversation_tree"):
     ``message_id`` is the record the user chose (an assistant reply, or the user message).
     """
 
-    tree: ConversationTree
+    tree: Widget
+    """The conversation tree that asks."""
     message_id: str
     user_message_id: str
 
     @property
-    def control(self) -> ConversationTree:
+    def control(self) -> Widget:
         return self.tree
 
 
@@ -72,9 +73,10 @@ class RegenerateRequested(Message, namespace="conversation_tree"):
 class DeleteRequested(Message, namespace="conversation_tree"):
     """Delete ``message_id`` and its descendants (the chat screen confirms first)."""
 
-    tree: ConversationTree
+    tree: Widget
+    """The conversation tree that asks."""
     message_id: str
 
     @property
-    def control(self) -> ConversationTree:
+    def control(self) -> Widget:
         return self.tree

@@ -10,7 +10,7 @@ records) whose lines are created only when it is expanded. A 2,000-message path 
 Usage (the chat screen owns storage; this widget never touches it)::
 
     tree.load(store.list_messages(cid), active_leaf_id)   # whole conversation
-    tree.load_index(branch_index, active_leaf_id)         # the same, from a BranchIndex
+    tree.load_index(branch_index, active_leaf_id)         # the same, from a TreeIndex
     tree.add_record(record)          # a new record; it becomes the active leaf (as in the store)
     tree.update_record(record)       # content/status changed (streaming, finished, error)
     tree.follow(reply_id)            # keep the cursor on the reply while it streams
@@ -34,7 +34,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 
 from storage.models import MessageRecord
-from weaver_tui.widgets.conversation_tree.branches import BranchIndex
+from storage.tree_index import TreeIndex
 from weaver_tui.widgets.conversation_tree.messages import (
     CheckoutRequested,
     DeleteRequested,
@@ -157,9 +157,9 @@ class ConversationTree(LabelledTree):
 
     def load(self, records: Iterable[MessageRecord], active_leaf_id: str | None = None) -> None:
         """Show a whole conversation; the cursor lands on the active leaf."""
-        self.load_index(BranchIndex(records), active_leaf_id)
+        self.load_index(TreeIndex(records), active_leaf_id)
 
-    def load_index(self, index: BranchIndex, active_leaf_id: str | None = None) -> None:
+    def load_index(self, index: TreeIndex, active_leaf_id: str | None = None) -> None:
         """Show a whole conversation from an index the tree may keep and change (the chat
         state's :meth:`~weaver_tui.chat_state.ChatState.tree_index` copy, whose records are
         decoded only for the lines that are laid out)."""

@@ -2,8 +2,8 @@
 
 Why a virtualised view and not one ``Markdown`` widget per message: every Markdown block is a
 widget, so a long reply or a long path keeps growing a container that Textual re-lays-out on
-each append (issue 3, Benchmarks: 60 s for a 20,000-token reply, 145 s / 2.3 GB for a
-2,000-message path). ``MessageView`` is one ``ScrollView`` whose ``render_line`` serves cached
+each append (measured: 60 s for a 20,000-token reply, 145 s / 2.3 GB for a 2,000-message
+path; ``benchmarks/bench_ui_stream.py`` and ``bench_ui_history.py`` measure this view). ``MessageView`` is one ``ScrollView`` whose ``render_line`` serves cached
 Rich-rendered lines: finished Markdown blocks are rendered once, a stream re-renders only its
 unfinished last block (at most 30 times a second, appends in between are coalesced), and
 history is measured and rendered only when it comes near the viewport.

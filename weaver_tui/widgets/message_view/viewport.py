@@ -5,7 +5,7 @@ viewport, coalesces streamed appends into at most one render per frame interval,
 scroll position steady when blocks above the viewport get their real heights, and implements
 follow mode and Textual text selection. ``MessageView`` adds the chat API, keys and messages.
 
-Textual notes that shaped it (issue 3 / STACK-NOTES): ``virtual_size`` is a layout reactive,
+What Textual does that shaped it: ``virtual_size`` is a layout reactive,
 and a screen layout per streamed frame costs more than the frame itself, so it is changed
 without a layout unless the scrollbar must appear or go; ``scroll_to`` needs ``force=True``
 before the first layout; widths come from ``scrollable_content_region`` with
@@ -29,7 +29,8 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widget import Widget
 
-from weaver_tui.widgets.message_view import budget, warm_up
+import weaver_tui.widgets.message_view.budget as budget
+import weaver_tui.widgets.message_view.warm_up as warm_up
 from weaver_tui.widgets.message_view.blocks import make_console, render_block
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout

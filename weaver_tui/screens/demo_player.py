@@ -1,8 +1,10 @@
-"""Plays the mediator demo in the chat screen: seed 000's couple's flow, turn by turn, live.
+"""Plays a profile's scripted demo in the chat screen, turn by turn, live.
 
-"Play mediator demo" (command palette) opens a new space with the demo's participants
-(:func:`agents.profiles.mediator.demo.create_demo_space`) and sends each scripted turn through
-the chat screen's own send path: the mediator panel is set to the turn's speaker and audience,
+"Play demo" (command palette) imports the demo module a profile declares
+(``ProfileTraits.demo``: the mediator's couple's financial counselling), opens a new
+conversation with its participants (``create_demo_space``) and sends each scripted turn
+through the chat screen's own send path: the speakers' panel is set to the turn's speaker and
+audience,
 :meth:`ChatScreen.send` commits the participant's message with the panel's meta and starts
 the ``turn`` worker, so the reply streams, tools show in the tool pane and the view filters
 exactly as when a person types. Between turns the player waits ``pause_s``; Esc stops it, in
@@ -23,7 +25,7 @@ from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from agents.profiles.mediator.demo import DemoTurn
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat_host import ChatHost
     from weaver_tui.widgets.mediator_panel import MediatorPanel
 
 logger = logging.getLogger(__name__)
@@ -37,9 +39,11 @@ PANEL_WAIT_S = 5.0
 class DemoPlayer:
     """One run of the demo on ``screen``; :meth:`play` is the screen worker's body."""
 
-    def __init__(self, screen: ChatScreen, pause_s: float) -> None:
+    def __init__(self, screen: ChatHost, pause_s: float, module: str) -> None:
         self.screen = screen
         self.pause_s = pause_s
+        self.module = module
+        """The demo's module (``create_demo_space``, ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``)."""
         self.phase: Phase = "starting"
         self.conversation_id: str | None = None
         self.user_ids: list[str] = []
@@ -52,7 +56,7 @@ class DemoPlayer:
         return self.phase in ("starting", "turn", "pause")
 
     async def play(self) -> None:
-        demo = await asyncio.to_thread(importlib.import_module, "agents.profiles.mediator.demo")
+        demo = await asyncio.to_thread(importlib.import_module, self.module)
         screen = self.screen
         conversation = demo.create_demo_space(screen.state.store)
         self.conversation_id = conversation.id
@@ -63,7 +67,7 @@ class DemoPlayer:
         turns: tuple[DemoTurn, ...] = demo.DEMO_TURNS
         screen.notify(
             f"{len(turns)} turns by {' and '.join(demo.DEMO_PARTICIPANTS)}; Esc stops it.",
-            title="Playing the mediator demo",
+            title="Playing the demo",
         )
         for index, turn in enumerate(turns):
             if index and not await self._pause():
@@ -77,7 +81,7 @@ class DemoPlayer:
         self._end("finished")
 
     async def _panel(self) -> MediatorPanel:
-        """The new space's mediator panel, once mounted with its bars."""
+        """The new conversation's speakers' panel, once mounted with its bars."""
         from weaver_tui.widgets.speaker_bar import AudienceBar
 
         loop = asyncio.get_running_loop()
@@ -87,7 +91,7 @@ class DemoPlayer:
             if panel is not None and panel.is_mounted and panel.query(AudienceBar):
                 return panel
             if loop.time() > deadline:
-                raise RuntimeError("the mediator panel did not appear")
+                raise RuntimeError("the speakers' panel did not appear")
             await asyncio.sleep(0.01)
 
     async def _play_turn(self, panel: MediatorPanel, turn: DemoTurn) -> str:
@@ -143,12 +147,12 @@ class DemoPlayer:
         self.screen.refresh_bindings()
         played = len(self.statuses)
         if phase == "finished":
-            self.screen.notify(f"All {played} turns played.", title="Mediator demo finished")
+            self.screen.notify(f"All {played} turns played.", title="Demo finished")
         elif phase == "stopped":
-            self.screen.notify(f"Stopped after {played} turn(s).", title="Mediator demo stopped")
+            self.screen.notify(f"Stopped after {played} turn(s).", title="Demo stopped")
         else:
             self.screen.notify(
                 f"Turn {played} did not complete; the demo stopped there.",
                 severity="error",
-                title="Mediator demo stopped",
+                title="Demo stopped",
             )

@@ -1,6 +1,6 @@
-"""Rules for the mediator's tools: ``reply_privately(recipient, content)`` and ``post_to_shared``.
+"""The mediator's rules for the offline model, for its tools: ``reply_privately(recipient, content)`` and ``post_to_shared``.
 
-The person who spoke (``[Name]: text``) is answered privately, in words that refer to what
+The person who spoke (the message's ``name``) is answered privately, in words that refer to what
 they said. When the message was said in the shared space and is about something the pair
 shares (a plan, a budget, "we") or asks everyone, a neutral summary also goes to the shared
 space: built from topics only, it never quotes the message or repeats an amount. A message
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from agents.offline.conversation import Conversation
+from agents.offline.family import RuleFamily
 from agents.offline.reply import PlannedCall, Reply
 from agents.offline.text import STOPWORDS, human_list, shorten
 
@@ -241,3 +242,7 @@ def _closing(conv: Conversation) -> str:
             done.append("posted a neutral summary to the **shared space**")
     text = f"I {human_list(list(dict.fromkeys(done)))}." if done else ""
     return "\n\n".join(x for x in [text, *failed] if x)
+
+
+RULES = RuleFamily(frozenset({PRIVATE, SHARED}), decide)
+"""The mediator's rules for the offline model, asked before the generic ones on its turns."""

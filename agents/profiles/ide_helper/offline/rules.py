@@ -15,10 +15,14 @@ from typing import Any
 
 from agents.offline.conversation import Conversation
 from agents.offline.reply import PlannedCall, Reply
-from agents.offline.rules.code_answers import answer, search_hits
-from agents.offline.rules.code_edits import docstring_edit, numbered_lines, replacement_edit
-from agents.offline.rules.code_intent import CodeIntent, parse_code_intent
 from agents.offline.text import human_list
+from agents.profiles.ide_helper.offline.answers import answer, search_hits
+from agents.profiles.ide_helper.offline.edits import (
+    docstring_edit,
+    numbered_lines,
+    replacement_edit,
+)
+from agents.profiles.ide_helper.offline.intent import CodeIntent, parse_code_intent
 
 READ, LIST, SEARCH, EDIT = "read_file", "list_files", "search_code", "propose_edit"
 FAMILY = (READ, LIST, SEARCH, EDIT)

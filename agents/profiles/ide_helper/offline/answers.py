@@ -14,9 +14,9 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from agents.offline.conversation import Conversation, ToolResult
-from agents.offline.rules.code_edits import numbered_lines
-from agents.offline.rules.code_intent import CodeIntent
 from agents.offline.text import code_span, fenced, human_list, plural, shorten
+from agents.profiles.ide_helper.offline.edits import numbered_lines
+from agents.profiles.ide_helper.offline.intent import CodeIntent
 from agents.profiles.ide_helper.patches import line_span
 
 _LANGUAGES = {
@@ -175,7 +175,8 @@ def _mentions(lines: dict[int, str], numbers: list[int], intent: CodeIntent) -> 
 def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
     directory = str(result.args.get("directory") or ".")
     pattern = result.args.get("pattern")
-    entries, notes = [], []
+    entries: list[str] = []
+    notes: list[str] = []
     for line in result.content.splitlines():
         text = line.strip().lstrip("-* ").strip()
         if text:

@@ -1,0 +1,42 @@
+"""The shape of the code base stays as the seam left it: no import circles anywhere in the
+packages (imports under ``TYPE_CHECKING`` and inside functions count), and the app never
+tests a profile's name. ``scripts/house.py`` measures both."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _house() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("house", ROOT / "scripts" / "house.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_no_module_imports_back_into_a_module_that_imports_it() -> None:
+    house = _house()
+    edges, _ = house.graph(ROOT)
+    assert house.circles(edges) == []
+
+
+def test_the_circle_finder_sees_type_checking_and_function_level_imports(tmp_path: Path) -> None:
+    package = tmp_path / "agents"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import agents.b\n"
+    )
+    (package / "b.py").write_text("def f():\n    from agents.a import x\n")
+    house = _house()
+    edges, _ = house.graph(tmp_path)
+    assert house.circles(edges) == [["agents.a", "agents.b"]]
+
+
+def test_the_app_names_no_profile() -> None:
+    assert _house().profile_literals(ROOT) == 0
