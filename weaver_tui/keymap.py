@@ -172,14 +172,14 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Next version",
-        "Show the next sibling version of the selected message",
+        "Switch the chat to the next sibling version of the selected message",
         "]",
         "tree",
         "next_version",
     ),
     KeyAction(
         "Previous version",
-        "Show the previous sibling version of the selected message",
+        "Switch the chat to the previous sibling version of the selected message",
         "[",
         "tree",
         "previous_version",
