@@ -112,7 +112,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Switch profile",
-        "Pick another agent profile (starts or opens one of its conversations)",
+        "Pick another agent profile: reopens its last conversation (naming the project root it keeps) or starts one",
         "ctrl+r",
         "chat",
         "switch_profile",
