@@ -7,7 +7,7 @@ the action it runs. ``scope`` says who owns the binding:
 
 - ``app``: bound on :class:`~weaver_tui.app.WeaverApp` (works on every screen);
 - ``chat``: bound on the chat screen (works while the chat is the active screen);
-- ``tree``, ``messages``, ``composer``: keys the widget of that name defines itself; listed
+- ``tree``, ``messages``, ``composer``, ``tools``: keys the widget of that name defines itself; listed
   here for the help screen and the README only.
 
 ``action`` is a Textual action string run on the chat screen (``"fork_selected"``) or the app
@@ -22,7 +22,7 @@ from typing import Literal
 
 from textual.binding import Binding
 
-Scope = Literal["app", "chat", "tree", "messages", "composer"]
+Scope = Literal["app", "chat", "tree", "messages", "composer", "tools"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Switch profile",
-        "Pick another agent profile (starts or opens one of its conversations)",
+        "Pick another agent profile: reopens its last conversation (naming the project root it keeps) or starts one",
         "ctrl+r",
         "chat",
         "switch_profile",
@@ -172,14 +172,14 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Next version",
-        "Show the next sibling version of the selected message",
+        "Switch the chat to the next sibling version of the selected message",
         "]",
         "tree",
         "next_version",
     ),
     KeyAction(
         "Previous version",
-        "Show the previous sibling version of the selected message",
+        "Switch the chat to the previous sibling version of the selected message",
         "[",
         "tree",
         "previous_version",
@@ -212,6 +212,14 @@ KEYMAP: tuple[KeyAction, ...] = (
         "Insert a line break (Shift+Enter too, where the terminal reports it)",
         "ctrl+j",
         "composer",
+        None,
+    ),
+    # tool pane
+    KeyAction(
+        "Open tool output",
+        "Show every line of the selected tool-pane row's output (a click does too)",
+        "enter",
+        "tools",
         None,
     ),
     # palette-only

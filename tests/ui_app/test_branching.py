@@ -157,6 +157,52 @@ async def test_version_flip_switches_the_rest_of_the_path(remote_services: Servi
         # back on v2, the remembered branch below it comes back, down to its last reply
         assert shown(screen)[-2:] == ["trois", "You said: trois"]
         assert str(screen.header.branch) == "branch 2/2 · depth 6"
+        # the tree is in step with the view: its cursor is on the version shown
+        assert screen.tree.selected_message_id == edited.id
+        assert screen.tree.active_leaf_id == by_content(screen, "You said: trois").id
+
+
+def seed_two_versions(services: Services) -> None:
+    """The two turns, then a second version of "two" ("deux") answered twice over, so its
+    remembered leaf is two records below it; "deux" is the active branch."""
+    seed_two_turns(services)
+    store = services.store
+    conversation = store.list_conversations()[0]
+    two = next(r for r in store.list_messages(conversation.id) if r.content == "two")
+    parent = two.parent_id
+    for text in ("deux", "trois"):
+        parent = store.add_message(conversation.id, "user", text, parent).id
+        parent = store.add_message(conversation.id, "assistant", f"You said: {text}", parent).id
+
+
+async def test_tree_brackets_switch_the_version_the_chat_shows(
+    remote_services: Services,
+) -> None:
+    seed_two_versions(remote_services)
+    async with new_app(remote_services, profile=PROFILE).run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await settle(pilot)
+        assert shown(screen)[-2:] == ["trois", "You said: trois"]
+        two, deux = by_content(screen, "two"), by_content(screen, "deux")
+        await tree_cursor_to(pilot, deux.id)
+        await pilot.press("left_square_bracket")  # v1/2 of the second question
+        await pilot.pause()
+        assert screen.tree.selected_message_id == two.id
+        assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
+        assert screen.messages.selected_message_id == two.id
+        assert str(screen.header.branch) == "branch 1/2 · depth 4"
+        assert screen.tree.active_leaf_id == by_content(screen, "You said: two").id
+        screen.state.settle()
+        leaf = screen.state.store.active_leaf(two.conversation_id)
+        assert leaf is not None and leaf.content == "You said: two"  # remembered, as Enter does
+        await pilot.press("left_square_bracket")  # no version before v1: nothing changes
+        await pilot.pause()
+        assert screen.tree.selected_message_id == two.id
+        await pilot.press("right_square_bracket")  # back to v2 and its remembered leaf
+        await pilot.pause()
+        assert screen.tree.selected_message_id == deux.id
+        assert shown(screen)[2:] == ["deux", "You said: deux", "trois", "You said: trois"]
+        assert screen.tree.has_focus  # the user goes on walking the tree
 
 
 async def test_check_out_a_tree_node_shows_its_remembered_branch(

@@ -89,6 +89,26 @@ def test_branched_tree_with_versions(snap_compare: SnapCompare, services: Servic
     assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then(browse))
 
 
+def test_tree_bracket_switches_the_version_shown(
+    snap_compare: SnapCompare, services: Services
+) -> None:
+    """``[`` on the edited follow-up (v2/2) in the tree: the chat shows v1/2 and its reply,
+    and the tree's active path moves with it."""
+    scenes.branched_conversation(services.store)
+
+    async def flip(pilot: Pilot[Any]) -> None:
+        await pilot.press("ctrl+t")
+        tree = chat(pilot.app).tree
+        for _ in range(10):
+            if tree.selected_message_id == "m-f2":
+                break
+            await pilot.press("up")
+        assert tree.selected_message_id == "m-f2"
+        await pilot.press("left_square_bracket")
+
+    assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then(flip))
+
+
 def test_conversations_screen(snap_compare: SnapCompare, services: Services) -> None:
     scenes.conversation_list(services.store)
 

@@ -6,6 +6,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
+from weaver_tui.screens.tool_output import ToolOutputScreen
 from weaver_tui.widgets.tool_pane import ToolRow, ToolStatusPane, format_duration, short_args
 
 
@@ -37,13 +38,17 @@ async def test_rows_show_calls_stages_errors_and_expand() -> None:
         pane.tool_finished("c2", "search_code", "", "The pattern is not valid.", 3.0)
         await pilot.pause()
         first, stage, failed = pane.rows
-        assert first.state == "done" and preview_of(first) == "line 0\n… 29 more lines (Enter)"
+        folded = "line 0\nline 1\nline 2\nline 3\nline 4\n… 25 more lines (Enter)"
+        assert first.state == "done" and preview_of(first) == folded
         assert stage.state == "done" and stage.tool_name == "Compliance tests passed"
         assert failed.state == "error" and failed.has_class("-error")
         assert preview_of(failed) == "The pattern is not valid."
         first.focus()
-        await pilot.press("enter")
-        assert first.expanded and preview_of(first).startswith("line 0\nline 1\n")
+        await pilot.press("enter")  # the whole output, in a dialog
+        assert isinstance(app.screen, ToolOutputScreen)
+        assert str(app.screen.query_one("#tool-output-text", Static).content) == output
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ToolOutputScreen)
         pane.set_usage(120, 30, 1500)
         await pilot.pause()
         assert str(pane.query_one("#tool-usage", Static).content) == "120 in · 30 out · 1.5 s"
@@ -97,3 +102,43 @@ async def test_a_long_tool_name_gives_way_to_its_duration_and_nothing_wraps() ->
         texts = [strip.text.rstrip() for strip in lines]
         assert texts == ["✓ search_knowledge_b…  6 ms", "  query=Compare ReWOO and…"]
         assert all(len(text) <= title.content_size.width for text in texts)
+
+
+def listing(count: int) -> str:
+    """What list_files returns for a big project: a count, then one path per line."""
+    return f"{count} files\n" + "\n".join(f"src/module_{n:03}.py" for n in range(count))
+
+
+async def test_a_long_result_shows_its_first_lines_and_opens_whole_on_a_click() -> None:
+    app = PaneHost()
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(ToolStatusPane)
+        pane.tool_started("c1", "list_files", {"directory": "."})
+        pane.tool_finished("c1", "list_files", listing(372), None, 40.0)
+        await pilot.pause()
+        (row,) = pane.rows
+        preview = preview_of(row).splitlines()
+        assert preview[:3] == ["372 files", "src/module_000.py", "src/module_001.py"]
+        assert preview[-1] == "… 368 more lines (Enter)" and len(preview) == 6
+        await pilot.click(row)
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ToolOutputScreen)
+        title = str(dialog.query_one("#tool-output-title").render())
+        assert title == "list_files · 373 lines"
+        body = dialog.query_one("#tool-output-body")
+        await pilot.press("end")  # every line is there, down to the last
+        await pilot.pause()
+        assert body.scroll_y > 300
+        assert "src/module_371.py" in str(dialog.query_one("#tool-output-text", Static).content)
+
+
+def test_a_folded_long_result_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    async def finish(pilot) -> None:  # type: ignore[no-untyped-def]
+        pane = pilot.app.query_one(ToolStatusPane)
+        pane.show_timings = False
+        pane.tool_started("c1", "list_files", {"directory": "."})
+        pane.tool_finished("c1", "list_files", listing(372), None, 40.0)
+        await pilot.pause()
+
+    assert snap_compare(PaneHost(), terminal_size=(40, 16), run_before=finish)

@@ -38,7 +38,7 @@ async def test_help_takes_plain_rows_too() -> None:
     app = ScreenHost(lambda: HelpScreen(rows))
     async with app.run_test(size=SCREEN_SIZE):
         text = shown_text(app)
-        assert "Previous / next sibling version" in text
+        assert "Show the previous / next sibling version" in text
         assert "[ / ]" in text
 
 

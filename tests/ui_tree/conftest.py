@@ -30,6 +30,9 @@ class TreeHost(App[None]):
     def on_conversation_tree_checkout_requested(self, message: Message) -> None:
         self.requests.append(message)
 
+    def on_conversation_tree_version_flip_requested(self, message: Message) -> None:
+        self.requests.append(message)
+
     def on_conversation_tree_fork_requested(self, message: Message) -> None:
         self.requests.append(message)
 

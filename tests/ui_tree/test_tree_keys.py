@@ -49,6 +49,9 @@ async def test_brackets_flip_between_sibling_versions(host: TreeHost, branched) 
         assert tree.selected_message_id == r["a2"].id
         await pilot.press("right_square_bracket")
         assert tree.selected_message_id == r["a2b"].id
+        # each step that moved asks the owner to show that version (the chat switches to it)
+        flips = [m for m in host.requests if isinstance(m, ConversationTree.VersionFlipRequested)]
+        assert [(m.message_id, m.delta) for m in flips] == [(r["a2b"].id, -1), (r["a2"].id, 1)]
 
 
 async def test_moving_into_a_collapsed_branch_expands_it(host: TreeHost, branched) -> None:

@@ -148,7 +148,12 @@ class ChatActions(_Host):
                 self.state.new(name)
             self.clear_compose_mode()
             self.show_conversation()
-            self.notify(f"Profile: {name}")
+            conversation = self.state.conversation
+            if conversation is None:
+                self.notify(f"Profile: {name}")
+            else:
+                reopened = f"Profile: {name}, reopened “{conversation.title}”."
+                self.notify(" ".join(filter(None, (reopened, self.root_note()))))
 
         self.app.push_screen(ProfilePickerScreen(self.state.profile), chosen)
 

@@ -58,15 +58,21 @@ class ChatBranching(_Host):
         self.clear_compose_mode()
         self.show_path()
 
-    def flip_version(self, message_id: str, delta: int) -> None:
+    def flip_version(self, message_id: str, delta: int) -> bool:
+        """Show the sibling ``delta`` versions away (root → it → its remembered leaf) in the
+        view and the tree alike, and remember it as the active branch; ``False`` if none."""
         if self._busy():
-            return
+            return False
         if self.state.flip_version(message_id, delta) is None:
             self.app.bell()
-            return
+            return False
         siblings = self.state.index.siblings(message_id)
         self.selected_id = siblings[siblings.index(message_id) + delta]
+        self.clear_compose_mode()
         self.show_path(select=self.selected_id)
+        if not self._tree_pending:
+            self.tree.select(self.selected_id)
+        return True
 
     def _busy(self) -> bool:
         """A reply is streaming into the view, or the conversation is still being read: say
@@ -131,6 +137,12 @@ class ChatBranching(_Host):
         self, event: ConversationTree.CheckoutRequested
     ) -> None:
         self.checkout(event.message_id)
+
+    def on_conversation_tree_version_flip_requested(
+        self, event: ConversationTree.VersionFlipRequested
+    ) -> None:
+        if not self.flip_version(event.message_id, event.delta) and not self._tree_pending:
+            self.tree.select(event.message_id)  # not switched: the cursor goes back with it
 
     def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
         self.fork_from(event.message_id)

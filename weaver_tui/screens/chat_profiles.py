@@ -112,13 +112,36 @@ class ChatProfiles(_Host):
             panel.audience_bar.set_shared(False)
             return
         if traits.panel == "project" and (label := self.project_label()) is not None:
-            label.set_root(self.project_dir())  # another conversation on a project: in place
+            label.set_root(self.project_dir(), started_in=self.launch_dir())  # in place
             label.set_pending(pending)
             return
         options = PanelOptions(
             project_root=self.project_dir(), participants=participants, pending_patches=pending
         )
         self.show_panel(panel_for(traits.panel, options))
+        if (label := self.project_label()) is not None:
+            label.set_root(self.project_dir(), started_in=self.launch_dir())
+
+    def launch_dir(self) -> Path:
+        """The folder the app works in for new conversations (``--project-root`` or here)."""
+        return self.project_root or Path.cwd()
+
+    def root_note(self) -> str:
+        """A sentence naming the project root the open conversation keeps, and the app's own
+        folder when that is another one; empty when the conversation keeps none."""
+        from weaver_tui.widgets.project_root_label import same_folder, shown_root
+
+        conversation = self.state.conversation
+        stored = conversation.meta.get("project_root") if conversation else None
+        if not stored:
+            return ""
+        root, here = Path(stored), self.launch_dir()
+        if same_folder(root, here):
+            return f"It works in {shown_root(root)}."
+        return (
+            f"It works in {shown_root(root)}, its own project root, not {shown_root(here)} "
+            "where weaver started; Ctrl+N starts a conversation there."
+        )
 
     def participants(self) -> tuple[str, ...]:
         """The open conversation's participants (those it stored, else the profile's default;

@@ -26,6 +26,7 @@ AREA_TITLES: dict[str, str] = {
     "tree": "Conversation tree",
     "messages": "Messages",
     "composer": "Composer",
+    "tools": "Tool pane",
 }
 
 

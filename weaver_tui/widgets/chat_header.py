@@ -5,6 +5,9 @@ branch position ("branch 2/3 · depth 7": which of the tree's leaves the active 
 and how deep it is), a busy mark while a reply streams, and the model badge. The offline model
 is always shown as "offline".
 
+When the line is too narrow for every field, the least important give way whole (see
+:mod:`weaver_tui.widgets.header_fit`): no field is cut inside a word.
+
 One widget draws the line from its reactives (a field each, styled by a component class), not
 a row of labels: it is on the launch's first frame, where every widget costs its styling,
 layout and render before the paint.
@@ -14,10 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from weaver_tui.widgets.header_fit import HeaderField, fit
 
 OFFLINE_PROVIDER = "offline"
 TITLE = "header--title"
@@ -40,9 +44,14 @@ class BranchPosition:
     depth: int
 
     def __str__(self) -> str:
+        return self.forms()[0]
+
+    def forms(self) -> tuple[str, ...]:
+        """How it reads, longest first (a narrow header drops the depth first)."""
         if self.count == 0:
-            return "new"
-        return f"branch {self.index}/{self.count} · depth {self.depth}"
+            return ("new",)
+        where = f"branch {self.index}/{self.count}"
+        return (f"{where} · depth {self.depth}", where)
 
 
 class ChatHeader(Widget):
@@ -85,30 +94,33 @@ class ChatHeader(Widget):
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
 
-    def fields(self) -> list[tuple[str, str]]:
-        """(text, component class) of each field shown, left to right; empty optional fields
-        are left out. The title takes the width the others leave."""
-        fields = [(self.profile, "header--profile"), (self.title, TITLE)]
+    def fields(self) -> list[HeaderField]:
+        """Each field that has something to show, left to right, with its shorter forms;
+        the title takes the width the others leave."""
+        fields = [
+            HeaderField("profile", (self.profile,), "header--profile"),
+            HeaderField("title", (self.title,), TITLE),
+        ]
         if self.project:
-            fields.append((f"in {self.project}", "header--project"))
+            fields.append(HeaderField("project", (f"in {self.project}",), "header--project"))
         if self.busy:
-            fields.append((self.busy, "header--busy"))
+            fields.append(HeaderField("busy", (self.busy,), "header--busy"))
         if self.branch is not None:
-            fields.append((str(self.branch), "header--branch"))
+            fields.append(HeaderField("branch", self.branch.forms(), "header--branch"))
         offline = self.provider == OFFLINE_PROVIDER
-        fields.append((self.model_text, "header--offline" if offline else "header--model"))
+        badges = (self.model_text,) if offline or not self.model else (self.model_text, self.model)
+        fields.append(
+            HeaderField("model", badges, "header--offline" if offline else "header--model")
+        )
         return fields
 
+    def shown(self) -> list[tuple[str, str]]:
+        """(text, component class) of each field drawn at the current width (tests read it)."""
+        return fit(self.fields(), self.size.width)
+
     def render(self) -> Text:
-        fields = self.fields()
-        others = sum(cell_len(text) + 2 for text, name in fields if name != TITLE)
-        room = max(self.size.width - others, 0)
-        title = f" {set_cell_size(self.title, room - 2)} " if room > 2 else " " * room
         line = Text.assemble(
-            *(
-                (title if name == TITLE else f" {text} ", self.get_component_rich_style(name))
-                for text, name in fields
-            ),
+            *((text, self.get_component_rich_style(name)) for text, name in self.shown()),
             no_wrap=True,
             overflow="crop",
         )

@@ -5,6 +5,9 @@ screen. Next to it: how many proposed patches wait for the user's decision (a re
 closed with "decide later" stays pending). When one does, a click on the line posts
 :class:`ProjectRootLabel.ReviewRequested` so the chat screen can open the review again.
 
+When the root is a reopened conversation's own folder and not the one the app was started
+in, the line says so (``set_root(root, started_in=...)``): the tools work in the root shown.
+
 API: ``ProjectRootLabel(root, pending=0)``, :meth:`ProjectRootLabel.set_pending`,
 :meth:`ProjectRootLabel.set_root`.
 """
@@ -25,6 +28,14 @@ def shown_root(root: Path) -> str:
         return "~/" + root.relative_to(Path.home()).as_posix()
     except ValueError:
         return str(root)
+
+
+def same_folder(one: Path, other: Path) -> bool:
+    """Whether two paths name the same folder (after resolving links and ``..``)."""
+    try:
+        return one.resolve() == other.resolve()
+    except OSError:
+        return one == other
 
 
 class ProjectRootLabel(Static):
@@ -64,13 +75,17 @@ class ProjectRootLabel(Static):
         super().__init__(id=id, classes=classes)
         self.root = root
         self.pending = pending
+        self.started_in: Path | None = None
 
     def on_mount(self) -> None:
         self._show()
 
-    def set_root(self, root: Path) -> None:
+    def set_root(self, root: Path, *, started_in: Path | None = None) -> None:
+        """Show ``root``; with ``started_in`` (the app's folder) a note when they differ."""
         self.root = root
-        self._show()
+        self.started_in = started_in
+        if self.is_mounted:
+            self._show()
 
     def set_pending(self, count: int) -> None:
         """How many patches wait for a decision (0 hides the note)."""
@@ -84,10 +99,14 @@ class ProjectRootLabel(Static):
         else:
             noun = "patch" if self.pending == 1 else "patches"
             note = f"[$text-warning]$count {noun} waiting for review[/] [dim](click to review)[/]"
+        elsewhere = ""
+        if self.started_in is not None and not same_folder(self.root, self.started_in):
+            elsewhere = "  ·  [$text-warning]this conversation's root, not $here[/]"
         self.update(
             Content.from_markup(
-                f"[dim]Project[/] [b]$root[/]  ·  {note}",
+                f"[dim]Project[/] [b]$root[/]  ·  {note}{elsewhere}",
                 root=shown_root(self.root),
+                here=shown_root(self.started_in) if self.started_in else "",
                 count=self.pending,
             )
         )

@@ -1,8 +1,8 @@
 """The tool-status pane: what the agent is doing, one row per tool call and per graph stage.
 
 A row shows a spinner while its tool or stage runs, then a mark and the duration; tool rows add
-a short form of the arguments and a one-line preview of the output (Enter or a click expands
-it); errors are drawn in ``$error``. The footer line gives token usage and latency of the last
+a short form of the arguments and the first lines of the output with how many more there are
+(Enter or a click opens the whole output, scrollable); errors are drawn in ``$error``. The footer line gives token usage and latency of the last
 reply. The chat screen feeds it from the runtime's events (``ToolStarted``, ``ToolFinished``,
 ``NodeStatus``, ``Usage``); the pane never talks to the runtime itself.
 """
@@ -25,7 +25,8 @@ from textual.widgets import Static
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARGS_WIDTH = 25
 """The argument line's width: the pane's 27 columns of row content less its 2-column indent."""
-PREVIEW_LINES = 16
+FOLDED_LINES = 5
+"""Lines of a tool's output the pane shows under its row; Enter or a click shows them all."""
 RowState = Literal["running", "done", "error"]
 
 
@@ -56,14 +57,11 @@ def format_duration(ms: float) -> str:
 
 
 class ToolRow(Vertical, can_focus=True):
-    """One tool call or graph stage; Enter toggles the full output preview."""
+    """One tool call or graph stage; Enter (or a click) opens its whole output."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "toggle_expanded", "Expand output", show=False),
+        Binding("enter", "open_output", "Whole output", show=False),
     ]
-
-    expanded: reactive[bool] = reactive(False)
-    """Whether the output preview shows up to ``PREVIEW_LINES`` lines or one."""
 
     def __init__(self, key: str, name: str, detail: str, *, kind: str) -> None:
         super().__init__(classes=f"tool-row -{kind} -running")
@@ -143,7 +141,7 @@ class ToolRow(Vertical, can_focus=True):
             preview.display = False
             return
         preview.display = True
-        shown = lines[:PREVIEW_LINES] if self.expanded else lines[:1]
+        shown = lines[:FOLDED_LINES]
         more = len(lines) - len(shown)
         noun = "line" if more == 1 else "lines"
         text = "\n".join(shown) + (f"\n… {more} more {noun} (Enter)" if more else "")
@@ -152,15 +150,15 @@ class ToolRow(Vertical, can_focus=True):
     def on_resize(self) -> None:
         self.redraw(0)  # the name is cut to the width the row has now
 
-    def watch_expanded(self, expanded: bool) -> None:
-        self.set_class(expanded, "-expanded")
-        self.redraw(0)
+    def action_open_output(self) -> None:
+        """Show every line of the output in a scrollable dialog."""
+        from weaver_tui.screens.tool_output import ToolOutputScreen
 
-    def action_toggle_expanded(self) -> None:
-        self.expanded = not self.expanded
+        if self.output:
+            self.app.push_screen(ToolOutputScreen(self.tool_name, self.output))
 
     def on_click(self) -> None:
-        self.expanded = not self.expanded
+        self.action_open_output()
 
 
 class ToolStatusPane(Vertical):
@@ -187,7 +185,6 @@ class ToolStatusPane(Vertical):
             text-wrap: nowrap;
             text-overflow: ellipsis;
         }
-        & .tool-row.-expanded > .row-preview { text-wrap: wrap; }
         & .tool-row.-error > .row-preview { color: $error; }
         & #tool-empty { color: $text-muted; padding: 0 1; }
     }

@@ -1,13 +1,13 @@
 """How one message reads as one line of the conversation tree.
 
-``role mark · first line of content · v2/3 · private → Bob · status · +N hidden``. Colours come
-from the running theme's ``$user`` / ``$assistant`` / ``$tool`` / ``$private`` variables, so every
-weaver theme (and any Textual theme, through the fallbacks) colours the marks.
+``role mark · to whom · what it says · v2/3 · status · +N hidden`` (what it says, and to
+whom, is worked out in :mod:`.summaries`). Colours come from the running theme's ``$user`` /
+``$assistant`` / ``$tool`` / ``$private`` variables, so every weaver theme (and any Textual
+theme, through the fallbacks) colours the marks.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.color import Color, ColorParseError
 
 from storage.models import MessageRecord, MessageStatus
+from weaver_tui.widgets.conversation_tree.summaries import EVERYONE, summary_parts
 
 ROLE_MARKS: dict[str, str] = {"user": "●", "assistant": "◆", "tool": "⚙", "system": "■"}
 """One glyph per role, distinct at a glance even without colour."""
@@ -32,9 +33,6 @@ STATUS_MARKS: dict[MessageStatus, str] = {
 
 PRIVATE_MARK = "→"
 """Before the recipient of a private message ("→Alex Thank you for ..."), in ``$private``."""
-
-SUMMARY_WIDTH = 60
-"""Characters of content shown per line before the ellipsis."""
 
 # theme variable -> the generated Textual colours used when a theme does not define it
 _THEME_FALLBACKS: dict[str, tuple[str, ...]] = {
@@ -85,47 +83,6 @@ class LabelStyles:
         return cls.from_variables({})
 
 
-def first_line(content: str, limit: int = 2 * SUMMARY_WIDTH) -> str:
-    """The first non-blank line of ``content`` (at most ``limit`` characters), without
-    splitting the whole text: a reply can be tens of thousands of characters long."""
-    start, size = 0, len(content)
-    while start < size:
-        end = content.find("\n", start)
-        if end == -1:
-            end = size
-        line = content[start : min(end, start + limit)].strip()
-        if line:
-            return line
-        start = end + 1
-    return ""
-
-
-def summary(record: MessageRecord, width: int = SUMMARY_WIDTH) -> str:
-    """The first meaningful line of a record, or what it did when it has no text."""
-    text = first_line(record.content)
-    if not text and record.tool_calls:
-        calls = ", ".join(_call_summary(call) for call in record.tool_calls)
-        text = f"→ {calls}"
-    if record.role == "tool":
-        name = record.meta.get("name")
-        if name:
-            text = f"{name}: {text}" if text else str(name)
-    if not text:
-        text = "…" if record.status is MessageStatus.STREAMING else "(empty)"
-    text = " ".join(text.split())
-    if len(text) > width:
-        text = text[: width - 1].rstrip() + "…"
-    return text
-
-
-def _call_summary(call: Mapping[str, object]) -> str:
-    args = call.get("args") or {}
-    shown = json.dumps(args, ensure_ascii=False) if args else ""
-    if len(shown) > 24:
-        shown = shown[:23] + "…"
-    return f"{call.get('name', '?')}({shown.strip('{}')})"
-
-
 def private_recipient(record: MessageRecord) -> str | None:
     """Whom a mediator record is for, when it is not shared with everyone."""
     visibility = record.meta.get("visibility")
@@ -145,12 +102,16 @@ def label_parts(
         (ROLE_MARKS.get(record.role, "?"), record.role),
         (" ", "summary"),
     ]
+    # whom a message is for comes before what it says: the tree pane is narrow, and the
+    # recipient matters more than the last words
+    addressee, text = summary_parts(record)
     recipient = private_recipient(record)
-    if recipient:
-        # before the summary: the tree pane is narrow, and whom a message is for matters
-        # more than its last words
+    if addressee:
+        shared = addressee == f"to {EVERYONE}: "
+        parts.append((addressee, "muted" if shared else "private"))
+    elif recipient:
         parts.append((f"{PRIVATE_MARK}{recipient} ", "private"))
-    parts.append((summary(record), "summary"))
+    parts.append((text, "summary"))
     position, count = version
     if count > 1:
         parts.append((f"  v{position}/{count}", "muted"))

@@ -80,3 +80,18 @@ class DeleteRequested(Message, namespace="conversation_tree"):
     @property
     def control(self) -> Widget:
         return self.tree
+
+
+@dataclass
+class VersionFlipRequested(Message, namespace="conversation_tree"):
+    """Show the sibling ``delta`` versions away from ``message_id`` (``[`` / ``]``): the chat
+    switches to root → that version → its remembered leaf, as a checkout of it would."""
+
+    tree: Widget
+    """The conversation tree that asks."""
+    message_id: str
+    delta: int
+
+    @property
+    def control(self) -> Widget:
+        return self.tree

@@ -16,11 +16,12 @@ Usage (the chat screen owns storage; this widget never touches it)::
     tree.follow(reply_id)            # keep the cursor on the reply while it streams
     tree.set_active_path(leaf_id)    # after a checkout / version flip elsewhere
     tree.remove_branch(message_id)   # after the store deleted it; then set_active_path(...)
+    tree.select(message_id)          # put the cursor on a message (a version flipped elsewhere)
     tree.selected_message_id         # the message under the cursor
 
 It posts (handle as ``on_conversation_tree_<name>``): :class:`CheckoutRequested`,
-:class:`ForkRequested`, :class:`EditRequested`, :class:`RegenerateRequested`,
-:class:`DeleteRequested`.
+:class:`VersionFlipRequested`, :class:`ForkRequested`, :class:`EditRequested`,
+:class:`RegenerateRequested`, :class:`DeleteRequested`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from weaver_tui.widgets.conversation_tree.messages import (
     EditRequested,
     ForkRequested,
     RegenerateRequested,
+    VersionFlipRequested,
 )
 from weaver_tui.widgets.conversation_tree.rendering import LabelledTree
 
@@ -67,7 +69,7 @@ class ConversationTree(LabelledTree):
     | up / down | Move to the line above / below. |
     | left | Move to the parent message. |
     | right | Move to the child last visited, else the one on the active path, else the first. |
-    | [ / ] | Previous / next sibling version. |
+    | [ / ] | Show the previous / next sibling version (the chat switches to it). |
     | space | Expand or collapse a branch. |
     | enter | Check out the message (root → message → its remembered leaf); opens or closes a group. |
     | f | Fork: the next message becomes a new child of this one. |
@@ -80,7 +82,7 @@ class ConversationTree(LabelledTree):
         ("↑ / ↓", "Move to the line above / below"),
         ("←", "Move to the parent message"),
         ("→", "Move to the child (last visited, else on the active path)"),
-        ("[ / ]", "Previous / next sibling version"),
+        ("[ / ]", "Show the previous / next sibling version"),
         ("Space", "Expand or collapse a branch"),
         ("Enter", "Check out the message"),
         ("f", "Fork from the message"),
@@ -99,6 +101,7 @@ class ConversationTree(LabelledTree):
     """
 
     CheckoutRequested = CheckoutRequested
+    VersionFlipRequested = VersionFlipRequested
     ForkRequested = ForkRequested
     EditRequested = EditRequested
     RegenerateRequested = RegenerateRequested
@@ -176,6 +179,11 @@ class ConversationTree(LabelledTree):
             self._move_to(leaf)
         elif self._index.children(None):
             self._move_to(self._index.children(None)[0])
+
+    def select(self, message_id: str) -> None:
+        """Put the cursor on ``message_id`` (expanding the branch it is in)."""
+        if message_id in self._index:
+            self._move_to(message_id)
 
     def set_active_path(self, leaf_id: str) -> None:
         """Make root → ``leaf_id`` the highlighted path; only the part below the fork changes."""
@@ -293,15 +301,18 @@ class ConversationTree(LabelledTree):
             return
         siblings = self._index.siblings(message_id)
         position = siblings.index(message_id) + step
-        if 0 <= position < len(siblings):
-            self._move_to(siblings[position])
+        if not 0 <= position < len(siblings):
+            self.app.bell()
+            return
+        self._move_to(siblings[position])
+        self.post_message(self.VersionFlipRequested(self, message_id, step))
 
     def action_previous_version(self) -> None:
-        """Move to the previous sibling version."""
+        """Move to the previous sibling version and ask the chat to show it."""
         self._step_version(-1)
 
     def action_next_version(self) -> None:
-        """Move to the next sibling version."""
+        """Move to the next sibling version and ask the chat to show it."""
         self._step_version(+1)
 
     def action_checkout(self) -> None:
