@@ -41,7 +41,15 @@ class CliError(Exception):
 
 BUILTIN_VERBS = ("ask", "conversations", "export", "import")
 _OPTIONS_WITH_VALUE = frozenset(
-    {"--config", "--provider", "--model", "--profile", "--conversation", "--project-root"}
+    {
+        "--config",
+        "--env-file",
+        "--provider",
+        "--model",
+        "--profile",
+        "--conversation",
+        "--project-root",
+    }
 )
 
 
@@ -83,6 +91,13 @@ def build_parser(
     )
     parser.add_argument("--version", action="version", version=f"weaver-tui {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="PATH",
+        help="read WEAVER_* and provider key variables from this dotenv file "
+        "(no .env is read unless named)",
+    )
     parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--profile", choices=PROFILE_CHOICES, help="agent profile")
@@ -141,6 +156,17 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+def settings_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What the command line says about settings: a ``--config`` it names must exist."""
+    return {
+        "config_file": args.config,
+        "require_config": args.config is not None,
+        "env_file": args.env_file,
+        "provider": args.provider,
+        "model": args.model,
+    }
+
+
 def open_services(args: argparse.Namespace) -> Services:
     """Settings (with the command line's overrides) and services; config errors exit 2."""
     from agents.errors import ConfigError
@@ -150,7 +176,7 @@ def open_services(args: argparse.Namespace) -> Services:
         from weaver_tui.services import Services
         from weaver_tui.settings import load_settings
 
-        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+        settings = load_settings(**settings_options(args))
         services = Services(settings)
         services.store  # noqa: B018 - open now so a bad database is reported here
     except ConfigError as exc:
@@ -176,9 +202,7 @@ def peek_services(args: argparse.Namespace) -> Services:
         from weaver_tui.services import Services
         from weaver_tui.settings_early import PendingSettings
 
-        pending = PendingSettings.peek(
-            config_file=args.config, provider=args.provider, model=args.model
-        )
+        pending = PendingSettings.peek(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     return Services(pending)
@@ -225,7 +249,7 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
     from weaver_tui.settings import load_settings
 
     try:
-        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+        settings = load_settings(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     context = CommandContext(
