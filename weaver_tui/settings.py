@@ -293,8 +293,9 @@ def _config_error(
     origin = describe_origin(
         key, given, env_file, env_values, config_file, ENV_PREFIX, REDACT_ALIAS_ENV
     )
-    reason = str(first["msg"]).rstrip(".")
-    if key != "api_key" and "input" in first and not isinstance(first["input"], dict):
+    reason = str(first["msg"]).removeprefix("Value error, ").rstrip(".")
+    shown = "input" in first and not isinstance(first["input"], dict)
+    if key != "api_key" and shown and repr(first["input"]) not in reason:
         reason += f" (got {first['input']!r})"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return ConfigError(f"Invalid value for {key} in {origin}: {reason}.{more}")
