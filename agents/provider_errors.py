@@ -39,10 +39,12 @@ _MAX_DETAIL = 160
 
 def scrub(text: str, *secrets: str) -> str:
     """``text`` without the given secrets or anything shaped like an API key, on one short line."""
+    from storage.secrets import scrub_text
+
     for secret in secrets:
         if secret:
             text = text.replace(secret, "***")
-    text = _KEYISH.sub("***", text)
+    text = _KEYISH.sub("***", scrub_text(text))
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
 
