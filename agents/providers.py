@@ -220,7 +220,8 @@ def resolve_provider(config: ProviderConfig) -> ProviderConfig:
 
 
 def _http_clients(timeout: float) -> tuple[Any, Any]:
-    """Sync and async clients that ignore HTTP(S)_PROXY / ALL_PROXY and netrc.
+    """Sync and async clients that ignore HTTP(S)_PROXY / ALL_PROXY and netrc, and refuse a
+    200 answer that is not a chat completion (``agents.openai_answers``).
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
@@ -228,9 +229,15 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
     """
     import openai
 
+    from agents.openai_answers import check_answer, check_answer_async
+
     return (
-        openai.DefaultHttpxClient(trust_env=False, timeout=timeout),
-        openai.DefaultAsyncHttpxClient(trust_env=False, timeout=timeout),
+        openai.DefaultHttpxClient(
+            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer]}
+        ),
+        openai.DefaultAsyncHttpxClient(
+            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer_async]}
+        ),
     )
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.fake_openai import Reply
+
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 OFFLINE = {"WEAVER_PROVIDER": "offline"}
 
@@ -107,3 +109,13 @@ def test_a_damaged_page_in_the_database_is_one_sentence(weaver: Weaver, tmp_path
 
     message = one_sentence(result, 1, str(database), "is damaged", "move it aside")
     assert "rollback" not in message
+
+
+def test_a_web_page_for_an_answer_names_the_base_url(
+    weaver: Weaver, fake_openai, tmp_path: Path
+) -> None:
+    fake_openai.script(Reply.raw(b"<html><title>Router login</title></html>", "text/html"))
+    env = {"WEAVER_PROVIDER": "openai-compatible", "WEAVER_BASE_URL": fake_openai.base_url}
+
+    message = one_sentence(weaver("ask", "hi", env=env), 1, "text/html", "Router login")
+    assert "base_url" in message and "unexpectedly" not in message
