@@ -228,6 +228,8 @@ class ChatProfiles:
         self.mediator_view = event.view
         if not self.running:
             self.show_path()
+        elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
+            self.turn.reshow(self.visible_items())
 
     # ------------------------------------------------------------------ ide-helper review
 
