@@ -269,7 +269,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
     from storage.secrets import remember_secret
 
-    remember_secret(resolved.api_key.get_secret_value() if resolved.api_key else None)
+    key = resolved.api_key.get_secret_value() if resolved.api_key else None
+    remember_secret(key if key != PLACEHOLDER_KEY else None)
     http_client, http_async_client = _http_clients(resolved.timeout)
     client_options = _sdk_client_options(resolved)
     # The SDK clients are ours so streamed chunks skip the SDK's typed construction, which
