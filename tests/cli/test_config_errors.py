@@ -119,3 +119,10 @@ def test_a_web_page_for_an_answer_names_the_base_url(
 
     message = one_sentence(weaver("ask", "hi", env=env), 1, "text/html", "Router login")
     assert "base_url" in message and "unexpectedly" not in message
+
+
+def test_the_app_does_not_start_on_a_missing_config_or_env_file(
+    weaver: Weaver, tmp_path: Path
+) -> None:
+    one_sentence(weaver("--config", str(tmp_path / "gone.yaml")), 2, "gone.yaml does not exist")
+    one_sentence(weaver("--env-file", str(tmp_path / "gone.env")), 2, "gone.env does not exist")
