@@ -1,7 +1,8 @@
 """The small set of typed errors every provider failure becomes.
 
 Each carries ``user_message``: one sentence saying what happened and what to do, safe to show
-(never an API key). ``code`` is a stable machine name for logs and tests.
+(never an API key: the text is scrubbed of the keys in use and of key-shaped strings, see
+``storage.secrets.scrub_text``). ``code`` is a stable machine name for logs and tests.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ class WeaverError(Exception):
     code = "error"
 
     def __init__(self, user_message: str, *, retry_after: float | None = None) -> None:
+        from storage.secrets import scrub_text  # here: errors are rare, start-up is not
+
+        user_message = scrub_text(user_message)
         super().__init__(user_message)
         self.user_message = user_message
         self.retry_after = retry_after

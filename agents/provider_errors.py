@@ -39,10 +39,12 @@ _MAX_DETAIL = 160
 
 def scrub(text: str, *secrets: str) -> str:
     """``text`` without the given secrets or anything shaped like an API key, on one short line."""
+    from storage.secrets import scrub_text
+
     for secret in secrets:
         if secret:
             text = text.replace(secret, "***")
-    text = _KEYISH.sub("***", text)
+    text = _KEYISH.sub("***", scrub_text(text))
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
 
@@ -196,9 +198,22 @@ def translate_provider_error(
         return exc
     import openai
 
+    from agents.openai_answers import NO_CHUNKS, NotAChatCompletion
+
     timeouts, transport = _transport_classes()
     result: WeaverError
-    if isinstance(exc, openai.APITimeoutError):
+    if isinstance(exc, NotAChatCompletion):
+        result = ProviderBadResponseError(
+            f"{_who(provider)} answered with something that is not a chat completion: "
+            f"{exc.what}; check that base_url ({base_url or 'the provider address'}) is the "
+            "API's address (it usually ends in /v1), not a web page."
+        )
+    elif isinstance(exc, ValueError) and str(exc).startswith(NO_CHUNKS):
+        result = ProviderBadResponseError(
+            f"{_who(provider)} answered with an event stream holding no chat completion "
+            "(empty, or only [DONE]); check base_url and the model name, then try again."
+        )
+    elif isinstance(exc, openai.APITimeoutError):
         result = _timeout_error(provider, timeout)
     elif isinstance(exc, openai.APIConnectionError):
         result = _network_error(_where(exc, base_url), provider)

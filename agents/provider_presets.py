@@ -115,3 +115,25 @@ def get_preset(name: str) -> ProviderPreset:
     except KeyError:
         known = ", ".join(PRESETS)
         raise KeyError(f"unknown provider {name!r}; known providers: {known}") from None
+
+
+def check_base_url(url: str) -> str:
+    """``url`` when it is a usable endpoint address (``http`` or ``https``, with a host);
+    ``ValueError`` with the reason otherwise."""
+    from urllib.parse import urlsplit
+
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a web address ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError(
+            f"{url!r} must start with http:// or https:// (for example http://127.0.0.1:8000/v1)"
+        )
+    if not parts.hostname:
+        raise ValueError(f"{url!r} names no host (for example http://127.0.0.1:8000/v1)")
+    if any(ch.isspace() or ord(ch) < 32 for ch in text):
+        raise ValueError(f"{url!r} holds spaces or control characters")
+    return text

@@ -32,6 +32,7 @@ from agents.provider_presets import (
     PLACEHOLDER_KEY,
     PRESETS,
     ProviderPreset,
+    check_base_url,
     get_preset,
     list_presets,
 )
@@ -62,7 +63,11 @@ class ProviderConfig:
 
     Empty ``model`` / ``base_url`` / ``api_key`` mean "the preset's default" (for the key: the
     preset's own variable, such as ``MOONSHOT_API_KEY``). ``environ`` is where those variables
-    are looked up (``os.environ`` when None); settings pass the ``.env`` file's values too.
+    are looked up (``os.environ`` when None); settings pass the env file's values too.
+
+    ``from_env_file`` names what came from that env file (``base_url``, ``api_key`` or a
+    variable such as ``OPENAI_BASE_URL``) and ``env_file`` is its path: a key from anywhere
+    else is never sent to a base URL the file set.
     """
 
     provider: str = AUTO
@@ -72,6 +77,8 @@ class ProviderConfig:
     temperature: float | None = None
     timeout: float = DEFAULT_TIMEOUT
     environ: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    from_env_file: frozenset[str] = field(default=frozenset(), compare=False)
+    env_file: str | None = None
 
     def env(self) -> Mapping[str, str]:
         return os.environ if self.environ is None else self.environ
@@ -116,12 +123,39 @@ class ChatModelHandle:
         )
 
 
-def _key_from(config: ProviderConfig, preset: ProviderPreset) -> SecretStr | None:
+def _key_from(config: ProviderConfig, preset: ProviderPreset) -> tuple[SecretStr | None, str]:
+    """The key and its name in ``config.from_env_file`` terms (``api_key`` or a variable)."""
     if config.api_key is not None and config.api_key.get_secret_value():
-        return config.api_key
+        return config.api_key, "api_key"
     if preset.key_env and config.env().get(preset.key_env):
-        return SecretStr(config.env()[preset.key_env])
-    return None
+        return SecretStr(config.env()[preset.key_env]), preset.key_env
+    return None, ""
+
+
+def _base_url_from(config: ProviderConfig, preset: ProviderPreset) -> tuple[str | None, str]:
+    """The configured base URL and its name in ``config.from_env_file`` terms."""
+    if config.base_url:
+        return config.base_url, "base_url"
+    if preset.base_url_env and config.env().get(preset.base_url_env):
+        return config.env()[preset.base_url_env], preset.base_url_env
+    return preset.base_url, ""
+
+
+def _check_key_destination(
+    config: ProviderConfig, base_url: str, url_name: str, key_name: str
+) -> None:
+    """Refuse to send a key to a base URL the env file chose when the key came from elsewhere
+    (the user's environment or config): a file must not redirect the user's own key."""
+    if not key_name or url_name not in config.from_env_file:
+        return
+    if key_name in config.from_env_file:
+        return
+    where = config.env_file or "the env file"
+    raise ConfigError(
+        f"The base URL {base_url} comes from {where} but the API key does not, and weaver-tui "
+        "does not send your key to an address set by another source: put the base URL in "
+        "config.yaml, WEAVER_BASE_URL or the command line, or the key in that file."
+    )
 
 
 def _auto_provider(config: ProviderConfig) -> str:
@@ -159,14 +193,18 @@ def resolve_provider(config: ProviderConfig) -> ProviderConfig:
         ) from None
     if not preset.network:
         return replace(config, provider=OFFLINE, model=OFFLINE, base_url=None, api_key=None)
-    base_url = config.base_url or (preset.base_url_env and config.env().get(preset.base_url_env))
-    base_url = base_url or preset.base_url
+    base_url, url_name = _base_url_from(config, preset)
     if not base_url:
         raise ConfigError(
             f"The {name} provider needs a server address: set WEAVER_BASE_URL or base_url "
             "in config.yaml (for example http://127.0.0.1:8000/v1)."
         )
-    key = _key_from(config, preset)
+    try:
+        base_url = check_base_url(base_url)
+    except ValueError as exc:
+        raise ConfigError(f"Invalid value for {url_name or 'base_url'}: {exc}.") from None
+    key, key_name = _key_from(config, preset)
+    _check_key_destination(config, base_url, url_name, key_name)
     if key is None and preset.needs_key:
         raise MissingKeyError(
             f"The {name} provider needs an API key: set {preset.key_env} (or WEAVER_API_KEY), "
@@ -182,7 +220,8 @@ def resolve_provider(config: ProviderConfig) -> ProviderConfig:
 
 
 def _http_clients(timeout: float) -> tuple[Any, Any]:
-    """Sync and async clients that ignore HTTP(S)_PROXY / ALL_PROXY and netrc.
+    """Sync and async clients that ignore HTTP(S)_PROXY / ALL_PROXY and netrc, and refuse a
+    200 answer that is not a chat completion (``agents.openai_answers``).
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
@@ -190,9 +229,15 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
     """
     import openai
 
+    from agents.openai_answers import check_answer, check_answer_async
+
     return (
-        openai.DefaultHttpxClient(trust_env=False, timeout=timeout),
-        openai.DefaultAsyncHttpxClient(trust_env=False, timeout=timeout),
+        openai.DefaultHttpxClient(
+            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer]}
+        ),
+        openai.DefaultAsyncHttpxClient(
+            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer_async]}
+        ),
     )
 
 
@@ -222,7 +267,10 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     from langchain_openai import ChatOpenAI
 
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
+    from storage.secrets import remember_secret
 
+    key = resolved.api_key.get_secret_value() if resolved.api_key else None
+    remember_secret(key if key != PLACEHOLDER_KEY else None)
     http_client, http_async_client = _http_clients(resolved.timeout)
     client_options = _sdk_client_options(resolved)
     # The SDK clients are ours so streamed chunks skip the SDK's typed construction, which

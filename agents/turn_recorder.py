@@ -15,6 +15,7 @@ from typing import Any
 
 from agents.events import Usage
 from storage.models import MessageRecord, MessageStatus
+from storage.secrets import scrub_text
 from storage.store import ConversationStore
 
 
@@ -116,7 +117,7 @@ class TurnRecorder:
             **(extra_meta or {}),
             "tool_call_id": call_id,
             "name": name,
-            "error": error,
+            "error": scrub_text(error) if error else error,
         }
         if duration_ms is not None:
             meta["duration_ms"] = round(duration_ms, 2)
@@ -148,7 +149,7 @@ class TurnRecorder:
         """
         meta: dict[str, Any] = {"latency_ms": latency_ms}
         if error is not None:
-            meta["error"] = error
+            meta["error"] = scrub_text(error)
         if usage is not None:
             meta["turn_usage"] = {
                 "input_tokens": usage.input_tokens,

@@ -13,10 +13,13 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from storage.paths import checkpoints_db
+from storage.secrets import scrub_text
 from storage.store import StorageError
 
 logger = logging.getLogger(__name__)
@@ -47,5 +50,25 @@ async def open_checkpointer(data_dir: Path) -> AsyncIterator[AsyncSqliteSaver]:
                 f"{path} is not a readable checkpoint database ({err}); move it aside and "
                 "weaver-tui will start a new one (paused reviews in it are lost)."
             ) from err
+        saver.serde = ScrubbingSerializer(saver.serde)
         logger.debug("checkpointer open on %s", path)
         yield saver
+
+
+class ScrubbingSerializer:
+    """LangGraph's serializer, except that a failed task's exception (stored as its ``repr``)
+    is scrubbed of keys first: a provider error may quote the key it was sent."""
+
+    def __init__(self, inner: SerializerProtocol) -> None:
+        self.inner = inner
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        if isinstance(obj, BaseException):
+            obj = scrub_text(repr(obj))
+        return self.inner.dumps_typed(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return self.inner.loads_typed(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

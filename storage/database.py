@@ -27,6 +27,14 @@ logger = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 10.0
 
+_DAMAGE_SIGNS = (
+    "malformed",
+    "corrupt",
+    "vtable constructor failed",
+    "could not decode",
+)
+"""Words in SQLite's errors when the file's pages hold garbage (a bad disk, a copy cut short)."""
+
 
 class Database:
     """The connection, its lock, and error translation for one conversation database file."""
@@ -105,6 +113,11 @@ class Database:
             return StorageError(
                 f"Cannot open {self.path} for writing ({detail}); check the file's permissions."
             )
+        if any(sign in lowered for sign in _DAMAGE_SIGNS):
+            return StorageError(
+                f"The conversation database {self.path} is damaged ({detail}); move it aside or "
+                "restore a backup, and weaver-tui will start a new one."
+            )
         if isinstance(err, sqlite3.IntegrityError):
             return StorageError(
                 f"The conversation database {self.path} refused a change ({detail})."
@@ -139,13 +152,22 @@ class Database:
                 try:
                     yield conn
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    self._rollback(conn)
                     raise
                 conn.execute("COMMIT")
             except sqlite3.Error as err:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                self._rollback(conn)
                 raise self._translate(err) from err
+
+    def _rollback(self, conn: sqlite3.Connection) -> None:
+        """Undo the open transaction, if SQLite has not already (it rolls back by itself
+        after some errors, such as a damaged page); the original error is the one to report."""
+        if not conn.in_transaction:
+            return
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as err:
+            logger.warning("rollback failed on %s: %s", self.path, err)
 
     def close(self) -> None:
         """Let SQLite refresh its query-planner statistics if it wants to, then close.

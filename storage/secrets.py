@@ -1,12 +1,18 @@
-"""Keep credentials out of anything weaver-tui writes for people to share (exports).
+"""Keep credentials out of anything weaver-tui stores, shows, logs or exports.
 
 Meta keys named like a credential are dropped, and string values that look like a key or a
 bearer token are replaced, at any depth. Usage counters (``input_tokens``) are not secrets.
+
+The keys this process actually uses are remembered (:func:`remember_secret`, called when a
+provider client is built and when settings are accepted), so a key of any shape is removed
+too: a provider may echo the key it was sent in an error body, and that text must not reach
+the store, the checkpoints, the screen or an export.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 REDACTED = "[redacted]"
@@ -26,6 +32,27 @@ _SECRET_VALUE = re.compile(
 )
 
 
+_MIN_SECRET_CHARS = 6
+_known: set[str] = set()
+_known_lock = threading.Lock()
+
+
+def remember_secret(*values: str | None) -> None:
+    """Scrub these values (API keys in use) from every text :func:`scrub_text` sees."""
+    with _known_lock:
+        _known.update(v for v in values if v and len(v) >= _MIN_SECRET_CHARS)
+
+
+def scrub_text(text: str) -> str:
+    """``text`` without the remembered keys or anything shaped like a key or bearer token."""
+    with _known_lock:
+        known = sorted(_known, key=len, reverse=True)
+    for secret in known:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return _SECRET_VALUE.sub(REDACTED, text)
+
+
 def is_secret_key(key: str) -> bool:
     """Whether a meta key names a credential (``api_key``, ``Authorization``, ``x-api-key``)."""
     normal = re.sub(r"[^a-z0-9]", "", key.lower())
@@ -39,5 +66,5 @@ def scrub(value: Any) -> Any:
     if isinstance(value, list):
         return [scrub(item) for item in value]
     if isinstance(value, str):
-        return _SECRET_VALUE.sub(REDACTED, value)
+        return scrub_text(value)
     return value

@@ -41,7 +41,15 @@ class CliError(Exception):
 
 BUILTIN_VERBS = ("ask", "conversations", "export", "import", "serve")
 _OPTIONS_WITH_VALUE = frozenset(
-    {"--config", "--provider", "--model", "--profile", "--conversation", "--project-root"}
+    {
+        "--config",
+        "--env-file",
+        "--provider",
+        "--model",
+        "--profile",
+        "--conversation",
+        "--project-root",
+    }
 )
 
 
@@ -83,6 +91,13 @@ def build_parser(
     )
     parser.add_argument("--version", action="version", version=f"weaver-tui {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="PATH",
+        help="read WEAVER_* and provider key variables from this dotenv file "
+        "(no .env is read unless named)",
+    )
     parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--profile", choices=PROFILE_NAMES, help="agent profile")
@@ -149,6 +164,17 @@ def fail(message: str, code: int) -> int:
     return code
 
 
+def settings_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What the command line says about settings: a ``--config`` it names must exist."""
+    return {
+        "config_file": args.config,
+        "require_config": args.config is not None,
+        "env_file": args.env_file,
+        "provider": args.provider,
+        "model": args.model,
+    }
+
+
 def open_services(args: argparse.Namespace) -> Services:
     """Settings (with the command line's overrides) and services; config errors exit 2."""
     from agents.errors import ConfigError
@@ -158,7 +184,7 @@ def open_services(args: argparse.Namespace) -> Services:
         from weaver_tui.services import Services
         from weaver_tui.settings import load_settings
 
-        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+        settings = load_settings(**settings_options(args))
         services = Services(settings)
         services.store  # noqa: B018 - open now so a bad database is reported here
     except ConfigError as exc:
@@ -184,9 +210,7 @@ def peek_services(args: argparse.Namespace) -> Services:
         from weaver_tui.services import Services
         from weaver_tui.settings_pending import PendingSettings
 
-        pending = PendingSettings.peek(
-            config_file=args.config, provider=args.provider, model=args.model
-        )
+        pending = PendingSettings.peek(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     return Services(pending)
@@ -231,7 +255,15 @@ def serve_in_browser(args: argparse.Namespace) -> int:
     from weaver_tui.serve import ServeError, serve
 
     app_args: list[str] = []
-    for option in ("config", "provider", "model", "profile", "conversation", "project_root"):
+    for option in (
+        "config",
+        "env_file",
+        "provider",
+        "model",
+        "profile",
+        "conversation",
+        "project_root",
+    ):
         value = getattr(args, option)
         if value is not None:
             if isinstance(value, Path):
@@ -250,7 +282,7 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
     from weaver_tui.settings import load_settings
 
     try:
-        settings = load_settings(config_file=args.config, provider=args.provider, model=args.model)
+        settings = load_settings(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     context = CommandContext(

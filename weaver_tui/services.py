@@ -118,6 +118,9 @@ class Services:
             return self._settings  # type: ignore[return-value]
 
     def _accept(self, settings: Settings) -> None:
+        from storage.secrets import remember_secret
+
+        remember_secret(*_configured_secrets(settings))
         if self._configure_logging:
             self.log_path = setup_logging(
                 Path(settings.data_dir).expanduser(),

@@ -1,8 +1,10 @@
-"""weaver-tui's settings: one ``Settings`` object from arguments, environment, ``.env`` and YAML.
+"""weaver-tui's settings: one ``Settings`` object from arguments, environment, an env file and YAML.
 
 Precedence, highest first: values passed to ``load_settings`` (command-line options), ``WEAVER_*``
-environment variables (``AGENT_LOG_REDACT_CONTENT`` too), the ``.env`` file, the YAML config
-file (``config.yaml`` in the user config folder, or the file ``WEAVER_CONFIG`` names), defaults.
+environment variables (``AGENT_LOG_REDACT_CONTENT`` too), the env file the user named
+(``--env-file``, ``WEAVER_ENV_FILE`` or ``env_file`` in the YAML file; no ``.env`` is read
+unless named), the YAML config file (``config.yaml`` in the user config folder, the file
+``WEAVER_CONFIG`` names, or ``--config``), defaults.
 
 Anything wrong with them (an invalid value, an unreadable or invalid YAML file, an unknown key in
 it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
@@ -41,7 +43,14 @@ from weaver_tui.settings_early import (
     default_config_file,
     default_data_dir,
 )
-from weaver_tui.settings_sources import describe_origin, read_yaml_config
+from weaver_tui.settings_sources import (
+    ENV_FILE_SETTING,
+    choose_env_file,
+    describe_origin,
+    from_env_file,
+    read_env_file,
+    read_yaml_config,
+)
 
 if TYPE_CHECKING:
     from agents.providers import ProviderConfig
@@ -61,20 +70,20 @@ REDACT_ALIAS_ENV = "AGENT_LOG_REDACT_CONTENT"
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_yaml_data", default=None)
+_dotenv_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_dotenv_data", default=None)
 
 
 class Settings(BaseSettings):
     """Everything the app, the CLI verbs and the runtime may be configured with.
 
-    Build it with ``load_settings()``: ``Settings()`` alone reads the environment and ``.env``
-    but not the YAML file (tests use that to stay off the user's config).
+    Build it with ``load_settings()``: ``Settings()`` alone reads only the environment (tests
+    use that to stay off the user's config).
     """
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
         env_nested_delimiter="__",
-        env_file=".env",
-        env_file_encoding="utf-8",
+        env_file=None,
         env_ignore_empty=True,
         extra="ignore",
         validate_default=True,
@@ -125,8 +134,30 @@ class Settings(BaseSettings):
     log_level: LogLevel = Field(default="INFO")
     """The lowest level written to the JSON-lines log file."""
 
+    env_file: Path | None = Field(default=None)
+    """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or
+    ``WEAVER_ENV_FILE`` override it). Empty means none: a ``.env`` in the folder you work in
+    is never read unless you name it here."""
+
     _config_file: Path | None = PrivateAttr(default=None)
-    _env_file: Path | None = PrivateAttr(default=None)
+    _env_values: dict[str, str] = PrivateAttr(default_factory=dict)
+    _from_env_file: frozenset[str] = PrivateAttr(default=frozenset())
+
+    @field_validator("base_url", mode="after")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        from agents.provider_presets import check_base_url
+
+        return check_base_url(value) if value else None
+
+    @field_validator("default_profile", mode="after")
+    @classmethod
+    def _known_profile(cls, value: str) -> str:
+        from agents.profiles import PROFILE_NAMES
+
+        if value not in PROFILE_NAMES:
+            raise ValueError(f"unknown profile {value!r}; use one of {', '.join(PROFILE_NAMES)}")
+        return value
 
     @field_validator("provider", mode="before")
     @classmethod
@@ -162,8 +193,9 @@ class Settings(BaseSettings):
         agent_env = InitSettingsSource(
             settings_cls, {"log_redact_content": redact} if redact else {}
         )
+        dotenv_source = InitSettingsSource(settings_cls, dict(_dotenv_data.get() or {}))
         yaml_source = InitSettingsSource(settings_cls, dict(_yaml_data.get() or {}))
-        return (init_settings, env_settings, agent_env, dotenv_settings, yaml_source)
+        return (init_settings, env_settings, agent_env, dotenv_source, yaml_source)
 
     @property
     def config_file(self) -> Path:
@@ -178,10 +210,13 @@ class Settings(BaseSettings):
         """The provider part of the settings, for ``agents.providers.make_chat_model``.
 
         Provider key variables (``MOONSHOT_API_KEY`` ...) are looked up in the environment
-        and, below it, in the ``.env`` file.
+        and, below it, in the env file the user named. The config also says which of its
+        values came from that file, so a key from elsewhere is never sent to an address the
+        file chose (see ``agents.providers.resolve_provider``).
         """
         from agents.providers import ProviderConfig
 
+        environ, file_names = _provider_environ(self._env_values)
         return ProviderConfig(
             provider=self.provider,
             model=self.model,
@@ -189,56 +224,83 @@ class Settings(BaseSettings):
             api_key=self.api_key,
             temperature=self.temperature,
             timeout=self.http_timeout,
-            environ=_provider_environ(self._env_file),
+            environ=environ,
+            from_env_file=self._from_env_file | file_names,
+            env_file=str(self.env_file) if self.env_file else None,
         )
 
 
-def _provider_environ(env_file: Path | None) -> Mapping[str, str]:
+def _provider_environ(env_values: Mapping[str, str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The provider variables (env file below the environment), and those the file set."""
     names = {p.key_env for p in PRESETS.values() if p.key_env}
     names |= {p.base_url_env for p in PRESETS.values() if p.base_url_env}
-    merged: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        from dotenv import dotenv_values
-
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            merged.update({k: v for k, v in dotenv_values(env_file).items() if k in names and v})
-    merged.update({k: v for k, v in os.environ.items() if k in names and v})
-    return merged
+    from_file = {k: v for k, v in env_values.items() if k in names and v}
+    from_environ = {k: v for k, v in os.environ.items() if k in names and v}
+    return {**from_file, **from_environ}, frozenset(set(from_file) - set(from_environ))
 
 
 def load_settings(
     *,
     config_file: Path | str | None = None,
-    env_file: Path | str | None = ".env",
+    env_file: Path | str | None = None,
+    require_config: bool = False,
     **overrides: Any,
 ) -> Settings:
     """Settings from every source; ``overrides`` whose value is None are ignored (an option
-    the user did not give). Raises ``ConfigError`` with one line naming the key and file."""
+    the user did not give). ``config_file`` is the ``--config`` path (``require_config``: it
+    must exist, as the user named it) and ``env_file`` the ``--env-file`` path. Raises ``ConfigError`` with one line naming the key
+    and file."""
     path = Path(config_file).expanduser() if config_file else default_config_file()
-    data = read_yaml_config(path, set(Settings.model_fields))
+    data = read_yaml_config(path, set(Settings.model_fields), required=require_config)
+    env_path = choose_env_file(env_file, data)
+    env_values = read_env_file(env_path)
     given = {key: value for key, value in overrides.items() if value is not None}
-    env_path = Path(env_file) if env_file else None
-    token = _yaml_data.set(data)
+    dotenv = _prefixed_settings(env_values)
+    yaml_token, dotenv_token = _yaml_data.set(data), _dotenv_data.set(dotenv)
     try:
-        settings = Settings(_env_file=env_path, **given)  # type: ignore[call-arg]
+        settings = Settings(**given, **{ENV_FILE_SETTING: env_path})
     except ValidationError as exc:
-        raise _config_error(exc, given, env_path, path) from None
+        raise _config_error(exc, given, env_path, env_values, path) from None
     finally:
-        _yaml_data.reset(token)
+        _yaml_data.reset(yaml_token)
+        _dotenv_data.reset(dotenv_token)
     settings._config_file = path
-    settings._env_file = env_path
+    settings._env_values = env_values
+    settings._from_env_file = frozenset(
+        key for key in ("base_url", "api_key") if from_env_file(key, given, env_values, ENV_PREFIX)
+    )
     return settings
 
 
+def _prefixed_settings(env_values: Mapping[str, str]) -> dict[str, str]:
+    """``WEAVER_MODEL=x`` in an env file as ``{"model": "x"}`` (any case); the file cannot
+    name another env file."""
+    prefix = ENV_PREFIX.lower()
+    found = {
+        name.lower().removeprefix(prefix): value
+        for name, value in env_values.items()
+        if name.lower().startswith(prefix)
+    }
+    found.pop(ENV_FILE_SETTING, None)
+    return found
+
+
 def _config_error(
-    exc: ValidationError, given: dict[str, Any], env_file: Path | None, config_file: Path
+    exc: ValidationError,
+    given: dict[str, Any],
+    env_file: Path | None,
+    env_values: dict[str, str],
+    config_file: Path,
 ) -> ConfigError:
     errors = exc.errors()
     first = errors[0]
     key = str(first["loc"][0]) if first["loc"] else "settings"
-    origin = describe_origin(key, given, env_file, config_file, ENV_PREFIX, REDACT_ALIAS_ENV)
-    reason = str(first["msg"]).rstrip(".")
-    if key != "api_key" and "input" in first and not isinstance(first["input"], dict):
+    origin = describe_origin(
+        key, given, env_file, env_values, config_file, ENV_PREFIX, REDACT_ALIAS_ENV
+    )
+    reason = str(first["msg"]).removeprefix("Value error, ").rstrip(".")
+    shown = "input" in first and not isinstance(first["input"], dict)
+    if key != "api_key" and shown and repr(first["input"]) not in reason:
         reason += f" (got {first['input']!r})"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return ConfigError(f"Invalid value for {key} in {origin}: {reason}.{more}")

@@ -5,8 +5,8 @@ costs about 0.2 s, as much as the rest of the first frame beyond Textual. The fi
 only the theme (so it paints in the right colours), the data folder (to open the store) and the
 default profile (for a new conversation). :func:`peek_settings` reads those three from the same
 sources, in the same order of precedence, as ``load_settings``: the command-line options,
-``WEAVER_*`` variables (any case, empty ones ignored), the ``.env`` file, the YAML config file,
-the defaults. It converts nothing and validates nothing: the app validates every setting with
+``WEAVER_*`` variables (any case, empty ones ignored), the env file the user named (never a
+``.env`` they did not name), the YAML config file, the defaults. It converts nothing and validates nothing: the app validates every setting with
 pydantic-settings right after the first paint (:class:`PendingSettings`), and a bad value still
 ends as one sentence and exit code 2. An unreadable or invalid YAML file stops the launch at once.
 """
@@ -22,7 +22,7 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 
 from agents.profiles import DEFAULT_PROFILE
-from weaver_tui.settings_sources import read_yaml_config
+from weaver_tui.settings_sources import choose_env_file, read_env_file, read_yaml_config
 
 APP_NAME = "weaver-tui"
 ENV_PREFIX = "WEAVER_"
@@ -54,19 +54,22 @@ class EarlySettings:
 def peek_settings(
     *,
     config_file: Path | str | None = None,
-    env_file: Path | str | None = ".env",
+    env_file: Path | str | None = None,
+    require_config: bool = False,
     **overrides: Any,
 ) -> EarlySettings:
     """The first frame's settings, without pydantic (see the module docstring).
 
-    Raises ``ConfigError`` (one line naming the file) when the YAML file cannot be read.
+    Raises ``ConfigError`` (one line naming the file) when the YAML file or the named env file
+    cannot be read, or ``--config`` names no file.
     """
     path = Path(config_file).expanduser() if config_file else default_config_file()
+    config_data = read_yaml_config(path, None, required=require_config)
     sources: list[Mapping[str, Any]] = [
         {key: value for key, value in overrides.items() if value is not None},
         _prefixed(os.environ),
-        _prefixed(_dotenv(Path(env_file) if env_file else None)),
-        read_yaml_config(path, None),
+        _prefixed(read_env_file(choose_env_file(env_file, config_data))),
+        config_data,
     ]
 
     def value(key: str) -> Any:
@@ -92,12 +95,3 @@ def _prefixed(variables: Mapping[str, str | None]) -> dict[str, str]:
     return found
 
 
-def _dotenv(env_file: Path | None) -> Mapping[str, str | None]:
-    if env_file is None or not env_file.is_file():
-        return {}
-    from dotenv import dotenv_values
-
-    try:
-        return dotenv_values(env_file)
-    except (OSError, UnicodeDecodeError):
-        return {}  # the validation after the first paint names the file

@@ -28,7 +28,8 @@ class PendingSettings:
 
     early: EarlySettings
     config_file: Path | str | None = None
-    env_file: Path | str | None = ".env"
+    env_file: Path | str | None = None
+    require_config: bool = False
     overrides: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -36,13 +37,24 @@ class PendingSettings:
         cls,
         *,
         config_file: Path | str | None = None,
-        env_file: Path | str | None = ".env",
+        env_file: Path | str | None = None,
+        require_config: bool = False,
         **overrides: Any,
     ) -> PendingSettings:
-        early = peek_settings(config_file=config_file, env_file=env_file, **overrides)
-        return cls(early, config_file, env_file, dict(overrides))
+        early = peek_settings(
+            config_file=config_file,
+            env_file=env_file,
+            require_config=require_config,
+            **overrides,
+        )
+        return cls(early, config_file, env_file, require_config, dict(overrides))
 
     def validate(self) -> Settings:
         from weaver_tui.settings import load_settings
 
-        return load_settings(config_file=self.config_file, env_file=self.env_file, **self.overrides)
+        return load_settings(
+            config_file=self.config_file,
+            env_file=self.env_file,
+            require_config=self.require_config,
+            **self.overrides,
+        )

@@ -219,3 +219,17 @@ def test_scrub_removes_key_shaped_text_and_keeps_one_short_line() -> None:
 
     assert TEST_KEY not in text and "abcdefghijklmnopqrstuvwxyz0123456789" not in text
     assert "\n" not in text and len(text) <= 160
+
+
+def test_the_placeholder_key_for_keyless_servers_is_not_a_secret() -> None:
+    from pydantic import SecretStr
+
+    from agents.provider_presets import PLACEHOLDER_KEY
+    from agents.providers import ProviderConfig, make_chat_model
+    from storage.secrets import scrub_text
+
+    make_chat_model(
+        ProviderConfig(provider="ollama", api_key=SecretStr(""), base_url="http://127.0.0.1:9/v1")
+    )
+
+    assert scrub_text(f"key: {PLACEHOLDER_KEY}") == f"key: {PLACEHOLDER_KEY}"

@@ -70,7 +70,7 @@ def test_invalid_agent_redact_variable_names_it(monkeypatch: pytest.MonkeyPatch)
 def test_invalid_dotenv_value_names_the_dotenv_file(isolated_settings_env: Path) -> None:
     dotenv = write(isolated_settings_env / ".env", "WEAVER_HTTP_TIMEOUT=soon\n")
 
-    message = config_error()
+    message = config_error(env_file=dotenv)
 
     assert "http_timeout" in message and str(dotenv) in message
 

@@ -52,7 +52,10 @@ def _empty_env_is_ignored(work: Path, env: pytest.MonkeyPatch, config: Path) -> 
 
 def _dotenv_between_env_and_yaml(work: Path, env: pytest.MonkeyPatch, config: Path) -> None:
     _yaml(work, env, config)
-    write(work / ".env", "WEAVER_THEME=nord\nWEAVER_DATA_DIR=/srv/from-dotenv\nWEAVER_MODEL=\n")
+    dotenv = write(
+        work / "mine.env", "WEAVER_THEME=nord\nWEAVER_DATA_DIR=/srv/from-dotenv\nWEAVER_MODEL=\n"
+    )
+    env.setenv("WEAVER_ENV_FILE", str(dotenv))
     env.setenv("WEAVER_DATA_DIR", str(work / "from-env"))
 
 

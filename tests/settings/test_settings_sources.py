@@ -1,4 +1,4 @@
-"""Where settings come from and in which order: arguments > env > .env > YAML > defaults."""
+"""Where settings come from and in which order: arguments > env > env file > YAML > defaults."""
 
 from __future__ import annotations
 
@@ -67,8 +67,9 @@ def test_precedence_init_env_dotenv_yaml_default(
     if "env" in layers:
         monkeypatch.setenv("WEAVER_MODEL", "from-env")
     overrides = {"model": "from-init"} if "init" in layers else {}
+    env_file = isolated_settings_env / ".env" if "dotenv" in layers else None
 
-    settings = load_settings(**overrides)
+    settings = load_settings(env_file=env_file, **overrides)
 
     assert settings.model == expected
     assert settings.theme == ("yaml-theme" if "yaml" in layers else "weaver-dark")
@@ -183,9 +184,11 @@ def test_provider_config_carries_the_provider_settings(monkeypatch: pytest.Monke
 
 
 def test_provider_keys_in_the_dotenv_file_are_found(isolated_settings_env: Path) -> None:
-    write(isolated_settings_env / ".env", f"MOONSHOT_API_KEY={KEY}\nWEAVER_THEME=from-dotenv\n")
+    dotenv = write(
+        isolated_settings_env / ".env", f"MOONSHOT_API_KEY={KEY}\nWEAVER_THEME=from-dotenv\n"
+    )
 
-    settings = load_settings()
+    settings = load_settings(env_file=dotenv)
     resolved = resolve_provider(settings.provider_config())
 
     assert settings.theme == "from-dotenv"

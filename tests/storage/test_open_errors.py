@@ -38,7 +38,21 @@ def test_damaged_database(tmp_path: Path) -> None:
     path.write_bytes(bytes(data))
     for leftover in ("-wal", "-shm"):
         Path(str(path) + leftover).unlink(missing_ok=True)
-    assert "not a readable weaver-tui database" in _open_error(path)
+    assert "is damaged" in _open_error(path)
+
+
+def test_a_write_after_sqlite_rolled_back_reports_the_damage(tmp_path: Path) -> None:
+    """SQLite rolls a transaction back by itself after some errors (a damaged page): the user
+    hears about the damage, not about the failed second rollback."""
+    path = tmp_path / "conversations.sqlite"
+    with SqliteConversationStore(path) as store:
+        db = store._db
+        with pytest.raises(StorageError) as caught, db.write() as conn:
+            conn.execute("ROLLBACK")  # what SQLite did on its own
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        assert not db._conn.in_transaction
+    message = str(caught.value)
+    assert "is damaged" in message and str(path) in message and "rollback" not in message
 
 
 def test_another_programs_database(tmp_path: Path) -> None:

@@ -38,3 +38,12 @@ def test_scrub_drops_keys_and_redacts_values_at_any_depth() -> None:
     assert clean["error"] == f"401 for {REDACTED}"
     assert "api_key" not in clean
     assert meta["api_key"] == "sk-whatever"  # the input is not modified
+
+
+def test_a_remembered_key_of_any_shape_is_scrubbed_from_text() -> None:
+    from storage.secrets import remember_secret, scrub_text
+
+    remember_secret("plainButSecret77", None, "abc")
+    text = "provider said plainButSecret77 is wrong; Bearer abcdefghijklmnopqrstu; abc stays"
+
+    assert scrub_text(text) == f"provider said {REDACTED} is wrong; {REDACTED}; abc stays"

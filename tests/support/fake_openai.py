@@ -241,6 +241,9 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.status >= 400:
             self._send_json(reply.status, reply.error_body(), reply.headers)
             return
+        if reply.raw_body is not None:
+            self._send_raw(reply.raw_body, reply.content_type)
+            return
         writer = ChunkWriter(str(body.get("model") or "fake-model"))
         prompt_tokens = estimate_prompt_tokens(body)
         if not body.get("stream"):
@@ -258,6 +261,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("content-length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+    def _send_raw(self, data: bytes, content_type: str) -> None:
+        with contextlib.suppress(OSError):
+            self.send_response(200)
+            self.send_header("content-type", content_type)
+            self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

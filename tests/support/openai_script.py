@@ -72,7 +72,8 @@ class Reply:
     ``headers``, e.g. ``retry-after``); ``reset_after`` sends that many chunks then resets the
     TCP connection; ``malformed_after`` sends that many chunks then one that is not JSON;
     ``stream_error_after`` sends an in-stream ``{"error": ...}`` event; ``first_byte_delay``
-    waits before the response headers (past a client timeout it becomes a timeout).
+    waits before the response headers (past a client timeout it becomes a timeout);
+    ``raw_body`` answers 200 with that body and ``content_type`` (``Reply.raw``).
     """
 
     content: str = ""
@@ -90,6 +91,10 @@ class Reply:
     reset_after: int | None = None
     malformed_after: int | None = None
     stream_error_after: int | None = None
+    raw_body: bytes | None = None
+    """Sent as the whole 200 answer (with ``content_type``) instead of a chat completion: a
+    misconfigured base URL's web page, an empty body, a stream of only ``[DONE]``."""
+    content_type: str = "application/json"
 
     # Faults, named as a test reads them.
     @classmethod
@@ -132,6 +137,10 @@ class Reply:
     @classmethod
     def slow_first_byte(cls, seconds: float, content: str = "Too late.") -> Reply:
         return cls(content=content, first_byte_delay=seconds)
+
+    @classmethod
+    def raw(cls, body: bytes, content_type: str) -> Reply:
+        return cls(raw_body=body, content_type=content_type)
 
     @classmethod
     def from_tokens(cls, tokens: list[str], **kwargs: Any) -> Reply:

@@ -259,6 +259,8 @@ class ChatProfiles(_Host):
         self.mediator_view = event.view
         if not self.running:
             self.show_path()
+        elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
+            self.turn.reshow(self.visible_items())
 
     # ------------------------------------------------------------------ patch review
 

@@ -12,6 +12,8 @@ A profile may show a turn through a filter (``row_for``): given a record id it r
 the view shows for it (rewritten, e.g. a mediator delivery as the mediator's message) or
 ``None`` when the reader of that view may not see it. A hidden record's tokens never reach the
 view; it is asked again whenever the record is saved, so a reply appears once it is visible.
+When the reader switches views mid-turn, :meth:`TurnView.reshow` redraws the path through the
+new view at once (with everything streamed so far) and filters every later token by it.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ class TurnView:
         self._shown: set[str] = set()
         self._hidden: set[str] = set()
         """Records of this turn the filter keeps out of the view (for now)."""
+        self._streamed: dict[str, list[str]] = {}
+        """Every token of this turn per record, shown or not (to redraw it in another view)."""
         self.row_for = row_for
         self._usage: Usage | None = None
 
@@ -112,10 +116,31 @@ class TurnView:
                 continue
             text = "".join(buffer)
             buffer.clear()
+            self._streamed.setdefault(current, []).append(text)
             if current not in self._shown:
                 self._show_new(current)
             if current not in self._hidden:
                 self.view.append_text(current, text)
+
+    def streamed(self, record_id: str) -> str:
+        """The text this turn has streamed into ``record_id`` so far."""
+        return "".join(self._streamed.get(record_id, ()))
+
+    def reshow(self, items: list[MessageItem]) -> None:
+        """The reader chose another view mid-turn: show ``items`` (the active path through
+        it), this turn's streaming records with all their text so far, and from now on keep
+        the records it leaves out hidden from every token."""
+        self.drain()
+        rows = []
+        for item in items:
+            if item.id in self._streamed and item.id in self._shown:
+                record = self.state.index.get(item.id)
+                if record.status == MessageStatus.STREAMING:
+                    item = replace(item, content=self.streamed(item.id), status="streaming")
+            rows.append(item)
+        self.view.set_messages(rows)
+        visible = {item.id for item in rows}
+        self._hidden = {record_id for record_id in self._shown if record_id not in visible}
 
     # ------------------------------------------------------------------ events
 

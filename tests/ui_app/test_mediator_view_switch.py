@@ -1,0 +1,74 @@
+"""Switching the mediator's view (F3) while a private reply streams: the new view is filtered
+at once, by the same rule as stored rows, and stays filtered for every later token. Sam never
+reads the reply the mediator is writing to Alex; back in the model's view, the reply shows with
+everything streamed so far. The model runs on the local OpenAI-compatible test server."""
+
+from __future__ import annotations
+
+from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.ui_app.conftest import SIZE, new_app, send, settle, wait_until
+from tests.ui_app.test_mediator_live_views import open_view, record_rows
+from tests.ui_profiles.conftest import ALEX_SAYS
+from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.services import Services
+
+WORDS = [f"private{n} " for n in range(300)]
+"""The mediator's answer to Alex (no delivery tool: it goes to the speaker only), streamed
+slowly enough that the view is switched while it is still being written."""
+
+
+def shown_text(screen: ChatScreen) -> str:
+    return "\n".join(item.content for item in screen.messages.items)
+
+
+async def switch_to(pilot, screen: ChatScreen, view: str | None) -> None:
+    while screen.mediator_view != view:
+        await pilot.press("f3")
+        await pilot.pause()
+
+
+async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.script(Reply(deltas=WORDS, token_delay=0.02))
+    async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = await open_view(pilot, 0)  # the model's view: everything
+        await send(pilot, ALEX_SAYS, wait=False)
+        await wait_until(pilot, lambda: "private3 " in shown_text(screen))
+
+        await switch_to(pilot, screen, "Sam")
+        assert screen.running, "the reply ended before the view was switched"
+        assert "private" not in shown_text(screen) and ALEX_SAYS not in shown_text(screen)
+        seen = record_rows(screen)
+        await settle(pilot)
+
+        assert not [row for row in seen if "private" in row]
+        assert "private" not in shown_text(screen)
+
+
+async def test_switching_back_to_the_model_view_shows_all_streamed_so_far(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.script(Reply(deltas=WORDS, token_delay=0.02))
+    async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = await open_view(pilot, 3)  # Sam's view
+        assert screen.mediator_view == "Sam"
+        await send(pilot, ALEX_SAYS, wait=False)
+        await wait_until(
+            pilot,
+            lambda: (
+                screen.turn is not None
+                and any(
+                    "private1 " in screen.turn.streamed(i) for i in screen.turn.outcome.reply_ids
+                )
+            ),
+        )
+        assert "private" not in shown_text(screen)
+
+        await switch_to(pilot, screen, None)
+        assert screen.running, "the reply ended before the view was switched"
+        reply = screen.messages.items[-1]
+        assert reply.content.startswith("private0 private1 ")
+        await settle(pilot)
+
+        assert screen.messages.items[-1].content == "".join(WORDS)
