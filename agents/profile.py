@@ -43,6 +43,10 @@ class TurnContext:
     sender: str | None = None
     participants: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    data_dir: Path | None = None
+    """The user's data folder, for what a profile keeps between turns (indexes, memory)."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """Sections of the user's own config that profiles read (``mcp``, ``web_search``)."""
 
 
 @dataclass(frozen=True, slots=True)

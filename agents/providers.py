@@ -109,7 +109,7 @@ class ChatModelHandle:
         from agents.offline import OfflineChatModel
 
         if isinstance(self.model, OfflineChatModel) and profile.offline_rules:
-            return self.model.with_rules(profile.offline_rules)
+            return self.model.with_rules((*self.model.rules, *profile.offline_rules))
         return self.model
 
     def translate_error(self, exc: BaseException) -> WeaverError:

@@ -55,6 +55,8 @@ class AgentRuntime:
         checkpointer: BaseCheckpointSaver[Any] | None,
         *,
         config_dir: Path | None = None,
+        data_dir: Path | None = None,
+        profile_settings: Mapping[str, Any] | None = None,
         context_messages: int = 20,
         max_tool_rounds: int = 5,
         flush_interval: float = 0.1,
@@ -62,6 +64,8 @@ class AgentRuntime:
         self.store = store
         self.checkpointer = checkpointer
         self.config_dir = config_dir
+        self.data_dir = data_dir
+        self.profile_settings: Mapping[str, Any] = dict(profile_settings or {})
         self.context_messages = context_messages
         self.max_tool_rounds = max_tool_rounds
         self.flush_interval = flush_interval
@@ -213,6 +217,8 @@ class AgentRuntime:
             sender=sender,
             participants=tuple(conversation.meta.get("participants") or ()),
             extra={"trace_id": trace_id},
+            data_dir=self.data_dir,
+            settings=self.profile_settings,
         )
 
     def _recorder(

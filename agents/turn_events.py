@@ -33,6 +33,9 @@ from storage.models import MessageStatus
 logger = logging.getLogger(__name__)
 
 ANSWER_TAG = "weaver:answer"
+RECORD_META_KEY = "record_meta"
+"""An AI message's ``additional_kwargs[RECORD_META_KEY]`` is stored in its reply record's meta
+(a profile's trace, its sources, its artifacts); it is never sent to a model."""
 INTERNAL_TAGS = frozenset({"nostream", "weaver:internal"})
 
 
@@ -137,6 +140,9 @@ class TurnEventMapper:
                 "output_tokens": usage.output_tokens,
                 "total_tokens": usage.total_tokens,
             }
+        record_meta = message.additional_kwargs.get(RECORD_META_KEY)
+        if isinstance(record_meta, Mapping):
+            meta.update(record_meta)  # what the node that wrote the reply asked to keep with it
         if message.tool_calls:
             meta["tool_calls"] = [
                 {"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls

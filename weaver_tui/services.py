@@ -226,6 +226,11 @@ class Services:
             self.store,
             checkpointer,
             config_dir=self.config_dir,
+            data_dir=self.data_dir,
+            profile_settings={
+                "mcp": dict(getattr(self.settings, "mcp", None) or {}),
+                "web_search": dict(getattr(self.settings, "web_search", None) or {}),
+            },
             context_messages=int(getattr(self.settings, "context_messages", 20)),
             max_tool_rounds=int(getattr(self.settings, "max_tool_rounds", 5)),
         )

@@ -127,6 +127,14 @@ class Settings(BaseSettings):
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 
+    mcp: dict[str, Any] = Field(default_factory=dict)
+    """The knowledge servers of the research profile: ``connections`` by name (``transport``: ``stdio`` with
+    ``command``, ``args``, ``cwd``, ``env``; or ``streamable_http`` with ``url``) and
+    ``server`` (which one to use). Empty: the embedded server on the user's own index."""
+
+    web_search: dict[str, Any] = Field(default_factory=dict)
+    """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""
+
     log_redact_content: bool = Field(default=False)
     """Log only the first characters and a sha256 of prompts and replies
     (``AGENT_LOG_REDACT_CONTENT=true`` also turns this on)."""

@@ -1,6 +1,7 @@
-"""paper-pilot (interim): research questions answered from a local knowledge base.
+"""paper-pilot: research questions answered from a knowledge base reached through MCP.
 
-Interim: until the paper-pilot issue brings the MCP RAG server and the router → strategies →
-critic graph (seed 003), this profile runs on the shared agent ⇄ tools loop with one real
-tool, ``search_knowledge_base``, over the Markdown notes shipped in ``notes/``.
+``graph.py`` routes a question by intent to one of four strategies (direct, plan-and-execute,
+ReWOO, ReAct), writes a cited answer and lets a critic check it; ``knowledge/`` is the
+embedded MCP server and its index; ``memory.py`` the facts kept across conversations;
+``offline.py`` the offline model's rules for every stage.
 """

@@ -1,28 +1,32 @@
-"""The paper-pilot profile (interim: shared agent ⇄ tools loop with a knowledge-base search)."""
+"""The paper-pilot profile: research questions routed by intent to one of four strategies over
+a knowledge base reached through MCP, checked by a critic, answered with cited sources."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from langgraph.graph import StateGraph
+from langchain_core.tools import BaseTool
 
-from agents.graph import AgentState, build_react_graph
-from agents.profile import Profile, TurnContext
-from agents.profiles.paper_pilot.tools import make_tools
+from agents.profile import Profile
+from agents.profiles.paper_pilot.commands import KB_COMMAND, MEMORY_COMMAND
+from agents.profiles.paper_pilot.graph import build_graph
+from agents.profiles.paper_pilot.offline import RULES
 from agents.profiles.paper_pilot.traits import TRAITS
 
 
-def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
-    return build_react_graph(AgentState, profile.make_tools())
+def make_tools() -> list[BaseTool]:
+    """None for the model to call: the graph's stages retrieve, the model reads and writes."""
+    return []
 
 
 PROFILE = Profile(
     name="paper-pilot",
     title="Paper Pilot",
-    description="Research questions answered from a knowledge base, with cited notes.",
+    description="Research questions answered from a knowledge base, with cited sources.",
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
+    offline_rules=RULES,
+    commands=(KB_COMMAND, MEMORY_COMMAND),
 )

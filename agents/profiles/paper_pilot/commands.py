@@ -1,0 +1,97 @@
+"""paper-pilot's command-line verbs: ``weaver-tui kb add PATH [--collection NAME]``, ``kb list``.
+
+The index lives in the user's data folder (``knowledge/index.sqlite``), where the embedded
+knowledge server reads it; ``kb add`` shows its progress on stderr and reads again only the
+files that changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from agents.profile import CommandContext, ProfileCommand
+from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
+
+
+def index_path(data_dir: Path) -> Path:
+    """Where the user's knowledge index lives."""
+    return Path(data_dir) / "knowledge" / "index.sqlite"
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="kb_action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="index a folder of Markdown or text notes")
+    add.add_argument("path", type=Path, help="the folder to index")
+    add.add_argument("--collection", help="collection name (default: the folder's name)")
+    actions.add_parser("list", help="list the collections")
+
+
+def _run(args: argparse.Namespace, context: CommandContext) -> int:
+    with KnowledgeIndex(index_path(context.data_dir)) as index:
+        index.ensure_sample()
+        if args.kb_action == "list":
+            for row in index.collections():
+                context.out.write(
+                    f"{row['name']}  {row['documents']} documents  {row['chunks']} chunks\n"
+                )
+            return 0
+        folder: Path = args.path
+        if not folder.is_dir():
+            context.err.write(f"weaver-tui: {folder} is not a folder; give the folder to index.\n")
+            return 2
+
+        def progress(done: int, total: int, name: str) -> None:
+            width = 24
+            filled = width * done // max(total, 1)
+            bar = "#" * filled + "-" * (width - filled)
+            context.err.write(f"\r[{bar}] {done}/{total} {name[:40]:<40}")
+            if done == total:
+                context.err.write("\n")
+            context.err.flush()
+
+        report = index.add_folder(folder, args.collection, progress)
+        context.out.write(report.summary() + "\n")
+        for skipped in report.skipped[:10]:
+            context.err.write(f"skipped {skipped}\n")
+        return 0
+
+
+KB_COMMAND = ProfileCommand(
+    name="kb",
+    help="the paper-pilot knowledge base: add a folder, list collections",
+    add_arguments=_add_arguments,
+    run=_run,
+)
+
+
+def _memory_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
+    actions.add_parser("list", help="list the facts paper-pilot remembers")
+    forget = actions.add_parser("forget", help="forget one fact")
+    forget.add_argument("fact_id", type=int, metavar="ID")
+
+
+def _memory_run(args: argparse.Namespace, context: CommandContext) -> int:
+    from agents.profiles.paper_pilot.memory import Memory, memory_path
+
+    with Memory(memory_path(context.data_dir)) as memory:
+        if args.memory_action == "list":
+            for fact in memory.all():
+                context.out.write(
+                    f"{fact.id}  {fact.text}  (conversation {fact.conversation_id})\n"
+                )
+            return 0
+        if memory.forget(args.fact_id):
+            context.out.write(f"forgot fact {args.fact_id}\n")
+            return 0
+        context.err.write(f"weaver-tui: there is no fact {args.fact_id}; see `memory list`.\n")
+        return 1
+
+
+MEMORY_COMMAND = ProfileCommand(
+    name="memory",
+    help="what paper-pilot remembers across conversations: list, forget ID",
+    add_arguments=_memory_arguments,
+    run=_memory_run,
+)

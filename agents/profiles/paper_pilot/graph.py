@@ -1,0 +1,531 @@
+"""paper-pilot's graph: route the question, retrieve by the strategy its intent calls for, write
+a cited answer, let a critic check it, retry or settle, remember, format.
+
+    load_memory → route → slot_fill → direct | plan_and_execute | rewoo | react → synthesize
+      → critic → pass: save_memory → format_output
+               → retry (at most MAX_RETRIES): retry_refine → route
+               → retries exhausted: web_fallback (when configured) | force_pass → format_output
+
+Every stage reports a line to the tool pane (``emit_status``); the model calls of the stages
+are internal (``nostream``), and the answer appears whole once the critic has settled it, so a
+rejected draft is never shown. The reply record keeps the turn's trace (intent, strategy,
+steps, queries, verdict, durations) and its sources.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, ValidationError
+
+from agents.graph import emit_status
+from agents.profile import Profile, TurnContext
+from agents.profiles.paper_pilot import prompts
+from agents.profiles.paper_pilot.commands import index_path
+from agents.profiles.paper_pilot.knowledge.client import (
+    KnowledgeClient,
+    KnowledgeError,
+    chosen_connection,
+)
+from agents.profiles.paper_pilot.memory import Memory, memory_path
+from agents.profiles.paper_pilot.state import (
+    STRATEGY_OF,
+    CriticVerdict,
+    PaperPilotState,
+    ReactStep,
+    Refinement,
+    ReplanDecision,
+    ResearchPlan,
+    RouteDecision,
+    SlotFill,
+)
+from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
+
+logger = logging.getLogger(__name__)
+
+MAX_RETRIES = 2
+MAX_PLAN_STEPS = 3
+MAX_REACT_STEPS = 3
+MAX_QUERIES = 6
+TOP_K = 4
+HISTORY_LINES = 6
+INTERNAL = {"tags": ["nostream"]}
+_KNOWLEDGE = "paper_pilot.knowledge"
+_CITATION = re.compile(r"\[(\d+)\]")
+M = TypeVar("M", bound=BaseModel)
+Node = Callable[[PaperPilotState, Runtime[TurnContext]], Awaitable[dict[str, Any]]]
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _text(message: AnyMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+async def _structured(context: TurnContext, schema: type[M], system: str, text: str) -> M | None:
+    """The model's answer in ``schema``; ``None`` when it answered something unusable."""
+    model: Any = context.model
+    try:
+        bound = model.with_structured_output(schema, method="function_calling")
+    except (TypeError, ValueError):  # a model without that method option
+        bound = model.with_structured_output(schema)
+    try:
+        answer = await bound.ainvoke([SystemMessage(system), HumanMessage(text)], config=INTERNAL)
+    except (ValidationError, ValueError) as exc:
+        logger.info("structured answer unusable", extra={"schema": schema.__name__, "error": str(exc)})
+        return None
+    if isinstance(answer, schema):
+        return answer
+    try:
+        return schema.model_validate(answer)
+    except ValidationError:
+        return None
+
+
+def _knowledge(context: TurnContext) -> KnowledgeClient:
+    client = context.extra.get(_KNOWLEDGE)
+    if client is None:
+        data_dir = context.data_dir or Path.home() / ".local" / "share" / "weaver-tui"
+        name, connection = chosen_connection(context.settings, index_path(data_dir))
+        client = context.extra[_KNOWLEDGE] = KnowledgeClient(name, connection)
+    assert isinstance(client, KnowledgeClient)
+    return client
+
+
+async def _close_knowledge(context: TurnContext) -> None:
+    client = context.extra.pop(_KNOWLEDGE, None)
+    if isinstance(client, KnowledgeClient):
+        await client.aclose()
+
+
+async def _retrieve(context: TurnContext, query: str, node: str) -> list[dict[str, Any]]:
+    """The knowledge base's best chunks for ``query``, reported on a stage line."""
+    emit_status(node, f"retrieve: {query}")
+    chunks = await _knowledge(context).query(query, TOP_K)
+    emit_status(node, f"retrieve: {query} → {len(chunks)} chunks", "done")
+    return [chunk.as_dict() for chunk in chunks]
+
+
+def _merge(*groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chunks of several retrievals, each once, in order of first appearance."""
+    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for group in groups:
+        for chunk in group:
+            seen.setdefault((chunk["doc_id"], chunk["section"], chunk["text"][:80]), chunk)
+    return list(seen.values())
+
+
+def _trace(stage: str, started: float, **facts: Any) -> dict[str, Any]:
+    return {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
+
+
+def _traced(state: PaperPilotState, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The turn's trace with one more stage (a plain list: subgraphs hand back the whole)."""
+    return [*(state.get("trace") or []), entry]
+
+
+def _sources_text(chunks: list[dict[str, Any]]) -> str:
+    if not chunks:
+        return "Sources: (none found)"
+    lines = ["Sources:"]
+    for n, chunk in enumerate(chunks, 1):
+        where = f"{chunk['doc_id']}#{chunk['section']}" if chunk["section"] else chunk["doc_id"]
+        body = " ".join(str(chunk["text"]).split())  # one line per source
+        lines.append(f"[{n}] {chunk['title']} ({where}): {body}")
+    return "\n".join(lines)
+
+
+def _retrieval_guard(node: Node) -> Node:
+    """A knowledge server that cannot be reached ends the retrieval with its sentence."""
+
+    async def guarded(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+        try:
+            return await node(state, runtime)
+        except KnowledgeError as exc:
+            emit_status("retrieve", str(exc), "error")
+            return {"chunks": [], "error": str(exc)}
+
+    guarded.__name__ = getattr(node, "__name__", "retrieval")
+    return guarded
+
+
+# -- understanding the question -----------------------------------------------------------------
+
+
+async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    messages = list(state.get("messages") or [])
+    question = _text(messages[-1]) if messages else ""
+    history = [
+        f"{'user' if isinstance(m, HumanMessage) else 'assistant'}: {' '.join(_text(m).split())[:300]}"
+        for m in messages[:-1]
+        if isinstance(m, HumanMessage | AIMessage) and _text(m).strip()
+    ][-HISTORY_LINES:]
+    prior: list[dict[str, Any]] = []
+    if runtime.context.data_dir is not None:
+        with Memory(memory_path(runtime.context.data_dir)) as memory:
+            prior = [{"id": f.id, "text": f.text} for f in memory.recall(question)]
+    if prior:
+        emit_status("load_memory", f"recalled {len(prior)} fact(s) you learned before", "done")
+    return {
+        "question": question,
+        "history": history,
+        "query": question,
+        "prior": prior,
+        "retries": 0,
+        "forced": False,
+        "chunks": [],
+        "error": "",
+        "trace": [_trace("load_memory", started, recalled=len(prior))],
+    }
+
+
+def _question_text(state: PaperPilotState) -> str:
+    lines = [f"Question: {state.get('query') or state.get('question', '')}"]
+    if state.get("query") and state.get("query") != state.get("question"):
+        lines.append(f"Original question: {state.get('question', '')}")
+    history = state.get("history") or []
+    if history:
+        lines.append("Earlier in this conversation:")
+        lines.extend(f"- {line}" for line in history)
+    return "\n".join(lines)
+
+
+async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    emit_status("route", "reading the question")
+    decision = await _structured(runtime.context, RouteDecision, prompts.ROUTER, _question_text(state))
+    if decision is None:
+        decision = RouteDecision(intent="factual", confidence=0.0, reason="no usable answer")
+    strategy = STRATEGY_OF[decision.intent]
+    emit_status(
+        "route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done"
+    )
+    return {
+        "intent": decision.intent,
+        "confidence": decision.confidence,
+        "strategy": strategy,
+        "trace": _traced(state, _trace("route", started, intent=decision.intent, strategy=strategy,
+                         confidence=decision.confidence)),
+    }  # fmt: skip
+
+
+async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, _question_text(state))
+    query = (slots.reformulated_query.strip() if slots else "") or state.get("query", "")
+    entities = list(slots.entities) if slots else []
+    dimensions = list(slots.dimensions) if slots else []
+    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
+    return {
+        "query": query,
+        "entities": entities,
+        "dimensions": dimensions,
+        "trace": _traced(state, _trace("slot_fill", started, query=query, entities=entities,
+                         dimensions=dimensions)),
+    }  # fmt: skip
+
+
+def choose_strategy(state: PaperPilotState) -> str:
+    return state.get("strategy") or "direct"
+
+
+# -- the four strategies ------------------------------------------------------------------------
+
+
+@_retrieval_guard
+async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    query = state.get("query") or state.get("question", "")
+    chunks = await _retrieve(runtime.context, query, "direct")
+    return {"chunks": chunks, "trace": _traced(state, _trace("direct", started, queries=[query]))}
+
+
+@_retrieval_guard
+async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Plan every query first (entities × dimensions), retrieve them at once, synthesize once."""
+    started = time.perf_counter()
+    entities = state.get("entities") or [state.get("query") or state.get("question", "")]
+    dimensions = state.get("dimensions") or [""]
+    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
+    emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
+    found = await asyncio.gather(*(_retrieve(runtime.context, q, "rewoo") for q in queries))
+    chunks = _merge(*found)
+    return {"chunks": chunks, "trace": _traced(state, _trace("rewoo", started, queries=queries))}
+
+
+@_retrieval_guard
+async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Think → act (retrieve) → observe, at most :data:`MAX_REACT_STEPS` times."""
+    started = time.perf_counter()
+    chunks: list[dict[str, Any]] = []
+    queries: list[str] = []
+    for step in range(1, MAX_REACT_STEPS + 1):
+        text = _question_text(state) + "\n" + (
+            "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
+            if chunks else "Findings so far: none"
+        ) + ("\nSearches done: " + "; ".join(queries) if queries else "")  # fmt: skip
+        decision = await _structured(runtime.context, ReactStep, prompts.REACT, text)
+        if decision is None or decision.action == "finish" or not decision.query.strip():
+            emit_status("react", f"step {step}: enough found, writing the answer", "done")
+            break
+        if decision.query in queries:
+            break
+        emit_status("react", f"step {step}: {decision.thought or 'searching'}")
+        queries.append(decision.query)
+        chunks = _merge(chunks, await _retrieve(runtime.context, decision.query, "react"))
+    return {"chunks": chunks, "trace": _traced(state, _trace("react", started, queries=queries))}
+
+
+async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    made = await _structured(runtime.context, ResearchPlan, prompts.PLANNER, _question_text(state))
+    steps = [s for s in (made.steps if made else []) if s.strip()][:MAX_PLAN_STEPS]
+    steps = steps or [state.get("query") or state.get("question", "")]
+    emit_status("plan", " → ".join(steps), "done")
+    return {"plan": steps, "step": 0, "chunks": [], "trace": _traced(state, _trace("plan", started, steps=steps))}
+
+
+@_retrieval_guard
+async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    steps, n = state.get("plan") or [], state.get("step", 0)
+    query = steps[n]
+    found = await _retrieve(runtime.context, query, "execute_step")
+    return {
+        "chunks": _merge(state.get("chunks") or [], found),
+        "step": n + 1,
+        "trace": _traced(state, _trace("execute_step", started, queries=[query], found=len(found))),
+    }
+
+
+async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    steps, done = list(state.get("plan") or []), state.get("step", 0)
+    if state.get("error") or done >= len(steps):
+        return {"plan": steps[:done]}
+    chunks = state.get("chunks") or []
+    text = "\n".join([
+        _question_text(state),
+        "Plan:", *(f"{i}. {s}" for i, s in enumerate(steps, 1)),
+        f"Steps done: {done}",
+        "Found:", *(f"- {c['title']} — {c['section']}: {c['text'][:200]}" for c in chunks[-TOP_K:]),
+    ])  # fmt: skip
+    decision = await _structured(runtime.context, ReplanDecision, prompts.REPLANNER, text)
+    action = decision.action if decision else "next"
+    if action == "synthesize":
+        emit_status("replan", "enough found: writing the answer", "done")
+        return {"plan": steps[:done]}
+    if action == "revise" and decision and decision.revised_step.strip():
+        steps[done] = decision.revised_step.strip()
+        emit_status("replan", f"next step revised: {steps[done]}", "done")
+    return {"plan": steps}
+
+
+def after_replan(state: PaperPilotState) -> Literal["execute_step", "synthesize"]:
+    return "execute_step" if state.get("step", 0) < len(state.get("plan") or []) else "synthesize"
+
+
+def add_plan_and_execute(graph: StateGraph[PaperPilotState, TurnContext, Any, Any]) -> str:
+    """plan → execute step → replan (next / revise / synthesize), at most three steps; its
+    nodes sit in the main graph, so their stage lines reach the tool pane like the others'.
+    Returns the entry node."""
+    graph.add_node("plan", plan)
+    graph.add_node("execute_step", execute_step)
+    graph.add_node("replan", replan)
+    graph.add_edge("plan", "execute_step")
+    graph.add_edge("execute_step", "replan")
+    graph.add_conditional_edges("replan", after_replan, ["execute_step", "synthesize"])
+    return "plan"
+
+
+# -- answer, critic, retry ----------------------------------------------------------------------
+
+
+def _synthesis_input(state: PaperPilotState) -> str:
+    lines = [f"Question: {state.get('query') or state.get('question', '')}", "",
+             _sources_text(state.get("chunks") or [])]  # fmt: skip
+    prior = state.get("prior") or []
+    if prior:
+        lines += ["", "Prior knowledge:", *(f"- {fact['text']}" for fact in prior)]
+    return "\n".join(lines)
+
+
+async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    if state.get("error"):
+        return {"draft": state["error"], "trace": _traced(state, _trace("synthesize", started, skipped=True))}
+    emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
+    answer = await runtime.context.model.ainvoke(
+        [SystemMessage(prompts.SYNTHESIZE), HumanMessage(_synthesis_input(state))],
+        config=INTERNAL,
+    )
+    draft = _text(answer).strip()
+    emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
+    return {"draft": draft, "trace": _traced(state, _trace("synthesize", started))}
+
+
+async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    if state.get("error"):
+        return {"verdict": {"score": 0.0, "passed": True, "feedback": "no sources reached"}}
+    text = _synthesis_input(state) + "\n\nDraft answer:\n" + state.get("draft", "")
+    verdict = await _structured(runtime.context, CriticVerdict, prompts.CRITIC, text)
+    if verdict is None:
+        verdict = CriticVerdict(score=0.5, passed=True, feedback="the critic gave no verdict")
+    word = "passed" if verdict.passed else "needs another pass"
+    emit_status("critic", f"{word} (score {verdict.score:.2f})" + (f": {verdict.feedback}" if verdict.feedback and not verdict.passed else ""),
+                "done" if verdict.passed else "error")  # fmt: skip
+    return {"verdict": verdict.model_dump(), "trace": _traced(state, _trace("critic", started, **verdict.model_dump()))}  # fmt: skip
+
+
+def after_critic(state: PaperPilotState) -> str:
+    if (state.get("verdict") or {}).get("passed", True):
+        return "save_memory"
+    if state.get("retries", 0) < MAX_RETRIES:
+        return "retry_refine"
+    return "web_fallback"
+
+
+async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    feedback = (state.get("verdict") or {}).get("feedback", "")
+    text = _question_text(state) + f"\nCritic's feedback: {feedback}"
+    refined = await _structured(runtime.context, Refinement, prompts.REFINE, text)
+    query = (refined.query.strip() if refined else "") or state.get("query", "")
+    retries = state.get("retries", 0) + 1
+    emit_status("retry", f"retry {retries} of {MAX_RETRIES}: {query}", "done")
+    return {"query": query, "retries": retries, "chunks": [],
+            "trace": _traced(state, _trace("retry_refine", started, query=query, retry=retries))}  # fmt: skip
+
+
+async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Retries are spent: search the web when the user turned it on, else settle (forced)."""
+    started = time.perf_counter()
+    config = runtime.context.settings.get("web_search") or {}
+    if not config.get("enabled"):
+        emit_status("critic", "retries spent: answering with what was found (not remembered)", "done")  # fmt: skip
+        return {"forced": True, "trace": _traced(state, _trace("force_pass", started))}
+    query = state.get("query") or state.get("question", "")
+    emit_status("web_fallback", f"searching the web: {query}")
+    try:
+        found = await web_search(config, query)
+    except WebSearchError as exc:
+        emit_status("web_fallback", str(exc), "error")
+        return {"forced": True, "trace": _traced(state, _trace("web_fallback", started, error=str(exc)))}
+    emit_status("web_fallback", f"{len(found)} web results", "done")
+    merged = {**state, "chunks": _merge(state.get("chunks") or [], found)}
+    answer = await synthesize(merged, runtime)  # type: ignore[arg-type]
+    return {"chunks": merged["chunks"], "draft": answer["draft"], "forced": True,
+            "trace": _traced(state, _trace("web_fallback", started, queries=[query], found=len(found)))}  # fmt: skip
+
+
+async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Keep the answer's supported sentences as facts (never after a forced pass)."""
+    started = time.perf_counter()
+    context = runtime.context
+    facts = [s for s in _cited_sentences(state.get("draft", ""))][:2]
+    saved = 0
+    if facts and context.data_dir is not None:
+        with Memory(memory_path(context.data_dir)) as memory:
+            for fact in facts:
+                saved += memory.save(fact, context.conversation_id, context.user_message_id) is not None
+    if saved:
+        emit_status("save_memory", f"remembered {saved} fact(s)", "done")
+    return {"trace": _traced(state, _trace("save_memory", started, saved=saved))}
+
+
+def _cited_sentences(draft: str) -> list[str]:
+    sentences = re.split(r"(?<=[.!?])\s+", draft)
+    cited = [_CITATION.sub("", s) for s in sentences if _CITATION.search(s)]
+    return [re.sub(r"\s+([.!?,;])", r"\1", " ".join(s.split())) for s in cited]
+
+
+async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """The answer with its numbered citations and a Sources list; the trace goes on the record."""
+    await _close_knowledge(runtime.context)
+    chunks = state.get("chunks") or []
+    draft = state.get("draft", "").strip()
+    cited = sorted({int(n) for n in _CITATION.findall(draft) if 0 < int(n) <= len(chunks)})
+    sources = []
+    for n in cited:
+        chunk = chunks[n - 1]
+        where = chunk["path"] if chunk["path"].startswith("http") else chunk["doc_id"]
+        sources.append({"n": n, "title": chunk["title"], "section": chunk["section"], "where": where})
+    text = draft
+    if sources:
+        text += "\n\n**Sources**\n" + "\n".join(
+            f"{s['n']}. {s['title']}" + (f" — {s['section']}" if s["section"] else "") + f" (`{s['where']}`)"
+            for s in sources
+        )  # fmt: skip
+    if state.get("forced") and not state.get("error"):
+        text += "\n\n_The critic could not confirm every claim; check the sources._"
+    trace = {
+        "intent": state.get("intent"),
+        "confidence": state.get("confidence"),
+        "strategy": state.get("strategy"),
+        "retries": state.get("retries", 0),
+        "forced": bool(state.get("forced")),
+        "verdict": state.get("verdict"),
+        "stages": state.get("trace") or [],
+    }
+    meta = {"paper_pilot": trace, "sources": [{"title": s["title"], "where": s["where"]} for s in sources]}
+    return {"messages": [AIMessage(content=text, additional_kwargs={"record_meta": meta})]}
+
+
+def after_fallback(state: PaperPilotState) -> str:
+    return "format_output"
+
+
+# -- the graph ------------------------------------------------------------------------------
+
+
+def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, Any, Any]:
+    graph: StateGraph[PaperPilotState, TurnContext, Any, Any] = StateGraph(
+        PaperPilotState, context_schema=TurnContext
+    )
+    graph.add_node("load_memory", load_memory)
+    graph.add_node("route", route)
+    graph.add_node("slot_fill", slot_fill)
+    graph.add_node("direct", direct)
+    graph.add_node("rewoo", rewoo)
+    graph.add_node("react", react)
+    graph.add_node("synthesize", synthesize)
+    graph.add_node("critic", critic)
+    graph.add_node("retry_refine", retry_refine)
+    graph.add_node("web_fallback", web_fallback)
+    graph.add_node("save_memory", save_memory)
+    graph.add_node("format_output", format_output)
+    graph.add_edge(START, "load_memory")
+    graph.add_edge("load_memory", "route")
+    graph.add_edge("route", "slot_fill")
+    plan_entry = add_plan_and_execute(graph)
+    graph.add_conditional_edges(
+        "slot_fill",
+        choose_strategy,
+        {"direct": "direct", "plan_and_execute": plan_entry, "rewoo": "rewoo", "react": "react"},
+    )
+    for strategy in ("direct", "rewoo", "react"):
+        graph.add_edge(strategy, "synthesize")
+    graph.add_edge("synthesize", "critic")
+    graph.add_conditional_edges(
+        "critic", after_critic, ["save_memory", "retry_refine", "web_fallback"]
+    )
+    graph.add_edge("retry_refine", "route")
+    graph.add_edge("web_fallback", "format_output")
+    graph.add_edge("save_memory", "format_output")
+    graph.add_edge("format_output", END)
+    return graph
+

@@ -1,0 +1,1 @@
+"""paper-pilot's knowledge base: an FTS5 index of documents, served over MCP."""

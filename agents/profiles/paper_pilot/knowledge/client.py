@@ -1,0 +1,200 @@
+"""The MCP client of a paper-pilot turn: one session to the knowledge server, opened on first use.
+
+The connection comes from the user's config (``mcp.connections``, the shape of
+langchain-mcp-adapters' ``MultiServerMCPClient``: ``transport`` ``stdio`` with ``command``,
+``args``, ``cwd``, ``env``, or ``streamable_http`` with ``url``); without one, the embedded
+server (:mod:`.server`) is started on the user's index. A stdio session lives in anyio task
+scopes that must open and close in one task, while a turn's retrievals run in several graph
+nodes, so one background task owns the session and serves calls from a queue; the turn closes
+it at its end, and an idle session closes itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agents.profiles.paper_pilot.knowledge.index import Chunk
+
+logger = logging.getLogger(__name__)
+
+CALL_TIMEOUT_S = 30.0
+START_TIMEOUT_S = 30.0
+IDLE_TIMEOUT_S = 120.0
+EMBEDDED = "weaver-knowledge"
+
+
+class KnowledgeError(Exception):
+    """The knowledge server cannot be reached or answered with an error (one sentence)."""
+
+
+def embedded_connection(index: Path) -> dict[str, Any]:
+    """The stdio connection that runs weaver-tui's own knowledge server on ``index``."""
+    env = {k: v for k in ("HOME", "PATH", "PYTHONPATH", "LANG") if (v := os.environ.get(k))}
+    return {
+        "transport": "stdio",
+        "command": sys.executable,
+        "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index", str(index),
+                 "--sample"],
+        "env": env,
+    }  # fmt: skip
+
+
+def chosen_connection(settings: Mapping[str, Any], index: Path) -> tuple[str, dict[str, Any]]:
+    """The user's configured server (``mcp.server``, else the first of ``mcp.connections``),
+    else the embedded one."""
+    mcp = settings.get("mcp") or {}
+    connections = dict(mcp.get("connections") or {})
+    if not connections:
+        return EMBEDDED, embedded_connection(index)
+    name = str(mcp.get("server") or next(iter(connections)))
+    if name not in connections:
+        raise KnowledgeError(
+            f"mcp.server names {name!r}, which is not one of mcp.connections "
+            f"({', '.join(connections)}); fix config.yaml."
+        )
+    connection = dict(connections[name])
+    connection.setdefault("transport", "stdio")
+    if connection["transport"] == "stdio":
+        # The user's own server inherits a safe environment plus what they configured.
+        from mcp.client.stdio import get_default_environment
+
+        connection["env"] = {**get_default_environment(), **dict(connection.get("env") or {})}
+    return name, connection
+
+
+class KnowledgeClient:
+    """Calls the knowledge server's tools over one session; ``aclose`` ends it."""
+
+    def __init__(self, name: str, connection: Mapping[str, Any]) -> None:
+        self.name = name
+        self.connection = dict(connection)
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any], asyncio.Future[Any]] | None] = (
+            asyncio.Queue()
+        )
+        self._ready: asyncio.Future[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def _serve(self) -> None:
+        from langchain_mcp_adapters.client import MultiServerMCPClient
+
+        assert self._ready is not None
+        client = MultiServerMCPClient({self.name: self.connection})  # type: ignore[dict-item]
+        try:
+            async with client.session(self.name) as session:
+                self._ready.set_result(None)
+                while True:
+                    try:
+                        item = await asyncio.wait_for(self._queue.get(), IDLE_TIMEOUT_S)
+                    except TimeoutError:
+                        return
+                    if item is None:
+                        return
+                    tool, args, answer = item
+                    try:
+                        result = await asyncio.wait_for(
+                            session.call_tool(tool, args), CALL_TIMEOUT_S
+                        )
+                    except Exception as exc:  # a call's failure belongs to that call
+                        if not answer.done():
+                            answer.set_exception(exc)
+                        continue
+                    if not answer.done():
+                        answer.set_result(result)
+        except Exception as exc:
+            if not self._ready.done():
+                self._ready.set_exception(exc)
+            else:
+                logger.warning("knowledge session ended", extra={"error": str(exc)})
+        finally:
+            if not self._ready.done():
+                self._ready.set_exception(KnowledgeError("the knowledge session ended"))
+
+    async def _start(self) -> None:
+        if self._task is None:
+            self._ready = asyncio.get_running_loop().create_future()
+            self._task = asyncio.create_task(self._serve(), name=f"mcp:{self.name}")
+        assert self._ready is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), START_TIMEOUT_S)
+        except Exception as exc:
+            raise KnowledgeError(
+                f"The knowledge server {self.name!r} could not be started or reached "
+                f"({_reason(exc)}); check mcp.connections in config.yaml, or remove it to use "
+                "the built-in knowledge base."
+            ) from exc
+
+    async def call(self, tool: str, args: dict[str, Any]) -> Any:
+        """The tool's answer, JSON-decoded when it is JSON text; raises :class:`KnowledgeError`."""
+        await self._start()
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((tool, args, answer))
+        try:
+            result = await asyncio.wait_for(answer, CALL_TIMEOUT_S + 5)
+        except Exception as exc:
+            raise KnowledgeError(
+                f"The knowledge server {self.name!r} failed on {tool} ({_reason(exc)})."
+            ) from exc
+        text = "\n".join(
+            block.text for block in getattr(result, "content", []) if hasattr(block, "text")
+        )
+        if getattr(result, "isError", False):
+            raise KnowledgeError(f"The knowledge server {self.name!r} answered {tool} with an "
+                                 f"error: {text[:300] or 'no detail'}.")  # fmt: skip
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+
+    async def query(self, query: str, top_k: int = 5) -> list[Chunk]:
+        """The server's best chunks for ``query``."""
+        answer = await self.call("query_knowledge_hub", {"query": query, "top_k": top_k})
+        return chunks_of(answer)
+
+    async def aclose(self) -> None:
+        if self._task is None:
+            return
+        await self._queue.put(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._task, 10)
+        if not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
+def chunks_of(answer: Any) -> list[Chunk]:
+    """Chunks from a ``query_knowledge_hub`` answer: ``{"results": [...]}``, a list, or text."""
+    rows = answer.get("results") if isinstance(answer, Mapping) else answer
+    if isinstance(rows, str):
+        return [Chunk("result", "Knowledge server", "", rows)] if rows.strip() else []
+    chunks = []
+    for row in rows or []:
+        if not isinstance(row, Mapping):
+            continue
+        doc_id = str(row.get("doc_id") or row.get("source") or row.get("id") or "document")
+        chunks.append(
+            Chunk(
+                doc_id=doc_id,
+                title=str(row.get("title") or doc_id),
+                section=str(row.get("section") or ""),
+                text=str(row.get("text") or row.get("content") or ""),
+                collection=str(row.get("collection") or ""),
+                path=str(row.get("path") or row.get("url") or ""),
+                score=float(row.get("score") or 0.0),
+            )
+        )
+    return chunks
+
+
+def _reason(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:200]

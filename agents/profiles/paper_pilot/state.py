@@ -1,0 +1,99 @@
+"""paper-pilot's graph state and the structured answers its stages ask the model for."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+
+Intent = Literal["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
+Strategy = Literal["direct", "plan_and_execute", "rewoo", "react"]
+
+STRATEGY_OF: dict[str, Strategy] = {
+    "factual": "direct",
+    "follow_up": "direct",
+    "comparative": "rewoo",
+    "multi_hop": "plan_and_execute",
+    "exploratory": "react",
+}
+"""Which strategy answers which intent."""
+
+
+class RouteDecision(BaseModel):
+    """The kind of research question, judged from the question and the conversation so far."""
+
+    intent: Intent = Field(description="factual, comparative, multi_hop, exploratory or follow_up")
+    confidence: float = Field(ge=0.0, le=1.0, description="how sure, from 0 to 1")
+    reason: str = Field(default="", description="one short sentence")
+
+
+class SlotFill(BaseModel):
+    """What the question is about, and the question rewritten to stand on its own."""
+
+    entities: list[str] = Field(default_factory=list, description="methods, models, papers named")
+    dimensions: list[str] = Field(
+        default_factory=list, description="aspects asked about (cost, quality, ...)"
+    )
+    constraints: list[str] = Field(default_factory=list)
+    reformulated_query: str = Field(description="the question with every reference resolved")
+
+
+class ResearchPlan(BaseModel):
+    """Steps of retrieval for a question that needs one fact to find another."""
+
+    steps: list[str] = Field(description="at most three search steps, in order")
+
+
+class ReplanDecision(BaseModel):
+    """After a step: go on, revise the next step, or write the answer."""
+
+    action: Literal["next", "revise", "synthesize"]
+    revised_step: str = Field(default="", description="the new next step, when revising")
+
+
+class ReactStep(BaseModel):
+    """One step of open exploration: search again, or stop and answer."""
+
+    thought: str = Field(default="")
+    action: Literal["search", "finish"]
+    query: str = Field(default="")
+
+
+class CriticVerdict(BaseModel):
+    """Whether the draft answer is supported by the sources it cites."""
+
+    score: float = Field(ge=0.0, le=1.0)
+    passed: bool
+    feedback: str = Field(default="")
+
+
+class Refinement(BaseModel):
+    """The question rewritten for another retrieval, after the critic's feedback."""
+
+    query: str
+
+
+class PaperPilotState(TypedDict, total=False):
+    """One turn of paper-pilot; ``messages`` is the branch's history, then the turn's answer."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+    history: list[str]
+    intent: str
+    confidence: float
+    strategy: str
+    entities: list[str]
+    dimensions: list[str]
+    query: str
+    plan: list[str]
+    step: int
+    chunks: list[dict[str, Any]]
+    draft: str
+    verdict: dict[str, Any]
+    retries: int
+    forced: bool
+    prior: list[dict[str, Any]]
+    error: str
+    trace: list[dict[str, Any]]

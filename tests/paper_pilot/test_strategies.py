@@ -1,0 +1,62 @@
+"""Each intent takes its strategy end to end on the offline model, through the real MCP
+knowledge server on the bundled notes; answers cite what was retrieved."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.paper_pilot.conftest import ask
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "strategy", "cited_doc"),
+    [
+        ("What is LoRA?", "factual", "direct", "ml/lora"),
+        ("Compare DPO and RLHF in terms of cost", "comparative", "rewoo", "ml/rlhf"),
+        ("What is known about quantization?", "exploratory", "react", "ml/quantization"),
+        (
+            "What does the method that skips the reward model compare against?",
+            "multi_hop",
+            "plan_and_execute",
+            "ml/dpo",
+        ),
+    ],
+)
+async def test_each_intent_runs_its_strategy_and_cites_its_sources(
+    pilot_runtime, question, intent, strategy, cited_doc
+):
+    runtime, store = pilot_runtime
+    conversation = store.create_conversation("paper-pilot", "research")
+    turn = await ask(runtime, store, conversation.id, question)
+
+    assert (turn.trace["intent"], turn.trace["strategy"]) == (intent, strategy)
+    assert turn.trace["verdict"]["passed"] and not turn.trace["forced"]
+    body, _, sources = turn.reply.content.partition("**Sources**")
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
+    assert cited, turn.reply.content
+    assert f"`{cited_doc}`" in sources
+    assert len(re.findall(r"^\d+\. ", sources, re.M)) == len(cited)  # each cited source listed
+    assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
+    names = [stage["stage"] for stage in turn.trace["stages"]]
+    assert names[:3] == ["load_memory", "route", "slot_fill"] and "critic" in names
+    assert any(line.startswith("route: intent " + intent) for line in turn.stages)
+    assert any("retrieve:" in line for line in turn.stages)
+
+
+async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilot_runtime):
+    runtime, store = pilot_runtime
+    conversation = store.create_conversation("paper-pilot", "research")
+    turn = await ask(runtime, store, conversation.id, "Compare DPO and RLHF in terms of cost")
+    rewoo = next(stage for stage in turn.trace["stages"] if stage["stage"] == "rewoo")
+    assert rewoo["queries"] == ["DPO cost", "RLHF cost"]
+
+
+async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot_runtime):
+    runtime, store = pilot_runtime
+    conversation = store.create_conversation("paper-pilot", "research")
+    turn = await ask(runtime, store, conversation.id, "What is the capital of France?")
+    assert "nothing on this question" in turn.reply.content
+    assert "[1]" not in turn.reply.content and "**Sources**" not in turn.reply.content
+    assert turn.reply.meta["sources"] == []
