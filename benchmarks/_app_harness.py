@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SIZE = (120, 40)
-PROFILE = "paper-pilot"
+PROFILE = "ide-helper"
 SENTINEL = "ZQXEND"
 """The reply's last token: a word found nowhere else, so its paint marks the reply's end."""
 BOUND_S = 300.0

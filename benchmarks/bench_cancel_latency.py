@@ -49,7 +49,7 @@ async def cancel_turn(
     runtime: AgentRuntime, store: Any, handle: ChatModelHandle, streaming: bool
 ) -> float:
     """Milliseconds from setting ``cancel`` to the turn's ``RunFinished(cancelled)``."""
-    conversation = store.create_conversation("paper-pilot", "bench")
+    conversation = store.create_conversation("ide-helper", "bench")
     user = store.add_message(conversation.id, "user", "go", None)
     cancel = asyncio.Event()
     asked: list[float] = []

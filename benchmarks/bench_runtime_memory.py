@@ -86,7 +86,7 @@ async def _measure(base_url: str, reader: str, traced: bool) -> dict[str, float]
                     async for chunk in handle.model.astream([HumanMessage(text)]):
                         n += bool(chunk.content)
                     return n
-                conversation = store.create_conversation("paper-pilot", "bench")
+                conversation = store.create_conversation("ide-helper", "bench")
                 user = store.add_message(conversation.id, "user", text, None)
                 n = 0
                 async for event in runtime.run_turn(
@@ -100,7 +100,7 @@ async def _measure(base_url: str, reader: str, traced: bool) -> dict[str, float]
 
             from agents.profiles import get_profile
 
-            runtime.graph_for(get_profile("paper-pilot"))  # compile before measuring
+            runtime.graph_for(get_profile("ide-helper"))  # compile before measuring
             rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
             if traced:
                 tracemalloc.start()

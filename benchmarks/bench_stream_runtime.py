@@ -83,7 +83,7 @@ async def chat_openai_alone(handle: ChatModelHandle) -> int:
 async def through_runtime(
     runtime: AgentRuntime, store: SqliteConversationStore, handle: ChatModelHandle
 ) -> int:
-    conversation = store.create_conversation("paper-pilot", "bench")
+    conversation = store.create_conversation("ide-helper", "bench")
     user = store.add_message(conversation.id, "user", "go", None)
     pieces = 0
     async for event in runtime.run_turn(

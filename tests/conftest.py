@@ -14,7 +14,7 @@ from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, fake_openai
 
-__all__ = ["fake_openai", "openai_model", "store"]
+__all__ = ["fake_openai", "openai_model", "researcher", "store"]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",
@@ -67,3 +67,16 @@ def openai_model(fake_openai: FakeOpenAI) -> Callable[..., ChatModelHandle]:
         return make_chat_model(config)
 
     return build
+
+
+@pytest.fixture
+def researcher(monkeypatch: pytest.MonkeyPatch) -> str:
+    """Register the test-only ``researcher`` profile (a plain agent ⇄ tools loop with a notes
+    search) for this test; its name."""
+    import agents.profiles as registry
+    from tests.support.profiles import PACKAGE, RESEARCHER
+
+    packages = {**registry.PROFILE_PACKAGES, RESEARCHER: PACKAGE}
+    monkeypatch.setattr(registry, "PROFILE_PACKAGES", packages)
+    monkeypatch.setattr(registry, "PROFILE_NAMES", tuple(packages))
+    return RESEARCHER

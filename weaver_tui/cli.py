@@ -19,7 +19,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agents.profiles import PROFILE_NAMES, get_traits
+import agents.profiles as profile_registry
+from agents.profiles import get_traits
 from weaver_tui import __version__
 
 if TYPE_CHECKING:
@@ -100,14 +101,19 @@ def build_parser(
     )
     parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
     parser.add_argument("--model", help="model name for this run")
-    parser.add_argument("--profile", choices=PROFILE_NAMES, help="agent profile")
+    parser.add_argument("--profile", choices=profile_registry.PROFILE_NAMES, help="agent profile")
     parser.add_argument("--conversation", metavar="ID", help="open this conversation")
     parser.add_argument("--project-root", type=Path, help="folder the ide-helper works in")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
 
     ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
     ask.add_argument("text", help="the message to send")
-    ask.add_argument("--profile", dest="ask_profile", choices=PROFILE_NAMES, help="agent profile")
+    ask.add_argument(
+        "--profile",
+        dest="ask_profile",
+        choices=profile_registry.PROFILE_NAMES,
+        help="agent profile",
+    )
     ask.add_argument(
         "--conversation", dest="ask_conversation", metavar="ID", help="continue this conversation"
     )

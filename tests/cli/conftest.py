@@ -22,7 +22,9 @@ def isolated_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         if not k.startswith(("WEAVER_", "OPENAI_", "MOONSHOT_", "DEEPSEEK_", "DASHSCOPE_"))
         and k != "AGENT_LOG_REDACT_CONTENT"
     }
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    # The hook folder's sitecustomize registers the test-only ``researcher`` profile.
+    hook = REPO / "tests" / "support" / "profile_hook"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(hook), str(REPO), env.get("PYTHONPATH")]))
     env["WEAVER_DATA_DIR"] = str(tmp_path / "data")
     env["WEAVER_CONFIG"] = str(tmp_path / "config.yaml")
     env["NO_COLOR"] = "1"

@@ -39,7 +39,7 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
     )
     env = _server_env(fake_openai)
 
-    first = weaver("ask", "--profile", "paper-pilot", "What is RRF?", env=env)
+    first = weaver("ask", "--profile", "researcher", "What is RRF?", env=env)
 
     assert first.returncode == 0, first.stderr
     assert first.stdout == "Let me look.\n\nReciprocal rank fusion merges rankings.\n"
@@ -59,7 +59,7 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
     listed = weaver("conversations")
     assert listed.returncode == 0
     assert listed.stdout.split()[0] == conversation_id
-    assert "paper-pilot" in listed.stdout
+    assert "researcher" in listed.stdout
 
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         roles = [r.role for r in store.path_to_root(store.active_leaf(conversation_id).id)]
@@ -76,7 +76,7 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
 
 def test_ask_on_the_offline_model_without_textual(weaver):
     result = weaver(
-        "ask", "--profile", "paper-pilot", "How does ReWOO save tokens?", code=NO_TEXTUAL
+        "ask", "--profile", "researcher", "How does ReWOO save tokens?", code=NO_TEXTUAL
     )
 
     assert result.returncode == 0, result.stderr

@@ -28,7 +28,7 @@ def _start_ask(tmp_path: Path, fake_openai) -> subprocess.Popen[bytes]:
         WEAVER_MODEL="fake-model",
     )
     return subprocess.Popen(
-        [sys.executable, "-m", "weaver_tui", "ask", "--profile", "paper-pilot", "talk"],
+        [sys.executable, "-m", "weaver_tui", "ask", "--profile", "researcher", "talk"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,

@@ -13,6 +13,8 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import Reply
 from weaver_tui import cli
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 
 @pytest.fixture
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -38,7 +40,7 @@ def _ask(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 
 
 def test_parent_forks_and_conversation_continues(data_dir: Path, capsys):
-    code, out, err = _ask(capsys, "--profile", "paper-pilot", "What is BM25?")
+    code, out, err = _ask(capsys, "--profile", "researcher", "What is BM25?")
     assert code == 0 and out.strip(), err
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
     with SqliteConversationStore(data_dir / "weaver.db") as store:
@@ -63,14 +65,14 @@ def test_parent_forks_and_conversation_continues(data_dir: Path, capsys):
 
 
 def test_profile_that_does_not_match_the_conversation_is_refused(data_dir: Path, capsys):
-    code, _, err = _ask(capsys, "--profile", "paper-pilot", "hello")
+    code, _, err = _ask(capsys, "--profile", "researcher", "hello")
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
 
     code, out, err = _ask(capsys, "--conversation", conversation_id, "--profile", "mediator", "hi")
 
     assert code == 1 and out == ""
     assert err.strip().splitlines() == [
-        f"weaver-tui: conversation {conversation_id} belongs to the paper-pilot profile, not mediator"
+        f"weaver-tui: conversation {conversation_id} belongs to the researcher profile, not mediator"
     ]
 
 
@@ -84,7 +86,7 @@ def test_provider_failure_is_one_line_and_a_non_zero_exit(
     monkeypatch.setenv("WEAVER_MODEL", "fake-model")
     fake_openai.script(Reply.unauthorized())
 
-    code, out, err = _ask(capsys, "--profile", "paper-pilot", "hello")
+    code, out, err = _ask(capsys, "--profile", "researcher", "hello")
 
     assert code == 1 and out == ""
     lines = err.strip().splitlines()

@@ -14,6 +14,8 @@ from storage.models import MessageStatus
 from weaver_tui.services import Services
 from weaver_tui.settings import load_settings
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 
 @pytest.fixture
 def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
@@ -48,7 +50,7 @@ async def test_runtime_is_opened_once_and_shared(services: Services):
 async def test_switch_model_applies_to_the_next_turn(services: Services, fake_openai):
     assert services.model.provider == "offline"
     store = services.store
-    conversation = store.create_conversation("paper-pilot", "t")
+    conversation = store.create_conversation("researcher", "t")
     user = store.add_message(conversation.id, "user", "What is BM25?", None)
     fake_openai.script("BM25 ranks by term frequency.")
 

@@ -15,6 +15,9 @@ from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
 from agents.runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
+from tests.cli.conftest import weaver  # the real command
+
+__all__ = ["weaver"]
 
 
 @dataclass

@@ -23,7 +23,9 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime)
     assert turn.trace["intent"] == "follow_up"
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
     assert "LoRA" in slots["query"] and "that" not in slots["query"].split()
-    assert "`ml/lora`" in turn.reply.content and "Compared with full fine-tuning" in turn.reply.content
+    assert (
+        "`ml/lora`" in turn.reply.content and "Compared with full fine-tuning" in turn.reply.content
+    )
 
 
 async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):

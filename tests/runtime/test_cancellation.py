@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from agents.events import RunFinished, TokenDelta, ToolFinished, TurnStarted
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type
 from tests.support.fake_openai import Reply, ToolCall
+
+pytestmark = pytest.mark.usefixtures("researcher")
 
 # A sanity bound only (the 200 ms target is measured by a benchmark, not asserted here).
 GENEROUS_BOUND_S = 5.0
@@ -29,7 +33,7 @@ async def _run_until(runtime, user, model, cancel, predicate):
 async def test_cancel_mid_stream_keeps_the_partial_reply(store, runtime, fake_openai, openai_model):
     words = [f"word{i} " for i in range(400)]
     fake_openai.script(Reply(deltas=words, token_delay=0.02))
-    user = new_turn(store, "paper-pilot", "talk for a long time")
+    user = new_turn(store, "researcher", "talk for a long time")
     cancel = asyncio.Event()
 
     events, stop_time = await _run_until(
@@ -49,7 +53,7 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(store, runtime, fake_op
 
 async def test_cancel_while_the_provider_is_silent(store, runtime, fake_openai, openai_model):
     fake_openai.script(Reply.slow_first_byte(30.0))
-    user = new_turn(store, "paper-pilot", "hello?")
+    user = new_turn(store, "researcher", "hello?")
     cancel = asyncio.Event()
 
     async def cancel_soon() -> None:
@@ -83,7 +87,7 @@ async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"}, id="call_x")]),
         Reply.slow_first_byte(30.0),
     )
-    user = new_turn(store, "paper-pilot", "What is RRF?")
+    user = new_turn(store, "researcher", "What is RRF?")
     cancel = asyncio.Event()
 
     events, _ = await _run_until(
@@ -104,7 +108,7 @@ async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
     store, runtime, fake_openai, openai_model
 ):
     fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], token_delay=0.01))
-    user = new_turn(store, "paper-pilot", "go")
+    user = new_turn(store, "researcher", "go")
     stream = runtime.run_turn(
         conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()
     )

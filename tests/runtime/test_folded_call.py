@@ -28,6 +28,8 @@ from agents.runtime import AgentRuntime
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 VOLATILE_META = {"latency_ms", "duration_ms", "thread_id"}
 
 
@@ -57,7 +59,7 @@ def _parallel_tools_in_call_order(records: list[Any]) -> list[Any]:
 
 
 async def _turn(store: Any, runtime: AgentRuntime, model: Any) -> dict[str, Any]:
-    user = new_turn(store, "paper-pilot", "compare ReWOO with tool rounds")
+    user = new_turn(store, "researcher", "compare ReWOO with tool rounds")
     events = await run(runtime, user, model)
     finished = of_type(events, RunFinished)[-1]
     records = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +18,12 @@ from agents.graph import AgentState, build_react_graph, emit_status, should_cont
 from agents.graph.agent_node import tool_rounds_this_turn
 from agents.profile import Profile, TurnContext
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile, list_profiles
-from agents.profiles.paper_pilot.tools import make_tools
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
+from tests.support.research_profile.profile import PROFILE as RESEARCH
+from tests.support.research_profile.tools import make_tools
+
+RESEARCH_PROMPT = RESEARCH.prompt_file
 
 
 async def _router(state: Mapping[str, Any], runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def staged_profile(monkeypatch: pytest.MonkeyPatch) -> str:
         name="staged-test",
         title="Staged",
         description="test profile with a router stage",
-        prompt_file=Path(registry.__file__).parent / "paper_pilot" / "prompts" / "system.md",
+        prompt_file=RESEARCH_PROMPT,
         make_tools=make_tools,
         build_graph=_staged_graph,
     )
@@ -107,7 +109,7 @@ def summarizing_profile(monkeypatch: pytest.MonkeyPatch) -> str:
         name="summarize-test",
         title="Summarize",
         description="a tool that calls the model",
-        prompt_file=Path(registry.__file__).parent / "paper_pilot" / "prompts" / "system.md",
+        prompt_file=RESEARCH_PROMPT,
         make_tools=lambda: [summarize],
         build_graph=lambda p: build_react_graph(AgentState, p.make_tools()),
     )
@@ -153,7 +155,7 @@ async def test_a_bug_in_a_node_is_a_run_error_with_one_sentence(
         name="broken-test",
         title="Broken",
         description="a node that raises",
-        prompt_file=Path(registry.__file__).parent / "paper_pilot" / "prompts" / "system.md",
+        prompt_file=RESEARCH_PROMPT,
         make_tools=make_tools,
         build_graph=broken_graph,
     )

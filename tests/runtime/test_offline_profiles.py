@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.events import RunError, RunFinished, TokenDelta, ToolFinished
+from agents.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile
 from agents.providers import ProviderConfig, make_chat_model
 from storage.models import MessageStatus
@@ -54,11 +54,13 @@ async def test_offline_model_runs_the_profile(store, runtime, project, name):
     assert isinstance(finished, RunFinished) and finished.status == "complete"
     assert of_type(events, TokenDelta), "the offline model streams its answer"
     tools = of_type(events, ToolFinished)
-    assert tools, "the offline model uses the profile's tools"
+    # a profile's work shows as tool calls, or as the stage lines of its own graph
+    assert tools or of_type(events, NodeStatus), "the offline model does the profile's work"
     assert all(t.error is None for t in tools), [t.error for t in tools]
     path = store.path_to_root(finished.leaf_id)
     answer = path[-1]
     assert answer.role == "assistant" and answer.status is MessageStatus.COMPLETE
     assert answer.content.strip()
     assert answer.meta["provider"] == "offline"
-    assert any(r.role == "tool" for r in path)
+    if tools:
+        assert any(r.role == "tool" for r in path)

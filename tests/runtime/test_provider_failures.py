@@ -18,6 +18,8 @@ from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 FAULTS = [
     (Reply.unauthorized(), ProviderAuthError),
     (Reply.rate_limited(retry_after=7), ProviderRateLimitError),
@@ -33,7 +35,7 @@ async def test_provider_fault_becomes_run_error_and_error_record(
     store, runtime, fake_openai, openai_model, fault, error_type
 ):
     fake_openai.script(fault)
-    user = new_turn(store, "paper-pilot", "hello")
+    user = new_turn(store, "researcher", "hello")
 
     events = await run(runtime, user, openai_model(timeout=0.5))
 
@@ -62,7 +64,7 @@ async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_r")]),
         Reply.server_error(502),
     )
-    user = new_turn(store, "paper-pilot", "ReAct?")
+    user = new_turn(store, "researcher", "ReAct?")
 
     events = await run(runtime, user, openai_model())
 

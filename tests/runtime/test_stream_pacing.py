@@ -25,6 +25,8 @@ from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type
 from tests.support.fake_openai import Reply
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 
 class _Ticker:
     """A task that counts how often the event loop lets it run."""
@@ -139,7 +141,7 @@ async def test_a_fast_reply_read_slowly_arrives_whole_and_in_order(
     monkeypatch.setattr(pacing, "YIELD_EVERY_S", 0.0)
     words = [f"w{i} " for i in range(300)]
     fake_openai.script(Reply(deltas=words))  # as fast as the socket takes it
-    user = new_turn(store, "paper-pilot", "say a lot")
+    user = new_turn(store, "researcher", "say a lot")
     waits = 0
 
     class CountingPacer(StreamPacer):

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.events import RecordSaved, RunFinished, TokenDelta, TurnStarted, Usage
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply
+
+pytestmark = pytest.mark.usefixtures("researcher")
 
 
 async def test_reply_streams_as_token_deltas_and_is_stored(
     store, runtime, fake_openai, openai_model
 ):
     fake_openai.script(Reply(deltas=["The ", "answer ", "is ", "42."], usage=(12, 4)))
-    user = new_turn(store, "paper-pilot", "What is the answer?")
+    user = new_turn(store, "researcher", "What is the answer?")
 
     events = await run(runtime, user, openai_model())
 
@@ -21,7 +25,7 @@ async def test_reply_streams_as_token_deltas_and_is_stored(
     assert (started.provider, started.model, started.profile) == (
         "openai-compatible",
         "fake-model",
-        "paper-pilot",
+        "researcher",
     )
     assert [e.text for e in of_type(events, TokenDelta)] == ["The ", "answer ", "is ", "42."]
     assert {e.message_id for e in of_type(events, TokenDelta)} == {started.reply_id}
@@ -45,7 +49,7 @@ async def test_the_reply_record_exists_before_the_first_token(
     store, runtime, fake_openai, openai_model
 ):
     fake_openai.script(Reply("Hello there"))
-    user = new_turn(store, "paper-pilot", "hi")
+    user = new_turn(store, "researcher", "hi")
     seen_status = None
     async for event in runtime.run_turn(
         conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()
@@ -70,7 +74,7 @@ async def test_system_prompt_and_tools_are_sent(store, runtime, fake_openai, ope
 
 async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, openai_model):
     fake_openai.script(Reply("First answer."), Reply("Second answer."))
-    user = new_turn(store, "paper-pilot", "Tell me something")
+    user = new_turn(store, "researcher", "Tell me something")
     model = openai_model()
 
     first = of_type(await run(runtime, user, model), RunFinished)[0]
@@ -90,7 +94,7 @@ async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, o
 async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai, openai_model):
     from agents.runtime import AgentRuntime
 
-    conversation = store.create_conversation("paper-pilot", "long")
+    conversation = store.create_conversation("researcher", "long")
     parent = None
     for i in range(10):
         parent = store.add_message(conversation.id, "user", f"question {i}", parent and parent.id)
@@ -113,7 +117,7 @@ async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai
 
 async def test_records_saved_events_name_every_record(store, runtime, fake_openai, openai_model):
     fake_openai.script(Reply("done"))
-    user = new_turn(store, "paper-pilot", "q")
+    user = new_turn(store, "researcher", "q")
     events = await run(runtime, user, openai_model())
     finished = events[-1]
     assert isinstance(finished, RunFinished)

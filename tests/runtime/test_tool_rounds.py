@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agents.events import RecordSaved, RunFinished, TokenDelta, ToolFinished, ToolStarted
 from agents.graph import FINAL_ANSWER_INSTRUCTION
 from agents.runtime import AgentRuntime
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
+
+pytestmark = pytest.mark.usefixtures("researcher")
 
 ATOM = '''def check_existence(items: list[dict]) -> dict:
     """Pass the evidence through."""
@@ -79,9 +83,9 @@ async def test_the_next_turn_sees_earlier_tool_calls(store, runtime, fake_openai
         Reply("ReWOO plans first."),
         Reply("As I found before."),
     )
-    first_user = new_turn(store, "paper-pilot", "What is ReWOO?")
+    first_user = new_turn(store, "researcher", "What is ReWOO?")
     first = await run(runtime, first_user, openai_model())
-    follow_up = new_turn(store, "paper-pilot", "And again?", parent_id=first[-1].leaf_id)
+    follow_up = new_turn(store, "researcher", "And again?", parent_id=first[-1].leaf_id)
 
     await run(runtime, follow_up, openai_model())
 
@@ -107,7 +111,7 @@ async def test_after_max_tool_rounds_the_model_is_asked_without_tools(
         ],
         Reply("Here is what I found."),
     )
-    user = new_turn(store, "paper-pilot", "Search forever")
+    user = new_turn(store, "researcher", "Search forever")
 
     events = await run(runtime, user, openai_model())
 
@@ -153,7 +157,7 @@ async def test_two_tool_calls_in_one_round_make_two_tool_records(
         ),
         Reply("Both found."),
     )
-    user = new_turn(store, "paper-pilot", "BM25 and Reflexion?")
+    user = new_turn(store, "researcher", "BM25 and Reflexion?")
 
     events = await run(runtime, user, openai_model())
 

@@ -67,7 +67,7 @@ class SceneBuilder:
 
 def branched_conversation(store: SqliteConversationStore) -> None:
     """A question answered twice (v1, v2), an edited follow-up (v1, v2) on the second answer."""
-    scene = SceneBuilder("conv-branch", "Reading files in Python", "paper-pilot", 60)
+    scene = SceneBuilder("conv-branch", "Reading files in Python", "researcher", 60)
     q = scene.add("m-q", "user", "How do I read a text file in Python?", None)
     scene.add(
         "m-a1",
@@ -101,7 +101,7 @@ def branched_conversation(store: SqliteConversationStore) -> None:
 
 def cancelled_reply(store: SqliteConversationStore) -> None:
     """A reply the user stopped with Esc: the partial text, marked cancelled."""
-    scene = SceneBuilder("conv-cancel", "A long story", "paper-pilot", 90)
+    scene = SceneBuilder("conv-cancel", "A long story", "researcher", 90)
     q = scene.add("c-q", "user", "Tell me a long story about a lighthouse keeper.", None)
     last = scene.add(
         "c-a",
@@ -121,7 +121,7 @@ def conversation_list(store: SqliteConversationStore) -> None:
         [
             ("Budget talk with Sam and Alex", "mediator"),
             ("Why does the parser drop comments?", "ide-helper"),
-            ("Compare ReAct and ReWOO", "paper-pilot"),
+            ("Compare ReAct and ReWOO", "researcher"),
         ]
     ):
         scene = SceneBuilder(f"conv-list-{number}", title, profile, number * 1440)

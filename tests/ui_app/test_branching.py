@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from storage.models import MessageRecord
@@ -13,7 +14,9 @@ from weaver_tui.screens.chat import ChatScreen
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.services import Services
 
-PROFILE = "paper-pilot"
+pytestmark = pytest.mark.usefixtures("researcher")
+
+PROFILE = "researcher"
 
 
 def records(screen: ChatScreen) -> list[MessageRecord]:

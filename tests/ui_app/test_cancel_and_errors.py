@@ -3,12 +3,16 @@ and as a notification, never a traceback, and F5 retries."""
 
 from __future__ import annotations
 
+import pytest
+
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
 from weaver_tui.services import Services
 
-PROFILE = "paper-pilot"
+pytestmark = pytest.mark.usefixtures("researcher")
+
+PROFILE = "researcher"
 
 
 async def test_escape_cancels_and_keeps_the_partial_reply_marked_cancelled(

@@ -3,6 +3,7 @@ show in the tool pane, and the header tells where we are."""
 
 from __future__ import annotations
 
+import pytest
 from textual.message import Message
 
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
@@ -11,11 +12,13 @@ from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.services import Services
 from weaver_tui.widgets.tool_pane import ToolRow
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 
 async def test_send_on_the_offline_model_stores_user_then_complete_reply(
     services: Services,
 ) -> None:
-    app = new_app(services, profile="paper-pilot")
+    app = new_app(services, profile="researcher")
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         assert screen.header.model_text == "offline"
@@ -47,7 +50,7 @@ async def test_reply_streams_from_an_openai_compatible_server_with_a_tool(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "rewoo"})]),
         Reply("**ReWOO** plans first, then works.", usage=(42, 7)),
     )
-    app = new_app(remote_services, profile="paper-pilot")
+    app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         assert screen.header.model_text == "openai-compatible · fake-model"
@@ -72,7 +75,7 @@ async def test_sending_while_a_reply_runs_keeps_the_draft(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
     fake_openai.script(Reply("slow " * 40, token_delay=0.05), Reply("second"))
-    app = new_app(remote_services, profile="paper-pilot")
+    app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         await send(pilot, "first", wait=False)
@@ -100,7 +103,7 @@ async def test_a_fast_stream_is_coalesced_into_few_view_updates(
         elif isinstance(message, TurnFinished) and all(message is not m for m in finished):
             finished.append(message)
 
-    app = new_app(remote_services, profile="paper-pilot")
+    app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         screen = chat(app)
         await send(pilot, "stream fast")

@@ -23,6 +23,8 @@ from weaver_tui.services import Services
 from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
+pytestmark = pytest.mark.usefixtures("researcher")
+
 SnapCompare = Callable[..., bool]
 PROJECT = Path("/srv/projects/demo")
 """A fixed project root: the ide-helper panel and the header show it (tmp paths vary)."""
@@ -76,7 +78,7 @@ def test_streamed_reply_with_the_tool_pane(snap_compare: SnapCompare, services: 
     async def ask(pilot: Pilot[Any]) -> None:
         await send(pilot, "What does ReWOO do?")
 
-    app = app_for(services, profile="paper-pilot")
+    app = app_for(services, profile="researcher")
     assert snap_compare(app, terminal_size=SIZE, run_before=then(ask))
 
 
@@ -143,7 +145,7 @@ def test_error_state(
         await send(pilot, "Hello?")
         assert chat(pilot.app).messages.items[-1].status == "error"  # type: ignore[arg-type]
 
-    app = app_for(remote_services, profile="paper-pilot")
+    app = app_for(remote_services, profile="researcher")
     assert snap_compare(app, terminal_size=SIZE, run_before=then(fail))
 
 

@@ -15,14 +15,18 @@ steps, queries, verdict, durations) and its sources.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 import re
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ValidationError
@@ -58,8 +62,7 @@ MAX_REACT_STEPS = 3
 MAX_QUERIES = 6
 TOP_K = 4
 HISTORY_LINES = 6
-INTERNAL = {"tags": ["nostream"]}
-_KNOWLEDGE = "paper_pilot.knowledge"
+INTERNAL: RunnableConfig = {"tags": ["nostream"]}
 _CITATION = re.compile(r"\[(\d+)\]")
 M = TypeVar("M", bound=BaseModel)
 Node = Callable[[PaperPilotState, Runtime[TurnContext]], Awaitable[dict[str, Any]]]
@@ -85,7 +88,9 @@ async def _structured(context: TurnContext, schema: type[M], system: str, text: 
     try:
         answer = await bound.ainvoke([SystemMessage(system), HumanMessage(text)], config=INTERNAL)
     except (ValidationError, ValueError) as exc:
-        logger.info("structured answer unusable", extra={"schema": schema.__name__, "error": str(exc)})
+        logger.info(
+            "structured answer unusable", extra={"schema": schema.__name__, "error": str(exc)}
+        )
         return None
     if isinstance(answer, schema):
         return answer
@@ -95,20 +100,20 @@ async def _structured(context: TurnContext, schema: type[M], system: str, text: 
         return None
 
 
+_CLIENTS: dict[tuple[int, str, str], KnowledgeClient] = {}
+"""Knowledge sessions by (event loop, server, connection): kept open across the turns of a
+run (starting a server costs far more than a turn), closed when idle (``IDLE_TIMEOUT_S``)."""
+
+
 def _knowledge(context: TurnContext) -> KnowledgeClient:
-    client = context.extra.get(_KNOWLEDGE)
-    if client is None:
-        data_dir = context.data_dir or Path.home() / ".local" / "share" / "weaver-tui"
-        name, connection = chosen_connection(context.settings, index_path(data_dir))
-        client = context.extra[_KNOWLEDGE] = KnowledgeClient(name, connection)
-    assert isinstance(client, KnowledgeClient)
+    # No data folder (a runtime embedded without one): a throwaway index of the shipped notes.
+    data_dir = context.data_dir or Path(tempfile.gettempdir()) / f"weaver-tui-{os.getuid()}"
+    name, connection = chosen_connection(context.settings, index_path(data_dir))
+    key = (id(asyncio.get_running_loop()), name, json.dumps(connection, sort_keys=True))
+    client = _CLIENTS.get(key)
+    if client is None or not client.usable:
+        client = _CLIENTS[key] = KnowledgeClient(name, connection)
     return client
-
-
-async def _close_knowledge(context: TurnContext) -> None:
-    client = context.extra.pop(_KNOWLEDGE, None)
-    if isinstance(client, KnowledgeClient):
-        await client.aclose()
 
 
 async def _retrieve(context: TurnContext, query: str, node: str) -> list[dict[str, Any]]:
@@ -148,7 +153,7 @@ def _sources_text(chunks: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _retrieval_guard(node: Node) -> Node:
+def _retrieval_guard(node: Node) -> Any:
     """A knowledge server that cannot be reached ends the retrieval with its sentence."""
 
     async def guarded(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -207,7 +212,9 @@ def _question_text(state: PaperPilotState) -> str:
 async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     emit_status("route", "reading the question")
-    decision = await _structured(runtime.context, RouteDecision, prompts.ROUTER, _question_text(state))
+    decision = await _structured(
+        runtime.context, RouteDecision, prompts.ROUTER, _question_text(state)
+    )
     if decision is None:
         decision = RouteDecision(intent="factual", confidence=0.0, reason="no usable answer")
     strategy = STRATEGY_OF[decision.intent]
@@ -296,7 +303,12 @@ async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[st
     steps = [s for s in (made.steps if made else []) if s.strip()][:MAX_PLAN_STEPS]
     steps = steps or [state.get("query") or state.get("question", "")]
     emit_status("plan", " → ".join(steps), "done")
-    return {"plan": steps, "step": 0, "chunks": [], "trace": _traced(state, _trace("plan", started, steps=steps))}
+    return {
+        "plan": steps,
+        "step": 0,
+        "chunks": [],
+        "trace": _traced(state, _trace("plan", started, steps=steps)),
+    }
 
 
 @_retrieval_guard
@@ -366,7 +378,10 @@ def _synthesis_input(state: PaperPilotState) -> str:
 async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     if state.get("error"):
-        return {"draft": state["error"], "trace": _traced(state, _trace("synthesize", started, skipped=True))}
+        return {
+            "draft": state["error"],
+            "trace": _traced(state, _trace("synthesize", started, skipped=True)),
+        }
     emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
     answer = await runtime.context.model.ainvoke(
         [SystemMessage(prompts.SYNTHESIZE), HumanMessage(_synthesis_input(state))],
@@ -424,7 +439,10 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         found = await web_search(config, query)
     except WebSearchError as exc:
         emit_status("web_fallback", str(exc), "error")
-        return {"forced": True, "trace": _traced(state, _trace("web_fallback", started, error=str(exc)))}
+        return {
+            "forced": True,
+            "trace": _traced(state, _trace("web_fallback", started, error=str(exc))),
+        }
     emit_status("web_fallback", f"{len(found)} web results", "done")
     merged = {**state, "chunks": _merge(state.get("chunks") or [], found)}
     answer = await synthesize(merged, runtime)  # type: ignore[arg-type]
@@ -441,7 +459,9 @@ async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
     if facts and context.data_dir is not None:
         with Memory(memory_path(context.data_dir)) as memory:
             for fact in facts:
-                saved += memory.save(fact, context.conversation_id, context.user_message_id) is not None
+                saved += (
+                    memory.save(fact, context.conversation_id, context.user_message_id) is not None
+                )
     if saved:
         emit_status("save_memory", f"remembered {saved} fact(s)", "done")
     return {"trace": _traced(state, _trace("save_memory", started, saved=saved))}
@@ -455,7 +475,6 @@ def _cited_sentences(draft: str) -> list[str]:
 
 async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The answer with its numbered citations and a Sources list; the trace goes on the record."""
-    await _close_knowledge(runtime.context)
     chunks = state.get("chunks") or []
     draft = state.get("draft", "").strip()
     cited = sorted({int(n) for n in _CITATION.findall(draft) if 0 < int(n) <= len(chunks)})
@@ -463,7 +482,9 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
     for n in cited:
         chunk = chunks[n - 1]
         where = chunk["path"] if chunk["path"].startswith("http") else chunk["doc_id"]
-        sources.append({"n": n, "title": chunk["title"], "section": chunk["section"], "where": where})
+        sources.append(
+            {"n": n, "title": chunk["title"], "section": chunk["section"], "where": where}
+        )
     text = draft
     if sources:
         text += "\n\n**Sources**\n" + "\n".join(
@@ -481,7 +502,10 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
         "verdict": state.get("verdict"),
         "stages": state.get("trace") or [],
     }
-    meta = {"paper_pilot": trace, "sources": [{"title": s["title"], "where": s["where"]} for s in sources]}
+    meta = {
+        "paper_pilot": trace,
+        "sources": [{"title": s["title"], "where": s["where"]} for s in sources],
+    }
     return {"messages": [AIMessage(content=text, additional_kwargs={"record_meta": meta})]}
 
 
@@ -528,4 +552,3 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     graph.add_edge("save_memory", "format_output")
     graph.add_edge("format_output", END)
     return graph
-

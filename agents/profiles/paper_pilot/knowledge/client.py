@@ -5,8 +5,9 @@ langchain-mcp-adapters' ``MultiServerMCPClient``: ``transport`` ``stdio`` with `
 ``args``, ``cwd``, ``env``, or ``streamable_http`` with ``url``); without one, the embedded
 server (:mod:`.server`) is started on the user's index. A stdio session lives in anyio task
 scopes that must open and close in one task, while a turn's retrievals run in several graph
-nodes, so one background task owns the session and serves calls from a queue; the turn closes
-it at its end, and an idle session closes itself.
+nodes, so one background task owns the session and serves calls from a queue. A session serves
+the turns that follow too (starting a server costs far more than a turn) and closes itself
+when idle.
 """
 
 from __future__ import annotations
@@ -116,6 +117,11 @@ class KnowledgeClient:
         finally:
             if not self._ready.done():
                 self._ready.set_exception(KnowledgeError("the knowledge session ended"))
+
+    @property
+    def usable(self) -> bool:
+        """False once the session ended (closed, idle, or the server went away)."""
+        return self._task is None or not self._task.done()
 
     async def _start(self) -> None:
         if self._task is None:

@@ -1,0 +1,144 @@
+"""The knowledge server over MCP (a real subprocess), a user's own server, a server that cannot
+start, the web fallback, and the kb / memory verbs of the real command."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from agents.profiles.paper_pilot.knowledge.client import (
+    KnowledgeClient,
+    KnowledgeError,
+    chosen_connection,
+)
+from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
+from agents.profiles.paper_pilot.web_search import web_search
+from tests.paper_pilot.conftest import ask
+
+
+async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path):
+    name, connection = chosen_connection({}, tmp_path / "index.sqlite")
+    client = KnowledgeClient(name, connection)
+    try:
+        hits = await client.query("LoRA full fine-tuning")
+        assert hits[0].doc_id == "ml/lora"
+        collections = await client.call("list_collections", {})
+        assert {c["name"] for c in collections["collections"]} == {"agents", "ml"}
+        summary = await client.call("get_document_summary", {"doc_id": "ml/dpo"})
+        assert summary["title"].startswith("DPO") and "Compared with RLHF" in summary["sections"]
+        missing = await client.call("get_document_summary", {"doc_id": "nope"})
+        assert "no document" in missing["error"]
+    finally:
+        await client.aclose()
+
+
+async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path):
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "zebras.md").write_text("# Zebras\n\n## Stripes\nZebra stripes deter flies.\n")
+    with KnowledgeIndex(tmp_path / "own.sqlite") as index:
+        index.add_folder(own, "zoo")
+    settings = {"mcp": {"connections": {"zoo": {
+        "transport": "stdio", "command": sys.executable,
+        "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index",
+                 str(tmp_path / "own.sqlite")],
+        "env": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    }}}}  # fmt: skip
+    name, connection = chosen_connection(settings, tmp_path / "unused.sqlite")
+    client = KnowledgeClient(name, connection)
+    try:
+        hits = await client.query("why do zebras have stripes")
+        assert name == "zoo" and hits[0].doc_id == "zoo/zebras"
+    finally:
+        await client.aclose()
+
+
+async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path):
+    settings = {"mcp": {"connections": {"broken": {"command": str(tmp_path / "missing")}}}}
+    client = KnowledgeClient(*chosen_connection(settings, tmp_path / "i.sqlite"))
+    with pytest.raises(KnowledgeError, match="could not be started or reached"):
+        await client.query("anything")
+    await client.aclose()
+
+
+async def test_a_turn_with_the_server_down_says_so_and_does_not_crash(
+    pilot_runtime, tmp_path: Path
+):
+    runtime, store = pilot_runtime
+    runtime.profile_settings = {"mcp": {"connections": {"down": {"command": str(tmp_path / "x")}}}}
+    conversation = store.create_conversation("paper-pilot", "research")
+    turn = await ask(runtime, store, conversation.id, "What is LoRA?")
+    assert "could not be started or reached" in turn.reply.content
+    assert any("retrieve:" in line and "could not" in line for line in turn.stages)
+
+
+class _Search(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        length = int(self.headers["Content-Length"])
+        asked = json.loads(self.rfile.read(length))
+        body = json.dumps({"results": [{"title": "Otters on the web",
+                                        "url": "https://example.org/otters",
+                                        "content": f"Found for {asked['query']}."}]})  # fmt: skip
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+async def test_the_web_fallback_cites_urls_from_a_search_service():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/search"
+        chunks = await web_search({"enabled": True, "url": url, "api_key": "k"}, "otters")
+        assert chunks[0]["path"] == "https://example.org/otters"
+        assert chunks[0]["text"] == "Found for otters."
+    finally:
+        server.shutdown()
+
+
+def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
+    notes = tmp_path / "mynotes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# Alpha\nAlpha particles are helium nuclei.\n")
+    added = weaver("kb", "add", str(notes), "--collection", "physics")
+    assert added.returncode == 0, added.stderr
+    assert "collection physics: 1 added" in added.stdout
+    assert "1/1" in added.stderr  # the progress bar
+    again = weaver("kb", "add", str(notes), "--collection", "physics")
+    assert "0 added, 0 updated, 1 unchanged" in again.stdout
+    listed = weaver("kb", "list")
+    assert "physics  1 documents" in listed.stdout and "ml  6 documents" in listed.stdout
+    missing = weaver("kb", "add", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+
+
+def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(weaver):
+    asked = weaver("--provider", "offline", "ask", "--profile", "paper-pilot", "What is LoRA?")
+    assert asked.returncode == 0, asked.stderr
+    assert "route: intent factual" in asked.stderr and "critic: passed" in asked.stderr
+    assert "[1]" in asked.stdout and "**Sources**" in asked.stdout
+    facts = weaver("memory", "list")
+    assert facts.returncode == 0 and "LoRA" in facts.stdout
+    first_id = facts.stdout.split()[0]
+    assert weaver("memory", "forget", first_id).returncode == 0
+    assert weaver("memory", "forget", "9999").returncode == 1
+
+
+def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
+    async def run() -> int:
+        client = KnowledgeClient(*chosen_connection({}, tmp_path / "i.sqlite"))
+        await client.query("attention")
+        await client.aclose()
+        return len([t for t in asyncio.all_tasks() if t.get_name().startswith("mcp:")])
+
+    assert asyncio.run(run()) == 0
