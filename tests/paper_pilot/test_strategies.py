@@ -37,7 +37,7 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
     assert cited, turn.reply.content
     assert f"`{cited_doc}`" in sources
-    assert len(re.findall(r"^\d+\. ", sources, re.M)) == len(cited)  # each cited source listed
+    assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
     assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
     names = [stage["stage"] for stage in turn.trace["stages"]]
     assert names[:3] == ["load_memory", "route", "slot_fill"] and "critic" in names

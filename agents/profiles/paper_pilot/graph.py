@@ -488,7 +488,7 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
     text = draft
     if sources:
         text += "\n\n**Sources**\n" + "\n".join(
-            f"{s['n']}. {s['title']}" + (f" — {s['section']}" if s["section"] else "") + f" (`{s['where']}`)"
+            f"- [{s['n']}] {s['title']}" + (f" — {s['section']}" if s["section"] else "") + f" (`{s['where']}`)"
             for s in sources
         )  # fmt: skip
     if state.get("forced") and not state.get("error"):
