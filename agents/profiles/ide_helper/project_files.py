@@ -72,22 +72,49 @@ def project_files(root: Path, directory: Path) -> FileListing:
     return FileListing(sorted(prefix + p for p in paths), "walk", capped)
 
 
+SAFE_GIT_CONFIG = (
+    "core.fsmonitor=false",  # a repository's fsmonitor names a program git would run
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.untrackedCache=false",
+    "diff.external=",
+    "core.quotepath=off",
+)
+"""``-c`` overrides for every git call on a user's project: the project's own ``.git/config``
+is untrusted and must not make git run a program it names."""
+
+
+def git_command(*args: str) -> list[str]:
+    """``git`` with :data:`SAFE_GIT_CONFIG` and no pager, then ``args``."""
+    command = ["git", "--no-pager"]
+    for setting in SAFE_GIT_CONFIG:
+        command += ["-c", setting]
+    return [*command, *args]
+
+
+def git_environment() -> dict[str, str]:
+    """A small environment for git: none of the caller's ``GIT_*`` variables (they can point
+    git at other configs or programs), no system config, no prompts, no index writes."""
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    env = {name: os.environ[name] for name in keep if name in os.environ}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_TERMINAL_PROMPT="0",
+        GIT_OPTIONAL_LOCKS="0",
+        GIT_PAGER="cat",
+    )
+    return env
+
+
 def _git_files(directory: Path) -> list[str] | None:
     """Paths relative to ``directory`` from git, or ``None`` when it is not a git work tree
     (or git is missing or refuses it)."""
     try:
         done = subprocess.run(
-            [
-                "git",
-                "-c",
-                "core.quotepath=off",
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-            ],
+            git_command("ls-files", "-z", "--cached", "--others", "--exclude-standard"),
             cwd=directory,
+            env=git_environment(),
+            stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=GIT_TIMEOUT_S,
             check=False,

@@ -16,13 +16,23 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import regex as regex_engine  # type: ignore[import-untyped]
 
 from agents.errors import ToolError
 from agents.profiles.ide_helper.confine import resolve_inside
-from agents.profiles.ide_helper.project_files import GIT_TIMEOUT_S, project_files
+from agents.profiles.ide_helper.project_files import (
+    GIT_TIMEOUT_S,
+    git_command,
+    git_environment,
+    project_files,
+)
 
 MAX_FILE_BYTES = 1_000_000
 MAX_RESULTS = 200
@@ -30,6 +40,8 @@ MAX_RESULTS = 200
 COUNT_LIMIT = 10_000
 """Past this many matches the scan stops and the total is reported as "more than"."""
 MAX_LINE_CHARS = 200
+SEARCH_SECONDS = 10.0
+"""A search stops after this long and says so (a slow pattern, a huge tree)."""
 BINARY_SNIFF_BYTES = 8192
 
 
@@ -42,7 +54,12 @@ class SearchResult:
     files_with_matches: int = 0
     files_searched: int = 0
     skipped_large: int = 0
+    skipped_outside: int = 0
+    """Paths that lead out of the project through a linked folder (never read)."""
+    skipped_special: int = 0
+    """Entries that are not regular files (pipes, sockets, devices: never opened for long)."""
     stopped_early: bool = False
+    timed_out: bool = False
 
 
 def search_project(
@@ -59,8 +76,12 @@ def search_project(
     max_results = max(1, min(int(max_results), MAX_RESULTS))
     flags = re.MULTILINE | (0 if any(c.isupper() for c in query) else re.IGNORECASE)
     try:
-        pattern = re.compile(query if regex else re.escape(query), flags)
-    except re.error as err:
+        # A user's (or a model's) regular expression runs on the ``regex`` engine, which
+        # resists catastrophic backtracking and takes a time limit; a literal stays on ``re``.
+        pattern: Any = (
+            regex_engine.compile(query, flags) if regex else re.compile(re.escape(query), flags)
+        )
+    except (re.error, regex_engine.error) as err:
         raise ToolError(
             f"The regular expression {query!r} is invalid ({err}); fix it or pass regex=false "
             "to search for the text literally."
@@ -78,8 +99,22 @@ def search_project(
     if candidates is not None:
         result.files_searched = len(paths)
         paths = [p for p in paths if p in candidates]
+    folders_inside: dict[str, bool] = {}
+    deadline = time.monotonic() + SEARCH_SECONDS
     for rel in paths:
-        data = _read_candidate(os.path.join(base, rel), base, result)
+        if time.monotonic() > deadline:
+            result.timed_out = True
+            break
+        full = os.path.join(base, rel)
+        folder = os.path.dirname(full)
+        inside = folders_inside.get(folder)
+        if inside is None:  # every folder on the way must stay in the root, not just the file
+            real = os.path.realpath(folder)
+            inside = folders_inside[folder] = real == base or real.startswith(base + os.sep)
+        if not inside:
+            result.skipped_outside += 1
+            continue
+        data = _read_candidate(full, base, result)
         if data is None:
             continue
         if candidates is None:
@@ -88,9 +123,14 @@ def search_project(
             haystack = data.lower() if flags & re.IGNORECASE else data
             if haystack.find(needle) < 0:
                 continue
-        found = _scan_text(
-            data.decode("utf-8", errors="replace"), pattern, rel, result, max_results
-        )
+        try:
+            found = _scan_text(
+                data.decode("utf-8", errors="replace"), pattern, rel, result, max_results,
+                timeout=max(0.01, deadline - time.monotonic()) if regex else None,
+            )  # fmt: skip
+        except TimeoutError:
+            result.timed_out = True
+            break
         if found:
             result.files_with_matches += 1
         if result.total >= COUNT_LIMIT:
@@ -103,12 +143,14 @@ def _start_git_grep(root: Path, query: str, ignore_case: bool) -> subprocess.Pop
     """Start ``git grep -l`` for the literal ``query`` (multi-threaded; it stops reading a
     file at its first match). Its answer narrows the files to read; it never decides a match:
     those still come from the Python scan, so results are the same with or without it."""
-    command = ["git", "-c", "core.quotepath=off", "grep", "-l", "-z", "-I", "--untracked"]
+    command = git_command("grep", "-l", "-z", "-I", "--untracked", "--no-textconv")
     command += ["-i", "-F"] if ignore_case else ["-F"]
     try:
         return subprocess.Popen(
             [*command, "-e", query, "--", "."],
             cwd=root,
+            env=git_environment(),
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
@@ -140,7 +182,12 @@ def _byte_needle(query: str, regex: bool, ignore_case: bool) -> bytes | None:
     return query.lower().encode() if ignore_case else query.encode()
 
 
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)  # a named pipe opens at once instead of waiting for a writer
+)
 
 
 def _read_candidate(path: str, base: str, result: SearchResult) -> bytes | None:
@@ -167,7 +214,11 @@ def _read_candidate(path: str, base: str, result: SearchResult) -> bytes | None:
         except OSError:
             return None
     try:
-        size = os.fstat(fd).st_size
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # a pipe, socket or device would block or never end
+            result.skipped_special += 1
+            return None
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             result.skipped_large += 1
             return None
@@ -182,14 +233,21 @@ def _read_candidate(path: str, base: str, result: SearchResult) -> bytes | None:
 
 
 def _scan_text(
-    text: str, pattern: re.Pattern[str], rel: str, result: SearchResult, max_results: int
+    text: str,
+    pattern: Any,
+    rel: str,
+    result: SearchResult,
+    max_results: int,
+    timeout: float | None = None,
 ) -> bool:
-    """Record one match per matching line; return whether the file matched at all."""
+    """Record one match per matching line; return whether the file matched at all.
+    ``timeout`` (a ``regex`` pattern's limit) raises ``TimeoutError`` when spent."""
     line_no = 1
     scanned_to = 0
     last_line = 0
     matched = False
-    for match in pattern.finditer(text):
+    matches = pattern.finditer(text) if timeout is None else pattern.finditer(text, timeout=timeout)
+    for match in matches:
         start = match.start()
         line_no += text.count("\n", scanned_to, start)
         scanned_to = start
@@ -221,7 +279,7 @@ def format_search(query: str, result: SearchResult) -> str:
     if not result.matches:
         return (
             f"No matches for {query!r} in {result.files_searched} files "
-            "(ignored, binary and very large files are not searched)."
+            f"(ignored, binary and very large files are not searched){_skipped_note(result)}."
         )
     lines = [f"{path}:{line_no}: {text}" for path, line_no, text in result.matches]
     total = f"more than {result.total}" if result.stopped_early else str(result.total)
@@ -236,14 +294,35 @@ def format_search(query: str, result: SearchResult) -> str:
             f"; showing the first {shown}. Narrow the query, or raise max_results "
             f"(up to {MAX_RESULTS})"
         )
-    if result.skipped_large:
-        skipped = _count(result.skipped_large, "file")
-        footer += f"; {skipped} over {MAX_FILE_BYTES // 1000} KB skipped"
+    footer += _skipped_note(result)
     return "\n".join([*lines, "", footer + "."])
 
 
+def _skipped_note(result: SearchResult) -> str:
+    """What was left unread, and why (empty when nothing was)."""
+    note = ""
+    if result.skipped_large:
+        note += f"; {_count(result.skipped_large, 'file')} over {MAX_FILE_BYTES // 1000} KB skipped"
+    if result.skipped_outside:
+        note += (
+            f"; skipped {_count(result.skipped_outside, 'path')} that "
+            f"{'leads' if result.skipped_outside == 1 else 'lead'} outside the project"
+        )
+    if result.skipped_special:
+        special = result.skipped_special
+        note += f"; {special} {_noun(special, 'entry')} that {'is' if special == 1 else 'are'} not a regular file skipped"
+    if result.timed_out:
+        note += (
+            f"; the search stopped after {SEARCH_SECONDS:.0f} s (a pattern that backtracks "
+            "heavily?): narrow the pattern or the folder"
+        )
+    return note
+
+
 def _noun(count: int, noun: str) -> str:
-    return noun if count == 1 else noun + "s"
+    if count == 1:
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
 
 
 def _count(count: int, noun: str) -> str:
