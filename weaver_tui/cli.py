@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import agents.profiles as profile_registry
 from agents.profiles import get_traits
 from weaver_tui import __version__
+from weaver_tui.terminal_text import printable
 
 if TYPE_CHECKING:
     from agents.events import RunEvent
@@ -166,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def fail(message: str, code: int) -> int:
-    print(f"weaver-tui: {message}", file=sys.stderr)
+    print(f"weaver-tui: {printable(message)}", file=sys.stderr)
     return code
 
 
@@ -425,7 +426,7 @@ class EventPrinter:
                 self._line("(reply cancelled; the partial reply is kept)")
 
     def _write_out(self, text: str) -> None:
-        self.out.write(text)
+        self.out.write(printable(text))
         self.out.flush()
         self.at_line_start = text.endswith("\n")
 
@@ -435,7 +436,7 @@ class EventPrinter:
 
     def _line(self, text: str) -> None:
         self._end_output()
-        print(text, file=self.err, flush=True)
+        print(printable(text), file=self.err, flush=True)
 
 
 def _short_args(args: dict[str, Any], limit: int = 80) -> str:
@@ -453,7 +454,7 @@ def _first_line(text: str) -> str:
 def list_conversations(services: Services) -> int:
     for c in services.store.list_conversations():
         updated = c.updated_at.strftime("%Y-%m-%d %H:%M")
-        print(f"{c.id}  {c.profile:<14}  {updated}  {c.title}")
+        print(printable(f"{c.id}  {c.profile:<14}  {updated}  {c.title}"))
     return 0
 
 
@@ -464,17 +465,17 @@ def export(services: Services, args: argparse.Namespace) -> int:
         text = store.export_markdown(conversation.id)
         if args.output:
             args.output.write_text(text, encoding="utf-8")
-            print(f"exported to {args.output}", file=sys.stderr)
+            print(printable(f"exported to {args.output}"), file=sys.stderr)
         else:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.write(printable(text if text.endswith("\n") else text + "\n"))
         return 0
     directory = args.output or Path.cwd() / f"weaver-{conversation.id}"
     path = store.export_jsonl(conversation.id, directory)
-    print(f"exported to {path}", file=sys.stderr)
+    print(printable(f"exported to {path}"), file=sys.stderr)
     return 0
 
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
     conversation = services.store.import_jsonl(args.path)
-    print(f"{conversation.id}  {conversation.profile}  {conversation.title}")
+    print(printable(f"{conversation.id}  {conversation.profile}  {conversation.title}"))
     return 0

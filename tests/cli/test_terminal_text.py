@@ -1,0 +1,33 @@
+"""Nothing the CLI prints can drive the terminal: escape sequences and control characters in
+titles, messages or paths are dropped (tabs and newlines stay)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.sqlite_store import SqliteConversationStore
+from weaver_tui.terminal_text import printable
+
+HOSTILE = "Budget\x1b]0;pwned\x07 plan\x1b[2J\x1b[31m!\x9b1m\x00\x08"
+
+
+def test_printable_drops_sequences_and_controls_and_keeps_layout():
+    assert printable(HOSTILE) == "Budget plan!"
+    assert printable("a\tb\nc") == "a\tb\nc"
+    assert printable("\x1bP1;2q secret\x1b\\ok") == "ok"
+
+
+def test_conversations_and_import_print_no_escape(weaver, tmp_path: Path):
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        conversation = store.create_conversation("mediator", HOSTILE)
+        store.add_message(conversation.id, "user", "hello", None)
+    listed = weaver("conversations")
+    assert listed.returncode == 0, listed.stderr
+    assert "\x1b" not in listed.stdout and "\x07" not in listed.stdout
+    assert "Budget plan!" in listed.stdout
+
+    exported = weaver("export", conversation.id, "--format", "jsonl", "--output", "exp")
+    assert exported.returncode == 0, exported.stderr
+    imported = weaver("import", "exp")
+    assert imported.returncode == 0, imported.stderr
+    assert "\x1b" not in imported.stdout and "Budget plan!" in imported.stdout
