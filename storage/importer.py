@@ -88,6 +88,12 @@ def _time(data: dict[str, Any], key: str, path: Path, line: int | None) -> Any:
         raise _fail(path, line, f"field '{key}' is not an ISO 8601 time") from err
 
 
+UNTRUSTED_META = frozenset({"project_root"})
+"""Conversation settings an imported file may not bring: a project root would point the
+ide-helper's file tools at any folder (``/``). The importer drops them; the user gives a root
+(``weaver-tui import --project-root DIR``), else the conversation works where it is opened."""
+
+
 def _read_meta(path: Path) -> tuple[Conversation, dict[str, str]]:
     data = _load_json(path, _read_text(path), None)
     if not isinstance(data, dict):
@@ -99,6 +105,7 @@ def _read_meta(path: Path) -> tuple[Conversation, dict[str, str]]:
     choices = data.get("branch_choices") or {}
     if not isinstance(meta, dict) or not isinstance(choices, dict):
         raise _fail(path, None, "fields 'meta' and 'branch_choices' must be objects")
+    meta = {k: v for k, v in meta.items() if k not in UNTRUSTED_META}
     conversation = Conversation(
         id=_field(data, "id", str, path, None),
         title=str(data.get("title") or "Imported conversation"),

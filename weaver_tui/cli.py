@@ -133,6 +133,12 @@ def build_parser(
 
     imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
     imp.add_argument("path", type=Path, help="folder holding meta.json and messages.jsonl")
+    imp.add_argument(
+        "--project-root",
+        dest="import_project_root",
+        type=Path,
+        help="the folder the imported conversation works in (an imported root is never used)",
+    )
 
     serve = verbs.add_parser("serve", help="serve the app to a web browser (textual-serve)")
     serve.add_argument(
@@ -477,5 +483,12 @@ def export(services: Services, args: argparse.Namespace) -> int:
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
     conversation = services.store.import_jsonl(args.path)
+    root = args.import_project_root
+    if root is not None:
+        if not root.is_dir():
+            raise CliError(f"{root} is not a folder; give the project folder to work in", 2)
+        conversation = services.store.update_conversation_meta(
+            conversation.id, project_root=str(root.resolve())
+        )
     print(printable(f"{conversation.id}  {conversation.profile}  {conversation.title}"))
     return 0
