@@ -15,8 +15,10 @@ from validated settings (tests, scripts) show the chat screen at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -142,6 +144,19 @@ class WeaverApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._save_theme)
+        # SIGTERM (a kill, a shutdown) and SIGHUP (the terminal closed) end the app as Ctrl+Q
+        # does: the reply being written is cancelled and kept, marked, and the branch is
+        # remembered, instead of a death that leaves it "streaming" until the next start.
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            stop = getattr(signal, name, None)
+            if stop is not None:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(stop, self._stop_signal)
+
+    def _stop_signal(self) -> None:
+        logger.info("stop signal: quitting")
+        self.call_later(self.action_quit)
 
     @on(events.Load)
     def _pause_gc(self) -> None:

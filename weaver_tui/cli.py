@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from weaver_tui.services import Services
 
 EXIT_FAILURE, EXIT_CONFIG, EXIT_INTERRUPTED = 1, 2, 130
+MAX_MESSAGE = 2_000_000
+"""The default of the ``max_message_bytes`` setting."""
 
 
 class CliError(Exception):
@@ -334,12 +336,41 @@ async def run_verb(args: argparse.Namespace) -> int:
 # -- ask ------------------------------------------------------------------------------------
 
 
+def check_message(text: str, limit: int) -> None:
+    """Refuse, before anything is stored, a message that is empty or over ``limit`` bytes."""
+    if not text.strip():
+        raise CliError("the message is empty; give the text to send", EXIT_CONFIG)
+    size = len(text.encode("utf-8", errors="surrogateescape"))
+    if size > limit:
+        raise CliError(
+            f"the message is {_size(size)}, over the {_size(limit)} limit "
+            "(max_message_bytes): send a shorter one, or attach the part that matters",
+            EXIT_CONFIG,
+        )
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1_000_000 else f"{count / 1e3:.0f} KB"
+
+
 async def ask(services: Services, args: argparse.Namespace) -> int:
     args.project_root = args.ask_project_root or args.project_root
+    check_message(args.text, int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE)))
     store = services.store
     model = services.model  # a provider that cannot be built fails before anything is stored
     profile = args.ask_profile or args.profile
     conversation_id = args.ask_conversation or args.conversation
+    parent_id: str | None = None
+    if args.parent:  # the parent names its conversation; check it before creating anything
+        parent = store.get_message(args.parent)
+        parent_id = parent.id
+        if conversation_id and conversation_id != parent.conversation_id:
+            raise CliError(
+                f"message {parent.id} is in conversation {parent.conversation_id}, "
+                f"not {conversation_id}",
+                EXIT_CONFIG,
+            )
+        conversation_id = parent.conversation_id
     if conversation_id:
         conversation = store.get_conversation(conversation_id)
         if profile and profile != conversation.profile:
@@ -354,17 +385,20 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         if args.project_root or get_traits(profile).project_root:
             meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         conversation = store.create_conversation(profile, title, meta=meta)
-    if args.parent:
-        parent_id: str | None = store.get_message(args.parent).id
-    else:
+    if parent_id is None:
         leaf = store.active_leaf(conversation.id)
         parent_id = leaf.id if leaf else None
     user_meta = {"sender": args.sender} if args.sender else None
     user = store.add_message(conversation.id, "user", args.text, parent_id, meta=user_meta)
     cancel = asyncio.Event()
     loop = asyncio.get_running_loop()
-    with suppress(NotImplementedError, RuntimeError):
-        loop.add_signal_handler(signal.SIGINT, cancel.set)
+    stop_signals = [
+        signal.SIGINT,
+        *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)),
+    ]
+    for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
+        with suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(stop, cancel.set)
     printer = EventPrinter(sys.stdout, sys.stderr)
     async with services.runtime() as runtime:
         async for event in runtime.run_turn(
@@ -376,8 +410,9 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
             sender=args.sender,
         ):
             printer.show(event)
-    with suppress(NotImplementedError, RuntimeError):
-        loop.remove_signal_handler(signal.SIGINT)
+    for stop in stop_signals:
+        with suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(stop)
     if printer.error is not None:
         raise CliError(f"{printer.error} (conversation {conversation.id})")
     if printer.review_waiting:

@@ -127,6 +127,10 @@ class Settings(BaseSettings):
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 
+    max_message_bytes: int = Field(default=2_000_000, ge=1_000, le=100_000_000)
+    """The largest message that is sent (bytes of UTF-8); a bigger one, typed, pasted or given
+    to ``ask``, is refused with a sentence before anything is stored."""
+
     mcp: dict[str, Any] = Field(default_factory=dict)
     """The knowledge servers of the research profile: ``connections`` by name (``transport``: ``stdio`` with
     ``command``, ``args``, ``cwd``, ``env``; or ``streamable_http`` with ``url``) and

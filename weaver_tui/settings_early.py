@@ -93,5 +93,3 @@ def _prefixed(variables: Mapping[str, str | None]) -> dict[str, str]:
         if lowered.startswith(prefix) and text:
             found[lowered.removeprefix(prefix)] = text
     return found
-
-

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
@@ -58,12 +60,15 @@ def _only_reply(tmp_path: Path):
         return store.active_leaf(conversation.id) or store.list_messages(conversation.id)[-1]
 
 
-def test_ctrl_c_cancels_and_keeps_the_partial_reply(tmp_path: Path, fake_openai):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
+    tmp_path: Path, fake_openai, stop: str
+):
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 60)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, stop))
         _out, err = process.communicate(timeout=WAIT_S)
     finally:
         process.kill()

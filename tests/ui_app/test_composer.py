@@ -79,3 +79,18 @@ async def test_keys_that_arrive_together_apply_in_order() -> None:
         await burst(*"hi!", "backspace", "enter")
         assert app.sent == [("xnewyhi", "You")]
         assert composer.text == ""
+
+
+async def test_a_paste_over_the_message_limit_is_refused_whole() -> None:
+    app = ComposerHost()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        composer.max_bytes = 1_000
+        composer.focus()
+        await composer._on_paste(events.Paste("small paste"))  # as the driver delivers it
+        await pilot.pause()
+        assert composer.text == "small paste"
+        await composer._on_paste(events.Paste("x" * 5_000))
+        await pilot.pause()
+        assert composer.text == "small paste"  # nothing of the big paste went in
+        assert any("max_message_bytes" in n.message for n in app._notifications)

@@ -106,3 +106,43 @@ def _messages(tmp_path: Path, role: str) -> list[str]:
             return [content for (content,) in rows]
         except sqlite3.OperationalError:  # the schema is not written yet
             return []
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_mid_reply_cancels_and_keeps_the_partial_reply(
+    tmp_path: Path, fake_openai, stop: str
+):
+    import signal
+
+    from tests.support.fake_openai import Reply
+
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(3000)], token_delay=0.01))
+    env = {
+        **isolated_env(
+            tmp_path,
+            WEAVER_PROVIDER="openai-compatible",
+            WEAVER_BASE_URL=fake_openai.base_url,
+            WEAVER_API_KEY="k",
+            WEAVER_MODEL="fake-model",
+        ),
+        "TERM": "xterm-256color",
+    }
+    terminal = Terminal(
+        [sys.executable, "-m", "weaver_tui", "--profile", "mediator"], tmp_path, env
+    )
+    try:
+        terminal.wait_for(b"Write a message")
+        terminal.type(b"tell me a long story\r")
+        end = time.monotonic() + BOUND_S
+        while "word20" not in "".join(_messages(tmp_path, "assistant")):
+            assert time.monotonic() < end, "the reply never streamed"
+            terminal.read(0.1)
+        terminal.process.send_signal(getattr(signal, stop))
+        terminal.process.wait(timeout=BOUND_S)
+    finally:
+        terminal.close()
+    with sqlite3.connect(tmp_path / "data" / "weaver.db") as connection:
+        statuses = [s for (s,) in connection.execute(
+            "SELECT status FROM messages WHERE role = 'assistant'")]  # fmt: skip
+    assert statuses and "streaming" not in statuses
+    assert "cancelled" in statuses

@@ -216,7 +216,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if self.services.settings_ready:
             self.call_after_refresh(self._warm_up)
 
-    def _settings_validated(self, _settings: object) -> None:
+    def _settings_validated(self, settings: object) -> None:
         """The launch validated the settings after this screen appeared: the model badge,
         then the agent stack (importing both at once would slow both down)."""
         self._show_configured_model()
@@ -334,6 +334,14 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             self.composer.set_draft(event.text)
+            return
+        if len(event.text.encode("utf-8", errors="surrogateescape")) > self.composer.max_bytes:
+            self.composer.set_draft(event.text)
+            self.notify(
+                f"The message is over {self.composer.max_bytes / 1e6:.1f} MB "
+                "(max_message_bytes); shorten it before sending.",
+                severity="error",
+            )
             return
         self._load_tree()
         parent = self.state.leaf_id

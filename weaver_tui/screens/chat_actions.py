@@ -208,7 +208,9 @@ class ChatActions(_Host):
         from agents.errors import WeaverError
         from agents.providers import resolve_provider
 
-        config = self.services.settings.provider_config()
+        settings = self.services.settings
+        self.composer.max_bytes = int(getattr(settings, "max_message_bytes", 2_000_000))
+        config = settings.provider_config()
         try:
             resolved = resolve_provider(config)
         except WeaverError as exc:

@@ -120,6 +120,27 @@ class Composer(TextArea):
             return
         await super()._on_key(event)
 
+    max_bytes: int = 2_000_000
+    """The largest message the composer takes (the ``max_message_bytes`` setting)."""
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A paste that would make the message too big is refused whole, with a sentence
+        (a 50 MB paste must not reach the editor: its document alone would take gigabytes)."""
+        # Characters never outnumber UTF-8 bytes: a long paste is refused without encoding it.
+        size = len(event.text)
+        if size <= self.max_bytes:
+            size = len(event.text.encode("utf-8", errors="surrogateescape"))
+        if size + len(self.text) > self.max_bytes:
+            event.stop()
+            event.prevent_default()
+            self.notify(
+                f"That paste is {size / 1e6:.2f} MB; a message may be at most "
+                f"{self.max_bytes / 1e6:.2f} MB (max_message_bytes). Paste the part that matters.",
+                severity="error",
+            )
+            return
+        await super()._on_paste(event)
+
     def action_newline(self) -> None:
         """Insert a line break at the cursor (replacing any selection)."""
         start, end = self.selection
