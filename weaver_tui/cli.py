@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import signal
 import sys
@@ -371,6 +372,26 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
                 EXIT_CONFIG,
             )
         conversation_id = parent.conversation_id
+    from weaver_tui.turn_lock import ConversationBusy
+
+    try:
+        return await _ask_turn(services, args, store, model, profile, conversation_id, parent_id)
+    except ConversationBusy as busy:
+        raise CliError(
+            f"a reply is being written in conversation {busy}; wait for it to finish, or fork "
+            "below a message with --parent"
+        ) from None
+
+
+async def _ask_turn(
+    services: Services,
+    args: argparse.Namespace,
+    store: Any,
+    model: Any,
+    profile: str | None,
+    conversation_id: str | None,
+    parent_id: str | None,
+) -> int:
     if conversation_id:
         conversation = store.get_conversation(conversation_id)
         if profile and profile != conversation.profile:
@@ -385,6 +406,23 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         if args.project_root or get_traits(profile).project_root:
             meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         conversation = store.create_conversation(profile, title, meta=meta)
+    turn_lock: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if parent_id is None:  # continuing at the active leaf: one turn at a time
+        from weaver_tui.turn_lock import conversation_turn
+
+        turn_lock = conversation_turn(services.settings.data_dir, conversation.id)
+    with turn_lock:
+        return await _run_ask_turn(services, args, store, model, conversation, parent_id)
+
+
+async def _run_ask_turn(
+    services: Services,
+    args: argparse.Namespace,
+    store: Any,
+    model: Any,
+    conversation: Any,
+    parent_id: str | None,
+) -> int:
     if parent_id is None:
         leaf = store.active_leaf(conversation.id)
         parent_id = leaf.id if leaf else None

@@ -97,3 +97,44 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fak
         assert reply.content.startswith("word0 word1 ")
         store.mark_interrupted_replies()
         assert store.get_message(reply.id).status is MessageStatus.CANCELLED
+
+
+def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound(
+    tmp_path: Path, fake_openai
+):
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    first = _start_ask(tmp_path, fake_openai)
+    try:
+        _read_until(first, 60)
+        conversation = _only_conversation(tmp_path)
+        env = isolated_env(
+            tmp_path,
+            WEAVER_PROVIDER="openai-compatible",
+            WEAVER_BASE_URL=fake_openai.base_url,
+            WEAVER_API_KEY="k",
+            WEAVER_MODEL="fake-model",
+        )
+        second = subprocess.run(
+            [sys.executable, "-m", "weaver_tui", "ask", "--conversation", conversation, "more"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=WAIT_S,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=WAIT_S)
+    finally:
+        first.kill()
+    assert second.returncode == 1
+    assert "a reply is being written in conversation" in second.stderr
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        records = store.list_messages(conversation)
+        by_id = {r.id: r for r in records}
+        for record in records:
+            parent = by_id.get(record.parent_id or "")
+            assert not (record.role == "user" and parent and parent.role == "user")
+        assert [r.content for r in records if r.role == "user"] == ["talk"]
+
+
+def _only_conversation(tmp_path: Path) -> str:
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        (conversation,) = store.list_conversations()
+        return conversation.id
