@@ -276,10 +276,13 @@ class AgentRuntime:
             reply_id = self._finish(
                 recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
             )
+            await self._forget_thread(thread_id)
             yield RunError(error, reply_id)
             return
         cancelled = stream.outcome == "cancelled"
         paused = not cancelled and bool(mapper.interrupted)
+        if not paused:  # only a paused turn resumes from its checkpoints
+            await self._forget_thread(thread_id)
         if paused:
             recorder.record_interrupt(
                 [getattr(i, "value", i) for i in mapper.interrupted],
@@ -300,6 +303,20 @@ class AgentRuntime:
             usage,
             paused,
         )
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Drop a settled turn's checkpoints: the tree holds its records, and every turn runs
+        on a thread of its own, so nothing reads them again (they were most of the store's
+        growth: a turn's checkpoints hold every message it saw, each step)."""
+        delete = getattr(self.checkpointer, "adelete_thread", None)
+        if delete is None:
+            return
+        try:
+            await delete(thread_id)
+        except Exception as exc:  # a checkpoint left behind costs space, not correctness
+            logger.warning(
+                "checkpoints not deleted", extra={"thread_id": thread_id, "error": str(exc)}
+            )
 
     def _finish(
         self,
