@@ -43,6 +43,10 @@ class TurnContext:
     sender: str | None = None
     participants: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    tool_seconds: float = 30.0
+    """Time limit of one tool call; past it the call is stopped and the model told."""
+    tool_result_chars: int = 64_000
+    """Size limit of one tool result the model reads; a longer one is cut, saying so."""
     data_dir: Path | None = None
     """The user's data folder, for what a profile keeps between turns (indexes, memory)."""
     settings: Mapping[str, Any] = field(default_factory=dict)

@@ -57,6 +57,8 @@ class AgentRuntime:
         config_dir: Path | None = None,
         data_dir: Path | None = None,
         profile_settings: Mapping[str, Any] | None = None,
+        tool_seconds: float = 30.0,
+        tool_result_chars: int = 64_000,
         context_messages: int = 20,
         max_tool_rounds: int = 5,
         flush_interval: float = 0.1,
@@ -65,6 +67,8 @@ class AgentRuntime:
         self.checkpointer = checkpointer
         self.config_dir = config_dir
         self.data_dir = data_dir
+        self.tool_seconds = tool_seconds
+        self.tool_result_chars = tool_result_chars
         self.profile_settings: Mapping[str, Any] = dict(profile_settings or {})
         self.context_messages = context_messages
         self.max_tool_rounds = max_tool_rounds
@@ -219,6 +223,8 @@ class AgentRuntime:
             extra={"trace_id": trace_id},
             data_dir=self.data_dir,
             settings=self.profile_settings,
+            tool_seconds=self.tool_seconds,
+            tool_result_chars=self.tool_result_chars,
         )
 
     def _recorder(

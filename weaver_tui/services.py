@@ -231,6 +231,8 @@ class Services:
                 "mcp": dict(getattr(self.settings, "mcp", None) or {}),
                 "web_search": dict(getattr(self.settings, "web_search", None) or {}),
             },
+            tool_seconds=float(getattr(self.settings, "tool_seconds", 30.0)),
+            tool_result_chars=int(getattr(self.settings, "tool_result_chars", 64_000)),
             context_messages=int(getattr(self.settings, "context_messages", 20)),
             max_tool_rounds=int(getattr(self.settings, "max_tool_rounds", 5)),
         )

@@ -127,6 +127,12 @@ class Settings(BaseSettings):
     """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
     ``paper-pilot`` or ``atom-developer``."""
 
+    tool_seconds: float = Field(default=30.0, gt=0, le=3600)
+    """Time limit of one tool call; past it the call is stopped and the model is told."""
+
+    tool_result_chars: int = Field(default=64_000, ge=1_000, le=10_000_000)
+    """Size limit of a tool result the model reads; a longer one is cut, saying so."""
+
     max_message_bytes: int = Field(default=2_000_000, ge=1_000, le=100_000_000)
     """The largest message that is sent (bytes of UTF-8); a bigger one, typed, pasted or given
     to ``ask``, is refused with a sentence before anything is stored."""

@@ -7,6 +7,7 @@ error and duration, per tool, even when several run in parallel.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,6 +23,10 @@ from langgraph.types import Command
 logger = logging.getLogger(__name__)
 
 TOOL_EVENT_KEY = "tool_event"
+TOOL_SECONDS = 30.0
+"""Default time limit of one tool call (``TurnContext.tool_seconds``)."""
+TOOL_RESULT_CHARS = 64_000
+"""Default size limit of a tool result the model reads (``TurnContext.tool_result_chars``)."""
 
 
 def message_text(content: Any) -> str:
@@ -48,6 +53,18 @@ def record_meta_of(message: ToolMessage) -> dict[str, Any] | None:
     return None
 
 
+def _within(result: ToolMessage, limit: int) -> ToolMessage:
+    """``result`` cut to ``limit`` characters, saying so to the model (and the tree)."""
+    text = message_text(result.content)
+    if len(text) <= limit:
+        return result
+    note = (
+        f"\n\n[cut: the result had {len(text):,} characters, the limit is {limit:,}; ask for "
+        "less: a line range, a narrower search or folder]"
+    )
+    return result.model_copy(update={"content": text[:limit] + note})
+
+
 def _writer() -> Callable[[Any], None]:
     try:
         return get_stream_writer()
@@ -70,10 +87,25 @@ async def report_tool_call(
             "args": call["args"],
         }
     )
+    context = getattr(request.runtime, "context", None)
+    seconds = float(getattr(context, "tool_seconds", TOOL_SECONDS))
+    limit = int(getattr(context, "tool_result_chars", TOOL_RESULT_CHARS))
     started = time.perf_counter()
-    result = await execute(request)
+    try:
+        result = await asyncio.wait_for(execute(request), seconds)
+    except TimeoutError:
+        result = ToolMessage(
+            content=(
+                f"The tool {call['name']} did not finish within {seconds:.0f} s and was "
+                "stopped; ask for less (a narrower folder, pattern or range)."
+            ),
+            tool_call_id=call["id"],
+            name=call["name"],
+            status="error",
+        )
     duration_ms = (time.perf_counter() - started) * 1000
     if isinstance(result, ToolMessage):
+        result = _within(result, limit)
         output = message_text(result.content)
         error = output if result.status == "error" else None
         log_extra = {"tool": call["name"], "duration_ms": round(duration_ms, 2), "output": output}
