@@ -160,8 +160,17 @@ async def test_unknown_recipient_is_an_error_the_model_reads_and_nothing_is_deli
 
 
 async def test_space_state_fields_are_filled(
-    store: Any, space: Conversation, runtime: AgentRuntime, fake_openai: Any, openai_model: Any
+    store: Any,
+    space: Conversation,
+    runtime: AgentRuntime,
+    fake_openai: Any,
+    openai_model: Any,
+    monkeypatch: Any,
 ) -> None:
+    async def keep(_thread_id: str) -> None:  # read the settled turn's state below
+        return None
+
+    monkeypatch.setattr(runtime, "_forget_thread", keep)
     fake_openai.script(
         Reply(tool_calls=[ToolCall("post_to_shared", {"content": "Welcome both."}, id="w1")]),
         Reply("Posted a welcome."),
