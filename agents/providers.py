@@ -257,6 +257,36 @@ def _offline_model() -> BaseChatModel:
     return OfflineChatModel()
 
 
+MODEL_LIST_TIMEOUT_S = 5.0
+
+
+def _served_model(resolved: ProviderConfig) -> str:
+    """The model an OpenAI-compatible server serves when none is named: its only one; with
+    several, or none it can tell, a sentence saying a model must be named (and which)."""
+    import httpx
+
+    url = f"{resolved.base_url}/models"
+    key = resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY
+    how = "name one with WEAVER_MODEL, --model or model in config.yaml (Ctrl+L lists them)"
+    try:
+        with httpx.Client(trust_env=False, timeout=MODEL_LIST_TIMEOUT_S) as client:
+            answer = client.get(url, headers={"Authorization": f"Bearer {key}"})
+            answer.raise_for_status()
+            models = sorted(str(m["id"]) for m in answer.json().get("data") or [] if "id" in m)
+    except (httpx.HTTPError, ValueError, TypeError, AttributeError, KeyError):
+        raise ConfigError(
+            f"No model is named for the server at {resolved.base_url}, and it did not list "
+            f"its models at {url}: {how}."
+        ) from None
+    if len(models) == 1:
+        logger.info("model chosen from the server's list", extra={"model": models[0]})
+        return models[0]
+    if not models:
+        raise ConfigError(f"The server at {resolved.base_url} lists no model: {how}.")
+    shown = ", ".join(models[:5]) + (", ..." if len(models) > 5 else "")
+    raise ConfigError(f"The server at {resolved.base_url} serves several models ({shown}): {how}.")
+
+
 def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     """Build the chat model ``config`` resolves to (see ``resolve_provider``)."""
     resolved = resolve_provider(config)
@@ -264,6 +294,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         return ChatModelHandle(
             model=_offline_model(), provider=OFFLINE, model_name=OFFLINE, label=OFFLINE
         )
+    if resolved.provider == OPENAI_COMPATIBLE and not config.model:
+        resolved = replace(resolved, model=_served_model(resolved))
     from langchain_openai import ChatOpenAI
 
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI

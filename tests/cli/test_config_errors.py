@@ -115,7 +115,11 @@ def test_a_web_page_for_an_answer_names_the_base_url(
     weaver: Weaver, fake_openai, tmp_path: Path
 ) -> None:
     fake_openai.script(Reply.raw(b"<html><title>Router login</title></html>", "text/html"))
-    env = {"WEAVER_PROVIDER": "openai-compatible", "WEAVER_BASE_URL": fake_openai.base_url}
+    env = {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_MODEL": "fake-model",
+    }
 
     message = one_sentence(weaver("ask", "hi", env=env), 1, "text/html", "Router login")
     assert "base_url" in message and "unexpectedly" not in message

@@ -101,12 +101,14 @@ def test_ollama_needs_no_key_and_talks_to_the_local_port() -> None:
 
 def test_openai_compatible_takes_any_base_url_and_an_optional_key() -> None:
     handle = make_chat_model(
-        ProviderConfig(provider="openai-compatible", base_url="http://127.0.0.1:8000/v1")
+        ProviderConfig(
+            provider="openai-compatible", base_url="http://127.0.0.1:8000/v1", model="served"
+        )
     )
 
     assert isinstance(handle.model, ChatOpenAI)
     assert handle.model.openai_api_base == "http://127.0.0.1:8000/v1"
-    assert handle.model_name == "default"
+    assert handle.model_name == "served"  # no model named: see test_model_discovery.py
 
 
 def test_openai_compatible_without_a_base_url_says_what_to_set() -> None:
@@ -190,7 +192,10 @@ def test_offline_preset_builds_the_embedded_model() -> None:
 @pytest.mark.parametrize("name", [*sorted(NETWORK_PRESETS), "openai-compatible", "ollama"])
 def test_the_key_never_appears_in_a_repr(name: str) -> None:
     config = ProviderConfig(
-        provider=name, api_key=SecretStr(TEST_KEY), base_url="http://127.0.0.1:8000/v1"
+        provider=name,
+        api_key=SecretStr(TEST_KEY),
+        base_url="http://127.0.0.1:8000/v1",
+        model="some-model",
     )
 
     handle = make_chat_model(config)

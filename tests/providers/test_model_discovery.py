@@ -1,0 +1,35 @@
+"""An OpenAI-compatible server with no model named: its only model is used; with several, or a
+server that cannot list them, one sentence says a model must be named (never "default")."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from agents.errors import ConfigError
+from agents.providers import ProviderConfig, make_chat_model
+
+
+def _config(base_url: str, model: str = "") -> ProviderConfig:
+    return ProviderConfig(
+        provider="openai-compatible", base_url=base_url, api_key=SecretStr("k"), model=model
+    )
+
+
+def test_the_servers_only_model_is_used(fake_openai):
+    fake_openai.models = ["qwen2.5-7b"]
+    handle = make_chat_model(_config(fake_openai.base_url))
+    assert handle.model_name == "qwen2.5-7b"
+    assert any(r.path.endswith("/models") for r in fake_openai.requests)
+
+
+def test_several_models_need_a_name_and_the_sentence_lists_them(fake_openai):
+    fake_openai.models = ["a-model", "b-model"]
+    with pytest.raises(ConfigError, match=r"serves several models \(a-model, b-model\): name one"):
+        make_chat_model(_config(fake_openai.base_url))
+    assert make_chat_model(_config(fake_openai.base_url, "b-model")).model_name == "b-model"
+
+
+def test_a_server_that_cannot_list_says_a_model_must_be_named():
+    with pytest.raises(ConfigError, match="did not list its models"):
+        make_chat_model(_config("http://127.0.0.1:9/v1"))
