@@ -96,3 +96,16 @@ async def test_model_picker_reads_the_presets_by_default() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.results == [None]
+
+
+def test_a_key_shown_as_set_is_a_key_the_switch_uses(monkeypatch) -> None:
+    from weaver_tui.screens.model_picker import preset_choices
+
+    monkeypatch.setenv("WEAVER_API_KEY", "k-general")
+    monkeypatch.delenv("DEEPSEEK_API_KEY", raising=False)
+    choices = {c.name: c for c in preset_choices("openai")}
+    assert choices["openai"].key_configured  # the configured provider's own key
+    deepseek = choices["deepseek"]
+    assert not deepseek.key_configured and deepseek.key_variable == "DEEPSEEK_API_KEY"
+    monkeypatch.setenv("DEEPSEEK_API_KEY", "k-deepseek")
+    assert {c.name: c for c in preset_choices("openai")}["deepseek"].key_configured

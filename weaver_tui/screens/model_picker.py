@@ -42,8 +42,13 @@ class ModelChoice(NamedTuple):
     """What to set when the key is missing (an environment variable or config key)."""
 
 
-def preset_choices() -> list[ModelChoice]:
-    """The provider presets, with whether their key is set in the environment."""
+def preset_choices(current_provider: str | None = None) -> list[ModelChoice]:
+    """The provider presets, with whether a switch to them would have a key.
+
+    A preset's own variable (``DEEPSEEK_API_KEY`` ...) counts for it; the general
+    ``WEAVER_API_KEY`` belongs to the configured provider only (switching elsewhere drops it,
+    so a key never goes to a provider it was not given for), and the picker says so.
+    """
     from agents.provider_presets import list_presets
 
     general_key = bool(os.environ.get("WEAVER_API_KEY"))
@@ -55,8 +60,8 @@ def preset_choices() -> list[ModelChoice]:
             suggested_models=tuple(p.suggested_models),
             needs_key=p.needs_key,
             key_configured=not p.needs_key
-            or general_key
-            or bool(p.key_env and os.environ.get(p.key_env)),
+            or bool(p.key_env and os.environ.get(p.key_env))
+            or (general_key and p.name == current_provider),
             key_variable=p.key_env or "WEAVER_API_KEY",
         )
         for p in list_presets()
@@ -104,7 +109,7 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
         super().__init__()
         self.current_provider = current_provider
         self.current_model = current_model
-        self.presets = list(preset_choices() if presets is None else presets)
+        self.presets = list(preset_choices(current_provider) if presets is None else presets)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="model-dialog"):
