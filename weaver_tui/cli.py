@@ -132,10 +132,17 @@ def build_parser(
     export = verbs.add_parser("export", help="export a conversation")
     export.add_argument("conversation_id", metavar="ID")
     export.add_argument("--format", choices=("md", "jsonl"), default="md")
-    export.add_argument("--output", type=Path, help="file (md) or folder (jsonl)")
+    export.add_argument(
+        "--output",
+        type=Path,
+        help="file (md) or folder (jsonl); default: stdout (jsonl: one stream)",
+    )
 
     imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
-    imp.add_argument("path", type=Path, help="folder holding meta.json and messages.jsonl")
+    imp.add_argument(
+        "path", type=Path, help="an export folder, a one-file JSONL stream, or - for stdin"
+    )
+    imp.add_argument("--again", action="store_true", help="import a copy of one imported before")
     imp.add_argument(
         "--project-root",
         dest="import_project_root",
@@ -548,18 +555,72 @@ def export(services: Services, args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(printable(text if text.endswith("\n") else text + "\n"))
         return 0
-    directory = args.output or Path.cwd() / f"weaver-{conversation.id}"
-    path = store.export_jsonl(conversation.id, directory)
+    if args.output is None:  # one stream on stdout, the conversation's line first
+        import tempfile
+
+        from weaver_tui.jsonl_stream import folder_to_stream
+
+        with tempfile.TemporaryDirectory(prefix="weaver-export-") as name:
+            folder = store.export_jsonl(conversation.id, Path(name) / "export")
+            sys.stdout.write(folder_to_stream(folder))
+        return 0
+    path = store.export_jsonl(conversation.id, args.output)
     print(printable(f"exported to {path}"), file=sys.stderr)
     return 0
 
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
-    conversation = services.store.import_jsonl(args.path)
+    """Import a folder, a one-file stream, or ``-`` (a stream on stdin); once per source."""
+    from weaver_tui.jsonl_stream import MAX_STREAM_BYTES, StreamError, stream_as_folder, stream_meta
+
+    store = services.store
+    source: Path = args.path
     root = args.import_project_root
+    if root is not None and not root.is_dir():
+        raise CliError(f"{root} is not a folder; give the project folder to work in", 2)
+    stream: str | None = None
+    if str(source) == "-":
+        stream = sys.stdin.read(MAX_STREAM_BYTES + 1)
+    elif source.is_file() and source.name not in ("meta.json", "messages.jsonl"):
+        stream = source.read_text(encoding="utf-8", errors="replace")
+    try:
+        if stream is not None:
+            source_id = str(stream_meta(stream).get("id") or "")
+        else:
+            folder = source.parent if source.is_file() else source
+            meta_file = folder / "meta.json"
+            source_id = (
+                str(json.loads(meta_file.read_text()).get("id") or "")
+                if meta_file.is_file()
+                else ""
+            )
+    except (StreamError, ValueError) as exc:
+        raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
+    earlier = next(
+        (c for c in store.list_conversations()
+         if source_id and (c.id == source_id or c.meta.get("imported_from") == source_id)),
+        None,
+    )  # fmt: skip
+    if earlier is not None and not args.again:
+        print(
+            printable(
+                f"already imported as {earlier.id} ({earlier.title}); skipped: --again imports "
+                "another copy"
+            ),
+            file=sys.stderr,
+        )
+        return 0
+    try:
+        if stream is not None:
+            with stream_as_folder(stream) as folder:
+                conversation = store.import_jsonl(folder)
+        else:
+            conversation = store.import_jsonl(source)
+    except StreamError as exc:
+        raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
+    if source_id:
+        conversation = store.update_conversation_meta(conversation.id, imported_from=source_id)
     if root is not None:
-        if not root.is_dir():
-            raise CliError(f"{root} is not a folder; give the project folder to work in", 2)
         conversation = services.store.update_conversation_meta(
             conversation.id, project_root=str(root.resolve())
         )

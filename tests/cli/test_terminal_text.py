@@ -28,6 +28,6 @@ def test_conversations_and_import_print_no_escape(weaver, tmp_path: Path):
 
     exported = weaver("export", conversation.id, "--format", "jsonl", "--output", "exp")
     assert exported.returncode == 0, exported.stderr
-    imported = weaver("import", "exp")
+    imported = weaver("import", "exp", "--again")  # into the store it came from
     assert imported.returncode == 0, imported.stderr
     assert "\x1b" not in imported.stdout and "Budget plan!" in imported.stdout

@@ -46,7 +46,7 @@ def test_export_markdown_jsonl_and_import_round_trip(weaver, tmp_path: Path):
     exported = [json.loads(line) for line in (out / "messages.jsonl").read_text().splitlines()]
     assert len(exported) == 4
 
-    imported = weaver("import", str(out))
+    imported = weaver("import", str(out), "--again")  # a copy beside the original
     assert imported.returncode == 0, imported.stderr
     new_id = imported.stdout.split()[0]
 
