@@ -142,3 +142,61 @@ def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
         return len([t for t in asyncio.all_tasks() if t.get_name().startswith("mcp:")])
 
     assert asyncio.run(run()) == 0
+
+
+async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "agents.profiles.paper_pilot.knowledge.server",
+         "--index", str(tmp_path / "http.sqlite"), "--sample", "--http", str(port)],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/mcp", timeout=1)
+                break
+            except httpx.TransportError:
+                await asyncio.sleep(0.2)
+        settings = {"mcp": {"connections": {"remote": {
+            "transport": "streamable_http", "url": f"http://127.0.0.1:{port}/mcp"}}}}  # fmt: skip
+        client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
+        try:
+            hits = await client.query("direct preference optimization reward model")
+            assert client.name == "remote" and hits[0].doc_id == "ml/dpo"
+        finally:
+            await client.aclose()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_runtime):
+    from agents.offline import OfflineChatModel
+    from agents.profiles.paper_pilot.offline import RULES
+    from tests.paper_pilot.test_follow_up_and_memory import _rejecting_critic
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    runtime, store = pilot_runtime
+    runtime.profile_settings = {"web_search": {
+        "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search"}}  # fmt: skip
+    try:
+        conversation = store.create_conversation("paper-pilot", "research")
+        model = OfflineChatModel().with_rules([_rejecting_critic, *RULES])
+        turn = await ask(runtime, store, conversation.id, "What do otters eat?", model=model)
+    finally:
+        server.shutdown()
+    assert any(s["stage"] == "web_fallback" for s in turn.trace["stages"])
+    assert "`https://example.org/otters`" in turn.reply.content
+    assert any(line.startswith("web_fallback:") for line in turn.stages)

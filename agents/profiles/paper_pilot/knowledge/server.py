@@ -1,7 +1,7 @@
 """The embedded MCP knowledge server: ``query_knowledge_hub``, ``list_collections``,
 ``get_document_summary`` over a :class:`KnowledgeIndex`, on stdio.
 
-    python -m agents.profiles.paper_pilot.knowledge.server --index PATH [--sample]
+    python -m agents.profiles.paper_pilot.knowledge.server --index PATH [--sample] [--http PORT]
 
 ``--sample`` indexes the notes shipped with weaver-tui when the index has none of them. The
 tools answer JSON text (one content block), the same shape a user's own RAG server is asked
@@ -51,11 +51,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--index", type=Path, required=True, help="the index file (SQLite)")
     parser.add_argument("--sample", action="store_true", help="index the shipped notes if new")
+    parser.add_argument(
+        "--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT/mcp"
+    )
     args = parser.parse_args(argv)
     index = KnowledgeIndex(args.index)
     if args.sample:
         index.ensure_sample()
-    build_server(index).run("stdio")
+    server = build_server(index)
+    if args.http:
+        server.settings.host, server.settings.port = "127.0.0.1", args.http
+        server.run("streamable-http")
+    else:
+        server.run("stdio")
 
 
 if __name__ == "__main__":
