@@ -23,6 +23,7 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime)
     assert turn.trace["intent"] == "follow_up"
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
     assert "LoRA" in slots["query"] and "that" not in slots["query"].split()
+    assert slots["entities"] == ["LoRA", "full fine-tuning"]
     assert (
         "`ml/lora`" in turn.reply.content and "Compared with full fine-tuning" in turn.reply.content
     )

@@ -110,7 +110,9 @@ def entities_of(question: str) -> tuple[list[str], list[str]]:
         a = match.group("a") or match.group("a2") or ""
         b = match.group("b") or match.group("b2") or ""
         dim = match.group("dim") or match.group("dim2")
-        a = _LEADING.sub("", _clean(a))
+        a = _clean(a)
+        while (shorter := _LEADING.sub("", a)) != a:  # "how does LoRA" -> "LoRA"
+            a = shorter
         if dim:
             dimensions = [*dict.fromkeys([*dimensions, _clean(dim)])]
         pair = [e for e in (_clean(a), _clean(b)) if e and not _PRONOUN.fullmatch(e)]
