@@ -1,4 +1,4 @@
-"""The atom contract of seed 002 ("Architecture 10.2"), checked statically with ``ast``.
+"""The atom contract ("Architecture 10.2"), checked statically with ``ast``.
 
 An atom is a stateless, pure Python function: type hints on every parameter and the return,
 no I/O (no ``open``/``print``/``eval``...), imports only from an allowlist, nothing at module
