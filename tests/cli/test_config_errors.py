@@ -98,9 +98,11 @@ def test_a_damaged_page_in_the_database_is_one_sentence(weaver: Weaver, tmp_path
     with sqlite3.connect(database) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         (root,) = conn.execute(
-            "SELECT rootpage FROM sqlite_master WHERE name = 'messages_fts_idx'"
+            "SELECT rootpage FROM sqlite_master WHERE name = 'conversations'"
         ).fetchone()
         page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    # The conversations table's page: every later ask reads it (an index page was only read
+    # now and then, so the damage went unseen in some runs).
     with database.open("r+b") as handle:  # garbage over the page header, as a bad disk leaves
         handle.seek((root - 1) * page_size + 8)
         handle.write(b"\xff" * 64)
