@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from textual.color import Color
@@ -76,6 +78,29 @@ def _hold_the_chat_screen(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 
     monkeypatch.setattr(weaver_tui.app, "_import_chat_screen", held_import)
     return release
+
+
+class HeldLaunch(NamedTuple):
+    """A seeded conversation and the app launched on it, its chat screen held back until
+    ``release`` is set."""
+
+    conversation_id: str
+    ids: list[str]
+    services: Services
+    app: WeaverApp
+    release: threading.Event
+
+
+@pytest.fixture
+def held_launch(weaver_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldLaunch]:
+    conversation_id, ids = _seeded(weaver_env, 2)
+    release = _hold_the_chat_screen(monkeypatch)
+    services = _pending()
+    try:
+        yield HeldLaunch(conversation_id, ids, services, make_app(services), release)
+    finally:
+        release.set()
+        services.close_store()
 
 
 async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> None:
@@ -163,68 +188,54 @@ async def test_if_the_peek_and_the_validation_disagreed_the_validated_theme_wins
 
 
 async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over(
-    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+    held_launch: HeldLaunch,
 ) -> None:
-    conversation_id, ids = _seeded(weaver_env, 2)
-    release = _hold_the_chat_screen(monkeypatch)
-    services = _pending()
-    app = make_app(services)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            skeleton = app.screen
-            assert isinstance(skeleton, ChatSkeleton)
-            assert skeleton.check_action("new_conversation", ()) is None  # shown, unavailable
-            assert app.check_action("help", ()) is None
-            await pilot.press(*"hello")
-            await pilot.pause()
-            assert skeleton.draft == "hello"
-            first_frame = _screen_lines(app)
-            release.set()
-            await chat_ready(pilot)
-            await settle(pilot)
-            screen = chat(app)
-            assert isinstance(app.screen, ChatScreen) and len(app.screen_stack) == 1
-            assert screen.composer.text == "hello" and screen.composer.has_focus
-            assert [item.id for item in screen.messages.items] == ids
-            assert app.check_action("help", ()) is True
-            assert len(services.store.list_messages(conversation_id)) == 2  # nothing was sent
-            # the skeleton has the chat screen's layout: panes and composer where they will be
-            chat_frame = _screen_lines(app)
-            assert _where(first_frame, "Tools") == _where(chat_frame, "Tools")
-            assert _where(first_frame, "No tool has run") == _where(chat_frame, "No tool has run")
-            assert _where(first_frame, "╭─ You")[1] == _where(chat_frame, "╭─ You")[1]
-            assert first_frame[2].index("▕") == chat_frame[2].index("▕")  # the tree pane edge
-    finally:
+    conversation_id, ids, services, app, release = held_launch
+    async with app.run_test(size=SIZE) as pilot:
+        skeleton = app.screen
+        assert isinstance(skeleton, ChatSkeleton)
+        assert skeleton.check_action("new_conversation", ()) is None  # shown, unavailable
+        assert app.check_action("help", ()) is None
+        await pilot.press(*"hello")
+        await pilot.pause()
+        assert skeleton.draft == "hello"
+        first_frame = _screen_lines(app)
         release.set()
-        services.close_store()
+        await chat_ready(pilot)
+        await settle(pilot)
+        screen = chat(app)
+        assert isinstance(app.screen, ChatScreen) and len(app.screen_stack) == 1
+        assert screen.composer.text == "hello" and screen.composer.has_focus
+        assert [item.id for item in screen.messages.items] == ids
+        assert app.check_action("help", ()) is True
+        assert len(services.store.list_messages(conversation_id)) == 2  # nothing was sent
+        # the skeleton has the chat screen's layout: panes and composer where they will be
+        chat_frame = _screen_lines(app)
+        assert _where(first_frame, "Tools") == _where(chat_frame, "Tools")
+        assert _where(first_frame, "No tool has run") == _where(chat_frame, "No tool has run")
+        assert _where(first_frame, "╭─ You")[1] == _where(chat_frame, "╭─ You")[1]
+        assert first_frame[2].index("▕") == chat_frame[2].index("▕")  # the tree pane edge
 
 
 async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
-    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+    held_launch: HeldLaunch,
 ) -> None:
-    conversation_id, ids = _seeded(weaver_env, 2)
-    release = _hold_the_chat_screen(monkeypatch)
-    services = _pending()
-    app = make_app(services)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            skeleton = app.screen
-            assert isinstance(skeleton, ChatSkeleton)
-            await pilot.press(*"hello", "enter", "enter")  # twice, as an impatient user does
-            await pilot.pause()
-            assert skeleton.draft == "hello" and skeleton.send_requested
-            release.set()
-            await chat_ready(pilot)
-            await settle(pilot)
-            screen = chat(app)
-            assert screen.composer.text == "" and screen.composer.has_focus
-            records = services.store.list_messages(conversation_id)
-            sent = [r for r in records if r.role == "user" and r.content == "hello"]
-            assert len(sent) == 1 and sent[0].parent_id == ids[-1]  # sent once, on the branch
-            assert any(r.role == "assistant" for r in records if r.id not in ids)
-    finally:
+    conversation_id, ids, services, app, release = held_launch
+    async with app.run_test(size=SIZE) as pilot:
+        skeleton = app.screen
+        assert isinstance(skeleton, ChatSkeleton)
+        await pilot.press(*"hello", "enter", "enter")  # twice, as an impatient user does
+        await pilot.pause()
+        assert skeleton.draft == "hello" and skeleton.send_requested
         release.set()
-        services.close_store()
+        await chat_ready(pilot)
+        await settle(pilot)
+        screen = chat(app)
+        assert screen.composer.text == "" and screen.composer.has_focus
+        records = services.store.list_messages(conversation_id)
+        sent = [r for r in records if r.role == "user" and r.content == "hello"]
+        assert len(sent) == 1 and sent[0].parent_id == ids[-1]  # sent once, on the branch
+        assert any(r.role == "assistant" for r in records if r.id not in ids)
 
 
 async def test_a_database_that_cannot_be_opened_ends_the_app_with_exit_2(
