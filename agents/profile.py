@@ -82,6 +82,31 @@ class ProfileCommand:
     run: Callable[[argparse.Namespace, CommandContext], int]
 
 
+@dataclass(frozen=True, slots=True)
+class RememberedItem:
+    """One thing a profile remembers for the user: its id, its text and where it came from."""
+
+    id: str
+    text: str
+    origin: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedItems:
+    """What a profile keeps for the user across conversations (paper-pilot's facts), which the
+    user can list and forget from the command palette.
+
+    Both functions take the user's data folder and import what they need when called, so
+    declaring them costs nothing at start-up.
+    """
+
+    title: str
+    list_items: Callable[[Path], list[RememberedItem]]
+    forget: Callable[[Path, str], bool]
+    """Forget one item by id; ``False`` when there was no such item."""
+    empty: str = "Nothing is remembered yet."
+
+
 ReplyBadge = Callable[[Mapping[str, Any]], str | None]
 """A reply record's meta -> the badge its header shows (``None``: the model badge as usual)."""
 
@@ -118,6 +143,9 @@ class ProfileTraits:
     """Blocks drawn under a reply from its record meta: ``"sources"`` (``meta["sources"]``: a
     list of ``{"title", "where"}``) and ``"artifacts"`` (``meta["artifacts"]``: a list of
     ``{"name", "language", "text"}``)."""
+    memory: RememberedItems | None = None
+    """What the profile remembers across conversations, listed (and forgotten) from the
+    palette's "Remembered items"."""
     demo: str | None = None
     """The module of the profile's scripted demo (``create_demo_space(store)``,
     ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``), played from the command palette."""

@@ -222,6 +222,14 @@ KEYMAP: tuple[KeyAction, ...] = (
         "tools",
         None,
     ),
+    KeyAction(
+        "Save artifacts",
+        "Save the selected reply's files (an atom's code and spec ...) under the project root (asks first)",
+        "ctrl+s",
+        "chat",
+        "save_artifacts",
+        priority=True,
+    ),
     # palette-only
     KeyAction(
         "Export conversation",
@@ -295,6 +303,13 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         "chat",
         "review_patch",
         priority=True,
+    ),
+    KeyAction(
+        "Remembered items",
+        "List what the profile remembers across conversations (paper-pilot's facts) and forget any of it",
+        None,
+        "chat",
+        "show_remembered",
     ),
     KeyAction(
         "Play mediator demo",

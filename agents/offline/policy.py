@@ -21,15 +21,12 @@ from functools import partial
 from agents.offline.conversation import Conversation, call_signature
 from agents.offline.family import Rule, claimed_tools
 from agents.offline.reply import PlannedCall, Reply
-from agents.offline.rules import atoms, chat, knowledge, structured, unknown_tools
+from agents.offline.rules import chat, knowledge, structured, unknown_tools
 
 logger = logging.getLogger(__name__)
 
 
-FAMILIES: tuple[Rule, ...] = (
-    knowledge.decide,
-    atoms.decide,
-)
+FAMILIES: tuple[Rule, ...] = (knowledge.decide,)
 """Asked in this order, after the profile's rules and before the rule for unknown tools; the
 first that returns a reply speaks."""
 

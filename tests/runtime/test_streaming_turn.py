@@ -61,15 +61,15 @@ async def test_the_reply_record_exists_before_the_first_token(
 
 async def test_system_prompt_and_tools_are_sent(store, runtime, fake_openai, openai_model):
     fake_openai.script(Reply("ok"))
-    user = new_turn(store, "atom-developer", "write an atom")
+    user = new_turn(store, "researcher", "find notes on BM25")
 
     await run(runtime, user, openai_model())
 
     body = fake_openai.last_body
     assert body["messages"][0]["role"] == "system"
-    assert "Atom Developer" in body["messages"][0]["content"]
-    assert [t["function"]["name"] for t in body["tools"]] == ["validate_atom"]
-    assert body["messages"][-1] == {"role": "user", "content": "write an atom"}
+    assert "research" in body["messages"][0]["content"].lower()
+    assert [t["function"]["name"] for t in body["tools"]] == ["search_knowledge_base"]
+    assert body["messages"][-1] == {"role": "user", "content": "find notes on BM25"}
 
 
 async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, openai_model):

@@ -15,10 +15,7 @@ from tests.support.fake_openai import Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
-ATOM = '''def check_existence(items: list[dict]) -> dict:
-    """Pass the evidence through."""
-    return {"is_match": bool(items), "reason": "found" if items else "none", "evidence": items}
-'''
+QUERY = {"query": "BM25"}
 
 
 async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
@@ -27,22 +24,22 @@ async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
     fake_openai.script(
         Reply(
             content="Let me check.",
-            tool_calls=[ToolCall("validate_atom", {"code": ATOM}, id="call_v1")],
+            tool_calls=[ToolCall("search_knowledge_base", QUERY, id="call_v1")],
             usage=(50, 10),
         ),
-        Reply(deltas=["The atom ", "is valid."], usage=(80, 5)),
+        Reply(deltas=["BM25 ", "ranks terms."], usage=(80, 5)),
     )
-    user = new_turn(store, "atom-developer", "write check_existence")
+    user = new_turn(store, "researcher", "what is BM25?")
 
     events = await run(runtime, user, openai_model())
 
     started = of_type(events, ToolStarted)
     finished = of_type(events, ToolFinished)
     assert [(s.call_id, s.name, s.args) for s in started] == [
-        ("call_v1", "validate_atom", {"code": ATOM})
+        ("call_v1", "search_knowledge_base", QUERY)
     ]
     assert finished[0].error is None
-    assert finished[0].output.startswith("VALID: atom functions found: check_existence")
+    assert "BM25" in finished[0].output and finished[0].output.startswith("[")
     assert finished[0].duration_ms >= 0
     assert events.index(started[0]) < events.index(finished[0])
 
@@ -51,23 +48,23 @@ async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
     call_record, tool_record, answer = path[1:]
     assert call_record.content == "Let me check."
     assert call_record.tool_calls == [
-        {"id": "call_v1", "name": "validate_atom", "args": {"code": ATOM}}
+        {"id": "call_v1", "name": "search_knowledge_base", "args": QUERY}
     ]
     assert call_record.status is MessageStatus.COMPLETE
     assert tool_record.tool_call_id == "call_v1"
-    assert tool_record.meta["name"] == "validate_atom"
+    assert tool_record.meta["name"] == "search_knowledge_base"
     assert tool_record.meta["error"] is None
     assert "duration_ms" in tool_record.meta
     assert tool_record.content == finished[0].output
-    assert answer.content == "The atom is valid."
+    assert answer.content == "BM25 ranks terms."
     assert answer.meta["turn_usage"] == {
         "input_tokens": 130,
         "output_tokens": 15,
         "total_tokens": 145,
     }
     assert [e.text for e in of_type(events, TokenDelta) if e.message_id == answer.id] == [
-        "The atom ",
-        "is valid.",
+        "BM25 ",
+        "ranks terms.",
     ]
     assert {e.message_id for e in of_type(events, RecordSaved)} >= {tool_record.id, answer.id}
 
@@ -128,20 +125,20 @@ async def test_a_tool_error_is_reported_and_the_model_continues(
     store, runtime, fake_openai, openai_model
 ):
     fake_openai.script(
-        Reply(tool_calls=[ToolCall("validate_atom", {"source": "x = 1"}, id="call_bad")]),
+        Reply(tool_calls=[ToolCall("search_knowledge_base", {"text": "BM25"}, id="call_bad")]),
         Reply("I passed the wrong argument; sorry."),
     )
-    user = new_turn(store, "atom-developer", "validate")
+    user = new_turn(store, "researcher", "search")
 
     events = await run(runtime, user, openai_model())
 
     (finished,) = of_type(events, ToolFinished)
-    assert finished.error and "code" in finished.error
+    assert finished.error and "query" in finished.error
     tool_record = store.path_to_root(events[-1].leaf_id)[-2]
     assert tool_record.role == "tool" and tool_record.meta["error"] == finished.error
     sent = fake_openai.last_body["messages"][-1]
     assert sent["role"] == "tool" and sent["tool_call_id"] == "call_bad"
-    assert "code" in sent["content"]
+    assert "query" in sent["content"]
     assert isinstance(events[-1], RunFinished) and events[-1].status == "complete"
 
 

@@ -15,6 +15,9 @@ from weaver_tui.services import Services
 WORDS = [f"private{n} " for n in range(300)]
 """The mediator's answer to Alex (no delivery tool: it goes to the speaker only), streamed
 slowly enough that the view is switched while it is still being written."""
+LONG_WORDS = [f"private{n} " for n in range(3000)]
+"""A reply that outlasts the view switch even on a loaded machine; it is cancelled once enough
+tokens have streamed after the switch."""
 
 
 def shown_text(screen: ChatScreen) -> str:
@@ -30,7 +33,7 @@ async def switch_to(pilot, screen: ChatScreen, view: str | None) -> None:
 async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.script(Reply(deltas=WORDS, token_delay=0.02))
+    fake_openai.script(Reply(deltas=LONG_WORDS, token_delay=0.01))
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 0)  # the model's view: everything
         await send(pilot, ALEX_SAYS, wait=False)
@@ -40,6 +43,17 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
         assert screen.running, "the reply ended before the view was switched"
         assert "private" not in shown_text(screen) and ALEX_SAYS not in shown_text(screen)
         seen = record_rows(screen)
+        turn = screen.turn
+        assert turn is not None
+        streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+        await wait_until(
+            pilot,
+            lambda: (
+                sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+                > streamed_at_switch + 500
+            ),
+        )
+        screen.action_cancel_reply()
         await settle(pilot)
 
         assert not [row for row in seen if "private" in row]

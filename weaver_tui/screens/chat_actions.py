@@ -1,5 +1,5 @@
 """The chat screen's app-level actions: cancel and retry a reply, toggle panes, new and open
-conversations, switch profile and model, export.
+conversations, switch profile and model, export, save a reply's artifacts.
 
 Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`; each action either changes the state
 and refreshes the screen or opens a modal screen whose answer comes back in a callback.
@@ -193,6 +193,45 @@ class ChatActions(_Host):
             self.notify(f"Export failed: {exc}", severity="error")
             return
         self.notify(f"Exported to {folder}", title="Conversation exported")
+
+    def action_save_artifacts(self) -> None:
+        """Save the selected reply's artifacts (else the latest on the path's) as files."""
+        from weaver_tui.artifacts import (
+            ArtifactError,
+            artifacts_of,
+            latest_with_artifacts,
+            plan_saves,
+            question_for,
+            save,
+        )
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        index = self.state.index
+        selected = index.get(self.selected_id) if self.selected_id in index else None
+        if selected is None or not artifacts_of(selected.meta):
+            selected = latest_with_artifacts(index.get(i) for i in self.state.path_ids())
+        if selected is None:
+            self.notify("No reply here has files to save.")
+            return
+        root = self.project_dir()
+        try:
+            planned = plan_saves(root, artifacts_of(selected.meta))
+        except ArtifactError as exc:
+            self.notify(str(exc), severity="error", title="Not saved")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                save(planned)
+            except OSError as exc:
+                self.notify(f"Saving failed: {exc.strerror or exc}", severity="error")
+                return
+            names = ", ".join(p.relative for p in planned)
+            self.notify(f"Saved {names} under {root}", title="Artifacts saved")
+
+        self.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
 
     def _default_profile(self) -> str:
         from agents.profiles import DEFAULT_PROFILE

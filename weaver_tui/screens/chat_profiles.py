@@ -36,7 +36,14 @@ else:
 logger = logging.getLogger(__name__)
 
 PROFILE_ACTIONS = frozenset(
-    {"cycle_speaker", "cycle_audience", "cycle_view", "review_patch", "play_demo"}
+    {
+        "cycle_speaker",
+        "cycle_audience",
+        "cycle_view",
+        "review_patch",
+        "play_demo",
+        "show_remembered",
+    }
 )
 
 DEMO_PAUSE_S = 1.5
@@ -325,6 +332,16 @@ class ChatProfiles(_Host):
                 continue
         return None
 
+    def action_show_remembered(self) -> None:
+        """List what the profile remembers across conversations; Delete forgets an item."""
+        from weaver_tui.screens.remembered import RememberedScreen
+
+        memory = self.state.traits.memory
+        if memory is None:
+            return
+        data_dir = Path(self.services.settings.data_dir)
+        self.app.push_screen(RememberedScreen(memory, data_dir))
+
     def action_play_demo(self) -> None:
         """Open a new conversation for the demo and play its turns here, live (Esc stops it)."""
         from weaver_tui.screens.demo_player import DemoPlayer
@@ -357,4 +374,6 @@ class ChatProfiles(_Host):
             return self.state.traits.patch_review and not self.running
         if action == "play_demo":
             return not self.running
+        if action == "show_remembered":
+            return self.state.traits.memory is not None
         return bool(self.state.traits.participants)

@@ -156,11 +156,6 @@ def _examples(conv: Conversation) -> list[str]:
     if conv.has_tool("reply_privately"):
         return ["Say what is on your mind: I answer you privately.",
                 "Mention a plan or a budget you share: I also post a neutral summary for both of you."]  # fmt: skip
-    if re.search(r"\batom|extract_context\b", conv.system, re.I):
-        return [
-            "`Extract the IP and status code from nginx access logs`",
-            "Paste a few log lines in a code block.",
-        ]
     if any(t for t in conv.tools if "search" in t or "knowledge" in t):
         return ["Ask about a paper or a method: I search the knowledge base and cite what I find."]
     return ["`Which model is this, and how do I use my own API key?`", "Paste some code for an outline.",

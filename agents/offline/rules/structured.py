@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.offline.conversation import Conversation, ToolSpec
 from agents.offline.reply import PlannedCall
-from agents.offline.rules import atom_code, knowledge
+from agents.offline.rules import knowledge
 from agents.offline.text import keywords, overlap, shorten, strip_filler, words
 
 _ENUM_HINTS = {  # checked in this order: the most specific wording first
@@ -150,16 +150,20 @@ def choose_option(options: list[Any], conv: Conversation) -> Any:
     return options[0]
 
 
+def _fenced_body(text: str) -> str:
+    """The first fenced block of ``text`` (code or a spec the user pasted), else ""."""
+    match = re.search(r"```[\w-]*\n(.*?)```", text, re.S)
+    return match.group(1) if match else ""
+
+
 def string_for(name: str, conv: Conversation) -> str:
     """A string field: a query, code, spec, prose or a name, chosen by the field's name."""
     lower = name.lower()
     question = strip_filler(conv.user_text)
     if lower in _QUERY_NAMES:
         return knowledge.search_query(conv)
-    if "code" in lower and "error" not in lower:
-        return atom_code.generate(question).code
-    if any(w in lower for w in ("yaml", "spec", "contract")):
-        return atom_code.generate(question).spec
+    if ("code" in lower and "error" not in lower) or any(w in lower for w in ("yaml", "spec")):
+        return _fenced_body(conv.user_text) or question
     if lower in _PROSE_NAMES:
         if conv.results:
             return knowledge.cited_answer(conv.user_text, [r.content for r in conv.results])

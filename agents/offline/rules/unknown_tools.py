@@ -11,7 +11,7 @@ import json
 
 from agents.offline.conversation import Conversation, ToolResult
 from agents.offline.reply import PlannedCall, Reply
-from agents.offline.rules import atoms, knowledge, structured
+from agents.offline.rules import knowledge, structured
 from agents.offline.text import shorten
 
 _MIN_RELEVANCE = 3
@@ -20,9 +20,6 @@ _MIN_RELEVANCE = 3
 def _claimed(conv: Conversation, claimed: frozenset[str]) -> set[str]:
     names = set(claimed)
     names |= {spec.name for spec in knowledge.search_tools(conv)}
-    validator = atoms.validator_tool(conv)
-    if validator is not None:
-        names.add(validator.name)
     return names
 
 

@@ -1,6 +1,2 @@
-"""atom-developer (interim): writes atom functions and checks them against the atom contract.
-
-For now it runs on the shared agent ⇄ tools loop with one real tool, ``validate_atom``, a
-static (``ast``) check of the contract; it never executes the code. A draft → validate →
-reflect → safe-stub graph with a sandboxed contract run is still to come.
-"""
+"""atom-developer: log-parsing intents become Architecture 10.2 atoms and their YAML spec,
+drafted, validated in a sandbox and fixed until they pass (or a safe stub says they did not)."""

@@ -1,20 +1,22 @@
-"""The atom-developer profile (interim: shared agent ⇄ tools loop with a static contract check)."""
+"""The atom-developer profile: a log-parsing intent becomes checked atom functions and their
+YAML spec, through draft → validate (AST, sandboxed contract run, twin consistency) → reflect,
+with a safe stub when the fixes run out."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from langgraph.graph import StateGraph
+from langchain_core.tools import BaseTool
 
-from agents.graph import AgentState, build_react_graph
-from agents.profile import Profile, TurnContext
-from agents.profiles.atom_developer.tools import make_tools
+from agents.profile import Profile
+from agents.profiles.atom_developer.graph import build_graph
+from agents.profiles.atom_developer.offline import RULES
 from agents.profiles.atom_developer.traits import TRAITS
 
 
-def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
-    return build_react_graph(AgentState, profile.make_tools())
+def make_tools() -> list[BaseTool]:
+    """None for the model to call: the graph validates every draft itself."""
+    return []
 
 
 PROFILE = Profile(
@@ -25,4 +27,5 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
+    offline_rules=RULES,
 )

@@ -1,8 +1,36 @@
-"""What the app needs to know to show this profile: one user, no panel of its own. Imports
-nothing but the profile types."""
+"""What the app needs to know to show atom-developer: it works on a project folder (samples
+are read from it, artifacts saved into it); the tool pane names the loop's stages, and a
+reply's badge says whether it is valid, after how many fixes, or the stub. Imports nothing but
+the profile types."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from agents.profile import ProfileTraits
 
-TRAITS = ProfileTraits()
+
+def reply_badge(meta: Mapping[str, Any]) -> str | None:
+    """``valid · 1 fix``, ``valid``, ``safe stub``: what the loop ended with."""
+    trace = meta.get("atom_developer")
+    if not isinstance(trace, Mapping):
+        return None
+    if trace.get("stub"):
+        return "safe stub"
+    fixes = int(trace.get("fixes") or 0)
+    verdict = "valid" if trace.get("valid") else "not valid"
+    return f"{verdict} · {fixes} fix{'es' if fixes != 1 else ''}" if fixes else verdict
+
+
+TRAITS = ProfileTraits(
+    project_root=True,
+    stages={
+        "read_request": "request",
+        "draft": "draft",
+        "validate": "validator",
+        "reflect": "reflect",
+        "fallback": "fallback",
+    },
+    reply_badge=reply_badge,
+)

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.confine import (
+from agents.profiles.ide_helper.reading import is_binary
+from agents.project_paths import (
     relative_display,
     resolve_inside,
     resolve_project_path,
 )
-from agents.profiles.ide_helper.reading import is_binary
 
 logger = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ def apply_patch(root: Path, patch: Patch) -> str:
     """Write the patch if the file still has the content it was made from; return a sentence.
 
     Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
-    :class:`~agents.profiles.ide_helper.confine.PathRefused` if the path now leaves the root.
+    :class:`~agents.project_paths.PathRefused` if the path now leaves the root.
     Applying the same patch twice is harmless: a file that already holds the new content is
     reported as applied and not written again (the app's review screen applies the patch and
     then resumes the turn, whose review node applies it once more).

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import BinaryIO
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.confine import (
+from agents.profiles.ide_helper.project_files import SKIPPED_DIR_NAMES, project_files
+from agents.project_paths import (
     relative_display,
     resolve_inside,
     resolve_project_path,
 )
-from agents.profiles.ide_helper.project_files import SKIPPED_DIR_NAMES, project_files
 
 MAX_READ_BYTES = 200_000
 MAX_READ_LINES = 2_000

@@ -26,13 +26,13 @@ from typing import Any
 import regex as regex_engine  # type: ignore[import-untyped]
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.confine import resolve_inside
 from agents.profiles.ide_helper.project_files import (
     GIT_TIMEOUT_S,
     git_command,
     git_environment,
     project_files,
 )
+from agents.project_paths import resolve_inside
 
 MAX_FILE_BYTES = 1_000_000
 MAX_RESULTS = 200

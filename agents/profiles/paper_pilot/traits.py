@@ -5,9 +5,10 @@ profile types."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from agents.profile import ProfileTraits
+from agents.profile import ProfileTraits, RememberedItem, RememberedItems
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
@@ -16,6 +17,26 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
     if not isinstance(trace, Mapping) or not trace.get("intent"):
         return None
     return f"{trace['intent']} · {trace.get('strategy')}"
+
+
+def remembered_facts(data_dir: Path) -> list[RememberedItem]:
+    """The facts paper-pilot remembers, newest first, each with the conversation it came from."""
+    from agents.profiles.paper_pilot.memory import Memory, memory_path
+
+    with Memory(memory_path(data_dir)) as memory:
+        return [
+            RememberedItem(str(f.id), f.text, f"from conversation {f.conversation_id[:8]}")
+            for f in memory.all()
+        ]
+
+
+def forget_fact(data_dir: Path, item_id: str) -> bool:
+    from agents.profiles.paper_pilot.memory import Memory, memory_path
+
+    if not item_id.isdigit():
+        return False
+    with Memory(memory_path(data_dir)) as memory:
+        return memory.forget(int(item_id))
 
 
 TRAITS = ProfileTraits(
@@ -36,4 +57,10 @@ TRAITS = ProfileTraits(
         "save_memory": "memory",
     },
     reply_badge=reply_badge,
+    memory=RememberedItems(
+        "Facts paper-pilot remembers",
+        remembered_facts,
+        forget_fact,
+        "Nothing is remembered yet: facts are kept from answers the critic passed.",
+    ),
 )

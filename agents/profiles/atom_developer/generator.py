@@ -1,11 +1,11 @@
-"""A small template-driven generator of Architecture 10.2 atoms from a log-parsing intent.
+"""The offline model's atom writer: Architecture 10.2 atoms from a log-parsing intent.
 
 "Extract the IP and status code from nginx access logs" names fields (``ip``, ``status``) and
 a format (an access log); the generator picks named-group regexes for those fields, writes
 ``extract_context(text, source_file)`` (Atom A, values cast to ``str``, the standard item
-keys), ``validate_logic`` (Atom B, alternatives > regex > wildcard > default) and, when the
-intent asks about presence, ``check_existence`` (Atom C), plus the YAML spec that drives
-them. No I/O, no ``os``/``sys``: the code is meant to pass the compliance sandbox.
+keys), ``validate_logic`` (Atom B, alternatives > regex > wildcard > default) and
+``check_existence`` (Atom C), plus the YAML spec that drives them, its pattern of the kind the
+intent asks for. No I/O, no ``os``/``sys``: the code is meant to pass the compliance sandbox.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ ACCESS_LOG = (
     r'(?: "(?P<referer>[^"]*)" "(?P<user_agent>[^"]*)")?'
 )
 _ACCESS_WORDS = re.compile(r"\b(?:nginx|apache|access[ _-]?logs?|combined log|httpd)\b", re.I)
-_EXISTENCE = re.compile(r"\b(?:exist|exists|existence|present|presence|missing|any)\b", re.I)
+_STARTS = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?) with\s+[\"'`]?(?P<prefix>[\w./:-]+)", re.I
+)
+_QUOTED_WILDCARD = re.compile(r"[\"'`](?P<glob>[^\"'`\s]*\*[^\"'`\s]*)[\"'`]")
+_EXPLICIT_REGEX = re.compile(r"(?:\bregex\b|\bmatching\b)\s*[:=]?\s*/(?P<expr>[^/]+)/", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,9 @@ class Atom:
     access_log: bool
     code: str
     spec: str
+    pattern: str
+    kind: str
+    """The pattern kind the spec declares: alternatives, regex, wildcard or default."""
 
 
 def fields_in(intent: str) -> list[str]:
@@ -98,9 +105,37 @@ def generate(intent: str, sample: str = "") -> Atom:
     values = values_in(intent)
     value_field = _value_field(fields, values)
     name = "_".join(["access" if access else "log", *fields[:3]])
-    code = _code(intent, fields, value_field, access, bool(_EXISTENCE.search(intent)))
-    spec = _spec(name, intent, fields, value_field, values)
-    return Atom(name, tuple(fields), value_field, tuple(values), access, code, spec)
+    code = _code(intent, fields, value_field, access)
+    pattern = choose_pattern(intent, value_field, values)
+    spec = _spec(name, intent, fields, value_field, pattern)
+    return Atom(
+        name, tuple(fields), value_field, tuple(values), access, code, spec, pattern,
+        pattern_kind(pattern),
+    )  # fmt: skip
+
+
+def choose_pattern(intent: str, value_field: str, values: list[str]) -> str:
+    """The spec's pattern, of the kind the intent asks for: a regex it spells out, a prefix
+    ("starting with Disk") or a quoted glob as a wildcard, the values it names (one: contains;
+    several: alternatives), else a regex for the value field's form."""
+    if explicit := _EXPLICIT_REGEX.search(intent):
+        return f"regex:{explicit.group('expr')}"
+    if glob := _QUOTED_WILDCARD.search(intent):
+        return glob.group("glob")
+    if prefix := _STARTS.search(intent):
+        return f"{prefix.group('prefix')}*"
+    if values:
+        return "|".join(values)
+    return f"regex:{FIELDS[value_field][2]}" if value_field in FIELDS else "regex:.+"
+
+
+def pattern_kind(pattern: str) -> str:
+    """The kind of ``pattern`` by the precedence lock: ``|`` > ``regex:`` > ``*`` > default."""
+    if "|" in pattern:
+        return "alternatives"
+    if pattern.startswith("regex:"):
+        return "regex"
+    return "wildcard" if "*" in pattern else "default"
 
 
 def extract_sample(atom: Atom, sample: str) -> list[dict[str, str]]:
@@ -136,8 +171,8 @@ def _value_field(fields: list[str], values: list[str]) -> str:
     return fields[0]
 
 
-def _code(intent: str, fields: list[str], value_field: str, access: bool, existence: bool) -> str:
-    summary = " ".join(intent.split())[:90].rstrip(".").replace('"', "'")
+def _code(intent: str, fields: list[str], value_field: str, access: bool) -> str:
+    summary = " ".join(intent.split())[:90].rstrip(".").replace('"', "'").replace("\\", "\\\\")
     if access:
         patterns = f"LINE_REGEX = re.compile(\n    r'{ACCESS_LOG}'\n)\nFIELDS = {tuple(fields)!r}\n"
         parse = (
@@ -186,33 +221,36 @@ def _code(intent: str, fields: list[str], value_field: str, access: bool, existe
         ") -> Dict:\n"
         '    """Atom B: alternatives (|) > regex (regex:) > wildcard (*) > default."""\n'
         "    value = str(text)\n"
-        "    if '|' in pattern and not pattern.startswith('regex:'):\n"
+        "    if '|' in pattern:\n"
         "        options = [p.strip() for p in pattern.split('|') if p.strip()]\n"
-        "        hit = next((p for p in options if p == value or p in value), None)\n"
-        "        return {'is_match': hit is not None, 'reason': f'alternative {hit!r}' if hit else 'no alternative matched', 'kind': 'alternatives'}\n"
+        "        hit = next((p for p in options if validate_logic(value, p, None, default_match, regex_mode)['is_match']), None)\n"
+        "        reason = f'alternative {hit!r} matched' if hit is not None else 'no alternative matched'\n"
+        "        return {'is_match': hit is not None, 'reason': reason, 'kind': 'alternatives'}\n"
         "    if pattern.startswith('regex:'):\n"
         "        expression = pattern[len('regex:'):]\n"
-        "        found = re.match(expression, value) if regex_mode == 'match' else re.search(expression, value)\n"
+        "        if regex_mode == 'match':\n"
+        "            found = re.match(expression, value)\n"
+        "        else:\n"
+        "            found = re.search(expression, value)\n"
         "        return {'is_match': found is not None, 'reason': f'regex {expression!r} ({regex_mode})', 'kind': 'regex'}\n"
         "    if '*' in pattern:\n"
-        "        wildcard = '^' + '.*'.join(re.escape(part) for part in pattern.split('*')) + '$'\n"
-        "        return {'is_match': re.match(wildcard, value) is not None, 'reason': f'wildcard {pattern!r}', 'kind': 'wildcard'}\n"
-        "    is_match = value == pattern if default_match == 'exact' else pattern in value\n"
-        "    return {'is_match': is_match, 'reason': f'{default_match} {pattern!r}', 'kind': 'default'}\n"
+        "        wildcard = '.*'.join(re.escape(part) for part in pattern.split('*'))\n"
+        "        matched = re.fullmatch(wildcard, value, re.S) is not None\n"
+        "        return {'is_match': matched, 'reason': f'wildcard {pattern!r}', 'kind': 'wildcard'}\n"
+        "    if default_match == 'exact':\n"
+        "        return {'is_match': value == pattern, 'reason': f'exact {pattern!r}', 'kind': 'default'}\n"
+        "    return {'is_match': pattern in value, 'reason': f'contains {pattern!r}', 'kind': 'default'}\n"
     )
     atom_c = (
         "\n\ndef check_existence(items: List[Dict]) -> Dict:\n"
         '    """Atom C: are there matching items? Passes the evidence through unchanged."""\n'
         "    return {'is_match': bool(items), 'reason': f'{len(items)} item(s) found', 'evidence': items}\n"
     )
-    return atom_a + atom_b + (atom_c if existence else "")
+    return atom_a + atom_b + atom_c
 
 
-def _spec(name: str, intent: str, fields: list[str], value_field: str, values: list[str]) -> str:
-    if values:
-        pattern = "|".join(values) if len(values) > 1 else values[0]
-    else:
-        pattern = f"regex:{FIELDS[value_field][2]}" if value_field in FIELDS else "regex:.+"
+def _spec(name: str, intent: str, fields: list[str], value_field: str, pattern: str) -> str:
+    quoted = pattern.replace("'", "''")
     description = " ".join(intent.split())[:100].replace("'", "''")
     return (
         "item_spec:\n"
@@ -221,7 +259,8 @@ def _spec(name: str, intent: str, fields: list[str], value_field: str, values: l
         "  atom: extract_context\n"
         f"  value_field: {value_field}\n"
         f"  fields: [{', '.join(fields)}]\n"
-        f"  pattern: '{pattern}'\n"
+        f"  pattern: '{quoted}'\n"
+        f"  kind: {pattern_kind(pattern)}\n"
         "  default_match: contains\n"
         "  regex_mode: search\n"
     )

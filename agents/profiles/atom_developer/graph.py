@@ -1,0 +1,289 @@
+"""atom-developer's graph: draft the atoms and their spec, validate, fix from the errors, and
+fall back to a safe stub when the fixes run out.
+
+    read_request → draft (or the user's own code) → validate   (nothing to work on: guide)
+      → valid: finish
+      → errors, fewer than MAX_FIXES fixes so far: reflect → validate
+      → errors after the last fix: fallback → finish
+
+Each stage reports a line to the tool pane; the draft and reflect model calls are internal
+(``nostream``), their progress shown as lines written, so a rejected draft never reaches the
+chat. Generated code runs only in the validator's sandboxed subprocess. The reply shows the
+final code and spec, the report per level and whether it is the stub; the record keeps them as
+artifacts (saved as files on request) with the turn's trace.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from agents.graph import emit_status
+from agents.profile import Profile, TurnContext
+from agents.profiles.atom_developer import prompts
+from agents.profiles.atom_developer.request import fenced, last_block, read_request
+from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
+from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
+from agents.profiles.atom_developer.validation import avalidate
+
+logger = logging.getLogger(__name__)
+
+INTERNAL: RunnableConfig = {"tags": ["nostream"]}
+VALIDATING = "Running Architecture 10.2 compliance tests ..."
+FIXING = "Type-safety violation found, fixing automatically ..."
+_CODE = frozenset({"python", "py", "python3"})
+_SPEC = frozenset({"yaml", "yml"})
+_NAME = re.compile(r"^\s*name:\s*['\"]?([A-Za-z_][\w-]{0,60})", re.M)
+
+
+def _text(message: AnyMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+def _trace(state: DeveloperState, stage: str, started: float, **facts: Any) -> list[dict[str, Any]]:
+    entry = {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
+    return [*(state.get("trace") or []), entry]
+
+
+async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> tuple[str, str]:
+    """Ask the model for code and spec; the tool pane counts the lines as they arrive."""
+    messages = [SystemMessage(runtime.context.system_prompt), HumanMessage(request)]
+    text = ""
+    shown = 0
+    async for chunk in runtime.context.model.astream(messages, config=INTERNAL):
+        text += _text(chunk)
+        lines = text.count("\n")
+        if lines >= shown + 10:
+            shown = lines
+            emit_status(node, f"writing … {lines} lines")
+    code, spec = last_block(text, _CODE), last_block(text, _SPEC)
+    return (code if code.strip() else ""), (spec if spec.strip() else "")
+
+
+# -- the stages ---------------------------------------------------------------------------------
+
+
+async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    messages = list(state.get("messages") or [])
+    text = _text(messages[-1]) if messages else ""
+    request = read_request(text, runtime.context.project_root)
+    if request.note:
+        emit_status("read_request", request.note, "error")
+    elif request.sample:
+        where = "your message" if request.sample_from == "message" else request.sample_from
+        lines = len(request.sample.splitlines())
+        emit_status("read_request", f"{lines} sample line(s) from {where}", "done")
+    return {
+        "user_intent": request.intent,
+        "log_snippet": request.sample,
+        "sample_from": request.sample_from,
+        "generated_code": request.code,
+        "pseudo_contract": request.spec,
+        "drafted_by_user": bool(request.code),
+        "validation_errors": [],
+        "iteration_count": 0,
+        "stub": False,
+        "rejected_code": "",
+        "report": {},
+        "trace": _trace(state, "read_request", started, sample_lines=len(request.sample.splitlines())),
+    }  # fmt: skip
+
+
+_LOG_WORDS = re.compile(
+    r"\b(?:logs?|lines?|extract\w*|pars\w+|match\w*|atoms?|errors?|codes?|fields?|regex|"
+    r"pattern|status|level|timestamps?|ip|warn\w*|fail\w*|check)\b",
+    re.IGNORECASE,
+)
+GUIDE = (
+    "Tell me what to pull out of a log, and paste a few sample lines in a fenced block (or "
+    "name a log file in the project), for example:\n\n"
+    "    Extract the error code when it is 500 or 503 from logs/app.log\n\n"
+    "I draft the three atoms and their YAML spec, validate them (a syntax-tree check, a "
+    "sandboxed contract run, a check that code and spec agree) and fix what fails. To check "
+    "an atom of your own, paste it in a ```python block."
+)
+
+
+def after_request(state: DeveloperState) -> Literal["draft", "validate", "guide"]:
+    """The user's own code is validated as it is; a request with nothing to work on (no
+    sample, no code, no word about logs) gets a short guide; otherwise the model drafts."""
+    if state.get("drafted_by_user"):
+        return "validate"
+    if not state.get("log_snippet") and not _LOG_WORDS.search(state.get("user_intent", "")):
+        return "guide"
+    return "draft"
+
+
+async def guide(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Say what this profile needs, instead of drafting an atom for "hello"."""
+    return {"messages": [AIMessage(content=GUIDE)]}
+
+
+async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    emit_status("draft", "drafting the atoms and the YAML spec")
+    request = prompts.draft_message(state.get("user_intent", ""), state.get("log_snippet", ""))
+    code, spec = await _write(runtime, "draft", request)
+    emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
+    return {
+        "generated_code": code,
+        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "trace": _trace(state, "draft", started, lines=code.count("\n")),
+    }
+
+
+async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    emit_status("validate", VALIDATING)
+    spec = state.get("pseudo_contract") or None
+    report = await avalidate(state.get("generated_code", ""), spec, state.get("log_snippet", ""))
+    errors = report.errors
+    summary = (
+        "all levels passed"
+        if report.valid
+        else f"{len(errors)} error(s): {errors[0] if errors else 'no atom found'}"
+    )
+    emit_status("validate", summary, "done" if report.valid else "error")
+    return {
+        "validation_errors": errors if not report.valid else [],
+        "report": report.as_dict(),
+        "report_text": report.render(),
+        "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
+    }
+
+
+def after_validate(state: DeveloperState) -> Literal["finish", "reflect", "fallback"]:
+    if not state.get("validation_errors") and state.get("report", {}).get("valid"):
+        return "finish"
+    if state.get("stub"):
+        return "finish"  # the stub's own report is shown as it is
+    return "reflect" if state.get("iteration_count", 0) < MAX_FIXES else "fallback"
+
+
+async def reflect(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    fix = state.get("iteration_count", 0) + 1
+    emit_status("reflect", f"{FIXING} (fix {fix} of {MAX_FIXES})")
+    request = prompts.reflect_message(
+        state.get("user_intent", ""),
+        state.get("log_snippet", ""),
+        state.get("generated_code", ""),
+        state.get("pseudo_contract", ""),
+        list(state.get("validation_errors") or []),
+        fix,
+        MAX_FIXES,
+    )
+    code, spec = await _write(runtime, "reflect", request)
+    changed = code.strip() != state.get("generated_code", "").strip()
+    emit_status("reflect", f"fix {fix}: {'code rewritten' if changed else 'no change'}", "done")
+    return {
+        "generated_code": code or state.get("generated_code", ""),
+        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "iteration_count": fix,
+        "trace": _trace(state, "reflect", started, fix=fix, changed=changed),
+    }
+
+
+async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """No draft passed: validate and answer the safe stub (it never claims to be more)."""
+    started = time.perf_counter()
+    emit_status("fallback", f"no draft passed after {MAX_FIXES} fixes: answering the safe stub")
+    spec = stub_spec(state.get("user_intent", ""))
+    report = await avalidate(STUB_CODE, spec, "")
+    emit_status("fallback", "safe stub validated" if report.valid else "stub check failed", "done")
+    return {
+        "rejected_code": state.get("generated_code", ""),
+        "generated_code": STUB_CODE,
+        "pseudo_contract": spec,
+        "stub": True,
+        "validation_errors": state.get("validation_errors") or [],
+        "report": report.as_dict(),
+        "report_text": report.render(),
+        "trace": _trace(state, "fallback", started, stub_valid=report.valid),
+    }
+
+
+def _artifact_name(spec: str, stub: bool) -> str:
+    found = _NAME.search(spec)
+    return "safe_stub" if stub else (found.group(1) if found else "atom")
+
+
+async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """The reply: verdict, code, spec and the report per level; artifacts on the record."""
+    code = state.get("generated_code", "")
+    spec = state.get("pseudo_contract", "")
+    stub = bool(state.get("stub"))
+    report = state.get("report") or {}
+    valid = bool(report.get("valid"))
+    fixes = state.get("iteration_count", 0)
+    name = _artifact_name(spec, stub)
+    if stub:
+        head = (
+            f"**Safe stub.** No draft passed validation after {fixes} fixes, so this is a "
+            "stub: `extract_context` finds nothing yet. Replace it before relying on it."
+        )
+    elif valid:
+        how = "your code" if state.get("drafted_by_user") else "the draft"
+        head = f"**Valid atom**: {how} passed every check" + (
+            f" after {fixes} fix{'es' if fixes != 1 else ''}." if fixes else " at once."
+        )
+    else:
+        head = "**Not valid.**"
+    parts = [head, f"**{name}.py**", fenced(code, "python")]
+    if spec:
+        parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
+    parts += ["**Validation report**", state.get("report_text", "")]
+    if stub and state.get("validation_errors"):
+        listed = "\n".join(f"- {e}" for e in state.get("validation_errors") or [])
+        parts += ["**The last draft's errors**", listed]
+    artifacts = [{"name": f"{name}.py", "language": "python", "text": code, "folder": "atoms"}]
+    if spec:
+        artifacts.append(
+            {"name": f"{name}.yaml", "language": "yaml", "text": spec, "folder": "atoms"}
+        )
+    meta = {
+        "atom_developer": {
+            "valid": valid,
+            "stub": stub,
+            "fixes": fixes,
+            "report": report,
+            "stages": state.get("trace") or [],
+        },
+        "artifacts": artifacts,
+    }
+    return {
+        "messages": [AIMessage(content="\n\n".join(parts), additional_kwargs={"record_meta": meta})]
+    }
+
+
+def build_graph(profile: Profile) -> StateGraph[DeveloperState, TurnContext, Any, Any]:
+    graph: StateGraph[DeveloperState, TurnContext, Any, Any] = StateGraph(
+        DeveloperState, context_schema=TurnContext
+    )
+    graph.add_node("read_request", read_user_request)
+    graph.add_node("draft", draft)
+    graph.add_node("validate", validate)
+    graph.add_node("reflect", reflect)
+    graph.add_node("fallback", fallback)
+    graph.add_node("finish", finish)
+    graph.add_node("guide", guide)
+    graph.add_edge(START, "read_request")
+    graph.add_conditional_edges("read_request", after_request, ["draft", "validate", "guide"])
+    graph.add_edge("guide", END)
+    graph.add_edge("draft", "validate")
+    graph.add_conditional_edges("validate", after_validate, ["finish", "reflect", "fallback"])
+    graph.add_edge("reflect", "validate")
+    graph.add_edge("fallback", "finish")
+    graph.add_edge("finish", END)
+    return graph

@@ -1,0 +1,42 @@
+"""atom-developer's graph state: the intent and sample, the twin artifacts, what the validator
+said of them, and how many fixes were tried."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+MAX_FIXES = 3
+"""Reflect rounds before the safe stub: the draft and three fixes are validated, four in all."""
+
+
+class DeveloperState(TypedDict, total=False):
+    """One turn of the draft → validate → reflect loop."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    user_intent: str
+    """What the user wants extracted or checked, in their words."""
+    log_snippet: str
+    """Sample log lines (from the message, or a file under the project root)."""
+    sample_from: str
+    generated_code: str
+    """The Python atoms being worked on (the mechanism)."""
+    pseudo_contract: str
+    """The YAML item spec that drives them (the policy)."""
+    validation_errors: list[str]
+    """What the last validation found; empty when it passed."""
+    iteration_count: int
+    """Fixes made so far (at most :data:`MAX_FIXES`)."""
+    report: dict[str, Any]
+    """The last validation report (``ValidationReport.as_dict()``)."""
+    report_text: str
+    """The same report as Markdown lines, one per level."""
+    drafted_by_user: bool
+    """The user brought the first draft (a ```python block) to be checked and fixed."""
+    stub: bool
+    """The answer is the safe stub: no draft passed within the fixes allowed."""
+    rejected_code: str
+    """The last draft that failed, shown beside the stub."""
+    trace: list[dict[str, Any]]

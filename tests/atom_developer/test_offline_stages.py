@@ -1,0 +1,88 @@
+"""The offline model's draft and reflect stages: the draft follows the intent and the sample
+(fields, pattern kind), and each validator error is fixed by what it names. Every artifact is
+judged by the real validator, sandbox included."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.offline import OfflineChatModel
+from agents.profiles.atom_developer import prompts
+from agents.profiles.atom_developer.generator import generate
+from agents.profiles.atom_developer.offline_fixes import fix_draft
+from agents.profiles.atom_developer.profile import PROFILE
+from agents.profiles.atom_developer.request import last_block
+from agents.profiles.atom_developer.validation import validate
+from tests.atom_developer.graph_support import BROKEN_DRAFT, ERROR_SAMPLE
+
+ACCESS_SAMPLE = (
+    '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /index.html HTTP/1.0" 200 2326 "-" "curl/8"\n'
+    '10.0.0.7 - - [10/Oct/2000:13:55:40 -0700] "POST /login HTTP/1.1" 500 17 "-" "Mozilla/5.0"'
+)
+
+
+@pytest.mark.parametrize(
+    ("intent", "sample", "pattern", "kind"),
+    [
+        ("extract the error code when it is 500 or 503", ERROR_SAMPLE, "500|503", "alternatives"),
+        ("extract error code 500", ERROR_SAMPLE, "500", "default"),
+        ("extract the error code", ERROR_SAMPLE, "regex:^\\d+$", "regex"),
+        ("extract lines whose message starts with db", ERROR_SAMPLE, "db*", "wildcard"),
+        ("extract the error code matching /^5\\d\\d$/", ERROR_SAMPLE, "regex:^5\\d\\d$", "regex"),
+        ("extract the IP and status code from nginx access logs", ACCESS_SAMPLE, "regex:^[1-5]\\d{2}$", "regex"),
+    ],
+)  # fmt: skip
+def test_the_draft_picks_the_pattern_kind_from_the_intent_and_passes(
+    intent: str, sample: str, pattern: str, kind: str
+) -> None:
+    atom = generate(intent, sample)
+    assert (atom.pattern, atom.kind) == (pattern, kind)
+    assert f"kind: {kind}" in atom.spec
+    report = validate(atom.code, atom.spec, sample)
+    assert report.valid, report.errors
+
+
+def test_the_fields_come_from_the_intent_or_else_the_sample() -> None:
+    assert generate("extract the IP and status code from nginx access logs").fields == ("ip", "status")  # fmt: skip
+    assert generate("parse these", ERROR_SAMPLE).fields == ("timestamp", "level", "error_code", "message")  # fmt: skip
+
+
+def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:
+    model = OfflineChatModel().with_rules(PROFILE.offline_rules)
+    request = prompts.draft_message("extract the error code", ERROR_SAMPLE)
+    reply = str(model.invoke(request).content)
+    code, spec = last_block(reply, frozenset({"python"})), last_block(reply, frozenset({"yaml"}))
+    assert "def extract_context" in code and "pattern: 'regex:" in spec
+    assert validate(code, spec, ERROR_SAMPLE).valid
+
+
+def test_each_error_is_fixed_by_what_it_names_and_the_rest_is_kept() -> None:
+    before = validate(BROKEN_DRAFT, None, ERROR_SAMPLE)
+    assert not before.valid
+    fixed = fix_draft("extract the error code", ERROR_SAMPLE, BROKEN_DRAFT, "", before.errors)
+    assert "import os" not in fixed.code and "subprocess" not in fixed.code
+    assert "print(" not in fixed.code
+    assert 'CODE = re.compile(r"code=(\\d+)")' in fixed.code  # the user's own pattern stays
+    assert "def validate_logic" in fixed.code  # the spec written for it is read through it
+    assert any("dropped `import os`" in change for change in fixed.changes)
+    assert validate(fixed.code, fixed.spec, ERROR_SAMPLE).valid
+
+
+def test_an_atom_that_breaks_its_contract_is_rewritten() -> None:
+    atom = generate("extract the error code", ERROR_SAMPLE)
+    swapped = atom.code.replace("if regex_mode == 'match':", "if regex_mode != 'match':")
+    report = validate(swapped, atom.spec, ERROR_SAMPLE)
+    assert not report.valid
+    fixed = fix_draft("extract the error code", ERROR_SAMPLE, swapped, atom.spec, report.errors)
+    assert "rewrote `validate_logic` to its contract" in fixed.changes
+    assert validate(fixed.code, fixed.spec, ERROR_SAMPLE).valid
+
+
+def test_a_sample_without_the_wanted_field_is_not_pretended_away() -> None:
+    sample = "INFO all good\nINFO still fine"
+    atom = generate("extract the error code", sample)
+    report = validate(atom.code, atom.spec, sample)
+    assert not report.valid
+    fixed = fix_draft("extract the error code", sample, atom.code, atom.spec, report.errors)
+    assert fixed.code == atom.code
+    assert any("the sample has no line with `error_code`" in c for c in fixed.changes)
