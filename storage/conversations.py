@@ -22,6 +22,10 @@ from storage.store import NotFoundError
 logger = logging.getLogger(__name__)
 
 
+PROMPT_HISTORY_CHARS = 20_000
+"""The longest message the composer's history recalls."""
+
+
 class ConversationOps:
     """The conversation half of :class:`storage.sqlite_store.SqliteConversationStore`."""
 
@@ -58,6 +62,24 @@ class ConversationOps:
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY updated_at DESC, rowid DESC", params).fetchall()
         return [row_to_conversation(row) for row in rows]
+
+    def recent_prompts(self, profile: str, limit: int = 200) -> list[str]:
+        """The user's last ``limit`` distinct messages to ``profile``, newest first (a message
+        longer than :data:`PROMPT_HISTORY_CHARS` is left out: history is for prompts)."""
+        sql = (
+            "SELECT m.content FROM messages AS m INDEXED BY messages_user_by_time"
+            " JOIN conversations AS c ON c.id = m.conversation_id"
+            " WHERE m.role = 'user' AND c.profile = ? AND length(m.content) <= ?"
+            " ORDER BY m.created_at DESC LIMIT ?"
+        )
+        seen: dict[str, None] = {}
+        with self._db.read() as conn:
+            for (content,) in conn.execute(sql, (profile, PROMPT_HISTORY_CHARS, limit * 4)):
+                if content.strip():
+                    seen.setdefault(content, None)
+                if len(seen) >= limit:
+                    break
+        return list(seen)
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         self._update_conversation(conversation_id, "title = ?", (title,))

@@ -93,7 +93,12 @@ WHEN old.status != 'streaming' OR new.status != 'streaming' BEGIN
 END;
 """
 
-MIGRATIONS: list[str] = [SCHEMA_V1]
+SCHEMA_V2 = """
+CREATE INDEX messages_user_by_time ON messages (created_at) WHERE role = 'user';
+"""
+"""The user's prompts, newest first, without reading the rest (the composer's history)."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)

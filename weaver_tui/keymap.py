@@ -214,6 +214,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "composer",
         None,
     ),
+    KeyAction(
+        "Prompt history",
+        "In an empty composer: Up recalls the prompts sent to this profile, newest first; Down goes back",
+        "up,down",
+        "composer",
+        None,
+    ),
     # tool pane
     KeyAction(
         "Open tool output",

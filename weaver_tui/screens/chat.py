@@ -121,10 +121,20 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                 yield Static(EMPTY_HINT, id="empty-hint")
                 yield MessageView(id="messages")
                 yield Vertical(id="profile-panel")
-                yield Composer(id="composer")
+                composer = Composer(id="composer")
+                composer.history_source = self._prompt_history
+                yield composer
             with Vertical(id="side-pane"):
                 yield ToolStatusPane(id="tool-pane")
         yield WeaverFooter()
+
+    def _prompt_history(self) -> list[str]:
+        """The prompts sent to the current profile, newest first (the composer's Up)."""
+        try:
+            return self.state.store.recent_prompts(self.state.profile)
+        except StorageError as exc:
+            logger.warning("prompt history unreadable", extra={"error": str(exc)})
+            return []
 
     @property
     def header(self) -> ChatHeader:

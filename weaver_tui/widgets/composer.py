@@ -5,10 +5,15 @@ and a line break is Ctrl+J, which every terminal can send, or Shift+Enter where 
 reports it (kitty keyboard protocol, recent xterm/foot/WezTerm). The border title says who is
 speaking (the mediator profile has several speakers); the subtitle says what sending will do
 when it is not a plain reply ("editing message: sends a new version", "forking from ...").
+
+Up in an empty composer recalls the prompts sent before, newest first, as a shell does (Down
+goes back toward the draft); ``history_source`` gives them (the chat screen reads the store:
+the prompts sent to the current profile). Typing into a recalled prompt makes it a draft.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -31,6 +36,7 @@ class Composer(TextArea):
     | :- | :- |
     | Enter | Send the message (ignored when it is only whitespace). |
     | Ctrl+J / Shift+Enter | Insert a line break. |
+    | Up / Down (empty, or in a recalled prompt's first / last line) | Older / newer prompts. |
     """
 
     DEFAULT_CSS = """
@@ -92,8 +98,15 @@ class Composer(TextArea):
             classes=classes,
         )
 
+    history_source: Callable[[], list[str]] | None = None
+    """The prompts Up recalls, newest first (read when browsing starts)."""
+
     def on_mount(self) -> None:
         self._show_titles()
+        self._history: list[str] = []
+        self._recalled = -1
+        """The index of the prompt shown from the history; -1 when not browsing."""
+        self._recalled_text = ""
 
     def watch_speaker(self) -> None:
         self._show_titles()
@@ -116,9 +129,33 @@ class Composer(TextArea):
             event.prevent_default()
             self.action_newline()
             return
+        if event.key in ("up", "down") and self._browse(event.key == "up"):
+            event.stop()
+            event.prevent_default()
+            return
         if await run_own_binding(self, event):  # Backspace, Ctrl+U, arrows ... in key order
             return
         await super()._on_key(event)
+
+    def _browse(self, older: bool) -> bool:
+        """Show the next older (or newer) prompt; ``False`` leaves the key to the editor."""
+        browsing = self._recalled >= 0 and self.text == self._recalled_text
+        row = self.cursor_location[0]
+        if not browsing:
+            self._recalled = -1
+            if not older or self.text or self.history_source is None:
+                return False
+            self._history = self.history_source()
+        elif row != (0 if older else self.document.line_count - 1):
+            return False  # move within the recalled prompt first
+        step = self._recalled + (1 if older else -1)
+        if step >= len(self._history):
+            return browsing  # the oldest is shown: nothing further back
+        self._recalled = step
+        self._recalled_text = self._history[step] if step >= 0 else ""
+        self.load_text(self._recalled_text)
+        self.move_cursor(self.document.end)
+        return True
 
     max_bytes: int = 2_000_000
     """The largest message the composer takes (the ``max_message_bytes`` setting)."""
