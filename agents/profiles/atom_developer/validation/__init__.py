@@ -1,0 +1,107 @@
+"""The three-level validator of atom-developer's atoms.
+
+Level 1 (``AST``) reads the code's syntax tree and never runs it; level 2 (``contract run``)
+runs each defined atom's contract cases in a sandboxed child process; level 3 (``twin
+consistency``) checks, in the same child, that ``validate_logic`` agrees with a YAML spec on
+the sample's lines. A level that cannot run is ``skipped`` with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from agents.profiles.atom_developer.validation.contract import Case, contract_cases, twin_cases
+from agents.profiles.atom_developer.validation.report import LevelResult, ValidationReport
+from agents.profiles.atom_developer.validation.sandbox import (
+    DEFAULT_LIMITS,
+    SandboxLimits,
+    explain,
+    run_atoms,
+)
+from agents.profiles.atom_developer.validation.spec import read_spec
+from agents.profiles.atom_developer.validation.static_check import check_static
+
+__all__ = ["LevelResult", "SandboxLimits", "ValidationReport", "avalidate", "validate"]
+
+NAMES = {1: "AST", 2: "contract run", 3: "twin consistency"}
+
+
+def _level(level: int, errors: list[str], ms: float, note: str = "") -> LevelResult:
+    if errors:
+        return LevelResult(level, NAMES[level], "failed", tuple(errors), note, ms)
+    return LevelResult(level, NAMES[level], "passed", (), note, ms)
+
+
+def _skipped(level: int, note: str) -> LevelResult:
+    return LevelResult(level, NAMES[level], "skipped", (), note)
+
+
+async def _run_levels(
+    code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits
+) -> tuple[LevelResult, LevelResult]:
+    started = time.perf_counter()
+    spec_errors: list[str] = []
+    cases: list[Case] = contract_cases(atoms, sample)
+    if spec is not None:
+        parsed, spec_errors = read_spec(spec)
+        if parsed is not None and "validate_logic" not in atoms:
+            spec_errors.append("the spec is checked through validate_logic; define it")
+        elif parsed is not None:
+            cases += twin_cases(parsed, atoms, sample)
+    spec_ms = (time.perf_counter() - started) * 1000
+    result = await run_atoms(code, [case.call for case in cases], limits)
+    errors: dict[int, list[str]] = {2: [], 3: list(spec_errors)}
+    if result.load_error:
+        errors[2].append(f"the code fails when it is loaded: {result.load_error}")
+    unrun = {2: 0, 3: 0}
+    for index, case in enumerate(cases):
+        if index < len(result.outcomes):
+            outcome = result.outcomes[index]
+            if outcome.ok:
+                errors[case.level] += case.judge(outcome)
+            else:
+                errors[case.level].append(explain(case.text, outcome.error, limits))
+        elif index == result.stopped_at:
+            errors[case.level].append(result.stopped)
+        elif not result.load_error:
+            unrun[case.level] += 1
+    for level, count in unrun.items():
+        if count and not errors[level]:
+            errors[level].append(f"{count} checks did not run: the sandbox stopped before them")
+    contract = _level(2, errors[2], result.ms)
+    if spec is None:
+        return contract, _skipped(3, "no YAML spec given")
+    if result.load_error and not spec_errors:
+        return contract, _skipped(3, "the code fails when it is loaded")
+    return contract, _level(3, errors[3], spec_ms)
+
+
+async def avalidate(
+    code: str,
+    spec: str | None = None,
+    sample: str = "",
+    *,
+    limits: SandboxLimits = DEFAULT_LIMITS,
+) -> ValidationReport:
+    """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given)."""
+    started = time.perf_counter()
+    static = check_static(code)
+    first = _level(1, static.errors, (time.perf_counter() - started) * 1000)
+    if static.errors:
+        note = "level 1 failed: the code is never run"
+        rest = (_skipped(2, note), _skipped(3, note))
+    else:
+        rest = await _run_levels(code, static.atoms, spec, sample, limits)
+    return ValidationReport((first, *rest), static.atoms, tuple(static.warnings))
+
+
+def validate(
+    code: str,
+    spec: str | None = None,
+    sample: str = "",
+    *,
+    limits: SandboxLimits = DEFAULT_LIMITS,
+) -> ValidationReport:
+    """:func:`avalidate` for code that runs no event loop (the command line)."""
+    return asyncio.run(avalidate(code, spec, sample, limits=limits))

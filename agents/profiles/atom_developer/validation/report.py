@@ -1,0 +1,79 @@
+"""What a validation found: one result per level, the atoms the code defines, and its warnings.
+
+Levels: 1 checks the code's syntax tree without running it, 2 runs the atoms' contract cases
+in a sandbox, 3 checks that ``validate_logic`` agrees with a YAML spec. A level that could not
+run says why in ``note``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Status = Literal["passed", "failed", "skipped"]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelResult:
+    """The outcome of one level: its status, its errors, why it was skipped, how long it took."""
+
+    level: int
+    name: str
+    status: Status
+    errors: tuple[str, ...]
+    note: str = ""
+    ms: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "name": self.name,
+            "status": self.status,
+            "errors": list(self.errors),
+            "note": self.note,
+            "ms": round(self.ms, 3),
+        }
+
+    def render(self) -> list[str]:
+        """This level as Markdown list lines: a headline, then each error indented."""
+        head = f"- Level {self.level} · {self.name}: {self.status}"
+        if self.status == "skipped":
+            head += f" ({self.note})" if self.note else ""
+        else:
+            head += f" ({self.ms:.0f} ms)"
+        return [head, *(f"  - {error}" for error in self.errors)]
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """Every level's result for one piece of atom code."""
+
+    levels: tuple[LevelResult, ...]
+    atoms: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """No level failed, and the code defines at least one atom."""
+        return bool(self.atoms) and all(level.status != "failed" for level in self.levels)
+
+    @property
+    def errors(self) -> list[str]:
+        """Every level's errors, level by level."""
+        return [error for level in self.levels for error in level.errors]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-serialisable data."""
+        return {
+            "valid": self.valid,
+            "errors": self.errors,
+            "levels": [level.as_dict() for level in self.levels],
+            "atoms": list(self.atoms),
+            "warnings": list(self.warnings),
+        }
+
+    def render(self) -> str:
+        """The report as Markdown: one line per level, failed levels followed by their errors."""
+        lines = [line for level in self.levels for line in level.render()]
+        lines += [f"- warning: {warning}" for warning in self.warnings]
+        return "\n".join(lines)
