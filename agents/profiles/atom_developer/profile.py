@@ -9,6 +9,7 @@ from langgraph.graph import StateGraph
 
 from agents.graph import AgentState, build_react_graph
 from agents.profile import Profile, TurnContext
+from agents.profiles.atom_developer.commands import ATOM_COMMAND
 from agents.profiles.atom_developer.tools import make_tools
 from agents.profiles.atom_developer.traits import TRAITS
 
@@ -25,4 +26,5 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
+    commands=(ATOM_COMMAND,),
 )
