@@ -9,6 +9,7 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 from agents.profile import Profile
+from agents.profiles.atom_developer.commands import ATOM_COMMAND
 from agents.profiles.atom_developer.graph import build_graph
 from agents.profiles.atom_developer.offline import RULES
 from agents.profiles.atom_developer.traits import TRAITS
@@ -28,4 +29,5 @@ PROFILE = Profile(
     build_graph=build_graph,
     traits=TRAITS,
     offline_rules=RULES,
+    commands=(ATOM_COMMAND,),
 )

@@ -149,6 +149,7 @@ LOGIC_CASES: tuple[tuple[tuple[Any, ...], dict[str, Any], bool, str | None, str]
     (("Error 500 disk", "Error*"), {}, True, "wildcard", _WILDCARD),
     (("Warning 1", "Error*"), {}, False, "wildcard", _WILDCARD),
     (("Error 500 disk", "*500*"), {}, True, "wildcard", _WILDCARD),
+    (("disk Error 500", "Error*"), {}, False, "wildcard", _WILDCARD),
     (("disk Error 500", "Error"), {}, True, "default", _CONTAINS),
     (("disk", "Error"), {}, False, "default", _CONTAINS),
     (("disk Error 500", "Error"), {"default_match": "exact"}, False, "default", _EXACT),

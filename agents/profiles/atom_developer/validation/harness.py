@@ -142,6 +142,8 @@ def main() -> None:
 
     atom_builtins = dict(vars(builtins))
     atom_builtins["__import__"] = guarded_import
+    for name in ("__loader__", "__spec__", "__build_class__"):
+        atom_builtins.pop(name, None)
     namespace = {"__name__": "atom", "__builtins__": atom_builtins}
     sys.addaudithook(hook)
     sys.stdout = sys.stderr = capture

@@ -76,6 +76,10 @@ class SandboxResult:
     load_error: str = ""
     printed: str = ""
     ms: float = 0.0
+    pid: int = 0
+    """The child's process id, also its process group's (gone when the run returns)."""
+    folder: str = ""
+    """The child's temporary working folder (removed when the run returns)."""
 
 
 def decode(data: Any) -> Any:
@@ -158,44 +162,52 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-async def _read_capped(stream: asyncio.StreamReader, cap: int) -> tuple[bytes, bool]:
-    """Everything ``stream`` gives up to ``cap`` bytes; True when it gave more."""
-    data = bytearray()
+async def _read_capped(stream: asyncio.StreamReader, into: bytearray, cap: int) -> bool:
+    """Append what ``stream`` gives to ``into`` up to ``cap`` bytes; True when it gave more.
+    What was read stays in ``into`` when the reading is cancelled."""
     while chunk := await stream.read(_READ_CHUNK):
-        data += chunk
-        if len(data) > cap:
-            return bytes(data[:cap]), True
-    return bytes(data), False
+        into += chunk
+        if len(into) > cap:
+            del into[cap:]
+            return True
+    return False
 
 
 async def _talk(
-    process: asyncio.subprocess.Process, request: bytes, cap: int
-) -> tuple[bytes, bool, bytes]:
+    process: asyncio.subprocess.Process, request: bytes, out: bytearray, err: bytearray, cap: int
+) -> bool:
+    """Send the request, read the child's output until it ends; True on an output overflow."""
     assert process.stdin and process.stdout and process.stderr
-
-    async def send() -> None:
-        assert process.stdin
+    out_task = asyncio.ensure_future(_read_capped(process.stdout, out, cap))
+    err_task = asyncio.ensure_future(_read_capped(process.stderr, err, 65536))
+    try:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             process.stdin.write(request)
             await process.stdin.drain()
             process.stdin.close()
-
-    out_task = asyncio.ensure_future(_read_capped(process.stdout, cap))
-    err_task = asyncio.ensure_future(_read_capped(process.stderr, 65536))
-    try:
-        await send()
-        stdout, overflow = await out_task
-        if overflow:
-            return stdout, True, b""
-        stderr, _ = await err_task
+        if await out_task:
+            return True
+        await err_task
         await process.wait()
-        return stdout, False, stderr
+        return False
     finally:
         for task in (out_task, err_task):
             task.cancel()
+        await asyncio.gather(out_task, err_task, return_exceptions=True)
 
 
-def _parse(stdout: bytes) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int | None]:
+async def _reap(process: asyncio.subprocess.Process) -> None:
+    """Read the killed child's pipes to their end (asyncio reports the exit only after
+    that), then collect its exit status."""
+    for stream in (process.stdout, process.stderr):
+        while stream is not None and await stream.read(_READ_CHUNK):
+            pass
+    await process.wait()
+
+
+def _parse(
+    stdout: bytes | bytearray,
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int | None]:
     """The child's end record (if it got that far), the results in order, and the last call
     it started."""
     end: dict[str, Any] | None = None
@@ -239,7 +251,7 @@ async def run_atoms(
     }
     request = json.dumps({"code": code, "calls": calls}).encode("utf-8")
     timed_out = overflow = False
-    stdout = stderr = b""
+    stdout, stderr = bytearray(), bytearray()
     with tempfile.TemporaryDirectory(prefix="weaver-atom-", ignore_cleanup_errors=True) as folder:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-I", "-S", "-B", str(HARNESS), json.dumps(settings),
@@ -247,8 +259,9 @@ async def run_atoms(
             stderr=asyncio.subprocess.PIPE, env={}, cwd=folder, start_new_session=True,
         )  # fmt: skip
         try:
-            stdout, overflow, stderr = await asyncio.wait_for(
-                _talk(process, request, limits.output_bytes), limits.wall_seconds
+            overflow = await asyncio.wait_for(
+                _talk(process, request, stdout, stderr, limits.output_bytes),
+                limits.wall_seconds,
             )
         except TimeoutError:
             timed_out = True
@@ -256,14 +269,14 @@ async def run_atoms(
             _kill_group(process.pid)
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            await asyncio.shield(process.wait())
+            await asyncio.shield(_reap(process))
     end, results, last_call = _parse(stdout)
     ms = (time.perf_counter() - started) * 1000
     outcomes = tuple(_outcome(r) for r in results)
     if end is not None and not overflow:
         return SandboxResult(
             outcomes, load_error=str(end.get("load_error", "")),
-            printed=str(end.get("printed", "")), ms=ms,
+            printed=str(end.get("printed", "")), ms=ms, pid=process.pid, folder=folder,
         )  # fmt: skip
     at = last_call if last_call is not None else 0
     call = call_text(calls[at]) if calls else "the atom module"
@@ -273,4 +286,6 @@ async def run_atoms(
         call, process.returncode, timed_out, overflow, stderr.decode("utf-8", "replace"), limits
     )
     log.info("atom sandbox stopped: %s", reason)
-    return SandboxResult(outcomes, stopped=reason, stopped_at=at, ms=ms)
+    return SandboxResult(
+        outcomes, stopped=reason, stopped_at=at, ms=ms, pid=process.pid, folder=folder
+    )

@@ -1,0 +1,73 @@
+"""Code that skips level 1 on purpose, to test what the sandbox itself refuses and limits."""
+
+
+def _os():
+    for cls in ().__class__.__base__.__subclasses__():
+        if cls.__name__ == "_wrap_close":
+            return cls.__init__.__globals__
+    raise LookupError("os is not reachable")
+
+
+def loop(x):
+    while True:
+        pass
+
+
+def memory_bomb(x):
+    return "x" * 10**9
+
+
+def fork_bomb(x):
+    while True:
+        _os()["fork"]()
+
+
+def big_file(x):
+    with open("big.bin", "wb") as out:
+        out.write(b"x" * 10**8)
+
+
+def big_file_low_level(x):
+    os = _os()
+    fd = os["open"]("big.bin", os["O_WRONLY"] | os["O_CREAT"])
+    os["write"](fd, b"x" * 10**8)
+
+
+def chatty(x):
+    for _ in range(1000):
+        print("x" * 10_000)
+    return "done"
+
+
+def flood_stdout(x):
+    _os()["write"](1, b"x" * 3 * 2**20)
+
+
+def passwd(x):
+    return open("/etc/passwd").read()
+
+
+def connect(x):
+    import socket
+
+    socket.create_connection(("127.0.0.1", 9))
+
+
+def run_program(x):
+    import subprocess
+
+    return subprocess.run(["true"])
+
+
+def system(x):
+    return _os()["system"]("true")
+
+
+def import_os(x):
+    import os
+
+    return os.getcwd()
+
+
+def fine(x):
+    return [x, {"k": (1, 2)}, None, 1.5, True]

@@ -1,0 +1,126 @@
+"""The sandbox contains code that skips level 1: hangs, bombs, files, network, programs and
+imports are stopped or refused, and no process or folder is left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from agents.profiles.atom_developer.validation import sandbox
+from agents.profiles.atom_developer.validation.sandbox import (
+    Opaque,
+    SandboxLimits,
+    SandboxResult,
+    explain,
+    run_atoms,
+)
+from tests.atom_developer.conftest import atom_file
+
+HOSTILE = atom_file("hostile")
+
+
+async def run(*names: str, limits: SandboxLimits | None = None) -> SandboxResult:
+    calls = [{"atom": name, "args": [1], "kwargs": {}} for name in names]
+    return await run_atoms(HOSTILE, calls, limits or SandboxLimits())
+
+
+def group_gone(pid: int) -> bool:
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_plain_results_come_back_typed_and_the_rest_as_type_and_repr():
+    result = await run("fine")
+    (outcome,) = result.outcomes
+    assert outcome.value == [1, {"k": Opaque("tuple", "(1, 2)")}, None, 1.5, True]
+
+
+async def test_an_endless_loop_is_stopped_by_the_cpu_limit_naming_the_call():
+    result = await run("fine", "loop", "fine", limits=SandboxLimits(cpu_seconds=1))
+    assert result.stopped == "the sandbox stopped loop(1) after 1 s of CPU time (an endless loop?)"
+    assert result.stopped_at == 1 and len(result.outcomes) == 1
+    assert group_gone(result.pid)
+    assert not Path(result.folder).exists()
+
+
+async def test_an_endless_loop_is_stopped_by_the_wall_clock():
+    result = await run("loop", limits=SandboxLimits(cpu_seconds=30, wall_seconds=1))
+    assert result.stopped == "the sandbox stopped loop(1) after 1 s (an endless loop?)"
+    assert group_gone(result.pid)
+
+
+async def test_a_memory_bomb_runs_out_of_memory_and_the_next_call_still_runs():
+    result = await run("memory_bomb", "fine")
+    bomb, after = result.outcomes
+    assert explain("memory_bomb(1)", bomb.error, SandboxLimits()) == (
+        "memory_bomb(1) ran out of memory (limit 256 MiB)"
+    )
+    assert after.ok
+
+
+async def test_a_fork_bomb_is_refused():
+    (outcome,) = (await run("fork_bomb")).outcomes
+    assert outcome.error == "RuntimeError: sandbox: os.fork is not allowed"
+
+
+@pytest.mark.parametrize("name", ["big_file", "big_file_low_level", "passwd"])
+async def test_files_cannot_be_opened(name: str):
+    result = await run(name)
+    assert result.outcomes[0].error == "RuntimeError: sandbox: open is not allowed"
+    assert explain(name, result.outcomes[0].error, SandboxLimits()) == (
+        f"{name}: the atom tried to open a file (sandbox: open is not allowed)"
+    )
+    assert not Path(result.folder).exists()
+
+
+async def test_what_the_atom_prints_is_kept_in_a_small_buffer():
+    result = await run("chatty")
+    assert result.outcomes[0].value == "done"
+    assert len(result.printed) == 4096
+
+
+async def test_a_flood_on_the_real_stdout_is_cut_at_the_output_limit():
+    result = await run("flood_stdout")
+    assert result.stopped == (
+        "flood_stdout(1) wrote more than 1 MiB of output; the sandbox stopped it"
+    )
+    assert group_gone(result.pid)
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("connect", "RuntimeError: sandbox: import of socket is not allowed"),
+        ("run_program", "RuntimeError: sandbox: import of subprocess is not allowed"),
+        ("system", "RuntimeError: sandbox: os.system is not allowed"),
+        ("import_os", "RuntimeError: sandbox: import of os is not allowed"),
+    ],
+)
+async def test_network_programs_and_imports_are_refused(name: str, error: str):
+    assert (await run(name)).outcomes[0].error == error
+
+
+async def test_cancelling_the_run_kills_the_child(monkeypatch: pytest.MonkeyPatch):
+    started: list[asyncio.subprocess.Process] = []
+    real = asyncio.create_subprocess_exec
+
+    async def spy(*args, **kwargs):
+        process = await real(*args, **kwargs)
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(sandbox.asyncio, "create_subprocess_exec", spy)
+    task = asyncio.ensure_future(run("loop", limits=SandboxLimits(cpu_seconds=30)))
+    await asyncio.sleep(0.5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    (process,) = started
+    assert process.returncode is not None
+    assert group_gone(process.pid)

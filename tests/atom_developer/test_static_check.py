@@ -1,0 +1,143 @@
+"""Level 1: the syntax tree check passes the good atoms and names each broken rule."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from agents.profiles.atom_developer.validation import validate
+from agents.profiles.atom_developer.validation.static_check import (
+    FORBIDDEN_BUILTINS,
+    check_static,
+)
+
+
+def atom(body: str, header: str = "") -> str:
+    """``check_existence`` whose body holds ``body``, after module lines ``header``."""
+    inner = textwrap.indent(textwrap.dedent(body).strip(), "    ")
+    return f"{header}\ndef check_existence(items):\n{inner}\n    return {{}}\n"
+
+
+def errors_of(code: str) -> str:
+    return "\n".join(check_static(code).errors)
+
+
+def test_the_good_atoms_pass_level_1(good_atoms: str):
+    result = check_static(good_atoms)
+    assert result.errors == []
+    assert result.atoms == ("extract_context", "validate_logic", "check_existence")
+
+
+@pytest.mark.parametrize("name", sorted(FORBIDDEN_BUILTINS))
+def test_every_forbidden_builtin_is_refused_when_named(name: str):
+    assert f"forbidden builtin '{name}'" in errors_of(atom(f"f = {name}"))
+
+
+@pytest.mark.parametrize(
+    "module", ["os", "sys", "subprocess", "socket", "shutil", "pathlib", "importlib", "ctypes"]
+)
+def test_an_import_outside_the_allowlist_is_refused(module: str):
+    found = errors_of(atom("pass", f"import {module}"))
+    assert f"forbidden import '{module}' (atoms do no I/O; allowed: collections" in found
+    assert f"forbidden import '{module}'" in errors_of(atom(f"from {module} import x"))
+
+
+def test_allowlisted_submodules_may_be_imported():
+    assert errors_of(atom("pass", "import collections.abc\nfrom json import decoder")) == ""
+
+
+def test_a_module_that_is_an_attribute_of_an_allowed_one_is_refused():
+    assert "forbidden import 'sys' from 'typing'" in errors_of(
+        atom("pass", "from typing import sys")
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x = typing.sys.modules", "'typing.sys' reaches module 'sys'"),
+        ("x = re.enum.sys", "'re.enum.sys' reaches module 'sys'"),
+        ("x = re.__builtins__", "dunder attribute '.__builtins__'"),
+        ("x = ().__class__.__base__.__subclasses__()", "dunder attribute '.__subclasses__'"),
+        ("x = f.__globals__", "dunder attribute '.__globals__'"),
+        ("g = (i for i in ())\nx = g.gi_frame.f_back.f_globals", "attribute '.gi_frame' walks"),
+        ("x = g.f_back", "attribute '.f_back' walks"),
+        ("x = __builtins__", "dunder name '__builtins__'"),
+        ('x = "{0.__class__}".format(items)', "reads attributes or items"),
+        ('x = "{x.y}".format(x=items)', "reads attributes or items"),
+        ('x = "{0[1]}".format(items)', "reads attributes or items"),
+        ("t = '{}'\nx = t.format(items)", ".format() on a string that is not a literal"),
+        ("x = string.Formatter()", "string.Formatter is forbidden"),
+        ("global x", "'global' keeps state"),
+        ("def inner():\n    nonlocal items", "'nonlocal' keeps state"),
+        ("class A:\n    pass", "class 'A': atoms are plain functions"),
+    ],
+)
+def test_sandbox_escapes_and_state_are_refused(body: str, message: str):
+    assert message in errors_of(atom(body, "import re\nimport typing\nimport string"))
+
+
+def test_a_plain_format_string_is_allowed():
+    assert errors_of(atom('x = "{0}-{name:>4}".format(1, name="a")')) == ""
+
+
+def test_module_level_state_and_async_functions_are_refused():
+    found = errors_of(atom("pass", "counter = len([])\nasync def later():\n    pass"))
+    assert "module level holds only imports, constants and functions" in found
+    assert "async function 'later'" in found
+
+
+def test_constants_and_compiled_patterns_are_allowed_at_module_level():
+    header = '"""Doc."""\nimport re\nLIMIT = 3\nNAMES = ("a", "b")\nCODE = re.compile(r"\\d+")'
+    assert errors_of(atom("pass", header)) == ""
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("def extract_context(text, path):\n    return str(text)", "extract_context must have the signature (text, source_file)"),
+        (
+            "import re\ndef validate_logic(text, pattern, parsed_fields=None, default_match='exact', regex_mode='search'):\n    return re.match(pattern, text) or re.search(pattern, text)",
+            "validate_logic must have the signature (text, pattern, parsed_fields=None, default_match='contains', regex_mode='search')",
+        ),
+        ("def check_existence(items, more):\n    return {}", "check_existence must have the signature (items)"),
+    ],
+)  # fmt: skip
+def test_the_known_atoms_keep_their_signatures(code: str, message: str):
+    assert message in errors_of(code)
+
+
+def test_extract_context_must_cast_with_str():
+    code = "def extract_context(text, source_file):\n    return [text]"
+    assert "extract_context must cast every value with str(...)" in errors_of(code)
+
+
+def test_validate_logic_must_use_re_match_and_re_search():
+    code = (
+        "import re\ndef validate_logic(text, pattern, parsed_fields=None,"
+        " default_match='contains', regex_mode='search'):\n    return re.search(pattern, text)"
+    )
+    assert "(missing: re.match)" in errors_of(code)
+
+
+def test_a_syntax_error_names_its_line_and_column():
+    assert errors_of("x = 1\n\ndef f(:\n") == "syntax error at line 3, column 7: invalid syntax"
+
+
+def test_a_file_without_any_atom_is_refused():
+    found = errors_of("def helper(x: str) -> str:\n    return str(x)\n")
+    assert found == "no atom found: define extract_context, validate_logic or check_existence"
+
+
+def test_missing_type_hints_are_warnings_not_errors():
+    result = check_static(atom("pass"))
+    assert result.errors == []
+    assert "check_existence: parameter 'items' has no type hint" in result.warnings
+
+
+def test_a_level_1_failure_skips_the_other_levels_and_runs_nothing():
+    report = validate(atom("import os"))
+    assert [level.status for level in report.levels] == ["failed", "skipped", "skipped"]
+    assert report.levels[1].note == "level 1 failed: the code is never run"
+    assert not report.valid
