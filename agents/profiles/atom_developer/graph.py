@@ -158,7 +158,7 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     return {
         "validation_errors": errors if not report.valid else [],
         "report": report.as_dict(),
-        "report_text": report.render(),
+        "report_text": report.render(timings=False),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
     }
 
@@ -209,7 +209,7 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         "stub": True,
         "validation_errors": state.get("validation_errors") or [],
         "report": report.as_dict(),
-        "report_text": report.render(),
+        "report_text": report.render(timings=False),
         "trace": _trace(state, "fallback", started, stub_valid=report.valid),
     }
 

@@ -34,12 +34,12 @@ class LevelResult:
             "ms": round(self.ms, 3),
         }
 
-    def render(self) -> list[str]:
+    def render(self, timings: bool = True) -> list[str]:
         """This level as Markdown list lines: a headline, then each error indented."""
         head = f"- Level {self.level} · {self.name}: {self.status}"
         if self.status == "skipped":
             head += f" ({self.note})" if self.note else ""
-        else:
+        elif timings:
             head += f" ({self.ms:.0f} ms)"
         return [head, *(f"  - {error}" for error in self.errors)]
 
@@ -72,8 +72,9 @@ class ValidationReport:
             "warnings": list(self.warnings),
         }
 
-    def render(self) -> str:
-        """The report as Markdown: one line per level, failed levels followed by their errors."""
-        lines = [line for level in self.levels for line in level.render()]
+    def render(self, timings: bool = True) -> str:
+        """The report as Markdown: one line per level, failed levels followed by their errors
+        (``timings``: each level's time; a reply leaves it out, its trace keeps it)."""
+        lines = [line for level in self.levels for line in level.render(timings)]
         lines += [f"- warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
