@@ -127,6 +127,14 @@ KEYMAP: tuple[KeyAction, ...] = (
         priority=True,
     ),
     KeyAction(
+        "Compose in editor",
+        "Write the message in $VISUAL or $EDITOR; what you save comes back to the composer",
+        "ctrl+e",
+        "chat",
+        "compose_in_editor",
+        priority=True,
+    ),
+    KeyAction(
         "Cancel reply",
         "Stop the reply being written (what arrived is kept, marked cancelled); else leave edit or fork mode",
         "escape",

@@ -1,5 +1,6 @@
 """The chat screen's app-level actions: cancel and retry a reply, toggle panes, new and open
-conversations, switch profile and model, export, save a reply's artifacts.
+conversations, switch profile and model, export, save a reply's artifacts, compose in an
+editor.
 
 Mixed into :class:`~weaver_tui.screens.chat.ChatScreen`; each action either changes the state
 and refreshes the screen or opens a modal screen whose answer comes back in a callback.
@@ -232,6 +233,18 @@ class ChatActions(_Host):
             self.notify(f"Saved {names} under {root}", title="Artifacts saved")
 
         self.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
+
+    def action_compose_in_editor(self) -> None:
+        """Hand the terminal to the user's editor on the composer's text; take back what
+        they saved (the composer keeps its text when the editor fails or is not set)."""
+        from weaver_tui.editor import EditorError, edit_in_editor
+
+        try:
+            text = edit_in_editor(self.app, self.composer.text, self.composer.max_bytes)
+        except EditorError as exc:
+            self.notify(str(exc), severity="warning", title="Editor")
+            return
+        self.composer.set_draft(text)
 
     def _default_profile(self) -> str:
         from agents.profiles import DEFAULT_PROFILE

@@ -1,0 +1,99 @@
+"""Ctrl+E writes the message in the user's editor: the composer's text goes to $VISUAL (else
+$EDITOR), what the editor saves comes back; a missing editor, a failing one, or one that
+saves too much leaves the composer as it was, with a sentence. The editor here is a stub
+script; the pty test runs it from the real command, with the terminal really handed over."""
+
+from __future__ import annotations
+
+import contextlib
+import stat
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import isolated_env
+from tests.ui_app.conftest import SIZE, chat, new_app, settle
+from tests.ui_app.test_launch_typing_pty import BOUND_S, Terminal, _messages
+from weaver_tui.services import Services
+
+
+def stub_editor(folder: Path, body: str, status: int = 0) -> Path:
+    """An executable that edits the file it is given (appends a line), then exits ``status``."""
+    script = folder / "stub-editor"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "path = sys.argv[-1]\n"
+        "text = open(path, encoding='utf-8').read()\n"
+        f"open(path, 'w', encoding='utf-8').write(text + {body!r})\n"
+        f"sys.exit({status})\n",
+        encoding="utf-8",
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+async def test_the_editor_gets_the_draft_and_its_text_comes_back(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    editor = stub_editor(tmp_path, " and more from the editor\n")
+    monkeypatch.setenv("EDITOR", f"{editor} --wait")  # arguments are kept, no shell involved
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        monkeypatch.setattr(pilot.app, "suspend", contextlib.nullcontext)  # headless: no tty
+        screen = chat(pilot.app)
+        screen.composer.load_text("a long prompt")
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert screen.composer.text == "a long prompt and more from the editor"
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({}, "Set $VISUAL or $EDITOR"),
+        ({"EDITOR": "/nonexistent/editor"}, "could not be started"),
+        ({"VISUAL": "FAIL"}, "exited with status 3"),
+    ],
+)
+async def test_without_a_working_editor_the_composer_keeps_its_text(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env, said
+) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    for name, value in env.items():
+        value = str(stub_editor(tmp_path, "lost", status=3)) if value == "FAIL" else value
+        monkeypatch.setenv(name, value)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        monkeypatch.setattr(pilot.app, "suspend", contextlib.nullcontext)
+        screen = chat(pilot.app)
+        screen.composer.load_text("keep me")
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert screen.composer.text == "keep me"
+        assert any(said in n.message for n in pilot.app._notifications)
+
+
+def test_the_real_command_hands_the_terminal_to_the_editor(tmp_path: Path) -> None:
+    editor = stub_editor(tmp_path, " written in the editor")
+    env = {**isolated_env(tmp_path), "TERM": "xterm-256color", "EDITOR": str(editor)}
+    terminal = Terminal(
+        [sys.executable, "-m", "weaver_tui", "--provider", "offline", "--profile", "ide-helper"],
+        tmp_path,
+        env,
+    )
+    try:
+        terminal.wait_for(b"Write a message")
+        terminal.read(1.0)  # the chat screen takes over from the launch frame
+        terminal.type(b"draft")
+        terminal.type(b"\x05", pause_s=1.0)  # Ctrl+E: the editor runs and returns
+        terminal.type(b"\r")
+        end = time.monotonic() + BOUND_S
+        while not _messages(tmp_path, "assistant") and time.monotonic() < end:
+            terminal.read(0.1)
+        terminal.type(b"\x11")  # Ctrl+Q
+    finally:
+        terminal.close()
+    assert _messages(tmp_path, "user") == ["draft written in the editor"]
