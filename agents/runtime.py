@@ -28,6 +28,7 @@ from agents.errors import ConfigError, WeaverError
 from agents.events import RunError, RunEvent, RunFinished, TurnStarted
 from agents.graph_stream import GraphStream
 from agents.history import turn_messages
+from agents.instructions import with_instructions
 from agents.profile import TurnContext
 from agents.trace import new_trace_id
 from agents.turn_errors import is_unexpected, start_failure, translate_error
@@ -215,7 +216,9 @@ class AgentRuntime:
             conversation_id=conversation.id,
             user_message_id=user_message_id,
             store=self.store,
-            system_prompt=profile.system_prompt(self.config_dir),
+            system_prompt=with_instructions(
+                profile.system_prompt(self.config_dir), conversation.meta.get("instructions")
+            ),
             project_root=Path(root),
             max_tool_rounds=self.max_tool_rounds,
             sender=sender,

@@ -54,6 +54,10 @@ def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None =
         f"{conversation.updated_at:%Y-%m-%d %H:%M} UTC*",
         "",
     ]
+    instructions = conversation.meta.get("instructions")
+    if isinstance(instructions, str) and instructions.strip():
+        quoted = "\n".join(f"> {line}" for line in instructions.strip().splitlines())
+        lines += ["**Instructions for this conversation:**", "", scrub(quoted), ""]
     for record in path:
         lines += _record_markdown(record, len(index.siblings(record.id)))
     return "\n".join(lines).rstrip() + "\n"

@@ -141,6 +141,7 @@ class ChatState:
     def new(self, profile: str | None = None) -> None:
         """Start an empty conversation; it is stored when its first message is sent."""
         self.conversation = None
+        self.pending_instructions = None
         self.profile = profile or self.profile
         self.index = TreeIndex()
         self._items.clear()
@@ -162,6 +163,8 @@ class ChatState:
         self._writes.settle()
         if self.conversation is None:
             created_meta = dict(conversation_meta or {})
+            if self.pending_instructions:
+                created_meta["instructions"] = self.pending_instructions
             if project_root:
                 created_meta["project_root"] = str(project_root)
             self.conversation = self.store.create_conversation(
@@ -175,6 +178,26 @@ class ChatState:
         self.index.add(record)
         self.leaf_id = record.id
         return record
+
+    pending_instructions: str | None = None
+    """Instructions set before the conversation's first message (stored with it)."""
+
+    @property
+    def instructions(self) -> str:
+        """The conversation's instructions (or those waiting for its first message)."""
+        if self.conversation is None:
+            return self.pending_instructions or ""
+        return str(self.conversation.meta.get("instructions") or "")
+
+    def set_instructions(self, text: str | None) -> None:
+        """Store (``None``: clear) the conversation's instructions, or keep them for its first
+        message when it is not stored yet."""
+        if self.conversation is None:
+            self.pending_instructions = text
+            return
+        self.conversation = self.store.update_conversation_meta(
+            self.conversation.id, instructions=text
+        )
 
     def refresh(self, message_id: str) -> MessageRecord:
         """Re-read one record from the store into the index (new or changed)."""

@@ -119,6 +119,11 @@ def build_parser(
     )
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
     ask.add_argument("--sender", help="who is speaking (mediator)")
+    ask.add_argument(
+        "--system",
+        metavar="TEXT",
+        help="instructions for this conversation, kept for its later turns ('' clears them)",
+    )
 
     verbs.add_parser("conversations", help="list conversations, newest first (id first)")
 
@@ -355,8 +360,15 @@ def _size(count: int) -> str:
 
 
 async def ask(services: Services, args: argparse.Namespace) -> int:
+    from agents.instructions import InstructionsTooLong, checked_instructions
+
     args.project_root = args.ask_project_root or args.project_root
     check_message(args.text, int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE)))
+    if args.system is not None:
+        try:
+            args.system = checked_instructions(args.system) or ""
+        except InstructionsTooLong as exc:
+            raise CliError(str(exc), EXIT_CONFIG) from None
     store = services.store
     model = services.model  # a provider that cannot be built fails before anything is stored
     profile = args.ask_profile or args.profile
@@ -406,6 +418,10 @@ async def _ask_turn(
         if args.project_root or get_traits(profile).project_root:
             meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         conversation = store.create_conversation(profile, title, meta=meta)
+    if args.system is not None:
+        conversation = store.update_conversation_meta(
+            conversation.id, instructions=args.system or None
+        )
     turn_lock: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
     if parent_id is None:  # continuing at the active leaf: one turn at a time
         from weaver_tui.turn_lock import conversation_turn

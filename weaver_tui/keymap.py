@@ -247,6 +247,20 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     # palette-only
     KeyAction(
+        "Set instructions",
+        "Extra instructions for this conversation ('answer in French'), sent with every turn",
+        None,
+        "chat",
+        "set_instructions",
+    ),
+    KeyAction(
+        "Use instructions template",
+        "Set this conversation's instructions from a saved template (templates/*.md in the config folder)",
+        None,
+        "chat",
+        "use_template",
+    ),
+    KeyAction(
         "Export conversation",
         "Save the active branch as Markdown and the whole tree as JSONL",
         None,

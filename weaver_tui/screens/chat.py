@@ -298,6 +298,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if root is None and self.state.traits.project_root:
             root = self.project_root or Path.cwd()
         self.header.project = Path(root).name if root else ""
+        self.header.instructions = bool(self.state.instructions)
 
     def show_panel(self, panel: Widget | None) -> None:
         """Put a profile's panel (mediator speakers, patch review ...) above the composer, or

@@ -246,6 +246,55 @@ class ChatActions(_Host):
             return
         self.composer.set_draft(text)
 
+    def action_set_instructions(self) -> None:
+        """Edit the instructions this conversation adds to the profile's system prompt."""
+        from weaver_tui.screens.instructions import InstructionsScreen
+
+        def edited(text: str | None) -> None:
+            if text is not None:
+                self._keep_instructions(text)
+
+        self.app.push_screen(InstructionsScreen(self.state.instructions), edited)
+
+    def action_use_template(self) -> None:
+        """Set the instructions from a template file of the config folder."""
+        from weaver_tui.screens.instructions import TemplatePickerScreen, template_files
+
+        config_dir = self.services.config_dir
+        templates = template_files(config_dir)
+        if not templates:
+            where = (config_dir / "templates") if config_dir else "templates/ in the config folder"
+            self.notify(f"No templates yet: save Markdown files in {where}.")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                self.notify(f"The template {path.name} cannot be read ({exc}).", severity="error")
+                return
+            self._keep_instructions(text, f"from {path.stem}")
+
+        self.app.push_screen(TemplatePickerScreen(templates), chosen)
+
+    def _keep_instructions(self, text: str, origin: str = "") -> None:
+        from agents.instructions import InstructionsTooLong, checked_instructions
+
+        try:
+            instructions = checked_instructions(text)
+            self.state.set_instructions(instructions)
+        except InstructionsTooLong as exc:
+            self.notify(str(exc), severity="error", title="Instructions not set")
+            return
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.update_header()
+        said = "Instructions cleared" if instructions is None else "Instructions set"
+        self.notify(f"{said} {origin}".strip() + ".")
+
     def _default_profile(self) -> str:
         from agents.profiles import DEFAULT_PROFILE
 

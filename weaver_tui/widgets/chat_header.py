@@ -61,6 +61,7 @@ class ChatHeader(Widget):
         "header--profile",
         "header--title",
         "header--project",
+        "header--instructions",
         "header--busy",
         "header--branch",
         "header--model",
@@ -77,6 +78,7 @@ class ChatHeader(Widget):
         & > .header--title { text-style: bold; }
         & > .header--branch { color: $text-muted; }
         & > .header--project { color: $text-muted; }
+        & > .header--instructions { color: $accent; }
         & > .header--busy { color: $accent; }
         & > .header--model { background: $secondary; color: $background; }
         & > .header--offline { background: $success; color: $background; }
@@ -91,6 +93,8 @@ class ChatHeader(Widget):
     model: reactive[str] = reactive("")
     project: reactive[str] = reactive("")
     """The project folder's name (ide-helper works inside it), else empty."""
+    instructions: reactive[bool] = reactive(False)
+    """The conversation has instructions of its own (shown as a mark after the title)."""
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
 
@@ -101,6 +105,10 @@ class ChatHeader(Widget):
             HeaderField("profile", (self.profile,), "header--profile"),
             HeaderField("title", (self.title,), TITLE),
         ]
+        if self.instructions:
+            fields.append(
+                HeaderField("instructions", ("✎ instructions", "✎"), "header--instructions")
+            )
         if self.project:
             fields.append(HeaderField("project", (f"in {self.project}",), "header--project"))
         if self.busy:
