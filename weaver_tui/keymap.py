@@ -261,6 +261,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "use_template",
     ),
     KeyAction(
+        "Branch as new conversation",
+        "Copy the path to the selected message into a conversation of its own (it notes where it came from)",
+        None,
+        "chat",
+        "branch_to_conversation",
+    ),
+    KeyAction(
         "Export conversation",
         "Save the active branch as Markdown and the whole tree as JSONL",
         None,

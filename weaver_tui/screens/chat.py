@@ -498,6 +498,9 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             return self.running or self.forking or self.editing_id is not None
         if action == "retry":
             return self.retry_user_id is not None and not self.running
-        if action in {"fork_selected", "edit_selected", "regenerate_selected", "delete_selected"}:
+        if action in {
+            "fork_selected", "edit_selected", "regenerate_selected", "delete_selected",
+            "branch_to_conversation",
+        }:  # fmt: skip
             return self.state.conversation is not None
         return True

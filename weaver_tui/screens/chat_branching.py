@@ -105,6 +105,25 @@ class ChatBranching(_Host):
             return
         self.start_turn(user_id)
 
+    def action_branch_to_conversation(self) -> None:
+        """Copy the path to the selected message (else the active leaf) into a conversation
+        of its own, and open it there."""
+        from storage.branch_copy import branch_to_conversation
+
+        target = self.selected_id if self.selected_id in self.state.index else self.state.leaf_id
+        if target is None or self._busy():
+            if target is None:
+                self.notify("There is no message to branch from yet.")
+            return
+        try:
+            copy = branch_to_conversation(self.state.store, target)
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        count = len(self.state.path_ids(target))
+        self.open_conversation(copy.id)
+        self.notify(f"Copied {count} messages into “{copy.title}”.", title="Branch copied")
+
     def delete(self, message_id: str) -> None:
         from weaver_tui.screens.confirm import ConfirmScreen
 
