@@ -29,6 +29,7 @@ from agents.events import RunError, RunEvent, RunFinished, TurnStarted
 from agents.graph_stream import GraphStream
 from agents.history import turn_messages
 from agents.instructions import with_instructions
+from agents.model_options import with_options
 from agents.profile import TurnContext
 from agents.trace import new_trace_id
 from agents.turn_errors import is_unexpected, start_failure, translate_error
@@ -212,7 +213,7 @@ class AgentRuntime:
     ) -> TurnContext:
         root = project_root or conversation.meta.get("project_root") or Path.cwd()
         return TurnContext(
-            model=model.for_profile(profile),
+            model=with_options(model.for_profile(profile), conversation.meta.get("model_options")),
             conversation_id=conversation.id,
             user_message_id=user_message_id,
             store=self.store,

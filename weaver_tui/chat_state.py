@@ -54,6 +54,8 @@ class ChatState:
     conversation: Conversation | None = None
 
     def __post_init__(self) -> None:
+        self.pending_meta: dict[str, Any] = {}
+        """Settings chosen before the conversation's first message (stored with it)."""
         self.index = TreeIndex()
         self._leaf_id: str | None = None
         self._writes: OrderedWrites = writes_for(self.store)
@@ -141,7 +143,7 @@ class ChatState:
     def new(self, profile: str | None = None) -> None:
         """Start an empty conversation; it is stored when its first message is sent."""
         self.conversation = None
-        self.pending_instructions = None
+        self.pending_meta = {}
         self.profile = profile or self.profile
         self.index = TreeIndex()
         self._items.clear()
@@ -163,8 +165,7 @@ class ChatState:
         self._writes.settle()
         if self.conversation is None:
             created_meta = dict(conversation_meta or {})
-            if self.pending_instructions:
-                created_meta["instructions"] = self.pending_instructions
+            created_meta.update(self.pending_meta)
             if project_root:
                 created_meta["project_root"] = str(project_root)
             self.conversation = self.store.create_conversation(
@@ -179,25 +180,30 @@ class ChatState:
         self.leaf_id = record.id
         return record
 
-    pending_instructions: str | None = None
-    """Instructions set before the conversation's first message (stored with it)."""
+    def setting(self, key: str) -> Any:
+        """A setting the conversation keeps in its meta (``instructions``, ``model_options``),
+        or the one waiting for its first message."""
+        if self.conversation is None:
+            return self.pending_meta.get(key)
+        return self.conversation.meta.get(key)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a conversation setting (``None`` removes it), or keep it for the first
+        message when the conversation is not stored yet."""
+        if self.conversation is None:
+            if value is None:
+                self.pending_meta.pop(key, None)
+            else:
+                self.pending_meta[key] = value
+            return
+        self.conversation = self.store.update_conversation_meta(
+            self.conversation.id, **{key: value}
+        )
 
     @property
     def instructions(self) -> str:
         """The conversation's instructions (or those waiting for its first message)."""
-        if self.conversation is None:
-            return self.pending_instructions or ""
-        return str(self.conversation.meta.get("instructions") or "")
-
-    def set_instructions(self, text: str | None) -> None:
-        """Store (``None``: clear) the conversation's instructions, or keep them for its first
-        message when it is not stored yet."""
-        if self.conversation is None:
-            self.pending_instructions = text
-            return
-        self.conversation = self.store.update_conversation_meta(
-            self.conversation.id, instructions=text
-        )
+        return str(self.setting("instructions") or "")
 
     def refresh(self, message_id: str) -> MessageRecord:
         """Re-read one record from the store into the index (new or changed)."""

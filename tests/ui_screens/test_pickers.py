@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, OptionList
 
+from agents.model_options import ModelOptions
 from tests.ui_screens.conftest import SCREEN_SIZE, ScreenHost
 from weaver_tui.screens.model_picker import ModelChoice, ModelPickerScreen
 from weaver_tui.screens.profile_picker import ProfilePickerScreen
@@ -85,7 +86,7 @@ async def test_model_picker_accepts_a_free_model_name() -> None:
         field.value = "my-finetune:7b"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.results == [("ollama", "my-finetune:7b")]
+        assert app.results == [("ollama", "my-finetune:7b", ModelOptions())]
 
 
 async def test_model_picker_reads_the_presets_by_default() -> None:

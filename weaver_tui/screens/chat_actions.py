@@ -159,24 +159,34 @@ class ChatActions(_Host):
         self.app.push_screen(ProfilePickerScreen(self.state.profile), chosen)
 
     def action_switch_model(self) -> None:
-        from weaver_tui.screens.model_picker import ModelPickerScreen
+        from agents.model_options import ModelOptions
+        from weaver_tui.screens.model_picker import ModelPickerScreen, PickedModel
 
-        def chosen(choice: tuple[str, str] | None) -> None:
+        def chosen(choice: PickedModel | None) -> None:
             if not choice:
                 return
-            provider, model = choice
             try:
-                handle = self.services.switch_model(provider, model)
+                handle = self.services.switch_model(choice.provider, choice.model)
+                self.state.set_setting("model_options", choice.options.as_meta())
+            except StorageError as exc:
+                self.notify(str(exc), severity="error")
+                return
             except Exception as exc:
                 sentence = getattr(exc, "user_message", None) or str(exc)
                 self.notify(sentence, severity="error", title="Model not switched")
                 return
             self.header.provider = handle.provider
             self.header.model = handle.model_name
-            self.notify(f"Model: {handle.label} (from the next turn)")
+            extra = choice.options.as_meta()
+            said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
+            self.notify(
+                f"Model: {handle.label} (from the next turn)"
+                + (f"; this conversation: {said}" if said else "")
+            )
 
         provider, model_name = self.header.provider, self.header.model
-        self.app.push_screen(ModelPickerScreen(provider, model_name), chosen)
+        options = ModelOptions.from_meta(self.state.setting("model_options"))
+        self.app.push_screen(ModelPickerScreen(provider, model_name, options=options), chosen)
 
     def action_export_conversation(self) -> None:
         conversation = self.state.conversation
@@ -284,7 +294,7 @@ class ChatActions(_Host):
 
         try:
             instructions = checked_instructions(text)
-            self.state.set_instructions(instructions)
+            self.state.set_setting("instructions", instructions)
         except InstructionsTooLong as exc:
             self.notify(str(exc), severity="error", title="Instructions not set")
             return

@@ -8,6 +8,8 @@ with a key counted as configured when its environment variable (or ``WEAVER_API_
 Up/down picks a provider (its default model fills the model field, or the current model for
 the current provider); the model field takes any name, with the provider's suggested models
 offered as completions. Enter in the list moves to the field; Enter in the field applies.
+Below, the conversation's own temperature and max tokens (empty: the provider's default); they
+are kept with the conversation, so the callback gets a :class:`PickedModel`.
 """
 
 from __future__ import annotations
@@ -20,13 +22,23 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from agents.model_options import BadModelOption, ModelOptions
 from weaver_tui.widgets.inline_bindings import OrderedInput
+
+
+class PickedModel(NamedTuple):
+    """What the picker gives back: the provider and model for the next turns, and the
+    conversation's own options."""
+
+    provider: str
+    model: str
+    options: ModelOptions = ModelOptions()
 
 
 class ModelChoice(NamedTuple):
@@ -68,16 +80,17 @@ def preset_choices(current_provider: str | None = None) -> list[ModelChoice]:
     ]
 
 
-class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
-    """Providers on top, the model name below; dismisses with (provider, model)."""
+class ModelPickerScreen(ModalScreen[PickedModel | None]):
+    """Providers on top, the model name below, this conversation's options last; dismisses
+    with a :class:`PickedModel`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     """
     | Key(s) | Description |
     | :- | :- |
     | up / down | Pick a provider. |
-    | enter | In the list: go to the model field. In the field: apply. |
-    | tab | Move between the list and the model field. |
+    | enter | In the list: go to the model field. In a field: apply. |
+    | tab | Move between the list and the fields. |
     | escape | Keep the current model. |
     """
 
@@ -97,6 +110,10 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
         & .model-heading { text-style: bold; padding: 0 1; }
         & OptionList { height: auto; max-height: 12; border: none; }
         & #model-suggestions, #model-hint { color: $text-muted; padding: 0 1; }
+        & #model-options { height: auto; }
+        & #model-options Input { width: 1fr; }
+        & #model-options Label { padding: 1 1 0 1; }
+        & #model-hint.-error { color: $error; }
     }
     """
 
@@ -105,10 +122,12 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
         current_provider: str,
         current_model: str,
         presets: Sequence[ModelChoice] | None = None,
+        options: ModelOptions | None = None,
     ) -> None:
         super().__init__()
         self.current_provider = current_provider
         self.current_model = current_model
+        self.options = options or ModelOptions()
         self.presets = list(preset_choices(current_provider) if presets is None else presets)
 
     def compose(self) -> ComposeResult:
@@ -118,6 +137,16 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
             yield Label("Model", classes="model-heading")
             yield OrderedInput(placeholder="model name", id="model-input")
             yield Label("", id="model-suggestions")
+            yield Label("This conversation", classes="model-heading")
+            with Horizontal(id="model-options"):
+                yield Label("temperature")
+                yield OrderedInput(
+                    _shown(self.options.temperature), placeholder="default", id="temperature-input"
+                )
+                yield Label("max tokens")
+                yield OrderedInput(
+                    _shown(self.options.max_tokens), placeholder="default", id="max-tokens-input"
+                )
             yield Label("Enter applies from the next turn · Esc cancels", id="model-hint")
 
     def _options(self) -> list[Option]:
@@ -175,17 +204,32 @@ class ModelPickerScreen(ModalScreen[tuple[str, str] | None]):
         event.stop()
         self._model_input.focus()
 
-    @on(Input.Submitted, "#model-input")
+    @on(Input.Submitted)
     def _model_chosen(self, event: Input.Submitted) -> None:
         event.stop()
         index = self._provider_list.highlighted
         if index is None:
             return
         preset = self.presets[index]
-        self.dismiss((preset.name, event.value.strip() or preset.default_model))
+        try:
+            options = ModelOptions.parse(
+                self.query_one("#temperature-input", Input).value,
+                self.query_one("#max-tokens-input", Input).value,
+            )
+        except BadModelOption as exc:
+            hint = self.query_one("#model-hint", Label)
+            hint.update(str(exc))
+            hint.add_class("-error")
+            return
+        model = self._model_input.value.strip() or preset.default_model
+        self.dismiss(PickedModel(preset.name, model, options))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _shown(value: float | int | None) -> str:
+    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
 
 
 ModelPicker = ModelPickerScreen
