@@ -16,14 +16,20 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
+from agents.attachments import attachments_of, content_parts
 from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
 
 
 def user_message(record: MessageRecord) -> HumanMessage:
-    """A user record as the model reads it: its words, and who said them as the ``name``."""
+    """A user record as the model reads it: its words (and attached files), and who said
+    them as the ``name``."""
     name = message_name(record.sender) if record.sender else None
+    attachments = attachments_of(record.meta)
+    if attachments:
+        parts: list[str | dict[str, Any]] = list(content_parts(record.content, attachments))
+        return HumanMessage(content=parts, name=name, id=record.id)
     return HumanMessage(content=record.content, name=name, id=record.id)
 
 

@@ -87,6 +87,14 @@ def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
         out += _fenced(record.content, "text")
     elif record.content:
         out += [record.content, ""]
+    for attachment in meta.get("attachments") or ():
+        if isinstance(attachment, dict):
+            out += [
+                f"📎 *{attachment.get('name', 'file')}* ({attachment.get('size', 0)} bytes)",
+                "",
+            ]
+            if attachment.get("kind") == "text":
+                out += _fenced(str(attachment.get("text") or ""), "text")
     for call in record.tool_calls:
         args = call.get("args")
         text = (

@@ -50,8 +50,9 @@ def build_item(
     elif record.role == "tool":
         badge = str(meta.get("name") or "")
         content = tool_output_markdown(content)
-    elif record.role == "user" and meta.get("sender"):
-        badge = str(meta["sender"])
+    elif record.role == "user":
+        badge = str(meta.get("sender") or "")
+        content = with_attachments(content, meta)
     visibility = meta.get("visibility")
     return MessageItem(
         id=record.id,
@@ -64,6 +65,14 @@ def build_item(
         visibility="" if visibility in (None, "shared") else f"private → {visibility}",
         error=str(meta.get("error") or ""),
     )
+
+
+def with_attachments(content: str, meta: Mapping[str, Any]) -> str:
+    """A user message with one folded line per attached file (name and size, not the text)."""
+    from agents.attachments import attachments_of, describe
+
+    lines = [f"📎 `{describe(a)}`" for a in attachments_of(meta)]
+    return "\n\n".join([content, "  \n".join(lines)]) if lines else content
 
 
 def sources_block(meta: Mapping[str, Any]) -> str:

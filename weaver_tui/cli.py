@@ -120,6 +120,13 @@ def build_parser(
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
     ask.add_argument("--sender", help="who is speaking (mediator)")
     ask.add_argument(
+        "--attach",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="attach a text file or an image to the message (repeatable); piped input is attached too",
+    )
+    ask.add_argument(
         "--system",
         metavar="TEXT",
         help="instructions for this conversation, kept for its later turns ('' clears them)",
@@ -355,6 +362,46 @@ def check_message(text: str, limit: int) -> None:
         )
 
 
+def _attachments(paths: list[str], room: int) -> list[dict[str, Any]]:
+    """The files named with ``--attach`` and what was piped in, within ``room`` bytes."""
+    from agents.attachments import (
+        STDIN_NAME,
+        AttachmentError,
+        attachment_from_bytes,
+        read_attachment,
+        size_text,
+        total_size,
+    )
+
+    found: list[dict[str, Any]] = []
+    try:
+        for name in paths:
+            found.append(read_attachment(Path(name).expanduser(), max(room - total_size(found), 0)))
+        piped = _piped_input(room - total_size(found) + 1)
+        if piped:
+            found.append(attachment_from_bytes(STDIN_NAME, piped))
+    except AttachmentError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    if total_size(found) > room:
+        raise CliError(
+            f"the message and its attachments are over the {size_text(room)} left of the "
+            "limit (max_message_bytes); attach less",
+            EXIT_CONFIG,
+        )
+    return found
+
+
+def _piped_input(limit: int) -> bytes:
+    """What was piped to the command (nothing when stdin is a terminal or closed)."""
+    stream = sys.stdin
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        return stream.buffer.read(max(limit, 0))
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
 def _size(count: int) -> str:
     return f"{count / 1e6:.1f} MB" if count >= 1_000_000 else f"{count / 1e3:.0f} KB"
 
@@ -369,6 +416,10 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
             args.system = checked_instructions(args.system) or ""
         except InstructionsTooLong as exc:
             raise CliError(str(exc), EXIT_CONFIG) from None
+    limit = int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE))
+    args.attachments = _attachments(
+        args.attach, limit - len(args.text.encode("utf-8", "surrogateescape"))
+    )
     store = services.store
     model = services.model  # a provider that cannot be built fails before anything is stored
     profile = args.ask_profile or args.profile
@@ -442,8 +493,10 @@ async def _run_ask_turn(
     if parent_id is None:
         leaf = store.active_leaf(conversation.id)
         parent_id = leaf.id if leaf else None
-    user_meta = {"sender": args.sender} if args.sender else None
-    user = store.add_message(conversation.id, "user", args.text, parent_id, meta=user_meta)
+    user_meta: dict[str, Any] = {"sender": args.sender} if args.sender else {}
+    if args.attachments:
+        user_meta["attachments"] = args.attachments
+    user = store.add_message(conversation.id, "user", args.text, parent_id, meta=user_meta or None)
     cancel = asyncio.Event()
     loop = asyncio.get_running_loop()
     stop_signals = [

@@ -127,6 +127,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         priority=True,
     ),
     KeyAction(
+        "Attach file",
+        "Attach a text file or an image to your next message (or write @path in it; Tab completes)",
+        None,
+        "chat",
+        "attach_file",
+    ),
+    KeyAction(
         "Compose in editor",
         "Write the message in $VISUAL or $EDITOR; what you save comes back to the composer",
         "ctrl+e",

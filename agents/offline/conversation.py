@@ -24,6 +24,14 @@ _NOW_SPEAKING = re.compile(
 )
 
 
+def _image_parts(content: Any) -> int:
+    if not isinstance(content, list):
+        return 0
+    return sum(
+        1 for b in content if isinstance(b, Mapping) and b.get("type") in ("image_url", "image")
+    )
+
+
 def text_of(content: Any) -> str:
     """Flatten message content (a string or a list of content blocks) to plain text."""
     if isinstance(content, str):
@@ -97,6 +105,8 @@ class Conversation:
     calls_made: frozenset[str] = field(default_factory=frozenset)
     earlier_tool_output: tuple[str, ...] = ()
     """Tool results of earlier turns (newest last), e.g. a listing that names full paths."""
+    images: int = 0
+    """Image parts in the last human message (the offline model cannot read them)."""
     channel: str | None = None
     """Where the last message was said, as the system prompt tells it (the mediator's "Now
     speaking: Alex, privately to you ..."): ``"private"``, ``"shared"`` or ``None``."""
@@ -159,11 +169,12 @@ def read_conversation(
     match = _PARTICIPANTS.search(system)
     if match:
         participants = tuple(p.strip() for p in re.split(r",|\band\b", match.group(1)) if p.strip())
-    sender, user_text = (None, "")
+    sender, user_text, images = (None, "", 0)
     if last_human >= 0:
         human = messages[last_human]
         sender = speaker_of(human.name, participants)
         user_text = text_of(human.content).strip()
+        images = _image_parts(human.content)
 
     calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
     results: list[ToolResult] = []
@@ -194,6 +205,7 @@ def read_conversation(
         sender=sender,
         participants=participants,
         channel=channel,
+        images=images,
         earlier_user_texts=earlier,
         results=tuple(results),
         tools=specs,

@@ -26,6 +26,11 @@ from agents.offline.rules import chat, knowledge, structured, unknown_tools
 logger = logging.getLogger(__name__)
 
 
+IMAGES_UNREAD = (
+    "I'm the offline model and cannot see images. Switch to a model that reads them (Ctrl+L, "
+    "e.g. an OpenAI gpt-4.1 model), or describe what the image shows."
+)
+
 FAMILIES: tuple[Rule, ...] = (knowledge.decide,)
 """Asked in this order, after the profile's rules and before the rule for unknown tools; the
 first that returns a reply speaks."""
@@ -34,6 +39,8 @@ first that returns a reply speaks."""
 def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
     """The reply for ``conv``: the first rule that speaks (the running profile's own rules,
     then the generic families), else a conversational answer."""
+    if conv.images and not conv.results:
+        return Reply(text=IMAGES_UNREAD)
     unknown = partial(unknown_tools.decide, claimed=claimed_tools(profile_rules))
     families: tuple[Rule, ...] = (*profile_rules, *FAMILIES, unknown)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None

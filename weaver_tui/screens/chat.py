@@ -123,10 +123,16 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                 yield Vertical(id="profile-panel")
                 composer = Composer(id="composer")
                 composer.history_source = self._prompt_history
+                composer.complete_source = self._complete_mention
                 yield composer
             with Vertical(id="side-pane"):
                 yield ToolStatusPane(id="tool-pane")
         yield WeaverFooter()
+
+    def _complete_mention(self, before_cursor: str) -> str | None:
+        from weaver_tui.attach import complete_mention
+
+        return complete_mention(before_cursor, self.project_dir())
 
     def _prompt_history(self) -> list[str]:
         """The prompts sent to the current profile, newest first (the composer's Up)."""
@@ -354,6 +360,12 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                 severity="error",
             )
             return
+        try:
+            meta = self.with_attachments(event.text, self.user_meta(event.text))
+        except ValueError as exc:  # an attachment that cannot be read, or too much of them
+            self.composer.set_draft(event.text)
+            self.notify(str(exc), severity="error", title="Not sent")
+            return
         self._load_tree()
         parent = self.state.leaf_id
         if self.editing_id is not None:
@@ -364,7 +376,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             user = self.state.add_user_message(
                 event.text,
                 parent,
-                meta=self.user_meta(event.text),
+                meta=meta,
                 project_root=self.project_root,
                 conversation_meta=self.new_conversation_meta(),
             )
@@ -373,6 +385,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.composer.set_draft(event.text)
             return
         self.clear_compose_mode()
+        self.pending_attachments = []
         self.tree.add_record(user)
         shown = self.messages.items
         if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:

@@ -244,6 +244,44 @@ class ChatActions(_Host):
 
         self.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
 
+    pending_attachments: list[Path] = []  # noqa: RUF012 - replaced, never mutated in place
+    """Files chosen with "Attach file", sent with the next message."""
+
+    def action_attach_file(self) -> None:
+        """Choose a file (with path completion) to attach to the next message."""
+        from weaver_tui.screens.attach_file import AttachFileScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            self.pending_attachments = [*self.pending_attachments, path]
+            if not (self.forking or self.editing_id):
+                names = ", ".join(p.name for p in self.pending_attachments)
+                self.composer.hint = f"📎 {names}: sent with your next message"
+            self.composer.focus()
+
+        self.app.push_screen(AttachFileScreen(self.project_dir()), chosen)
+
+    def with_attachments(self, text: str, meta: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``meta`` with the files chosen or ``@``-mentioned for ``text``, read now (a file
+        that cannot be attached raises ``AttachmentError``, a ``ValueError``)."""
+        from agents.attachments import AttachmentError, read_attachment, size_text, total_size
+        from weaver_tui.attach import mentioned_files
+
+        paths = [*self.pending_attachments]
+        paths += [p for p in mentioned_files(text, self.project_dir()) if p not in paths]
+        if not paths:
+            return meta
+        room = self.composer.max_bytes - len(text.encode("utf-8", errors="surrogateescape"))
+        attached: list[dict[str, Any]] = []
+        for path in paths:
+            attached.append(read_attachment(path, max(room - total_size(attached), 0)))
+        if total_size(attached) > room:
+            raise AttachmentError(
+                f"The attachments are over the {size_text(room)} left of the message limit."
+            )
+        return {**(meta or {}), "attachments": attached}
+
     def action_compose_in_editor(self) -> None:
         """Hand the terminal to the user's editor on the composer's text; take back what
         they saved (the composer keeps its text when the editor fails or is not set)."""

@@ -37,6 +37,7 @@ class Composer(TextArea):
     | Enter | Send the message (ignored when it is only whitespace). |
     | Ctrl+J / Shift+Enter | Insert a line break. |
     | Up / Down (empty, or in a recalled prompt's first / last line) | Older / newer prompts. |
+    | Tab (after ``@part``) | Complete the file path to attach. |
     """
 
     DEFAULT_CSS = """
@@ -100,6 +101,8 @@ class Composer(TextArea):
 
     history_source: Callable[[], list[str]] | None = None
     """The prompts Up recalls, newest first (read when browsing starts)."""
+    complete_source: Callable[[str], str | None] | None = None
+    """What Tab adds after the text before the cursor (an ``@`` path's rest), if anything."""
 
     def on_mount(self) -> None:
         self._show_titles()
@@ -129,6 +132,10 @@ class Composer(TextArea):
             event.prevent_default()
             self.action_newline()
             return
+        if event.key == "tab" and self._complete():
+            event.stop()
+            event.prevent_default()
+            return
         if event.key in ("up", "down") and self._browse(event.key == "up"):
             event.stop()
             event.prevent_default()
@@ -136,6 +143,17 @@ class Composer(TextArea):
         if await run_own_binding(self, event):  # Backspace, Ctrl+U, arrows ... in key order
             return
         await super()._on_key(event)
+
+    def _complete(self) -> bool:
+        """Complete the ``@`` path before the cursor; ``False``: Tab moves the focus."""
+        if self.complete_source is None or self.selection.start != self.selection.end:
+            return False
+        row, column = self.cursor_location
+        addition = self.complete_source(self.document.get_line(row)[:column])
+        if not addition:
+            return False
+        self.insert(addition)
+        return True
 
     def _browse(self, older: bool) -> bool:
         """Show the next older (or newer) prompt; ``False`` leaves the key to the editor."""
