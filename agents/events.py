@@ -1,8 +1,8 @@
 """What one turn yields, as plain dataclasses the UI (or the CLI) turns into its own messages.
 
-Order within a turn: ``TurnStarted`` first; then any mix of ``TokenDelta``, ``ToolStarted``,
-``ToolFinished``, ``NodeStatus``, ``RecordSaved`` and ``Usage``; then exactly one of
-``RunFinished`` (status complete or cancelled) or ``RunError`` last.
+Order within a turn: ``TurnStarted`` first; then any mix of ``TokenDelta``, ``ReasoningDelta``,
+``ToolStarted``, ``ToolFinished``, ``NodeStatus``, ``RecordSaved`` and ``Usage``; then exactly
+one of ``RunFinished`` (status complete or cancelled) or ``RunError`` last.
 """
 
 from __future__ import annotations
@@ -28,6 +28,15 @@ class TurnStarted:
 @dataclass(frozen=True, slots=True)
 class TokenDelta:
     """A piece of the answer stream for record ``message_id`` (never tokens of internal LLM calls)."""
+
+    message_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    """A piece of a thinking model's reasoning for record ``message_id``: sent apart by the
+    server or written inline in ``<think>`` tags, it is never part of the answer's text."""
 
     message_id: str
     text: str
@@ -101,6 +110,7 @@ class RunFinished:
 RunEvent = (
     TurnStarted
     | TokenDelta
+    | ReasoningDelta
     | ToolStarted
     | ToolFinished
     | NodeStatus

@@ -296,9 +296,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         )
     if resolved.provider == OPENAI_COMPATIBLE and not config.model:
         resolved = replace(resolved, model=_served_model(resolved))
-    from langchain_openai import ChatOpenAI
-
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
+    from agents.openai_reasoning import ReasoningChatOpenAI
     from storage.secrets import remember_secret
 
     key = resolved.api_key.get_secret_value() if resolved.api_key else None
@@ -309,7 +308,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     # langchain undoes at once (see agents.openai_chunks); langchain uses them as given.
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
-    model = ChatOpenAI(
+    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.openai_reasoning).
+    model = ReasoningChatOpenAI(
         model=resolved.model,
         base_url=resolved.base_url,
         api_key=resolved.api_key,

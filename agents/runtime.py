@@ -341,6 +341,7 @@ class AgentRuntime:
         """Close the turn's records, write latency/usage, move the active leaf; return the leaf."""
         latency_ms = round((time.perf_counter() - started) * 1000, 1)
         usage = mapper.usage if mapper.has_usage else None
+        list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
         record = recorder.finish_turn(status, latency_ms=latency_ms, usage=usage, error=error)
         logger.info(
             "turn finished",

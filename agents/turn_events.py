@@ -5,6 +5,11 @@ answer stream; tokens of LLM calls inside tools or internal nodes (or tagged ``n
 ``weaver:internal``) are kept out of it. Tool calls come from the agent node's update; tool
 starts and finishes from the custom stream of the shared ``ToolNode`` (with a fallback on the
 tools node's update for a plain ``ToolNode``); stage lines from ``emit_status`` payloads.
+
+A thinking model's reasoning becomes ``ReasoningDelta`` events, never answer text: what the
+server sends apart (``additional_kwargs[REASONING_KEY]``) and a ``<think>`` block at the start
+of the reply's text (split off as it streams by :class:`agents.thinking.ThinkSplitter`). The
+reply record keeps only the answer as its content and the reasoning in ``meta["reasoning"]``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from agents.events import (
     NodeStatus,
+    ReasoningDelta,
     RecordSaved,
     RunEvent,
     TokenDelta,
@@ -27,6 +33,7 @@ from agents.events import (
 from agents.graph.agent_node import ANSWER_NODE
 from agents.graph.status import STATUS_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
+from agents.thinking import REASONING_KEY, ThinkSplitter, split_thinking
 from agents.turn_recorder import TurnRecorder
 from storage.models import MessageStatus
 
@@ -68,6 +75,9 @@ class TurnEventMapper:
         self.interrupted: Any = None
         self._tool_names: dict[str, str] = {}
         self._seen: set[str] = set()
+        self._splitter = ThinkSplitter()
+        self._split_reply: str | None = None
+        """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
 
     def handle(self, mode: str, payload: Any) -> Iterator[RunEvent]:
         if mode == "messages":
@@ -88,10 +98,43 @@ class TurnEventMapper:
         if not isinstance(message, AIMessage) or not is_answer_token(metadata):
             return
         text = message_text(message.content)
+        sent_apart = (
+            message.additional_kwargs.get(REASONING_KEY) if message.additional_kwargs else None
+        )
+        if not text and not sent_apart:
+            return
+        yield from self._ensure_reply()
+        splitter = self._reply_splitter()
+        if isinstance(sent_apart, str) and sent_apart:
+            yield from self._reasoning(sent_apart)
         if text:
-            yield from self._ensure_reply()
-            self.recorder.append(text)
-            yield TokenDelta(self.recorder.reply_id or "", text)
+            reasoning, answer = splitter.feed(text)
+            yield from self._pieces(reasoning, answer)
+
+    def _reply_splitter(self) -> ThinkSplitter:
+        """The open reply's splitter (a fresh one for a reply it has not read yet)."""
+        if self._split_reply != self.recorder.reply_id:
+            self._splitter = ThinkSplitter()
+            self._split_reply = self.recorder.reply_id
+        return self._splitter
+
+    def _pieces(self, reasoning: str, answer: str) -> Iterator[RunEvent]:
+        if reasoning:
+            yield from self._reasoning(reasoning)
+        if answer:
+            self.recorder.append(answer)
+            yield TokenDelta(self.recorder.reply_id or "", answer)
+
+    def _reasoning(self, text: str) -> Iterator[RunEvent]:
+        self.recorder.append_reasoning(text)
+        yield ReasoningDelta(self.recorder.reply_id or "", text)
+
+    def settle_reply(self) -> Iterator[RunEvent]:
+        """The open reply's stream ended: what the splitter held back (a tag cut short, an
+        unclosed block's end) is its reasoning or answer now."""
+        if self.recorder.reply_id is None or self._split_reply != self.recorder.reply_id:
+            return
+        yield from self._pieces(*self._splitter.finish())
 
     # -- node updates -----------------------------------------------------------------------
 
@@ -116,17 +159,23 @@ class TurnEventMapper:
                     yield from self._on_tool_message(message)
 
     def _on_ai_message(self, message: AIMessage) -> Iterator[RunEvent]:
-        text = message_text(message.content)
-        if self.recorder.reply_id is None and not text and not message.tool_calls:
+        inline, text = split_thinking(message_text(message.content))
+        sent_apart = message.additional_kwargs.get(REASONING_KEY)
+        reasoning = (sent_apart if isinstance(sent_apart, str) else "") + inline
+        if self.recorder.reply_id is None and not text and not reasoning and not message.tool_calls:
             return
         yield from self._ensure_reply()
+        yield from self.settle_reply()
+        streamed = self.recorder.reasoning
+        if reasoning.startswith(streamed) and len(reasoning) > len(streamed):
+            yield from self._reasoning(reasoning[len(streamed) :])
         streamed = self.recorder.text
         if text.startswith(streamed) and len(text) > len(streamed):
             # Content that did not arrive as tokens (a non-streaming model or node).
             rest = text[len(streamed) :]
             self.recorder.append(rest)
             yield TokenDelta(self.recorder.reply_id or "", rest)
-        meta: dict[str, Any] = {}
+        meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
         usage = usage_of(message)
         if usage is not None:
             self.has_usage = True

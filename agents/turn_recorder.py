@@ -3,7 +3,8 @@
 The reply record exists before the first token; its content is flushed at most every
 ``flush_interval`` seconds while it streams, and on finish, cancel and error, so a process
 killed mid-reply leaves the partial text in the database marked ``streaming`` (the store marks
-such records interrupted when it is opened again). A tool round becomes an assistant record
+such records interrupted when it is opened again). A thinking model's reasoning is kept apart
+from the answer, in the record's ``meta["reasoning"]``, flushed the same way. A tool round becomes an assistant record
 with ``meta.tool_calls`` and one tool record per result; the next round streams into a new
 assistant record below them.
 """
@@ -42,6 +43,8 @@ class TurnRecorder:
         (the outcome of a human decision) is written into that record, not beside it."""
         self._parts: list[str] = []
         self._dirty = False
+        self._thoughts: list[str] = []
+        self._thoughts_dirty = False
         self._last_flush = 0.0
 
     # -- the reply being streamed ---------------------------------------------------------
@@ -49,6 +52,11 @@ class TurnRecorder:
     @property
     def text(self) -> str:
         return "".join(self._parts)
+
+    @property
+    def reasoning(self) -> str:
+        """The open reply's reasoning so far (never part of ``text``)."""
+        return "".join(self._thoughts)
 
     def open_reply(self) -> MessageRecord:
         """Create the next assistant record (status streaming) below the last record."""
@@ -61,10 +69,15 @@ class TurnRecorder:
         )
         self._track(record)
         self.reply_id = self.last_assistant_id = record.id
-        self._parts = []
-        self._dirty = False
+        self._reset_reply()
         self._last_flush = time.monotonic()
         return record
+
+    def _reset_reply(self) -> None:
+        self._parts = []
+        self._dirty = False
+        self._thoughts = []
+        self._thoughts_dirty = False
 
     def append(self, text: str) -> None:
         """Add streamed text; flush to the store when the last flush is old enough."""
@@ -74,12 +87,27 @@ class TurnRecorder:
         if now - self._last_flush >= self.flush_interval:
             self.flush(now)
 
+    def append_reasoning(self, text: str) -> None:
+        """Add streamed reasoning; flushed with the text, into ``meta["reasoning"]``."""
+        self._thoughts.append(text)
+        self._thoughts_dirty = True
+        now = time.monotonic()
+        if now - self._last_flush >= self.flush_interval:
+            self.flush(now)
+
     def flush(self, now: float | None = None) -> None:
-        if self.reply_id is not None and self._dirty:
-            text = self.text
-            self._parts = [text]  # one string instead of thousands of small token strings
-            self.store.update_message(self.reply_id, content=text)
-            self._dirty = False
+        if self.reply_id is not None and (self._dirty or self._thoughts_dirty):
+            text: str | None = None
+            meta: dict[str, Any] | None = None
+            if self._dirty:
+                text = self.text
+                self._parts = [text]  # one string instead of thousands of small token strings
+            if self._thoughts_dirty:
+                reasoning = self.reasoning
+                self._thoughts = [reasoning]
+                meta = {"reasoning": reasoning}
+            self.store.update_message(self.reply_id, content=text, meta=meta)
+            self._dirty = self._thoughts_dirty = False
         self._last_flush = now if now is not None else time.monotonic()
 
     def close_reply(
@@ -89,15 +117,17 @@ class TurnRecorder:
         content: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> MessageRecord:
-        """Finalise the open reply with its full text, status and extra meta."""
+        """Finalise the open reply with its full text, status and extra meta (the reasoning
+        streamed into it is kept in ``meta["reasoning"]`` unless ``meta`` names its own)."""
         assert self.reply_id is not None, "no open reply"
         text = self.text if content is None else content
+        reasoning = self.reasoning
+        full_meta = {"reasoning": reasoning, **(meta or {})} if reasoning else meta or {}
         record = self.store.update_message(
-            self.reply_id, content=text, meta=meta or {}, status=status
+            self.reply_id, content=text, meta=full_meta, status=status
         )
         self.reply_id = None
-        self._parts = []
-        self._dirty = False
+        self._reset_reply()
         return record
 
     # -- tool results ---------------------------------------------------------------------

@@ -64,6 +64,7 @@ def build_item(
         badge=badge,
         visibility="" if visibility in (None, "shared") else f"private → {visibility}",
         error=str(meta.get("error") or ""),
+        reasoning=str(meta.get("reasoning") or "") if record.role == "assistant" else "",
     )
 
 

@@ -131,6 +131,11 @@ def build_parser(
         metavar="TEXT",
         help="instructions for this conversation, kept for its later turns ('' clears them)",
     )
+    ask.add_argument(
+        "--show-thinking",
+        action="store_true",
+        help="also print a thinking model's reasoning (to stderr, each line after 'thinking: ')",
+    )
 
     verbs.add_parser("conversations", help="list conversations, newest first (id first)")
 
@@ -506,7 +511,7 @@ async def _run_ask_turn(
     for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(stop, cancel.set)
-    printer = EventPrinter(sys.stdout, sys.stderr)
+    printer = EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
     async with services.runtime() as runtime:
         async for event in runtime.run_turn(
             conversation_id=conversation.id,
@@ -532,11 +537,21 @@ async def _run_ask_turn(
     return EXIT_INTERRUPTED if printer.cancelled else 0
 
 
-class EventPrinter:
-    """Prints a turn's events: answer text to ``out`` as it arrives, the rest to ``err``."""
+THINKING_PREFIX = "thinking: "
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+
+class EventPrinter:
+    """Prints a turn's events: answer text to ``out`` as it arrives, the rest to ``err``.
+
+    A thinking model's reasoning is printed only with ``show_thinking``: to ``err``, every line
+    after ``thinking: `` (so it reads apart from the answer and from tool lines), as it streams.
+    """
+
+    def __init__(self, out: TextIO, err: TextIO, *, show_thinking: bool = False) -> None:
         self.out, self.err = out, err
+        self.show_thinking = show_thinking
+        self.thinking_line_open = False
+        """A ``thinking:`` line is being written to ``err`` (it ends before any other output)."""
         self.reply_id: str | None = None
         self.at_line_start = True
         self.error: str | None = None
@@ -547,6 +562,11 @@ class EventPrinter:
     def show(self, event: RunEvent) -> None:
         from agents import events as ev
 
+        if isinstance(event, ev.ReasoningDelta):
+            if self.show_thinking:
+                self._think(event.text)
+            return
+        self._end_thinking()
         if isinstance(event, ev.TokenDelta):
             if self.reply_id is not None and event.message_id != self.reply_id:
                 self._write_out("\n" if self.at_line_start else "\n\n")
@@ -572,6 +592,21 @@ class EventPrinter:
             self.review_waiting = event.paused
             if self.cancelled:
                 self._line("(reply cancelled; the partial reply is kept)")
+
+    def _think(self, text: str) -> None:
+        if not self.thinking_line_open:
+            self._end_output()
+            self.err.write(THINKING_PREFIX)
+        lines = printable(text).split("\n")
+        self.err.write(("\n" + THINKING_PREFIX).join(lines))
+        self.err.flush()
+        self.thinking_line_open = True
+
+    def _end_thinking(self) -> None:
+        if self.thinking_line_open:
+            self.err.write("\n")
+            self.err.flush()
+            self.thinking_line_open = False
 
     def _write_out(self, text: str) -> None:
         self.out.write(printable(text))

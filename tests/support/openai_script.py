@@ -74,9 +74,12 @@ class Reply:
     ``stream_error_after`` sends an in-stream ``{"error": ...}`` event; ``first_byte_delay``
     waits before the response headers (past a client timeout it becomes a timeout);
     ``raw_body`` answers 200 with that body and ``content_type`` (``Reply.raw``).
+    ``reasoning``: a thinking model's reasoning, streamed first as ``reasoning_content`` deltas
+    (as DeepSeek, Kimi, Qwen and vLLM servers send it), or ``message.reasoning_content`` whole.
     """
 
     content: str = ""
+    reasoning: list[str] | None = None
     tool_calls: list[ToolCall] = field(default_factory=list)
     deltas: list[str] | None = None
     chunks: int | None = None
@@ -236,6 +239,8 @@ class ChunkWriter:
     ) -> Iterator[bytes]:
         """Every event of a normal reply, ``[DONE]`` included."""
         yield self.event({"role": "assistant", "content": ""})
+        for thought in reply.reasoning or ():
+            yield self.event({"content": None, "reasoning_content": thought})
         deltas = reply.content_deltas()
         for text in deltas:
             yield self.content_event(text)
@@ -263,6 +268,8 @@ class ChunkWriter:
     def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
         """The non-streaming ``chat.completion`` object for a reply."""
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+        if reply.reasoning:
+            message["reasoning_content"] = "".join(reply.reasoning)
         if reply.tool_calls:
             message["tool_calls"] = [
                 {

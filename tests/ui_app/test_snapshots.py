@@ -152,3 +152,20 @@ def test_error_state(
 def test_cancelled_reply(snap_compare: SnapCompare, services: Services) -> None:
     scenes.cancelled_reply(services.store)
     assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then())
+
+
+def test_reply_with_folded_thinking(
+    snap_compare: SnapCompare, remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.script(
+        Reply(
+            reasoning=["The user asks what ReWOO does. ", "It plans the tool calls first."],
+            deltas=["**ReWOO** plans every tool call first, ", "then runs them and answers."],
+        )
+    )
+
+    async def ask(pilot: Pilot[Any]) -> None:
+        await send(pilot, "What does ReWOO do?")
+
+    app = app_for(remote_services, profile="researcher")
+    assert snap_compare(app, terminal_size=SIZE, run_before=then(ask))

@@ -6,7 +6,9 @@ buffer and the screen is told once (a :class:`~weaver_tui.messages.TokensArrived
 buffer goes from empty to non-empty. The handler drains the whole buffer into the message
 view in one append, so a fast stream costs one view update per screen message-loop turn, not
 one per token, and key presses queued meanwhile are never behind a backlog of token messages.
-Before any other event the buffers are drained, so text and tool rows appear in order.
+Before any other event the buffers are drained, so text and tool rows appear in order. A
+thinking model's reasoning (:class:`~agents.events.ReasoningDelta`) takes the same path into
+its own buffer, and the view adds it to the reply's folded thinking line.
 
 A profile may show a turn through a filter (``row_for``): given a record id it returns the row
 the view shows for it (rewritten, e.g. a mediator delivery as the mediator's message) or
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING
 from agents.errors import WeaverError
 from agents.events import (
     NodeStatus,
+    ReasoningDelta,
     RecordSaved,
     RunError,
     RunEvent,
@@ -90,41 +93,59 @@ class TurnView:
         self.notify_tokens = notify_tokens
         self.outcome = TurnOutcome()
         self._buffers: dict[str, list[str]] = {}
+        self._thoughts: dict[str, list[str]] = {}
+        """Reasoning waiting for the view, per message (drained with ``_buffers``)."""
         self._shown: set[str] = set()
         self._hidden: set[str] = set()
         """Records of this turn the filter keeps out of the view (for now)."""
         self._streamed: dict[str, list[str]] = {}
         """Every token of this turn per record, shown or not (to redraw it in another view)."""
+        self._reasoned: dict[str, list[str]] = {}
+        """Likewise every piece of reasoning."""
         self.row_for = row_for
         self._usage: Usage | None = None
 
     # ------------------------------------------------------------------ tokens
 
-    def buffer_tokens(self, event: TokenDelta) -> None:
-        """Keep the text; tell the screen only if this message's buffer was empty."""
-        buffer = self._buffers.setdefault(event.message_id, [])
-        if not buffer:
-            self.notify_tokens(event.message_id)
-        buffer.append(event.text)
+    def buffer_tokens(self, event: TokenDelta | ReasoningDelta) -> None:
+        """Keep the text; tell the screen only if this message had nothing buffered."""
+        message_id = event.message_id
+        buffer = self._buffers.setdefault(message_id, [])
+        thoughts = self._thoughts.setdefault(message_id, [])
+        if not buffer and not thoughts:
+            self.notify_tokens(message_id)
+        (thoughts if isinstance(event, ReasoningDelta) else buffer).append(event.text)
 
     def drain(self, message_id: str | None = None) -> None:
         """Append everything buffered (for one message, or all) to the message view."""
         ids = [message_id] if message_id is not None else list(self._buffers)
         for current in ids:
             buffer = self._buffers.get(current)
-            if not buffer:
+            thoughts = self._thoughts.get(current)
+            if not buffer and not thoughts:
                 continue
-            text = "".join(buffer)
-            buffer.clear()
-            self._streamed.setdefault(current, []).append(text)
             if current not in self._shown:
                 self._show_new(current)
-            if current not in self._hidden:
-                self.view.append_text(current, text)
+            if thoughts:
+                reasoning = "".join(thoughts)
+                thoughts.clear()
+                self._reasoned.setdefault(current, []).append(reasoning)
+                if current not in self._hidden:
+                    self.view.append_reasoning(current, reasoning)
+            if buffer:
+                text = "".join(buffer)
+                buffer.clear()
+                self._streamed.setdefault(current, []).append(text)
+                if current not in self._hidden:
+                    self.view.append_text(current, text)
 
     def streamed(self, record_id: str) -> str:
         """The text this turn has streamed into ``record_id`` so far."""
         return "".join(self._streamed.get(record_id, ()))
+
+    def reasoned(self, record_id: str) -> str:
+        """The reasoning this turn has streamed into ``record_id`` so far."""
+        return "".join(self._reasoned.get(record_id, ()))
 
     def reshow(self, items: list[MessageItem]) -> None:
         """The reader chose another view mid-turn: show ``items`` (the active path through
@@ -133,10 +154,16 @@ class TurnView:
         self.drain()
         rows = []
         for item in items:
-            if item.id in self._streamed and item.id in self._shown:
+            streamed = item.id in self._streamed or item.id in self._reasoned
+            if streamed and item.id in self._shown:
                 record = self.state.index.get(item.id)
                 if record.status == MessageStatus.STREAMING:
-                    item = replace(item, content=self.streamed(item.id), status="streaming")
+                    item = replace(
+                        item,
+                        content=self.streamed(item.id),
+                        reasoning=self.reasoned(item.id),
+                        status="streaming",
+                    )
             rows.append(item)
         self.view.set_messages(rows)
         visible = {item.id for item in rows}
@@ -159,7 +186,7 @@ class TurnView:
 
     def apply(self, event: RunEvent) -> None:
         """Show one non-token event (draining buffered text first, to keep the order)."""
-        if isinstance(event, TokenDelta):
+        if isinstance(event, TokenDelta | ReasoningDelta):
             self.buffer_tokens(event)
             return
         self.drain()

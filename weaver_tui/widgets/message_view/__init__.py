@@ -14,6 +14,7 @@ Using it from a screen::
     view.set_messages([MessageItem(id=..., role="user", content=...), ...])  # cheap, any length
     view.start_message(MessageItem(id=reply_id, role="assistant", badge="assistant · gpt-4o"))
     view.append_text(reply_id, delta)             # per token; cheap, coalesced
+    view.append_reasoning(reply_id, delta)        # a thinking model's reasoning, shown folded
     view.finish_message(reply_id, "complete", badge="assistant · gpt-4o · 1.2s")
     view.finish_message(reply_id, "cancelled")    # or "error", error="The server ..."
     view.update_item(item)                        # new badge / versions / content
@@ -36,8 +37,8 @@ It posts (handle as ``on_message_view_<name>``):
 - ``MessageView.LinkClicked(view, href)``: a Markdown link was clicked (also opened with
   ``app.open_url`` unless ``open_links=False``).
 
-Keys: up/k, down/j, ``[``, ``]``, f, e, r, y, c, end (jump to latest and follow again), plus
-the scroll keys of any scroll view. Mouse selection copies with the app's copy key. Colours
+Keys: up/k, down/j, ``[``, ``]``, f, e, r, y, c, t (unfold or fold a reply's thinking), end
+(jump to latest and follow again), plus the scroll keys of any scroll view. Mouse selection copies with the app's copy key. Colours
 follow the app theme, including weaver's theme variables ``user``, ``assistant``, ``tool`` and
 ``private``.
 """

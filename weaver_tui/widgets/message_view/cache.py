@@ -1,7 +1,8 @@
 """The line cache behind the view: every message's blocks, heights and virtual positions.
 
-A message occupies ``header + body + notice + one blank line``; its body is its blocks with a
-blank line between them. Nothing is rendered here: a message starts *unsplit* with an estimated
+A message occupies ``header + thinking + body + notice + one blank line``; its body is its
+blocks with a blank line between them. ``thinking`` is a reply's reasoning: nothing without
+any, one folded line, or (unfolded) that line and the reasoning text. Nothing is rendered here: a message starts *unsplit* with an estimated
 height, is split into blocks when it comes near the viewport, and each block carries its
 rendered strips once the view has rendered it. ``Layout`` keeps the prefix sums that map a
 virtual line to (message, line) with a bisect, so a 2,000-message path costs a list of ints.
@@ -42,12 +43,60 @@ class Entry:
     block_tops: list[int] = field(default_factory=list)
     estimate: int = 1
     height: int = 3
+    reasoning: str = ""
+    reasoning_pending: list[str] = field(default_factory=list)
+    thinking_open: bool = False
+    thinking: list[Strip] | None = None
+    """The rendered thinking lines (the folded line, or the line and the reasoning)."""
 
     @classmethod
-    def from_item(cls, item: MessageItem, width: int) -> Entry:
-        entry = cls(item=item, text=_normalise(item.content))
+    def from_item(cls, item: MessageItem, width: int, *, thinking_open: bool = False) -> Entry:
+        entry = cls(
+            item=item,
+            text=_normalise(item.content),
+            reasoning=item.reasoning,
+            thinking_open=thinking_open,
+        )
         entry.reestimate(width)
         return entry
+
+    @property
+    def has_thinking(self) -> bool:
+        return bool(self.reasoning)
+
+    @property
+    def thinking_height(self) -> int:
+        if not self.reasoning:
+            return 0
+        if self.thinking is not None:
+            return len(self.thinking)
+        if not self.thinking_open:
+            return 1
+        return 2 + self.reasoning.count("\n")  # an estimate until it is rendered
+
+    @property
+    def body_offset(self) -> int:
+        """The body's first line, counted from the header's."""
+        return 1 + self.thinking_height
+
+    def absorb_reasoning(self) -> bool:
+        """Move streamed reasoning into ``reasoning``; its lines are rendered again."""
+        if not self.reasoning_pending:
+            return False
+        self.reasoning += "".join(self.reasoning_pending)
+        self.reasoning_pending.clear()
+        self.thinking = None
+        self.relayout()
+        return True
+
+    def set_reasoning(self, reasoning: str, *, thinking_open: bool | None = None) -> None:
+        """Show ``reasoning`` (folded or unfolded as given); its lines are rendered again."""
+        self.reasoning = reasoning
+        self.reasoning_pending.clear()
+        if thinking_open is not None:
+            self.thinking_open = thinking_open
+        self.thinking = None
+        self.relayout()
 
     @property
     def streaming(self) -> bool:
@@ -73,6 +122,7 @@ class Entry:
         """Forget rendered lines (width or theme changed); keep real heights as estimates."""
         self.header = None
         self.notice = None
+        self.thinking = None
         if self.blocks is not None:
             for block in self.blocks:
                 block.strips = None
@@ -99,6 +149,7 @@ class Entry:
 
     def finish(self, item: MessageItem, width: int) -> None:
         """End the stream: the tail becomes a finished block, rendered without a fence fix."""
+        self.absorb_reasoning()
         self.absorb_pending(width)
         self.item = item
         self.header = None
@@ -151,11 +202,11 @@ class Entry:
             body = y
         self.block_tops = tops
         notice = len(self.notice) if self.notice is not None else (1 if self.has_notice else 0)
-        self.height = 1 + body + notice + 1
+        self.height = self.body_offset + body + notice + 1
 
     @property
     def body_height(self) -> int:
-        return self.height - 2 - self.notice_height
+        return self.height - 1 - self.body_offset - self.notice_height
 
     @property
     def notice_height(self) -> int:
@@ -166,12 +217,15 @@ class Entry:
     def locate(self, line: int) -> tuple[str, int, int]:
         """What sits on ``line`` of this entry: (kind, index, line-in-part).
 
-        kind is ``header``, ``block`` (index = block index), ``notice``, ``unsplit`` or
-        ``blank``.
+        kind is ``header``, ``thinking``, ``block`` (index = block index), ``notice``,
+        ``unsplit`` or ``blank``.
         """
         if line == 0:
             return "header", 0, 0
-        body_line = line - 1
+        offset = self.body_offset
+        if line < offset:
+            return "thinking", 0, line - 1
+        body_line = line - offset
         body = self.body_height
         if body_line < body:
             if self.blocks is None:
@@ -247,7 +301,7 @@ class Layout:
 
         Yields ``(entry_index, entry, block_index, top)`` where ``top`` is the block's virtual
         line; block_index is -1 for an unsplit entry and -2 for an entry whose error notice is
-        not rendered yet (``top`` is then the entry's top).
+        not rendered yet, -3 for one whose thinking lines are not (``top``: the entry's top).
         """
         if not self.entries:
             return
@@ -258,11 +312,13 @@ class Layout:
             entry = self.entries[i]
             if entry.notice is None and entry.has_notice:
                 yield i, entry, -2, entry_top
+            if entry.thinking is None and entry.has_thinking:
+                yield i, entry, -3, entry_top
             if entry.blocks is None:
                 if entry.body_height:
                     yield i, entry, -1, entry_top
                 continue
-            body_top = entry_top + 1
+            body_top = entry_top + entry.body_offset
             first = max(0, bisect_right(entry.block_tops, start - body_top) - 1)
             for b in range(first, len(entry.blocks)):
                 top = body_top + entry.block_tops[b]

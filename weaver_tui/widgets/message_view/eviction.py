@@ -27,7 +27,7 @@ def evict_far_blocks(layout: Layout, keep_start: int, keep_end: int) -> int:
         if not blocks:
             continue
         entry_top = layout.tops[index]
-        body_top = entry_top + 1
+        body_top = entry_top + entry.body_offset
         if entry_top + entry.height <= keep_start or entry_top >= keep_end:
             for block in blocks:
                 block.strips = None

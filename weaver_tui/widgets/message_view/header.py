@@ -1,8 +1,11 @@
-"""The one-line header above each message, and the error notice under a failed reply.
+"""The one-line header above each message, a reply's thinking, and the error notice.
 
 Header: ``▌ assistant · gpt-4o · 1.2s  [private → Alex]  < 2/3 >  cancelled``. The role mark
 takes the role colour; the ``<`` / ``>`` arrows carry ``@click`` actions that ask the view to
 flip versions, so a mouse user gets the same action as the ``[`` / ``]`` keys.
+
+Thinking: ``▸ Thinking (1,234 chars)`` folded, dim, under the header; unfolded (key ``t`` or a
+click on the line) it reads ``▾ Thinking ...`` with the reasoning below it, dim as well.
 """
 
 from __future__ import annotations
@@ -66,3 +69,28 @@ def render_notice(item: MessageItem, palette: Palette, console: Console, width: 
     text.append(item.error, palette.error)
     text.append("  (r: retry)", palette.muted)
     return render_text(text, console, width)
+
+
+def thinking_label(reasoning: str, *, unfolded: bool) -> str:
+    mark = "▾" if unfolded else "▸"
+    return f"{mark} Thinking ({len(reasoning):,} chars)"
+
+
+def render_thinking(
+    message_id: str,
+    reasoning: str,
+    palette: Palette,
+    console: Console,
+    width: int,
+    *,
+    unfolded: bool,
+) -> list[Strip]:
+    """The thinking line (a click on it folds or unfolds), and the reasoning when unfolded."""
+    click = Style.from_meta({"@click": f"toggle_thinking({message_id!r})"})
+    line = Text(no_wrap=True, overflow="ellipsis", end="")
+    line.append(thinking_label(reasoning, unfolded=unfolded), palette.muted + click)
+    strips = [Strip(list(line.render(console))).crop_extend(0, width, None)]
+    if unfolded:
+        body = Text(reasoning.strip("\n"), palette.muted + Style(italic=True))
+        strips += render_text(body, console, width)
+    return strips

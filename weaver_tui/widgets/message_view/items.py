@@ -17,6 +17,7 @@ class MessageItem:
     header text after the role ("gpt-4o · 1.2s"), ``visibility`` a label such as
     "private → Alex" (mediator), ``error`` the one-sentence reason shown under a failed reply.
     ``version`` / ``sibling_count`` drive the ``< 2/3 >`` control in the header.
+    ``reasoning`` is a reply's thinking, shown folded above its content.
     """
 
     id: str
@@ -28,6 +29,7 @@ class MessageItem:
     badge: str = ""
     visibility: str = ""
     error: str = ""
+    reasoning: str = ""
 
     @property
     def has_versions(self) -> bool:

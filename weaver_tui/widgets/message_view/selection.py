@@ -86,7 +86,7 @@ def selection_lines(
         kind, part, line = entry.locate(y - layout.tops[index])
         if kind == "unsplit":
             yield None, entry.text
-            y = layout.tops[index] + 1 + entry.body_height
+            y = layout.tops[index] + entry.body_offset + entry.body_height
             continue
         if kind == "block" and entry.blocks is not None and entry.blocks[part].strips is None:
             block = entry.blocks[part]

@@ -34,6 +34,7 @@ class MessageView(TranscriptViewport, can_focus=True):
     | r | Ask to regenerate the selected reply. |
     | y | Copy the selected message's Markdown. |
     | c | Copy the code block in view (or the last one) of the selected message. |
+    | t | Unfold or fold the selected reply's thinking. |
     | end | Jump to the latest message and follow the stream again. |
     """
 
@@ -47,6 +48,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         Binding("r", "request('regenerate')", "Regenerate"),
         Binding("y", "copy_message", "Copy"),
         Binding("c", "copy_code", "Copy code"),
+        Binding("t", "toggle_thinking", "Thinking"),
         Binding("end", "jump_to_latest", "Latest", show=False),
     ]
 
@@ -135,6 +137,8 @@ class MessageView(TranscriptViewport, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.open_links = open_links
         """Open clicked links with ``app.open_url`` (``LinkClicked`` is posted either way)."""
+        self._open_thinking: set[str] = set()
+        """Messages whose thinking the user unfolded (kept when their rows are redrawn)."""
 
     # -- public API -------------------------------------------------------------------------
 
@@ -181,6 +185,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         self._layout.reset(
             kept + [self._entry_for(item, known.get(item.id), width) for item in items[keep:]]
         )
+        self._open_thinking &= set(self._layout.index)
         self._streaming_ids = {item.id for item in items if item.status == "streaming"}
         if self._selected not in self._layout.index:
             self._selected = None
@@ -196,11 +201,13 @@ class MessageView(TranscriptViewport, can_focus=True):
         if select is not None:
             self.select_message(select)
 
-    @staticmethod
-    def _entry_for(item: MessageItem, known: Entry | None, width: int) -> Entry:
+    def _entry_for(self, item: MessageItem, known: Entry | None, width: int) -> Entry:
         if known is not None and (known.item is item or known.item == item):
             return known
-        return Entry.from_item(item, width)
+        return self._new_entry(item, width)
+
+    def _new_entry(self, item: MessageItem, width: int) -> Entry:
+        return Entry.from_item(item, width, thinking_open=item.id in self._open_thinking)
 
     def shared_prefix(self, items: list[MessageItem]) -> int:
         """How many leading ``items`` the view already shows exactly (finished, same row)."""
@@ -216,7 +223,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         """Add a message at the end (or reset one with the same id) that will stream."""
         if item.status != "streaming":
             item = replace(item, status="streaming")
-        entry = Entry.from_item(item, self._width or DEFAULT_WIDTH)
+        entry = self._new_entry(item, self._width or DEFAULT_WIDTH)
         entry.split(self._width or DEFAULT_WIDTH)
         position = self._layout.index.get(item.id)
         if position is None:
@@ -233,6 +240,15 @@ class MessageView(TranscriptViewport, can_focus=True):
         if entry is None or not text:
             return
         entry.pending.append(text)
+        self._streaming_ids.add(message_id)
+        self._schedule_flush()
+
+    def append_reasoning(self, message_id: str, text: str) -> None:
+        """Append streamed reasoning to the message's thinking (coalesced like ``append_text``)."""
+        entry = self._layout.get(message_id)
+        if entry is None or not text:
+            return
+        entry.reasoning_pending.append(text)
         self._streaming_ids.add(message_id)
         self._schedule_flush()
 
@@ -266,15 +282,20 @@ class MessageView(TranscriptViewport, can_focus=True):
         width = self._width or DEFAULT_WIDTH
         entry = self._layout.entries[position]
         entry.absorb_pending(width)
+        entry.absorb_reasoning()
         text = _normalised(item.content)
         keep_stream = entry.streaming and item.status == "streaming" and entry.text.startswith(text)
         if text == entry.text or keep_stream:
-            entry.item = replace(item, content=entry.text)
+            if item.reasoning != entry.reasoning and not (
+                keep_stream and entry.reasoning.startswith(item.reasoning)
+            ):
+                entry.set_reasoning(item.reasoning)
+            entry.item = replace(item, content=entry.text, reasoning=entry.reasoning)
             entry.header = None
             entry.notice = None
             entry.relayout()
         else:
-            entry = Entry.from_item(item, width)
+            entry = self._new_entry(item, width)
             self._layout.entries[position] = entry
             if item.status == "streaming":
                 entry.split(width)
@@ -418,6 +439,28 @@ class MessageView(TranscriptViewport, can_focus=True):
         code = code_of(block)
         self.app.copy_to_clipboard(code)
         self.post_message(self.CodeCopied(self, entry.item.id, code))
+
+    def action_toggle_thinking(self, message_id: str | None = None) -> None:
+        """Unfold or fold a reply's thinking (the selected one's, else the last's; a click on
+        the thinking line names its message)."""
+        entry = self._target() if message_id is None else self._layout.get(message_id)
+        if entry is None:
+            return
+        entry.absorb_reasoning()
+        if not entry.has_thinking:
+            self.notify("No thinking in this message.", severity="warning")
+            return
+        opened = not entry.thinking_open
+        if opened:
+            self._open_thinking.add(entry.item.id)
+        else:
+            self._open_thinking.discard(entry.item.id)
+        entry.set_reasoning(entry.reasoning, thinking_open=opened)
+        position = self._layout.index[entry.item.id]
+        self._layout.rebuild(position)
+        self._update(changed_from_line=self._layout.tops[position])
+        if opened:
+            self._reveal(position)
 
     def action_scroll_home(self) -> None:
         """Jump to the first message without animating through (and rendering) the path."""

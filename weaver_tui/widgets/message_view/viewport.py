@@ -39,7 +39,7 @@ from weaver_tui.widgets.message_view.eviction import (
     KEEP_SCREENS,
     evict_far_blocks,
 )
-from weaver_tui.widgets.message_view.header import render_header, render_notice
+from weaver_tui.widgets.message_view.header import render_header, render_notice, render_thinking
 from weaver_tui.widgets.message_view.items import MessageItem
 from weaver_tui.widgets.message_view.palette import Palette, build_palette
 from weaver_tui.widgets.message_view.selection import (
@@ -190,7 +190,10 @@ class TranscriptViewport(ScrollView):
             entry = self._layout.entries[position]
             # Blocks before the tail are finished: only the tail and what follows it change.
             kept = None if entry.blocks is None else len(entry.blocks) - entry.has_tail
-            if entry.absorb_pending(width):
+            thought = entry.absorb_reasoning()
+            if thought:
+                kept = 0  # the thinking lines changed, and the body may have moved down
+            if entry.absorb_pending(width) or thought:
                 changed.append((position, kept))
                 first_changed = position if first_changed is None else min(first_changed, position)
         if first_changed is not None:
@@ -204,7 +207,8 @@ class TranscriptViewport(ScrollView):
         entry = self._layout.entries[position]
         if kept_blocks is None or not kept_blocks or kept_blocks > len(entry.block_tops):
             return top
-        return top + 1 + entry.block_tops[kept_blocks - 1] + entry.blocks[kept_blocks - 1].height
+        last = kept_blocks - 1
+        return top + entry.body_offset + entry.block_tops[last] + entry.blocks[last].height
 
     # -- realisation: render what is near the viewport --------------------------------------
 
@@ -311,6 +315,19 @@ class TranscriptViewport(ScrollView):
                 if entry.notice is not None or not entry.has_notice:
                     continue
                 entry.notice = render_notice(entry.item, palette, console, width)
+                entry.relayout()
+                delta = entry.height - before
+            elif block_index == -3:
+                if entry.thinking is not None or not entry.has_thinking:
+                    continue
+                entry.thinking = render_thinking(
+                    entry.item.id,
+                    entry.reasoning,
+                    palette,
+                    console,
+                    width,
+                    unfolded=entry.thinking_open,
+                )
                 entry.relayout()
                 delta = entry.height - before
             elif block_index == -1:
@@ -443,6 +460,11 @@ class TranscriptViewport(ScrollView):
                 self._request_update()
                 return None
             return strips[line] if line < len(strips) else None
+        if kind == "thinking":
+            if entry.thinking is None:
+                self._request_update()
+                return None
+            return entry.thinking[line] if line < len(entry.thinking) else None
         if kind == "notice":
             if entry.notice is None:
                 self._request_update()
@@ -477,9 +499,11 @@ class TranscriptViewport(ScrollView):
 
     @staticmethod
     def _current_item(entry: Entry) -> MessageItem:
-        if entry.text == entry.item.content and not entry.pending:
+        reasoning = entry.reasoning + "".join(entry.reasoning_pending)
+        same_text = entry.text == entry.item.content and not entry.pending
+        if same_text and reasoning == entry.item.reasoning:
             return entry.item
-        return replace(entry.item, content=entry.text + "".join(entry.pending))
+        return replace(entry.item, content=entry.text + "".join(entry.pending), reasoning=reasoning)
 
     # -- text selection ---------------------------------------------------------------------
 
