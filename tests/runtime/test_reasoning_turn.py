@@ -14,8 +14,6 @@ from tests.support.fake_openai import Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
-ATOM = "def f(items: list[dict]) -> dict:\n    return {}\n"
-
 
 async def test_reasoning_content_deltas_become_reasoning_events_and_meta(
     store, runtime, fake_openai, openai_model
@@ -104,11 +102,11 @@ async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
     fake_openai.script(
         Reply(
             deltas=["<think>SECRET-PLAN</think>", "Checking."],
-            tool_calls=[ToolCall("validate_atom", {"code": ATOM}, id="call_t1")],
+            tool_calls=[ToolCall("search_knowledge_base", {"query": "BM25"}, id="call_t1")],
         ),
         Reply(reasoning=["SECRET-AGAIN"], deltas=["Done."]),
     )
-    user = new_turn(store, "atom-developer", "write an atom")
+    user = new_turn(store, "researcher", "what is BM25?")
 
     events = await run(runtime, user, openai_model())
 
