@@ -143,6 +143,9 @@ class ProfileTraits:
     """Blocks drawn under a reply from its record meta: ``"sources"`` (``meta["sources"]``: a
     list of ``{"title", "where"}``) and ``"artifacts"`` (``meta["artifacts"]``: a list of
     ``{"name", "language", "text"}``)."""
+    continue_reply: bool = True
+    """A reply may be continued from its text (the model gets it back and goes on); off for
+    profiles whose graph reads the last message as a new question."""
     memory: RememberedItems | None = None
     """What the profile remembers across conversations, listed (and forgotten) from the
     palette's "Remembered items"."""

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.types import Command
 
+from agents.continuation import continuation_messages
 from agents.errors import ConfigError, WeaverError
-from agents.events import RunError, RunEvent, RunFinished, TurnStarted
+from agents.events import RunError, RunEvent, RunFinished, TokenDelta, TurnStarted
 from agents.graph_stream import GraphStream
 from agents.history import turn_messages
 from agents.instructions import with_instructions
@@ -95,8 +96,13 @@ class AgentRuntime:
         cancel: asyncio.Event | None = None,
         project_root: Path | str | None = None,
         sender: str | None = None,
+        continue_from: str | None = None,
     ) -> AsyncIterator[RunEvent]:
-        """Answer ``user_message_id``; regenerating is simply a second run on the same record."""
+        """Answer ``user_message_id``; regenerating is simply a second run on the same record.
+
+        ``continue_from`` names a reply to that message to go on from: the new reply (a
+        sibling version of it) starts with its text and the model writes what comes next.
+        """
         from agents.profiles import get_profile
 
         trace_id = new_trace_id()
@@ -115,7 +121,14 @@ class AgentRuntime:
             )
             history = turn_messages(self.store, user_message_id, self.context_messages)
             recorder = self._recorder(conversation_id, user_message_id, chosen, model)
+            continued = ""
+            if continue_from is not None:
+                continued = self.store.get_message(continue_from).content
+                history = continuation_messages(history, continued)
+                recorder.continuing = continued
             reply = recorder.open_reply()
+            if continue_from is not None:
+                recorder.annotate(reply.id, {"continued_from": continue_from})
             thread_id = f"{conversation_id}:{reply.id}"
             recorder.annotate(reply.id, {"thread_id": thread_id})
         except Exception as exc:  # a missing record or profile, an unreadable prompt, storage
@@ -143,6 +156,8 @@ class AgentRuntime:
             model.model_name,
             chosen.name,
         )
+        if continued:
+            yield TokenDelta(reply.id, continued)  # the reply starts with the text it continues
         turn = self._drive(
             chosen, {"messages": history}, thread_id, context, recorder, cancel, trace_id, model
         )

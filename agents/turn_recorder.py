@@ -58,18 +58,23 @@ class TurnRecorder:
         """The open reply's reasoning so far (never part of ``text``)."""
         return "".join(self._thoughts)
 
+    continuing: str = ""
+    """The text the next reply continues (a continued reply starts with it); used once."""
+
     def open_reply(self) -> MessageRecord:
         """Create the next assistant record (status streaming) below the last record."""
         record = self.store.add_message(
             self.conversation_id,
             "assistant",
-            "",
+            self.continuing,
             self.last_id,
             meta={**self.reply_meta, "status": MessageStatus.STREAMING.value},
         )
         self._track(record)
         self.reply_id = self.last_assistant_id = record.id
         self._reset_reply()
+        if self.continuing:
+            self._parts = [self.continuing]
         self._last_flush = time.monotonic()
         return record
 
@@ -120,7 +125,8 @@ class TurnRecorder:
         """Finalise the open reply with its full text, status and extra meta (the reasoning
         streamed into it is kept in ``meta["reasoning"]`` unless ``meta`` names its own)."""
         assert self.reply_id is not None, "no open reply"
-        text = self.text if content is None else content
+        text = self.text if content is None else self.continuing + content
+        self.continuing = ""
         reasoning = self.reasoning
         full_meta = {"reasoning": reasoning, **(meta or {})} if reasoning else meta or {}
         record = self.store.update_message(

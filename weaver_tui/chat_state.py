@@ -205,6 +205,27 @@ class ChatState:
         """The conversation's instructions (or those waiting for its first message)."""
         return str(self.setting("instructions") or "")
 
+    def add_edited_reply(self, reply_id: str, text: str) -> MessageRecord:
+        """Store ``text`` as a new version of the reply ``reply_id`` (beside it, not over it)."""
+        assert self.conversation is not None
+        self._writes.settle()
+        original = self.index.get(reply_id)
+        kept = {
+            k: v
+            for k, v in original.meta.items()
+            if k in ("provider", "model", "sender", "visibility")
+        }
+        record = self.store.add_message(
+            self.conversation.id,
+            "assistant",
+            text,
+            original.parent_id,
+            meta={**kept, "edited_from": reply_id},
+        )
+        self.index.add(record)
+        self.leaf_id = record.id
+        return record
+
     def refresh(self, message_id: str) -> MessageRecord:
         """Re-read one record from the store into the index (new or changed)."""
         record = self.store.get_message(message_id)

@@ -173,7 +173,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Edit message",
-        "Put the selected user message in the composer; sending makes a new version",
+        "Put the selected message in the composer: yours sends a new version; a reply is saved as a new version",
         "e",
         "tree",
         "edit_selected",
@@ -266,6 +266,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         None,
         "chat",
         "use_template",
+    ),
+    KeyAction(
+        "Continue reply",
+        "A new version of the selected reply that starts with its text and goes on (after you edited it, or it stopped short)",
+        None,
+        "chat",
+        "continue_reply",
     ),
     KeyAction(
         "Branch as new conversation",

@@ -105,6 +105,8 @@ class Conversation:
     calls_made: frozenset[str] = field(default_factory=frozenset)
     earlier_tool_output: tuple[str, ...] = ()
     """Tool results of earlier turns (newest last), e.g. a listing that names full paths."""
+    last_reply: str = ""
+    """The text of the assistant message just before the last human message."""
     images: int = 0
     """Image parts in the last human message (the offline model cannot read them)."""
     channel: str | None = None
@@ -170,6 +172,14 @@ def read_conversation(
     if match:
         participants = tuple(p.strip() for p in re.split(r",|\band\b", match.group(1)) if p.strip())
     sender, user_text, images = (None, "", 0)
+    last_reply = next(
+        (
+            text_of(m.content)
+            for m in reversed(messages[: max(last_human, 0)])
+            if isinstance(m, AIMessage)
+        ),
+        "",
+    )
     if last_human >= 0:
         human = messages[last_human]
         sender = speaker_of(human.name, participants)
@@ -206,6 +216,7 @@ def read_conversation(
         participants=participants,
         channel=channel,
         images=images,
+        last_reply=last_reply,
         earlier_user_texts=earlier,
         results=tuple(results),
         tools=specs,

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Sequence
 from functools import partial
 
+from agents.continuation import CONTINUE_PROMPT
 from agents.offline.conversation import Conversation, call_signature
 from agents.offline.family import Rule, claimed_tools
 from agents.offline.reply import PlannedCall, Reply
@@ -41,6 +42,8 @@ def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
     then the generic families), else a conversational answer."""
     if conv.images and not conv.results:
         return Reply(text=IMAGES_UNREAD)
+    if conv.user_text == CONTINUE_PROMPT:
+        return chat.continue_reply(conv)
     unknown = partial(unknown_tools.decide, claimed=claimed_tools(profile_rules))
     families: tuple[Rule, ...] = (*profile_rules, *FAMILIES, unknown)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None

@@ -360,6 +360,12 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                 severity="error",
             )
             return
+        if (
+            self.editing_id is not None
+            and self.state.index.get(self.editing_id).role == "assistant"
+        ):
+            self.save_edited_reply(event.text)
+            return
         try:
             meta = self.with_attachments(event.text, self.user_meta(event.text))
         except ValueError as exc:  # an attachment that cannot be read, or too much of them
@@ -413,9 +419,15 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         return self._runtime
 
     @work(exclusive=True, group="turn", exit_on_error=False)
-    async def run_turn(self, user_message_id: str, resume: tuple[str, Any] | None = None) -> None:
+    async def run_turn(
+        self,
+        user_message_id: str,
+        resume: tuple[str, Any] | None = None,
+        continue_from: str | None = None,
+    ) -> None:
         """Run one turn of the profile's graph (or resume a paused one: ``resume`` is the
-        paused record's id and the value) and show its events as they come."""
+        paused record's id and the value; or continue the reply ``continue_from``) and show
+        its events as they come."""
         from weaver_tui.screens.turn_view import TurnView
 
         assert self.state.conversation is not None
@@ -449,6 +461,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
                         cancel=cancel,
                         project_root=self.project_root,
                         sender=self.composer.speaker if self.state.traits.participants else None,
+                        continue_from=continue_from,
                     )
                 else:
                     events = runtime.resume_turn(
@@ -516,4 +529,6 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             "branch_to_conversation",
         }:  # fmt: skip
             return self.state.conversation is not None
+        if action == "continue_reply":
+            return self.state.conversation is not None and self.state.traits.continue_reply
         return True

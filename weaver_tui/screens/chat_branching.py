@@ -92,10 +92,57 @@ class ChatBranching(_Host):
         self.set_compose_mode(fork_from=message_id)
 
     def edit(self, message_id: str) -> None:
-        if self.state.index.get(message_id).role != "user":
-            self.notify("Only your own messages can be edited; press r on a reply to regenerate.")
+        """Put a message in the composer: your own (sending makes a new version and a new
+        reply) or a reply (saving makes a new version of it, which you can then continue)."""
+        record = self.state.index.get(message_id)
+        if record.role not in ("user", "assistant") or (
+            record.role == "assistant" and not record.content
+        ):
+            self.notify("Only messages and written replies can be edited.")
             return
         self.set_compose_mode(edit=message_id)
+
+    def save_edited_reply(self, text: str) -> None:
+        """Keep ``text`` as a new version of the reply being edited (no turn runs)."""
+        assert self.editing_id is not None
+        edited = self.editing_id
+        try:
+            record = self.state.add_edited_reply(edited, text)
+        except StorageError as exc:
+            self.notify(str(exc), severity="error", title="Reply not saved")
+            self.composer.set_draft(text)
+            return
+        self.clear_compose_mode()
+        self.tree.add_record(record)
+        self.show_path(select=record.id)
+        version, count = self.state.index.version_of(record.id)
+        more = (
+            ' · "Continue reply" lets the model go on from it'
+            if self.state.traits.continue_reply
+            else ""
+        )
+        self.notify(f"Saved your edit as v{version}/{count}{more}.")
+
+    def action_continue_reply(self) -> None:
+        """A new version of the selected reply (else the path's last) that starts with its
+        text and goes on from there."""
+        index = self.state.index
+        target = self.selected_id if self.selected_id in index else None
+        if target is None or index.get(target).role != "assistant":
+            path = self.state.path_ids()
+            target = next((i for i in reversed(path) if index.get(i).role == "assistant"), None)
+        if target is None or self._busy():
+            if target is None:
+                self.notify("There is no reply here to continue.")
+            return
+        user_id = self.state.nearest_user(target)
+        if user_id is None:
+            self.notify("There is no message of yours above this reply.")
+            return
+        self._load_tree()
+        self.state.leaf_id = user_id
+        self.show_path()
+        self.run_turn(user_id, continue_from=target)
 
     def regenerate(self, message_id: str) -> None:
         """A new sibling version of the reply to the nearest user message above ``message_id``."""
@@ -234,7 +281,10 @@ class ChatBranching(_Host):
             record = self.state.index.get(edit)
             self.editing_id = edit
             version, count = self.state.index.version_of(edit)
-            self.composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
+            if record.role == "assistant":
+                self.composer.hint = f"editing reply v{version}/{count}: Enter saves v{count + 1}"
+            else:
+                self.composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
             self.composer.set_draft(record.content)
         elif fork_from is not None:
             self.forking = True

@@ -268,3 +268,13 @@ def _related_earlier(conv: Conversation, terms: list[str]) -> str | None:
     scored = [(overlap(terms, keywords(t)), i, t) for i, t in enumerate(conv.earlier_user_texts)]
     best = max(scored)
     return best[2] if best[0] > 0 else conv.earlier_user_texts[-1]
+
+
+def continue_reply(conv: Conversation) -> Reply:
+    """Go on from the last reply: finish its sentence if it stops mid-way, then close on the
+    question it answers (the offline model writes no new facts)."""
+    prefix = conv.last_reply.rstrip()
+    question = conv.earlier_user_texts[-1] if conv.earlier_user_texts else ""
+    topic = shorten(strip_filler(question), 80) if question.strip() else "your question"
+    ending = "" if prefix.endswith((".", "!", "?", ":", "`")) or not prefix else "."
+    return Reply(text=f"{ending} That is what I can say here about {topic}.")

@@ -24,6 +24,7 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
 
 
 TRAITS = ProfileTraits(
+    continue_reply=False,
     project_root=True,
     stages={
         "read_request": "request",

@@ -40,6 +40,7 @@ def forget_fact(data_dir: Path, item_id: str) -> bool:
 
 
 TRAITS = ProfileTraits(
+    continue_reply=False,
     stages={
         "load_memory": "memory",
         "route": "router",
