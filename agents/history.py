@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 
 from agents.attachments import attachments_of, content_parts
+from agents.context import SUMMARY_HEADING, context_records
 from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
@@ -75,5 +76,11 @@ def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:
 def turn_messages(
     store: ConversationStore, user_message_id: str, limit: int = 20
 ) -> list[AnyMessage]:
-    """The messages the model gets for a turn answering ``user_message_id``."""
-    return records_to_messages(store.context_window(user_message_id, limit))
+    """The messages the model gets for a turn answering ``user_message_id``: the branch's
+    summary (if one was made), then its window with the user's pins and omissions (see
+    :mod:`agents.context`)."""
+    summary, records = context_records(store.path_to_root(user_message_id), limit)
+    messages = records_to_messages(records)
+    if summary:
+        return [SystemMessage(content=f"{SUMMARY_HEADING}\n{summary}"), *messages]
+    return messages

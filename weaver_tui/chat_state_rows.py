@@ -53,6 +53,7 @@ def build_item(
     elif record.role == "user":
         badge = str(meta.get("sender") or "")
         content = with_attachments(content, meta)
+    badge = context_marks(meta, badge)
     visibility = meta.get("visibility")
     return MessageItem(
         id=record.id,
@@ -66,6 +67,16 @@ def build_item(
         error=str(meta.get("error") or ""),
         reasoning=str(meta.get("reasoning") or "") if record.role == "assistant" else "",
     )
+
+
+def context_marks(meta: Mapping[str, Any], badge: str) -> str:
+    """The badge with how the message stands in the model's context: pinned, left out, or a
+    summary in place of it and everything above."""
+    marks = {"pinned": "📌 pinned", "excluded": "⊘ left out"}
+    mark = marks.get(str(meta.get("context") or ""), "")
+    if meta.get("summary"):
+        mark = " ".join(filter(None, [mark, "▤ summarised above"]))
+    return " · ".join(filter(None, [mark, badge]))
 
 
 def with_attachments(content: str, meta: Mapping[str, Any]) -> str:

@@ -268,6 +268,27 @@ KEYMAP: tuple[KeyAction, ...] = (
         "use_template",
     ),
     KeyAction(
+        "Pin in context",
+        "Always send the selected message to the model, however old (again: unpin)",
+        None,
+        "chat",
+        "pin_in_context",
+    ),
+    KeyAction(
+        "Leave out of context",
+        "Never send the selected message to the model (again: send it as usual)",
+        None,
+        "chat",
+        "leave_out_of_context",
+    ),
+    KeyAction(
+        "Summarise older turns",
+        "Replace all but the latest messages of this branch, for the model, by a summary (the tree keeps them)",
+        None,
+        "chat",
+        "summarise_older",
+    ),
+    KeyAction(
         "Continue reply",
         "A new version of the selected reply that starts with its text and goes on (after you edited it, or it stopped short)",
         None,

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Sequence
 from functools import partial
 
+from agents.context import SUMMARY_PROMPT
 from agents.continuation import CONTINUE_PROMPT
 from agents.offline.conversation import Conversation, call_signature
 from agents.offline.family import Rule, claimed_tools
@@ -44,6 +45,8 @@ def decide(conv: Conversation, profile_rules: Sequence[Rule] = ()) -> Reply:
         return Reply(text=IMAGES_UNREAD)
     if conv.user_text == CONTINUE_PROMPT:
         return chat.continue_reply(conv)
+    if conv.system.startswith(SUMMARY_PROMPT):
+        return chat.summarise_transcript(conv)
     unknown = partial(unknown_tools.decide, claimed=claimed_tools(profile_rules))
     families: tuple[Rule, ...] = (*profile_rules, *FAMILIES, unknown)
     forced = conv.tool_choice if conv.tool_choice not in (None, "none", "any") else None

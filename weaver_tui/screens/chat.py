@@ -37,6 +37,7 @@ from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import TokensArrived, TurnFinished
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
+from weaver_tui.screens.chat_context import ChatContext
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 from weaver_tui.screens.pane_fit import PaneFit
@@ -64,7 +65,7 @@ EMPTY_HINT = (
 )
 
 
-class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
+class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
@@ -305,6 +306,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             root = self.project_root or Path.cwd()
         self.header.project = Path(root).name if root else ""
         self.header.instructions = bool(self.state.instructions)
+        self.update_context_count()
 
     def show_panel(self, panel: Widget | None) -> None:
         """Put a profile's panel (mediator speakers, patch review ...) above the composer, or

@@ -89,6 +89,7 @@ class ChatProfiles(_Host):
     def agents_loaded(self) -> None:
         """The warm-up is done: mount what waited for it."""
         self.agents_ready = True
+        self.update_context_count()
         if self.state.traits.participants:
             self.mount_profile_panel()
             self.show_path()

@@ -62,6 +62,8 @@ class ChatHeader(Widget):
         "header--title",
         "header--project",
         "header--instructions",
+        "header--context",
+        "header--context-warn",
         "header--busy",
         "header--branch",
         "header--model",
@@ -79,6 +81,8 @@ class ChatHeader(Widget):
         & > .header--branch { color: $text-muted; }
         & > .header--project { color: $text-muted; }
         & > .header--instructions { color: $accent; }
+        & > .header--context { color: $text-muted; }
+        & > .header--context-warn { color: $warning; text-style: bold; }
         & > .header--busy { color: $accent; }
         & > .header--model { background: $secondary; color: $background; }
         & > .header--offline { background: $success; color: $background; }
@@ -93,6 +97,10 @@ class ChatHeader(Widget):
     model: reactive[str] = reactive("")
     project: reactive[str] = reactive("")
     """The project folder's name (ide-helper works inside it), else empty."""
+    context: reactive[str] = reactive("")
+    """About how many tokens the next turn sends, against the model's window ("3.2k/128k tok")."""
+    context_warn: reactive[bool] = reactive(False)
+    """The count is near the window: drawn as a warning."""
     instructions: reactive[bool] = reactive(False)
     """The conversation has instructions of its own (shown as a mark after the title)."""
     busy: reactive[str] = reactive("")
@@ -113,6 +121,11 @@ class ChatHeader(Widget):
             fields.append(HeaderField("project", (f"in {self.project}",), "header--project"))
         if self.busy:
             fields.append(HeaderField("busy", (self.busy,), "header--busy"))
+        if self.context:
+            style = "header--context-warn" if self.context_warn else "header--context"
+            fields.append(
+                HeaderField("context", (self.context, self.context.removesuffix(" tok")), style)
+            )
         if self.branch is not None:
             fields.append(HeaderField("branch", self.branch.forms(), "header--branch"))
         offline = self.provider == OFFLINE_PROVIDER

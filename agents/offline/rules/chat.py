@@ -278,3 +278,16 @@ def continue_reply(conv: Conversation) -> Reply:
     topic = shorten(strip_filler(question), 80) if question.strip() else "your question"
     ending = "" if prefix.endswith((".", "!", "?", ":", "`")) or not prefix else "."
     return Reply(text=f"{ending} That is what I can say here about {topic}.")
+
+
+def summarise_transcript(conv: Conversation) -> Reply:
+    """A summary made of the transcript's own lines: who said what, each cut to its first
+    sentence, the latest ten kept (the offline model invents nothing)."""
+    lines = []
+    for line in conv.user_text.splitlines():
+        who, sep, said = line.partition(": ")
+        if not sep or not said.strip():
+            continue
+        first = re.split(r"(?<=[.!?])\s", said.strip(), maxsplit=1)[0]
+        lines.append(f"- {who}: {shorten(first, 120)}")
+    return Reply(text="\n".join(lines[-10:]) or "- (nothing to summarise)")

@@ -1,0 +1,143 @@
+"""What the model reads of a branch, and how the user steers it.
+
+By default a turn sends the last ``limit`` records of the path. The user can change that per
+message and per branch, without touching the tree:
+
+- a message **pinned** (``meta["context"] == "pinned"``) is sent even when it is older than
+  the window;
+- a message **left out** (``meta["context"] == "excluded"``) is never sent;
+- **a summary** stored on a record (``meta["summary"]``) stands in for that record and
+  everything above it on the path: the model reads the summary, then what follows.
+
+:func:`context_records` chooses the records (a pure function of the path);
+:func:`estimate_tokens` counts what a turn will send, so the app can show it against the
+model's context window (:func:`context_window_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from storage.models import MessageRecord
+from storage.tree_index import trim_context
+
+PINNED = "pinned"
+EXCLUDED = "excluded"
+SUMMARY_HEADING = "Summary of the earlier conversation on this branch:"
+SUMMARY_PROMPT = (
+    "You summarise a conversation for your own later use. Write a short summary (at most ten "
+    "lines) of what was asked, decided and answered: names, numbers, file names and open "
+    "questions. No preamble."
+)
+SUMMARY_KEEPS = 6
+"""Records of the path that "summarise older turns" leaves as they are (the latest ones)."""
+
+CONTEXT_WINDOWS: dict[str, int] = {
+    "gpt-4.1": 1_047_576,
+    "gpt-4.1-mini": 1_047_576,
+    "gpt-4o": 128_000,
+    "gpt-4o-mini": 128_000,
+    "gpt-5.1": 400_000,
+    "kimi-k2-turbo-preview": 262_144,
+    "kimi-k2-0905-preview": 262_144,
+    "moonshot-v1-32k": 32_768,
+    "deepseek-chat": 131_072,
+    "deepseek-reasoner": 131_072,
+    "qwen-plus": 131_072,
+    "qwen-max": 32_768,
+    "qwen-turbo": 1_000_000,
+    "qwen3-coder-plus": 1_000_000,
+    "llama3.2": 131_072,
+    "offline": 32_768,
+}
+"""Context windows (tokens) of the models the presets suggest; others are asked of the server
+(``max_model_len`` in its model list) or shown without a limit."""
+
+
+def context_window_of(model: str) -> int | None:
+    return CONTEXT_WINDOWS.get(model)
+
+
+def served_context_window(models_answer: Any, model: str) -> int | None:
+    """The context window an OpenAI-compatible server's ``/models`` answer gives ``model``
+    (vLLM's ``max_model_len``, others' ``context_length`` / ``context_window``)."""
+    data = models_answer.get("data") if isinstance(models_answer, dict) else None
+    for entry in data or ():
+        if isinstance(entry, dict) and entry.get("id") == model:
+            for key in ("max_model_len", "context_length", "context_window"):
+                value = entry.get(key)
+                if isinstance(value, int) and value > 0:
+                    return value
+    return None
+
+
+def context_records(path: Sequence[MessageRecord], limit: int) -> tuple[str, list[MessageRecord]]:
+    """(summary, records) a turn sends for ``path`` (root first): the latest summary on the
+    path (``""`` if none), then the window of ``limit`` records after it, with the pinned
+    ones above the window added and the left-out ones dropped."""
+    start, summary = 0, ""
+    for i, record in enumerate(path):
+        text = record.meta.get("summary")
+        if isinstance(text, str) and text.strip():
+            start, summary = i + 1, text.strip()
+    usable = [r for r in path[start:] if r.role != "system"]
+    window = trim_context(path[start:], limit)  # no tool result without its call at the top
+    first = usable.index(window[0]) if window else len(usable)
+    older = usable[:first]
+    chosen = [r for r in older if r.meta.get("context") == PINNED] + window
+    return summary, [r for r in chosen if r.meta.get("context") != EXCLUDED]
+
+
+def estimate_tokens(system_prompt: str, summary: str, records: Sequence[MessageRecord]) -> int:
+    """About how many tokens a turn sends: the system prompt, the summary and the records."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+    from langchain_core.messages.utils import count_tokens_approximately
+
+    messages: list[Any] = [SystemMessage(system_prompt)]
+    if summary:
+        messages.append(SystemMessage(summary))
+    messages += [HumanMessage(r.content) for r in records if r.content]
+    return int(count_tokens_approximately(messages))
+
+
+def transcript(records: Sequence[MessageRecord]) -> str:
+    """The records as plain lines for the summariser (tool output cut short)."""
+    lines = []
+    for record in records:
+        if record.role == "system" or not record.content.strip():
+            continue
+        who = record.meta.get("sender") or record.role
+        text = record.content if record.role != "tool" else record.content[:500]
+        lines.append(f"{who}: {text.strip()}")
+    return "\n".join(lines)
+
+
+def older_records(path: Sequence[MessageRecord]) -> list[MessageRecord]:
+    """The records "summarise older turns" covers: all but the latest :data:`SUMMARY_KEEPS`
+    of the path (an earlier summary's span included: the new summary restates it)."""
+    usable = [r for r in path if r.role != "system"]
+    return usable[:-SUMMARY_KEEPS] if len(usable) > SUMMARY_KEEPS else []
+
+
+async def summarise_older(store: Any, model: Any, leaf_id: str) -> MessageRecord | None:
+    """Summarise the branch to ``leaf_id`` above its latest turns with ``model`` (a chat
+    model) and store the summary on the last record it covers; ``None`` when the branch is
+    too short to need one."""
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+    path = store.path_to_root(leaf_id)
+    older = older_records(path)
+    if not older:
+        return None
+    earlier, _ = context_records(path[: path.index(older[-1]) + 1], 0)
+    text = transcript(older)
+    if earlier:
+        text = f"{SUMMARY_HEADING}\n{earlier}\n\n{text}"
+    answer = await model.ainvoke(
+        [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
+    )
+    summary = answer.content if isinstance(answer.content, str) else str(answer.content)
+    return store.update_message(  # type: ignore[no-any-return]
+        older[-1].id, meta={"summary": summary.strip(), "summary_covers": len(older)}
+    )
