@@ -78,6 +78,8 @@ class FakeOpenAI:
         token_delay: float = 0.0,
     ) -> None:
         self.models = models or ["fake-model", "fake-model-large"]
+        self.model_info: dict[str, dict[str, Any]] = {}
+        """Extra fields of a model in the ``/models`` answer (vLLM's ``max_model_len`` ...)."""
         self.default = default
         self.token_delay = token_delay
         self.requests: list[RecordedRequest] = []
@@ -213,7 +215,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._record(None)
         if self.path.rstrip("/").endswith("/models"):
-            data = [{"id": m, "object": "model", "owned_by": "fake"} for m in self.fake.models]
+            data = [
+                {"id": m, "object": "model", "owned_by": "fake", **self.fake.model_info.get(m, {})}
+                for m in self.fake.models
+            ]
             self._send_json(200, {"object": "list", "data": data})
         else:
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})

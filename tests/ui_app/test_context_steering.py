@@ -76,3 +76,14 @@ async def test_the_header_counts_the_context_and_warns_near_the_window(
         await send(pilot, "and a second, somewhat longer message to fill the tiny window")
         assert screen.header.context_warn
         assert any("Context nearly full" in (n.title or "") for n in pilot.app._notifications)
+
+
+async def test_a_model_the_presets_do_not_know_gets_its_window_from_the_server(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.model_info["fake-model"] = {"max_model_len": 8192}
+    fake_openai.script(Reply("hi"))
+    async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await send(pilot, "hello")
+        await wait_until(pilot, lambda: screen.header.context.endswith("/8.2k tok"))

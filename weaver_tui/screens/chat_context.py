@@ -98,6 +98,31 @@ class ChatContext(_Host):
             f"Summarised the {covered} older messages: the model reads the summary in their place."
         )
 
+    def _served_window(self) -> int | None:
+        """The server's own figure for the current model (asked once, in a thread)."""
+        try:
+            handle = self.services.model
+        except Exception:  # no model yet (a missing key ...): nothing to ask
+            return None
+        if handle.is_offline or not handle.base_url:
+            return None
+        key = (handle.base_url, handle.model_name)
+        if key not in _SERVED:
+            _SERVED[key] = None
+            self._ask_served_window(key)
+        return _SERVED[key]
+
+    @work(thread=True, group="context-window", exit_on_error=False)
+    def _ask_served_window(self, key: tuple[str, str]) -> None:
+        from agents.context import ask_served_context_window
+
+        api_key = self.services.settings.provider_config().api_key
+        secret = api_key.get_secret_value() if api_key else None
+        window = ask_served_context_window(key[0], secret, key[1])
+        if window:
+            _SERVED[key] = window
+            self.app.call_from_thread(self.update_context_count)
+
     def update_context_count(self) -> None:
         """The header's count of what the next turn sends (once the agent stack is loaded)."""
         if not self.agents_ready or self.state.conversation is None:
@@ -110,7 +135,7 @@ class ChatContext(_Host):
         limit = int(getattr(self.services.settings, "context_messages", 20))
         summary, records = context_records(path, limit)
         tokens = estimate_tokens(self.state.instructions, summary, records)
-        window = context_window_of(self.header.model)
+        window = context_window_of(self.header.model) or self._served_window()
         self.header.context_warn = bool(window and tokens >= window * WARN_AT)
         self.header.context = _count(tokens, window)
         told = (self.state.conversation.id, 1)
@@ -122,6 +147,10 @@ class ChatContext(_Host):
                 severity="warning",
                 title="Context nearly full",
             )
+
+
+_SERVED: dict[tuple[str, str], int | None] = {}
+"""Context windows servers listed, by (base URL, model); ``None`` while asking or unknown."""
 
 
 def _k(value: int) -> str:
