@@ -4,7 +4,7 @@ By default a turn sends the last ``limit`` records of the path. The user can cha
 message and per branch, without touching the tree:
 
 - a message **pinned** (``meta["context"] == "pinned"``) is sent even when it is older than
-  the window;
+  the window, or summarised;
 - a message **left out** (``meta["context"] == "excluded"``) is never sent;
 - **a summary** stored on a record (``meta["summary"]``) stands in for that record and
   everything above it on the path: the model reads the summary, then what follows.
@@ -90,7 +90,7 @@ def served_context_window(models_answer: Any, model: str) -> int | None:
 def context_records(path: Sequence[MessageRecord], limit: int) -> tuple[str, list[MessageRecord]]:
     """(summary, records) a turn sends for ``path`` (root first): the latest summary on the
     path (``""`` if none), then the window of ``limit`` records after it, with the pinned
-    ones above the window added and the left-out ones dropped."""
+    ones above the window (summarised or not) added and the left-out ones dropped."""
     start, summary = 0, ""
     for i, record in enumerate(path):
         text = record.meta.get("summary")
@@ -99,7 +99,7 @@ def context_records(path: Sequence[MessageRecord], limit: int) -> tuple[str, lis
     usable = [r for r in path[start:] if r.role != "system"]
     window = trim_context(path[start:], limit)  # no tool result without its call at the top
     first = usable.index(window[0]) if window else len(usable)
-    older = usable[:first]
+    older = [r for r in path[:start] if r.role != "system"] + usable[:first]
     chosen = [r for r in older if r.meta.get("context") == PINNED] + window
     return summary, [r for r in chosen if r.meta.get("context") != EXCLUDED]
 

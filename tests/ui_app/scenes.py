@@ -45,7 +45,12 @@ class SceneBuilder:
         self.records.append(record)
         return record_id
 
-    def save(self, store: SqliteConversationStore, active_leaf: str) -> None:
+    def save(
+        self,
+        store: SqliteConversationStore,
+        active_leaf: str,
+        conversation_meta: dict[str, Any] | None = None,
+    ) -> None:
         path: list[str] = []
         current: str | None = active_leaf
         by_id = {r.id: r for r in self.records}
@@ -60,7 +65,7 @@ class SceneBuilder:
             self.conversation.profile,
             self.conversation.created_at,
             self.conversation.updated_at,
-            meta={"active_leaf": active_leaf},
+            meta={"active_leaf": active_leaf, **(conversation_meta or {})},
         )
         store.import_tree(conversation, self.records, self.choices)
 
@@ -127,3 +132,17 @@ def conversation_list(store: SqliteConversationStore) -> None:
         scene = SceneBuilder(f"conv-list-{number}", title, profile, number * 1440)
         last = scene.add(f"l{number}-q", "user", title, None)
         scene.save(store, last)
+
+
+def steered_conversation(store: SqliteConversationStore) -> None:
+    """A conversation with its own instructions, an attached log, a pinned message, one left
+    out and a summary standing in for the older turns."""
+    scene = SceneBuilder("conv-steer", "Why did the build fail?", "researcher", 120)
+    q1 = scene.add("s-q1", "user", "Our budget for the build farm is 300 a month.", None, context="pinned")  # fmt: skip
+    a1 = scene.add("s-a1", "assistant", "Noted: 300 a month.", q1, summary="- user: budget 300/month")  # fmt: skip
+    q2 = scene.add(
+        "s-q2", "user", "Why did this fail?", a1,
+        attachments=[{"name": "build.log", "size": 1834, "kind": "text", "text": "error: linker"}],
+    )  # fmt: skip
+    a2 = scene.add("s-a2", "assistant", "The linker could not find `libssl`.", q2, context="excluded")  # fmt: skip
+    scene.save(store, a2, {"instructions": "Answer in French."})

@@ -154,6 +154,13 @@ def test_cancelled_reply(snap_compare: SnapCompare, services: Services) -> None:
     assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then())
 
 
+def test_steered_conversation_marks(snap_compare: SnapCompare, services: Services) -> None:
+    """The header's instructions mark and token count; an attachment folded under its message;
+    pinned, left-out and summarised messages marked in their badges."""
+    scenes.steered_conversation(services.store)
+    assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then())
+
+
 def test_reply_with_folded_thinking(
     snap_compare: SnapCompare, remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:

@@ -1,4 +1,4 @@
-"""The knowledge index: Markdown and text documents, chunked by section, in SQLite FTS5 (BM25).
+"""The knowledge index: Markdown, text and PDF documents, chunked by section, in SQLite FTS5 (BM25).
 
 A collection is a folder; a document is a file in it, identified as ``collection/relative/path``
 without its suffix. Documents are split at their headings, and long sections into paragraphs
@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SUFFIXES = frozenset({".md", ".markdown", ".txt"})
+from agents.profiles.paper_pilot.knowledge.pdf_text import MAX_PAGES, UnreadablePdf, pdf_text
+
+SUFFIXES = frozenset({".md", ".markdown", ".txt", ".pdf"})
 CHUNK_CHARS = 1200
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_FILES = 10_000
@@ -303,7 +305,16 @@ class KnowledgeIndex:
             )
             report.unchanged += 1
             return
-        text = data.decode("utf-8", errors="replace")
+        if path.suffix.lower() == ".pdf":
+            try:
+                text, left_out = pdf_text(data)
+            except UnreadablePdf as exc:
+                report.skipped.append(f"{path} (not a readable PDF: {str(exc)[:80]})")
+                return
+            if left_out:
+                report.skipped.append(f"{path} ({left_out} pages past the first {MAX_PAGES})")
+        else:
+            text = data.decode("utf-8", errors="replace")
         title, sections = split_sections(text)
         title = title or path.stem.replace("_", " ").replace("-", " ")
         if row is not None:
