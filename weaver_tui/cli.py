@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Mapping, Sequence
@@ -367,6 +368,10 @@ def check_message(text: str, limit: int) -> None:
         )
 
 
+PIPE_WAIT_S = 2.0
+"""How long ``ask`` waits for piped input to start (or end) before it goes on without it."""
+
+
 def _attachments(paths: list[str], room: int) -> list[dict[str, Any]]:
     """The files named with ``--attach`` and what was piped in, within ``room`` bytes."""
     from agents.attachments import (
@@ -396,11 +401,24 @@ def _attachments(paths: list[str], room: int) -> list[dict[str, Any]]:
     return found
 
 
-def _piped_input(limit: int) -> bytes:
-    """What was piped to the command (nothing when stdin is a terminal or closed)."""
+def _piped_input(limit: int, wait_s: float = PIPE_WAIT_S) -> bytes:
+    """What was piped or redirected to the command: a file read whole, a pipe that has data
+    (or ends) within ``wait_s``; nothing for a terminal, ``/dev/null`` or a pipe that stays
+    silent (a parent that never closes stdin must not hang ``ask``)."""
+    import select
+    import stat as stat_module
+
     stream = sys.stdin
     try:
         if stream is None or stream.isatty():
+            return b""
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+        if stat_module.S_ISFIFO(mode) or stat_module.S_ISSOCK(mode):
+            ready, _, _ = select.select([fd], [], [], wait_s)
+            if not ready:
+                return b""
+        elif not stat_module.S_ISREG(mode):
             return b""
         return stream.buffer.read(max(limit, 0))
     except (OSError, ValueError, AttributeError):

@@ -85,3 +85,29 @@ def test_the_offline_model_says_it_cannot_see_an_image(tmp_path: Path, fake_open
     done = ask(tmp_path, fake_openai, "--attach", "shot.png", "what is this?", WEAVER_PROVIDER="offline")  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()
     assert "cannot see images" in done.stdout.decode()
+
+
+def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(tmp_path: Path, fake_openai) -> None:
+    fake_openai.script(Reply("hello"))
+    settings = {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_API_KEY": "sk-test-not-a-real-key",
+        "WEAVER_MODEL": "fake-model",
+    }
+    child = subprocess.Popen(  # stdin: a pipe nobody writes to or closes
+        [sys.executable, "-m", "weaver_tui", "ask", "hi"],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path, **settings),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        child.wait(timeout=30)  # returns although stdin never ends
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.kill()
+    assert child.returncode == 0
+    assert "attachments" not in "".join(stored_attachments(tmp_path))
