@@ -12,7 +12,7 @@ by the panel kind a profile declares (``ProfileTraits.panel``) from :data:`PANEL
 - no kind, or one the app has no widget for → ``None`` (hide the slot).
 
 :func:`items_for_view` turns a path of a conversation with participants into the message-view
-rows one view shows, by way of :func:`agents.profiles.mediator.space.view_for`: the model view
+rows one view shows, by way of :func:`agents.shared_space.space.view_for`: the model view
 (everything), the shared channel, or one participant's view, where a private reply to someone
 else never appears. The panels' keys are in :data:`weaver_tui.keymap.PROFILE_KEYS`.
 
@@ -36,7 +36,7 @@ from weaver_tui.widgets.message_view import MessageItem
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
 if TYPE_CHECKING:
-    from agents.profiles.mediator.space import SpaceMessage
+    from agents.shared_space.space import SpaceMessage
     from storage.models import MessageRecord
 
 
@@ -114,7 +114,7 @@ def items_for_view(
     header naming the audience (:func:`delivery_header`).
     Raises ``ValueError`` for a view that is not one of the space's.
     """
-    from agents.profiles.mediator.space import (
+    from agents.shared_space.space import (
         canonical_participant,
         record_visibility,
         shared_channel,

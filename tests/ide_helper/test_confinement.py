@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.profiles.ide_helper.patches import make_patch
+from agents.patch_review.patches import make_patch
 from agents.profiles.ide_helper.reading import list_project_files, read_text_file
 from agents.profiles.ide_helper.search import search_project
 from agents.project_paths import PathRefused, resolve_inside

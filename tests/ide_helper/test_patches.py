@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.patches import (
+from agents.patch_review.patches import (
     Patch,
     PatchConflict,
     apply_patch,
@@ -18,7 +18,7 @@ from agents.profiles.ide_helper.patches import (
     reject_patch,
     sha256_bytes,
 )
-from agents.profiles.ide_helper.review import settle
+from agents.patch_review.review import settle
 from tests.ide_helper.conftest import APP_PY, write
 
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from agents.profiles import get_profile
-from agents.profiles.ide_helper.patches import Patch
-from agents.profiles.ide_helper.review import (
+from agents.patch_review.patches import Patch
+from agents.patch_review.review import (
     find_pending_review,
     patch_of_interrupt,
     resume_value,
 )
+from agents.profiles import get_profile
 
 PATCH = Patch("p-1", "a.py", "0" * 64, "x\n", "--- a/a.py\n+++ b/a.py\n", 1, 1, "c1")
 

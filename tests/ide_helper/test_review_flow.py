@@ -10,8 +10,8 @@ from typing import Any
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agents.events import RunEvent, RunFinished, ToolFinished
-from agents.profiles.ide_helper.patches import apply_patch
-from agents.profiles.ide_helper.review import find_pending_review, resume_value
+from agents.patch_review.patches import apply_patch
+from agents.patch_review.review import find_pending_review, resume_value
 from agents.runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.ide_helper.conftest import APP_PY, write

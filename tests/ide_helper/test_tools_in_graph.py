@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agents.events import RunFinished, ToolFinished
-from agents.profiles.ide_helper.review import find_pending_review, resume_value
+from agents.patch_review.review import find_pending_review, resume_value
 from agents.runtime import AgentRuntime
 from tests.support.fake_openai import Reply, ToolCall
 

@@ -28,6 +28,6 @@ def runtime(store: Any, checkpointer: Any) -> AgentRuntime:
 
 @pytest.fixture
 def space(store: Any) -> Conversation:
-    from agents.profiles.mediator.space import new_space
+    from agents.shared_space.space import new_space
 
     return new_space(store, ("Alex", "Sam"), "test space")

@@ -8,9 +8,9 @@ from typing import Any
 
 from agents.events import RunFinished, ToolFinished
 from agents.profiles import get_profile
-from agents.profiles.mediator.events import UserMessageEvent
-from agents.profiles.mediator.space import view_for, visible_to
 from agents.runtime import AgentRuntime
+from agents.shared_space.events import UserMessageEvent
+from agents.shared_space.space import view_for, visible_to
 from storage.models import Conversation
 from tests.support.fake_openai import Reply, ToolCall
 

@@ -12,9 +12,9 @@ from agents.profiles.mediator.demo import (
     create_demo_space,
     play_demo,
 )
-from agents.profiles.mediator.space import participants_of, view_for
 from agents.providers import ProviderConfig, make_chat_model
 from agents.runtime import AgentRuntime
+from agents.shared_space.space import participants_of, view_for
 
 
 def test_the_scenario_has_both_partners_and_both_channels() -> None:

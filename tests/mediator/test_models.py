@@ -9,9 +9,9 @@ import pytest
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from agents.profiles.mediator.actions import PostToShared, ReplyPrivately, action_from_tool_call
-from agents.profiles.mediator.events import UserMessageEvent
 from agents.profiles.mediator.state import SpaceState
+from agents.shared_space.actions import PostToShared, ReplyPrivately, action_from_tool_call
+from agents.shared_space.events import UserMessageEvent
 
 
 @pytest.mark.parametrize("model", [UserMessageEvent, ReplyPrivately, PostToShared])

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from agents.errors import ConfigError
-from agents.profiles.mediator.space import (
-    DEFAULT_PARTICIPANTS,
+from agents.shared_space import DEFAULT_PARTICIPANTS
+from agents.shared_space.space import (
     canonical_participant,
     clean_participants,
     new_space,

@@ -4,9 +4,9 @@ diff flattened into the sentence, one-line ranges as "line N"."""
 from __future__ import annotations
 
 from agents.offline.conversation import Conversation, ToolResult
+from agents.patch_review.patches import line_span
 from agents.profiles.ide_helper.offline.answers import answer
 from agents.profiles.ide_helper.offline.intent import parse_code_intent
-from agents.profiles.ide_helper.patches import line_span
 
 CONFLICT = (
     "README.md has changed since patch p-1 was proposed, so it was not applied; read the file "

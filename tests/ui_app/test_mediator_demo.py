@@ -3,9 +3,9 @@ turn goes through the chat's send path and turn worker; Esc stops the demo."""
 
 from __future__ import annotations
 
-from agents.profiles.mediator.actions import POST_TO_SHARED
 from agents.profiles.mediator.demo import DEMO_PARTICIPANTS, DEMO_TURNS, ExpectedAction
-from agents.profiles.mediator.events import SHARED
+from agents.shared_space.actions import POST_TO_SHARED
+from agents.shared_space.events import SHARED
 from storage.models import MessageRecord
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.profiles.mediator.events import UserMessageEvent
+from agents.shared_space.events import UserMessageEvent
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
 from weaver_tui.screens.patch_review import PatchReviewScreen
 from weaver_tui.services import Services

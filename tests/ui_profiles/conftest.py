@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import TextArea
 
-from agents.profiles.ide_helper.patches import Patch, make_patch
+from agents.patch_review.patches import Patch, make_patch
 from storage.models import MessageRecord
 from storage.sqlite_store import SqliteConversationStore
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES

@@ -9,7 +9,7 @@ from pygments.styles import get_style_by_name
 from pygments.token import Generic
 from textual.widgets import Static
 
-from agents.profiles.ide_helper.patches import Patch, make_patch
+from agents.patch_review.patches import Patch, make_patch
 from tests.ui_profiles.conftest import APP_PY, SIZE, ScreenHost
 from weaver_tui.screens.patch_review import (
     DARK_DIFF_THEME,

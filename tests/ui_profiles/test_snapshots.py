@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents.profiles.ide_helper.patches import Patch
+from agents.patch_review.patches import Patch
 from tests.ui_profiles.conftest import APP_PY, SIZE, PanelHost, ScreenHost, Space
 from weaver_tui.screens.patch_review import PatchReviewScreen
 from weaver_tui.widgets.mediator_panel import MediatorPanel

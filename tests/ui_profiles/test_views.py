@@ -104,10 +104,10 @@ async def test_views_of_a_turn_the_runtime_recorded(
     """The records as the real runtime writes them, from a model on the local test server."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from agents.profiles.mediator.events import UserMessageEvent
-    from agents.profiles.mediator.space import new_space, participants_of
     from agents.providers import ProviderConfig, make_chat_model
     from agents.runtime import AgentRuntime
+    from agents.shared_space.events import UserMessageEvent
+    from agents.shared_space.space import new_space, participants_of
 
     space = new_space(store, ("Alex", "Sam"), "budget")
     model = make_chat_model(

@@ -22,7 +22,7 @@ from textual.binding import Binding
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from agents.profiles.ide_helper.review import PendingReview
+    from agents.patch_review.review import PendingReview
     from weaver_tui.screens.chat_host import ChatHost as _Host
     from weaver_tui.screens.demo_player import DemoPlayer
     from weaver_tui.widgets.channel_tabs import ChannelTabs
@@ -193,12 +193,12 @@ class ChatProfiles(_Host):
 
     def user_meta(self, text: str) -> dict[str, Any] | None:
         """The meta of the user record about to hold ``text``: with a speakers' panel the
-        message is a :class:`~agents.profiles.mediator.events.UserMessageEvent` (the speaker, the
+        message is a :class:`~agents.shared_space.events.UserMessageEvent` (the speaker, the
         audience chosen in the panel), stored as the event's own record meta."""
         panel = self.mediator_panel()
         if panel is None or panel.speaker is None:
             return None
-        from agents.profiles.mediator.events import SHARED, UserMessageEvent
+        from agents.shared_space.events import SHARED, UserMessageEvent
 
         event = UserMessageEvent(
             sender=panel.speaker, content=text, visibility=SHARED if panel.shared else None
@@ -276,7 +276,7 @@ class ChatProfiles(_Host):
         conversation = self.state.conversation
         if not self.state.traits.patch_review or conversation is None:
             return None
-        from agents.profiles.ide_helper.review import find_pending_review
+        from agents.patch_review.review import find_pending_review
 
         try:
             return find_pending_review(self.state.store, conversation.id, self.state.leaf_id)
@@ -290,7 +290,7 @@ class ChatProfiles(_Host):
 
     def action_review_patch(self) -> None:
         """Open the review of the patch the paused turn waits on; the decision resumes it."""
-        from agents.profiles.ide_helper.review import resume_value
+        from agents.patch_review.review import resume_value
         from weaver_tui.screens.patch_review import PatchDecision, PatchReviewScreen
 
         pending = self.pending_review()

@@ -17,18 +17,26 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:
-    from agents.profiles.mediator.demo import DemoTurn
     from weaver_tui.screens.chat_host import ChatHost
     from weaver_tui.widgets.mediator_panel import MediatorPanel
 
 logger = logging.getLogger(__name__)
+
+
+class DemoTurn(Protocol):
+    """One turn of a profile's scripted demo, as the player sends it."""
+
+    sender: str
+    content: str
+    channel: Literal["private", "shared"]
+
 
 Phase = Literal["starting", "turn", "pause", "finished", "stopped", "failed"]
 

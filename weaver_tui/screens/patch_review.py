@@ -1,12 +1,12 @@
 """The human review of one ide-helper patch: read the diff, then accept, reject or decide later.
 
 The ide-helper never writes a file on its own: ``propose_edit`` makes a
-:class:`~agents.profiles.ide_helper.patches.Patch` and the turn pauses (LangGraph
+:class:`~agents.patch_review.patches.Patch` and the turn pauses (LangGraph
 ``interrupt()``) until a person decides. This modal screen is that decision. It does the work
 itself, through the same functions the graph's review node uses: accept runs
-:func:`~agents.profiles.ide_helper.patches.apply_patch` (atomic write, only if the file still
+:func:`~agents.patch_review.patches.apply_patch` (atomic write, only if the file still
 has the content the patch was made from), reject runs
-:func:`~agents.profiles.ide_helper.patches.reject_patch`. It dismisses with a
+:func:`~agents.patch_review.patches.reject_patch`. It dismisses with a
 :class:`PatchDecision` the chat screen resumes the paused turn with::
 
     def done(decision: PatchDecision | None) -> None:
@@ -39,7 +39,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from agents.errors import WeaverError
-from agents.profiles.ide_helper.patches import (
+from agents.patch_review.patches import (
     Patch,
     PatchConflict,
     apply_patch,

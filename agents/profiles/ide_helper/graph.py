@@ -13,8 +13,8 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from agents.graph import ANSWER_NODE, make_agent_node, make_tool_node, should_continue
+from agents.patch_review.review import REVIEW_NODE, review_node, route_after_tools
 from agents.profile import Profile, TurnContext
-from agents.profiles.ide_helper.review import REVIEW_NODE, review_node, route_after_tools
 from agents.profiles.ide_helper.state import IdeHelperState
 
 TOOLS_NODE = "tools"

@@ -19,18 +19,13 @@ from agents.project_paths import (
     resolve_inside,
     resolve_project_path,
 )
+from agents.text_files import BINARY_SNIFF_BYTES, is_binary
 
 MAX_READ_BYTES = 200_000
 MAX_READ_LINES = 2_000
 MAX_LINE_CHARS = 2_000
-BINARY_SNIFF_BYTES = 8192
 MAX_LISTED = 400
 """At most this many paths per ``list_files`` answer; the rest are counted."""
-
-
-def is_binary(sample: bytes) -> bool:
-    """Git's rule of thumb: a NUL byte near the start means binary."""
-    return b"\0" in sample[:BINARY_SNIFF_BYTES]
 
 
 def read_text_file(

@@ -33,6 +33,7 @@ from agents.profiles.ide_helper.project_files import (
     project_files,
 )
 from agents.project_paths import resolve_inside
+from agents.text_files import is_binary
 
 MAX_FILE_BYTES = 1_000_000
 MAX_RESULTS = 200
@@ -42,7 +43,6 @@ COUNT_LIMIT = 10_000
 MAX_LINE_CHARS = 200
 SEARCH_SECONDS = 10.0
 """A search stops after this long and says so (a slow pattern, a huge tree)."""
-BINARY_SNIFF_BYTES = 8192
 
 
 @dataclass(slots=True)
@@ -227,7 +227,7 @@ def _read_candidate(path: str, base: str, result: SearchResult) -> bytes | None:
         return None
     finally:
         os.close(fd)
-    if b"\0" in data[:BINARY_SNIFF_BYTES]:
+    if is_binary(data):
         return None
     return data
 

@@ -16,13 +16,12 @@ from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
 from agents.errors import WeaverError
-from agents.profiles.ide_helper.patches import make_patch
+from agents.patch_review import PROPOSE_EDIT
+from agents.patch_review.patches import make_patch
 from agents.profiles.ide_helper.reading import list_project_files, read_text_file
 from agents.profiles.ide_helper.search import format_search, search_project
 
 T = TypeVar("T")
-
-PROPOSE_EDIT = "propose_edit"
 
 
 def _root(runtime: ToolRuntime[Any]) -> Path:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from agents.events import RunError, RunEvent, ToolFinished, ToolStarted
-from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
-from agents.profiles.mediator.events import SHARED, UserMessageEvent
-from agents.profiles.mediator.space import new_space
+from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.shared_space.events import SHARED, UserMessageEvent
+from agents.shared_space.space import new_space
 from storage.models import Conversation
 from storage.store import ConversationStore
 

@@ -22,10 +22,11 @@ from langgraph.runtime import Runtime
 from agents.graph import ANSWER_NODE, make_agent_node, make_tool_node
 from agents.graph.tool_node import message_text
 from agents.profile import Profile, TurnContext
-from agents.profiles.mediator.actions import action_from_tool_call
-from agents.profiles.mediator.events import SHARED
-from agents.profiles.mediator.space import DEFAULT_PARTICIPANTS, names_in_words
 from agents.profiles.mediator.state import SpaceState
+from agents.shared_space import DEFAULT_PARTICIPANTS
+from agents.shared_space.actions import action_from_tool_call
+from agents.shared_space.events import SHARED
+from agents.shared_space.space import names_in_words
 from storage.store import NotFoundError
 
 PROMPT_FILE: Final = Path(__file__).parent / "prompts" / "mediator.md"

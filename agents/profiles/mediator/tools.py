@@ -16,10 +16,10 @@ from typing import Any
 from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
-from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
-from agents.profiles.mediator.events import SHARED
-from agents.profiles.mediator.space import (
-    DEFAULT_PARTICIPANTS,
+from agents.shared_space import DEFAULT_PARTICIPANTS
+from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.shared_space.events import SHARED
+from agents.shared_space.space import (
     canonical_participant,
     names_in_words,
 )

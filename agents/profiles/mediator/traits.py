@@ -4,9 +4,10 @@ speaker, audience and channel bars, and a scripted demo. Imports nothing but the
 from __future__ import annotations
 
 from agents.profile import ProfileTraits
+from agents.shared_space import DEFAULT_PARTICIPANTS
 
 TRAITS = ProfileTraits(
-    participants=("Alex", "Sam"),
+    participants=DEFAULT_PARTICIPANTS,
     preview=False,  # a view shows each reader only what they may read: the whole space first
     panel="speakers",
     demo="agents.profiles.mediator.demo",

@@ -15,9 +15,9 @@ from typing import Any
 
 from agents.offline.conversation import Conversation, ToolResult
 from agents.offline.text import code_span, fenced, human_list, plural, shorten
+from agents.patch_review.patches import line_span
 from agents.profiles.ide_helper.offline.edits import numbered_lines
 from agents.profiles.ide_helper.offline.intent import CodeIntent
-from agents.profiles.ide_helper.patches import line_span
 
 _LANGUAGES = {
     ".py": "Python",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agents.profiles.ide_helper.patches import line_span
+from agents.patch_review.patches import line_span
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s?(?:\||:|│|\t|→)\s?(.*)$")
 _DEFINITION = re.compile(r"^(\s*)(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)")

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.reading import is_binary
 from agents.project_paths import (
     relative_display,
     resolve_inside,
     resolve_project_path,
 )
+from agents.text_files import is_binary
 
 logger = logging.getLogger(__name__)
 

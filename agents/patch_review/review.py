@@ -31,9 +31,9 @@ from langgraph.types import interrupt
 
 from agents.errors import WeaverError
 from agents.graph import ANSWER_NODE, emit_status
+from agents.patch_review import PROPOSE_EDIT
+from agents.patch_review.patches import Patch, PatchConflict, apply_patch, reject_patch
 from agents.profile import TurnContext
-from agents.profiles.ide_helper.patches import Patch, PatchConflict, apply_patch, reject_patch
-from agents.profiles.ide_helper.tools import PROPOSE_EDIT
 from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)

@@ -22,13 +22,12 @@ from datetime import datetime
 from typing import Any, Literal
 
 from agents.errors import ConfigError
-from agents.profiles.mediator.actions import POST_TO_SHARED, REPLY_PRIVATELY
-from agents.profiles.mediator.events import SHARED
-from agents.profiles.mediator.traits import TRAITS
+from agents.shared_space import DEFAULT_PARTICIPANTS
+from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.shared_space.events import SHARED
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 
-DEFAULT_PARTICIPANTS: tuple[str, ...] = TRAITS.participants
 MEDIATOR = "Mediator"
 DELIVERY_TOOLS = frozenset({REPLY_PRIVATELY, POST_TO_SHARED})
 _NAME = re.compile(r"^[^\[\]:\n]{1,40}$")

@@ -1,0 +1,8 @@
+"""A shared space of several people and one agent: who said what to whom, and what each of
+them may read (the speakers' panel shows it). The mediator profile works in one.
+
+Importing this package costs nothing (profile traits read its default participants).
+"""
+
+DEFAULT_PARTICIPANTS: tuple[str, ...] = ("Alex", "Sam")
+"""Who a space holds when it names nobody (the couple of the financial-counselling space)."""
