@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from storage.models import Conversation, MessageRecord, MessageStatus, Role
+from storage.rows import MessageRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +82,9 @@ class ConversationStore(Protocol):
         """Every record of the conversation, ordered by (depth, created_at)."""
         ...
 
-    def message_rows(self, conversation_id: str) -> list[tuple[Any, ...]]:
-        """Every record as an undecoded row in ``storage.codec.MESSAGE_COLUMNS`` order (any
-        order of rows), for decoding lazily with ``storage.codec.row_to_message``."""
+    def message_rows(self, conversation_id: str) -> list[MessageRow]:
+        """Every record as an undecoded :class:`MessageRow` (any order of rows; none for an
+        unknown conversation), decoded when read with :meth:`MessageRow.record`."""
         ...
 
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
