@@ -5,6 +5,7 @@ Imports nothing of weaver's own and never imports Textual. The checkpointer
 """
 
 from storage.models import Conversation, MessageRecord, MessageStatus, Role
+from storage.rows import MessageRow
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import ConversationStore, NotFoundError, SearchHit, StorageError
 from storage.tree_index import TreeIndex
@@ -13,6 +14,7 @@ __all__ = [
     "Conversation",
     "ConversationStore",
     "MessageRecord",
+    "MessageRow",
     "MessageStatus",
     "NotFoundError",
     "Role",

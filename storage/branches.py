@@ -10,9 +10,10 @@ import logging
 import os
 import sqlite3
 
-from storage.codec import MESSAGE_COLUMNS, now_text, row_to_message
+from storage.codec import MESSAGE_COLUMNS, now_text
 from storage.database import Database
 from storage.models import MessageRecord
+from storage.rows import row_to_message
 from storage.store import NotFoundError
 from storage.tree_index import ROOT_KEY, trim_context
 

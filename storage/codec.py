@@ -1,7 +1,7 @@
 """Conversions between SQLite rows and the frozen records of :mod:`storage.models`.
 
 Kept apart from the store so the tree index, export and import share one definition of ids,
-timestamps and the searchable tool text.
+timestamps and the searchable tool text. Message rows decode in :mod:`storage.rows`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from storage.models import Conversation, MessageRecord, MessageStatus
+from storage.models import Conversation, MessageStatus
+from storage.rows import MessageRow, text_to_time
 from storage.store import StorageError
 
-MESSAGE_COLUMNS = (
-    "id, conversation_id, role, content, parent_id, depth, version, status, created_at, meta"
-)
+MESSAGE_COLUMNS = ", ".join(MessageRow._fields)
+"""The messages columns a query selects to build a :class:`storage.rows.MessageRow`."""
 CONVERSATION_COLUMNS = "id, title, profile, created_at, updated_at, meta"
 
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -38,12 +38,6 @@ def time_to_text(moment: datetime) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).strftime(_TIME_FORMAT)
-
-
-def text_to_time(text: str) -> datetime:
-    """Parse a stored or imported ISO 8601 timestamp; a naive one is taken to be UTC."""
-    moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def dump_meta(meta: dict[str, Any] | None) -> str:
@@ -78,24 +72,6 @@ def tool_text(meta: dict[str, Any] | None) -> str:
     if isinstance(meta.get("name"), str):
         parts.append(meta["name"])
     return " ".join(part for part in parts if part)
-
-
-def row_to_message(row: sqlite3.Row | tuple[Any, ...]) -> MessageRecord:
-    """A record from a row selected with :data:`MESSAGE_COLUMNS`; meta carries the status."""
-    msg_id, conv_id, role, content, parent_id, depth, version, status, created, meta = row
-    meta_dict = json.loads(meta) if meta and meta != "{}" else {}
-    meta_dict["status"] = status
-    return MessageRecord(
-        id=msg_id,
-        conversation_id=conv_id,
-        role=role,
-        content=content,
-        parent_id=parent_id,
-        depth=depth,
-        version=version,
-        created_at=text_to_time(created),
-        meta=meta_dict,
-    )
 
 
 def row_to_conversation(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:

@@ -13,10 +13,10 @@ from storage.codec import (
     new_id,
     now_text,
     row_to_conversation,
-    text_to_time,
 )
 from storage.database import Database
 from storage.models import Conversation
+from storage.rows import text_to_time
 from storage.store import NotFoundError
 
 logger = logging.getLogger(__name__)

@@ -13,9 +13,10 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from storage.codec import new_id, text_to_time
+from storage.codec import new_id
 from storage.export import MESSAGES_FILE, META_FILE
 from storage.models import Conversation, MessageRecord, MessageStatus
+from storage.rows import text_to_time
 from storage.store import NotFoundError, StorageError
 
 if TYPE_CHECKING:

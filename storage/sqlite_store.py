@@ -27,15 +27,14 @@ from storage.codec import (
     new_id,
     now_text,
     parse_status,
-    row_to_message,
     split_status,
-    text_to_time,
     tool_text,
 )
 from storage.conversations import ConversationOps
 from storage.database import BUSY_TIMEOUT_S, Database
 from storage.interchange import InterchangeOps
 from storage.models import MessageRecord, MessageStatus, Role
+from storage.rows import MessageRow, message_rows, row_to_message, text_to_time
 from storage.search import search_messages
 from storage.store import NotFoundError, SearchHit, StorageError
 from storage.tree_index import TreeIndex
@@ -197,21 +196,21 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
             ).fetchall()
         return [row_to_message(row) for row in rows]
 
-    def message_rows(self, conversation_id: str) -> list[tuple[Any, ...]]:
-        """Every record of the conversation as an undecoded row (``MESSAGE_COLUMNS`` order).
-
-        For callers that decode lazily (:func:`storage.codec.row_to_message`): opening a
-        10,000-record tree to show one path should not parse 10,000 meta JSON texts.
-        """
+    def message_rows(self, conversation_id: str) -> list[MessageRow]:
+        """Every record of the conversation as an undecoded :class:`MessageRow` (in no
+        particular order): opening a 10,000-record tree to show one path should not parse
+        10,000 meta JSON texts."""
         with self._db.read() as conn:
             return self._message_rows(conn, conversation_id)
 
     @staticmethod
-    def _message_rows(conn: sqlite3.Connection, conversation_id: str) -> list[tuple[Any, ...]]:
-        return conn.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
-            (conversation_id,),
-        ).fetchall()
+    def _message_rows(conn: sqlite3.Connection, conversation_id: str) -> list[MessageRow]:
+        return message_rows(
+            conn.execute(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
+                (conversation_id,),
+            )
+        )
 
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         with self._db.read() as conn:

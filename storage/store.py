@@ -1,7 +1,10 @@
 """The storage interface every upper layer depends on.
 
 One implementation today (:mod:`storage.sqlite_store`); a Postgres one can follow behind the
-same protocol. All methods are synchronous: SQLite answers in well under a millisecond for the
+same protocol, held to it by the contract suite in ``tests/storage/test_interface*.py``, which
+runs against every store factory the tests list. Records go out typed: a
+:class:`storage.models.MessageRecord`, or a :class:`storage.rows.MessageRow` where decoding can
+wait. All methods are synchronous: SQLite answers in well under a millisecond for the
 operations here, and callers in an event loop may wrap the heavier ones (search, import) in a
 thread.
 """
@@ -14,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from storage.models import Conversation, MessageRecord, MessageStatus, Role
+from storage.rows import MessageRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +85,9 @@ class ConversationStore(Protocol):
         """Every record of the conversation, ordered by (depth, created_at)."""
         ...
 
-    def message_rows(self, conversation_id: str) -> list[tuple[Any, ...]]:
-        """Every record as an undecoded row in ``storage.codec.MESSAGE_COLUMNS`` order (any
-        order of rows), for decoding lazily with ``storage.codec.row_to_message``."""
+    def message_rows(self, conversation_id: str) -> list[MessageRow]:
+        """Every record as an undecoded :class:`MessageRow` (any order of rows; none for an
+        unknown conversation), decoded when read with :meth:`MessageRow.record`."""
         ...
 
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:

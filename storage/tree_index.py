@@ -5,29 +5,25 @@ per key press, and update it in place while a reply streams, without asking the 
 dicts, O(1) look-ups, children kept in version order, and no recursion anywhere (a path can be
 thousands of records deep). It is built from one query
 (:meth:`storage.sqlite_store.SqliteConversationStore.tree_index`, or ``message_rows``):
-:meth:`TreeIndex.from_rows` keeps the database rows as they are and decodes a record (its meta
-JSON, its timestamp) only when something asks for it. Pure Python, no I/O.
+:meth:`TreeIndex.from_rows` keeps the :class:`storage.rows.MessageRow` values as they are,
+reads their fields by name, and decodes a record (its meta JSON, its timestamp) only when
+something asks for it. Pure Python, no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from typing import Any
+from typing import cast
 
-from storage.codec import row_to_message
 from storage.models import MessageRecord
+from storage.rows import MessageRow
 
 ROOT_KEY = ""
 """The ``choices`` key for the choice among a conversation's root records."""
 
-Row = Sequence[Any]
-"""A database row in :data:`storage.codec.MESSAGE_COLUMNS` order."""
-_PARENT, _VERSION, _CREATED = 4, 6, 8
-"""Positions of ``parent_id``, ``version`` and ``created_at`` in a :data:`Row`."""
-
 
 class LazyRecords(MutableMapping[str, MessageRecord]):
-    """Records by id, held as decoded records or as database rows decoded on first use.
+    """Records by id, held as decoded records or as rows decoded on first use.
 
     Opening a 10,000-record conversation should not pay for parsing 10,000 meta JSON texts
     when the screen shows the active path and the few tree lines in view. Copies
@@ -39,9 +35,9 @@ class LazyRecords(MutableMapping[str, MessageRecord]):
 
     def __init__(
         self,
-        values: dict[str, MessageRecord | Row],
-        decoded: dict[str, tuple[Any, MessageRecord]] | None = None,
-        decode: Callable[[Any], MessageRecord] = row_to_message,
+        values: dict[str, MessageRecord | MessageRow],
+        decoded: dict[str, tuple[MessageRow, MessageRecord]] | None = None,
+        decode: Callable[[MessageRow], MessageRecord] = MessageRow.record,
     ) -> None:
         self._values = values
         self._decoded = {} if decoded is None else decoded
@@ -122,32 +118,33 @@ class TreeIndex:
     @classmethod
     def from_rows(
         cls,
-        rows: Iterable[Row],
+        rows: Iterable[MessageRow],
         choices: Mapping[str, str] | None = None,
         active_leaf_id: str | None = None,
     ) -> TreeIndex:
-        """An index over database rows (see :data:`Row`), decoding each record on first use:
-        only ids, parents and versions are read now."""
+        """An index over undecoded rows (in any order), decoding each record on first use:
+        only ids, parents, versions and creation times are read now."""
         index = cls(choices=choices, active_leaf_id=active_leaf_id)
-        values: dict[str, MessageRecord | Row] = {}
+        by_id: dict[str, MessageRow] = {}
         parents = index._parents
         children = index._children
         unsorted: set[str | None] = set()
         for row in rows:
-            message_id, parent = row[0], row[_PARENT]
-            values[message_id] = row
+            message_id, parent = row.id, row.parent_id
+            by_id[message_id] = row
             parents[message_id] = parent
             kids = children.get(parent)
             if kids is None:
                 children[parent] = [message_id]
             else:
-                last = values[kids[-1]]
-                if (row[_VERSION], row[_CREATED]) < (last[_VERSION], last[_CREATED]):  # type: ignore[index]
+                last = by_id[kids[-1]]
+                if (row.version, row.created_at) < (last.version, last.created_at):
                     unsorted.add(parent)
                 kids.append(message_id)
         for parent in unsorted:
-            children[parent].sort(key=lambda kid: (values[kid][_VERSION], values[kid][_CREATED]))  # type: ignore[index]
-        index._records = LazyRecords(values)
+            children[parent].sort(key=lambda kid: (by_id[kid].version, by_id[kid].created_at))
+        # the map is handed over, not copied: it holds rows only until records replace them
+        index._records = LazyRecords(cast(dict[str, MessageRecord | MessageRow], by_id))
         return index
 
     def copy(self) -> TreeIndex:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from storage.models import MessageRecord
-from storage.sqlite_store import SqliteConversationStore
+from storage.store import ConversationStore
 
 
 def add_turn(
-    store: SqliteConversationStore,
+    store: ConversationStore,
     conversation_id: str,
     parent_id: str | None,
     question: str,
@@ -25,7 +27,7 @@ def add_turn(
 
 
 def add_tool_round(
-    store: SqliteConversationStore,
+    store: ConversationStore,
     conversation_id: str,
     parent_id: str,
     calls: list[tuple[str, str, dict[str, object], str]],
@@ -59,3 +61,11 @@ def assert_consistent(db_path: Path) -> None:
         raw.execute("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)")
     finally:
         raw.close()
+
+
+def assert_sentence(caught: pytest.ExceptionInfo[BaseException], *words: str) -> None:
+    """The error reads as one sentence a user can act on, naming each of ``words``."""
+    text = str(caught.value)
+    assert text and "\n" not in text and text.endswith("."), text
+    for word in words:
+        assert word in text, (word, text)

@@ -1,14 +1,55 @@
-"""Fixtures for the storage tests: a real SQLite file per test, and small tree builders."""
+"""Fixtures for the storage tests: a real SQLite file per test, small tree builders, and the
+stores of every backend that the contract suite (``test_interface*.py``) runs against."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from storage.models import Conversation
 from storage.sqlite_store import SqliteConversationStore
+from storage.store import ConversationStore
+
+StoreFactory = Callable[[Path], ConversationStore]
+"""Opens a new, empty store; the folder is fresh and the backend's own to use (or ignore)."""
+
+
+def _sqlite_store(folder: Path) -> ConversationStore:
+    return SqliteConversationStore(folder / "conversations.sqlite")
+
+
+STORE_FACTORIES: dict[str, StoreFactory] = {"sqlite": _sqlite_store}
+"""Every backend of :class:`storage.store.ConversationStore`, by name: the contract suite runs
+once per entry. Another backend joins with one more entry (a factory that skips the test,
+with ``pytest.skip``, when its server is not configured)."""
+
+
+@pytest.fixture(params=sorted(STORE_FACTORIES))
+def open_store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[], ConversationStore]]:
+    """Opens fresh, empty stores of one backend (the test runs once per backend); each is
+    closed after the test."""
+    factory = STORE_FACTORIES[request.param]
+    opened: list[ConversationStore] = []
+
+    def open_new() -> ConversationStore:
+        folder = tmp_path / f"{request.param}-{len(opened)}"
+        folder.mkdir(parents=True)
+        opened.append(factory(folder))
+        return opened[-1]
+
+    yield open_new
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def backend(open_store: Callable[[], ConversationStore]) -> ConversationStore:
+    """A fresh, empty store of the backend under test, seen only through the protocol."""
+    return open_store()
 
 
 @pytest.fixture

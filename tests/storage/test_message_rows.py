@@ -1,11 +1,12 @@
-"""``message_rows``: every record of one conversation as an undecoded row, decoding to exactly
-what ``list_messages`` returns (the chat decodes rows only when it shows them)."""
+"""``message_rows``: every record of one conversation as an undecoded, typed row, decoding to
+exactly what ``list_messages`` returns (the chat decodes rows only when it shows them)."""
 
 from __future__ import annotations
 
-from storage.codec import row_to_message
 from storage.models import Conversation
+from storage.rows import MessageRow
 from storage.sqlite_store import SqliteConversationStore
+from storage.tree_index import TreeIndex
 
 
 def test_rows_decode_to_the_records_of_the_conversation_only(
@@ -19,8 +20,36 @@ def test_rows_decode_to_the_records_of_the_conversation_only(
     other = store.create_conversation(conversation.profile, "Other")
     store.add_message(other.id, "user", "elsewhere", None)
     rows = store.message_rows(conversation.id)
-    decoded = sorted((row_to_message(row) for row in rows), key=lambda r: r.id)
+    decoded = sorted((row.record() for row in rows), key=lambda r: r.id)
     assert decoded == sorted(store.list_messages(conversation.id), key=lambda r: r.id)
     by_id = {record.id: record for record in decoded}
     assert by_id[reply.id].status.value == "error" and by_id[reply.id].meta["provider"] == "p"
     assert store.message_rows("no-such-conversation") == []
+
+
+def test_rows_carry_the_stored_fields_by_name_with_meta_undecoded(
+    store: SqliteConversationStore, conversation: Conversation
+) -> None:
+    root = store.add_message(conversation.id, "user", "hello", None)
+    reply = store.add_message(conversation.id, "assistant", "hi", root.id, {"model": "m"})
+    row = next(row for row in store.message_rows(conversation.id) if row.id == reply.id)
+    assert isinstance(row, MessageRow)
+    assert (row.conversation_id, row.role, row.content) == (conversation.id, "assistant", "hi")
+    assert (row.parent_id, row.depth, row.version, row.status) == (root.id, 1, 1, "complete")
+    assert isinstance(row.meta, str) and '"model"' in row.meta and "status" not in row.meta
+    assert isinstance(row.created_at, str) and row.created_at.endswith("Z")
+    assert row.record() == reply
+
+
+def test_the_index_over_rows_in_any_order_keeps_versions_in_order(
+    store: SqliteConversationStore, conversation: Conversation
+) -> None:
+    root = store.add_message(conversation.id, "user", "q", None)
+    versions = [
+        store.add_message(conversation.id, "assistant", f"v{n}", root.id) for n in (1, 2, 3)
+    ]
+    rows = store.message_rows(conversation.id)
+    for ordered in (rows, rows[::-1]):
+        index = TreeIndex.from_rows(ordered)
+        assert index.children(root.id) == [record.id for record in versions]
+        assert index.decoded_count == 0
