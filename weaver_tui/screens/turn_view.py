@@ -131,7 +131,7 @@ class TurnView:
             if not buffer and not thoughts:
                 continue
             if current not in self._shown:
-                self._show_new(current)
+                self._show_new(self._record_of(current))
             if thoughts:
                 reasoning = "".join(thoughts)
                 thoughts.clear()
@@ -238,6 +238,14 @@ class TurnView:
         if record.status != MessageStatus.STREAMING:
             self.view.finish_message(record.id, record.status.value)
 
+    def _record_of(self, record_id: str) -> MessageRecord:
+        """The record tokens stream into. The runtime announces every record before its first
+        token, so it is in the index; reading it is only a guard against a stream that did not."""
+        if record_id in self.state.index:
+            return self.state.index.get(record_id)
+        logger.warning("tokens for a record never announced", extra={"message_id": record_id})
+        return self.state.refresh(record_id)
+
     def _row(self, record_id: str) -> MessageItem | None:
         """The row the view shows for a record of this turn (``None``: hidden from it)."""
         if self.row_for is None:
@@ -312,7 +320,7 @@ class TurnView:
             record = self.state.index.get(record_id)  # as the turn's last event left it
             self.tree.update_record(record)
             if record_id not in self._shown:
-                self._show_new(record_id)
+                self._show_new(record)
                 continue
             status = record.status.value
             if status == MessageStatus.STREAMING:
