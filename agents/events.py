@@ -11,18 +11,24 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agents.errors import WeaverError
+from storage.models import MessageRecord
 
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
-    """The turn began; ``reply_id`` is the assistant record being streamed into."""
+    """The turn began; ``reply`` is the assistant record being streamed into, as written
+    (status streaming, no text yet), so a consumer shows it without reading the store."""
 
     conversation_id: str
     user_message_id: str
-    reply_id: str
+    reply: MessageRecord
     provider: str
     model: str
     profile: str
+
+    @property
+    def reply_id(self) -> str:
+        return self.reply.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +76,26 @@ class NodeStatus:
 @dataclass(frozen=True, slots=True)
 class RecordSaved:
     """A record was committed during the turn (an assistant tool-call record, a tool result,
-    a mediator's private reply, the next assistant record streamed into). The UI refreshes
-    the tree from these."""
+    a mediator's private reply, the next assistant record streamed into, the turn's last
+    record as it was closed). ``record`` is the record exactly as written: the UI updates
+    its tree and rows from it and never reads it back from the store.
 
-    message_id: str
-    role: str
-    parent_id: str | None
+    Text streamed into a record between two of these arrives as ``TokenDelta`` only (a
+    streaming record is flushed to the store without an event)."""
+
+    record: MessageRecord
+
+    @property
+    def message_id(self) -> str:
+        return self.record.id
+
+    @property
+    def role(self) -> str:
+        return self.record.role
+
+    @property
+    def parent_id(self) -> str | None:
+        return self.record.parent_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +107,17 @@ class Usage:
 
 @dataclass(frozen=True, slots=True)
 class RunError:
-    """The turn failed; ``error.user_message`` is the one sentence to show."""
+    """The turn failed; ``error.user_message`` is the one sentence to show.
+
+    ``record`` is the reply the runtime marked failed (status error, the sentence in
+    ``meta["error"]``), as written; ``None`` when the turn failed before it had a reply."""
 
     error: WeaverError
-    reply_id: str | None = None
+    record: MessageRecord | None = None
+
+    @property
+    def reply_id(self) -> str | None:
+        return self.record.id if self.record is not None else None
 
 
 @dataclass(frozen=True, slots=True)

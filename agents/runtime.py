@@ -6,6 +6,10 @@ reply record before the model is called, streams the profile's graph (``messages
 they happen, and ends with exactly one ``RunFinished`` or ``RunError``. Expected failures
 (provider errors, a missing profile) become ``RunError`` events, never exceptions.
 
+Every record it writes travels with an event as written (``TurnStarted``, ``RecordSaved``,
+``RunError``), and it is the turn's only writer: a failed turn's reply is marked here (status
+error, the sentence in its meta), so a consumer shows what arrives and reads nothing back.
+
 The graph runs in its own task (:class:`agents.graph_stream.GraphStream`), so setting
 ``cancel`` stops a turn within milliseconds even while the provider is silent; the records
 (:class:`agents.turn_recorder.TurnRecorder`) and the event mapping
@@ -26,7 +30,7 @@ from langgraph.types import Command
 
 from agents.continuation import continuation_messages
 from agents.errors import ConfigError, WeaverError
-from agents.events import RunError, RunEvent, RunFinished, TokenDelta, TurnStarted
+from agents.events import RecordSaved, RunError, RunEvent, RunFinished, TurnStarted
 from agents.graph_stream import GraphStream
 from agents.history import turn_messages
 from agents.instructions import with_instructions
@@ -43,7 +47,7 @@ if TYPE_CHECKING:
 
     from agents.profile import Profile
     from agents.providers import ChatModelHandle
-    from storage.models import Conversation
+    from storage.models import Conversation, MessageRecord
     from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)
@@ -101,11 +105,13 @@ class AgentRuntime:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
 
         ``continue_from`` names a reply to that message to go on from: the new reply (a
-        sibling version of it) starts with its text and the model writes what comes next.
+        sibling version of it) starts with its text (``TurnStarted`` carries it) and the
+        model writes what comes next.
         """
         from agents.profiles import get_profile
 
         trace_id = new_trace_id()
+        recorder: TurnRecorder | None = None
         try:
             conversation = self.store.get_conversation(conversation_id)
             user_record = self.store.get_message(user_message_id)
@@ -130,11 +136,11 @@ class AgentRuntime:
             if continue_from is not None:
                 recorder.annotate(reply.id, {"continued_from": continue_from})
             thread_id = f"{conversation_id}:{reply.id}"
-            recorder.annotate(reply.id, {"thread_id": thread_id})
+            reply = recorder.annotate(reply.id, {"thread_id": thread_id})
         except Exception as exc:  # a missing record or profile, an unreadable prompt, storage
             error = exc if isinstance(exc, WeaverError) else ConfigError(start_failure(exc))
             logger.warning("turn not started", extra={"trace_id": trace_id, "error": str(error)})
-            yield RunError(error)
+            yield RunError(error, self._fail_start(recorder, error))
             return
         logger.info(
             "turn started",
@@ -151,13 +157,11 @@ class AgentRuntime:
         yield TurnStarted(
             conversation_id,
             user_message_id,
-            reply.id,
+            reply,
             model.provider,
             model.model_name,
             chosen.name,
         )
-        if continued:
-            yield TokenDelta(reply.id, continued)  # the reply starts with the text it continues
         turn = self._drive(
             chosen, {"messages": history}, thread_id, context, recorder, cancel, trace_id, model
         )
@@ -298,31 +302,34 @@ class AgentRuntime:
                 exc_info=stream.error if is_unexpected(stream.error) else None,
                 extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
             )
-            reply_id = self._finish(
+            failed = self._finish(
                 recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
             )
             await self._forget_thread(thread_id)
-            yield RunError(error, reply_id)
+            yield RunError(error, failed)
             return
         cancelled = stream.outcome == "cancelled"
         paused = not cancelled and bool(mapper.interrupted)
         if not paused:  # only a paused turn resumes from its checkpoints
             await self._forget_thread(thread_id)
         if paused:
-            recorder.record_interrupt(
-                [getattr(i, "value", i) for i in mapper.interrupted],
-                thread_id=thread_id,
-                user_message_id=context.user_message_id,
-                profile=profile.name,
+            yield RecordSaved(
+                recorder.record_interrupt(
+                    [getattr(i, "value", i) for i in mapper.interrupted],
+                    thread_id=thread_id,
+                    user_message_id=context.user_message_id,
+                    profile=profile.name,
+                )
             )
         status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
-        leaf_id = self._finish(recorder, mapper, status, started, trace_id)
+        leaf = self._finish(recorder, mapper, status, started, trace_id)
+        yield RecordSaved(leaf)  # the turn's last record as closed: consumers need not read it
         usage = mapper.usage if mapper.has_usage else None
         if usage is not None:
             yield usage
         yield RunFinished(
             "cancelled" if cancelled else "complete",
-            leaf_id,
+            leaf.id,
             list(recorder.record_ids),
             latency_ms,
             usage,
@@ -352,8 +359,9 @@ class AgentRuntime:
         trace_id: str,
         *,
         error: str | None = None,
-    ) -> str:
-        """Close the turn's records, write latency/usage, move the active leaf; return the leaf."""
+    ) -> MessageRecord:
+        """Close the turn's records, write latency/usage (and a failure's sentence), move the
+        active leaf; return the leaf record as written."""
         latency_ms = round((time.perf_counter() - started) * 1000, 1)
         usage = mapper.usage if mapper.has_usage else None
         list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
@@ -374,7 +382,21 @@ class AgentRuntime:
                 "content": record.content,
             },
         )
-        return record.id
+        return record
+
+    @staticmethod
+    def _fail_start(recorder: TurnRecorder | None, error: WeaverError) -> MessageRecord | None:
+        """A turn that failed after its reply record was created: mark that reply failed (status
+        error, the sentence in its meta), so nothing is left streaming; ``None`` without one."""
+        if recorder is None or recorder.reply_id is None:
+            return None
+        try:
+            return recorder.finish_turn(
+                MessageStatus.ERROR, latency_ms=0.0, error=error.user_message
+            )
+        except Exception as exc:  # the store that failed the start may fail this write too
+            logger.warning("failed reply not marked", extra={"error": str(exc)})
+            return None
 
 
 __all__ = ["AgentRuntime", "translate_error"]

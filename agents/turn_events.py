@@ -92,7 +92,7 @@ class TurnEventMapper:
     def _ensure_reply(self) -> Iterator[RunEvent]:
         if self.recorder.reply_id is None:
             record = self.recorder.open_reply()
-            yield RecordSaved(record.id, "assistant", record.parent_id)
+            yield RecordSaved(record)
 
     def _on_message(self, message: BaseMessage, metadata: Mapping[str, Any]) -> Iterator[RunEvent]:
         if not isinstance(message, AIMessage) or not is_answer_token(metadata):
@@ -198,7 +198,7 @@ class TurnEventMapper:
             ]
             self._tool_names.update({c["id"]: c["name"] for c in message.tool_calls if c["id"]})
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
-        yield RecordSaved(record.id, "assistant", record.parent_id)
+        yield RecordSaved(record)
 
     def _on_tool_message(self, message: ToolMessage) -> Iterator[RunEvent]:
         if message.tool_call_id in self.recorder.recorded_tool_calls:
@@ -223,7 +223,7 @@ class TurnEventMapper:
             call_id, name, output, error=error, duration_ms=duration_ms, extra_meta=record_meta
         )
         yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
-        yield RecordSaved(record.id, "tool", record.parent_id)
+        yield RecordSaved(record)
 
     # -- custom stream ----------------------------------------------------------------------
 

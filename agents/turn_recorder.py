@@ -181,7 +181,10 @@ class TurnRecorder:
         """Close the turn on its last record and make that the active leaf.
 
         A cancel or error between rounds (after tool results, before the next reply) still
-        ends on an assistant record carrying the status, so the UI has a reply to mark.
+        ends on an assistant record carrying the status, so the UI has a reply to mark. An
+        error is written here, on the record (status error, the sentence in
+        ``meta["error"]``): the runtime is the turn's only writer, the UI only shows it.
+        Returns the record as written.
         """
         meta: dict[str, Any] = {"latency_ms": latency_ms}
         if error is not None:
@@ -197,14 +200,15 @@ class TurnRecorder:
             self.open_reply()
         if self.reply_id is not None:
             record = self.close_reply(status, meta=meta)
-        else:
-            record = self.store.update_message(self.last_id, meta=meta)
+        else:  # the last reply was closed already; a failure after it still marks it failed
+            failed = status if status is MessageStatus.ERROR else None
+            record = self.store.update_message(self.last_id, meta=meta, status=failed)
         self.store.set_active_leaf(self.conversation_id, self.last_id)
         return record
 
     def record_interrupt(
         self, values: list[Any], *, thread_id: str, user_message_id: str, profile: str
-    ) -> None:
+    ) -> MessageRecord:
         """Remember a turn paused by ``interrupt()`` on its last assistant record, so the app
         can show the question and ``AgentRuntime.resume_turn`` can continue it (even after a
         restart: the graph state is in the checkpointer under ``thread_id``)."""
@@ -215,7 +219,7 @@ class TurnRecorder:
             "profile": profile,
             "values": values,
         }
-        self.annotate(target, {"pending_interrupt": pending})
+        return self.annotate(target, {"pending_interrupt": pending})
 
     def resume_below(self, record_id: str) -> None:
         """Continue a paused turn below ``record_id``: the tool records that hang below it in
@@ -228,8 +232,9 @@ class TurnRecorder:
                 self.unsettled_tool_records[call_id] = children[0].id
             children = self.store.children(children[0].id, self.conversation_id)
 
-    def annotate(self, record_id: str, meta: dict[str, Any]) -> None:
-        self.store.update_message(record_id, meta=meta)
+    def annotate(self, record_id: str, meta: dict[str, Any]) -> MessageRecord:
+        """Merge ``meta`` into a record; return the record as written."""
+        return self.store.update_message(record_id, meta=meta)
 
     def _track(self, record: MessageRecord) -> None:
         self.last_id = record.id

@@ -77,6 +77,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
         if role not in ROLES:
             raise StorageError(f"Unknown message role {role!r}; use one of {', '.join(ROLES)}.")
         rest, status = split_status(meta)
+        encoded = dump_meta(rest)
         msg_id, now = new_id(), now_text()
         pid = os.getpid() if status == MessageStatus.STREAMING else None
         with self._db.write() as conn:
@@ -116,7 +117,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
                     version,
                     status,
                     now,
-                    dump_meta(rest),
+                    encoded,
                     tool_text(rest),
                     pid,
                 ),
@@ -132,7 +133,9 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
             depth,
             version,
             text_to_time(now),
-            {**rest, "status": status},
+            # As stored (JSON's types: a tuple comes back a list), so the record returned equals
+            # the one a later read returns and callers can pass it on instead of reading it.
+            {**(json.loads(encoded) if rest else {}), "status": status},
         )
 
     def update_message(

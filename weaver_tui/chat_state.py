@@ -228,7 +228,11 @@ class ChatState:
 
     def refresh(self, message_id: str) -> MessageRecord:
         """Re-read one record from the store into the index (new or changed)."""
-        record = self.store.get_message(message_id)
+        return self.apply(self.store.get_message(message_id))
+
+    def apply(self, record: MessageRecord) -> MessageRecord:
+        """Put a record someone else just wrote into the index (new or changed), as given: a
+        running turn's events carry its records, so showing them reads nothing back."""
         self.index.add(record)
         return record
 

@@ -585,7 +585,10 @@ class EventPrinter:
                 self._think(event.text)
             return
         self._end_thinking()
-        if isinstance(event, ev.TokenDelta):
+        if isinstance(event, ev.TurnStarted) and event.reply.content:
+            self.reply_id = event.reply.id  # a continued reply starts with the text it goes on from
+            self._write_out(event.reply.content)
+        elif isinstance(event, ev.TokenDelta):
             if self.reply_id is not None and event.message_id != self.reply_id:
                 self._write_out("\n" if self.at_line_start else "\n\n")
             self.reply_id = event.message_id

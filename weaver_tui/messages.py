@@ -25,15 +25,3 @@ class TokensArrived(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, TokensArrived) and message.message_id == self.message_id
-
-
-@dataclass
-class TurnFinished(Message):
-    """A turn ended (complete, cancelled or error) and the screen shows its final state.
-
-    Posted by the chat screen (it bubbles to the app), for whatever drives turns one after
-    another: a scripted demo, a test waiting on the next turn."""
-
-    conversation_id: str
-    leaf_id: str | None
-    status: str

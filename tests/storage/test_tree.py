@@ -22,6 +22,17 @@ def test_add_computes_depth_and_commits_immediately(
         assert other.active_leaf(conversation.id) == reply
 
 
+def test_a_written_record_equals_a_later_read_of_it(
+    store: SqliteConversationStore, conversation: Conversation
+) -> None:
+    meta = {"tool_calls": [{"id": "c1", "name": "t", "args": {"span": (1, 2)}}], "error": None}
+    added = store.add_message(conversation.id, "assistant", "", None, meta=meta)
+    assert added == store.get_message(added.id)  # the tuple comes back a list in both
+    assert added.tool_calls[0]["args"]["span"] == [1, 2]
+    updated = store.update_message(added.id, content="x", status=MessageStatus.ERROR)
+    assert updated == store.get_message(added.id)
+
+
 def test_edits_and_regenerations_are_sibling_versions(
     store: SqliteConversationStore, conversation: Conversation
 ) -> None:

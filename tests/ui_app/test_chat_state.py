@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from weaver_tui.chat_state import DEFAULT_TITLE, ChatState, title_from
 
@@ -97,6 +98,27 @@ def test_rows_are_reused_until_their_record_or_versions_change(
     store.update_message(ids["more"], content="more, edited")
     state.refresh(ids["more"])
     assert state.item(ids["more"]).content == "more, edited"
+
+
+def test_apply_takes_a_written_record_as_given_without_reading_the_store(
+    store: SqliteConversationStore, monkeypatch
+) -> None:
+    state, ids = _conversation(store)
+    before = state.item(ids["v2"])
+    cid = state.conversation.id  # type: ignore[union-attr]
+    added = store.add_message(
+        cid, "assistant", "streaming", ids["more"], meta={"status": "streaming"}
+    )
+    closed = store.update_message(added.id, content="done", status=MessageStatus.COMPLETE)
+
+    def no_reads(*args: object) -> None:
+        raise AssertionError("apply read the store")
+
+    monkeypatch.setattr(store, "get_message", no_reads)
+    assert state.apply(added) is added and state.index.children(ids["more"]) == [added.id]
+    assert state.apply(closed) is closed
+    assert state.index.get(added.id) is closed and state.item(added.id).content == "done"
+    assert state.item(ids["v2"]) is before  # a row the record did not touch is kept
 
 
 def test_branch_position_follows_added_and_deleted_branches(

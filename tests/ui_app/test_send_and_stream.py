@@ -8,7 +8,7 @@ from textual.message import Message
 
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, wait_until
-from weaver_tui.messages import TokensArrived, TurnFinished
+from weaver_tui.messages import TokensArrived
 from weaver_tui.services import Services
 from weaver_tui.widgets.tool_pane import ToolRow
 
@@ -94,14 +94,11 @@ async def test_a_fast_stream_is_coalesced_into_few_view_updates(
     tokens = [f"t{n} " for n in range(3000)]
     fake_openai.script(Reply(deltas=tokens))
     arrived: list[TokensArrived] = []
-    finished: list[TurnFinished] = []
 
     def hook(message: Message) -> None:
         # the hook sees a message again as it bubbles to the app: count each once
         if isinstance(message, TokensArrived) and all(message is not m for m in arrived):
             arrived.append(message)
-        elif isinstance(message, TurnFinished) and all(message is not m for m in finished):
-            finished.append(message)
 
     app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
@@ -111,6 +108,9 @@ async def test_a_fast_stream_is_coalesced_into_few_view_updates(
         assert reply.content == "".join(tokens)
         stored = remote_services.store.get_message(reply.id)
         assert stored.content == reply.content and stored.status.value == "complete"
+        turn = screen.turn  # how the turn ended, as its RunFinished told the screen
+        assert turn is not None
+        assert (turn.outcome.status, turn.outcome.leaf_id) == ("complete", reply.id)
+        assert screen.state.leaf_id == reply.id and not screen.running
     # one message per drained batch, not one per token
     assert 0 < len(arrived) < len(tokens) / 10
-    assert [(f.status, f.leaf_id) for f in finished] == [("complete", reply.id)]

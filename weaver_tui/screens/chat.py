@@ -34,7 +34,7 @@ from weaver_tui.chat_preview import Preview, profile_badge, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
-from weaver_tui.messages import TokensArrived, TurnFinished
+from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_context import ChatContext
@@ -477,9 +477,9 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         finally:
             self.cancel_event = None
             self.header.busy = ""
-        self._turn_ended(user_message_id, conversation_id)
+        self._turn_ended(user_message_id)
 
-    def _turn_ended(self, user_message_id: str, conversation_id: str) -> None:
+    def _turn_ended(self, user_message_id: str) -> None:
         assert self.turn is not None
         outcome = self.turn.outcome
         if outcome.status == "error":
@@ -493,7 +493,6 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.retry_user_id = user_message_id
         self.update_header()
         self.refresh_bindings()
-        self.post_message(TurnFinished(conversation_id, self.state.leaf_id, outcome.status))
         self.after_turn()
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:

@@ -1,5 +1,11 @@
 """Shows one running turn: applies the runtime's events to the chat's widgets.
 
+The events carry the turn's records as the runtime wrote them (``TurnStarted`` the reply,
+``RecordSaved`` every record written or closed, ``RunError`` the reply it marked failed): the
+view puts each into the state's index (:meth:`ChatState.apply`) and draws it, and never reads
+a record of the turn back from the store, nor writes one (the runtime is the turn's only
+writer, a failure included).
+
 The turn worker hands every :mod:`agents.events` event to :meth:`TurnView.apply`, except
 answer tokens, which go through :meth:`TurnView.buffer_tokens`: they collect in a per-message
 buffer and the screen is told once (a :class:`~weaver_tui.messages.TokensArrived`) when a
@@ -41,7 +47,7 @@ from agents.events import (
     TurnStarted,
     Usage,
 )
-from storage.models import MessageStatus
+from storage.models import MessageRecord, MessageStatus
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import ChatHeader
@@ -125,7 +131,7 @@ class TurnView:
             if not buffer and not thoughts:
                 continue
             if current not in self._shown:
-                self._show_new(current)
+                self._show_new(self._record_of(current))
             if thoughts:
                 reasoning = "".join(thoughts)
                 thoughts.clear()
@@ -214,11 +220,11 @@ class TurnView:
     def _started(self, event: TurnStarted) -> None:
         self.header.provider = event.provider
         self.header.model = event.model
-        self._show_new(event.reply_id)
+        self._show_new(event.reply)
 
-    def _show_new(self, message_id: str) -> None:
+    def _show_new(self, record: MessageRecord) -> None:
         """A record of this turn appears: in the index, the tree and at the end of the view."""
-        record = self.state.refresh(message_id)
+        self.state.apply(record)
         self.state.leaf_id = record.id
         self._shown.add(record.id)
         self.outcome.reply_ids.append(record.id)
@@ -231,6 +237,14 @@ class TurnView:
         self.view.start_message(row)
         if record.status != MessageStatus.STREAMING:
             self.view.finish_message(record.id, record.status.value)
+
+    def _record_of(self, record_id: str) -> MessageRecord:
+        """The record tokens stream into. The runtime announces every record before its first
+        token, so it is in the index; reading it is only a guard against a stream that did not."""
+        if record_id in self.state.index:
+            return self.state.index.get(record_id)
+        logger.warning("tokens for a record never announced", extra={"message_id": record_id})
+        return self.state.refresh(record_id)
 
     def _row(self, record_id: str) -> MessageItem | None:
         """The row the view shows for a record of this turn (``None``: hidden from it)."""
@@ -251,29 +265,30 @@ class TurnView:
         self.view.update_item(row)
 
     def _record_saved(self, event: RecordSaved) -> None:
-        if event.message_id not in self._shown:
-            self._show_new(event.message_id)
+        record = event.record
+        if record.id not in self._shown:
+            self._show_new(record)
             return
-        record = self.state.refresh(event.message_id)
+        self.state.apply(record)
         self.tree.update_record(record)
         if record.status != MessageStatus.STREAMING:
             self._present(record.id, record.status.value)
 
     def _failed(self, event: RunError) -> None:
+        """Show the failure the runtime wrote: the reply it marked (status error, the
+        sentence in its meta) as the event carries it, or, before any reply existed, the
+        sentence under the last message (in the view only)."""
         sentence = event.error.user_message
         self.outcome.status = "error"
         self.outcome.error = sentence
-        reply_id = event.reply_id
-        if reply_id is not None and reply_id in self.state.index:
-            record = self.state.refresh(reply_id)
-            if not record.meta.get("error"):
-                record = self.state.store.update_message(
-                    reply_id, meta={"error": sentence}, status=MessageStatus.ERROR
-                )
-                self.state.index.add(record)
-            self.tree.update_record(record)
+        record = event.record
+        if record is not None:
+            reply_id = record.id
             if reply_id not in self._shown:
-                self._show_new(reply_id)
+                self._show_new(record)
+            else:
+                self.state.apply(record)
+                self.tree.update_record(record)
             if reply_id in self._hidden:  # an error shows in every view
                 self._hidden.discard(reply_id)
                 self.view.start_message(self.state.item(reply_id))
@@ -299,10 +314,13 @@ class TurnView:
         self.outcome.status = event.status
         self.outcome.leaf_id = event.leaf_id
         for record_id in dict.fromkeys([*self.outcome.reply_ids, *event.record_ids]):
-            record = self.state.refresh(record_id)
+            if record_id not in self.state.index:  # never announced: nothing to show it from
+                logger.warning("turn record not announced", extra={"message_id": record_id})
+                continue
+            record = self.state.index.get(record_id)  # as the turn's last event left it
             self.tree.update_record(record)
             if record_id not in self._shown:
-                self._show_new(record_id)
+                self._show_new(record)
                 continue
             status = record.status.value
             if status == MessageStatus.STREAMING:
