@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.codec import time_to_text
 from storage.models import MessageRecord, MessageStatus
-from storage.secrets import scrub
+from storage.secrets import scrub, scrub_text
 from storage.store import StorageError
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
                 "",
             ]
             if attachment.get("kind") == "text":
-                out += _fenced(str(attachment.get("text") or ""), "text")
+                out += _fenced(scrub_text(str(attachment.get("text") or "")), "text")
     for call in record.tool_calls:
         args = call.get("args")
         text = (

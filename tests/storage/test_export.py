@@ -208,3 +208,12 @@ def test_who_said_a_message_survives_export_and_import(
     with SqliteConversationStore(tmp_path / "other.sqlite") as other:
         other.import_jsonl(folder)
         assert other.get_message(said.id).sender == "Alex"
+
+
+def test_an_attached_file_is_exported_without_a_key_it_holds(store) -> None:
+    conversation = store.create_conversation("researcher", "keys")
+    attached = {"name": ".env", "size": 60, "kind": "text", "text": f"OPENAI_API_KEY={SECRET}\n"}
+    store.add_message(conversation.id, "user", "why?", None, meta={"attachments": [attached]})
+    markdown = store.export_markdown(conversation.id)
+    assert "📎 *.env*" in markdown and "OPENAI_API_KEY=" in markdown
+    assert SECRET not in markdown
