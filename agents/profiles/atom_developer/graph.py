@@ -63,7 +63,7 @@ async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> tupl
     async for chunk in runtime.context.model.astream(messages, config=INTERNAL):
         text += _text(chunk)
         lines = text.count("\n")
-        if lines >= shown + 10:
+        if lines >= shown + 40:
             shown = lines
             emit_status(node, f"writing … {lines} lines")
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
