@@ -89,7 +89,7 @@ async def test_fork_from_a_tree_node_starts_a_new_branch_there(
         assert screen.composer.has_focus and "fork" in screen.composer.hint
         assert shown(screen) == ["one", "You said: one"]
         await pilot.press("escape")  # changed my mind: back to the branch as it was
-        assert not screen.forking and screen.composer.hint == ""
+        assert not screen.compose_mode.forking and screen.composer.hint == ""
         assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
         await tree_cursor_to(pilot, first_reply.id)
         await pilot.press("f")

@@ -32,6 +32,7 @@ from agents.errors import WeaverError
 from storage.store import StorageError
 from weaver_tui.chat_preview import Preview, profile_badge, read_preview
 from weaver_tui.chat_state import ChatState
+from weaver_tui.compose_mode import ComposeMode
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import TokensArrived
@@ -86,9 +87,8 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         self.cancel_event: asyncio.Event | None = None
         self.turn: TurnView | None = None
         self.retry_user_id: str | None = None
-        self.compose_parent: str | None = None
-        self.forking = False
-        self.editing_id: str | None = None
+        self.compose_mode = ComposeMode()
+        """What sending will do (reply, fork, edit) and the files waiting to be attached."""
         self._runtime: AgentRuntime | None = None
         self._runtime_stack = AsyncExitStack()
         self.composer_ready = False
@@ -362,10 +362,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
                 severity="error",
             )
             return
-        if (
-            self.editing_id is not None
-            and self.state.index.get(self.editing_id).role == "assistant"
-        ):
+        if self.compose_mode.editing_reply:
             self.save_edited_reply(event.text)
             return
         try:
@@ -376,10 +373,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             return
         self._load_tree()
         parent = self.state.leaf_id
-        if self.editing_id is not None:
-            parent = self.state.index.parent(self.editing_id)
-        elif self.forking:
-            parent = self.compose_parent
+        if self.compose_mode.editing_id is not None:
+            parent = self.state.index.parent(self.compose_mode.editing_id)
+        elif self.compose_mode.fork_parent is not None:
+            parent = self.compose_mode.fork_parent
         try:
             user = self.state.add_user_message(
                 event.text,
@@ -392,8 +389,8 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.notify(str(exc), severity="error", title="Message not saved")
             self.composer.set_draft(event.text)
             return
-        self.clear_compose_mode()
-        self.pending_attachments = []
+        self.compose_mode.sent()
+        self.show_compose_mode()
         self.tree.add_record(user)
         shown = self.messages.items
         if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:
@@ -522,7 +519,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         if action in PROFILE_ACTIONS:
             return self.check_profile_action(action)
         if action == "cancel_reply":
-            return self.running or self.forking or self.editing_id is not None
+            return self.running or self.compose_mode.active
         if action == "retry":
             return self.retry_user_id is not None and not self.running
         if action in {

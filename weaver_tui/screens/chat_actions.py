@@ -33,8 +33,8 @@ class ChatActions(_Host):
         if self.cancel_event is not None:
             self.cancel_event.set()
             self.header.busy = "cancelling"
-        elif self.forking or self.editing_id is not None:
-            if self.editing_id is not None:
+        elif self.compose_mode.active:
+            if self.compose_mode.editing_id is not None:
                 self.composer.clear()
             self.clear_compose_mode()
             self.show_path()
@@ -244,9 +244,6 @@ class ChatActions(_Host):
 
         self.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
 
-    pending_attachments: list[Path] = []  # noqa: RUF012 - replaced, never mutated in place
-    """Files chosen with "Attach file", sent with the next message."""
-
     def action_attach_file(self) -> None:
         """Choose a file (with path completion) to attach to the next message."""
         from weaver_tui.screens.attach_file import AttachFileScreen
@@ -254,10 +251,8 @@ class ChatActions(_Host):
         def chosen(path: Path | None) -> None:
             if path is None:
                 return
-            self.pending_attachments = [*self.pending_attachments, path]
-            if not (self.forking or self.editing_id):
-                names = ", ".join(p.name for p in self.pending_attachments)
-                self.composer.hint = f"📎 {names}: sent with your next message"
+            self.compose_mode.attach(path)
+            self.show_compose_mode()
             self.composer.focus()
 
         self.app.push_screen(AttachFileScreen(self.project_dir()), chosen)
@@ -268,7 +263,7 @@ class ChatActions(_Host):
         from agents.attachments import AttachmentError, read_attachment, size_text, total_size
         from weaver_tui.attach import mentioned_files
 
-        paths = [*self.pending_attachments]
+        paths = [*self.compose_mode.attachments]
         paths += [p for p in mentioned_files(text, self.project_dir()) if p not in paths]
         if not paths:
             return meta

@@ -104,8 +104,8 @@ class ChatBranching(_Host):
 
     def save_edited_reply(self, text: str) -> None:
         """Keep ``text`` as a new version of the reply being edited (no turn runs)."""
-        assert self.editing_id is not None
-        edited = self.editing_id
+        assert self.compose_mode.editing_id is not None
+        edited = self.compose_mode.editing_id
         try:
             record = self.state.add_edited_reply(edited, text)
         except StorageError as exc:
@@ -276,24 +276,23 @@ class ChatBranching(_Host):
     # ------------------------------------------------------------------ modes
 
     def set_compose_mode(self, *, fork_from: str | None = None, edit: str | None = None) -> None:
-        self.clear_compose_mode()
         if edit is not None:
             record = self.state.index.get(edit)
-            self.editing_id = edit
             version, count = self.state.index.version_of(edit)
-            if record.role == "assistant":
-                self.composer.hint = f"editing reply v{version}/{count}: Enter saves v{count + 1}"
-            else:
-                self.composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
+            role = "assistant" if record.role == "assistant" else "user"
+            self.compose_mode.edit(edit, role, version, count)
             self.composer.set_draft(record.content)
         elif fork_from is not None:
-            self.forking = True
-            self.compose_parent = fork_from
-            self.composer.hint = "fork: your next message starts a new branch here"
+            self.compose_mode.fork(fork_from)
             self.composer.focus()
+        else:
+            self.compose_mode.clear()
+        self.show_compose_mode()
 
     def clear_compose_mode(self) -> None:
-        self.forking = False
-        self.compose_parent = None
-        self.editing_id = None
-        self.composer.hint = ""
+        self.compose_mode.clear()
+        self.show_compose_mode()
+
+    def show_compose_mode(self) -> None:
+        """The composer's subtitle says what sending will do (from :attr:`compose_mode`)."""
+        self.composer.hint = self.compose_mode.hint

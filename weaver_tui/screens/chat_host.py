@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.compose_mode import ComposeMode
     from weaver_tui.screens.pane_fit import PaneFit
     from weaver_tui.screens.turn_view import TurnView
     from weaver_tui.services import Services
@@ -56,11 +57,8 @@ class ChatHost(Protocol):
     cancel_event: asyncio.Event | None
     turn: TurnView | None
     retry_user_id: str | None
-    compose_parent: str | None
-    forking: bool
-    editing_id: str | None
+    compose_mode: ComposeMode
     selected_id: str | None
-    pending_attachments: list[Path]
     pane_fit: PaneFit
     conversation_open: bool
     agents_ready: bool
@@ -99,6 +97,7 @@ class ChatHost(Protocol):
         self, *, fork_from: str | None = None, edit: str | None = None
     ) -> None: ...
     def clear_compose_mode(self) -> None: ...
+    def show_compose_mode(self) -> None: ...
     def mount_profile_panel(self) -> None: ...
     def mediator_panel(self) -> MediatorPanel | None: ...
     def participants(self) -> tuple[str, ...]: ...
