@@ -34,12 +34,13 @@ from weaver_tui.chat_preview import Preview, profile_badge, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
-from weaver_tui.messages import TokensArrived
+from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
-from weaver_tui.screens.chat_context import ChatContext
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
+from weaver_tui.screens.compose_mode import ComposeMode
+from weaver_tui.screens.context_steering import ContextSteering
 from weaver_tui.screens.pane_fit import PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
@@ -65,7 +66,7 @@ EMPTY_HINT = (
 )
 
 
-class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[None]):
+class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
@@ -86,9 +87,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         self.cancel_event: asyncio.Event | None = None
         self.turn: TurnView | None = None
         self.retry_user_id: str | None = None
-        self.compose_parent: str | None = None
-        self.forking = False
-        self.editing_id: str | None = None
+        self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.steering = ContextSteering(
+            self, self.state, services, lambda: self.header, lambda: self.agents_ready
+        )
         self._runtime: AgentRuntime | None = None
         self._runtime_stack = AsyncExitStack()
         self.composer_ready = False
@@ -166,6 +168,18 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
     @property
     def running(self) -> bool:
         return self.cancel_event is not None
+
+    @property
+    def forking(self) -> bool:
+        return self.compose_mode.forking
+
+    @property
+    def editing_id(self) -> str | None:
+        return self.compose_mode.editing_id
+
+    @property
+    def compose_parent(self) -> str | None:
+        return self.compose_mode.parent
 
     def _open_start_conversation(self) -> None:
         """Read the conversation to show (a thread started by ``__init__``).
@@ -296,6 +310,15 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         self.refresh_bindings()
         self.update_header()
 
+    def update_context_count(self) -> None:
+        self.steering.update_count()
+
+    def on_path_changed(self, event: PathChanged) -> None:
+        self.show_path(select=event.select)
+
+    def on_context_window_known(self, event: ContextWindowKnown) -> None:
+        self.update_context_count()
+
     def update_header(self) -> None:
         conversation = self.state.conversation
         self.header.profile = profile_badge(self.state.profile)
@@ -318,6 +341,27 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         if panel is not None:
             area.mount(panel)
         area.set_class(panel is not None, "-has-panel")
+
+    # ------------------------------------------------------------------ context
+
+    def _selected_message(self) -> str | None:
+        if self.selected_id is not None and self.selected_id in self.state.index:
+            return self.selected_id
+        return self.state.leaf_id
+
+    def action_pin_in_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "pinned")
+
+    def action_leave_out_of_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "excluded")
+
+    def action_summarise_older(self) -> None:
+        if self.running:
+            self.notify("Wait for the reply to finish first.")
+        elif self.state.leaf_id is None:
+            self.notify("Nothing to summarise yet.")
+        else:
+            self.steering.summarise(self.state.leaf_id)
 
     # ------------------------------------------------------------------ sending
 
@@ -362,10 +406,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
                 severity="error",
             )
             return
-        if (
-            self.editing_id is not None
-            and self.state.index.get(self.editing_id).role == "assistant"
-        ):
+        if self.compose_mode.editing_reply:
             self.save_edited_reply(event.text)
             return
         try:
@@ -375,11 +416,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.notify(str(exc), severity="error", title="Not sent")
             return
         self._load_tree()
-        parent = self.state.leaf_id
-        if self.editing_id is not None:
-            parent = self.state.index.parent(self.editing_id)
-        elif self.forking:
-            parent = self.compose_parent
+        parent = self.compose_mode.parent_of_next()
         try:
             user = self.state.add_user_message(
                 event.text,
@@ -522,7 +559,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         if action in PROFILE_ACTIONS:
             return self.check_profile_action(action)
         if action == "cancel_reply":
-            return self.running or self.forking or self.editing_id is not None
+            return self.running or self.compose_mode.active
         if action == "retry":
             return self.retry_user_id is not None and not self.running
         if action in {

@@ -33,7 +33,7 @@ class ChatActions(_Host):
         if self.cancel_event is not None:
             self.cancel_event.set()
             self.header.busy = "cancelling"
-        elif self.forking or self.editing_id is not None:
+        elif self.compose_mode.active:
             if self.editing_id is not None:
                 self.composer.clear()
             self.clear_compose_mode()
@@ -255,9 +255,7 @@ class ChatActions(_Host):
             if path is None:
                 return
             self.pending_attachments = [*self.pending_attachments, path]
-            if not (self.forking or self.editing_id):
-                names = ", ".join(p.name for p in self.pending_attachments)
-                self.composer.hint = f"📎 {names}: sent with your next message"
+            self.compose_mode.show_attachments(self.pending_attachments)
             self.composer.focus()
 
         self.app.push_screen(AttachFileScreen(self.project_dir()), chosen)

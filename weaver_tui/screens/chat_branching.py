@@ -276,24 +276,12 @@ class ChatBranching(_Host):
     # ------------------------------------------------------------------ modes
 
     def set_compose_mode(self, *, fork_from: str | None = None, edit: str | None = None) -> None:
-        self.clear_compose_mode()
         if edit is not None:
-            record = self.state.index.get(edit)
-            self.editing_id = edit
-            version, count = self.state.index.version_of(edit)
-            if record.role == "assistant":
-                self.composer.hint = f"editing reply v{version}/{count}: Enter saves v{count + 1}"
-            else:
-                self.composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
-            self.composer.set_draft(record.content)
+            self.compose_mode.edit(edit)
         elif fork_from is not None:
-            self.forking = True
-            self.compose_parent = fork_from
-            self.composer.hint = "fork: your next message starts a new branch here"
-            self.composer.focus()
+            self.compose_mode.fork(fork_from)
+        else:
+            self.compose_mode.clear()
 
     def clear_compose_mode(self) -> None:
-        self.forking = False
-        self.compose_parent = None
-        self.editing_id = None
-        self.composer.hint = ""
+        self.compose_mode.clear()

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.compose_mode import ComposeMode
+    from weaver_tui.screens.context_steering import ContextSteering
     from weaver_tui.screens.pane_fit import PaneFit
     from weaver_tui.screens.turn_view import TurnView
     from weaver_tui.services import Services
@@ -56,9 +58,8 @@ class ChatHost(Protocol):
     cancel_event: asyncio.Event | None
     turn: TurnView | None
     retry_user_id: str | None
-    compose_parent: str | None
-    forking: bool
-    editing_id: str | None
+    compose_mode: ComposeMode
+    steering: ContextSteering
     selected_id: str | None
     pending_attachments: list[Path]
     pane_fit: PaneFit
