@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,20 +27,22 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from agents.errors import WeaverError
 from storage.store import StorageError
 from weaver_tui.chat_preview import Preview, profile_badge, read_preview
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
+from weaver_tui.screens.artifact_saver import ArtifactSaver
 from weaver_tui.screens.chat_actions import ChatActions
 from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 from weaver_tui.screens.compose_mode import ComposeMode
 from weaver_tui.screens.context_steering import ContextSteering
+from weaver_tui.screens.conversation_settings import ConversationSettings
 from weaver_tui.screens.pane_fit import PaneFit
+from weaver_tui.screens.turn_runner import TurnPanes, TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -50,8 +51,7 @@ from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
-    from agents.runtime import AgentRuntime
-    from weaver_tui.screens.turn_view import TurnView
+    from weaver_tui.screens.turn_view import TurnOutcome, TurnView
     from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
@@ -84,15 +84,37 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.project_root = project_root
         self._start = (profile, conversation_id)
         self.state = ChatState(services.store, profile or services.early.default_profile)
-        self.cancel_event: asyncio.Event | None = None
-        self.turn: TurnView | None = None
         self.retry_user_id: str | None = None
         self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.conversation_settings = ConversationSettings(
+            self,
+            self.state,
+            services,
+            header=lambda: self.header,
+            composer=lambda: self.composer,
+            compose_mode=self.compose_mode,
+            project_dir=self.project_dir,
+            on_changed=self.update_header,
+        )
+        self.saver = ArtifactSaver(
+            self,
+            self.state,
+            data_dir=lambda: Path(services.settings.data_dir),
+            project_dir=self.project_dir,
+        )
         self.steering = ContextSteering(
             self, self.state, services, lambda: self.header, lambda: self.agents_ready
         )
-        self._runtime: AgentRuntime | None = None
-        self._runtime_stack = AsyncExitStack()
+        self.turns = TurnRunner(
+            self,
+            self.state,
+            services,
+            project_root=project_root,
+            panes=self._turn_panes,
+            sender=self._turn_sender,
+            row_filter=self.live_row_filter,
+            on_ended=self._turn_ended,
+        )
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
         self._send_pending = False
@@ -167,7 +189,20 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
 
     @property
     def running(self) -> bool:
-        return self.cancel_event is not None
+        return self.turns.running
+
+    @property
+    def cancel_event(self) -> asyncio.Event | None:
+        return self.turns.cancel_event
+
+    @property
+    def turn(self) -> TurnView | None:
+        """The view of the latest turn (its ``outcome`` says how it ended)."""
+        return self.turns.turn
+
+    @property
+    def turn_worker(self) -> Worker[None] | None:
+        return self.turns.worker
 
     @property
     def forking(self) -> bool:
@@ -229,7 +264,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def _conversation_read(self) -> None:
         """The start conversation is read: show it and start what waited for it."""
         if self.services.settings_ready:
-            self._show_configured_model()
+            self.conversation_settings.show_configured_model()
         else:  # the model badge needs validated settings: the app validates after this frame
             signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
             signal.subscribe(self, self._settings_validated)
@@ -250,7 +285,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def _settings_validated(self, settings: object) -> None:
         """The launch validated the settings after this screen appeared: the model badge,
         then the agent stack (importing both at once would slow both down)."""
-        self._show_configured_model()
+        self.conversation_settings.show_configured_model()
         self._warm_up()
 
     @work(thread=True, group="warm-up", exit_on_error=False)
@@ -267,7 +302,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         if self._opening.is_alive():  # closed while a long conversation was still being read
             await asyncio.to_thread(self._opening.join)
         self.state.settle()  # a checked-out branch is remembered before the store can close
-        await self._runtime_stack.aclose()
+        await self.turns.aclose()
 
     # ------------------------------------------------------------------ showing
 
@@ -410,7 +445,9 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.save_edited_reply(event.text)
             return
         try:
-            meta = self.with_attachments(event.text, self.user_meta(event.text))
+            meta = self.conversation_settings.with_attachments(
+                event.text, self.user_meta(event.text)
+            )
         except ValueError as exc:  # an attachment that cannot be read, or too much of them
             self.composer.set_draft(event.text)
             self.notify(str(exc), severity="error", title="Not sent")
@@ -430,7 +467,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.composer.set_draft(event.text)
             return
         self.clear_compose_mode()
-        self.pending_attachments = []
+        self.conversation_settings.pending_attachments = []
         self.tree.add_record(user)
         shown = self.messages.items
         if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:
@@ -452,73 +489,27 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.show_path()
         self.run_turn(user_message_id)
 
-    async def _open_runtime(self) -> AgentRuntime:
-        if self._runtime is None:
-            self._runtime = await self._runtime_stack.enter_async_context(self.services.runtime())
-        return self._runtime
-
-    @work(exclusive=True, group="turn", exit_on_error=False)
-    async def run_turn(
+    def run_turn(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> None:
-        """Run one turn of the profile's graph (or resume a paused one: ``resume`` is the
-        paused record's id and the value; or continue the reply ``continue_from``) and show
-        its events as they come."""
-        from weaver_tui.screens.turn_view import TurnView
-
-        assert self.state.conversation is not None
-        conversation_id = self.state.conversation.id
-        self.cancel_event = cancel = asyncio.Event()
+    ) -> Worker[None]:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`)."""
         self.retry_user_id = None
-        self.header.busy = "replying"
-        await self.tools.new_turn()
-        turn = self.turn = TurnView(
-            self.state,
-            view=self.messages,
-            tree=self.tree,
-            tools=self.tools,
-            header=self.header,
-            notify_tokens=lambda message_id: self.post_message(TokensArrived(message_id)),
-            row_for=self.live_row_filter(),
-        )
-        try:
-            try:
-                model = self.services.model
-            except WeaverError as exc:
-                turn.model_unavailable(user_message_id, exc)
-            else:
-                runtime = await self._open_runtime()
-                if resume is None:
-                    events = runtime.run_turn(
-                        conversation_id=conversation_id,
-                        user_message_id=user_message_id,
-                        model=model,
-                        profile=self.state.profile,
-                        cancel=cancel,
-                        project_root=self.project_root,
-                        sender=self.composer.speaker if self.state.traits.participants else None,
-                        continue_from=continue_from,
-                    )
-                else:
-                    events = runtime.resume_turn(
-                        conversation_id=conversation_id,
-                        record_id=resume[0],
-                        value=resume[1],
-                        model=model,
-                        cancel=cancel,
-                    )
-                await turn.consume(events)
-        finally:
-            self.cancel_event = None
-            self.header.busy = ""
-        self._turn_ended(user_message_id)
+        return self.turns.start(user_message_id, resume, continue_from)
 
-    def _turn_ended(self, user_message_id: str) -> None:
-        assert self.turn is not None
-        outcome = self.turn.outcome
+    async def hold(self, seconds: float, busy: str) -> bool:
+        """Wait ``seconds`` as a reply would (Esc ends it early; ``False`` if it did)."""
+        return await self.turns.hold(seconds, busy)
+
+    def _turn_panes(self) -> TurnPanes:
+        return TurnPanes(self.messages, self.tree, self.tools, self.header)
+
+    def _turn_sender(self) -> str | None:
+        return self.composer.speaker if self.state.traits.participants else None
+
+    def _turn_ended(self, user_message_id: str, outcome: TurnOutcome) -> None:
         if outcome.status == "error":
             self.retry_user_id = user_message_id
             self.notify(
@@ -533,8 +524,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.after_turn()
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
-        if self.turn is not None:
-            self.turn.drain(event.message_id)
+        self.turns.drain(event.message_id)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place unexpected worker failures land: log them, say one sentence."""
@@ -544,8 +534,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         logger.error("worker failed", exc_info=error, extra={"worker": event.worker.name})
         sentence = getattr(error, "user_message", None) or f"Something went wrong: {error}."
         if event.worker.group == "turn":
-            self.cancel_event = None
-            self.header.busy = ""
+            self.turns.failed()
             if self.state.leaf_id is not None:
                 self.retry_user_id = self.state.nearest_user(self.state.leaf_id)
             self.refresh_bindings()

@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.artifact_saver import ArtifactSaver
     from weaver_tui.screens.compose_mode import ComposeMode
     from weaver_tui.screens.context_steering import ContextSteering
+    from weaver_tui.screens.conversation_settings import ConversationSettings
     from weaver_tui.screens.pane_fit import PaneFit
+    from weaver_tui.screens.turn_runner import TurnRunner
     from weaver_tui.screens.turn_view import TurnView
     from weaver_tui.services import Services
     from weaver_tui.widgets.chat_header import ChatHeader
@@ -55,13 +58,13 @@ class ChatHost(Protocol):
     services: Services
     state: ChatState
     project_root: Path | None
-    cancel_event: asyncio.Event | None
-    turn: TurnView | None
+    turns: TurnRunner
     retry_user_id: str | None
     compose_mode: ComposeMode
     steering: ContextSteering
     selected_id: str | None
-    pending_attachments: list[Path]
+    conversation_settings: ConversationSettings
+    saver: ArtifactSaver
     pane_fit: PaneFit
     conversation_open: bool
     agents_ready: bool
@@ -81,6 +84,10 @@ class ChatHost(Protocol):
     def composer(self) -> Composer: ...
     @property
     def running(self) -> bool: ...
+    @property
+    def cancel_event(self) -> asyncio.Event | None: ...
+    @property
+    def turn(self) -> TurnView | None: ...
 
     # what the screen does
     def show_conversation(self, *, defer_tree: bool = False) -> None: ...
@@ -105,5 +112,4 @@ class ChatHost(Protocol):
     def participants(self) -> tuple[str, ...]: ...
     def project_dir(self) -> Path: ...
     def update_context_count(self) -> None: ...
-    def with_attachments(self, text: str, meta: dict[str, Any] | None) -> dict[str, Any] | None: ...
     def visible_items(self) -> list[Any]: ...
