@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,18 +27,19 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from storage.store import StorageError
-from weaver_tui.chat_preview import Preview, profile_badge, read_preview
+from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.artifact_saver import ArtifactSaver
+from weaver_tui.screens.branching import Branching
 from weaver_tui.screens.chat_actions import ChatActions
-from weaver_tui.screens.chat_branching import ChatBranching
 from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 from weaver_tui.screens.compose_mode import ComposeMode
 from weaver_tui.screens.context_steering import ContextSteering
+from weaver_tui.screens.conversation_opener import ConversationOpener
 from weaver_tui.screens.conversation_settings import ConversationSettings
 from weaver_tui.screens.pane_fit import PaneFit
 from weaver_tui.screens.turn_runner import TurnPanes, TurnRunner
@@ -56,9 +56,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PREVIEW_PAINT_WAIT_S = 1.0
-"""How long the open thread waits for the preview's frame before reading on anyway."""
-
 EMPTY_HINT = (
     "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
     "Ctrl+O opens your conversations · Ctrl+R switches profile · Ctrl+L the model · F1 lists "
@@ -66,7 +63,7 @@ EMPTY_HINT = (
 )
 
 
-class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
+class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
@@ -82,10 +79,22 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         super().__init__()
         self.services = services
         self.project_root = project_root
-        self._start = (profile, conversation_id)
         self.state = ChatState(services.store, profile or services.early.default_profile)
         self.retry_user_id: str | None = None
         self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.branching = Branching(
+            self,
+            self.state,
+            self.compose_mode,
+            messages=lambda: self.messages,
+            tree=lambda: self.tree,
+            show_path=self.show_path,
+            start_turn=self.start_turn,
+            open_conversation=self.open_conversation,
+            is_open=lambda: self.conversation_open,
+            is_running=lambda: self.running,
+            tree_ready=lambda: not self._tree_pending,
+        )
         self.conversation_settings = ConversationSettings(
             self,
             self.state,
@@ -123,18 +132,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self._tree_pending = False
         """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
-        self._open_error: Exception | None = None
-        self._preview: Preview | None = None
-        self._preview_ready = threading.Event()
-        self._preview_painted = threading.Event()
         self.conversation_open = False
         """True once ``self.state`` holds the conversation; until then (a long conversation's
         preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
         actions are unavailable and Enter keeps the draft."""
-        self._opening = threading.Thread(
-            target=self._open_start_conversation, name="weaver-open-conversation", daemon=True
-        )
-        self._opening.start()
+        self.opener = ConversationOpener(self.state, profile, conversation_id)
 
     # ------------------------------------------------------------------ layout
 
@@ -205,6 +207,15 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         return self.turns.worker
 
     @property
+    def selected_id(self) -> str | None:
+        """The message selected in the message view (see :class:`~.branching.Branching`)."""
+        return self.branching.selected_id
+
+    @selected_id.setter
+    def selected_id(self, message_id: str | None) -> None:
+        self.branching.selected_id = message_id
+
+    @property
     def forking(self) -> bool:
         return self.compose_mode.forking
 
@@ -216,37 +227,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
     def compose_parent(self) -> str | None:
         return self.compose_mode.parent
 
-    def _open_start_conversation(self) -> None:
-        """Read the conversation to show (a thread started by ``__init__``).
-
-        First the bottom of a long path (:func:`~weaver_tui.chat_preview.read_preview`):
-        ``on_mount`` draws it, and the thread reads the whole conversation once that frame is
-        painted (before it, the two would only share the GIL). Otherwise ``on_mount`` waits for
-        the whole read, which overlaps with Textual composing the screen. Nothing else touches
-        ``self.state`` until ``conversation_open``.
-        """
-        profile, conversation_id = self._start
-        try:
-            self._preview = read_preview(self.state.store, profile, conversation_id)
-        except Exception:  # only a preview: the full read below reports a real problem
-            logger.debug("no preview of the conversation", exc_info=True)
-        finally:
-            self._preview_ready.set()
-        if self._preview is not None:
-            self._preview_painted.wait(PREVIEW_PAINT_WAIT_S)
-        try:
-            if conversation_id is not None:
-                self.state.open(conversation_id)
-            elif not self.state.open_latest(profile):
-                self.state.new(profile)
-        except Exception as exc:  # handed to on_mount, which reports it on the screen
-            self._open_error = exc
-
     def on_mount(self) -> None:
-        self._preview_ready.wait()
-        preview = self._preview
+        preview = self.opener.wait_for_preview()
         if preview is None:
-            self._opening.join()
+            self.opener.join()
             self._conversation_read()
             return
         self.messages.set_messages(preview.items)
@@ -254,11 +238,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.header.profile = profile_badge(preview.conversation.profile)
         self.header.title = preview.conversation.title
         self.composer.focus()
-        self.call_after_refresh(self._preview_painted.set)
+        self.call_after_refresh(self.opener.preview_painted)
         self.run_worker(self._read_after_preview(), name="open-conversation", group="open")
 
     async def _read_after_preview(self) -> None:
-        await asyncio.to_thread(self._opening.join)
+        await self.opener.join_async()
         self._conversation_read()
 
     def _conversation_read(self) -> None:
@@ -269,10 +253,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
             signal.subscribe(self, self._settings_validated)
         self.conversation_open = True
-        error, self._open_error = self._open_error, None
+        error = self.opener.take_error()
         if isinstance(error, StorageError):
             self.notify(str(error), severity="error", title="Could not open the conversation")
-            self.state.new(self._start[0])
+            self.state.new(self.opener.profile)
         elif error is not None:
             raise error
         self.show_conversation(defer_tree=True)
@@ -298,9 +282,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
         self.app.call_from_thread(self.agents_loaded)
 
     async def on_unmount(self) -> None:
-        self._preview_painted.set()
-        if self._opening.is_alive():  # closed while a long conversation was still being read
-            await asyncio.to_thread(self._opening.join)
+        await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self.turns.aclose()
 
@@ -377,6 +359,86 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             area.mount(panel)
         area.set_class(panel is not None, "-has-panel")
 
+    # ------------------------------------------------------------------ branching
+
+    def flip_version(self, message_id: str, delta: int) -> bool:
+        return self.branching.flip_version(message_id, delta)
+
+    def set_compose_mode(self, *, fork_from: str | None = None, edit: str | None = None) -> None:
+        if edit is not None:
+            self.compose_mode.edit(edit)
+        elif fork_from is not None:
+            self.compose_mode.fork(fork_from)
+        else:
+            self.compose_mode.clear()
+
+    def clear_compose_mode(self) -> None:
+        self.compose_mode.clear()
+
+    def on_message_view_selected(self, event: MessageView.Selected) -> None:
+        self.branching.selected_id = event.message_id
+
+    def on_message_view_version_flip_requested(
+        self, event: MessageView.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_version(event.message_id, event.delta)
+
+    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
+        self.branching.view_action(event.action, event.message_id)
+
+    def on_conversation_tree_checkout_requested(
+        self, event: ConversationTree.CheckoutRequested
+    ) -> None:
+        self.branching.checkout(event.message_id)
+
+    def on_conversation_tree_version_flip_requested(
+        self, event: ConversationTree.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_from_tree(event.message_id, event.delta)
+
+    def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
+        self.branching.fork_from(event.message_id)
+
+    def on_conversation_tree_edit_requested(self, event: ConversationTree.EditRequested) -> None:
+        self.branching.edit(event.message_id)
+
+    def on_conversation_tree_regenerate_requested(
+        self, event: ConversationTree.RegenerateRequested
+    ) -> None:
+        self.start_turn(event.user_message_id)
+
+    def on_conversation_tree_delete_requested(
+        self, event: ConversationTree.DeleteRequested
+    ) -> None:
+        self.branching.delete(event.message_id)
+
+    def action_fork_selected(self) -> None:
+        self.branching.with_selected(self.branching.fork_from)
+
+    def action_edit_selected(self) -> None:
+        self.branching.with_selected(self.branching.edit)
+
+    def action_regenerate_selected(self) -> None:
+        self.branching.with_selected(self.branching.regenerate)
+
+    def action_next_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, +1))
+
+    def action_previous_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
+
+    def action_checkout_selected(self) -> None:
+        self.branching.with_selected(self.branching.checkout)
+
+    def action_delete_selected(self) -> None:
+        self.branching.with_selected(self.branching.delete)
+
+    def action_continue_reply(self) -> None:
+        self.branching.continue_reply()
+
+    def action_branch_to_conversation(self) -> None:
+        self.branching.branch_to_conversation()
+
     # ------------------------------------------------------------------ context
 
     def _selected_message(self) -> str | None:
@@ -442,7 +504,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             )
             return
         if self.compose_mode.editing_reply:
-            self.save_edited_reply(event.text)
+            self.branching.save_edited_reply(event.text)
             return
         try:
             meta = self.conversation_settings.with_attachments(
@@ -479,15 +541,16 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, Screen[None]):
             self.show_path()
         self.run_turn(user.id)
 
-    def start_turn(self, user_message_id: str) -> None:
-        """Answer ``user_message_id`` again (regenerate / retry): show its path, run the turn."""
+    def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
+        """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
+        ``continue_from``): show its path, run the turn."""
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             return
         self._load_tree()
         self.state.leaf_id = user_message_id
         self.show_path()
-        self.run_turn(user_message_id)
+        self.run_turn(user_message_id, continue_from=continue_from)
 
     def run_turn(
         self,

@@ -80,6 +80,10 @@ class ComposeMode:
         self.editing_id = None
         self._composer().hint = ""
 
+    def keep_draft(self, text: str) -> None:
+        """Put ``text`` back in the composer (what was sent could not be kept)."""
+        self._composer().set_draft(text)
+
     def show_attachments(self, paths: Sequence[Path]) -> None:
         """Name the files waiting for the next message in the hint (unless a mode uses it)."""
         if paths and not self.active:
