@@ -1,13 +1,26 @@
 """The chat screen: the active path of one conversation, its tree, the tools, the composer.
 
-It owns the turn logic. Sending commits the user's record first (nothing is lost if the model
-call fails or the app dies), then an exclusive ``turn`` worker runs the profile's graph and
-feeds its events to a :class:`~weaver_tui.screens.turn_view.TurnView`. Branching (fork, edit,
-regenerate, version flip, check out, delete) is a tree operation on the store through
-:class:`~weaver_tui.chat_state.ChatState`, then a refresh of what it changed. Expected failures
-arrive as ``RunError`` events and become a notification plus an inline error on the reply;
-anything unexpected is caught by the one ``Worker.StateChanged`` handler, logged, and shown as
-a sentence: never a traceback.
+The screen lays the widgets out, keeps the path they show in step with the state
+(:class:`~weaver_tui.chat_state.ChatState`) and sends: sending commits the user's record first
+(nothing is lost if the model call fails or the app dies), then the turn runs. Everything else
+belongs to plain classes the screen owns, each given only what it needs (the state, a widget
+getter, a callback to redraw):
+
+- :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
+- :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete;
+- :class:`~.compose_mode.ComposeMode`: where the next message goes (fork / edit);
+- :class:`~.conversation_switcher.ConversationSwitcher`: new, open, switch profile;
+- :class:`~.conversation_settings.ConversationSettings`: model, instructions, attachments;
+- :class:`~.context_steering.ContextSteering`: pins, omissions, summaries, the token count;
+- :class:`~.artifact_saver.ArtifactSaver`: exports and a reply's files;
+- :class:`~.profile_panel.ProfilePanel` and :class:`~.profile_features.ProfileFeatures`:
+  what the open profile's traits add (speakers and views, patch review, memory, the demo);
+- :class:`~.conversation_opener.ConversationOpener`: the first read, in a thread.
+
+Textual finds actions and message handlers on the screen, so the screen keeps them, each
+forwarding to its piece. Expected failures arrive as ``RunError`` events and become a
+notification plus an inline error on the reply; anything unexpected is caught by the one
+``Worker.StateChanged`` handler, logged, and shown as a sentence: never a traceback.
 """
 
 from __future__ import annotations
@@ -17,7 +30,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -34,14 +47,20 @@ from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.artifact_saver import ArtifactSaver
 from weaver_tui.screens.branching import Branching
-from weaver_tui.screens.chat_actions import ChatActions
-from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 from weaver_tui.screens.compose_mode import ComposeMode
 from weaver_tui.screens.context_steering import ContextSteering
 from weaver_tui.screens.conversation_opener import ConversationOpener
 from weaver_tui.screens.conversation_settings import ConversationSettings
+from weaver_tui.screens.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.pane_fit import PaneFit
+from weaver_tui.screens.profile_features import (
+    PROFILE_ACTIONS,
+    ProfileFeatures,
+    profile_bindings,
+    warm_profile_modules,
+)
+from weaver_tui.screens.profile_panel import ProfilePanel
 from weaver_tui.screens.turn_runner import TurnPanes, TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
@@ -51,8 +70,14 @@ from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
+    from agents.patch_review.review import PendingReview
+    from weaver_tui.screens.demo_player import DemoPlayer
     from weaver_tui.screens.turn_view import TurnOutcome, TurnView
     from weaver_tui.services import Services
+    from weaver_tui.widgets.channel_tabs import ChannelTabs
+    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +88,7 @@ EMPTY_HINT = (
 )
 
 
-class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
+class ChatScreen(Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
@@ -82,6 +107,33 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
         self.state = ChatState(services.store, profile or services.early.default_profile)
         self.retry_user_id: str | None = None
         self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.panels = ProfilePanel(
+            self.state,
+            project_root,
+            composer=lambda: self.composer,
+            panel_area=lambda: self.query_one("#profile-panel"),
+            pending_patches=lambda: self.features.pending_count(),
+        )
+        self.features = ProfileFeatures(
+            self,
+            self.state,
+            services,
+            stage=self,
+            project_dir=self.project_dir,
+            agents_ready=lambda: self.agents_ready,
+            is_running=lambda: self.running,
+            run_turn=self.run_turn,
+        )
+        self.switcher = ConversationSwitcher(
+            self,
+            self.state,
+            self.compose_mode,
+            show_conversation=self.show_conversation,
+            select=self._select,
+            focus_composer=lambda: self.composer.focus(),
+            is_running=lambda: self.running,
+            root_note=self.panels.root_note,
+        )
         self.branching = Branching(
             self,
             self.state,
@@ -121,7 +173,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
             project_root=project_root,
             panes=self._turn_panes,
             sender=self._turn_sender,
-            row_filter=self.live_row_filter,
+            row_filter=self.panels.live_row_filter,
             on_ended=self._turn_ended,
         )
         self.composer_ready = False
@@ -277,7 +329,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
         """Import the agent stack after the first paint, so the first turn starts at once."""
         import agents.runtime  # noqa: F401
 
-        self.warm_profile_modules()
+        warm_profile_modules(self.state.profile)
         freeze_long_lived("agent stack imported")
         self.app.call_from_thread(self.agents_loaded)
 
@@ -301,7 +353,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
         else:
             self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
         self.tools.clear()
-        self.mount_profile_panel()
+        self.panels.mount()
         self.show_path()
 
     def _load_tree(self) -> None:
@@ -315,7 +367,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
     def show_path(self, *, select: str | None = None) -> None:
         """Show the active path in the view, the tree and the header (``select``: and select
         that message in the view, bringing it into view)."""
-        items = self.visible_items()
+        items = self.panels.visible_items()
         self.messages.set_messages(items, select=select)
         self.query_one("#empty-hint").display = not items
         leaf = self.state.leaf_id
@@ -348,16 +400,169 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
         self.header.instructions = bool(self.state.instructions)
         self.update_context_count()
 
-    def show_panel(self, panel: Widget | None) -> None:
-        """Put a profile's panel (mediator speakers, patch review ...) above the composer, or
-        remove it with ``None``. The panel replaced stays in the DOM until its removal
-        completes, so panels carry no ids and are found through :attr:`profile_panel`."""
-        area = self.query_one("#profile-panel")
-        area.remove_children()
-        self.profile_panel = panel
-        if panel is not None:
-            area.mount(panel)
-        area.set_class(panel is not None, "-has-panel")
+    # ------------------------------------------------------------------ app-level actions
+
+    def action_cancel_reply(self) -> None:
+        """Stop the running reply; with none running, leave edit or fork mode."""
+        if self.turns.cancel() or not self.compose_mode.active:
+            return
+        if self.editing_id is not None:
+            self.composer.clear()
+        self.compose_mode.clear()
+        self.show_path()
+
+    def action_retry(self) -> None:
+        if self.retry_user_id is not None:
+            self.start_turn(self.retry_user_id)
+
+    def action_toggle_tree(self) -> None:
+        self.pane_fit.toggle_tree(self.tree, self.composer)
+
+    def action_toggle_tool_pane(self) -> None:
+        self.pane_fit.toggle_side(self.query_one("#side-pane"), self.focused, self.composer)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Hide the side panes on a narrow terminal, bring them back on a wide one."""
+        focused = self.focused
+        for pane in self.pane_fit.fit(self, event.size.width):
+            if focused is not None and (pane is focused or pane in focused.ancestors):
+                self.composer.focus()
+
+    def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None:
+        self.switcher.open(conversation_id, message_id)
+
+    def _select(self, message_id: str) -> None:
+        self.selected_id = message_id
+        self.messages.select_message(message_id)
+
+    def action_new_conversation(self) -> None:
+        self.switcher.new()
+
+    def action_open_conversations(self, search: bool = False) -> None:
+        self.switcher.choose(search)
+
+    def action_search_conversations(self) -> None:
+        """The conversations list with the cursor in its search field."""
+        self.switcher.choose(search=True)
+
+    def action_switch_profile(self) -> None:
+        self.switcher.switch_profile()
+
+    def action_switch_model(self) -> None:
+        self.conversation_settings.switch_model()
+
+    def action_set_instructions(self) -> None:
+        self.conversation_settings.edit_instructions()
+
+    def action_use_template(self) -> None:
+        self.conversation_settings.use_template()
+
+    def action_attach_file(self) -> None:
+        self.conversation_settings.attach_file()
+
+    def action_compose_in_editor(self) -> None:
+        self.conversation_settings.compose_in_editor()
+
+    def action_export_conversation(self) -> None:
+        self.saver.export_conversation()
+
+    def action_save_artifacts(self) -> None:
+        """Save the selected reply's artifacts (else the latest on the path's) as files."""
+        self.saver.save_artifacts(self.selected_id)
+
+    # ------------------------------------------------------------------ profile panel and features
+
+    @property
+    def agents_ready(self) -> bool:
+        """The warm-up has imported the agent stack (see :meth:`agents_loaded`)."""
+        return self.panels.agents_ready
+
+    @property
+    def mediator_view(self) -> str | None:
+        return self.panels.view
+
+    @property
+    def profile_panel(self) -> Widget | None:
+        return self.panels.panel
+
+    @property
+    def demo(self) -> DemoPlayer | None:
+        return self.features.demo
+
+    @property
+    def demo_pause_s(self) -> float:
+        return self.features.demo_pause_s
+
+    @demo_pause_s.setter
+    def demo_pause_s(self, seconds: float) -> None:
+        self.features.demo_pause_s = seconds
+
+    def project_dir(self) -> Path:
+        return self.panels.project_dir()
+
+    def mediator_panel(self) -> MediatorPanel | None:
+        return self.panels.mediator_panel()
+
+    def project_label(self) -> ProjectRootLabel | None:
+        return self.panels.project_label()
+
+    def pending_review(self) -> PendingReview | None:
+        return self.features.pending_review()
+
+    def agents_loaded(self) -> None:
+        """The warm-up is done: mount what waited for it."""
+        self.panels.agents_ready = True
+        self.update_context_count()
+        if self.state.traits.participants:
+            self.panels.mount()
+            self.show_path()
+        else:
+            self.panels.show_pending_count(self.features.pending_count())
+        self.send_pending()
+
+    def _after_turn(self) -> None:
+        """A patch the turn proposed opens for review at once; the path of a conversation
+        with participants is shown again through the chosen view (deliveries as the agent's
+        messages, and only what that view may read)."""
+        if self.state.traits.participants and self.agents_ready:
+            self.show_path()
+        pending = self.features.pending_count()
+        self.panels.show_pending_count(pending)
+        if pending:
+            self.features.review_patch()
+
+    def action_cycle_speaker(self) -> None:
+        self.panels.cycle_speaker()
+
+    def action_cycle_audience(self) -> None:
+        self.panels.cycle_audience()
+
+    def action_cycle_view(self) -> None:
+        self.panels.cycle_view()
+
+    def action_review_patch(self) -> None:
+        self.features.review_patch()
+
+    def action_play_demo(self) -> None:
+        self.features.play_demo()
+
+    def action_show_remembered(self) -> None:
+        self.features.show_remembered()
+
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
+        self.composer.speaker = event.name
+
+    def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
+        self.panels.view = event.view
+        if not self.running:
+            self.show_path()
+        elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
+            self.turn.reshow(self.panels.visible_items())
+
+    def on_project_root_label_review_requested(
+        self, event: ProjectRootLabel.ReviewRequested
+    ) -> None:
+        self.features.review_patch()
 
     # ------------------------------------------------------------------ branching
 
@@ -508,7 +713,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
             return
         try:
             meta = self.conversation_settings.with_attachments(
-                event.text, self.user_meta(event.text)
+                event.text, self.panels.user_meta(event.text)
             )
         except ValueError as exc:  # an attachment that cannot be read, or too much of them
             self.composer.set_draft(event.text)
@@ -522,7 +727,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
                 parent,
                 meta=meta,
                 project_root=self.project_root,
-                conversation_meta=self.new_conversation_meta(),
+                conversation_meta=self.panels.new_conversation_meta(),
             )
         except StorageError as exc:
             self.notify(str(exc), severity="error", title="Message not saved")
@@ -584,7 +789,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
             self.retry_user_id = user_message_id
         self.update_header()
         self.refresh_bindings()
-        self.after_turn()
+        self._after_turn()
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
         self.turns.drain(event.message_id)
@@ -609,7 +814,7 @@ class ChatScreen(ChatActions, ChatProfiles, Screen[None]):
         if not self.conversation_open:
             return None  # shown, unavailable for the moment the rest of it is read
         if action in PROFILE_ACTIONS:
-            return self.check_profile_action(action)
+            return self.features.check(action)
         if action == "cancel_reply":
             return self.running or self.compose_mode.active
         if action == "retry":

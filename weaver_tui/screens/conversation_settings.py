@@ -164,6 +164,21 @@ class ConversationSettings:
         said = "Instructions cleared" if instructions is None else "Instructions set"
         self._host.notify(f"{said} {origin}".strip() + ".")
 
+    # ------------------------------------------------------------------ the draft
+
+    def compose_in_editor(self) -> None:
+        """Hand the terminal to the user's editor on the composer's text; take back what
+        they saved (the composer keeps its text when the editor fails or is not set)."""
+        from weaver_tui.editor import EditorError, edit_in_editor
+
+        composer = self._composer()
+        try:
+            text = edit_in_editor(self._host.app, composer.text, composer.max_bytes)
+        except EditorError as exc:
+            self._host.notify(str(exc), severity="warning", title="Editor")
+            return
+        composer.set_draft(text)
+
     # ------------------------------------------------------------------ attachments
 
     def attach_file(self) -> None:
