@@ -25,7 +25,6 @@ notification plus an inline error on the reply; anything unexpected is caught by
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -246,10 +245,6 @@ class ChatScreen(Screen[None]):
         return self.turns.running
 
     @property
-    def cancel_event(self) -> asyncio.Event | None:
-        return self.turns.cancel_event
-
-    @property
     def turn(self) -> TurnView | None:
         """The view of the latest turn (its ``outcome`` says how it ended)."""
         return self.turns.turn
@@ -274,10 +269,6 @@ class ChatScreen(Screen[None]):
     @property
     def editing_id(self) -> str | None:
         return self.compose_mode.editing_id
-
-    @property
-    def compose_parent(self) -> str | None:
-        return self.compose_mode.parent
 
     def on_mount(self) -> None:
         preview = self.opener.wait_for_preview()
@@ -569,17 +560,6 @@ class ChatScreen(Screen[None]):
     def flip_version(self, message_id: str, delta: int) -> bool:
         return self.branching.flip_version(message_id, delta)
 
-    def set_compose_mode(self, *, fork_from: str | None = None, edit: str | None = None) -> None:
-        if edit is not None:
-            self.compose_mode.edit(edit)
-        elif fork_from is not None:
-            self.compose_mode.fork(fork_from)
-        else:
-            self.compose_mode.clear()
-
-    def clear_compose_mode(self) -> None:
-        self.compose_mode.clear()
-
     def on_message_view_selected(self, event: MessageView.Selected) -> None:
         self.branching.selected_id = event.message_id
 
@@ -733,7 +713,7 @@ class ChatScreen(Screen[None]):
             self.notify(str(exc), severity="error", title="Message not saved")
             self.composer.set_draft(event.text)
             return
-        self.clear_compose_mode()
+        self.compose_mode.clear()
         self.conversation_settings.pending_attachments = []
         self.tree.add_record(user)
         shown = self.messages.items
