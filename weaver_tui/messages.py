@@ -25,3 +25,16 @@ class TokensArrived(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, TokensArrived) and message.message_id == self.message_id
+
+
+@dataclass
+class PathChanged(Message):
+    """Something changed what the active path shows (a mark on a message, a summary): the
+    chat screen redraws the path, selecting ``select`` if given."""
+
+    select: str | None = None
+
+
+@dataclass
+class ContextWindowKnown(Message):
+    """A server told the context window of its model: the chat screen counts again."""

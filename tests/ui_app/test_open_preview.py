@@ -154,5 +154,5 @@ async def test_quitting_while_the_rest_is_read_waits_for_the_read(
         screen = chat(app)
         threading.Timer(0.2, held_open.set).start()
         app.exit()
-    assert not screen._opening.is_alive()
+    assert not screen.opener.thread.is_alive()
     assert services.store.get_conversation(conversation_id).meta["active_leaf"] == main[-1]

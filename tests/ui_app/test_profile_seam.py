@@ -88,11 +88,11 @@ def test_the_app_never_tests_a_profile_name() -> None:
     assert found == []
 
 
-async def test_the_chat_screen_provides_what_its_parts_rely_on(services: Services) -> None:
-    from weaver_tui.screens.chat_host import ChatHost
+async def test_the_chat_screen_is_the_stage_the_demo_plays_on(services: Services) -> None:
+    from weaver_tui.screens.demo_player import DemoStage
 
     members = {
-        name for name in [*ChatHost.__annotations__, *vars(ChatHost)] if not name.startswith("_")
+        name for name in [*DemoStage.__annotations__, *vars(DemoStage)] if not name.startswith("_")
     }
     async with new_app(services).run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)

@@ -1,25 +1,35 @@
 """The chat screen: the active path of one conversation, its tree, the tools, the composer.
 
-It owns the turn logic. Sending commits the user's record first (nothing is lost if the model
-call fails or the app dies), then an exclusive ``turn`` worker runs the profile's graph and
-feeds its events to a :class:`~weaver_tui.screens.turn_view.TurnView`. Branching (fork, edit,
-regenerate, version flip, check out, delete) is a tree operation on the store through
-:class:`~weaver_tui.chat_state.ChatState`, then a refresh of what it changed. Expected failures
-arrive as ``RunError`` events and become a notification plus an inline error on the reply;
-anything unexpected is caught by the one ``Worker.StateChanged`` handler, logged, and shown as
-a sentence: never a traceback.
+The screen lays the widgets out, keeps the path they show in step with the state
+(:class:`~weaver_tui.chat_state.ChatState`) and sends: sending commits the user's record first
+(nothing is lost if the model call fails or the app dies), then the turn runs. Everything else
+belongs to plain classes the screen owns, each given only what it needs (the state, a widget
+getter, a callback to redraw):
+
+- :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
+- :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete;
+- :class:`~.compose_mode.ComposeMode`: where the next message goes (fork / edit);
+- :class:`~.conversation_switcher.ConversationSwitcher`: new, open, switch profile;
+- :class:`~.conversation_settings.ConversationSettings`: model, instructions, attachments;
+- :class:`~.context_steering.ContextSteering`: pins, omissions, summaries, the token count;
+- :class:`~.artifact_saver.ArtifactSaver`: exports and a reply's files;
+- :class:`~.profile_panel.ProfilePanel` and :class:`~.profile_features.ProfileFeatures`:
+  what the open profile's traits add (speakers and views, patch review, memory, the demo);
+- :class:`~.conversation_opener.ConversationOpener`: the first read, in a thread.
+
+Textual finds actions and message handlers on the screen, so the screen keeps them, each
+forwarding to its piece. Expected failures arrive as ``RunError`` events and become a
+notification plus an inline error on the reply; anything unexpected is caught by the one
+``Worker.StateChanged`` handler, logged, and shown as a sentence: never a traceback.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
-from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,20 +38,29 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from agents.errors import WeaverError
 from storage.store import StorageError
-from weaver_tui.chat_preview import Preview, profile_badge, read_preview
+from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
-from weaver_tui.compose_mode import ComposeMode
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
-from weaver_tui.messages import TokensArrived
-from weaver_tui.screens.chat_actions import ChatActions
-from weaver_tui.screens.chat_branching import ChatBranching
-from weaver_tui.screens.chat_context import ChatContext
-from weaver_tui.screens.chat_profiles import PROFILE_ACTIONS, ChatProfiles, profile_bindings
+from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
+from weaver_tui.screens.artifact_saver import ArtifactSaver
+from weaver_tui.screens.branching import Branching
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
+from weaver_tui.screens.compose_mode import ComposeMode
+from weaver_tui.screens.context_steering import ContextSteering
+from weaver_tui.screens.conversation_opener import ConversationOpener
+from weaver_tui.screens.conversation_settings import ConversationSettings
+from weaver_tui.screens.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.pane_fit import PaneFit
+from weaver_tui.screens.profile_features import (
+    PROFILE_ACTIONS,
+    ProfileFeatures,
+    profile_bindings,
+    warm_profile_modules,
+)
+from weaver_tui.screens.profile_panel import ProfilePanel
+from weaver_tui.screens.turn_runner import TurnPanes, TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -50,14 +69,16 @@ from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
-    from agents.runtime import AgentRuntime
-    from weaver_tui.screens.turn_view import TurnView
+    from agents.patch_review.review import PendingReview
+    from weaver_tui.screens.demo_player import DemoPlayer
+    from weaver_tui.screens.turn_view import TurnOutcome, TurnView
     from weaver_tui.services import Services
+    from weaver_tui.widgets.channel_tabs import ChannelTabs
+    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
-
-PREVIEW_PAINT_WAIT_S = 1.0
-"""How long the open thread waits for the preview's frame before reading on anyway."""
 
 EMPTY_HINT = (
     "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
@@ -66,7 +87,7 @@ EMPTY_HINT = (
 )
 
 
-class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[None]):
+class ChatScreen(Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
@@ -82,15 +103,78 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         super().__init__()
         self.services = services
         self.project_root = project_root
-        self._start = (profile, conversation_id)
         self.state = ChatState(services.store, profile or services.early.default_profile)
-        self.cancel_event: asyncio.Event | None = None
-        self.turn: TurnView | None = None
         self.retry_user_id: str | None = None
-        self.compose_mode = ComposeMode()
-        """What sending will do (reply, fork, edit) and the files waiting to be attached."""
-        self._runtime: AgentRuntime | None = None
-        self._runtime_stack = AsyncExitStack()
+        self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.panels = ProfilePanel(
+            self.state,
+            project_root,
+            composer=lambda: self.composer,
+            panel_area=lambda: self.query_one("#profile-panel"),
+            pending_patches=lambda: self.features.pending_count(),
+        )
+        self.features = ProfileFeatures(
+            self,
+            self.state,
+            services,
+            stage=self,
+            project_dir=self.project_dir,
+            agents_ready=lambda: self.agents_ready,
+            is_running=lambda: self.running,
+            run_turn=self.run_turn,
+        )
+        self.switcher = ConversationSwitcher(
+            self,
+            self.state,
+            self.compose_mode,
+            show_conversation=self.show_conversation,
+            select=self._select,
+            focus_composer=lambda: self.composer.focus(),
+            is_running=lambda: self.running,
+            root_note=self.panels.root_note,
+        )
+        self.branching = Branching(
+            self,
+            self.state,
+            self.compose_mode,
+            messages=lambda: self.messages,
+            tree=lambda: self.tree,
+            show_path=self.show_path,
+            start_turn=self.start_turn,
+            open_conversation=self.open_conversation,
+            is_open=lambda: self.conversation_open,
+            is_running=lambda: self.running,
+            tree_ready=lambda: not self._tree_pending,
+        )
+        self.conversation_settings = ConversationSettings(
+            self,
+            self.state,
+            services,
+            header=lambda: self.header,
+            composer=lambda: self.composer,
+            compose_mode=self.compose_mode,
+            project_dir=self.project_dir,
+            on_changed=self.update_header,
+        )
+        self.saver = ArtifactSaver(
+            self,
+            self.state,
+            data_dir=lambda: Path(services.settings.data_dir),
+            project_dir=self.project_dir,
+        )
+        self.steering = ContextSteering(
+            self, self.state, services, lambda: self.header, lambda: self.agents_ready
+        )
+        self.turns = TurnRunner(
+            self,
+            self.state,
+            services,
+            project_root=project_root,
+            panes=self._turn_panes,
+            sender=self._turn_sender,
+            row_filter=self.panels.live_row_filter,
+            on_ended=self._turn_ended,
+        )
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
         self._send_pending = False
@@ -99,18 +183,11 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self._tree_pending = False
         """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
-        self._open_error: Exception | None = None
-        self._preview: Preview | None = None
-        self._preview_ready = threading.Event()
-        self._preview_painted = threading.Event()
         self.conversation_open = False
         """True once ``self.state`` holds the conversation; until then (a long conversation's
         preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
         actions are unavailable and Enter keeps the draft."""
-        self._opening = threading.Thread(
-            target=self._open_start_conversation, name="weaver-open-conversation", daemon=True
-        )
-        self._opening.start()
+        self.opener = ConversationOpener(self.state, profile, conversation_id)
 
     # ------------------------------------------------------------------ layout
 
@@ -165,39 +242,38 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
 
     @property
     def running(self) -> bool:
-        return self.cancel_event is not None
+        return self.turns.running
 
-    def _open_start_conversation(self) -> None:
-        """Read the conversation to show (a thread started by ``__init__``).
+    @property
+    def turn(self) -> TurnView | None:
+        """The view of the latest turn (its ``outcome`` says how it ended)."""
+        return self.turns.turn
 
-        First the bottom of a long path (:func:`~weaver_tui.chat_preview.read_preview`):
-        ``on_mount`` draws it, and the thread reads the whole conversation once that frame is
-        painted (before it, the two would only share the GIL). Otherwise ``on_mount`` waits for
-        the whole read, which overlaps with Textual composing the screen. Nothing else touches
-        ``self.state`` until ``conversation_open``.
-        """
-        profile, conversation_id = self._start
-        try:
-            self._preview = read_preview(self.state.store, profile, conversation_id)
-        except Exception:  # only a preview: the full read below reports a real problem
-            logger.debug("no preview of the conversation", exc_info=True)
-        finally:
-            self._preview_ready.set()
-        if self._preview is not None:
-            self._preview_painted.wait(PREVIEW_PAINT_WAIT_S)
-        try:
-            if conversation_id is not None:
-                self.state.open(conversation_id)
-            elif not self.state.open_latest(profile):
-                self.state.new(profile)
-        except Exception as exc:  # handed to on_mount, which reports it on the screen
-            self._open_error = exc
+    @property
+    def turn_worker(self) -> Worker[None] | None:
+        return self.turns.worker
+
+    @property
+    def selected_id(self) -> str | None:
+        """The message selected in the message view (see :class:`~.branching.Branching`)."""
+        return self.branching.selected_id
+
+    @selected_id.setter
+    def selected_id(self, message_id: str | None) -> None:
+        self.branching.selected_id = message_id
+
+    @property
+    def forking(self) -> bool:
+        return self.compose_mode.forking
+
+    @property
+    def editing_id(self) -> str | None:
+        return self.compose_mode.editing_id
 
     def on_mount(self) -> None:
-        self._preview_ready.wait()
-        preview = self._preview
+        preview = self.opener.wait_for_preview()
         if preview is None:
-            self._opening.join()
+            self.opener.join()
             self._conversation_read()
             return
         self.messages.set_messages(preview.items)
@@ -205,25 +281,25 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         self.header.profile = profile_badge(preview.conversation.profile)
         self.header.title = preview.conversation.title
         self.composer.focus()
-        self.call_after_refresh(self._preview_painted.set)
+        self.call_after_refresh(self.opener.preview_painted)
         self.run_worker(self._read_after_preview(), name="open-conversation", group="open")
 
     async def _read_after_preview(self) -> None:
-        await asyncio.to_thread(self._opening.join)
+        await self.opener.join_async()
         self._conversation_read()
 
     def _conversation_read(self) -> None:
         """The start conversation is read: show it and start what waited for it."""
         if self.services.settings_ready:
-            self._show_configured_model()
+            self.conversation_settings.show_configured_model()
         else:  # the model badge needs validated settings: the app validates after this frame
             signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
             signal.subscribe(self, self._settings_validated)
         self.conversation_open = True
-        error, self._open_error = self._open_error, None
+        error = self.opener.take_error()
         if isinstance(error, StorageError):
             self.notify(str(error), severity="error", title="Could not open the conversation")
-            self.state.new(self._start[0])
+            self.state.new(self.opener.profile)
         elif error is not None:
             raise error
         self.show_conversation(defer_tree=True)
@@ -236,7 +312,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
     def _settings_validated(self, settings: object) -> None:
         """The launch validated the settings after this screen appeared: the model badge,
         then the agent stack (importing both at once would slow both down)."""
-        self._show_configured_model()
+        self.conversation_settings.show_configured_model()
         self._warm_up()
 
     @work(thread=True, group="warm-up", exit_on_error=False)
@@ -244,16 +320,14 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         """Import the agent stack after the first paint, so the first turn starts at once."""
         import agents.runtime  # noqa: F401
 
-        self.warm_profile_modules()
+        warm_profile_modules(self.state.profile)
         freeze_long_lived("agent stack imported")
         self.app.call_from_thread(self.agents_loaded)
 
     async def on_unmount(self) -> None:
-        self._preview_painted.set()
-        if self._opening.is_alive():  # closed while a long conversation was still being read
-            await asyncio.to_thread(self._opening.join)
+        await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
-        await self._runtime_stack.aclose()
+        await self.turns.aclose()
 
     # ------------------------------------------------------------------ showing
 
@@ -270,7 +344,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         else:
             self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
         self.tools.clear()
-        self.mount_profile_panel()
+        self.panels.mount()
         self.show_path()
 
     def _load_tree(self) -> None:
@@ -284,7 +358,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
     def show_path(self, *, select: str | None = None) -> None:
         """Show the active path in the view, the tree and the header (``select``: and select
         that message in the view, bringing it into view)."""
-        items = self.visible_items()
+        items = self.panels.visible_items()
         self.messages.set_messages(items, select=select)
         self.query_one("#empty-hint").display = not items
         leaf = self.state.leaf_id
@@ -295,6 +369,15 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.retry_user_id = self.state.nearest_user(leaf)
         self.refresh_bindings()
         self.update_header()
+
+    def update_context_count(self) -> None:
+        self.steering.update_count()
+
+    def on_path_changed(self, event: PathChanged) -> None:
+        self.show_path(select=event.select)
+
+    def on_context_window_known(self, event: ContextWindowKnown) -> None:
+        self.update_context_count()
 
     def update_header(self) -> None:
         conversation = self.state.conversation
@@ -308,16 +391,259 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         self.header.instructions = bool(self.state.instructions)
         self.update_context_count()
 
-    def show_panel(self, panel: Widget | None) -> None:
-        """Put a profile's panel (mediator speakers, patch review ...) above the composer, or
-        remove it with ``None``. The panel replaced stays in the DOM until its removal
-        completes, so panels carry no ids and are found through :attr:`profile_panel`."""
-        area = self.query_one("#profile-panel")
-        area.remove_children()
-        self.profile_panel = panel
-        if panel is not None:
-            area.mount(panel)
-        area.set_class(panel is not None, "-has-panel")
+    # ------------------------------------------------------------------ app-level actions
+
+    def action_cancel_reply(self) -> None:
+        """Stop the running reply; with none running, leave edit or fork mode."""
+        if self.turns.cancel() or not self.compose_mode.active:
+            return
+        if self.editing_id is not None:
+            self.composer.clear()
+        self.compose_mode.clear()
+        self.show_path()
+
+    def action_retry(self) -> None:
+        if self.retry_user_id is not None:
+            self.start_turn(self.retry_user_id)
+
+    def action_toggle_tree(self) -> None:
+        self.pane_fit.toggle_tree(self.tree, self.composer)
+
+    def action_toggle_tool_pane(self) -> None:
+        self.pane_fit.toggle_side(self.query_one("#side-pane"), self.focused, self.composer)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Hide the side panes on a narrow terminal, bring them back on a wide one."""
+        focused = self.focused
+        for pane in self.pane_fit.fit(self, event.size.width):
+            if focused is not None and (pane is focused or pane in focused.ancestors):
+                self.composer.focus()
+
+    def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None:
+        self.switcher.open(conversation_id, message_id)
+
+    def _select(self, message_id: str) -> None:
+        self.selected_id = message_id
+        self.messages.select_message(message_id)
+
+    def action_new_conversation(self) -> None:
+        self.switcher.new()
+
+    def action_open_conversations(self, search: bool = False) -> None:
+        self.switcher.choose(search)
+
+    def action_search_conversations(self) -> None:
+        """The conversations list with the cursor in its search field."""
+        self.switcher.choose(search=True)
+
+    def action_switch_profile(self) -> None:
+        self.switcher.switch_profile()
+
+    def action_switch_model(self) -> None:
+        self.conversation_settings.switch_model()
+
+    def action_set_instructions(self) -> None:
+        self.conversation_settings.edit_instructions()
+
+    def action_use_template(self) -> None:
+        self.conversation_settings.use_template()
+
+    def action_attach_file(self) -> None:
+        self.conversation_settings.attach_file()
+
+    def action_compose_in_editor(self) -> None:
+        self.conversation_settings.compose_in_editor()
+
+    def action_export_conversation(self) -> None:
+        self.saver.export_conversation()
+
+    def action_save_artifacts(self) -> None:
+        """Save the selected reply's artifacts (else the latest on the path's) as files."""
+        self.saver.save_artifacts(self.selected_id)
+
+    # ------------------------------------------------------------------ profile panel and features
+
+    @property
+    def agents_ready(self) -> bool:
+        """The warm-up has imported the agent stack (see :meth:`agents_loaded`)."""
+        return self.panels.agents_ready
+
+    @property
+    def mediator_view(self) -> str | None:
+        return self.panels.view
+
+    @property
+    def profile_panel(self) -> Widget | None:
+        return self.panels.panel
+
+    @property
+    def demo(self) -> DemoPlayer | None:
+        return self.features.demo
+
+    @property
+    def demo_pause_s(self) -> float:
+        return self.features.demo_pause_s
+
+    @demo_pause_s.setter
+    def demo_pause_s(self, seconds: float) -> None:
+        self.features.demo_pause_s = seconds
+
+    def project_dir(self) -> Path:
+        return self.panels.project_dir()
+
+    def mediator_panel(self) -> MediatorPanel | None:
+        return self.panels.mediator_panel()
+
+    def project_label(self) -> ProjectRootLabel | None:
+        return self.panels.project_label()
+
+    def pending_review(self) -> PendingReview | None:
+        return self.features.pending_review()
+
+    def agents_loaded(self) -> None:
+        """The warm-up is done: mount what waited for it."""
+        self.panels.agents_ready = True
+        self.update_context_count()
+        if self.state.traits.participants:
+            self.panels.mount()
+            self.show_path()
+        else:
+            self.panels.show_pending_count(self.features.pending_count())
+        self.send_pending()
+
+    def _after_turn(self) -> None:
+        """A patch the turn proposed opens for review at once; the path of a conversation
+        with participants is shown again through the chosen view (deliveries as the agent's
+        messages, and only what that view may read)."""
+        if self.state.traits.participants and self.agents_ready:
+            self.show_path()
+        pending = self.features.pending_count()
+        self.panels.show_pending_count(pending)
+        if pending:
+            self.features.review_patch()
+
+    def action_cycle_speaker(self) -> None:
+        self.panels.cycle_speaker()
+
+    def action_cycle_audience(self) -> None:
+        self.panels.cycle_audience()
+
+    def action_cycle_view(self) -> None:
+        self.panels.cycle_view()
+
+    def action_review_patch(self) -> None:
+        self.features.review_patch()
+
+    def action_play_demo(self) -> None:
+        self.features.play_demo()
+
+    def action_show_remembered(self) -> None:
+        self.features.show_remembered()
+
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
+        self.composer.speaker = event.name
+
+    def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
+        self.panels.view = event.view
+        if not self.running:
+            self.show_path()
+        elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
+            self.turn.reshow(self.panels.visible_items())
+
+    def on_project_root_label_review_requested(
+        self, event: ProjectRootLabel.ReviewRequested
+    ) -> None:
+        self.features.review_patch()
+
+    # ------------------------------------------------------------------ branching
+
+    def flip_version(self, message_id: str, delta: int) -> bool:
+        return self.branching.flip_version(message_id, delta)
+
+    def on_message_view_selected(self, event: MessageView.Selected) -> None:
+        self.branching.selected_id = event.message_id
+
+    def on_message_view_version_flip_requested(
+        self, event: MessageView.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_version(event.message_id, event.delta)
+
+    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
+        self.branching.view_action(event.action, event.message_id)
+
+    def on_conversation_tree_checkout_requested(
+        self, event: ConversationTree.CheckoutRequested
+    ) -> None:
+        self.branching.checkout(event.message_id)
+
+    def on_conversation_tree_version_flip_requested(
+        self, event: ConversationTree.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_from_tree(event.message_id, event.delta)
+
+    def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
+        self.branching.fork_from(event.message_id)
+
+    def on_conversation_tree_edit_requested(self, event: ConversationTree.EditRequested) -> None:
+        self.branching.edit(event.message_id)
+
+    def on_conversation_tree_regenerate_requested(
+        self, event: ConversationTree.RegenerateRequested
+    ) -> None:
+        self.start_turn(event.user_message_id)
+
+    def on_conversation_tree_delete_requested(
+        self, event: ConversationTree.DeleteRequested
+    ) -> None:
+        self.branching.delete(event.message_id)
+
+    def action_fork_selected(self) -> None:
+        self.branching.with_selected(self.branching.fork_from)
+
+    def action_edit_selected(self) -> None:
+        self.branching.with_selected(self.branching.edit)
+
+    def action_regenerate_selected(self) -> None:
+        self.branching.with_selected(self.branching.regenerate)
+
+    def action_next_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, +1))
+
+    def action_previous_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
+
+    def action_checkout_selected(self) -> None:
+        self.branching.with_selected(self.branching.checkout)
+
+    def action_delete_selected(self) -> None:
+        self.branching.with_selected(self.branching.delete)
+
+    def action_continue_reply(self) -> None:
+        self.branching.continue_reply()
+
+    def action_branch_to_conversation(self) -> None:
+        self.branching.branch_to_conversation()
+
+    # ------------------------------------------------------------------ context
+
+    def _selected_message(self) -> str | None:
+        if self.selected_id is not None and self.selected_id in self.state.index:
+            return self.selected_id
+        return self.state.leaf_id
+
+    def action_pin_in_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "pinned")
+
+    def action_leave_out_of_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "excluded")
+
+    def action_summarise_older(self) -> None:
+        if self.running:
+            self.notify("Wait for the reply to finish first.")
+        elif self.state.leaf_id is None:
+            self.notify("Nothing to summarise yet.")
+        else:
+            self.steering.summarise(self.state.leaf_id)
 
     # ------------------------------------------------------------------ sending
 
@@ -363,34 +689,32 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             )
             return
         if self.compose_mode.editing_reply:
-            self.save_edited_reply(event.text)
+            self.branching.save_edited_reply(event.text)
             return
         try:
-            meta = self.with_attachments(event.text, self.user_meta(event.text))
+            meta = self.conversation_settings.with_attachments(
+                event.text, self.panels.user_meta(event.text)
+            )
         except ValueError as exc:  # an attachment that cannot be read, or too much of them
             self.composer.set_draft(event.text)
             self.notify(str(exc), severity="error", title="Not sent")
             return
         self._load_tree()
-        parent = self.state.leaf_id
-        if self.compose_mode.editing_id is not None:
-            parent = self.state.index.parent(self.compose_mode.editing_id)
-        elif self.compose_mode.fork_parent is not None:
-            parent = self.compose_mode.fork_parent
+        parent = self.compose_mode.parent_of_next()
         try:
             user = self.state.add_user_message(
                 event.text,
                 parent,
                 meta=meta,
                 project_root=self.project_root,
-                conversation_meta=self.new_conversation_meta(),
+                conversation_meta=self.panels.new_conversation_meta(),
             )
         except StorageError as exc:
             self.notify(str(exc), severity="error", title="Message not saved")
             self.composer.set_draft(event.text)
             return
-        self.compose_mode.sent()
-        self.show_compose_mode()
+        self.compose_mode.clear()
+        self.conversation_settings.pending_attachments = []
         self.tree.add_record(user)
         shown = self.messages.items
         if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:
@@ -402,83 +726,38 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.show_path()
         self.run_turn(user.id)
 
-    def start_turn(self, user_message_id: str) -> None:
-        """Answer ``user_message_id`` again (regenerate / retry): show its path, run the turn."""
+    def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
+        """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
+        ``continue_from``): show its path, run the turn."""
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             return
         self._load_tree()
         self.state.leaf_id = user_message_id
         self.show_path()
-        self.run_turn(user_message_id)
+        self.run_turn(user_message_id, continue_from=continue_from)
 
-    async def _open_runtime(self) -> AgentRuntime:
-        if self._runtime is None:
-            self._runtime = await self._runtime_stack.enter_async_context(self.services.runtime())
-        return self._runtime
-
-    @work(exclusive=True, group="turn", exit_on_error=False)
-    async def run_turn(
+    def run_turn(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> None:
-        """Run one turn of the profile's graph (or resume a paused one: ``resume`` is the
-        paused record's id and the value; or continue the reply ``continue_from``) and show
-        its events as they come."""
-        from weaver_tui.screens.turn_view import TurnView
-
-        assert self.state.conversation is not None
-        conversation_id = self.state.conversation.id
-        self.cancel_event = cancel = asyncio.Event()
+    ) -> Worker[None]:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`)."""
         self.retry_user_id = None
-        self.header.busy = "replying"
-        await self.tools.new_turn()
-        turn = self.turn = TurnView(
-            self.state,
-            view=self.messages,
-            tree=self.tree,
-            tools=self.tools,
-            header=self.header,
-            notify_tokens=lambda message_id: self.post_message(TokensArrived(message_id)),
-            row_for=self.live_row_filter(),
-        )
-        try:
-            try:
-                model = self.services.model
-            except WeaverError as exc:
-                turn.model_unavailable(user_message_id, exc)
-            else:
-                runtime = await self._open_runtime()
-                if resume is None:
-                    events = runtime.run_turn(
-                        conversation_id=conversation_id,
-                        user_message_id=user_message_id,
-                        model=model,
-                        profile=self.state.profile,
-                        cancel=cancel,
-                        project_root=self.project_root,
-                        sender=self.composer.speaker if self.state.traits.participants else None,
-                        continue_from=continue_from,
-                    )
-                else:
-                    events = runtime.resume_turn(
-                        conversation_id=conversation_id,
-                        record_id=resume[0],
-                        value=resume[1],
-                        model=model,
-                        cancel=cancel,
-                    )
-                await turn.consume(events)
-        finally:
-            self.cancel_event = None
-            self.header.busy = ""
-        self._turn_ended(user_message_id)
+        return self.turns.start(user_message_id, resume, continue_from)
 
-    def _turn_ended(self, user_message_id: str) -> None:
-        assert self.turn is not None
-        outcome = self.turn.outcome
+    async def hold(self, seconds: float, busy: str) -> bool:
+        """Wait ``seconds`` as a reply would (Esc ends it early; ``False`` if it did)."""
+        return await self.turns.hold(seconds, busy)
+
+    def _turn_panes(self) -> TurnPanes:
+        return TurnPanes(self.messages, self.tree, self.tools, self.header)
+
+    def _turn_sender(self) -> str | None:
+        return self.composer.speaker if self.state.traits.participants else None
+
+    def _turn_ended(self, user_message_id: str, outcome: TurnOutcome) -> None:
         if outcome.status == "error":
             self.retry_user_id = user_message_id
             self.notify(
@@ -490,11 +769,10 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
             self.retry_user_id = user_message_id
         self.update_header()
         self.refresh_bindings()
-        self.after_turn()
+        self._after_turn()
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
-        if self.turn is not None:
-            self.turn.drain(event.message_id)
+        self.turns.drain(event.message_id)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place unexpected worker failures land: log them, say one sentence."""
@@ -504,8 +782,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         logger.error("worker failed", exc_info=error, extra={"worker": event.worker.name})
         sentence = getattr(error, "user_message", None) or f"Something went wrong: {error}."
         if event.worker.group == "turn":
-            self.cancel_event = None
-            self.header.busy = ""
+            self.turns.failed()
             if self.state.leaf_id is not None:
                 self.retry_user_id = self.state.nearest_user(self.state.leaf_id)
             self.refresh_bindings()
@@ -517,7 +794,7 @@ class ChatScreen(ChatBranching, ChatActions, ChatProfiles, ChatContext, Screen[N
         if not self.conversation_open:
             return None  # shown, unavailable for the moment the rest of it is read
         if action in PROFILE_ACTIONS:
-            return self.check_profile_action(action)
+            return self.features.check(action)
         if action == "cancel_reply":
             return self.running or self.compose_mode.active
         if action == "retry":

@@ -4,12 +4,14 @@
 (``ProfileTraits.demo``: the mediator's couple's financial counselling), opens a new
 conversation with its participants (``create_demo_space``) and sends each scripted turn
 through the chat screen's own send path: the speakers' panel is set to the turn's speaker and
-audience,
-:meth:`ChatScreen.send` commits the participant's message with the panel's meta and starts
-the ``turn`` worker, so the reply streams, tools show in the tool pane and the view filters
-exactly as when a person types. Between turns the player waits ``pause_s``; Esc stops it, in
-a turn (the turn ends cancelled, as any reply) or in the pause (the pause is the screen's
-``cancel_event`` then, so "Cancel reply" applies to it).
+audience, the screen's ``send`` commits the participant's message with the panel's meta and
+starts the ``turn`` worker, so the reply streams, tools show in the tool pane and the view
+filters exactly as when a person types. Between turns the player waits ``pause_s`` through
+the screen's ``hold``; Esc stops it, in a turn (the turn ends cancelled, as any reply) or in
+the pause (a hold is cancelled like a reply).
+
+The player sees the screen only as a :class:`DemoStage`: what a person at the keyboard
+reaches (open a conversation, choose speaker and audience, send, wait, Esc).
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from textual.worker import Worker, WorkerCancelled, WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:
-    from weaver_tui.screens.chat_host import ChatHost
+    from textual.worker import Worker
+
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.turn_view import TurnView
     from weaver_tui.widgets.mediator_panel import MediatorPanel
 
 logger = logging.getLogger(__name__)
@@ -38,6 +43,25 @@ class DemoTurn(Protocol):
     channel: Literal["private", "shared"]
 
 
+class DemoStage(Protocol):
+    """The chat screen as the player uses it: the public actions of a person at the keys."""
+
+    @property
+    def state(self) -> ChatState: ...
+    @property
+    def composer(self) -> Composer: ...
+    @property
+    def turn(self) -> TurnView | None: ...
+    @property
+    def turn_worker(self) -> Worker[None] | None: ...
+    def notify(self, message: str, *, title: str = "", severity: Any = "information") -> None: ...
+    def refresh_bindings(self) -> None: ...
+    def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None: ...
+    def mediator_panel(self) -> MediatorPanel | None: ...
+    def send(self, event: Composer.Submitted) -> None: ...
+    async def hold(self, seconds: float, busy: str) -> bool: ...
+
+
 Phase = Literal["starting", "turn", "pause", "finished", "stopped", "failed"]
 
 PANEL_WAIT_S = 5.0
@@ -47,7 +71,7 @@ PANEL_WAIT_S = 5.0
 class DemoPlayer:
     """One run of the demo on ``screen``; :meth:`play` is the screen worker's body."""
 
-    def __init__(self, screen: ChatHost, pause_s: float, module: str) -> None:
+    def __init__(self, screen: DemoStage, pause_s: float, module: str) -> None:
         self.screen = screen
         self.pause_s = pause_s
         self.module = module
@@ -68,9 +92,7 @@ class DemoPlayer:
         screen = self.screen
         conversation = demo.create_demo_space(screen.state.store)
         self.conversation_id = conversation.id
-        screen.state.open(conversation.id)
-        screen.clear_compose_mode()
-        screen.show_conversation()
+        screen.open_conversation(conversation.id)
         panel = await self._panel()
         turns: tuple[DemoTurn, ...] = demo.DEMO_TURNS
         screen.notify(
@@ -113,8 +135,8 @@ class DemoPlayer:
         if screen.state.leaf_id == before or screen.state.leaf_id is None:
             return "error"  # the send was refused (and said why)
         self.user_ids.append(screen.state.leaf_id)
-        worker = self._turn_worker()
-        if worker is None:
+        worker = screen.turn_worker
+        if worker is None or worker.is_finished:
             return "error"
         try:
             await worker.wait()
@@ -122,33 +144,10 @@ class DemoPlayer:
             return "error"
         return screen.turn.outcome.status if screen.turn is not None else "error"
 
-    def _turn_worker(self) -> Worker[None] | None:
-        return next(
-            (
-                w
-                for w in self.screen.app.workers
-                if w.node is self.screen and w.group == "turn" and not w.is_finished
-            ),
-            None,
-        )
-
     async def _pause(self) -> bool:
         """Wait between turns; ``False`` if Esc stopped the demo meanwhile."""
-        screen = self.screen
         self.phase = "pause"
-        stop = asyncio.Event()
-        screen.cancel_event = stop
-        screen.header.busy = "demo: next turn"
-        screen.refresh_bindings()
-        try:
-            await asyncio.wait_for(stop.wait(), timeout=self.pause_s)
-        except TimeoutError:
-            pass
-        finally:
-            if screen.cancel_event is stop:
-                screen.cancel_event = None
-            screen.header.busy = ""
-        return not stop.is_set()
+        return await self.screen.hold(self.pause_s, "demo: next turn")
 
     def _end(self, phase: Phase) -> None:
         self.phase = phase

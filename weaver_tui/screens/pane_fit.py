@@ -50,3 +50,23 @@ class PaneFit:
     def user_toggled(self, pane: Widget) -> None:
         """The user showed or hid ``pane``: from now on it is their choice, not the width's."""
         self._auto_hidden.discard(pane.id or "")
+
+    def toggle_tree(self, tree: Widget, composer: Widget) -> None:
+        """Show and focus the tree; from the focused tree, hide it (the composer takes the
+        focus)."""
+        self.user_toggled(tree)
+        if tree.has_class(HIDDEN):
+            tree.remove_class(HIDDEN)
+            tree.focus()
+        elif not tree.has_focus:
+            tree.focus()
+        else:
+            tree.add_class(HIDDEN)
+            composer.focus()
+
+    def toggle_side(self, side: Widget, focused: Widget | None, composer: Widget) -> None:
+        """Show or hide the side pane; hidden with the focus inside, the composer takes it."""
+        self.user_toggled(side)
+        side.toggle_class(HIDDEN)
+        if side.has_class(HIDDEN) and focused is not None and side in focused.ancestors:
+            composer.focus()
