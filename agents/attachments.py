@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agents.text_files import fenced
+
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 STDIN_NAME = "stdin"
 
@@ -103,22 +105,6 @@ def content_parts(text: str, attachments: Sequence[Mapping[str, Any]]) -> list[d
             parts.append({"type": "text", "text": f"Attached image {name}:"})
             parts.append({"type": "image_url", "image_url": {"url": url}})
         else:
-            body = str(attachment.get("text") or "")
-            fence = "`" * max(3, max((len(r) for r in _backtick_runs(body)), default=2) + 1)
-            parts.append(
-                {"type": "text", "text": f"Attached file {name}:\n{fence}\n{body}\n{fence}"}
-            )
+            body = fenced(str(attachment.get("text") or ""))
+            parts.append({"type": "text", "text": f"Attached file {name}:\n{body}"})
     return parts
-
-
-def _backtick_runs(text: str) -> list[str]:
-    runs, current = [], ""
-    for char in text:
-        if char == "`":
-            current += char
-        elif current:
-            runs.append(current)
-            current = ""
-    if current:
-        runs.append(current)
-    return runs

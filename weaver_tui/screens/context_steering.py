@@ -111,14 +111,14 @@ class ContextSteering:
         )
 
     def _served_window(self) -> int | None:
-        """The server's own figure for the current model (asked once, in a thread)."""
-        try:
-            handle = self._services.model
-        except Exception:  # no model yet (a missing key ...): nothing to ask
-            return None
-        if handle.is_offline or not handle.base_url:
-            return None
-        key = (handle.base_url, handle.model_name)
+        """The server's own figure for the header's model, asked once, in a thread (building
+        the model may itself ask the server which model it serves: never on the UI thread)."""
+        header = self._header()
+        key = (
+            header.provider,
+            header.model,
+            str(self._services.settings.provider_config().base_url),
+        )
         if key not in _SERVED:
             _SERVED[key] = None
             self._host.run_worker(
@@ -129,12 +129,18 @@ class ContextSteering:
             )
         return _SERVED[key]
 
-    def _ask_served_window(self, key: tuple[str, str]) -> None:
+    def _ask_served_window(self, key: tuple[str, str, str]) -> None:
         from agents.context import ask_served_context_window
 
+        try:
+            handle = self._services.model
+        except Exception:  # no model yet (a missing key ...): nothing to ask
+            return
+        if handle.is_offline or not handle.base_url:
+            return
         api_key = self._services.settings.provider_config().api_key
         secret = api_key.get_secret_value() if api_key else None
-        window = ask_served_context_window(key[0], secret, key[1])
+        window = ask_served_context_window(handle.base_url, secret, handle.model_name)
         if window:
             _SERVED[key] = window
             self._host.post_message(ContextWindowKnown())
@@ -167,7 +173,8 @@ class ContextSteering:
 
 
 _SERVED: dict[tuple[str, str], int | None] = {}
-"""Context windows servers listed, by (base URL, model); ``None`` while asking or unknown."""
+"""Context windows servers listed, by the header's (provider, model); ``None`` while asking or
+unknown."""
 
 
 def _k(value: int) -> str:

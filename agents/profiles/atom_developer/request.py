@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agents.errors import ToolError
 from agents.project_paths import resolve_project_path
+from agents.text_files import fenced
 
 SAMPLE_LINES = 50
 """Sample lines kept (the validator runs the spec's pattern on each)."""
@@ -29,6 +30,9 @@ _PATH = re.compile(
 )
 _CODE_LANGS = frozenset({"python", "py", "python3"})
 _SPEC_LANGS = frozenset({"yaml", "yml"})
+
+
+__all__ = ["AtomRequest", "fenced", "fences", "last_block", "read_request"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +58,6 @@ def last_block(text: str, languages: frozenset[str]) -> str:
     """The body of the last fenced block in one of ``languages`` ("" when there is none)."""
     bodies = [body for lang, body, _ in fences(text) if lang in languages]
     return bodies[-1].strip("\n") + "\n" if bodies else ""
-
-
-def fenced(body: str, language: str = "") -> str:
-    """``body`` in a fence longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{language}\n{body.rstrip()}\n{fence}"
 
 
 def read_request(text: str, project_root: Path | None) -> AtomRequest:
