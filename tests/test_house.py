@@ -40,3 +40,32 @@ def test_the_circle_finder_sees_type_checking_and_function_level_imports(tmp_pat
 
 def test_the_app_names_no_profile() -> None:
     assert _house().profile_literals(ROOT) == 0
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports (under ``TYPE_CHECKING`` and inside functions too)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_chat_screens_pieces_see_it_only_as_a_chat_surface() -> None:
+    """The pieces the chat screen owns take it as a ``ChatSurface`` (its panes and status);
+    none of them imports Textual's ``Screen`` to reach into the screen as a whole."""
+    screens = ROOT / "weaver_tui" / "screens"
+    pieces = sorted(
+        name.rsplit(".", 1)[1]
+        for name in _imported_modules(screens / "chat.py")
+        if name.startswith("weaver_tui.screens.")
+    )
+    assert {"branching", "sender", "path_presenter", "turn_runner"} <= set(pieces)
+    reaching = [
+        piece for piece in pieces if "textual.screen" in _imported_modules(screens / f"{piece}.py")
+    ]
+    assert reaching == []

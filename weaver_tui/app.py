@@ -237,6 +237,7 @@ class WeaverApp(App[None]):
         # switch_screen pops the result callback push_screen gives every screen it shows; the
         # default screen never got one, so give it the same no-op callback first.
         skeleton._push_result_callback(skeleton, None)
+        chat.draft_pending = True  # type: ignore[attr-defined]
         try:
             await self.switch_screen(chat)
         finally:
@@ -244,12 +245,7 @@ class WeaverApp(App[None]):
             self._resume_gc()
         # Read the draft only now: keys keep reaching the skeleton's composer until the chat
         # screen is in; keys typed since then are already in the chat's composer, after it.
-        composer = chat.composer  # type: ignore[attr-defined]
-        draft = skeleton.draft + composer.text
-        if draft.strip():
-            composer.set_draft(draft)
-        if skeleton.send_requested:
-            chat.send_when_ready()  # type: ignore[attr-defined]
+        chat.take_draft(skeleton.draft, send=skeleton.send_requested)  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.paint_first and action in _SCREEN_PUSHING_ACTIONS:

@@ -40,7 +40,7 @@ async def test_a_message_sent_before_the_tree_loads_is_in_the_tree(services: Ser
         await settle(pilot)
         screen = chat(pilot.app)
         screen.tree.load([])  # as between the first frame and the next: the tree still empty
-        screen._tree_pending = True
+        screen.presenter.tree_pending = True
         assert screen.tree.active_leaf_id is None
         await send(pilot, "hello before the tree")
         records = services.store.list_messages(conversation_id)

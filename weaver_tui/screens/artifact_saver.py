@@ -9,14 +9,13 @@ import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat_surface import ChatSurface
 
 logger = logging.getLogger(__name__)
 
@@ -24,19 +23,19 @@ logger = logging.getLogger(__name__)
 class ArtifactSaver:
     """Exports and artifact saves for one chat screen.
 
-    ``host`` is the screen (confirmations, notifications); ``data_dir`` the folder exports go
-    under; ``project_dir`` returns the folder artifacts are saved in.
+    ``surface`` is the screen (confirmations, notifications); ``data_dir`` returns the folder
+    exports go under; ``project_dir`` the folder artifacts are saved in.
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         *,
         data_dir: Callable[[], Path],
         project_dir: Callable[[], Path],
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._data_dir = data_dir
         self._project_dir = project_dir
@@ -46,7 +45,7 @@ class ArtifactSaver:
         state = self._state
         conversation = state.conversation
         if conversation is None:
-            self._host.notify("There is nothing to export yet.")
+            self._surface.notify("There is nothing to export yet.")
             return
         slug = re.sub(r"[^a-z0-9]+", "-", conversation.title.lower()).strip("-")[:40] or "chat"
         folder = self._data_dir() / "exports" / f"{slug}-{conversation.id[:8]}"
@@ -56,9 +55,9 @@ class ArtifactSaver:
             (folder / "conversation.md").write_text(markdown, encoding="utf-8")
             state.store.export_jsonl(conversation.id, folder)
         except (OSError, StorageError) as exc:
-            self._host.notify(f"Export failed: {exc}", severity="error")
+            self._surface.notify(f"Export failed: {exc}", severity="error")
             return
-        self._host.notify(f"Exported to {folder}", title="Conversation exported")
+        self._surface.notify(f"Exported to {folder}", title="Conversation exported")
 
     def save_artifacts(self, selected_id: str | None) -> None:
         """Save the artifacts of ``selected_id`` (else the latest reply on the path with some)
@@ -78,13 +77,13 @@ class ArtifactSaver:
         if selected is None or not artifacts_of(selected.meta):
             selected = latest_with_artifacts(index.get(i) for i in self._state.path_ids())
         if selected is None:
-            self._host.notify("No reply here has files to save.")
+            self._surface.notify("No reply here has files to save.")
             return
         root = self._project_dir()
         try:
             planned = plan_saves(root, artifacts_of(selected.meta))
         except ArtifactError as exc:
-            self._host.notify(str(exc), severity="error", title="Not saved")
+            self._surface.notify(str(exc), severity="error", title="Not saved")
             return
 
         def answered(yes: bool | None) -> None:
@@ -93,9 +92,9 @@ class ArtifactSaver:
             try:
                 save(planned)
             except OSError as exc:
-                self._host.notify(f"Saving failed: {exc.strerror or exc}", severity="error")
+                self._surface.notify(f"Saving failed: {exc.strerror or exc}", severity="error")
                 return
             names = ", ".join(p.relative for p in planned)
-            self._host.notify(f"Saved {names} under {root}", title="Artifacts saved")
+            self._surface.notify(f"Saved {names} under {root}", title="Artifacts saved")
 
-        self._host.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
+        self._surface.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)

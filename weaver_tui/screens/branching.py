@@ -3,7 +3,9 @@ copy a branch, delete; and which message these act on (the selection).
 
 Each is a tree operation on the store through :class:`~weaver_tui.chat_state.ChatState`
 followed by a redraw of what it changed. They are reached from the tree's keys, the message
-view's keys and the command palette, all through the screen, which forwards them here.
+view's keys and the command palette, all through the screen, which forwards them here. Those
+that need a turn (regenerate, continue) or another conversation (a branch copied out) post
+their request to the screen (:mod:`.chat_requests`).
 """
 
 from __future__ import annotations
@@ -13,14 +15,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from storage.store import StorageError
+from weaver_tui.screens.chat_requests import AnswerRequested, ConversationRequested
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.screens.compose_mode import ComposeMode
-    from weaver_tui.widgets.conversation_tree import ConversationTree
-    from weaver_tui.widgets.message_view import MessageView
+    from weaver_tui.screens.path_presenter import PathPresenter
 
 logger = logging.getLogger(__name__)
 
@@ -28,42 +29,19 @@ BUSY_SENTENCE = "Wait for the reply to finish (or press Esc) first."
 
 
 class Branching:
-    """Branching for one chat screen.
-
-    ``host`` is the screen (notifications, the confirmation, the bell); ``messages`` and
-    ``tree`` return its panes; ``show_path`` redraws the active path (selecting a message);
-    ``start_turn`` answers a user message again (optionally continuing a reply);
-    ``open_conversation`` shows another conversation; ``is_open`` and ``is_running`` say
-    whether the conversation is read and a reply streams; ``tree_ready`` whether the tree
-    pane has its index (the first mount fills it a frame late).
-    """
+    """Branching for one chat screen (``presenter`` redraws what an operation changed)."""
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         compose_mode: ComposeMode,
-        *,
-        messages: Callable[[], MessageView],
-        tree: Callable[[], ConversationTree],
-        show_path: Callable[..., None],
-        start_turn: Callable[..., None],
-        open_conversation: Callable[[str], None],
-        is_open: Callable[[], bool],
-        is_running: Callable[[], bool],
-        tree_ready: Callable[[], bool],
+        presenter: PathPresenter,
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._mode = compose_mode
-        self._messages = messages
-        self._tree = tree
-        self._show_path = show_path
-        self._start_turn = start_turn
-        self._open_conversation = open_conversation
-        self._is_open = is_open
-        self._is_running = is_running
-        self._tree_ready = tree_ready
+        self._presenter = presenter
         self.selected_id: str | None = None
         """The message selected in the message view (``None``: none yet)."""
 
@@ -72,7 +50,7 @@ class Branching:
     def selected(self) -> str | None:
         """The message an action applies to: the tree's cursor when the tree has focus, else
         the message selected in the view, else the active leaf."""
-        tree = self._tree()
+        tree = self._surface.tree
         if tree.has_focus and tree.selected_message_id is not None:
             return tree.selected_message_id
         if self.selected_id is not None and self.selected_id in self._state.index:
@@ -83,18 +61,18 @@ class Branching:
         """Apply ``act`` to the selected message (say so when there is none yet)."""
         message_id = self.selected()
         if message_id is None:
-            self._host.notify("There is no message to act on yet.")
+            self._surface.notify("There is no message to act on yet.")
             return
         act(message_id)
 
     def busy(self) -> bool:
         """A reply is streaming into the view, or the conversation is still being read: say
         so instead of changing the path under it."""
-        if not self._is_open():
-            self._host.notify("Opening the conversation; try again in a moment.")
+        if not self._surface.conversation_open:
+            self._surface.notify("Opening the conversation; try again in a moment.")
             return True
-        if self._is_running():
-            self._host.notify(BUSY_SENTENCE)
+        if self._surface.running:
+            self._surface.notify(BUSY_SENTENCE)
             return True
         return False
 
@@ -106,7 +84,7 @@ class Branching:
             return
         self._state.checkout(message_id)
         self._mode.clear()
-        self._show_path()
+        self._presenter.show_path()
 
     def flip_version(self, message_id: str, delta: int) -> bool:
         """Show the sibling ``delta`` versions away (root → it → its remembered leaf) in the
@@ -114,26 +92,26 @@ class Branching:
         if self.busy():
             return False
         if self._state.flip_version(message_id, delta) is None:
-            self._host.app.bell()
+            self._surface.app.bell()
             return False
         siblings = self._state.index.siblings(message_id)
         self.selected_id = siblings[siblings.index(message_id) + delta]
         self._mode.clear()
-        self._show_path(select=self.selected_id)
-        if self._tree_ready():
-            self._tree().select(self.selected_id)
+        self._presenter.show_path(select=self.selected_id)
+        if not self._presenter.tree_pending:
+            self._surface.tree.select(self.selected_id)
         return True
 
     def flip_from_tree(self, message_id: str, delta: int) -> None:
         """The tree asked for another version; not switched, its cursor goes back."""
-        if not self.flip_version(message_id, delta) and self._tree_ready():
-            self._tree().select(message_id)
+        if not self.flip_version(message_id, delta) and not self._presenter.tree_pending:
+            self._surface.tree.select(message_id)
 
     def fork_from(self, message_id: str) -> None:
         """The next message becomes a new child of ``message_id``; the view shows its path."""
         if self.busy():
             return
-        self._messages().set_messages(self._state.path_items(message_id))
+        self._surface.messages.set_messages(self._state.path_items(message_id))
         self._mode.fork(message_id)
 
     def edit(self, message_id: str) -> None:
@@ -143,7 +121,7 @@ class Branching:
         if record.role not in ("user", "assistant") or (
             record.role == "assistant" and not record.content
         ):
-            self._host.notify("Only messages and written replies can be edited.")
+            self._surface.notify("Only messages and written replies can be edited.")
             return
         self._mode.edit(message_id)
 
@@ -155,19 +133,19 @@ class Branching:
         try:
             record = state.add_edited_reply(edited, text)
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error", title="Reply not saved")
+            self._surface.notify(str(exc), severity="error", title="Reply not saved")
             self._mode.keep_draft(text)
             return
         self._mode.clear()
-        self._tree().add_record(record)
-        self._show_path(select=record.id)
+        self._surface.tree.add_record(record)
+        self._presenter.show_path(select=record.id)
         version, count = state.index.version_of(record.id)
         more = (
             ' · "Continue reply" lets the model go on from it'
             if state.traits.continue_reply
             else ""
         )
-        self._host.notify(f"Saved your edit as v{version}/{count}{more}.")
+        self._surface.notify(f"Saved your edit as v{version}/{count}{more}.")
 
     def continue_reply(self) -> None:
         """A new version of the selected reply (else the path's last) that starts with its
@@ -179,21 +157,21 @@ class Branching:
             target = next((i for i in reversed(path) if index.get(i).role == "assistant"), None)
         if target is None or self.busy():
             if target is None:
-                self._host.notify("There is no reply here to continue.")
+                self._surface.notify("There is no reply here to continue.")
             return
         user_id = self._state.nearest_user(target)
         if user_id is None:
-            self._host.notify("There is no message of yours above this reply.")
+            self._surface.notify("There is no message of yours above this reply.")
             return
-        self._start_turn(user_id, continue_from=target)
+        self._surface.post_message(AnswerRequested(user_id, continue_from=target))
 
     def regenerate(self, message_id: str) -> None:
         """A new sibling version of the reply to the nearest user message above ``message_id``."""
         user_id = self._state.nearest_user(message_id)
         if user_id is None:
-            self._host.notify("There is no message of yours above this one to answer again.")
+            self._surface.notify("There is no message of yours above this one to answer again.")
             return
-        self._start_turn(user_id)
+        self._surface.post_message(AnswerRequested(user_id))
 
     def branch_to_conversation(self) -> None:
         """Copy the path to the selected message (else the active leaf) into a conversation
@@ -204,16 +182,16 @@ class Branching:
         target = self.selected_id if self.selected_id in state.index else state.leaf_id
         if target is None or self.busy():
             if target is None:
-                self._host.notify("There is no message to branch from yet.")
+                self._surface.notify("There is no message to branch from yet.")
             return
         try:
             copy = branch_to_conversation(state.store, target)
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error")
+            self._surface.notify(str(exc), severity="error")
             return
         count = len(state.path_ids(target))
-        self._open_conversation(copy.id)
-        self._host.notify(f"Copied {count} messages into “{copy.title}”.", title="Branch copied")
+        self._surface.post_message(ConversationRequested(copy.id))
+        self._surface.notify(f"Copied {count} messages into “{copy.title}”.", title="Branch copied")
 
     def delete(self, message_id: str) -> None:
         """Delete ``message_id`` and everything below it, once the user confirms."""
@@ -230,23 +208,23 @@ class Branching:
             if yes:
                 self._delete_confirmed(message_id)
 
-        self._host.app.push_screen(ConfirmScreen(question), answered)
+        self._surface.app.push_screen(ConfirmScreen(question), answered)
 
     def _delete_confirmed(self, message_id: str) -> None:
         try:
             self._state.delete_branch(message_id)
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error")
+            self._surface.notify(str(exc), severity="error")
             return
-        self._tree().remove_branch(message_id)
+        self._surface.tree.remove_branch(message_id)
         self._mode.clear()
-        self._show_path()
+        self._presenter.show_path()
 
     def view_action(self, action: str, message_id: str) -> None:
         """An action chosen on a message of the view (its keys or its buttons)."""
         if action == "copy":  # the view has put it on the clipboard already
-            self._host.notify("Copied the message.")
-        elif not self._is_open():
+            self._surface.notify("Copied the message.")
+        elif not self._surface.conversation_open:
             self.busy()
         elif action == "fork":
             self.fork_from(message_id)

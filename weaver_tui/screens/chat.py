@@ -1,11 +1,13 @@
 """The chat screen: the active path of one conversation, its tree, the tools, the composer.
 
-The screen lays the widgets out, keeps the path they show in step with the state
-(:class:`~weaver_tui.chat_state.ChatState`) and sends: sending commits the user's record first
-(nothing is lost if the model call fails or the app dies), then the turn runs. Everything else
-belongs to plain classes the screen owns, each given only what it needs (the state, a widget
-getter, a callback to redraw):
+The screen lays the widgets out and keeps the chat's status as Textual reactives
+(``conversation_open``, ``agents_ready``, ``running``, ``retry_user_id``): their watchers
+refresh the key bindings and send a draft whose Enter came too early. The work belongs to plain
+classes the screen owns, each handed the screen as a :class:`~.chat_surface.ChatSurface` (its
+panes and its status, nothing else) and the other pieces it works with:
 
+- :class:`~.sender.Sender`: Enter in the composer: the user's record first, then the turn;
+- :class:`~.path_presenter.PathPresenter`: the path, the tree and the header from the state;
 - :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
 - :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete;
 - :class:`~.compose_mode.ComposeMode`: where the next message goes (fork / edit);
@@ -17,9 +19,11 @@ getter, a callback to redraw):
   what the open profile's traits add (speakers and views, patch review, memory, the demo);
 - :class:`~.conversation_opener.ConversationOpener`: the first read, in a thread.
 
-Textual finds actions and message handlers on the screen, so the screen keeps them, each
-forwarding to its piece. Expected failures arrive as ``RunError`` events and become a
-notification plus an inline error on the reply; anything unexpected is caught by the one
+What a piece asks of the whole screen (answer a message again, resume a paused turn, open
+another conversation, a turn ended, the header is stale) arrives as a Textual message
+(:mod:`.chat_requests`). Textual finds actions and handlers on the screen, so the screen keeps
+them, each forwarding to its piece. Expected failures arrive as ``RunError`` events and become
+a notification plus an inline error on the reply; anything unexpected is caught by the one
 ``Worker.StateChanged`` handler, logged, and shown as a sentence: never a traceback.
 """
 
@@ -33,6 +37,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -46,13 +51,20 @@ from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.artifact_saver import ArtifactSaver
 from weaver_tui.screens.branching import Branching
-from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
+from weaver_tui.screens.chat_requests import (
+    AnswerRequested,
+    ConversationRequested,
+    HeaderStale,
+    ResumeRequested,
+    TurnEnded,
+)
 from weaver_tui.screens.compose_mode import ComposeMode
 from weaver_tui.screens.context_steering import ContextSteering
 from weaver_tui.screens.conversation_opener import ConversationOpener
 from weaver_tui.screens.conversation_settings import ConversationSettings
 from weaver_tui.screens.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.pane_fit import PaneFit
+from weaver_tui.screens.path_presenter import RETRYABLE, PathPresenter
 from weaver_tui.screens.profile_features import (
     PROFILE_ACTIONS,
     ProfileFeatures,
@@ -60,7 +72,8 @@ from weaver_tui.screens.profile_features import (
     warm_profile_modules,
 )
 from weaver_tui.screens.profile_panel import ProfilePanel
-from weaver_tui.screens.turn_runner import TurnPanes, TurnRunner
+from weaver_tui.screens.sender import Sender
+from weaver_tui.screens.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -71,7 +84,7 @@ from weaver_tui.widgets.tool_pane import ToolStatusPane
 if TYPE_CHECKING:
     from agents.patch_review.review import PendingReview
     from weaver_tui.screens.demo_player import DemoPlayer
-    from weaver_tui.screens.turn_view import TurnOutcome, TurnView
+    from weaver_tui.screens.turn_view import TurnView
     from weaver_tui.services import Services
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
@@ -92,6 +105,18 @@ class ChatScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
 
+    conversation_open: var[bool] = var(False, bindings=True)
+    """True once ``self.state`` holds the conversation; until then (a long conversation's
+    preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
+    actions are unavailable and Enter keeps the draft."""
+    agents_ready: var[bool] = var(False)
+    """The warm-up after the first paint has imported the agent stack (the speakers' panel,
+    the views and the context count need it)."""
+    running: var[bool] = var(False, bindings=True)
+    """A reply (or a cancellable pause) runs; kept by the :class:`TurnRunner`."""
+    retry_user_id: var[str | None] = var(None, bindings=True)
+    """The user message whose reply failed or was cancelled on the shown path (F5)."""
+
     def __init__(
         self,
         services: Services,
@@ -103,91 +128,56 @@ class ChatScreen(Screen[None]):
         super().__init__()
         self.services = services
         self.project_root = project_root
-        self.state = ChatState(services.store, profile or services.early.default_profile)
-        self.retry_user_id: str | None = None
-        self.compose_mode = ComposeMode(self.state, lambda: self.composer)
+        self.state = state = ChatState(services.store, profile or services.early.default_profile)
+        self.compose_mode = mode = ComposeMode(self, state)
         self.panels = ProfilePanel(
-            self.state,
-            project_root,
-            composer=lambda: self.composer,
-            panel_area=lambda: self.query_one("#profile-panel"),
-            pending_patches=lambda: self.features.pending_count(),
+            self, state, project_root, pending_patches=lambda: self.features.pending_count()
+        )
+        self.steering = ContextSteering(self, state, services)
+        self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
+        self.turns = TurnRunner(
+            self,
+            state,
+            services,
+            project_root=project_root,
+            row_filter=self.panels.live_row_filter,
         )
         self.features = ProfileFeatures(
-            self,
-            self.state,
-            services,
-            stage=self,
-            project_dir=self.project_dir,
-            agents_ready=lambda: self.agents_ready,
-            is_running=lambda: self.running,
-            run_turn=self.run_turn,
+            self, state, services, stage=self, project_dir=self.panels.project_dir
         )
+        self.branching = Branching(self, state, mode, self.presenter)
         self.switcher = ConversationSwitcher(
-            self,
-            self.state,
-            self.compose_mode,
-            show_conversation=self.show_conversation,
-            select=self._select,
-            focus_composer=lambda: self.composer.focus(),
-            is_running=lambda: self.running,
-            root_note=self.panels.root_note,
-        )
-        self.branching = Branching(
-            self,
-            self.state,
-            self.compose_mode,
-            messages=lambda: self.messages,
-            tree=lambda: self.tree,
-            show_path=self.show_path,
-            start_turn=self.start_turn,
-            open_conversation=self.open_conversation,
-            is_open=lambda: self.conversation_open,
-            is_running=lambda: self.running,
-            tree_ready=lambda: not self._tree_pending,
-        )
+            self, state, mode, presenter=self.presenter, branching=self.branching,
+            panels=self.panels,
+        )  # fmt: skip
         self.conversation_settings = ConversationSettings(
+            self, state, services, compose_mode=mode, project_dir=self.panels.project_dir
+        )
+        self.sender = Sender(
             self,
-            self.state,
-            services,
-            header=lambda: self.header,
-            composer=lambda: self.composer,
-            compose_mode=self.compose_mode,
-            project_dir=self.project_dir,
-            on_changed=self.update_header,
+            state,
+            compose_mode=mode,
+            branching=self.branching,
+            settings=self.conversation_settings,
+            panels=self.panels,
+            presenter=self.presenter,
+            turns=self.turns,
+            project_root=project_root,
         )
         self.saver = ArtifactSaver(
             self,
-            self.state,
+            state,
             data_dir=lambda: Path(services.settings.data_dir),
-            project_dir=self.project_dir,
+            project_dir=self.panels.project_dir,
         )
-        self.steering = ContextSteering(
-            self, self.state, services, lambda: self.header, lambda: self.agents_ready
-        )
-        self.turns = TurnRunner(
-            self,
-            self.state,
-            services,
-            project_root=project_root,
-            panes=self._turn_panes,
-            sender=self._turn_sender,
-            row_filter=self.panels.live_row_filter,
-            on_ended=self._turn_ended,
-        )
+        self.draft_pending = False
+        """The app has yet to hand over what was typed at the launch frame (:meth:`take_draft`);
+        until then the editor key waits, as the composer does not hold the whole draft."""
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
-        self._send_pending = False
-        """Enter was pressed before the chat could send: :meth:`send_pending` sends it."""
         self.pane_fit = PaneFit()
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
-        self._tree_pending = False
-        """The tree pane waits for the frame after the first paint (see :meth:`_load_tree`)."""
-        self.conversation_open = False
-        """True once ``self.state`` holds the conversation; until then (a long conversation's
-        preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
-        actions are unavailable and Enter keeps the draft."""
-        self.opener = ConversationOpener(self.state, profile, conversation_id)
+        self.opener = ConversationOpener(state, profile, conversation_id)
 
     # ------------------------------------------------------------------ layout
 
@@ -241,8 +231,12 @@ class ChatScreen(Screen[None]):
         return self.query_one("#composer", Composer)
 
     @property
-    def running(self) -> bool:
-        return self.turns.running
+    def panel_area(self) -> Widget:
+        return self.query_one("#profile-panel")
+
+    @property
+    def empty_hint(self) -> Widget:
+        return self.query_one("#empty-hint")
 
     @property
     def turn(self) -> TurnView | None:
@@ -270,6 +264,8 @@ class ChatScreen(Screen[None]):
     def editing_id(self) -> str | None:
         return self.compose_mode.editing_id
 
+    # ------------------------------------------------------------------ opening
+
     def on_mount(self) -> None:
         preview = self.opener.wait_for_preview()
         if preview is None:
@@ -277,7 +273,7 @@ class ChatScreen(Screen[None]):
             self._conversation_read()
             return
         self.messages.set_messages(preview.items)
-        self.query_one("#empty-hint").display = False
+        self.empty_hint.display = False
         self.header.profile = profile_badge(preview.conversation.profile)
         self.header.title = preview.conversation.title
         self.composer.focus()
@@ -295,17 +291,16 @@ class ChatScreen(Screen[None]):
         else:  # the model badge needs validated settings: the app validates after this frame
             signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
             signal.subscribe(self, self._settings_validated)
-        self.conversation_open = True
         error = self.opener.take_error()
         if isinstance(error, StorageError):
             self.notify(str(error), severity="error", title="Could not open the conversation")
             self.state.new(self.opener.profile)
         elif error is not None:
             raise error
-        self.show_conversation(defer_tree=True)
+        self.presenter.show_conversation(defer_tree=True)
         self.composer.focus()
         self.composer_ready = True
-        self.send_pending()
+        self.conversation_open = True  # its watcher sends a draft that waited
         if self.services.settings_ready:
             self.call_after_refresh(self._warm_up)
 
@@ -322,74 +317,52 @@ class ChatScreen(Screen[None]):
 
         warm_profile_modules(self.state.profile)
         freeze_long_lived("agent stack imported")
-        self.app.call_from_thread(self.agents_loaded)
+        self.app.call_from_thread(setattr, self, "agents_ready", True)
 
     async def on_unmount(self) -> None:
         await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self.turns.aclose()
 
+    # ------------------------------------------------------------------ the status
+
+    def watch_conversation_open(self, is_open: bool) -> None:
+        if is_open:
+            self.sender.send_pending()
+
+    def watch_agents_ready(self, ready: bool) -> None:
+        """The warm-up is done: count the context, mount the panel that waited for the agent
+        modules (and show the path through its view), send a draft that waited for it."""
+        if not ready:
+            return
+        self.steering.update_count()
+        if self.state.traits.participants:
+            self.panels.mount()
+            self.presenter.show_path()
+        else:
+            self.panels.show_pending_count(self.features.pending_count())
+        self.sender.send_pending()
+
+    def watch_running(self, running: bool) -> None:
+        if not running:
+            self.sender.send_pending()
+
     # ------------------------------------------------------------------ showing
 
     def show_conversation(self, *, defer_tree: bool = False) -> None:
-        """Redraw everything from the state (after opening, new, delete).
-
-        ``defer_tree`` (the first mount) leaves the tree pane empty for the first frame and
-        fills it right after: laying out and drawing a big tree would otherwise delay the
-        messages and the composer, which are what the user looks at first.
-        """
-        self._tree_pending = defer_tree
-        if defer_tree:
-            self.call_after_refresh(self._load_tree)
-        else:
-            self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
-        self.tools.clear()
-        self.panels.mount()
-        self.show_path()
-
-    def _load_tree(self) -> None:
-        """Fill the tree pane if the first mount deferred it (also called before anything
-        that adds to the tree, so no record can arrive before the tree has its index)."""
-        if not self._tree_pending:
-            return
-        self._tree_pending = False
-        self.tree.load_index(self.state.tree_index(), self.state.leaf_id)
+        self.presenter.show_conversation(defer_tree=defer_tree)
 
     def show_path(self, *, select: str | None = None) -> None:
-        """Show the active path in the view, the tree and the header (``select``: and select
-        that message in the view, bringing it into view)."""
-        items = self.panels.visible_items()
-        self.messages.set_messages(items, select=select)
-        self.query_one("#empty-hint").display = not items
-        leaf = self.state.leaf_id
-        if leaf is not None and not self._tree_pending and self.tree.active_leaf_id != leaf:
-            self.tree.set_active_path(leaf)
-        self.retry_user_id = None
-        if leaf is not None and self.state.index.get(leaf).status.value in ("error", "cancelled"):
-            self.retry_user_id = self.state.nearest_user(leaf)
-        self.refresh_bindings()
-        self.update_header()
-
-    def update_context_count(self) -> None:
-        self.steering.update_count()
+        self.presenter.show_path(select=select)
 
     def on_path_changed(self, event: PathChanged) -> None:
-        self.show_path(select=event.select)
+        self.presenter.show_path(select=event.select)
+
+    def on_header_stale(self, event: HeaderStale) -> None:
+        self.presenter.update_header()
 
     def on_context_window_known(self, event: ContextWindowKnown) -> None:
-        self.update_context_count()
-
-    def update_header(self) -> None:
-        conversation = self.state.conversation
-        self.header.profile = profile_badge(self.state.profile)
-        self.header.title = conversation.title if conversation else "New conversation"
-        self.header.branch = self.state.branch_position()
-        root = conversation.meta.get("project_root") if conversation else None
-        if root is None and self.state.traits.project_root:
-            root = self.project_root or Path.cwd()
-        self.header.project = Path(root).name if root else ""
-        self.header.instructions = bool(self.state.instructions)
-        self.update_context_count()
+        self.steering.update_count()
 
     # ------------------------------------------------------------------ app-level actions
 
@@ -400,7 +373,7 @@ class ChatScreen(Screen[None]):
         if self.editing_id is not None:
             self.composer.clear()
         self.compose_mode.clear()
-        self.show_path()
+        self.presenter.show_path()
 
     def action_retry(self) -> None:
         if self.retry_user_id is not None:
@@ -422,9 +395,8 @@ class ChatScreen(Screen[None]):
     def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None:
         self.switcher.open(conversation_id, message_id)
 
-    def _select(self, message_id: str) -> None:
-        self.selected_id = message_id
-        self.messages.select_message(message_id)
+    def on_conversation_requested(self, event: ConversationRequested) -> None:
+        self.switcher.open(event.conversation_id, event.message_id)
 
     def action_new_conversation(self) -> None:
         self.switcher.new()
@@ -452,7 +424,9 @@ class ChatScreen(Screen[None]):
         self.conversation_settings.attach_file()
 
     def action_compose_in_editor(self) -> None:
-        self.conversation_settings.compose_in_editor()
+        """Open the draft in the editor once the composer has taken the keys typed before
+        this one (a key binding runs at once; the keys wait in the composer's queue)."""
+        self.composer.call_later(self.conversation_settings.compose_in_editor)
 
     def action_export_conversation(self) -> None:
         self.saver.export_conversation()
@@ -462,11 +436,6 @@ class ChatScreen(Screen[None]):
         self.saver.save_artifacts(self.selected_id)
 
     # ------------------------------------------------------------------ profile panel and features
-
-    @property
-    def agents_ready(self) -> bool:
-        """The warm-up has imported the agent stack (see :meth:`agents_loaded`)."""
-        return self.panels.agents_ready
 
     @property
     def mediator_view(self) -> str | None:
@@ -500,28 +469,6 @@ class ChatScreen(Screen[None]):
     def pending_review(self) -> PendingReview | None:
         return self.features.pending_review()
 
-    def agents_loaded(self) -> None:
-        """The warm-up is done: mount what waited for it."""
-        self.panels.agents_ready = True
-        self.update_context_count()
-        if self.state.traits.participants:
-            self.panels.mount()
-            self.show_path()
-        else:
-            self.panels.show_pending_count(self.features.pending_count())
-        self.send_pending()
-
-    def _after_turn(self) -> None:
-        """A patch the turn proposed opens for review at once; the path of a conversation
-        with participants is shown again through the chosen view (deliveries as the agent's
-        messages, and only what that view may read)."""
-        if self.state.traits.participants and self.agents_ready:
-            self.show_path()
-        pending = self.features.pending_count()
-        self.panels.show_pending_count(pending)
-        if pending:
-            self.features.review_patch()
-
     def action_cycle_speaker(self) -> None:
         self.panels.cycle_speaker()
 
@@ -546,7 +493,7 @@ class ChatScreen(Screen[None]):
     def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
         self.panels.view = event.view
         if not self.running:
-            self.show_path()
+            self.presenter.show_path()
         elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
             self.turn.reshow(self.panels.visible_items())
 
@@ -591,6 +538,12 @@ class ChatScreen(Screen[None]):
         self, event: ConversationTree.RegenerateRequested
     ) -> None:
         self.start_turn(event.user_message_id)
+
+    def on_answer_requested(self, event: AnswerRequested) -> None:
+        self.start_turn(event.user_message_id, continue_from=event.continue_from)
+
+    def on_resume_requested(self, event: ResumeRequested) -> None:
+        self.run_turn(event.user_message_id, resume=(event.record_id, event.value))
 
     def on_conversation_tree_delete_requested(
         self, event: ConversationTree.DeleteRequested
@@ -649,82 +602,23 @@ class ChatScreen(Screen[None]):
 
     @property
     def can_send(self) -> bool:
-        """Whether a message sent now can start its turn: the conversation is open and what
-        the profile's panel needs (who speaks, to whom) is loaded."""
-        return self.conversation_open and not (
-            self.state.traits.participants and not self.agents_ready
-        )
+        return self.sender.can_send
 
-    def send_when_ready(self) -> None:
-        """Send what the composer holds as soon as the chat can (now, if it can): Enter
-        pressed at the launch frame, or before the conversation opened, is not lost."""
-        self._send_pending = True
-        self.send_pending()
-
-    def send_pending(self) -> None:
-        """Send the draft whose Enter came too early, once the chat can (called whenever
-        something the chat waits for arrives)."""
-        if self._send_pending and self.can_send and not self.running:
-            self._send_pending = False
-            self.composer.submit()
+    def take_draft(self, typed_ahead: str, *, send: bool) -> None:
+        """Put what was typed before this screen was in (at the launch frame) in front of
+        what the composer holds; send it as soon as the chat can if Enter was pressed."""
+        self.draft_pending = False
+        composer = self.composer
+        draft = typed_ahead + composer.text
+        if draft.strip():
+            composer.set_draft(draft)
+        self.refresh_bindings()
+        if send:
+            self.sender.send_when_ready()
 
     @on(Composer.Submitted)
     def send(self, event: Composer.Submitted) -> None:
-        if not self.can_send:
-            self.composer.set_draft(event.text)
-            if not self._send_pending:
-                self.notify(SEND_WHEN_READY_SENTENCE)
-            self._send_pending = True
-            return
-        if self.running:
-            self.notify("A reply is still being written; press Esc to cancel it first.")
-            self.composer.set_draft(event.text)
-            return
-        if len(event.text.encode("utf-8", errors="surrogateescape")) > self.composer.max_bytes:
-            self.composer.set_draft(event.text)
-            self.notify(
-                f"The message is over {self.composer.max_bytes / 1e6:.1f} MB "
-                "(max_message_bytes); shorten it before sending.",
-                severity="error",
-            )
-            return
-        if self.compose_mode.editing_reply:
-            self.branching.save_edited_reply(event.text)
-            return
-        try:
-            meta = self.conversation_settings.with_attachments(
-                event.text, self.panels.user_meta(event.text)
-            )
-        except ValueError as exc:  # an attachment that cannot be read, or too much of them
-            self.composer.set_draft(event.text)
-            self.notify(str(exc), severity="error", title="Not sent")
-            return
-        self._load_tree()
-        parent = self.compose_mode.parent_of_next()
-        try:
-            user = self.state.add_user_message(
-                event.text,
-                parent,
-                meta=meta,
-                project_root=self.project_root,
-                conversation_meta=self.panels.new_conversation_meta(),
-            )
-        except StorageError as exc:
-            self.notify(str(exc), severity="error", title="Message not saved")
-            self.composer.set_draft(event.text)
-            return
-        self.compose_mode.clear()
-        self.conversation_settings.pending_attachments = []
-        self.tree.add_record(user)
-        shown = self.messages.items
-        if parent is not None and shown and shown[-1].id == parent and self.mediator_view is None:
-            self.messages.start_message(self.state.item(user.id))  # the common case: append
-            self.messages.finish_message(user.id, "complete")
-            self.retry_user_id = None
-            self.update_header()
-        else:
-            self.show_path()
-        self.run_turn(user.id)
+        self.sender.send(event.text)
 
     def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
         """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
@@ -732,9 +626,9 @@ class ChatScreen(Screen[None]):
         if self.running:
             self.notify("A reply is still being written; press Esc to cancel it first.")
             return
-        self._load_tree()
+        self.presenter.load_tree()
         self.state.leaf_id = user_message_id
-        self.show_path()
+        self.presenter.show_path()
         self.run_turn(user_message_id, continue_from=continue_from)
 
     def run_turn(
@@ -751,25 +645,27 @@ class ChatScreen(Screen[None]):
         """Wait ``seconds`` as a reply would (Esc ends it early; ``False`` if it did)."""
         return await self.turns.hold(seconds, busy)
 
-    def _turn_panes(self) -> TurnPanes:
-        return TurnPanes(self.messages, self.tree, self.tools, self.header)
-
-    def _turn_sender(self) -> str | None:
-        return self.composer.speaker if self.state.traits.participants else None
-
-    def _turn_ended(self, user_message_id: str, outcome: TurnOutcome) -> None:
+    def on_turn_ended(self, event: TurnEnded) -> None:
+        """Offer the retry of a failed or cancelled reply; open the review of a patch the
+        turn proposed at once; show the path of a conversation with participants again
+        through the chosen view (deliveries as the agent's messages, and only what that view
+        may read)."""
+        outcome = event.outcome
         if outcome.status == "error":
-            self.retry_user_id = user_message_id
             self.notify(
                 f"{outcome.error} Press F5 (or “Retry”) to try again.",
                 severity="error",
                 title="The reply failed",
             )
-        elif outcome.status == "cancelled":
-            self.retry_user_id = user_message_id
-        self.update_header()
-        self.refresh_bindings()
-        self._after_turn()
+        if outcome.status in RETRYABLE:
+            self.retry_user_id = event.user_message_id
+        self.presenter.update_header()
+        if self.state.traits.participants and self.agents_ready:
+            self.presenter.show_path()
+        pending = self.features.pending_count()
+        self.panels.show_pending_count(pending)
+        if pending:
+            self.features.review_patch()
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
         self.turns.drain(event.message_id)
@@ -785,7 +681,6 @@ class ChatScreen(Screen[None]):
             self.turns.failed()
             if self.state.leaf_id is not None:
                 self.retry_user_id = self.state.nearest_user(self.state.leaf_id)
-            self.refresh_bindings()
             self.notify(sentence, severity="error", title="The reply failed")
         elif event.worker.group != "warm-up":
             self.notify(sentence, severity="error")
@@ -793,6 +688,8 @@ class ChatScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.conversation_open:
             return None  # shown, unavailable for the moment the rest of it is read
+        if action == "compose_in_editor" and self.draft_pending:
+            return None
         if action in PROFILE_ACTIONS:
             return self.features.check(action)
         if action == "cancel_reply":

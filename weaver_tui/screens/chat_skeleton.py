@@ -10,7 +10,7 @@ chat screen and swaps it in, carrying over whatever was typed (see ``WeaverApp._
 
 Nothing here can act on a conversation: the chat keys show as unavailable until the chat screen
 takes over a moment later. Enter keeps the draft and asks for it to be sent: the chat screen
-sends it as soon as it can (``ChatScreen.send_when_ready``).
+sends it as soon as it can (``ChatScreen.take_draft``).
 """
 
 from __future__ import annotations

@@ -7,24 +7,21 @@ asks it where to attach what is sent and clears it whenever the path changes und
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from weaver_tui.chat_state import ChatState
-    from weaver_tui.widgets.composer import Composer
+    from weaver_tui.screens.chat_surface import ChatSurface
 
 
 class ComposeMode:
-    """The fork / edit mode of the composer, shown in its hint.
+    """The fork / edit mode of the composer, shown in its hint (``surface`` has the composer)."""
 
-    ``composer`` returns the composer widget (a query: the widget exists only once mounted).
-    """
-
-    def __init__(self, state: ChatState, composer: Callable[[], Composer]) -> None:
+    def __init__(self, surface: ChatSurface, state: ChatState) -> None:
+        self._surface = surface
         self._state = state
-        self._composer = composer
         self.forking = False
         self.parent: str | None = None
         """The message a fork starts from (``None`` unless forking)."""
@@ -54,16 +51,17 @@ class ComposeMode:
     def fork(self, message_id: str) -> None:
         """The next message becomes a new child of ``message_id``."""
         self.clear()
-        composer = self._composer()
+        composer = self._surface.composer
         self.forking = True
         self.parent = message_id
         composer.hint = "fork: your next message starts a new branch here"
         composer.focus()
+        self._surface.refresh_bindings()  # Esc leaves the mode
 
     def edit(self, message_id: str) -> None:
         """Put ``message_id`` in the composer; sending (or saving) makes its next version."""
         self.clear()
-        composer = self._composer()
+        composer = self._surface.composer
         record = self._state.index.get(message_id)
         self.editing_id = message_id
         version, count = self._state.index.version_of(message_id)
@@ -72,20 +70,22 @@ class ComposeMode:
         else:
             composer.hint = f"editing v{version}/{count}: Enter sends v{count + 1}"
         composer.set_draft(record.content)
+        self._surface.refresh_bindings()  # Esc leaves the mode
 
     def clear(self) -> None:
         """Back to the usual mode: the next message follows the active leaf."""
         self.forking = False
         self.parent = None
         self.editing_id = None
-        self._composer().hint = ""
+        self._surface.composer.hint = ""
+        self._surface.refresh_bindings()
 
     def keep_draft(self, text: str) -> None:
         """Put ``text`` back in the composer (what was sent could not be kept)."""
-        self._composer().set_draft(text)
+        self._surface.composer.set_draft(text)
 
     def show_attachments(self, paths: Sequence[Path]) -> None:
         """Name the files waiting for the next message in the hint (unless a mode uses it)."""
         if paths and not self.active:
             names = ", ".join(p.name for p in paths)
-            self._composer().hint = f"📎 {names}: sent with your next message"
+            self._surface.composer.hint = f"📎 {names}: sent with your next message"

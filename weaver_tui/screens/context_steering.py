@@ -10,19 +10,16 @@ last message it covers. The tree keeps every message either way (see :mod:`agent
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from storage.store import StorageError
 from weaver_tui.messages import ContextWindowKnown, PathChanged
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.services import Services
-    from weaver_tui.widgets.chat_header import ChatHeader
 
 logger = logging.getLogger(__name__)
 
@@ -35,46 +32,42 @@ NOTIFY_AT = 0.9
 class ContextSteering:
     """Context marks, summaries and the header's token count for one chat screen.
 
-    ``host`` is the screen (it runs the workers, shows notifications and receives the
-    messages); ``header`` returns its header widget; ``agents_ready`` says whether the agent
-    stack is imported (the count needs it).
+    ``surface`` is the screen: it runs the workers, shows notifications, receives the
+    messages, has the header, and says whether the agent stack is imported (the count needs
+    it).
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         services: Services,
-        header: Callable[[], ChatHeader],
-        agents_ready: Callable[[], bool],
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._services = services
-        self._header = header
-        self._agents_ready = agents_ready
         self._told: tuple[str, int] | None = None
 
     def toggle_mark(self, message_id: str | None, mark: str) -> None:
         """Set ``mark`` (``pinned``, ``excluded``) on ``message_id``, or take it off again."""
         if message_id is None:
-            self._host.notify("Select a message first (in the tree or the message view).")
+            self._surface.notify("Select a message first (in the tree or the message view).")
             return
         record = self._state.index.get(message_id)
         value = None if record.meta.get("context") == mark else mark
         try:
             self._state.store.update_message(message_id, meta={"context": value})
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error")
+            self._surface.notify(str(exc), severity="error")
             return
         self._state.refresh(message_id)
-        self._host.post_message(PathChanged(select=message_id))
+        self._surface.post_message(PathChanged(select=message_id))
         said = {"pinned": "Pinned: always sent", "excluded": "Left out of what the model reads"}
-        self._host.notify(said[mark] if value else "Sent as usual again.")
+        self._surface.notify(said[mark] if value else "Sent as usual again.")
 
     def summarise(self, leaf_id: str) -> None:
         """Summarise the turns older than the context keeps, in a worker of the screen."""
-        self._host.run_worker(
+        self._surface.run_worker(
             self._summarise(leaf_id),
             name="summarise",
             group="summary",
@@ -86,34 +79,34 @@ class ContextSteering:
         from agents.context import summarise_older
         from agents.errors import WeaverError
 
-        header = self._header()
+        header = self._surface.header
         header.busy = "summarising"
         try:
             handle = self._services.model
             record = await summarise_older(self._state.store, handle.model, leaf_id)
         except WeaverError as exc:
-            self._host.notify(exc.user_message, severity="error", title="Not summarised")
+            self._surface.notify(exc.user_message, severity="error", title="Not summarised")
             return
         except Exception as exc:  # a provider's failure, in one sentence
             sentence = getattr(exc, "user_message", None) or str(exc)
-            self._host.notify(sentence[:300], severity="error", title="Not summarised")
+            self._surface.notify(sentence[:300], severity="error", title="Not summarised")
             return
         finally:
             header.busy = ""
         if record is None:
-            self._host.notify("This branch is short enough: nothing to summarise.")
+            self._surface.notify("This branch is short enough: nothing to summarise.")
             return
         self._state.refresh(record.id)
-        self._host.post_message(PathChanged())
+        self._surface.post_message(PathChanged())
         covered = record.meta.get("summary_covers", 0)
-        self._host.notify(
+        self._surface.notify(
             f"Summarised the {covered} older messages: the model reads the summary in their place."
         )
 
     def _served_window(self) -> int | None:
         """The server's own figure for the header's model, asked once, in a thread (building
         the model may itself ask the server which model it serves: never on the UI thread)."""
-        header = self._header()
+        header = self._surface.header
         key = (
             header.provider,
             header.model,
@@ -121,7 +114,7 @@ class ContextSteering:
         )
         if key not in _SERVED:
             _SERVED[key] = None
-            self._host.run_worker(
+            self._surface.run_worker(
                 partial(self._ask_served_window, key),
                 thread=True,
                 group="context-window",
@@ -143,12 +136,12 @@ class ContextSteering:
         window = ask_served_context_window(handle.base_url, secret, handle.model_name)
         if window:
             _SERVED[key] = window
-            self._host.post_message(ContextWindowKnown())
+            self._surface.post_message(ContextWindowKnown())
 
     def update_count(self) -> None:
         """The header's count of what the next turn sends (once the agent stack is loaded)."""
-        header = self._header()
-        if not self._agents_ready() or self._state.conversation is None:
+        header = self._surface.header
+        if not self._surface.agents_ready or self._state.conversation is None:
             header.context = ""
             return
         from agents.context import context_records, context_window_of, estimate_tokens
@@ -164,7 +157,7 @@ class ContextSteering:
         told = (self._state.conversation.id, 1)
         if window and tokens >= window * NOTIFY_AT and self._told != told:
             self._told = told
-            self._host.notify(
+            self._surface.notify(
                 f"This branch sends about {tokens:,} tokens of the model's {window:,}: "
                 "summarise older turns or leave messages out (palette).",
                 severity="warning",

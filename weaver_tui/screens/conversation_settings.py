@@ -14,15 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.store import StorageError
+from weaver_tui.screens.chat_requests import HeaderStale
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.screens.compose_mode import ComposeMode
     from weaver_tui.services import Services
-    from weaver_tui.widgets.chat_header import ChatHeader
-    from weaver_tui.widgets.composer import Composer
 
 logger = logging.getLogger(__name__)
 
@@ -30,31 +28,25 @@ logger = logging.getLogger(__name__)
 class ConversationSettings:
     """Instructions, model and pending attachments of one chat screen.
 
-    ``host`` is the screen (it pushes the modal screens and shows notifications); ``header``
-    and ``composer`` return its widgets; ``project_dir`` the folder attachments are relative
-    to; ``on_changed`` redraws the header after the instructions change.
+    ``surface`` is the screen (modal screens, notifications, the header and the composer);
+    ``project_dir`` returns the folder attachments are relative to. A change of the
+    instructions posts :class:`~.chat_requests.HeaderStale`.
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         services: Services,
         *,
-        header: Callable[[], ChatHeader],
-        composer: Callable[[], Composer],
         compose_mode: ComposeMode,
         project_dir: Callable[[], Path],
-        on_changed: Callable[[], None],
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._services = services
-        self._header = header
-        self._composer = composer
         self._compose_mode = compose_mode
         self._project_dir = project_dir
-        self._on_changed = on_changed
         self.pending_attachments: list[Path] = []
         """Files chosen with "Attach file", sent with the next message."""
 
@@ -67,14 +59,14 @@ class ConversationSettings:
         from agents.providers import resolve_provider
 
         settings = self._services.settings
-        self._composer().max_bytes = int(getattr(settings, "max_message_bytes", 2_000_000))
+        self._surface.composer.max_bytes = int(getattr(settings, "max_message_bytes", 2_000_000))
         config = settings.provider_config()
-        header = self._header()
+        header = self._surface.header
         try:
             resolved = resolve_provider(config)
         except WeaverError as exc:
             header.provider, header.model = config.provider, config.model
-            self._host.notify(exc.user_message, severity="warning", title="Model not ready")
+            self._surface.notify(exc.user_message, severity="warning", title="Model not ready")
             return
         header.provider, header.model = resolved.provider, resolved.model
 
@@ -83,7 +75,7 @@ class ConversationSettings:
         from agents.model_options import ModelOptions
         from weaver_tui.screens.model_picker import ModelPickerScreen, PickedModel
 
-        header = self._header()
+        header = self._surface.header
 
         def chosen(choice: PickedModel | None) -> None:
             if not choice:
@@ -92,24 +84,24 @@ class ConversationSettings:
                 handle = self._services.switch_model(choice.provider, choice.model)
                 self._state.set_setting("model_options", choice.options.as_meta())
             except StorageError as exc:
-                self._host.notify(str(exc), severity="error")
+                self._surface.notify(str(exc), severity="error")
                 return
             except Exception as exc:
                 sentence = getattr(exc, "user_message", None) or str(exc)
-                self._host.notify(sentence, severity="error", title="Model not switched")
+                self._surface.notify(sentence, severity="error", title="Model not switched")
                 return
             header.provider = handle.provider
             header.model = handle.model_name
             extra = choice.options.as_meta()
             said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
-            self._host.notify(
+            self._surface.notify(
                 f"Model: {handle.label} (from the next turn)"
                 + (f"; this conversation: {said}" if said else "")
             )
 
         options = ModelOptions.from_meta(self._state.setting("model_options"))
         picker = ModelPickerScreen(header.provider, header.model, options=options)
-        self._host.app.push_screen(picker, chosen)
+        self._surface.app.push_screen(picker, chosen)
 
     # ------------------------------------------------------------------ instructions
 
@@ -121,7 +113,7 @@ class ConversationSettings:
             if text is not None:
                 self._keep_instructions(text)
 
-        self._host.app.push_screen(InstructionsScreen(self._state.instructions), edited)
+        self._surface.app.push_screen(InstructionsScreen(self._state.instructions), edited)
 
     def use_template(self) -> None:
         """Set the instructions from a template file of the config folder."""
@@ -131,7 +123,7 @@ class ConversationSettings:
         templates = template_files(config_dir)
         if not templates:
             where = (config_dir / "templates") if config_dir else "templates/ in the config folder"
-            self._host.notify(f"No templates yet: save Markdown files in {where}.")
+            self._surface.notify(f"No templates yet: save Markdown files in {where}.")
             return
 
         def chosen(path: Path | None) -> None:
@@ -140,13 +132,13 @@ class ConversationSettings:
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                self._host.notify(
+                self._surface.notify(
                     f"The template {path.name} cannot be read ({exc}).", severity="error"
                 )
                 return
             self._keep_instructions(text, f"from {path.stem}")
 
-        self._host.app.push_screen(TemplatePickerScreen(templates), chosen)
+        self._surface.app.push_screen(TemplatePickerScreen(templates), chosen)
 
     def _keep_instructions(self, text: str, origin: str = "") -> None:
         from agents.instructions import InstructionsTooLong, checked_instructions
@@ -155,14 +147,14 @@ class ConversationSettings:
             instructions = checked_instructions(text)
             self._state.set_setting("instructions", instructions)
         except InstructionsTooLong as exc:
-            self._host.notify(str(exc), severity="error", title="Instructions not set")
+            self._surface.notify(str(exc), severity="error", title="Instructions not set")
             return
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error")
+            self._surface.notify(str(exc), severity="error")
             return
-        self._on_changed()
+        self._surface.post_message(HeaderStale())
         said = "Instructions cleared" if instructions is None else "Instructions set"
-        self._host.notify(f"{said} {origin}".strip() + ".")
+        self._surface.notify(f"{said} {origin}".strip() + ".")
 
     # ------------------------------------------------------------------ the draft
 
@@ -171,11 +163,11 @@ class ConversationSettings:
         they saved (the composer keeps its text when the editor fails or is not set)."""
         from weaver_tui.editor import EditorError, edit_in_editor
 
-        composer = self._composer()
+        composer = self._surface.composer
         try:
-            text = edit_in_editor(self._host.app, composer.text, composer.max_bytes)
+            text = edit_in_editor(self._surface.app, composer.text, composer.max_bytes)
         except EditorError as exc:
-            self._host.notify(str(exc), severity="warning", title="Editor")
+            self._surface.notify(str(exc), severity="warning", title="Editor")
             return
         composer.set_draft(text)
 
@@ -190,9 +182,9 @@ class ConversationSettings:
                 return
             self.pending_attachments = [*self.pending_attachments, path]
             self._compose_mode.show_attachments(self.pending_attachments)
-            self._composer().focus()
+            self._surface.composer.focus()
 
-        self._host.app.push_screen(AttachFileScreen(self._project_dir()), chosen)
+        self._surface.app.push_screen(AttachFileScreen(self._project_dir()), chosen)
 
     def with_attachments(self, text: str, meta: dict[str, Any] | None) -> dict[str, Any] | None:
         """``meta`` with the files chosen or ``@``-mentioned for ``text``, read now (a file
@@ -204,7 +196,9 @@ class ConversationSettings:
         paths += [p for p in mentioned_files(text, self._project_dir()) if p not in paths]
         if not paths:
             return meta
-        room = self._composer().max_bytes - len(text.encode("utf-8", errors="surrogateescape"))
+        room = self._surface.composer.max_bytes - len(
+            text.encode("utf-8", errors="surrogateescape")
+        )
         attached: list[dict[str, Any]] = []
         for path in paths:
             attached.append(read_attachment(path, max(room - total_size(attached), 0)))

@@ -9,16 +9,17 @@ reply streams.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.branching import Branching
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.screens.compose_mode import ComposeMode
+    from weaver_tui.screens.path_presenter import PathPresenter
+    from weaver_tui.screens.profile_panel import ProfilePanel
 
 logger = logging.getLogger(__name__)
 
@@ -28,42 +29,36 @@ WAIT_SENTENCE = "Wait for the reply to finish (or press Esc) first."
 class ConversationSwitcher:
     """New, open and switch-profile for one chat screen.
 
-    ``host`` is the screen (modal screens, notifications); ``show_conversation`` redraws it
-    from the state; ``select`` selects a message in the view; ``focus_composer`` puts the
-    cursor back in the composer; ``is_running`` whether a reply streams; ``root_note`` the
-    sentence naming the reopened conversation's project root.
+    ``presenter`` redraws the screen from the state; ``branching`` keeps the selected
+    message; ``panels`` names the reopened conversation's project root.
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         compose_mode: ComposeMode,
         *,
-        show_conversation: Callable[[], None],
-        select: Callable[[str], None],
-        focus_composer: Callable[[], None],
-        is_running: Callable[[], bool],
-        root_note: Callable[[], str],
+        presenter: PathPresenter,
+        branching: Branching,
+        panels: ProfilePanel,
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._mode = compose_mode
-        self._show_conversation = show_conversation
-        self._select = select
-        self._focus_composer = focus_composer
-        self._is_running = is_running
-        self._root_note = root_note
+        self._presenter = presenter
+        self._branching = branching
+        self._panels = panels
 
     def _refused(self) -> bool:
-        if self._is_running():
-            self._host.notify(WAIT_SENTENCE)
+        if self._surface.running:
+            self._surface.notify(WAIT_SENTENCE)
             return True
         return False
 
     def _shown(self) -> None:
         self._mode.clear()
-        self._show_conversation()
+        self._presenter.show_conversation()
 
     def new(self) -> None:
         """A new conversation of the open profile."""
@@ -71,18 +66,19 @@ class ConversationSwitcher:
             return
         self._state.new()
         self._shown()
-        self._focus_composer()
+        self._surface.composer.focus()
 
     def open(self, conversation_id: str, message_id: str | None = None) -> None:
         """Show ``conversation_id`` (at ``message_id``, selected, if given)."""
         try:
             self._state.open(conversation_id, message_id)
         except StorageError as exc:
-            self._host.notify(str(exc), severity="error")
+            self._surface.notify(str(exc), severity="error")
             return
         self._shown()
         if message_id is not None:
-            self._select(message_id)
+            self._branching.selected_id = message_id
+            self._presenter.select(message_id)
 
     def choose(self, search: bool = False) -> None:
         """The conversations list (with the cursor in its search field if ``search``)."""
@@ -104,7 +100,7 @@ class ConversationSwitcher:
                 self._after_list_closed()
 
         screen = ConversationsScreen(self._state.store)
-        self._host.app.push_screen(screen, chosen)
+        self._surface.app.push_screen(screen, chosen)
         if search:
             screen.call_after_refresh(screen.action_search)
 
@@ -118,7 +114,7 @@ class ConversationSwitcher:
         except StorageError:
             self.new()
             return
-        self._show_conversation()
+        self._presenter.show_conversation()
 
     def switch_profile(self) -> None:
         """Choose a profile; its latest conversation opens (a new one if it has none)."""
@@ -135,9 +131,9 @@ class ConversationSwitcher:
             self._shown()
             conversation = self._state.conversation
             if conversation is None:
-                self._host.notify(f"Profile: {name}")
+                self._surface.notify(f"Profile: {name}")
             else:
                 reopened = f"Profile: {name}, reopened “{conversation.title}”."
-                self._host.notify(" ".join(filter(None, (reopened, self._root_note()))))
+                self._surface.notify(" ".join(filter(None, (reopened, self._panels.root_note()))))
 
-        self._host.app.push_screen(ProfilePickerScreen(self._state.profile), chosen)
+        self._surface.app.push_screen(ProfilePickerScreen(self._state.profile), chosen)

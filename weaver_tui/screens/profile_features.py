@@ -12,15 +12,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
-if TYPE_CHECKING:
-    from textual.screen import Screen
+from weaver_tui.screens.chat_requests import ResumeRequested
 
+if TYPE_CHECKING:
     from agents.patch_review.review import PendingReview
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.screens.demo_player import DemoPlayer, DemoStage
     from weaver_tui.services import Services
 
@@ -65,32 +66,26 @@ def warm_profile_modules(profile: str) -> None:
 class ProfileFeatures:
     """Patch review, memory and demo for one chat screen.
 
-    ``host`` is the screen (modal screens, notifications, the demo's worker) and ``stage``
-    the same screen as the demo player sees it; ``project_dir`` the folder patches apply to;
-    ``agents_ready`` and ``is_running`` what the screen is doing; ``run_turn`` resumes a
-    paused turn with the review's decision.
+    ``surface`` is the screen (modal screens, notifications, the demo's worker, what it is
+    doing) and ``stage`` the same screen as the demo player sees it; ``project_dir`` returns
+    the folder patches apply to. The review's decision resumes the paused turn through a
+    :class:`~.chat_requests.ResumeRequested`.
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         services: Services,
         *,
         stage: DemoStage,
         project_dir: Callable[[], Path],
-        agents_ready: Callable[[], bool],
-        is_running: Callable[[], bool],
-        run_turn: Callable[..., object],
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._services = services
         self._stage = stage
         self._project_dir = project_dir
-        self._agents_ready = agents_ready
-        self._is_running = is_running
-        self._run_turn = run_turn
         self.demo: DemoPlayer | None = None
         """The demo being played (or the last one played) on this screen."""
         self.demo_pause_s = DEMO_PAUSE_S
@@ -99,9 +94,9 @@ class ProfileFeatures:
         """Whether one of :data:`PROFILE_ACTIONS` is available now."""
         traits = self._state.traits
         if action == "review_patch":
-            return traits.patch_review and not self._is_running()
+            return traits.patch_review and not self._surface.running
         if action == "play_demo":
-            return not self._is_running()
+            return not self._surface.running
         if action == "show_remembered":
             return traits.memory is not None
         return bool(traits.participants)
@@ -130,23 +125,26 @@ class ProfileFeatures:
 
         pending = self.pending_review()
         if pending is None:
-            self._host.notify("No patch is waiting for review on this branch.")
+            self._surface.notify("No patch is waiting for review on this branch.")
             return
-        if self._is_running():
+        if self._surface.running:
             return
 
         def decided(decision: PatchDecision | None) -> None:
             if decision is None or not decision.resumes_turn:
                 return
             if decision.message:
-                self._host.notify(decision.message)
-            self._run_turn(
-                self._state.nearest_user(pending.record_id) or pending.record_id,
-                resume=(pending.record_id, resume_value(decision.decision)),  # type: ignore[arg-type]
+                self._surface.notify(decision.message)
+            self._surface.post_message(
+                ResumeRequested(
+                    self._state.nearest_user(pending.record_id) or pending.record_id,
+                    pending.record_id,
+                    resume_value(decision.decision),  # type: ignore[arg-type]
+                )
             )
 
         review = PatchReviewScreen(pending.patch, self._project_dir())
-        self._host.app.push_screen(review, decided)
+        self._surface.app.push_screen(review, decided)
 
     # ------------------------------------------------------------------ memory
 
@@ -158,7 +156,7 @@ class ProfileFeatures:
         if memory is None:
             return
         data_dir = Path(self._services.settings.data_dir)
-        self._host.app.push_screen(RememberedScreen(memory, data_dir))
+        self._surface.app.push_screen(RememberedScreen(memory, data_dir))
 
     # ------------------------------------------------------------------ demo
 
@@ -180,15 +178,15 @@ class ProfileFeatures:
         """Open a new conversation for the demo and play its turns here, live (Esc stops it)."""
         from weaver_tui.screens.demo_player import DemoPlayer
 
-        if self._is_running() or (self.demo is not None and self.demo.active):
-            self._host.notify("Wait for the reply to finish (or press Esc) first.")
+        if self._surface.running or (self.demo is not None and self.demo.active):
+            self._surface.notify("Wait for the reply to finish (or press Esc) first.")
             return
-        if not self._agents_ready():
-            self._host.notify("The agents are still loading; try again in a moment.")
+        if not self._surface.agents_ready:
+            self._surface.notify("The agents are still loading; try again in a moment.")
             return
         module = self.demo_module()
         if module is None:
-            self._host.notify("No profile has a demo to play.")
+            self._surface.notify("No profile has a demo to play.")
             return
         self.demo = player = DemoPlayer(self._stage, self.demo_pause_s, module)
-        self._host.run_worker(player.play(), name="demo", group="demo", exit_on_error=False)
+        self._surface.run_worker(player.play(), name="demo", group="demo", exit_on_error=False)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from weaver_tui.chat_state import ChatState
-    from weaver_tui.widgets.composer import Composer
+    from weaver_tui.screens.chat_surface import ChatSurface
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
@@ -34,26 +34,23 @@ logger = logging.getLogger(__name__)
 class ProfilePanel:
     """The panel and the chosen view of one chat screen.
 
-    ``composer`` returns the composer (its speaker follows the panel); ``panel_area`` the
-    container the panel is mounted in; ``pending_patches`` how many patches wait for review.
+    ``surface`` gives the composer (its speaker follows the panel), the area the panel is
+    mounted in and whether the agent modules are loaded; ``pending_patches`` returns how many
+    patches wait for review.
     """
 
     def __init__(
         self,
+        surface: ChatSurface,
         state: ChatState,
         project_root: Path | None,
         *,
-        composer: Callable[[], Composer],
-        panel_area: Callable[[], Widget],
         pending_patches: Callable[[], int],
     ) -> None:
+        self._surface = surface
         self._state = state
         self._project_root = project_root
-        self._composer = composer
-        self._panel_area = panel_area
         self._pending_patches = pending_patches
-        self.agents_ready = False
-        """The warm-up has imported the agent modules the panels and views need."""
         self.view: str | None = None
         """The view the message view shows (``None``: everything, as the model reads it)."""
         self.panel: Widget | None = None
@@ -117,14 +114,14 @@ class ProfilePanel:
         from weaver_tui.profile_panels import PanelOptions, panel_for
 
         traits = self._state.traits
-        composer = self._composer()
+        composer = self._surface.composer
         self.view = None
         composer.speaker = "You"
-        if traits.participants and not self.agents_ready:
+        if traits.participants and not self._surface.agents_ready:
             self.show(None)  # mounted once the agents are loaded
             return
         participants = self.participants()
-        pending = self._pending_patches() if self.agents_ready else 0
+        pending = self._pending_patches() if self._surface.agents_ready else 0
         if participants:
             composer.speaker = participants[0]
         if traits.panel == "speakers" and (panel := self.mediator_panel()) is not None:
@@ -148,7 +145,7 @@ class ProfilePanel:
         """Put a panel above the composer, or remove it with ``None``. The panel replaced
         stays in the DOM until its removal completes, so panels carry no ids and are found
         through :attr:`panel`."""
-        area = self._panel_area()
+        area = self._surface.panel_area
         area.remove_children()
         self.panel = panel
         if panel is not None:
@@ -203,7 +200,7 @@ class ProfilePanel:
         items = self._state.path_items()
         if not self._state.traits.participants or self._state.leaf_id is None:
             return items
-        if not self.agents_ready:  # the views need the agent modules
+        if not self._surface.agents_ready:  # the views need the agent modules
             return items
         try:
             return self._view_rows({item.id: item for item in items})
@@ -217,7 +214,7 @@ class ProfilePanel:
         deliveries as the mediator's message; a participant's or the shared view shows only
         what that reader may see, so another person's private reply never flashes by while
         the turn streams."""
-        if not self._state.traits.participants or not self.agents_ready:
+        if not self._state.traits.participants or not self._surface.agents_ready:
             return None
         state = self._state
 

@@ -3,10 +3,10 @@ its events shown live through a :class:`~weaver_tui.screens.turn_view.TurnView`.
 
 :class:`TurnRunner` owns what a running turn needs: the agent runtime (opened at the first
 turn, closed with the screen), the cancel event Esc sets, and the view of the latest turn.
-It draws on the panes the screen hands it and reports the end of each turn through the
-``on_ended`` callback; a worker that fails unexpectedly is reported by Textual to the screen,
-which calls :meth:`TurnRunner.failed`. A cancellable pause (:meth:`TurnRunner.hold`) uses the
-same cancel event, so Esc ends it like a reply.
+It draws on the screen's panes, keeps the screen's reactive ``running`` status, and posts
+:class:`~.chat_requests.TurnEnded` when a turn ends; a worker that fails unexpectedly is
+reported by Textual to the screen, which calls :meth:`TurnRunner.failed`. A cancellable pause
+(:meth:`TurnRunner.hold`) uses the same cancel event, so Esc ends it like a reply.
 """
 
 from __future__ import annotations
@@ -15,68 +15,47 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
 from weaver_tui.messages import TokensArrived
+from weaver_tui.screens.chat_requests import TurnEnded
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
     from textual.worker import Worker
 
     from agents.runtime import AgentRuntime
     from weaver_tui.chat_state import ChatState
-    from weaver_tui.screens.turn_view import RowFilter, TurnOutcome, TurnView
+    from weaver_tui.screens.chat_surface import ChatSurface
+    from weaver_tui.screens.turn_view import RowFilter, TurnView
     from weaver_tui.services import Services
-    from weaver_tui.widgets.chat_header import ChatHeader
-    from weaver_tui.widgets.conversation_tree import ConversationTree
-    from weaver_tui.widgets.message_view import MessageView
-    from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class TurnPanes:
-    """The widgets a turn draws on."""
-
-    messages: MessageView
-    tree: ConversationTree
-    tools: ToolStatusPane
-    header: ChatHeader
 
 
 class TurnRunner:
     """The turns of one chat screen.
 
-    ``host`` is the screen (it runs the worker and receives :class:`TokensArrived`);
-    ``panes`` returns the widgets to draw on; ``sender`` the participant speaking (``None``
-    without participants); ``row_filter`` how the chosen view shows a record;
-    ``on_ended`` is called with the user message and the outcome when a turn ends.
+    ``surface`` is the screen (it runs the worker, receives :class:`TokensArrived` and
+    :class:`TurnEnded`, and gives the panes to draw on); ``row_filter`` returns how the
+    chosen view shows a record.
     """
 
     def __init__(
         self,
-        host: Screen[Any],
+        surface: ChatSurface,
         state: ChatState,
         services: Services,
         *,
         project_root: Path | None,
-        panes: Callable[[], TurnPanes],
-        sender: Callable[[], str | None],
         row_filter: Callable[[], RowFilter | None],
-        on_ended: Callable[[str, TurnOutcome], None],
     ) -> None:
-        self._host = host
+        self._surface = surface
         self._state = state
         self._services = services
         self._project_root = project_root
-        self._panes = panes
-        self._sender = sender
         self._row_filter = row_filter
-        self._on_ended = on_ended
         self._runtime: AgentRuntime | None = None
         self._runtime_stack = AsyncExitStack()
         self.cancel_event: asyncio.Event | None = None
@@ -90,6 +69,17 @@ class TurnRunner:
     def running(self) -> bool:
         return self.cancel_event is not None
 
+    def _speaker(self) -> str | None:
+        """Who is speaking, for a conversation with participants (the composer says)."""
+        return self._surface.composer.speaker if self._state.traits.participants else None
+
+    def _set_running(self, cancel: asyncio.Event | None, busy: str = "") -> None:
+        """Start (``cancel`` set) or end a turn or hold: the event Esc sets, the header's busy
+        word and the screen's ``running`` status change together."""
+        self.cancel_event = cancel
+        self._surface.header.busy = busy
+        self._surface.running = cancel is not None
+
     def start(
         self,
         user_message_id: str,
@@ -98,7 +88,7 @@ class TurnRunner:
     ) -> Worker[None]:
         """Start the turn answering ``user_message_id`` (or resume a paused one: ``resume``
         is the paused record's id and the value; or continue the reply ``continue_from``)."""
-        self.worker = self._host.run_worker(
+        self.worker = self._surface.run_worker(
             self._run(user_message_id, resume, continue_from),
             name="run_turn",
             group="turn",
@@ -112,13 +102,12 @@ class TurnRunner:
         if self.cancel_event is None:
             return False
         self.cancel_event.set()
-        self._panes().header.busy = "cancelling"
+        self._surface.header.busy = "cancelling"
         return True
 
     def failed(self) -> None:
         """The turn's worker failed unexpectedly: nothing runs any more."""
-        self.cancel_event = None
-        self._panes().header.busy = ""
+        self._set_running(None)
 
     def drain(self, message_id: str) -> None:
         """Show the tokens buffered for ``message_id`` (see :class:`TokensArrived`)."""
@@ -128,19 +117,15 @@ class TurnRunner:
     async def hold(self, seconds: float, busy: str) -> bool:
         """Wait ``seconds`` as a reply would: ``busy`` in the header, Esc ("Cancel reply")
         ends it early; ``False`` if it did."""
-        header = self._panes().header
         stop = asyncio.Event()
-        self.cancel_event = stop
-        header.busy = busy
-        self._host.refresh_bindings()
+        self._set_running(stop, busy)
         try:
             await asyncio.wait_for(stop.wait(), timeout=seconds)
         except TimeoutError:
             pass
         finally:
             if self.cancel_event is stop:
-                self.cancel_event = None
-            header.busy = ""
+                self._set_running(None)
         return not stop.is_set()
 
     async def aclose(self) -> None:
@@ -164,17 +149,17 @@ class TurnRunner:
         state = self._state
         assert state.conversation is not None
         conversation_id = state.conversation.id
-        panes = self._panes()
-        self.cancel_event = cancel = asyncio.Event()
-        panes.header.busy = "replying"
-        await panes.tools.new_turn()
+        surface = self._surface
+        cancel = asyncio.Event()
+        self._set_running(cancel, "replying")
+        await surface.tools.new_turn()
         turn = self.turn = TurnView(
             state,
-            view=panes.messages,
-            tree=panes.tree,
-            tools=panes.tools,
-            header=panes.header,
-            notify_tokens=lambda message_id: self._host.post_message(TokensArrived(message_id)),
+            view=surface.messages,
+            tree=surface.tree,
+            tools=surface.tools,
+            header=surface.header,
+            notify_tokens=lambda message_id: surface.post_message(TokensArrived(message_id)),
             row_for=self._row_filter(),
         )
         try:
@@ -192,7 +177,7 @@ class TurnRunner:
                         profile=state.profile,
                         cancel=cancel,
                         project_root=self._project_root,
-                        sender=self._sender(),
+                        sender=self._speaker(),
                         continue_from=continue_from,
                     )
                 else:
@@ -205,6 +190,5 @@ class TurnRunner:
                     )
                 await turn.consume(events)
         finally:
-            self.cancel_event = None
-            panes.header.busy = ""
-        self._on_ended(user_message_id, turn.outcome)
+            self._set_running(None)
+        surface.post_message(TurnEnded(user_message_id, turn.outcome))
