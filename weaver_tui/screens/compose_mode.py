@@ -74,11 +74,13 @@ class ComposeMode:
 
     def clear(self) -> None:
         """Back to the usual mode: the next message follows the active leaf."""
+        was_active = self.active
         self.forking = False
         self.parent = None
         self.editing_id = None
         self._surface.composer.hint = ""
-        self._surface.refresh_bindings()
+        if was_active:
+            self._surface.refresh_bindings()  # Esc has no mode to leave any more
 
     def keep_draft(self, text: str) -> None:
         """Put ``text`` back in the composer (what was sent could not be kept)."""
