@@ -66,7 +66,7 @@ class WeaverApp(App[None]):
     TITLE = "weaver-tui"
     CSS_PATH = APP_STYLESHEET
     COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {_weaver_commands}
-    BINDINGS: ClassVar[list[BindingType]] = bindings_for("app")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("app")]
 
     def __init__(
         self,

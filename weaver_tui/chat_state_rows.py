@@ -20,7 +20,7 @@ from typing import Any
 from agents.profile import ProfileTraits
 from storage.models import MessageRecord
 from weaver_tui.widgets.chat_header import model_badge
-from weaver_tui.widgets.message_view.items import MessageItem
+from weaver_tui.widgets.message_view.items import MessageItem, as_status
 
 CHAT_LINES = 20
 """Lines of a tool's output shown in the chat."""
@@ -59,7 +59,7 @@ def build_item(
         id=record.id,
         role=record.role,
         content=content,
-        status=record.status.value,  # type: ignore[arg-type]
+        status=as_status(record.status.value),
         version=version,
         sibling_count=count,
         badge=badge,

@@ -33,6 +33,7 @@ from textual.widget import Widget
 from weaver_tui.widgets.channel_tabs import SHARED_VIEW
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.message_view import MessageItem
+from weaver_tui.widgets.message_view.items import as_status
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def _plain_item(record: MessageRecord) -> MessageItem:
         id=record.id,
         role=record.role,
         content=content,
-        status=record.status.value,  # type: ignore[arg-type]
+        status=as_status(record.status.value),
         version=record.version,
         badge=badge,
     )

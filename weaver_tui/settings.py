@@ -276,7 +276,8 @@ def load_settings(
     dotenv = _prefixed_settings(env_values)
     yaml_token, dotenv_token = _yaml_data.set(data), _dotenv_data.set(dotenv)
     try:
-        settings = Settings(**given, **{ENV_FILE_SETTING: env_path})
+        env_file_setting: dict[str, Any] = {ENV_FILE_SETTING: env_path}
+        settings = Settings(**given, **env_file_setting)
     except ValidationError as exc:
         raise _config_error(exc, given, env_path, env_values, path) from None
     finally:
@@ -342,7 +343,8 @@ def save_setting(key: str, value: Any, *, config_file: Path | str | None = None)
     except ValidationError as exc:
         reason = str(exc.errors()[0]["msg"]).rstrip(".")
         raise ConfigError(f"Invalid value for {key} (not saved to {path}): {reason}.") from None
-    import yaml  # only when saving: start-up reads the file through settings_sources
+    # only when saving: start-up reads the file through settings_sources
+    import yaml  # type: ignore[import-untyped]
 
     _write_atomically(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return path

@@ -92,7 +92,8 @@ def read_yaml_config(
                 f"The config file {path} does not exist; check the --config path."
             ) from None
         return {}
-    import yaml  # here, not at the top: no config file (the common first launch) needs no YAML
+    # here, not at the top: no config file (the common first launch) needs no YAML
+    import yaml  # type: ignore[import-untyped]
 
     try:
         data = yaml.safe_load(text)

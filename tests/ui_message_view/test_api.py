@@ -110,3 +110,11 @@ async def test_text_streamed_before_the_view_is_mounted_is_shown() -> None:
         await pilot.pause()
         assert "early words" in view.visible_text()
         assert "Question number 0?" in view.visible_text()
+
+
+def test_every_stored_status_keeps_its_name_in_the_view_and_an_unknown_one_shows_complete() -> None:
+    from storage.models import MessageStatus
+    from weaver_tui.widgets.message_view.items import as_status
+
+    assert [as_status(status.value) for status in MessageStatus] == [s.value for s in MessageStatus]
+    assert as_status("archived") == "complete"

@@ -73,7 +73,9 @@ class ArtifactSaver:
         from weaver_tui.screens.confirm import ConfirmScreen
 
         index = self._state.index
-        selected = index.get(selected_id) if selected_id in index else None
+        selected = (
+            index.get(selected_id) if selected_id is not None and selected_id in index else None
+        )
         if selected is None or not artifacts_of(selected.meta):
             selected = latest_with_artifacts(index.get(i) for i in self._state.path_ids())
         if selected is None:

@@ -219,7 +219,9 @@ class ChatScreen(Screen[None]):
         return self.query_one("#messages", MessageView)
 
     @property
-    def tree(self) -> ConversationTree:
+    def tree(self) -> ConversationTree:  # type: ignore[override]
+        """The conversation tree pane. (It shadows ``DOMNode.tree``, a Rich rendering of the DOM
+        Textual only logs for debugging.)"""
         return self.query_one("#tree-pane", ConversationTree)
 
     @property

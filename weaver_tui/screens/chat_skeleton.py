@@ -41,7 +41,7 @@ SEND_WHEN_READY_SENTENCE = "Opening the conversation; your message goes as soon 
 class ChatSkeleton(Screen[None]):
     """Header, empty tree | empty messages + composer | tool pane, footer."""
 
-    BINDINGS: ClassVar[list[BindingType]] = bindings_for("chat")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat")]
     AUTO_FOCUS = "#composer"
 
     def __init__(self, profile: str = "") -> None:

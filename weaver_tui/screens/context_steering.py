@@ -165,9 +165,9 @@ class ContextSteering:
             )
 
 
-_SERVED: dict[tuple[str, str], int | None] = {}
-"""Context windows servers listed, by the header's (provider, model); ``None`` while asking or
-unknown."""
+_SERVED: dict[tuple[str, str, str], int | None] = {}
+"""Context windows servers listed, by the header's (provider, model) and the base URL; ``None``
+while asking or unknown."""
 
 
 def _k(value: int) -> str:

@@ -53,6 +53,7 @@ from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.message_view.items import Status, as_status
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class TurnView:
         tree: ConversationTree,
         tools: ToolStatusPane,
         header: ChatHeader,
-        notify_tokens: Callable[[str], None],
+        notify_tokens: Callable[[str], object],
         row_for: RowFilter | None = None,
     ) -> None:
         self.state = state
@@ -236,7 +237,7 @@ class TurnView:
             return
         self.view.start_message(row)
         if record.status != MessageStatus.STREAMING:
-            self.view.finish_message(record.id, record.status.value)
+            self.view.finish_message(record.id, as_status(record.status.value))
 
     def _record_of(self, record_id: str) -> MessageRecord:
         """The record tokens stream into. The runtime announces every record before its first
@@ -252,7 +253,7 @@ class TurnView:
             return self.state.item(record_id)
         return self.row_for(record_id)
 
-    def _present(self, record_id: str, status: str) -> None:
+    def _present(self, record_id: str, status: Status) -> None:
         """Show a saved (not streaming) record's row as it is now: update it, or add it if the
         filter hid it until now (a reply whose audience is only known when it is complete)."""
         row = self._row(record_id)
@@ -272,7 +273,7 @@ class TurnView:
         self.state.apply(record)
         self.tree.update_record(record)
         if record.status != MessageStatus.STREAMING:
-            self._present(record.id, record.status.value)
+            self._present(record.id, as_status(record.status.value))
 
     def _failed(self, event: RunError) -> None:
         """Show the failure the runtime wrote: the reply it marked (status error, the
@@ -322,8 +323,8 @@ class TurnView:
             if record_id not in self._shown:
                 self._show_new(record)
                 continue
-            status = record.status.value
-            if status == MessageStatus.STREAMING:
+            status = as_status(record.status.value)
+            if status == "streaming":
                 status = event.status
             self._present(record_id, status)
         if event.leaf_id in self.state.index:

@@ -57,7 +57,11 @@ class IncrementalLines(Tree[str | None]):
         # node, so every line drawn at or below the resume line is dropped.
         resume = self._resume_line
         cache = self._line_cache
-        stale = [key for key in cache.keys() if key[0] >= resume]  # noqa: SIM118 (no __iter__)
+        stale = [
+            key
+            for key in cache.keys()  # noqa: SIM118 (no __iter__)
+            if isinstance(key[0], int) and key[0] >= resume
+        ]
         for key in stale:
             cache.discard(key)
         self._tree_lines_cached = None

@@ -28,22 +28,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from textual import on
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 
+import weaver_tui.widgets.conversation_tree.messages as requests
 from storage.models import MessageRecord
 from storage.tree_index import TreeIndex
-from weaver_tui.widgets.conversation_tree.messages import (
-    CheckoutRequested,
-    DeleteRequested,
-    EditRequested,
-    ForkRequested,
-    RegenerateRequested,
-    VersionFlipRequested,
-)
 from weaver_tui.widgets.conversation_tree.rendering import LabelledTree
 
 logger = logging.getLogger(__name__)
@@ -100,12 +93,12 @@ class ConversationTree(LabelledTree):
     }
     """
 
-    CheckoutRequested = CheckoutRequested
-    VersionFlipRequested = VersionFlipRequested
-    ForkRequested = ForkRequested
-    EditRequested = EditRequested
-    RegenerateRequested = RegenerateRequested
-    DeleteRequested = DeleteRequested
+    CheckoutRequested: TypeAlias = requests.CheckoutRequested
+    VersionFlipRequested: TypeAlias = requests.VersionFlipRequested
+    ForkRequested: TypeAlias = requests.ForkRequested
+    EditRequested: TypeAlias = requests.EditRequested
+    RegenerateRequested: TypeAlias = requests.RegenerateRequested
+    DeleteRequested: TypeAlias = requests.DeleteRequested
 
     def __init__(
         self,

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast, get_args
 
 Status = Literal["complete", "streaming", "cancelled", "error"]
 """The lifecycle of a message, the same values as ``storage.models.MessageStatus``."""
+
+STATUSES: frozenset[str] = frozenset(get_args(Status))
+
+
+def as_status(value: str) -> Status:
+    """A stored status as the view names it (one it does not know shows as complete)."""
+    return cast(Status, value) if value in STATUSES else "complete"
 
 
 @dataclass(frozen=True, slots=True)

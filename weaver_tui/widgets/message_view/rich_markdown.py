@@ -5,10 +5,12 @@ are imported when the first block is split or rendered, not while the app paints
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from markdown_it import MarkdownIt
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
+from pygments.lexer import Lexer  # type: ignore[import-untyped]
+from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading, Markdown, MarkdownElement
 from rich.syntax import Syntax
@@ -81,7 +83,7 @@ class ChatMarkdown(Markdown):
     blocks, so this subclass parses with the module's parser instead.
     """
 
-    elements: dict[str, type[MarkdownElement]] = {  # noqa: RUF012 - Rich's own ClassVar
+    elements: ClassVar[dict[str, type[MarkdownElement]]] = {
         **Markdown.elements,
         "heading_open": _LeftHeading,
         "fence": _ThemedCodeBlock,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 from textual.events import Click
@@ -38,7 +39,7 @@ class MessageView(TranscriptViewport, can_focus=True):
     | end | Jump to the latest message and follow the stream again. |
     """
 
-    BINDINGS: list[BindingType] = [  # noqa: RUF012 - Textual's ClassVar
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "select_previous", "Previous message", show=False),
         Binding("down,j", "select_next", "Next message", show=False),
         Binding("left_square_bracket", "flip(-1)", "Prev version", show=False),

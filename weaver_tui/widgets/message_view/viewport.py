@@ -96,7 +96,7 @@ class TranscriptViewport(ScrollView):
     # -- lifecycle, theme, size -------------------------------------------------------------
 
     def on_mount(self) -> None:
-        super().on_mount()
+        super().on_mount()  # type: ignore[no-untyped-call]  # Textual's is not annotated
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.call_after_refresh(self._first_update)
         if not warm_up.started():
@@ -205,10 +205,11 @@ class TranscriptViewport(ScrollView):
         """The first virtual line of a streaming message that a flush may have changed."""
         top = self._layout.tops[position]
         entry = self._layout.entries[position]
-        if kept_blocks is None or not kept_blocks or kept_blocks > len(entry.block_tops):
+        blocks = entry.blocks
+        if not kept_blocks or blocks is None or kept_blocks > len(entry.block_tops):
             return top
         last = kept_blocks - 1
-        return top + entry.body_offset + entry.block_tops[last] + entry.blocks[last].height
+        return top + entry.body_offset + entry.block_tops[last] + blocks[last].height
 
     # -- realisation: render what is near the viewport --------------------------------------
 
