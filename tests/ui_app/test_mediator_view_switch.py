@@ -86,3 +86,23 @@ async def test_switching_back_to_the_model_view_shows_all_streamed_so_far(
         await settle(pilot)
 
         assert screen.messages.items[-1].content == "".join(WORDS)
+
+
+async def test_a_view_that_hides_everything_says_so_instead_of_the_empty_chat_hint(
+    services: Services,
+) -> None:
+    """Alex speaks privately; in Sam's view nothing is left to show, and the view says why
+    (not "write a message", as if the conversation were empty); back in the model's view the
+    messages are there and the hint is gone."""
+    async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = await open_view(pilot, 0)
+        hint = screen.empty_hint
+        assert hint.display and "Write a message below" in str(hint.render())
+        await send(pilot, ALEX_SAYS)
+        await settle(pilot)
+        assert not hint.display
+        await switch_to(pilot, screen, "Sam")
+        assert screen.messages.items == [] and hint.display
+        assert "Nothing in Sam's view yet" in str(hint.render())
+        await switch_to(pilot, screen, None)
+        assert screen.messages.items and not hint.display

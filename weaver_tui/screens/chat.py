@@ -64,7 +64,7 @@ from weaver_tui.screens.conversation_opener import ConversationOpener
 from weaver_tui.screens.conversation_settings import ConversationSettings
 from weaver_tui.screens.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.pane_fit import PaneFit
-from weaver_tui.screens.path_presenter import RETRYABLE, PathPresenter
+from weaver_tui.screens.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
 from weaver_tui.screens.profile_features import (
     PROFILE_ACTIONS,
     ProfileFeatures,
@@ -92,12 +92,6 @@ if TYPE_CHECKING:
     from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
-
-EMPTY_HINT = (
-    "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
-    "Ctrl+O opens your conversations · Ctrl+R switches profile · Ctrl+L the model · F1 lists "
-    "every key."
-)
 
 
 class ChatScreen(Screen[None]):
@@ -237,8 +231,8 @@ class ChatScreen(Screen[None]):
         return self.query_one("#profile-panel")
 
     @property
-    def empty_hint(self) -> Widget:
-        return self.query_one("#empty-hint")
+    def empty_hint(self) -> Static:
+        return self.query_one("#empty-hint", Static)
 
     @property
     def turn(self) -> TurnView | None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
     from textual.widget import Widget
+    from textual.widgets import Static
     from textual.worker import Worker
 
     from weaver_tui.widgets.chat_header import ChatHeader
@@ -45,7 +46,7 @@ class ChatSurface(Protocol):
     @property
     def panel_area(self) -> Widget: ...
     @property
-    def empty_hint(self) -> Widget: ...
+    def empty_hint(self) -> Static: ...
 
     # ------------------------------------------------------------------ the status (reactive)
 

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from weaver_tui.screens.context_steering import ContextSteering
     from weaver_tui.screens.profile_panel import ProfilePanel
 
+EMPTY_HINT = (
+    "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
+    "Ctrl+O opens your conversations · Ctrl+R switches profile · Ctrl+L the model · F1 lists "
+    "every key."
+)
+"""What the message view says while the conversation is empty."""
+
 RETRYABLE = ("error", "cancelled")
 """Statuses of a reply that F5 ("Retry") answers again."""
 
@@ -80,7 +87,10 @@ class PathPresenter:
         surface, state = self._surface, self._state
         items = self._panels.visible_items()
         surface.messages.set_messages(items, select=select)
-        surface.empty_hint.display = not items
+        hint = surface.empty_hint
+        hint.display = not items
+        if not items:
+            hint.update(self._panels.empty_view_note() or EMPTY_HINT)
         leaf = state.leaf_id
         tree = surface.tree
         if leaf is not None and not self.tree_pending and tree.active_leaf_id != leaf:

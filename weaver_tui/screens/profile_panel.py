@@ -194,6 +194,21 @@ class ProfilePanel:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_view()
 
+    def empty_view_note(self) -> str | None:
+        """What the message view says when the chosen view hides every message of the path
+        (``None``: nothing hidden, the usual hint of an empty conversation applies)."""
+        from weaver_tui.widgets.channel_tabs import SHARED_VIEW
+
+        if self.view is None or self._state.leaf_id is None:
+            return None
+        if self.view == SHARED_VIEW:
+            said = "Nothing in the shared channel yet: everything so far was said privately."
+        else:
+            said = f"Nothing in {self.view}'s view yet: so far the others spoke privately."
+        return (
+            f"{said}\nF3 switches the view (All shows every message, as the mediator reads them)."
+        )
+
     def visible_items(self) -> list[MessageItem]:
         """The active path as the message view shows it (through the chosen view, for a
         conversation with participants)."""
