@@ -98,3 +98,31 @@ async def test_the_model_view_shows_deliveries_as_the_mediators_words_while_it_s
         assert f"Mediator → Alex|{ALEX_REPLY}" in seen
         assert f"Mediator → everyone|{SHARED_POST}" in seen
         assert "".join(row[2:] for row in seen if row.startswith("+|")) == CLOSING_NOTE
+
+
+async def test_the_empty_views_hint_goes_when_the_first_row_it_may_read_streams_in(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    """In Sam's view Alex's private message leaves nothing to show (the hint says so); the
+    mediator's shared post is the first row Sam may read, and the hint goes as it arrives, not
+    when the turn ends."""
+    script_turn(fake_openai)
+    async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = await open_view(pilot, 3)
+        assert screen.mediator_view == "Sam"
+        hint = screen.empty_hint
+        hint_shown_at_rows: list[bool] = []
+        start = screen.messages.start_message
+
+        def start_message(item: MessageItem) -> None:
+            start(item)
+            hint_shown_at_rows.append(hint.display)
+
+        screen.messages.start_message = start_message  # type: ignore[method-assign]
+        await send(pilot, ALEX_SAYS, wait=False)
+        await wait_until(pilot, lambda: "Nothing in Sam's view yet" in str(hint.render()))
+        await wait_until(pilot, lambda: screen.turn is not None and not screen.running)
+        await settle(pilot)
+        assert hint_shown_at_rows and not any(hint_shown_at_rows)
+        assert [item.content for item in screen.messages.items] == [SHARED_POST]
+        assert not hint.display

@@ -263,13 +263,13 @@ class ChatScreen(Screen[None]):
     # ------------------------------------------------------------------ opening
 
     def on_mount(self) -> None:
+        self.watch(self.messages, "empty", self._show_empty_hint)
         preview = self.opener.wait_for_preview()
         if preview is None:
             self.opener.join()
             self._conversation_read()
             return
         self.messages.set_messages(preview.items)
-        self.empty_hint.display = False
         self.header.profile = profile_badge(preview.conversation.profile)
         self.header.title = preview.conversation.title
         self.composer.focus()
@@ -321,6 +321,11 @@ class ChatScreen(Screen[None]):
         await self.turns.aclose()
 
     # ------------------------------------------------------------------ the status
+
+    def _show_empty_hint(self, empty: bool) -> None:
+        """The hint over the transcript shows exactly while no message does (a reply that
+        streams into an empty view hides it at its first row)."""
+        self.empty_hint.display = empty
 
     def watch_conversation_open(self, is_open: bool) -> None:
         if is_open:

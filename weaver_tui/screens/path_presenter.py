@@ -87,10 +87,8 @@ class PathPresenter:
         surface, state = self._surface, self._state
         items = self._panels.visible_items()
         surface.messages.set_messages(items, select=select)
-        hint = surface.empty_hint
-        hint.display = not items
-        if not items:
-            hint.update(self._panels.empty_view_note() or EMPTY_HINT)
+        if not items:  # the hint shows while the view is empty (the screen watches it)
+            surface.empty_hint.update(self._panels.empty_view_note() or EMPTY_HINT)
         leaf = state.leaf_id
         tree = surface.tree
         if leaf is not None and not self.tree_pending and tree.active_leaf_id != leaf:

@@ -8,6 +8,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.events import Click
 from textual.message import Message
+from textual.reactive import var
 
 from weaver_tui.widgets.message_view.blocks import code_of
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry
@@ -127,6 +128,9 @@ class MessageView(TranscriptViewport, can_focus=True):
         def control(self) -> MessageView:
             return self.view
 
+    empty: var[bool] = var(True)
+    """No message is shown (a hint over an empty transcript can watch this)."""
+
     def __init__(
         self,
         *,
@@ -187,6 +191,7 @@ class MessageView(TranscriptViewport, can_focus=True):
             kept + [self._entry_for(item, known.get(item.id), width) for item in items[keep:]]
         )
         self._open_thinking &= set(self._layout.index)
+        self.empty = not items
         self._streaming_ids = {item.id for item in items if item.status == "streaming"}
         if self._selected not in self._layout.index:
             self._selected = None
@@ -232,6 +237,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         else:
             self._layout.entries[position] = entry
             self._layout.rebuild(position)
+        self.empty = False
         self._streaming_ids.add(item.id)
         self._update()
 
