@@ -601,10 +601,6 @@ class ChatScreen(Screen[None]):
 
     # ------------------------------------------------------------------ sending
 
-    @property
-    def can_send(self) -> bool:
-        return self.sender.can_send
-
     def take_draft(self, typed_ahead: str, *, send: bool) -> None:
         """Put what was typed before this screen was in (at the launch frame) in front of
         what the composer holds; send it as soon as the chat can if Enter was pressed."""

@@ -128,6 +128,5 @@ class Sender:
         self._settings.pending_attachments = []
         surface.tree.add_record(user)
         if not self._presenter.append_sent(user.id):
-            self._presenter.show_path()
-        surface.retry_user_id = None
+            self._presenter.show_path()  # the new leaf is a complete message: no retry offered
         self._turns.start(user.id)

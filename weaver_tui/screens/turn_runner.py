@@ -65,10 +65,6 @@ class TurnRunner:
         self.worker: Worker[None] | None = None
         """The worker of the latest turn (running or finished)."""
 
-    @property
-    def running(self) -> bool:
-        return self.cancel_event is not None
-
     def _speaker(self) -> str | None:
         """Who is speaking, for a conversation with participants (the composer says)."""
         return self._surface.composer.speaker if self._state.traits.participants else None
