@@ -36,6 +36,33 @@ def test_listing_requests_list_files_with_the_users_glob(project: Path) -> None:
     ]
 
 
+def test_a_listing_asked_beside_a_named_file_is_listed_and_the_file_read(project: Path) -> None:
+    assert first_calls(project, "list the files here and read README.md") == [
+        {"name": "list_files", "args": {"directory": "."}},
+        {"name": "read_file", "args": {"path": "README.md"}},
+    ]
+    assert first_calls(project, "show me the files in src/demo, then read src/demo/app.py") == [
+        {"name": "list_files", "args": {"directory": "src/demo"}},
+        {"name": "read_file", "args": {"path": "src/demo/app.py"}},
+    ]
+    # Naming files to read is not a request for a listing.
+    assert first_calls(project, "read the files README.md and src/demo/app.py") == [
+        {"name": "read_file", "args": {"path": "README.md"}},
+        {"name": "read_file", "args": {"path": "src/demo/app.py"}},
+    ]
+
+
+async def test_a_listing_and_a_read_are_both_answered(project: Path) -> None:
+    graph = build_loop(ide_helper_model(), code_tools(project))
+    messages = await run_turn(graph, "list the files here and read README.md")
+    assert [type(m).__name__ for m in messages] == [
+        "AIMessage", "ToolMessage", "ToolMessage", "AIMessage"
+    ]  # fmt: skip
+    answer = messages[-1].content
+    assert "`src/demo/util.py`" in answer
+    assert "A tiny demo project." in answer
+
+
 def test_search_requests_search_for_the_named_identifier(project: Path) -> None:
     assert first_calls(project, "where is slugify used?") == [
         {"name": "search_code", "args": {"query": "slugify"}}

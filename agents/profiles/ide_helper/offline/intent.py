@@ -59,6 +59,13 @@ _LIST = re.compile(
     r"what(?:'s| is) in\b|contents of\b",
     re.IGNORECASE,
 )
+_LIST_VERB = re.compile(
+    r"\b(?:list|ls|show)\s+(?:me\s+)?(?:all\s+)?(?:of\s+)?(?:the\s+)?"
+    r"(?:files|folders?|director(?:y|ies)|contents|tree)\b",
+    re.IGNORECASE,
+)
+"""An explicit request for a listing ("list the files", "show me the folders"), which holds
+even when the same message also names a file to read."""
 _SEARCH = re.compile(
     r"\b(?:search|find|grep|look(?:ing)? for|usages?|occurrences?|references?|defined|"
     r"who calls|callers? of|mentions?)\b|where(?:'s| is| are| do)\b",
@@ -86,6 +93,7 @@ class CodeIntent:
     line_range: tuple[int, int] | None = None
     search_term: str | None = None
     wants_list: bool = False
+    lists_explicitly: bool = False
     wants_search: bool = False
     wants_overview: bool = False
     rename: tuple[str, str] | None = None
@@ -206,6 +214,7 @@ def parse_code_intent(text: str) -> CodeIntent:
         line_range=line_range,
         search_term=search_term,
         wants_list=wants_list,
+        lists_explicitly=bool(_LIST_VERB.search(text)),
         wants_search=wants_search and search_term is not None,
         wants_overview=bool(_OVERVIEW.search(text)),
         rename=rename,

@@ -54,6 +54,9 @@ def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
     if intent.files:
         start, end = intent.line_range or (None, None)
         calls = []
+        if intent.lists_explicitly:  # "list the files here and read README.md": both
+            directory = intent.directories[0] if intent.directories else "."
+            calls.append(_call(conv, LIST, directory=directory, pattern=intent.pattern))
         for named in intent.files[:4]:
             path = _known_path(conv, named)
             calls.append(_call(conv, READ, path=path, start_line=start, end_line=end))
@@ -176,8 +179,14 @@ def _preface(calls: list[PlannedCall]) -> str:
     if names == {SEARCH}:
         return f"Searching the code for `{calls[0].args.get('query')}`."
     if names == {LIST}:
-        args: Mapping[str, Any] = calls[0].args
-        where = args.get("directory") or "."
-        pattern = f" matching `{args['pattern']}`" if args.get("pattern") else ""
-        return f"Let me list the files in `{where}`{pattern}."
+        return f"Let me {_listing_phrase(calls[0].args)}."
+    if names == {LIST, READ} and calls[0].name == LIST:
+        paths = [f"`{c.args.get('path')}`" for c in calls if c.name == READ]
+        return f"Let me {_listing_phrase(calls[0].args)}, then read {human_list(paths)}."
     return "Let me look at the project."
+
+
+def _listing_phrase(args: Mapping[str, Any]) -> str:
+    where = args.get("directory") or "."
+    pattern = f" matching `{args['pattern']}`" if args.get("pattern") else ""
+    return f"list the files in `{where}`{pattern}"
