@@ -53,6 +53,26 @@ async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilo
     assert rewoo["queries"] == ["DPO cost", "RLHF cost"]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Compare ReWOO and ReAct: which uses fewer LLM calls?",
+        "ReWOO vs ReAct, which is cheaper?",
+        "difference between ReWOO and ReAct — which plans first?",
+    ],
+)
+async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
+    pilot_runtime, question
+):
+    runtime, store = pilot_runtime
+    conversation = store.create_conversation("paper-pilot", "research")
+    turn = await ask(runtime, store, conversation.id, question)
+    slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
+    assert slots["entities"] == ["ReWOO", "ReAct"]
+    rewoo = next(stage for stage in turn.trace["stages"] if stage["stage"] == "rewoo")
+    assert [q.split()[0] for q in rewoo["queries"]] == ["ReWOO", "ReAct"]
+
+
 async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot_runtime):
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")

@@ -54,6 +54,12 @@ _LEADING = re.compile(
     r"^(?:how|what|why|does|do|is|are|can|which|when|where|who|and|also|so|then|tell|the)\s+",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(
+    r"\s*(?:[:;,()]|\s[-–—]\s|—)\s*|\s+(?=(?:which|who|what|how|when|where|why|whose)\b)",
+    re.IGNORECASE,
+)
+"""Where a named thing ends and the rest of the question begins ("ReAct: which uses fewer calls",
+"LoRA, and which needs less memory")."""
 _SOURCE = re.compile(r"^\[(\d+)\]\s+(.*?)\s+\(([^()]*)\):\s*(.*)$")
 _CITE = re.compile(r"\[(\d+)\]")
 NOTHING_FOUND = "The knowledge base has nothing on this question"
@@ -95,6 +101,7 @@ def _stems(text: str) -> set[str]:
 
 
 def _clean(phrase: str) -> str:
+    phrase = _CLAUSE_END.split(phrase, maxsplit=1)[0]
     phrase = re.sub(r"\s+", " ", phrase).strip(" ?.!,")
     return re.sub(r"^(?:the|a|an)\s+", "", phrase, flags=re.IGNORECASE)
 
