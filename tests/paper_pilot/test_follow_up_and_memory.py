@@ -9,7 +9,7 @@ from agents.offline import OfflineChatModel
 from agents.offline.conversation import Conversation
 from agents.offline.reply import PlannedCall, Reply
 from agents.profiles.paper_pilot.memory import Memory, memory_path
-from agents.profiles.paper_pilot.offline import RULES
+from agents.profiles.paper_pilot.offline import ALREADY_LEARNED, RULES, synthesize
 from tests.paper_pilot.conftest import ask
 
 
@@ -58,7 +58,9 @@ async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
     recalled = next(s for s in turn.trace["stages"] if s["stage"] == "load_memory")
     assert recalled["recalled"] >= 1
     body, _, sources = turn.reply.content.partition("**Sources**")
-    assert "From what you learned before" in body
+    # What was recalled is what this answer cites again: said once, and the user told so.
+    assert ALREADY_LEARNED in body and "From what you learned before" not in body
+    assert all(body.count(fact.text.rstrip(".")) <= 1 for fact in facts)
     assert "memory" not in sources  # prior knowledge is never a cited source
 
     await ask(runtime, store, later.id, "What is LoRA?")  # the same facts again
@@ -85,3 +87,30 @@ async def test_retries_then_a_forced_pass_that_is_not_remembered(pilot_runtime, 
     assert "could not confirm every claim" in turn.reply.content
     with Memory(memory_path(data_dir)) as memory:
         assert memory.all() == []
+
+
+LORA_NOTES = {
+    1: ("LoRA: low-rank adaptation — Idea", "ml/lora",
+        "LoRA freezes the model and learns a low-rank update. It trains under one percent of the "
+        "parameters."),
+    2: ("Plan-and-execute — Idea", "agents/plan_and_execute",
+        "It plans every step up front, then executes the steps with a cheaper model."),
+}  # fmt: skip
+
+
+def test_prior_knowledge_adds_only_what_the_answer_does_not_say():
+    fresh = "QLoRA quantizes the frozen base model to four bits."
+    said = "LoRA freezes the model and learns a low-rank update."
+    answer = synthesize("How does LoRA learn its update?", LORA_NOTES, [said, fresh])
+    body, _, prior = answer.partition("_From what you learned before:_")
+    assert said.rstrip(".") in body and fresh in prior and said not in prior
+
+    repeated = synthesize("How does LoRA learn its update?", LORA_NOTES, [said])
+    assert "From what you learned before" not in repeated and ALREADY_LEARNED in repeated
+    assert synthesize("How does LoRA learn its update?", LORA_NOTES, []).count("_") == 0
+
+
+def test_a_sentence_lifted_from_a_note_names_what_it_stood_for():
+    answer = synthesize("How does plan-and-execute plan its steps?", LORA_NOTES, [])
+    assert "Plan-and-execute plans every step up front" in answer
+    assert not any(line.startswith("It ") for line in answer.split(". "))

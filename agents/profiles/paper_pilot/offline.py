@@ -62,6 +62,7 @@ _CLAUSE_END = re.compile(
 "LoRA, and which needs less memory")."""
 _SOURCE = re.compile(r"^\[(\d+)\]\s+(.*?)\s+\(([^()]*)\):\s*(.*)$")
 _CITE = re.compile(r"\[(\d+)\]")
+ALREADY_LEARNED = "You have read this before, in an earlier answer."
 NOTHING_FOUND = "The knowledge base has nothing on this question"
 
 
@@ -286,11 +287,35 @@ def synthesize(question: str, sources: Mapping[int, tuple[str, str, str]], prior
         topic = ", ".join(query_terms(question)[:4]) or "it"
         return (f"{NOTHING_FOUND}: none of its notes cover {topic}. Add notes that do with "
                 "`weaver-tui kb add FOLDER`, then ask again.")  # fmt: skip
-    lines = [f"{sentence.rstrip('.!?')} [{n}]." for _, _, n, sentence in picked]
+    lines = [
+        f"{_named_subject(sentence, sources[n][0]).rstrip('.!?')} [{n}]."
+        for _, _, n, sentence in picked
+    ]
     text = " ".join(lines)
-    if prior:
-        text += "\n\n_From what you learned before:_ " + " ".join(prior[:2])
+    said = _stems(text)
+    fresh = [fact for fact in prior if not _stems(fact) <= said]  # not what the answer just said
+    if fresh:
+        text += "\n\n_From what you learned before:_ " + " ".join(fresh[:2])
+    elif prior:
+        text += f"\n\n_{ALREADY_LEARNED}_"
     return text
+
+
+_OPENING_PRONOUN = re.compile(r"^(?:It|This|This method|This approach)\s+(?=[a-z])")
+_EXPLETIVE = re.compile(
+    r"^It\s+(?:is|was)\s+(?:not\s+)?(?:common|important|possible|worth|easy|hard|likely|"
+    r"unclear|known|true|better|best|often|usually|tempting)\b"
+)
+
+
+def _named_subject(sentence: str, title: str) -> str:
+    """A sentence lifted from a note names what "It" stood for there: the note title's subject
+    ("It sits between ReAct and ReWOO" from "Plan-and-execute — Idea" reads "Plan-and-execute
+    sits between ...")."""
+    subject = re.split(r":|\s[-–—]\s", title, maxsplit=1)[0].strip()
+    if not subject or _EXPLETIVE.match(sentence):
+        return sentence
+    return _OPENING_PRONOUN.sub(subject + " ", sentence, count=1)
 
 
 def _synthesis(conv: Conversation) -> Reply | None:
