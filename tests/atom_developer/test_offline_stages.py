@@ -8,7 +8,7 @@ import pytest
 
 from agents.offline import OfflineChatModel
 from agents.profiles.atom_developer import prompts
-from agents.profiles.atom_developer.generator import generate
+from agents.profiles.atom_developer.generator import extract_sample, generate
 from agents.profiles.atom_developer.offline_fixes import fix_draft
 from agents.profiles.atom_developer.profile import PROFILE
 from agents.profiles.atom_developer.request import last_block
@@ -45,6 +45,25 @@ def test_the_draft_picks_the_pattern_kind_from_the_intent_and_passes(
 def test_the_fields_come_from_the_intent_or_else_the_sample() -> None:
     assert generate("extract the IP and status code from nginx access logs").fields == ("ip", "status")  # fmt: skip
     assert generate("parse these", ERROR_SAMPLE).fields == ("timestamp", "level", "error_code", "message")  # fmt: skip
+
+
+def test_a_component_is_a_field_of_its_own_and_leaves_the_message() -> None:
+    sample = (
+        "2024-01-01 12:00:01 ERROR db: connection refused\n"
+        "2024-01-01 12:00:02 INFO [web] started\n"
+        "2024-01-01 12:00:03 WARN fetch http://example.test failed"
+    )
+    atom = generate("parse lines into timestamp, level, component and message", sample)
+    assert atom.fields == ("timestamp", "level", "component", "message")
+    assert [(r.get("component"), r["message"]) for r in extract_sample(atom, sample)] == [
+        ("db", "connection refused"),
+        ("web", "started"),
+        (None, "fetch http://example.test failed"),
+    ]
+    assert validate(atom.code, atom.spec, sample).valid
+    # Without a component asked for, the message keeps the whole rest of the line.
+    plain = generate("parse lines into timestamp, level and message", sample)
+    assert extract_sample(plain, sample)[0]["message"] == "db: connection refused"
 
 
 def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:

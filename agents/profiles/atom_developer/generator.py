@@ -27,8 +27,11 @@ FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "user": (("username", "user"), r"\buser[=: ](?P<user>[\w.@-]+)", r"^\S+$"),
     "email": (("email", "e-mail"), r"(?P<email>[\w.+-]+@[\w-]+\.[\w.-]+)", r"@"),
     "port": (("port",), r"\bport[=: ](?P<port>\d+)", r"^\d+$"),
+    "component": (("component", "module", "logger", "subsystem"), r"\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*\[?(?P<component>[A-Za-z_][\w.-]*)(?:\]\s*|\]?:(?!//)\s*)", r"^[\w.-]+$"),
     "message": (("message", "msg", "text"), r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*)?(?P<message>\S.*)$", r".+"),
 }  # fmt: skip
+MESSAGE_AFTER_COMPONENT = r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*(?:\[?[A-Za-z_][\w.-]*(?:\]\s*|\]?:(?!//)\s*))?)?(?P<message>\S.*)$"
+"""The message when the component is a field too: what follows ``LEVEL component:``."""
 ACCESS_LOG = (
     r'^(?P<ip>\S+) \S+ (?P<user>\S+) \[(?P<timestamp>[^\]]+)\] "(?P<method>[A-Z]+) (?P<path>\S+)'
     r' (?P<protocol>[^"]+)" (?P<status>\d{3}) (?P<bytes>\d+|-)'
@@ -138,6 +141,14 @@ def pattern_kind(pattern: str) -> str:
     return "wildcard" if "*" in pattern else "default"
 
 
+def field_regex(field: str, fields: tuple[str, ...] | list[str]) -> str:
+    """The named-group regex for ``field`` among ``fields`` (a message leaves out the component
+    when that is extracted on its own)."""
+    if field == "message" and "component" in fields:
+        return MESSAGE_AFTER_COMPONENT
+    return FIELDS[field][1]
+
+
 def extract_sample(atom: Atom, sample: str) -> list[dict[str, str]]:
     """Apply the atom's patterns to a sample (same regexes as the generated code)."""
     rows = []
@@ -153,7 +164,7 @@ def extract_sample(atom: Atom, sample: str) -> list[dict[str, str]]:
                 }
         else:
             for field in atom.fields:
-                if found := re.search(FIELDS[field][1], line):
+                if found := re.search(field_regex(field, atom.fields), line):
                     parsed[field] = str(found.group(field))
         if atom.value_field in parsed:
             rows.append(parsed)
@@ -182,7 +193,9 @@ def _code(intent: str, fields: list[str], value_field: str, access: bool) -> str
             "        parsed = {k: str(v) for k, v in match.groupdict().items() if k in FIELDS and v is not None}\n"
         )
     else:
-        entries = "\n".join(f"    ({f!r}, re.compile(r'{FIELDS[f][1]}'))," for f in fields)
+        entries = "\n".join(
+            f"    ({f!r}, re.compile(r'{field_regex(f, fields)}'))," for f in fields
+        )
         patterns = f"FIELD_REGEX = (\n{entries}\n)\n"
         parse = (
             "        parsed = {}\n"
