@@ -67,3 +67,24 @@ async def test_search_then_rename_with_review_on_the_offline_model(
     assert (git_project / "src/app.py").read_text() == APP_PY.replace("farewell", "goodbye")
     settled = [e for e in events if isinstance(e, ToolFinished)]
     assert settled[0].output.startswith("Applied patch p-")
+
+
+async def test_a_file_asked_about_as_a_folder_is_read(
+    store: Any, tmp_path: Path, project: Path
+) -> None:
+    (project / "app.log").write_text("12:00:01 ERROR db: connection refused\n", encoding="utf-8")
+    (project / "notes.xyz").write_text("remember the milk\n", encoding="utf-8")
+    conversation = store.create_conversation(
+        "ide-helper", "offline", meta={"project_root": str(project)}
+    )
+    async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "ck.db")) as saver:
+        runtime = AgentRuntime(store, saver)
+        # A log file is a file by its name: read at once.
+        events = await ask(runtime, store, conversation.id, "what is in app.log?")
+        assert [e.name for e in events if isinstance(e, ToolFinished)] == ["read_file"]
+        assert "connection refused" in store.get_message(events[-1].leaf_id).content
+        # A name the model cannot tell is a file: listed, found to be a file, then read.
+        events = await ask(runtime, store, conversation.id, "what is in notes.xyz?")
+        finished = [e for e in events if isinstance(e, ToolFinished)]
+        assert [e.name for e in finished] == ["list_files", "read_file"]
+        assert "remember the milk" in store.get_message(events[-1].leaf_id).content

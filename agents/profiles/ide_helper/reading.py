@@ -161,6 +161,10 @@ def _is_skipped_folder(root: Path, folder: Path) -> bool:
     return False
 
 
+IS_A_FILE = "is a file, not a folder"
+"""What ``list_files`` says when it is given a file (the offline rules read it instead)."""
+
+
 def list_project_files(root: Path, directory: str = ".", pattern: str | None = None) -> str:
     """Project files under ``directory`` (recursively), optionally filtered by a glob.
 
@@ -172,7 +176,7 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
     shown = relative_display(real_root, folder)
     if not folder.is_dir():
         if folder.is_file():
-            raise ToolError(f"'{shown}' is a file, not a folder; use read_file to read it.")
+            raise ToolError(f"'{shown}' {IS_A_FILE}; use read_file to read it.")
         raise ToolError(f"There is no folder '{shown}' in the project; try list_files('.').")
     if _is_skipped_folder(real_root, folder):
         return (

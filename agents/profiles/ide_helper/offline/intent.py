@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from agents.offline.text import identifiers, keywords, quoted_terms
 
-_EXTENSION_LIST = "py pyi md rst txt toml cfg ini json jsonl yaml yml js jsx ts tsx css tcss html sh bash rs go java kt c h cpp hpp rb php sql csv xml lock env"
+_EXTENSION_LIST = "py pyi md rst txt toml cfg ini json jsonl yaml yml js jsx ts tsx css tcss html sh bash rs go java kt c h cpp hpp rb php sql csv xml lock env log conf properties scss vue svelte swift cs lua tf proto graphql dart scala ex exs zig"
 EXTENSIONS = frozenset(_EXTENSION_LIST.split())
 _KNOWN_NAMES = {"makefile", "dockerfile", "readme", "license", ".gitignore", "justfile"}
 _NOT_PATHS = {"and/or", "i/o", "n/a", "w/o", "either/or", "true/false", "yes/no"}

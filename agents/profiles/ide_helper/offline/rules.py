@@ -23,6 +23,7 @@ from agents.profiles.ide_helper.offline.edits import (
     replacement_edit,
 )
 from agents.profiles.ide_helper.offline.intent import CodeIntent, parse_code_intent
+from agents.profiles.ide_helper.reading import IS_A_FILE
 
 READ, LIST, SEARCH, EDIT = "read_file", "list_files", "search_code", "propose_edit"
 FAMILY = (READ, LIST, SEARCH, EDIT)
@@ -71,7 +72,10 @@ def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
         return [_call(conv, SEARCH, query=intent.search_term)]
     if intent.wants_list or intent.directories:
         directory = intent.directories[0] if intent.directories else "."
-        return [_call(conv, LIST, directory=directory, pattern=intent.pattern)]
+        calls = [_call(conv, LIST, directory=directory, pattern=intent.pattern)]
+        if _listed_a_file(conv, directory):  # "what is in notes.xyz?": it is a file, read it
+            calls.append(_call(conv, READ, path=directory))
+        return calls
     if intent.wants_overview:
         calls = [_call(conv, LIST, directory=".", pattern=None)]
         readme = _readme_in_listing(conv)
@@ -141,6 +145,13 @@ def _known_path(conv: Conversation, name: str) -> str:
 def _read_failed(conv: Conversation, path: str) -> bool:
     return any(
         r.is_error and _same_path(str(r.args.get("path", "")), path) for r in conv.results_of(READ)
+    )
+
+
+def _listed_a_file(conv: Conversation, path: str) -> bool:
+    return any(
+        r.is_error and IS_A_FILE in r.content and _same_path(str(r.args.get("directory", "")), path)
+        for r in conv.results_of(LIST)
     )
 
 
