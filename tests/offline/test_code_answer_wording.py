@@ -45,3 +45,24 @@ def test_a_conflict_is_quoted_as_its_sentence_without_the_stale_diff() -> None:
 def test_ranges_read_as_a_person_writes_them() -> None:
     assert line_span(120, 120) == "line 120"
     assert line_span(3, 9) == "lines 3-9"
+
+
+def _result(name: str, call_id: str, content: str, is_error: bool = False, **args: object):
+    return ToolResult(name=name, args=args, call_id=call_id, content=content, is_error=is_error)
+
+
+def test_a_failed_read_is_told_unless_a_later_read_of_the_file_made_it_good() -> None:
+    missing = _result("read_file", "c1", "There is no file 'app.py'.", True, path="app.py")
+    found = _result(
+        "read_file", "c2", "src/app.py (lines 1-1 of 1)\n   1 | x = 1", path="src/app.py"
+    )
+    intent = parse_code_intent("read app.py")
+    assert "did not work" in answer(_conversation(missing), intent)
+    assert "did not work" not in answer(_conversation(missing, found), intent)
+    # A refused edit is told even when the file was read again after it.
+    conflict = _result("propose_edit", "c3", CONFLICT, True, path="README.md")
+    reread = _result(
+        "read_file", "c4", "README.md (lines 1-1 of 1)\n   1 | # old", path="README.md"
+    )
+    intent = parse_code_intent("rename old to new in README.md")
+    assert "was not applied" in answer(_conversation(conflict, reread), intent)

@@ -39,6 +39,8 @@ _LANGUAGES = {
 _FENCES = {"Python": "python", "Markdown": "markdown", "TOML": "toml", "JSON": "json",
            "YAML": "yaml", "JavaScript": "javascript", "TypeScript": "typescript", "shell": "bash",
            "Rust": "rust", "Go": "go"}  # fmt: skip
+_PREVIEW_LINES = 8
+"""How many of a read file's first lines the answer shows."""
 _DEFINITION = re.compile(r"^\s*(?:async\s+)?(def|class|function|fn|func)\s+([A-Za-z_]\w*)")
 _HIT = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):\s?(?P<text>.*)$")
 
@@ -51,7 +53,9 @@ def answer(conv: Conversation, intent: CodeIntent) -> str:
     if overview:  # what the project is (its README) before what it holds
         results.sort(key=lambda r: r.name != "read_file")
     sections = []
-    for result in results:
+    for i, result in enumerate(results):
+        if result.is_error and _recovered(result, results[i + 1 :]):
+            continue
         if patched and result.name == "read_file" and not result.is_error:
             sections.append(_brief_read(result))
         elif overview and result.name == "list_files" and not result.is_error:
@@ -62,6 +66,23 @@ def answer(conv: Conversation, intent: CodeIntent) -> str:
     if intent.wants_edit and not conv.results_of("propose_edit"):
         sections.append(_why_no_edit(conv, intent))
     return "\n\n".join(sections).strip() or "The tools returned nothing I could use."
+
+
+def _target(result: ToolResult) -> str:
+    value = result.args.get("path") or result.args.get("directory") or ""
+    return PurePosixPath(str(value)).name
+
+
+def _recovered(failed: ToolResult, later: list[ToolResult]) -> bool:
+    """A failed call that a later call on the same file made good (``app.py`` not at the root,
+    then found and read; a "folder" that was a file, then read), which the answer need not
+    recount."""
+    if failed.name not in ("read_file", "list_files"):
+        return False  # a refused edit stays in the answer whatever came after it
+    name = _target(failed)
+    return bool(name) and any(
+        r.name == "read_file" and not r.is_error and _target(r) == name for r in later
+    )
 
 
 def _brief_read(result: ToolResult) -> str:
@@ -111,7 +132,7 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     if "[truncated" in result.content.lower():
         parts[0] += " The tool truncated it, so this covers the part it returned."
     opening = _opening_line(lines, numbers, language)
-    if opening:
+    if opening and len(numbers) > _PREVIEW_LINES:  # else the preview below shows it all
         parts.append(f"> {opening}")
     definitions = [
         (kind, name, n)
@@ -131,10 +152,10 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     headings = [lines[n].strip() for n in numbers if re.match(r"#{1,3} ", lines[n])]
     if language == "Markdown" and headings:
         parts.append("Sections:\n" + "\n".join(f"- {h.lstrip('#').strip()}" for h in headings[:8]))
-    mentions = _mentions(lines, numbers, intent)
+    mentions = _mentions(lines, numbers, intent, path)
     if mentions:
         parts.append(mentions)
-    preview = [lines[n] for n in numbers[:8]]
+    preview = [lines[n] for n in numbers[:_PREVIEW_LINES]]
     fence = _FENCES.get(language, "")
     parts.append("It starts with:\n\n" + fenced("\n".join(preview), fence))
     return "\n\n".join(parts)
@@ -161,9 +182,9 @@ def _opening_line(lines: dict[int, str], numbers: list[int], language: str = "")
     return ""
 
 
-def _mentions(lines: dict[int, str], numbers: list[int], intent: CodeIntent) -> str:
+def _mentions(lines: dict[int, str], numbers: list[int], intent: CodeIntent, path: str) -> str:
     term = intent.search_term or (intent.rename[0] if intent.rename else None)
-    if not term:
+    if not term or term in (path, PurePosixPath(path).name):  # the file's own name
         return ""
     found = [n for n in numbers if term in lines[n]]
     if not found:
