@@ -102,6 +102,7 @@ async def test_a_listing_is_counted_and_shown(project: Path) -> None:
     answer = (await run_turn(graph, "list the python files"))[-1].content
     assert "3 files matching `*.py`" in answer
     assert "`src/demo/util.py`" in answer and "README.md" not in answer
+    assert "`.`" not in answer  # the root is named as the project, not as a dot
 
 
 async def test_a_rename_reads_then_proposes_an_edit_computed_from_the_file(project: Path) -> None:

@@ -205,7 +205,7 @@ def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
     matching = f" matching `{pattern}`" if pattern else ""
     if not entries:
         note = f" ({shorten(' '.join(notes), 160)})" if notes else ""
-        return f"Nothing is listed in `{directory}`{matching}{note}."
+        return f"Nothing is listed in {folder_name(directory)}{matching}{note}."
     stated = next((int(m.group(1)) for n in notes if (m := re.match(r"(\d+) files?\b", n))), None)
     total = max(stated or 0, len(entries))
     prefix = "" if directory in (".", "./") else directory.rstrip("/") + "/"
@@ -219,7 +219,8 @@ def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
         summary.append("by type: " + ", ".join(f"{k} ×{v}" for k, v in kinds.most_common(5)))
     if len(folders) > 1 or (folders and condensed):
         summary.append("folders: " + ", ".join(f"`{k}` ({v})" for k, v in folders.most_common(5)))
-    head = f"`{directory}` holds {plural(total, 'file')}{matching}"
+    where = folder_name(directory)
+    head = f"{where[0].upper()}{where[1:]} holds {plural(total, 'file')}{matching}"
     head += f" ({'; '.join(summary)})." if summary else "."
     if condensed:
         return head
@@ -228,6 +229,11 @@ def _describe_listing(result: ToolResult, condensed: bool = False) -> str:
     extra_notes = [n for n in notes if not re.match(r"\d+ files?\b", n)]
     notes_line = f"\n\n_{shorten(extra_notes[-1], 160)}_" if extra_notes else ""
     return f"{head}\n\n{shown}{more}{notes_line}"
+
+
+def folder_name(directory: str) -> str:
+    """How an answer names a folder: "the project" for its root, else the path as code."""
+    return "the project" if directory.strip() in ("", ".", "./") else f"`{directory}`"
 
 
 def _describe_hits(result: ToolResult) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from agents.offline.conversation import Conversation
 from agents.offline.reply import PlannedCall, Reply
 from agents.offline.text import human_list
-from agents.profiles.ide_helper.offline.answers import answer, search_hits
+from agents.profiles.ide_helper.offline.answers import answer, folder_name, search_hits
 from agents.profiles.ide_helper.offline.edits import (
     docstring_edit,
     numbered_lines,
@@ -198,6 +198,5 @@ def _preface(calls: list[PlannedCall]) -> str:
 
 
 def _listing_phrase(args: Mapping[str, Any]) -> str:
-    where = args.get("directory") or "."
     pattern = f" matching `{args['pattern']}`" if args.get("pattern") else ""
-    return f"list the files in `{where}`{pattern}"
+    return f"list the files in {folder_name(str(args.get('directory') or '.'))}{pattern}"
