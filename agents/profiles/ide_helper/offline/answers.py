@@ -157,7 +157,8 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
         parts.append(mentions)
     preview = [lines[n] for n in numbers[:_PREVIEW_LINES]]
     fence = _FENCES.get(language, "")
-    parts.append("It starts with:\n\n" + fenced("\n".join(preview), fence))
+    lead = "It reads:" if len(numbers) <= _PREVIEW_LINES else "It starts with:"
+    parts.append(f"{lead}\n\n" + fenced("\n".join(preview), fence))
     return "\n\n".join(parts)
 
 
