@@ -29,6 +29,17 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime)
     )
 
 
+async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime):
+    runtime, store = pilot_runtime
+    conversation = store.create_conversation("paper-pilot", "research")
+    await ask(runtime, store, conversation.id, "What is known about quantization?")
+    turn = await ask(runtime, store, conversation.id, "what are its limits?")
+    assert turn.trace["intent"] == "follow_up"
+    slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
+    assert "quantization" in slots["query"]
+    assert "`ml/quantization`" in turn.reply.content.partition("**Sources**")[2]
+
+
 async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")

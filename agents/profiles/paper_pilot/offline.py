@@ -46,6 +46,12 @@ _PAIR = re.compile(
     re.IGNORECASE,
 )
 _NAMED = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z0-9]*|[A-Z]{2,}[A-Za-z0-9]*|[A-Z][a-z]{2,})\b")
+_NOT_NAMES = frozenset({
+    "what", "how", "which", "why", "when", "where", "who", "compare", "tell", "and", "explain",
+    "describe", "define", "give", "list", "show", "summarize", "summarise", "does", "is", "are",
+    "can", "could", "should", "would", "please", "find",
+})  # fmt: skip
+"""Capitalised words that open a question rather than name something in it."""
 _DIMENSIONS = (
     "cost", "memory", "quality", "speed", "accuracy", "efficiency", "stability", "training",
     "inference", "parameters", "latency", "limits", "strengths",
@@ -126,18 +132,41 @@ def entities_of(question: str) -> tuple[list[str], list[str]]:
         pair = [e for e in (_clean(a), _clean(b)) if e and not _PRONOUN.fullmatch(e)]
         if len(pair) == 2:
             return pair, dimensions
-    named = [w for w in _NAMED.findall(question) if w.lower() not in {"what", "how", "which",
-                                                                        "compare", "tell", "and"}]  # fmt: skip
+    named = [w for w in _NAMED.findall(question) if w.lower() not in _NOT_NAMES]
     return list(dict.fromkeys(named)), dimensions
+
+
+_TOPIC = (
+    re.compile(r"\babout\s+(?P<topic>.+)$", re.IGNORECASE),
+    re.compile(r"\b(?:explain|define|describe|overview of)\s+(?P<topic>.+)$", re.IGNORECASE),
+    re.compile(r"\b(?:what|how)\s+(?:is|are|does|do)\s+(?P<topic>.+)$", re.IGNORECASE),
+)
+"""Where a question without a capitalised name names its topic, most telling first ("what is
+known about quantization", "explain mixture of experts", "what is distillation")."""
+
+
+def topic_of(question: str) -> str | None:
+    """What ``question`` is about: the first thing it names, else the phrase after "about",
+    "explain" or "what is"."""
+    entities, _ = entities_of(question)
+    if entities:
+        return entities[0]
+    for pattern in _TOPIC:
+        if match := pattern.search(question):
+            words = _clean(match.group("topic")).split()[:4]
+            topic = " ".join(words)
+            if topic and not _PRONOUN.match(topic) and query_terms(topic):
+                return topic
+    return None
 
 
 def _last_entity(history: list[str]) -> str | None:
     for line in reversed(history):
         if not line.startswith("user:"):
             continue
-        entities, _ = entities_of(line.removeprefix("user:").strip())
-        if entities:
-            return entities[0]
+        topic = topic_of(line.removeprefix("user:").strip())
+        if topic:
+            return topic
     return None
 
 
