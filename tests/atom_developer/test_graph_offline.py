@@ -73,6 +73,9 @@ async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_thr
     assert turn.trace["stub"] and turn.trace["valid"]
     assert turn.reply.content.startswith("**Safe stub.**")
     assert "extract_context finds nothing in the 2 sample lines" in turn.reply.content
+    # The last fix's own words say why no rewrite could help.
+    said = turn.reply.content.partition("**What the last fix said**")[2]
+    assert "the sample has no line with `error_code`" in said
     assert "SAFE STUB" in turn.artifact("python") and "stub: true" in turn.artifact("yaml")
     assert reply_badge(turn.reply.meta) == "safe stub"
 

@@ -15,8 +15,8 @@ TYPE_LOCK_BROKEN = GOOD.replace('"value": str(', '"value": int(')
 REQUEST = f"Extract the error code:\n```\n{ERROR_SAMPLE}\n```"
 
 
-def answer(code: str, spec: str = SPEC) -> Reply:
-    text = f"{fenced(code, 'python')}\n\n{fenced(spec, 'yaml')}\n\nDone."
+def answer(code: str, spec: str = SPEC, notes: str = "Done.") -> Reply:
+    text = f"{fenced(code, 'python')}\n\n{fenced(spec, 'yaml')}\n\n{notes}"
     words = text.split(" ")
     return Reply(deltas=[w + " " for w in words[:-1]] + [words[-1]])
 
@@ -57,7 +57,8 @@ async def test_after_three_failed_fixes_the_answer_is_the_safe_stub(
     atoms, fake_openai, openai_model
 ):
     runtime, store = atoms
-    fake_openai.script(*[answer("import os\n\ndef extract_context(text, source_file):\n    return os.listdir('.')\n")] * 4)  # fmt: skip
+    broken = "import os\n\ndef extract_context(text, source_file):\n    return os.listdir('.')\n"
+    fake_openai.script(*[answer(broken)] * 3, answer(broken, notes="I still need `os` here."))
     turn = await atom_turn(runtime, store, REQUEST, model=openai_model())
 
     assert len(fake_openai.chat_requests) == 4  # the draft and three fixes
@@ -65,3 +66,6 @@ async def test_after_three_failed_fixes_the_answer_is_the_safe_stub(
     assert turn.reply.content.startswith("**Safe stub.**")
     assert "forbidden import 'os'" in turn.reply.content  # the last draft's errors are shown
     assert "os.listdir" not in turn.artifact("python")
+    # What the model said beside its last fix is quoted, without its code.
+    said = turn.reply.content.partition("**What the last fix said**")[2]
+    assert said.split("**")[0].strip() == "I still need `os` here."

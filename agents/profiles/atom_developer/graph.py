@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
@@ -55,7 +55,27 @@ def _trace(state: DeveloperState, stage: str, started: float, **facts: Any) -> l
     return [*(state.get("trace") or []), entry]
 
 
-async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> tuple[str, str]:
+class Written(NamedTuple):
+    """What the model wrote: the atoms, the spec, and its words around them."""
+
+    code: str
+    spec: str
+    notes: str
+
+
+_FENCED = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n.*?^\s*\1\s*$", re.MULTILINE | re.DOTALL)
+NOTES_CHARS = 1_000
+"""How much of the model's prose beside its code a reply quotes."""
+
+
+def _notes(text: str) -> str:
+    """The model's prose outside its fenced blocks, as it wrote it (bounded)."""
+    prose = _FENCED.sub("", text).strip()
+    prose = re.sub(r"\n{3,}", "\n\n", prose)
+    return prose if len(prose) <= NOTES_CHARS else prose[: NOTES_CHARS - 1].rstrip() + "…"
+
+
+async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> Written:
     """Ask the model for code and spec; the tool pane counts the lines as they arrive."""
     messages = [SystemMessage(runtime.context.system_prompt), HumanMessage(request)]
     text = ""
@@ -67,7 +87,7 @@ async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> tupl
             shown = lines
             emit_status(node, f"writing … {lines} lines")
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
-    return (code if code.strip() else ""), (spec if spec.strip() else "")
+    return Written(code if code.strip() else "", spec if spec.strip() else "", _notes(text))
 
 
 # -- the stages ---------------------------------------------------------------------------------
@@ -95,6 +115,7 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
         "iteration_count": 0,
         "stub": False,
         "rejected_code": "",
+        "fix_notes": "",
         "report": {},
         "trace": _trace(state, "read_request", started, sample_lines=len(request.sample.splitlines())),
     }  # fmt: skip
@@ -134,7 +155,7 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
     started = time.perf_counter()
     emit_status("draft", "drafting the atoms and the YAML spec")
     request = prompts.draft_message(state.get("user_intent", ""), state.get("log_snippet", ""))
-    code, spec = await _write(runtime, "draft", request)
+    code, spec, _ = await _write(runtime, "draft", request)
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {
         "generated_code": code,
@@ -184,13 +205,14 @@ async def reflect(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[
         fix,
         MAX_FIXES,
     )
-    code, spec = await _write(runtime, "reflect", request)
+    code, spec, notes = await _write(runtime, "reflect", request)
     changed = code.strip() != state.get("generated_code", "").strip()
     emit_status("reflect", f"fix {fix}: {'code rewritten' if changed else 'no change'}", "done")
     return {
         "generated_code": code or state.get("generated_code", ""),
         "pseudo_contract": spec or state.get("pseudo_contract", ""),
         "iteration_count": fix,
+        "fix_notes": notes,
         "trace": _trace(state, "reflect", started, fix=fix, changed=changed),
     }
 
@@ -244,6 +266,8 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
     parts += ["**Validation report**", state.get("report_text", "")]
+    if stub and state.get("fix_notes"):
+        parts += ["**What the last fix said**", state.get("fix_notes", "")]
     if stub and state.get("validation_errors"):
         listed = "\n".join(f"- {e}" for e in state.get("validation_errors") or [])
         parts += ["**The last draft's errors**", listed]

@@ -37,6 +37,8 @@ class DeveloperState(TypedDict, total=False):
     """The user brought the first draft (a ```python block) to be checked and fixed."""
     stub: bool
     """The answer is the safe stub: no draft passed within the fixes allowed."""
+    fix_notes: str
+    """What the model said beside its last fix (what it changed, or why nothing could help)."""
     rejected_code: str
     """The last draft that failed, shown beside the stub."""
     trace: list[dict[str, Any]]
