@@ -175,6 +175,24 @@ async def test_the_same_message_said_in_the_shared_space_gets_a_shared_post() ->
     assert sorted(d["to"] for d in deliveries) == ["Alex", "shared"]
 
 
+async def test_a_money_topic_said_to_everyone_is_summarised_to_everyone() -> None:
+    deliveries: list[dict[str, str]] = []
+    system = SYSTEM + "\nNow speaking: Sam, in the shared space, so everyone has read it."
+    loop = build_loop(mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=system)
+    await run_turn(loop, "I think 400 a month for groceries is enough", sender="Sam")
+    by_recipient = {d["to"]: d["content"] for d in deliveries}
+    assert sorted(by_recipient) == ["Sam", "shared"]
+    assert "food costs" in by_recipient["shared"] and "Alex," in by_recipient["shared"]
+    assert "400" not in by_recipient["shared"] and "groceries" not in by_recipient["shared"]
+    # The same words said to the mediator alone stay private.
+    deliveries.clear()
+    loop = build_loop(
+        mediator_model(), mediator_tools(("Alex", "Sam"), deliveries), system=PRIVATE_CHANNEL
+    )
+    await run_turn(loop, "I think 400 a month for groceries is enough", sender="Alex")
+    assert [d["to"] for d in deliveries] == ["Alex"]
+
+
 def test_topics_are_whole_words() -> None:
     assert topics_of("I have some credit card debt") == ["debt", "credit card balances"]
     assert "a car purchase" not in topics_of("we keep arguing about the cards")

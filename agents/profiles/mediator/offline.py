@@ -2,7 +2,8 @@
 
 The person who spoke (the message's ``name``) is answered privately, in words that refer to what
 they said. When the message was said in the shared space and is about something the pair
-shares (a plan, a budget, "we") or asks everyone, a neutral summary also goes to the shared
+shares (a plan, a budget, "we", or any money topic said to everyone) or asks everyone, a
+neutral summary also goes to the shared
 space: built from topics only, it never quotes the message or repeats an amount. A message
 said privately to the mediator (the system prompt's "Now speaking: ..., privately to you"
 line) or marked private in its words is only answered privately: even a summary of topics
@@ -62,6 +63,7 @@ _TOPICS = {  # whole words (with the forms listed) → the topic's neutral name
     r"weddings?": "the wedding",
     r"gifts?|presents": "gifts",
     r"parents": "support for family",
+    r"groceries|grocery|food|eating out|restaurants?|dining out|take-?aways?|take-?out": "food costs",
 }
 _NEXT_STEPS = {
     "the household budget": "list the fixed monthly costs together and agree on a spending limit",
@@ -69,6 +71,7 @@ _NEXT_STEPS = {
     "savings": "pick a monthly savings amount you are both comfortable with",
     "debt": "list each debt with its rate and agree which one to pay down first",
     "holiday plans": "agree on a ceiling for the trip before choosing where to go",
+    "food costs": "agree on a weekly food amount you can both live with",
 }
 _SWAPS = {
     "i": "you", "i'm": "you're", "im": "you're", "i've": "you've", "i'd": "you'd",
@@ -104,8 +107,11 @@ def decide(conv: Conversation) -> Reply | None:
     sender = conv.sender or (conv.participants[0] if conv.participants else None)
     others = [p for p in conv.participants if p != sender]
     private = conv.channel == "private" or bool(_PRIVATE_MARKERS.search(text))
-    about_both = bool(_SHARED_MARKERS.search(_PRIVATE_MARKERS.sub("", text))) or (
-        text.rstrip().endswith("?") and len(conv.participants) > 1
+    about_both = (
+        bool(_SHARED_MARKERS.search(_PRIVATE_MARKERS.sub("", text)))
+        or (text.rstrip().endswith("?") and len(conv.participants) > 1)
+        # said to everyone about the household's money: everyone's business
+        or (conv.channel == "shared" and bool(topics_of(text)))
     )
     shared = not private and about_both
     calls: list[PlannedCall] = []
