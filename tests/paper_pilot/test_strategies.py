@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from agents.profiles.paper_pilot.graph import renumber_citations
 from tests.paper_pilot.conftest import ask
 
 
@@ -35,7 +36,7 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert turn.trace["verdict"]["passed"] and not turn.trace["forced"]
     body, _, sources = turn.reply.content.partition("**Sources**")
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
-    assert cited, turn.reply.content
+    assert cited == set(range(1, len(cited) + 1)), turn.reply.content  # numbered from 1
     assert f"`{cited_doc}`" in sources
     assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
     assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
@@ -80,3 +81,10 @@ async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot
     assert "nothing on this question" in turn.reply.content
     assert "[1]" not in turn.reply.content and "**Sources**" not in turn.reply.content
     assert turn.reply.meta["sources"] == []
+
+
+def test_citations_are_numbered_in_the_order_they_first_appear() -> None:
+    draft = "B is so [3]. A is so [2], and B again [3]. Nothing has [9]."
+    text, cited = renumber_citations(draft, available=4)
+    assert text == "B is so [1]. A is so [2], and B again [1]. Nothing has [9]."
+    assert cited == [3, 2]

@@ -473,17 +473,32 @@ def _cited_sentences(draft: str) -> list[str]:
     return [re.sub(r"\s+([.!?,;])", r"\1", " ".join(s.split())) for s in cited]
 
 
+def renumber_citations(draft: str, available: int) -> tuple[str, list[int]]:
+    """``draft`` with its citations numbered 1, 2, ... in the order they first appear, and the
+    retrieval numbers they stood for, in that order. A number no chunk has is left as written."""
+    order: dict[int, int] = {}
+    for found in _CITATION.findall(draft):
+        n = int(found)
+        if 0 < n <= available and n not in order:
+            order[n] = len(order) + 1
+
+    def renumber(match: re.Match[str]) -> str:
+        n = int(match.group(1))
+        return f"[{order[n]}]" if n in order else match.group(0)
+
+    return _CITATION.sub(renumber, draft), list(order)
+
+
 async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The answer with its numbered citations and a Sources list; the trace goes on the record."""
     chunks = state.get("chunks") or []
-    draft = state.get("draft", "").strip()
-    cited = sorted({int(n) for n in _CITATION.findall(draft) if 0 < int(n) <= len(chunks)})
+    draft, cited = renumber_citations(state.get("draft", "").strip(), len(chunks))
     sources = []
-    for n in cited:
-        chunk = chunks[n - 1]
+    for new, old in enumerate(cited, 1):
+        chunk = chunks[old - 1]
         where = chunk["path"] if chunk["path"].startswith("http") else chunk["doc_id"]
         sources.append(
-            {"n": n, "title": chunk["title"], "section": chunk["section"], "where": where}
+            {"n": new, "title": chunk["title"], "section": chunk["section"], "where": where}
         )
     text = draft
     if sources:
