@@ -82,6 +82,11 @@ def _wants_profile_commands(argv: Sequence[str]) -> bool:
     return any(token in ("-h", "--help") for token in argv)
 
 
+PROJECT_ROOT_HELP = (
+    "the project folder a profile's file tools work in (default: the folder you start in)"
+)
+
+
 def build_parser(
     profile_verbs: Mapping[str, ProfileCommand] | None = None,
 ) -> argparse.ArgumentParser:
@@ -101,7 +106,7 @@ def build_parser(
     parser.add_argument("--model", help="model name for this run")
     parser.add_argument("--profile", choices=profile_registry.PROFILE_NAMES, help="agent profile")
     parser.add_argument("--conversation", metavar="ID", help="open this conversation")
-    parser.add_argument("--project-root", type=Path, help="folder the ide-helper works in")
+    parser.add_argument("--project-root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP)
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
 
     ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
@@ -116,10 +121,10 @@ def build_parser(
         "--conversation", dest="ask_conversation", metavar="ID", help="continue this conversation"
     )
     ask.add_argument(
-        "--project-root", dest="ask_project_root", type=Path, help="folder the ide-helper works in"
+        "--project-root", dest="ask_project_root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP
     )
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
-    ask.add_argument("--sender", help="who is speaking (mediator)")
+    ask.add_argument("--sender", help="who is speaking, for a profile with several speakers")
     ask.add_argument(
         "--attach",
         metavar="FILE",
