@@ -36,6 +36,13 @@ def test_listing_requests_list_files_with_the_users_glob(project: Path) -> None:
     ]
 
 
+def test_a_list_as_a_noun_asks_for_no_listing(project: Path) -> None:
+    assert first_calls(project, "how do I reverse a list in python?") == []
+    assert first_calls(project, "list the python files") == [
+        {"name": "list_files", "args": {"directory": ".", "pattern": "*.py"}}
+    ]
+
+
 def test_a_listing_asked_beside_a_named_file_is_listed_and_the_file_read(project: Path) -> None:
     assert first_calls(project, "list the files here and read README.md") == [
         {"name": "list_files", "args": {"directory": "."}},

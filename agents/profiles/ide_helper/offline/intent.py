@@ -54,8 +54,12 @@ _DOCSTRING = re.compile(
 )
 _RANGE = re.compile(r"\blines?\s+(\d+)\s*(?:-|–|to|through|until)\s*(\d+)", re.IGNORECASE)
 _ONE_LINE = re.compile(r"\bline\s+(\d+)\b", re.IGNORECASE)
+_NOT_AFTER_A_DETERMINER = "".join(
+    rf"(?<!\b{word}\s)" for word in ("a", "an", "the", "my", "this", "your", "our", "that")
+)
 _LIST = re.compile(
-    r"\b(?:list|files|tree|ls|directory|directories|folders?|structure|layout)\b|"
+    rf"{_NOT_AFTER_A_DETERMINER}\blist\b|"  # a verb: "list the files", not "reverse a list"
+    r"\b(?:files|tree|ls|directory|directories|folders?|structure|layout)\b|"
     r"what(?:'s| is) in\b|contents of\b",
     re.IGNORECASE,
 )
