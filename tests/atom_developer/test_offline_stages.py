@@ -66,6 +66,30 @@ def test_a_component_is_a_field_of_its_own_and_leaves_the_message() -> None:
     assert extract_sample(plain, sample)[0]["message"] == "db: connection refused"
 
 
+SYSLOG_SAMPLE = (
+    "Jan  1 12:00:01 web01 sshd[4242]: Failed password for root from 10.0.0.5 port 22\n"
+    "Jan 12 08:15:00 db-2.local kernel: Out of memory: Killed process 123"
+)
+
+
+def test_syslog_lines_give_their_host_program_pid_and_message() -> None:
+    atom = generate("extract the hostname, program, pid and message", SYSLOG_SAMPLE)
+    assert atom.fields == ("host", "program", "pid", "message")
+    assert extract_sample(atom, SYSLOG_SAMPLE) == [
+        {"host": "web01", "program": "sshd", "pid": "4242",
+         "message": "Failed password for root from 10.0.0.5 port 22"},
+        {"host": "db-2.local", "program": "kernel",
+         "message": "Out of memory: Killed process 123"},
+    ]  # fmt: skip
+    assert validate(atom.code, atom.spec, SYSLOG_SAMPLE).valid
+    # Named by nothing in the intent, the fields come from what the lines carry.
+    sampled = generate("parse these", SYSLOG_SAMPLE)
+    assert sampled.fields[:3] == ("timestamp", "host", "program")
+    assert extract_sample(sampled, SYSLOG_SAMPLE)[1]["timestamp"] == "Jan 12 08:15:00"
+    # "process" as a verb names no field.
+    assert generate("process each line and extract the IP", SYSLOG_SAMPLE).fields == ("ip",)
+
+
 def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:
     model = OfflineChatModel().with_rules(PROFILE.offline_rules)
     request = prompts.draft_message("extract the error code", ERROR_SAMPLE)

@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+SYSLOG_HEAD = r"^(?:[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?) +"
+"""The start of a syslog line (``Jan  1 12:00:01`` or RFC 3339), before host and program."""
+SYSLOG_FIELDS = frozenset({"host", "program", "pid"})
 # field → (aliases in the user's words, named-group regex, full-value regex for the spec)
 FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "ip": (("ip address", "client ip", "ip", "ips"), r"(?P<ip>\b\d{1,3}(?:\.\d{1,3}){3}\b)", r"^\d{1,3}(?:\.\d{1,3}){3}$"),
     "status": (("status code", "http status", "response code", "status"), r"\s(?P<status>[1-5]\d{2})\b", r"^[1-5]\d{2}$"),
-    "timestamp": (("timestamp", "datetime", "date", "time"), r"(?P<timestamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?)", r".+"),
+    "timestamp": (("timestamp", "datetime", "date", "time"), r"(?P<timestamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?|\b[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2})", r".+"),
     "method": (("http method", "method", "verb"), r"\b(?P<method>GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\b", r"^[A-Z]+$"),
     "path": (("request path", "endpoint", "route", "path", "url", "uri"), r"\s(?P<path>/[^\s\"?]*)", r"^/"),
     "level": (("log level", "severity", "level"), r"\b(?P<level>CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b", r"^[A-Z]+$"),
@@ -28,10 +31,17 @@ FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "email": (("email", "e-mail"), r"(?P<email>[\w.+-]+@[\w-]+\.[\w.-]+)", r"@"),
     "port": (("port",), r"\bport[=: ](?P<port>\d+)", r"^\d+$"),
     "component": (("component", "module", "logger", "subsystem"), r"\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*\[?(?P<component>[A-Za-z_][\w.-]*)(?:\]\s*|\]?:(?!//)\s*)", r"^[\w.-]+$"),
+    "host": (("hostname", "host name", "host", "machine"), SYSLOG_HEAD + r"(?P<host>[A-Za-z0-9][\w.-]*) +[\w./-]+?(?:\[\d+\])?: ", r"^[\w.-]+$"),
+    "program": (("program", "process name", "daemon"), SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +(?P<program>[\w./-]+?)(?:\[\d+\])?: ", r"^[\w./-]+$"),
+    "pid": (("pid", "process id"), SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +[\w./-]+?\[(?P<pid>\d+)\]: ", r"^\d+$"),
     "message": (("message", "msg", "text"), r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*)?(?P<message>\S.*)$", r".+"),
 }  # fmt: skip
 MESSAGE_AFTER_COMPONENT = r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*(?:\[?[A-Za-z_][\w.-]*(?:\]\s*|\]?:(?!//)\s*))?)?(?P<message>\S.*)$"
 """The message when the component is a field too: what follows ``LEVEL component:``."""
+MESSAGE_AFTER_SYSLOG_HEAD = (
+    SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +[\w./-]+?(?:\[\d+\])?: (?P<message>\S.*)$"
+)
+"""The message of a syslog line when its host, program or pid is a field too."""
 ACCESS_LOG = (
     r'^(?P<ip>\S+) \S+ (?P<user>\S+) \[(?P<timestamp>[^\]]+)\] "(?P<method>[A-Z]+) (?P<path>\S+)'
     r' (?P<protocol>[^"]+)" (?P<status>\d{3}) (?P<bytes>\d+|-)'
@@ -90,7 +100,7 @@ def fields_in_sample(sample: str) -> list[str]:
     line = next((x for x in sample.splitlines() if x.strip()), "")
     return [
         f
-        for f in ("timestamp", "ip", "level", "error_code", "status", "message")
+        for f in ("timestamp", "host", "program", "ip", "level", "error_code", "status", "message")
         if re.search(FIELDS[f][1], line)
     ]
 
@@ -144,6 +154,8 @@ def pattern_kind(pattern: str) -> str:
 def field_regex(field: str, fields: tuple[str, ...] | list[str]) -> str:
     """The named-group regex for ``field`` among ``fields`` (a message leaves out the component
     when that is extracted on its own)."""
+    if field == "message" and SYSLOG_FIELDS & set(fields):
+        return MESSAGE_AFTER_SYSLOG_HEAD
     if field == "message" and "component" in fields:
         return MESSAGE_AFTER_COMPONENT
     return FIELDS[field][1]
