@@ -22,6 +22,9 @@ from tests.offline.tools import code_tools, ide_helper_model
         ("grep for load_config", "load_config"),
         ('look for "Hello" in the code', "Hello"),
         ("search the code for import json", "import json"),
+        ("find all TODOs", "TODO"),
+        ("which files import textual?", "textual"),
+        ("which python files use slugify?", "slugify"),
     ],
 )
 def test_search_phrasings_search_for_what_was_named(project: Path, text: str, query: str):
@@ -62,3 +65,17 @@ def test_english_after_a_kind_word_is_not_taken_for_code(project: Path, text: st
     queries = [c["args"].get("query") for c in calls if c["name"] == "search_code"]
     assert query is None or queries == [query]
     assert "class that" not in queries and "function load_config" not in queries
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [("show me the pyproject", "pyproject.toml"), ("open README", "README.md")],
+)
+def test_files_named_without_their_extension_are_read(project: Path, text: str, path: str):
+    assert first_calls(project, text)[0] == {"name": "read_file", "args": {"path": path}}
+
+
+async def test_a_folder_in_a_files_path_is_no_term_to_look_for(project: Path):
+    graph = build_loop(ide_helper_model(), code_tools(project))
+    answer = (await run_turn(graph, "explain lines 1-3 of src/demo/app.py"))[-1].content
+    assert "`demo`" not in answer and "`src`" not in answer

@@ -81,10 +81,22 @@ _OVERVIEW = re.compile(
 _SEARCH_OBJECT = re.compile(
     r"(?:search(?: the code)?(?: for)?|find|grep(?: for)?|look(?:ing)? for|usages? of|"
     r"occurrences? of|references? to|callers? of|who calls|where(?:'s| is| are))\s+"
-    r"(?:the\s+|a\s+|an\s+)?(?:function\s+|class\s+|method\s+|word\s+|string\s+)?"
+    r"(?:all\s+(?:the\s+)?|every\s+)?(?:the\s+|a\s+|an\s+)?"
+    r"(?:function\s+|class\s+|method\s+|word\s+|string\s+)?"
     r"(?P<term>[^\s?,;!]+)",
     re.IGNORECASE,
 )
+
+
+_FILES_THAT = re.compile(
+    r"\b(?:which|what|the)\s+(?:\w+\s+)?(?:files?|modules?)\s+(?:that\s+)?"
+    r"(?:imports?|uses?|calls?|mentions?|contains?|references?|defines?)\s+"
+    r"(?:the\s+)?(?P<term>[`\"']?[A-Za-z_][\w.]*[`\"']?)",
+    re.IGNORECASE,
+)
+"""A search phrased as a question about files ("which files import textual?")."""
+_NAMED_FILES = {"readme": "README.md", "pyproject": "pyproject.toml"}
+"""Files people name without their extension."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +150,7 @@ def parse_code_intent(text: str) -> CodeIntent:
     directories: list[str] = []
     for raw in text.split():
         token = _unquote(raw)
-        if token.lower() == "readme":
-            token = "README.md"
+        token = _NAMED_FILES.get(token.lower(), token)
         if _is_file_token(token) and token not in files:
             files.append(token.removeprefix("./"))
         elif _is_dir_token(token) and token not in directories:
@@ -188,16 +199,24 @@ def parse_code_intent(text: str) -> CodeIntent:
         target = None
 
     quoted = [q for q in quoted_terms(text) if not _is_file_token(q)]
+    path_parts = {part for path in [*files, *directories] for part in re.split(r"[/.]", path)}
     names = [
         n
         for n in identifiers(text)
-        if not _is_file_token(n) and "/" not in n and not (pattern and n in pattern)
+        if not _is_file_token(n)
+        and "/" not in n
+        and not (pattern and n in pattern)
+        and n not in path_parts  # "weaver_tui" of weaver_tui/cli.py names no term
     ]
     search_term = None
     wants_search = bool(_SEARCH.search(text)) or bool(quoted)
     phrase = _CODE_PHRASE.search(text)
+    files_that = _FILES_THAT.search(text)
     if quoted:
         search_term = quoted[0]
+    elif files_that:
+        search_term = _unquote(files_that.group("term"))
+        wants_search, wants_list = True, False
     elif phrase:
         search_term = phrase.group("phrase")
     elif names:
@@ -209,7 +228,8 @@ def parse_code_intent(text: str) -> CodeIntent:
             and "*" not in candidate
             and candidate.lower() not in {"files", "file", "all", "it", "me"}
         ):
-            search_term = candidate
+            # "TODOs", "FIXMEs": the marker as it is written in code
+            search_term = re.sub(r"^([A-Z]{3,})s$", r"\1", candidate)
 
     return CodeIntent(
         files=tuple(files),
