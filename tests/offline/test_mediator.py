@@ -135,7 +135,8 @@ def test_the_sender_can_come_from_the_message_name() -> None:
         ("reply_privately", "Ben"),
         ("post_to_shared", None),
     ]
-    assert "Ana and Cy, how does that sound to you?" in reply.tool_calls[1]["args"]["content"]
+    shared = reply.tool_calls[1]["args"]["content"]
+    assert shared.startswith("Ben agrees") and "Ana and Cy, is that how you see it too?" in shared
 
 
 def test_a_greeting_is_welcomed_privately() -> None:
@@ -191,6 +192,19 @@ async def test_a_money_topic_said_to_everyone_is_summarised_to_everyone() -> Non
     )
     await run_turn(loop, "I think 400 a month for groceries is enough", sender="Alex")
     assert [d["to"] for d in deliveries] == ["Alex"]
+
+
+async def test_an_agreement_is_named_as_common_ground_without_its_figures() -> None:
+    deliveries: list[dict[str, str]] = []
+    await run_turn(mediator(deliveries), "I agree with Alex, $300 a month for savings sounds fine.", sender="Sam")  # fmt: skip
+    shared = next(d["content"] for d in deliveries if d["to"] == "shared")
+    assert shared.startswith("Sam agrees on savings") and "common ground" in shared
+    assert "Alex, is that how you see it too?" in shared and "300" not in shared
+    # Agreement taken back is no agreement.
+    deliveries.clear()
+    await run_turn(mediator(deliveries), "I don't agree, we need a bigger budget.", sender="Sam")
+    shared = next(d["content"] for d in deliveries if d["to"] == "shared")
+    assert "agrees" not in shared and "household budget" in shared
 
 
 def test_topics_are_whole_words() -> None:

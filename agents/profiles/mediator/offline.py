@@ -32,6 +32,17 @@ _SHARED_MARKERS = re.compile(
     r"everyone|all of you|compromise)\b",
     re.IGNORECASE,
 )
+_AGREEMENT = re.compile(
+    r"\b(?:i|we)\s+(?:(?:do|fully|totally|both)\s+)?(?:agree|accept)\b|\bsounds?\s+"
+    r"(?:fine|good|great|fair|reasonable|right)\b|\bworks for (?:me|us)\b|\bfair enough\b|"
+    r"\bit'?s a deal\b|\bi'?m (?:fine|ok|okay|happy) with\b",
+    re.IGNORECASE,
+)
+"""Words that agree with what was proposed ("I agree", "300 sounds fine", "works for me")."""
+_DISAGREEMENT = re.compile(
+    r"\b(?:don'?t|do not|can'?t|cannot|never|not|disagree)\b|\bbut\b", re.IGNORECASE
+)
+"""Words that take the agreement back ("I don't agree", "sounds fine but ...")."""
 _GREETING = re.compile(
     r"(?:hi|hello|hey|good (?:morning|afternoon|evening))(?: there| everyone| all)?[!.,]*", re.I
 )
@@ -112,6 +123,7 @@ def decide(conv: Conversation) -> Reply | None:
         or (text.rstrip().endswith("?") and len(conv.participants) > 1)
         # said to everyone about the household's money: everyone's business
         or (conv.channel == "shared" and bool(topics_of(text)))
+        or (_AGREEMENT.search(text) is not None and len(conv.participants) > 1)
     )
     shared = not private and about_both
     calls: list[PlannedCall] = []
@@ -219,8 +231,15 @@ def _reflected_sentence(text: str, names: list[str]) -> str:
 
 def _shared_summary(text: str, sender: str | None, others: list[str]) -> str:
     topics = topics_of(text)
-    subject = human_list(topics) if topics else "how to move forward"
     who = sender or "One of you"
+    if _AGREEMENT.search(text) and not _DISAGREEMENT.search(text):
+        about = f" on {human_list(topics)}" if topics else ""
+        return (
+            f"{who} agrees{about}: that is common ground. To make it stick, write down what you "
+            f"have agreed, who does what, and when you will look at it again. "
+            + (f"{human_list(others)}, is that how you see it too?" if others else "")
+        ).strip()
+    subject = human_list(topics) if topics else "how to move forward"
     step = (
         _NEXT_STEPS.get(topics[0], "agree on one small, concrete next step")
         if topics
