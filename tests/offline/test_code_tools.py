@@ -266,3 +266,19 @@ def test_a_review_outcome_is_reported(project: Path) -> None:
         "The user rejected patch p1" in reply.content
         and "1 line added, 1 line removed" in reply.content
     )
+
+
+async def test_a_bare_file_name_is_found_then_read_and_only_the_read_is_told(
+    project: Path,
+) -> None:
+    graph = build_loop(ide_helper_model(), code_tools(project))
+    messages = await run_turn(graph, "what does util.py do?")
+    calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert [(c["name"], c["args"].get("path") or c["args"].get("pattern")) for c in calls] == [
+        ("read_file", "util.py"),
+        ("list_files", "util.py"),
+        ("read_file", "src/demo/util.py"),
+    ]
+    answer = messages[-1].content
+    assert "src/demo/util.py" in answer and "`slugify`" in answer
+    assert "did not work" not in answer and "holds" not in answer

@@ -56,6 +56,8 @@ def answer(conv: Conversation, intent: CodeIntent) -> str:
     for i, result in enumerate(results):
         if result.is_error and _recovered(result, results[i + 1 :]):
             continue
+        if _found_then_read(result, results[i + 1 :]):
+            continue
         if patched and result.name == "read_file" and not result.is_error:
             sections.append(_brief_read(result))
         elif overview and result.name == "list_files" and not result.is_error:
@@ -83,6 +85,15 @@ def _recovered(failed: ToolResult, later: list[ToolResult]) -> bool:
     return bool(name) and any(
         r.name == "read_file" and not r.is_error and _target(r) == name for r in later
     )
+
+
+def _found_then_read(listing: ToolResult, later: list[ToolResult]) -> bool:
+    """A listing that only looked for one file by name (``pattern="cli.py"``), which a later
+    call then read: the read is the answer, the search for it a step on the way."""
+    pattern = str(listing.args.get("pattern") or "")
+    if listing.name != "list_files" or listing.is_error or not pattern or "*" in pattern:
+        return False
+    return any(r.name == "read_file" and not r.is_error and _target(r) == pattern for r in later)
 
 
 def _brief_read(result: ToolResult) -> str:
