@@ -16,6 +16,7 @@ settles those writes before any other store call of its own.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,18 @@ FREEZE_ABOVE = 1_000
 """Records from which an opened conversation is moved out of the cyclic collector's sight."""
 DEFAULT_TITLE = "New conversation"
 TITLE_LENGTH = 60
+
+
+_SMALL_TALK = re.compile(
+    r"(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|thanks|thank you|"
+    r"ok(?:ay)?|test(?:ing)?)(?:\s+(?:there|all|everyone|again|you))?[\s!.,?]*",
+    re.IGNORECASE,
+)
+
+
+def is_small_talk(text: str) -> bool:
+    """A message that greets or thanks and says nothing else ("hi", "Hello there!")."""
+    return _SMALL_TALK.fullmatch(text.strip()) is not None
 
 
 def title_from(text: str) -> str:
@@ -171,7 +184,10 @@ class ChatState:
             self.conversation = self.store.create_conversation(
                 self.profile, title_from(text), meta=created_meta
             )
-        elif self.conversation.title == DEFAULT_TITLE and parent_id is None:
+        elif (self.conversation.title == DEFAULT_TITLE and parent_id is None) or (
+            # "hi" named the conversation: the first message that says something renames it
+            is_small_talk(self.conversation.title) and not is_small_talk(text)
+        ):
             self.conversation = self.store.rename_conversation(
                 self.conversation.id, title_from(text)
             )

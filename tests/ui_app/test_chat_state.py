@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
-from weaver_tui.chat_state import DEFAULT_TITLE, ChatState, title_from
+from weaver_tui.chat_state import DEFAULT_TITLE, ChatState, is_small_talk, title_from
 
 
 def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, str]]:
@@ -32,6 +32,21 @@ def test_first_message_creates_the_conversation_titled_by_its_first_line(
     assert state.leaf_id == record.id
     assert title_from("") == DEFAULT_TITLE
     assert len(title_from("x" * 200)) == 60
+
+
+def test_a_greeting_names_the_conversation_only_until_something_is_said(
+    store: SqliteConversationStore,
+) -> None:
+    state = ChatState(store, "ide-helper")
+    first = state.add_user_message("hi!", None)
+    assert state.conversation is not None and state.conversation.title == "hi!"
+    second = state.add_user_message("thanks", first.id)
+    assert state.conversation.title == "hi!"
+    third = state.add_user_message("Where is the config loaded?", second.id)
+    assert state.conversation.title == "Where is the config loaded?"
+    state.add_user_message("And what about the cache?", third.id)
+    assert store.get_conversation(state.conversation.id).title == "Where is the config loaded?"
+    assert is_small_talk("Hello there!") and not is_small_talk("hello, can you read app.py")
 
 
 def test_flip_version_moves_to_the_sibling_and_its_remembered_branch(
