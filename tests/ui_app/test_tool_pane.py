@@ -56,6 +56,25 @@ async def test_rows_show_calls_stages_errors_and_expand() -> None:
         assert pane.rows == []
 
 
+async def test_a_stage_that_runs_again_gets_a_row_of_its_own_in_order() -> None:
+    app = PaneHost()
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(ToolStatusPane)
+        pane.stage("validate", "Running compliance tests ...", "running")
+        pane.stage("validate", "1 error: forbidden import 'os'", "error")
+        pane.stage("reflect", "Fixing (fix 1 of 3)", "running")
+        pane.stage("reflect", "fix 1: code rewritten", "done")
+        pane.stage("validate", "Running compliance tests ...", "running")
+        await pilot.pause()
+        assert [(r.stage_node, r.state) for r in pane.rows] == [
+            ("validate", "error"), ("reflect", "done"), ("validate", "running")
+        ]  # fmt: skip
+        pane.stage("validate", "all levels passed", "done")  # the running row is updated
+        await pilot.pause()
+        assert [r.tool_name for r in pane.rows][-1] == "all levels passed"
+        assert len(pane.rows) == 3 and len({r.key for r in pane.rows}) == 3
+
+
 def test_short_args_and_durations_stay_short() -> None:
     line = short_args({"query": "x" * 100, "max_results": 50, "regex": True}, width=40)
     assert len(line) <= 40 and line.startswith("query=xxx") and line.endswith("…")

@@ -66,6 +66,8 @@ class ToolRow(Vertical, can_focus=True):
     def __init__(self, key: str, name: str, detail: str, *, kind: str) -> None:
         super().__init__(classes=f"tool-row -{kind} -running")
         self.key = key
+        self.stage_node: str | None = None
+        """The graph node a stage row reports on (``None`` for a tool call)."""
         self.tool_name = name
         self.detail = detail
         self.kind = kind
@@ -234,10 +236,15 @@ class ToolStatusPane(Vertical):
         row.finish("error" if error else "done", error or output, duration_ms)
 
     def stage(self, node: str, text: str, state: RowState) -> None:
-        """A graph stage line: created on first sight of ``node``, updated in place after."""
-        row = self.row(f"stage:{node}")
+        """A graph stage line: a row for ``node``, updated in place while it runs. A stage that
+        runs again after it finished (a second validation, the next search step) gets a row
+        of its own below, so the pane keeps the turn's history in order."""
+        rows = [row for row in self.query(ToolRow) if row.stage_node == node]
+        row = rows[-1] if rows and rows[-1].state == "running" else None
         if row is None:
-            row = ToolRow(f"stage:{node}", text, "", kind="stage")
+            key = f"stage:{node}" if not rows else f"stage:{node}#{len(rows) + 1}"
+            row = ToolRow(key, text, "", kind="stage")
+            row.stage_node = node
             self._add(row)
         else:
             row.rename(text)
