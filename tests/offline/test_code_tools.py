@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from tests.offline.conftest import build_loop, run_turn
@@ -282,3 +284,51 @@ async def test_a_bare_file_name_is_found_then_read_and_only_the_read_is_told(
     answer = messages[-1].content
     assert "src/demo/util.py" in answer and "`slugify`" in answer
     assert "did not work" not in answer and "holds" not in answer
+
+
+@pytest.mark.parametrize(
+    ("text", "symbol", "line"),
+    [
+        ("what does the main function do?", "main", 16),
+        ("explain the Greeter class", "Greeter", 11),
+        ("what does load_config do?", "load_config", 7),
+    ],
+)
+async def test_a_symbol_asked_about_is_found_then_read_from_its_definition(
+    project: Path, text: str, symbol: str, line: int
+) -> None:
+    graph = build_loop(ide_helper_model(), code_tools(project))
+    messages = await run_turn(graph, text)
+    calls = [c for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert [(c["name"], c["args"]) for c in calls] == [
+        ("search_code", {"query": symbol}),
+        ("read_file", {"path": "src/demo/app.py", "start_line": line, "end_line": line + 40}),
+    ]
+    answer = messages[-1].content
+    assert answer.startswith("**`src/demo/app.py`**")  # the definition first
+    assert f"`{symbol}` (line {line})" in answer
+    read_part = answer.split("\n\n`")[0]
+    defined = re.findall(r"`(\w+)` \(line \d+\)", read_part)
+    assert defined == {"main": ["main"], "Greeter": ["Greeter", "greet"],
+                       "load_config": ["load_config"]}[symbol]  # fmt: skip
+    assert "appears on" not in answer  # the definition is not counted as a mention of itself
+    uses = answer.split("\n\n")[-1]  # then where else it occurs, by file
+    assert uses.startswith(f"`{symbol}` ") and "src/demo/app.py:" not in uses
+
+
+async def test_a_symbols_docstring_leads_its_explanation(project: Path) -> None:
+    (project / "src" / "demo" / "slow.py").write_text(
+        'import time\n\n\ndef nap(seconds: float) -> None:\n    """Sleep a while."""\n'
+        + "    time.sleep(seconds)\n" * 12,
+        encoding="utf-8",
+    )
+    graph = build_loop(ide_helper_model(), code_tools(project))
+    answer = (await run_turn(graph, "what does the nap function do?"))[-1].content
+    assert answer.splitlines()[2] == "> Sleep a while."
+    assert "`nap` is used nowhere else in the project." in answer
+
+
+def test_the_first_lines_of_a_file_are_a_line_range(project: Path) -> None:
+    assert first_calls(project, "read the first 5 lines of README.md") == [
+        {"name": "read_file", "args": {"path": "README.md", "start_line": 1, "end_line": 5}}
+    ]

@@ -50,7 +50,7 @@ def answer(conv: Conversation, intent: CodeIntent) -> str:
     patched = bool(conv.results_of("propose_edit"))
     overview = intent.wants_overview and not intent.wants_list
     results = list(conv.results)
-    if overview:  # what the project is (its README) before what it holds
+    if overview or intent.symbol:  # what it is (a README, a definition) before the rest
         results.sort(key=lambda r: r.name != "read_file")
     sections = []
     for i, result in enumerate(results):
@@ -62,6 +62,8 @@ def answer(conv: Conversation, intent: CodeIntent) -> str:
             sections.append(_brief_read(result))
         elif overview and result.name == "list_files" and not result.is_error:
             sections.append(_describe_listing(result, condensed=True))
+        elif intent.symbol and result.name == "search_code" and conv.results_of("read_file"):
+            sections.append(_describe_uses(result, intent.symbol))
         else:
             sections.append(_section(result, intent))
     sections = [s for s in sections if s]
@@ -136,13 +138,15 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     language = _LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
     if not numbers:
         return f"**`{path}`** is empty."
+    if intent.symbol and _definition_of(intent.symbol, lines[numbers[0]]):
+        numbers = _body_of(lines, numbers)  # the definition asked about, not what follows it
     span = line_span(numbers[0], numbers[-1])
     if whole := re.search(r"\(lines \d+-\d+ of (\d+)\)", result.content):
         span += f" of {whole.group(1)}"
     parts = [f"**`{path}`**: {plural(len(numbers), 'line')} of {language} ({span})."]
     if "[truncated" in result.content.lower():
         parts[0] += " The tool truncated it, so this covers the part it returned."
-    opening = _opening_line(lines, numbers, language)
+    opening = _definition_doc(lines, numbers) or _opening_line(lines, numbers, language)
     if opening and len(numbers) > _PREVIEW_LINES:  # else the preview below shows it all
         parts.append(f"> {opening}")
     definitions = [
@@ -163,7 +167,7 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     headings = [lines[n].strip() for n in numbers if re.match(r"#{1,3} ", lines[n])]
     if language == "Markdown" and headings:
         parts.append("Sections:\n" + "\n".join(f"- {h.lstrip('#').strip()}" for h in headings[:8]))
-    mentions = _mentions(lines, numbers, intent, path)
+    mentions = "" if intent.symbol else _mentions(lines, numbers, intent, path)
     if mentions:
         parts.append(mentions)
     preview = [lines[n] for n in numbers[:_PREVIEW_LINES]]
@@ -171,6 +175,62 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     lead = "It reads:" if len(numbers) <= _PREVIEW_LINES else "It starts with:"
     parts.append(f"{lead}\n\n" + fenced("\n".join(preview), fence))
     return "\n\n".join(parts)
+
+
+def _body_of(lines: dict[int, str], numbers: list[int]) -> list[int]:
+    """The lines of the definition that ``numbers`` starts with: its header up to the line
+    ending in ``:``, then every line indented deeper (blank lines included, trailing ones not)."""
+    first = lines[numbers[0]]
+    base = len(first) - len(first.lstrip())
+    body = [numbers[0]]
+    header_open = not first.rstrip().endswith(":")
+    for n in numbers[1:]:
+        text = lines[n]
+        if header_open:
+            body.append(n)
+            header_open = not text.rstrip().endswith(":")
+            continue
+        if text.strip() and len(text) - len(text.lstrip()) <= base:
+            break
+        body.append(n)
+    while len(body) > 1 and not lines[body[-1]].strip():
+        body.pop()
+    return body
+
+
+def _definition_doc(lines: dict[int, str], numbers: list[int]) -> str:
+    """The first line of the docstring of a definition the read starts at, if it has one."""
+    if not numbers or not _DEFINITION.match(lines[numbers[0]]):
+        return ""
+    for n in numbers[1:4]:
+        text = lines[n].strip()
+        if text.startswith(('"""', "'''", 'r"""')):
+            first = text.removeprefix("r").strip("\"'").strip()
+            if not first and n + 1 in lines:
+                first = lines[n + 1].strip().strip("\"'").strip()
+            return shorten(first, 160)
+        if text and not text.startswith("@"):
+            break
+    return ""
+
+
+def _describe_uses(result: ToolResult, symbol: str) -> str:
+    """Where ``symbol`` occurs, by file: the answer's second part after its definition."""
+    hits = search_hits(result.content)
+    others = [(path, n) for path, n, text in hits if not _definition_of(symbol, text)]
+    if not others:
+        return f"`{symbol}` is used nowhere else in the project."
+    files = Counter(path for path, _ in others)
+    shown = ", ".join(f"`{path}` ({count})" for path, count in files.most_common(6))
+    more = f" and {len(files) - 6} more files" if len(files) > 6 else ""
+    return (
+        f"`{symbol}` occurs on {plural(len(others), 'other line')} in "
+        f"{plural(len(files), 'file')}: {shown}{more}."
+    )
+
+
+def _definition_of(symbol: str, text: str) -> bool:
+    return re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(symbol)}\b", text) is not None
 
 
 def _opening_line(lines: dict[int, str], numbers: list[int], language: str = "") -> str:

@@ -52,6 +52,24 @@ _DOCSTRING = re.compile(
     r"(?:function\s+|method\s+|class\s+)?(?P<target>`?[A-Za-z_][\w.]*(?:\(\))?`?))?",
     re.IGNORECASE,
 )
+_FIRST_LINES = re.compile(r"\bfirst\s+(\d+)\s+lines?\b", re.IGNORECASE)
+_KIND_AFTER = re.compile(
+    r"\b(?:the\s+)?`?(?P<name>[A-Za-z_]\w*)`?(?:\(\))?\s+(?:function|class|method)\b",
+    re.IGNORECASE,
+)
+_KIND_BEFORE = re.compile(
+    r"\b(?:function|class|method)\s+`?(?P<name>[A-Za-z_]\w*)`?", re.IGNORECASE
+)
+_EXPLAIN = re.compile(
+    r"\b(?:explain|describe|what does|what do|what is|what's|how does|how do|tell me about|"
+    r"show me|walk me through)\b",
+    re.IGNORECASE,
+)
+_NOT_SYMBOLS = frozenset({
+    "the", "this", "that", "which", "each", "every", "a", "an", "what", "its", "my", "your",
+    "new", "old", "is", "does", "do", "of", "to", "in", "for", "and", "or", "any", "some", "one",
+})  # fmt: skip
+"""Words that stand before "function" or "class" without naming one."""
 _RANGE = re.compile(r"\blines?\s+(\d+)\s*(?:-|–|to|through|until)\s*(\d+)", re.IGNORECASE)
 _ONE_LINE = re.compile(r"\bline\s+(\d+)\b", re.IGNORECASE)
 _NOT_AFTER_A_DETERMINER = "".join(
@@ -112,6 +130,8 @@ class CodeIntent:
     lists_explicitly: bool = False
     wants_search: bool = False
     wants_overview: bool = False
+    symbol: str | None = None
+    """A function, class or method the user asks about ("what does the main function do?")."""
     rename: tuple[str, str] | None = None
     docstring: bool = False
     docstring_target: str | None = None
@@ -183,6 +203,8 @@ def parse_code_intent(text: str) -> CodeIntent:
     line_range = None
     if match := _RANGE.search(text):
         line_range = (int(match.group(1)), int(match.group(2)))
+    elif match := _FIRST_LINES.search(text):
+        line_range = (1, max(1, int(match.group(1))))
     elif match := _ONE_LINE.search(text):
         line_range = (int(match.group(1)), int(match.group(1)))
 
@@ -231,6 +253,8 @@ def parse_code_intent(text: str) -> CodeIntent:
             # "TODOs", "FIXMEs": the marker as it is written in code
             search_term = re.sub(r"^([A-Z]{3,})s$", r"\1", candidate)
 
+    asks_about_paths = bool(files or directories or wants_list)
+    symbol = _symbol(text, names) if not (asks_about_paths or rename or docstring) else None
     return CodeIntent(
         files=tuple(files),
         directories=tuple(directories),
@@ -241,8 +265,23 @@ def parse_code_intent(text: str) -> CodeIntent:
         lists_explicitly=bool(_LIST_VERB.search(text)),
         wants_search=wants_search and search_term is not None,
         wants_overview=bool(_OVERVIEW.search(text)),
+        symbol=symbol,
         rename=rename,
         docstring=docstring is not None,
         docstring_target=target,
         terms=tuple(keywords(text)),
     )
+
+
+def _symbol(text: str, names: list[str]) -> str | None:
+    """The function or class ``text`` asks about: named with its kind ("the main function",
+    "class Greeter"), or a code-like name after "explain" / "what does"."""
+    for pattern in (_KIND_BEFORE, _KIND_AFTER):
+        for match in pattern.finditer(text):
+            name = match.group("name")
+            if name.lower() not in _NOT_SYMBOLS:
+                return name
+    plain = [name for name in names if re.fullmatch(r"[A-Za-z_]\w*", name)]
+    if plain and _EXPLAIN.search(text):
+        return plain[0]
+    return None

@@ -68,6 +68,8 @@ def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
                 if found != path:
                     calls.append(_call(conv, READ, path=found, start_line=start, end_line=end))
         return calls
+    if intent.symbol and not intent.wants_search:
+        return _plan_explain(conv, intent.symbol)
     if intent.wants_search and not (intent.wants_list and intent.pattern):
         return [_call(conv, SEARCH, query=intent.search_term)]
     if intent.wants_list or intent.directories:
@@ -83,6 +85,29 @@ def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
             calls.append(_call(conv, READ, path=readme))
         return calls
     return []
+
+
+EXPLAIN_LINES = 40
+"""Lines read from a definition's start when the user asks what it does."""
+
+
+def _plan_explain(conv: Conversation, symbol: str) -> list[PlannedCall]:
+    """Find where ``symbol`` is defined, then read it from there."""
+    calls = [_call(conv, SEARCH, query=symbol)]
+    site = _definition_site(conv, symbol)
+    if site is not None:
+        path, line = site
+        calls.append(_call(conv, READ, path=path, start_line=line, end_line=line + EXPLAIN_LINES))
+    return calls
+
+
+def _definition_site(conv: Conversation, symbol: str) -> tuple[str, int] | None:
+    definition = re.compile(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(symbol)}\b")
+    for result in conv.results_of(SEARCH):
+        for path, line, text in search_hits(result.content):
+            if definition.match(text):
+                return path, line
+    return None
 
 
 def _plan_edit(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
