@@ -39,6 +39,7 @@ def test_search_phrasings_search_for_what_was_named(project: Path, text: str, qu
         "in src/demo/app.py rename greet to welcome",
         "Rename `greet` to `welcome` in `src/demo/app.py`",
         "change greet into welcome in src/demo/app.py",
+        "rename greet to welcome in app.py",  # a bare name: found, then read and changed
     ],
 )
 async def test_rename_phrasings_propose_the_rename_in_the_named_file(project: Path, text: str):

@@ -115,6 +115,11 @@ def _plan_edit(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
     if path is None:
         term = intent.rename[0] if intent.rename else intent.docstring_target
         return [_call(conv, SEARCH, query=term)] if term else []
+    if "/" not in path and _read_failed(conv, path):  # a bare name not at the root: find it
+        found = _known_path(conv, path)
+        if found == path:
+            return [_call(conv, READ, path=path), _call(conv, LIST, directory=".", pattern=path)]
+        path = found
     calls = [_call(conv, READ, path=path)]
     lines = _read_lines(conv, path)
     proposed = any(_same_path(str(r.args.get("path", "")), path) for r in conv.results_of(EDIT))
