@@ -90,6 +90,34 @@ def test_syslog_lines_give_their_host_program_pid_and_message() -> None:
     assert generate("process each line and extract the IP", SYSLOG_SAMPLE).fields == ("ip",)
 
 
+LOGFMT_SAMPLE = (
+    "ts=2024-01-01T10:00:00Z level=error user_id=42 x-request-id=ab-12 latency_ms=130\n"
+    "ts=2024-01-01T10:00:01Z level=info user_id=7 x-request-id=cd-34 latency_ms=12"
+)
+JSON_SAMPLE = (
+    '{"ts": "2024-01-01T10:00:00Z", "user_id": 42, "request.id": "ab-12"}\n'
+    '{"ts": "2024-01-01T10:00:01Z", "user_id": 7, "request.id": "cd-34"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("sample", "fields", "first"),
+    [
+        (LOGFMT_SAMPLE, ("user_id", "x_request_id", "latency_ms"),
+         {"user_id": "42", "x_request_id": "ab-12", "latency_ms": "130"}),
+        (JSON_SAMPLE, ("user_id", "request_id"), {"user_id": "42", "request_id": "ab-12"}),
+    ],
+)  # fmt: skip
+def test_keys_the_sample_carries_are_fields_when_the_intent_names_them(
+    sample: str, fields: tuple[str, ...], first: dict[str, str]
+) -> None:
+    intent = "extract the user id, request id and latency_ms"
+    atom = generate(intent, sample)
+    assert atom.fields == fields
+    assert extract_sample(atom, sample)[0] == first
+    assert validate(atom.code, atom.spec, sample).valid
+
+
 def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:
     model = OfflineChatModel().with_rules(PROFILE.offline_rules)
     request = prompts.draft_message("extract the error code", ERROR_SAMPLE)

@@ -71,11 +71,49 @@ class Atom:
     """The pattern kind the spec declares: alternatives, regex, wildcard or default."""
 
 
-def fields_in(intent: str) -> list[str]:
-    """Fields the intent names, in the order it names them (longest alias wins)."""
+_KEYS_IN_SAMPLE = re.compile(r'(?<![\w.-])"?(?P<key>[A-Za-z_][\w.-]*)"?\s*[=:]\s*(?=["\w/.-])')
+"""A ``key=value`` (logfmt) or ``"key": value`` (JSON) pair's key in a sample line."""
+
+
+def _field_name(key: str) -> str:
+    """A key as a field (and regex group) name: ``x-request-id`` → ``x_request_id``."""
+    return re.sub(r"\W", "_", key).lower()
+
+
+def key_value_regex(field: str) -> str:
+    """The named-group regex for a field read as ``field=value`` or ``"field": value`` (an
+    underscore in the name also matches ``-`` or ``.`` in the key)."""
+    key = "[_.-]".join(re.escape(part) for part in field.split("_"))
+    return rf'(?<![\w.-])"?{key}"?\s*[=:]\s*"?(?P<{field}>[^\s",;}}]+)'
+
+
+def _key_spans(intent: str, sample: str) -> list[tuple[int, int, str]]:
+    """Keys the sample carries (``user_id=42``) that the intent names ("the user id")."""
+    lower = intent.lower()
+    spans = []
+    for key in dict.fromkeys(m.group("key") for m in _KEYS_IN_SAMPLE.finditer(sample)):
+        field = _field_name(key)
+        if field in FIELDS or not field.strip("_"):
+            continue
+        parts = re.split(r"[_.-]", key.lower())
+        if parts[0] == "x" and len(parts) > 1:  # x-request-id: "the request id"
+            parts = parts[1:]
+        words = r"[ _.-]".join(re.escape(part) for part in parts)
+        if found := re.search(rf"\b(?:x[_.-])?{words}\b", lower):
+            spans.append((found.start(), found.end(), field))
+    return spans
+
+
+def fields_in(intent: str, sample: str = "") -> list[str]:
+    """Fields the intent names, in the order it names them: keys the sample carries as
+    ``key=value`` first, then the known fields (longest alias wins)."""
     lower = intent.lower()
     spans: list[tuple[int, str]] = []
     taken: list[range] = []
+    for start, end, field in _key_spans(intent, sample):
+        if field not in (f for _, f in spans):
+            taken.append(range(start, end))
+            spans.append((start, field))
     aliases = sorted(
         ((a, f) for f, (names, _, _) in FIELDS.items() for a in names), key=lambda x: -len(x[0])
     )
@@ -111,7 +149,7 @@ def generate(intent: str, sample: str = "") -> Atom:
         sample and re.search(ACCESS_LOG, sample, re.M)
     )
     fields = (
-        fields_in(intent)
+        fields_in(intent, sample)
         or (fields_in_sample(sample) if sample else [])
         or ["timestamp", "level", "message"]
     )
@@ -158,7 +196,7 @@ def field_regex(field: str, fields: tuple[str, ...] | list[str]) -> str:
         return MESSAGE_AFTER_SYSLOG_HEAD
     if field == "message" and "component" in fields:
         return MESSAGE_AFTER_COMPONENT
-    return FIELDS[field][1]
+    return FIELDS[field][1] if field in FIELDS else key_value_regex(field)
 
 
 def extract_sample(atom: Atom, sample: str) -> list[dict[str, str]]:
