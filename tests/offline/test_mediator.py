@@ -200,6 +200,8 @@ async def test_an_agreement_is_named_as_common_ground_without_its_figures() -> N
     shared = next(d["content"] for d in deliveries if d["to"] == "shared")
     assert shared.startswith("Sam agrees on savings") and "common ground" in shared
     assert "Alex, is that how you see it too?" in shared and "300" not in shared
+    private = next(d["content"] for d in deliveries if d["to"] == "Sam")
+    assert "common ground" in private and "What would help you most" not in private
     # Agreement taken back is no agreement.
     deliveries.clear()
     await run_turn(mediator(deliveries), "I don't agree, we need a bigger budget.", sender="Sam")

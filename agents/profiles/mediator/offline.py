@@ -197,7 +197,12 @@ def _private_reply(text: str, sender: str, others: list[str], private: bool) -> 
         who = human_list(others) if others else "anyone else"
         parts.append(f"I will keep this between us and won't share it with {who}.")
     topics = topics_of(text)
-    if topics:
+    if _AGREEMENT.search(text) and not _DISAGREEMENT.search(text):
+        parts.append(
+            "It is good to hear you have found common ground. Is there anything about it you "
+            "would still like to settle?"
+        )
+    elif topics:
         parts.append(f"What would a good outcome on {topics[0]} look like for you?")
     else:
         parts.append("What would help you most right now?")
