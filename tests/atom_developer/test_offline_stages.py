@@ -116,6 +116,8 @@ def test_keys_the_sample_carries_are_fields_when_the_intent_names_them(
     assert atom.fields == fields
     assert extract_sample(atom, sample)[0] == first
     assert validate(atom.code, atom.spec, sample).valid
+    # A known field named in longer words wins over a key inside them ("error code", code=500).
+    assert generate("extract the error code", ERROR_SAMPLE).fields == ("error_code",)
 
 
 def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:

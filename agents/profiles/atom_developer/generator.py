@@ -105,25 +105,27 @@ def _key_spans(intent: str, sample: str) -> list[tuple[int, int, str]]:
 
 
 def fields_in(intent: str, sample: str = "") -> list[str]:
-    """Fields the intent names, in the order it names them: keys the sample carries as
-    ``key=value`` first, then the known fields (longest alias wins)."""
+    """Fields the intent names, in the order it names them: the known fields by their aliases
+    and the keys the sample carries as ``key=value``; where two overlap, the longer words win
+    ("error code" over a ``code=`` key, a ``user_id=`` key's "user id" over "user")."""
     lower = intent.lower()
-    spans: list[tuple[int, str]] = []
-    taken: list[range] = []
-    for start, end, field in _key_spans(intent, sample):
-        if field not in (f for _, f in spans):
-            taken.append(range(start, end))
-            spans.append((start, field))
     aliases = sorted(
         ((a, f) for f, (names, _, _) in FIELDS.items() for a in names), key=lambda x: -len(x[0])
     )
-    for alias, field in aliases:
-        for match in re.finditer(rf"\b{re.escape(alias)}\b", lower):
-            if any(match.start() in r for r in taken):
-                continue
-            taken.append(range(match.start(), match.end()))
-            if field not in (f for _, f in spans):
-                spans.append((match.start(), field))
+    candidates = [
+        (match.start(), match.end(), field)
+        for alias, field in aliases
+        for match in re.finditer(rf"\b{re.escape(alias)}\b", lower)
+    ]
+    candidates += _key_spans(intent, sample)
+    spans: list[tuple[int, str]] = []
+    taken: list[range] = []
+    for start, end, field in sorted(candidates, key=lambda c: -(c[1] - c[0])):  # stable
+        if any(start in r for r in taken):
+            continue
+        taken.append(range(start, end))
+        if field not in (f for _, f in spans):
+            spans.append((start, field))
     return [field for _, field in sorted(spans)]
 
 
