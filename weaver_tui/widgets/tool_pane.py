@@ -63,10 +63,12 @@ class ToolRow(Vertical, can_focus=True):
         Binding("enter", "open_output", "Whole output", show=False),
     ]
 
-    def __init__(self, key: str, name: str, detail: str, *, kind: str) -> None:
+    def __init__(
+        self, key: str, name: str, detail: str, *, kind: str, stage_node: str | None = None
+    ) -> None:
         super().__init__(classes=f"tool-row -{kind} -running")
         self.key = key
-        self.stage_node: str | None = None
+        self.stage_node = stage_node
         """The graph node a stage row reports on (``None`` for a tool call)."""
         self.tool_name = name
         self.detail = detail
@@ -243,8 +245,7 @@ class ToolStatusPane(Vertical):
         row = rows[-1] if rows and rows[-1].state == "running" else None
         if row is None:
             key = f"stage:{node}" if not rows else f"stage:{node}#{len(rows) + 1}"
-            row = ToolRow(key, text, "", kind="stage")
-            row.stage_node = node
+            row = ToolRow(key, text, "", kind="stage", stage_node=node)
             self._add(row)
         else:
             row.rename(text)

@@ -16,6 +16,13 @@ from dataclasses import dataclass
 SYSLOG_HEAD = r"^(?:[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?) +"
 """The start of a syslog line (``Jan  1 12:00:01`` or RFC 3339), before host and program."""
 SYSLOG_FIELDS = frozenset({"host", "program", "pid"})
+_LEVEL_WORDS = r"CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE"
+_LEVEL = f"(?:{_LEVEL_WORDS})"
+_AFTER_LEVEL = rf"^(?:.*?\b{_LEVEL}\b[\s:\]-]*"
+"""A line up to its level word and the separators after it (the start of a message)."""
+_TAG_END = r"(?:\]\s*|\]?:(?!//)\s*)"
+"""How a component tag ends: ``[db] `` or ``db: `` (not ``http://``)."""
+_HOST, _PROGRAM = r"[A-Za-z0-9][\w.-]*", r"[\w./-]+?"
 # field → (aliases in the user's words, named-group regex, full-value regex for the spec)
 FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "ip": (("ip address", "client ip", "ip", "ips"), r"(?P<ip>\b\d{1,3}(?:\.\d{1,3}){3}\b)", r"^\d{1,3}(?:\.\d{1,3}){3}$"),
@@ -23,24 +30,22 @@ FIELDS: dict[str, tuple[tuple[str, ...], str, str]] = {
     "timestamp": (("timestamp", "datetime", "date", "time"), r"(?P<timestamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?|\b[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2})", r".+"),
     "method": (("http method", "method", "verb"), r"\b(?P<method>GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)\b", r"^[A-Z]+$"),
     "path": (("request path", "endpoint", "route", "path", "url", "uri"), r"\s(?P<path>/[^\s\"?]*)", r"^/"),
-    "level": (("log level", "severity", "level"), r"\b(?P<level>CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b", r"^[A-Z]+$"),
+    "level": (("log level", "severity", "level"), rf"\b(?P<level>{_LEVEL_WORDS})\b", r"^[A-Z]+$"),
     "error_code": (("error code", "errno", "exit code", "code"), r"(?:[Ee]rror|ERR|[Cc]ode)[\s:=#]*(?P<error_code>\d+)", r"^\d+$"),
     "bytes": (("bytes", "response size", "body size", "size"), r"\s(?P<bytes>\d+)\s*(?:bytes|B)\b", r"^\d+$"),
     "duration": (("response time", "duration", "latency", "elapsed"), r"(?P<duration>\d+(?:\.\d+)?)\s?ms\b", r"^\d+(?:\.\d+)?$"),
     "user": (("username", "user"), r"\buser[=: ](?P<user>[\w.@-]+)", r"^\S+$"),
     "email": (("email", "e-mail"), r"(?P<email>[\w.+-]+@[\w-]+\.[\w.-]+)", r"@"),
     "port": (("port",), r"\bport[=: ](?P<port>\d+)", r"^\d+$"),
-    "component": (("component", "module", "logger", "subsystem"), r"\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*\[?(?P<component>[A-Za-z_][\w.-]*)(?:\]\s*|\]?:(?!//)\s*)", r"^[\w.-]+$"),
-    "host": (("hostname", "host name", "host", "machine"), SYSLOG_HEAD + r"(?P<host>[A-Za-z0-9][\w.-]*) +[\w./-]+?(?:\[\d+\])?: ", r"^[\w.-]+$"),
-    "program": (("program", "process name", "daemon"), SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +(?P<program>[\w./-]+?)(?:\[\d+\])?: ", r"^[\w./-]+$"),
-    "pid": (("pid", "process id"), SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +[\w./-]+?\[(?P<pid>\d+)\]: ", r"^\d+$"),
-    "message": (("message", "msg", "text"), r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*)?(?P<message>\S.*)$", r".+"),
+    "component": (("component", "module", "logger", "subsystem"), rf"\b{_LEVEL}\b[\s:\]-]*\[?(?P<component>[A-Za-z_][\w.-]*){_TAG_END}", r"^[\w.-]+$"),
+    "host": (("hostname", "host name", "host", "machine"), SYSLOG_HEAD + rf"(?P<host>{_HOST}) +{_PROGRAM}(?:\[\d+\])?: ", r"^[\w.-]+$"),
+    "program": (("program", "process name", "daemon"), SYSLOG_HEAD + rf"{_HOST} +(?P<program>{_PROGRAM})(?:\[\d+\])?: ", r"^[\w./-]+$"),
+    "pid": (("pid", "process id"), SYSLOG_HEAD + rf"{_HOST} +{_PROGRAM}\[(?P<pid>\d+)\]: ", r"^\d+$"),
+    "message": (("message", "msg", "text"), _AFTER_LEVEL + r")?(?P<message>\S.*)$", r".+"),
 }  # fmt: skip
-MESSAGE_AFTER_COMPONENT = r"^(?:.*?\b(?:CRITICAL|FATAL|ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE)\b[\s:\]-]*(?:\[?[A-Za-z_][\w.-]*(?:\]\s*|\]?:(?!//)\s*))?)?(?P<message>\S.*)$"
+MESSAGE_AFTER_COMPONENT = _AFTER_LEVEL + rf"(?:\[?[A-Za-z_][\w.-]*{_TAG_END})?)?(?P<message>\S.*)$"
 """The message when the component is a field too: what follows ``LEVEL component:``."""
-MESSAGE_AFTER_SYSLOG_HEAD = (
-    SYSLOG_HEAD + r"[A-Za-z0-9][\w.-]* +[\w./-]+?(?:\[\d+\])?: (?P<message>\S.*)$"
-)
+MESSAGE_AFTER_SYSLOG_HEAD = SYSLOG_HEAD + rf"{_HOST} +{_PROGRAM}(?:\[\d+\])?: (?P<message>\S.*)$"
 """The message of a syslog line when its host, program or pid is a field too."""
 ACCESS_LOG = (
     r'^(?P<ip>\S+) \S+ (?P<user>\S+) \[(?P<timestamp>[^\]]+)\] "(?P<method>[A-Z]+) (?P<path>\S+)'

@@ -28,7 +28,12 @@ from langgraph.runtime import Runtime
 from agents.graph import emit_status
 from agents.profile import Profile, TurnContext
 from agents.profiles.atom_developer import prompts
-from agents.profiles.atom_developer.request import fenced, last_block, read_request
+from agents.profiles.atom_developer.request import (
+    fenced,
+    last_block,
+    outside_fences,
+    read_request,
+)
 from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
@@ -63,14 +68,13 @@ class Written(NamedTuple):
     notes: str
 
 
-_FENCED = re.compile(r"^\s*(`{3,}|~{3,})[^\n]*\n.*?^\s*\1\s*$", re.MULTILINE | re.DOTALL)
 NOTES_CHARS = 1_000
 """How much of the model's prose beside its code a reply quotes."""
 
 
 def _notes(text: str) -> str:
     """The model's prose outside its fenced blocks, as it wrote it (bounded)."""
-    prose = _FENCED.sub("", text).strip()
+    prose = outside_fences(text).strip()
     prose = re.sub(r"\n{3,}", "\n\n", prose)
     return prose if len(prose) <= NOTES_CHARS else prose[: NOTES_CHARS - 1].rstrip() + "…"
 

@@ -54,6 +54,11 @@ def fences(text: str) -> list[tuple[str, str, tuple[int, int]]]:
     return [(m.group("lang").lower(), m.group("body"), m.span()) for m in _FENCE.finditer(text)]
 
 
+def outside_fences(text: str) -> str:
+    """``text`` without its fenced blocks: the prose around them."""
+    return _FENCE.sub("", text)
+
+
 def last_block(text: str, languages: frozenset[str]) -> str:
     """The body of the last fenced block in one of ``languages`` ("" when there is none)."""
     bodies = [body for lang, body, _ in fences(text) if lang in languages]

@@ -140,6 +140,11 @@ def decide(conv: Conversation) -> Reply | None:
     return Reply(text="", calls=tuple(calls)) if calls else None
 
 
+def _agrees(text: str) -> bool:
+    """Whether ``text`` agrees with what was proposed and takes nothing back."""
+    return _AGREEMENT.search(text) is not None and _DISAGREEMENT.search(text) is None
+
+
 def topics_of(text: str) -> list[str]:
     """The money topics a message touches, in a fixed order (never its wording)."""
     lower = text.lower()
@@ -197,7 +202,7 @@ def _private_reply(text: str, sender: str, others: list[str], private: bool) -> 
         who = human_list(others) if others else "anyone else"
         parts.append(f"I will keep this between us and won't share it with {who}.")
     topics = topics_of(text)
-    if _AGREEMENT.search(text) and not _DISAGREEMENT.search(text):
+    if _agrees(text):
         parts.append(
             "It is good to hear you have found common ground. Is there anything about it you "
             "would still like to settle?"
@@ -237,7 +242,7 @@ def _reflected_sentence(text: str, names: list[str]) -> str:
 def _shared_summary(text: str, sender: str | None, others: list[str]) -> str:
     topics = topics_of(text)
     who = sender or "One of you"
-    if _AGREEMENT.search(text) and not _DISAGREEMENT.search(text):
+    if _agrees(text):
         about = f" on {human_list(topics)}" if topics else ""
         return (
             f"{who} agrees{about}: that is common ground. To make it stick, write down what you "

@@ -138,7 +138,7 @@ def _describe_file(result: ToolResult, intent: CodeIntent) -> str:
     language = _LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
     if not numbers:
         return f"**`{path}`** is empty."
-    if intent.symbol and _definition_of(intent.symbol, lines[numbers[0]]):
+    if intent.symbol and definition_of(intent.symbol, lines[numbers[0]]):
         numbers = _body_of(lines, numbers)  # the definition asked about, not what follows it
     span = line_span(numbers[0], numbers[-1])
     if whole := re.search(r"\(lines \d+-\d+ of (\d+)\)", result.content):
@@ -217,7 +217,7 @@ def _definition_doc(lines: dict[int, str], numbers: list[int]) -> str:
 def _describe_uses(result: ToolResult, symbol: str) -> str:
     """Where ``symbol`` occurs, by file: the answer's second part after its definition."""
     hits = search_hits(result.content)
-    others = [(path, n) for path, n, text in hits if not _definition_of(symbol, text)]
+    others = [(path, n) for path, n, text in hits if not definition_of(symbol, text)]
     if not others:
         return f"`{symbol}` is used nowhere else in the project."
     files = Counter(path for path, _ in others)
@@ -229,7 +229,8 @@ def _describe_uses(result: ToolResult, symbol: str) -> str:
     )
 
 
-def _definition_of(symbol: str, text: str) -> bool:
+def definition_of(symbol: str, text: str) -> bool:
+    """Whether the line ``text`` defines ``symbol`` (``def symbol``, ``class symbol``)."""
     return re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(symbol)}\b", text) is not None
 
 
@@ -319,14 +320,7 @@ def _describe_hits(result: ToolResult) -> str:
     ]
     more = f"\n- … and {len(hits) - 12} more" if len(hits) > 12 else ""
     head = f"Found {plural(len(hits), 'match', 'matches')} for `{query}` in {plural(len(files), 'file')}:"
-    definition = next(
-        (
-            h
-            for h in hits
-            if re.match(rf"\s*(?:async\s+)?(?:def|class)\s+{re.escape(str(query))}\b", h[2])
-        ),
-        None,
-    )
+    definition = next((h for h in hits if definition_of(str(query), h[2])), None)
     tail = f"\n\nIt is defined in `{definition[0]}` at line {definition[1]}." if definition else ""
     return f"{head}\n\n" + "\n".join(lines) + more + tail
 

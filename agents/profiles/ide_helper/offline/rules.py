@@ -16,7 +16,12 @@ from typing import Any
 from agents.offline.conversation import Conversation
 from agents.offline.reply import PlannedCall, Reply
 from agents.offline.text import human_list
-from agents.profiles.ide_helper.offline.answers import answer, folder_name, search_hits
+from agents.profiles.ide_helper.offline.answers import (
+    answer,
+    definition_of,
+    folder_name,
+    search_hits,
+)
 from agents.profiles.ide_helper.offline.edits import (
     docstring_edit,
     numbered_lines,
@@ -61,12 +66,10 @@ def _plan(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
         for named in intent.files[:4]:
             path = _known_path(conv, named)
             calls.append(_call(conv, READ, path=path, start_line=start, end_line=end))
-            if "/" not in path and _read_failed(conv, path):
-                # A bare file name that is not at the root: find it, then read it.
-                calls.append(_call(conv, LIST, directory=".", pattern=path))
-                found = _known_path(conv, path)
-                if found != path:
-                    calls.append(_call(conv, READ, path=found, start_line=start, end_line=end))
+            search, found = _locate(conv, path)
+            calls += search
+            if found not in (None, path):
+                calls.append(_call(conv, READ, path=found, start_line=start, end_line=end))
         return calls
     if intent.symbol and not intent.wants_search:
         return _plan_explain(conv, intent.symbol)
@@ -102,10 +105,9 @@ def _plan_explain(conv: Conversation, symbol: str) -> list[PlannedCall]:
 
 
 def _definition_site(conv: Conversation, symbol: str) -> tuple[str, int] | None:
-    definition = re.compile(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(symbol)}\b")
     for result in conv.results_of(SEARCH):
         for path, line, text in search_hits(result.content):
-            if definition.match(text):
+            if definition_of(symbol, text):
                 return path, line
     return None
 
@@ -115,11 +117,10 @@ def _plan_edit(conv: Conversation, intent: CodeIntent) -> list[PlannedCall]:
     if path is None:
         term = intent.rename[0] if intent.rename else intent.docstring_target
         return [_call(conv, SEARCH, query=term)] if term else []
-    if "/" not in path and _read_failed(conv, path):  # a bare name not at the root: find it
-        found = _known_path(conv, path)
-        if found == path:
-            return [_call(conv, READ, path=path), _call(conv, LIST, directory=".", pattern=path)]
-        path = found
+    search, found = _locate(conv, path)
+    if found is None:
+        return [_call(conv, READ, path=path), *search]
+    path = found
     calls = [_call(conv, READ, path=path)]
     lines = _read_lines(conv, path)
     proposed = any(_same_path(str(r.args.get("path", "")), path) for r in conv.results_of(EDIT))
@@ -176,6 +177,15 @@ def _read_failed(conv: Conversation, path: str) -> bool:
     return any(
         r.is_error and _same_path(str(r.args.get("path", "")), path) for r in conv.results_of(READ)
     )
+
+
+def _locate(conv: Conversation, path: str) -> tuple[list[PlannedCall], str | None]:
+    """Where ``path`` is: itself, unless it is a bare file name whose read failed (not at the
+    root); then the listing that looks for it and the path it found (``None`` until found)."""
+    if "/" in path or not _read_failed(conv, path):
+        return [], path
+    found = _known_path(conv, path)
+    return [_call(conv, LIST, directory=".", pattern=path)], (None if found == path else found)
 
 
 def _listed_a_file(conv: Conversation, path: str) -> bool:
