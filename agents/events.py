@@ -11,7 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agents.errors import WeaverError
-from storage.models import MessageRecord
+from storage.models import Conversation, MessageRecord
+
+
+@dataclass(frozen=True, slots=True)
+class MessageStored:
+    """The user's message was committed (its conversation created or retitled first), before
+    any model is called: ``record`` and ``conversation`` as written."""
+
+    conversation: Conversation
+    record: MessageRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +144,8 @@ class RunFinished:
 
 
 RunEvent = (
-    TurnStarted
+    MessageStored
+    | TurnStarted
     | TokenDelta
     | ReasoningDelta
     | ToolStarted

@@ -20,9 +20,10 @@ continues a turn a profile paused with ``interrupt()`` (ide-helper's patch revie
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,14 @@ from langgraph.types import Command
 
 from agents.continuation import continuation_messages
 from agents.errors import ConfigError, WeaverError
-from agents.events import RecordSaved, RunError, RunEvent, RunFinished, TurnStarted
+from agents.events import (
+    MessageStored,
+    RecordSaved,
+    RunError,
+    RunEvent,
+    RunFinished,
+    TurnStarted,
+)
 from agents.graph_stream import GraphStream
 from agents.history import turn_messages
 from agents.instructions import with_instructions
@@ -39,8 +47,11 @@ from agents.profile import TurnContext
 from agents.trace import new_trace_id
 from agents.turn_errors import is_unexpected, start_failure, translate_error
 from agents.turn_events import TurnEventMapper
+from agents.turn_input import NewMessage, store_user_message
+from agents.turn_lock import ConversationBusy, conversation_turn
 from agents.turn_recorder import TurnRecorder
 from storage.models import MessageStatus
+from storage.store import StorageError
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -101,7 +112,7 @@ class AgentRuntime:
         project_root: Path | str | None = None,
         sender: str | None = None,
         continue_from: str | None = None,
-    ) -> AsyncIterator[RunEvent]:
+    ) -> AsyncGenerator[RunEvent, None]:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
 
         ``continue_from`` names a reply to that message to go on from: the new reply (a
@@ -171,6 +182,58 @@ class AgentRuntime:
         finally:
             await turn.aclose()  # a consumer that stops listening still finishes the records
 
+    async def send(
+        self,
+        message: NewMessage,
+        *,
+        model: ChatModelHandle,
+        cancel: asyncio.Event | None = None,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Commit ``message`` and answer it: ``MessageStored`` first, then :meth:`run_turn`'s
+        events.
+
+        A message that continues a conversation (or starts one) holds the conversation's
+        turn lock (a file lock in the data folder, across processes) until its turn ends, so
+        two front ends never answer the same leaf twice; a busy conversation is a ``RunError``
+        and nothing is written.
+        """
+        explicit_fork = message.parent_id is not None and message.conversation_id is not None
+        with contextlib.ExitStack() as held:
+            try:
+                if message.conversation_id and not explicit_fork:
+                    held.enter_context(self._turn_lock(message.conversation_id))
+                stored = store_user_message(self.store, message)
+                if message.conversation_id is None:  # new: nobody else can hold its lock yet
+                    held.enter_context(self._turn_lock(stored.conversation.id))
+            except ConversationBusy as busy:
+                yield RunError(busy)
+                return
+            except StorageError as exc:  # the message could not be written: say so, run nothing
+                yield RunError(ConfigError(str(exc)))
+                return
+            yield MessageStored(stored.conversation, stored.record)
+            turn = self.run_turn(
+                conversation_id=stored.conversation.id,
+                user_message_id=stored.record.id,
+                model=model,
+                profile=message.profile,
+                cancel=cancel,
+                project_root=project_root,
+                sender=sender,
+            )
+            try:
+                async for event in turn:
+                    yield event
+            finally:
+                await turn.aclose()
+
+    def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
+            return contextlib.nullcontext()
+        return conversation_turn(self.data_dir, conversation_id)
+
     async def resume_turn(
         self,
         *,
@@ -179,7 +242,7 @@ class AgentRuntime:
         value: Any,
         model: ChatModelHandle,
         cancel: asyncio.Event | None = None,
-    ) -> AsyncIterator[RunEvent]:
+    ) -> AsyncGenerator[RunEvent, None]:
         """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``.
 
         The paused graph continues on its own checkpoint thread, below ``record_id``: the tool

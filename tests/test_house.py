@@ -69,3 +69,29 @@ def test_the_chat_screens_pieces_see_it_only_as_a_chat_surface() -> None:
         piece for piece in pieces if "textual.screen" in _imported_modules(screens / f"{piece}.py")
     ]
     assert reaching == []
+
+
+def _user_record_writers(root: Path) -> list[str]:
+    """Modules that call ``add_message(..., "user", ...)``: writers of user records."""
+    import ast
+
+    writers: list[str] = []
+    for package in ("agents", "weaver_tui"):
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "add_message"
+                    and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)
+                    and node.args[1].value == "user"
+                ):
+                    writers.append(str(path.relative_to(root)))
+    return writers
+
+
+def test_one_writer_of_user_messages() -> None:
+    """Every front end sends through the agents' one writer of user records (which creates and
+    titles the conversation the same way for all of them); none writes one itself."""
+    assert _user_record_writers(ROOT) == ["agents/turn_input.py"]

@@ -16,13 +16,13 @@ settles those writes before any other store call of its own.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.profile import ProfileTraits
 from agents.profiles import UnknownProfileError, get_traits
+from agents.turn_input import NewMessage, store_user_message
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 from storage.tree_index import TreeIndex
@@ -36,26 +36,6 @@ logger = logging.getLogger(__name__)
 
 FREEZE_ABOVE = 1_000
 """Records from which an opened conversation is moved out of the cyclic collector's sight."""
-DEFAULT_TITLE = "New conversation"
-TITLE_LENGTH = 60
-
-
-_SMALL_TALK = re.compile(
-    r"(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|thanks|thank you|"
-    r"ok(?:ay)?|test(?:ing)?)(?:\s+(?:there|all|everyone|again|you))?[\s!.,?]*",
-    re.IGNORECASE,
-)
-
-
-def is_small_talk(text: str) -> bool:
-    """A message that greets or thanks and says nothing else ("hi", "Hello there!")."""
-    return _SMALL_TALK.fullmatch(text.strip()) is not None
-
-
-def title_from(text: str) -> str:
-    """A conversation title from the first user message: its first line, cut short."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), DEFAULT_TITLE)
-    return first if len(first) <= TITLE_LENGTH else first[: TITLE_LENGTH - 1] + "…"
 
 
 @dataclass
@@ -174,24 +154,28 @@ class ChatState:
         conversation_meta: dict[str, Any] | None = None,
     ) -> MessageRecord:
         """Commit the user's message (creating the conversation first if it is new, with
-        ``conversation_meta`` and the project root)."""
+        ``conversation_meta`` and the project root) through the agents' one writer of user
+        records, and show it in the index."""
         self._writes.settle()
+        created_meta: dict[str, Any] = {}
         if self.conversation is None:
             created_meta = dict(conversation_meta or {})
             created_meta.update(self.pending_meta)
             if project_root:
                 created_meta["project_root"] = str(project_root)
-            self.conversation = self.store.create_conversation(
-                self.profile, title_from(text), meta=created_meta
-            )
-        elif (self.conversation.title == DEFAULT_TITLE and parent_id is None) or (
-            # "hi" named the conversation: the first message that says something renames it
-            is_small_talk(self.conversation.title) and not is_small_talk(text)
-        ):
-            self.conversation = self.store.rename_conversation(
-                self.conversation.id, title_from(text)
-            )
-        record = self.store.add_message(self.conversation.id, "user", text, parent_id, meta=meta)
+        stored = store_user_message(
+            self.store,
+            NewMessage(
+                profile=self.profile,
+                text=text,
+                conversation_id=self.conversation.id if self.conversation else None,
+                parent_id=parent_id,
+                meta=meta or {},
+                conversation_meta=created_meta,
+            ),
+        )
+        self.conversation = stored.conversation
+        record = stored.record
         self.index.add(record)
         self.leaf_id = record.id
         return record

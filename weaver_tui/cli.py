@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -31,6 +30,7 @@ from weaver_tui.terminal_text import printable
 if TYPE_CHECKING:
     from agents.events import RunEvent
     from agents.profile import ProfileCommand
+    from agents.turn_input import NewMessage
     from weaver_tui.app import WeaverApp
     from weaver_tui.services import Services
 
@@ -463,26 +463,22 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
                 EXIT_CONFIG,
             )
         conversation_id = parent.conversation_id
-    from weaver_tui.turn_lock import ConversationBusy
-
-    try:
-        return await _ask_turn(services, args, store, model, profile, conversation_id, parent_id)
-    except ConversationBusy as busy:
-        raise CliError(
-            f"a reply is being written in conversation {busy}; wait for it to finish, or fork "
-            "below a message with --parent"
-        ) from None
+    message = _new_message(services, args, store, profile, conversation_id, parent_id)
+    return await _run_ask_turn(services, args, model, message)
 
 
-async def _ask_turn(
+def _new_message(
     services: Services,
     args: argparse.Namespace,
     store: Any,
-    model: Any,
     profile: str | None,
     conversation_id: str | None,
     parent_id: str | None,
-) -> int:
+) -> NewMessage:
+    """What ``ask`` sends, and where: the runtime stores it (and creates the conversation)."""
+    from agents.turn_input import NewMessage
+
+    conversation_meta: dict[str, Any] = {}
     if conversation_id:
         conversation = store.get_conversation(conversation_id)
         if profile and profile != conversation.profile:
@@ -490,41 +486,35 @@ async def _ask_turn(
                 f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
                 f"not {profile}"
             )
+        profile = conversation.profile
+        if args.system is not None:
+            store.update_conversation_meta(conversation.id, instructions=args.system or None)
     else:
-        title = " ".join(args.text.split())[:60] or "New conversation"
         profile = profile or services.settings.default_profile
-        meta: dict[str, Any] = {}
         if args.project_root or get_traits(profile).project_root:
-            meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
-        conversation = store.create_conversation(profile, title, meta=meta)
-    if args.system is not None:
-        conversation = store.update_conversation_meta(
-            conversation.id, instructions=args.system or None
-        )
-    turn_lock: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if parent_id is None:  # continuing at the active leaf: one turn at a time
-        from weaver_tui.turn_lock import conversation_turn
-
-        turn_lock = conversation_turn(services.settings.data_dir, conversation.id)
-    with turn_lock:
-        return await _run_ask_turn(services, args, store, model, conversation, parent_id)
-
-
-async def _run_ask_turn(
-    services: Services,
-    args: argparse.Namespace,
-    store: Any,
-    model: Any,
-    conversation: Any,
-    parent_id: str | None,
-) -> int:
-    if parent_id is None:
-        leaf = store.active_leaf(conversation.id)
-        parent_id = leaf.id if leaf else None
+            conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
+        if args.system:
+            conversation_meta["instructions"] = args.system
     user_meta: dict[str, Any] = {"sender": args.sender} if args.sender else {}
     if args.attachments:
         user_meta["attachments"] = args.attachments
-    user = store.add_message(conversation.id, "user", args.text, parent_id, meta=user_meta or None)
+    return NewMessage(
+        profile=profile,
+        text=args.text,
+        conversation_id=conversation_id,
+        parent_id=parent_id,
+        # continuing at the active leaf: the runtime holds the conversation's turn lock
+        at_active_leaf=conversation_id is not None and parent_id is None,
+        meta=user_meta,
+        conversation_meta=conversation_meta,
+    )
+
+
+async def _run_ask_turn(
+    services: Services, args: argparse.Namespace, model: Any, message: NewMessage
+) -> int:
+    from agents.events import MessageStored
+
     cancel = asyncio.Event()
     loop = asyncio.get_running_loop()
     stop_signals = [
@@ -535,28 +525,31 @@ async def _run_ask_turn(
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(stop, cancel.set)
     printer = EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
+    conversation_id = message.conversation_id
     async with services.runtime() as runtime:
-        async for event in runtime.run_turn(
-            conversation_id=conversation.id,
-            user_message_id=user.id,
+        async for event in runtime.send(
+            message,
             model=model,
             cancel=cancel,
             project_root=args.project_root.resolve() if args.project_root else None,
             sender=args.sender,
         ):
+            if isinstance(event, MessageStored):
+                conversation_id = event.conversation.id
             printer.show(event)
     for stop in stop_signals:
         with suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(stop)
     if printer.error is not None:
-        raise CliError(f"{printer.error} (conversation {conversation.id})")
+        where = f" (conversation {conversation_id})" if conversation_id else ""
+        raise CliError(f"{printer.error}{where}")
     if printer.review_waiting:
         print(
             "The proposed patch waits for your review: open the conversation in the app "
-            f"(weaver-tui --conversation {conversation.id}) and press F4 to accept or reject it.",
+            f"(weaver-tui --conversation {conversation_id}) and press F4 to accept or reject it.",
             file=sys.stderr,
         )
-    print(f"conversation: {conversation.id}", file=sys.stderr)
+    print(f"conversation: {conversation_id}", file=sys.stderr)
     return EXIT_INTERRUPTED if printer.cancelled else 0
 
 

@@ -36,7 +36,7 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
     async def listen(index: int, turn: Any, event: Any) -> None:
         seen.append((index, type(event).__name__))
 
-    played = await play_demo(runtime, store, model, space.id, on_event=listen)
+    played = await play_demo(runtime, model, space.id, on_event=listen)
 
     assert len(played) == len(DEMO_TURNS)
     for result in played:

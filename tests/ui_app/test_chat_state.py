@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from agents.turn_input import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
-from weaver_tui.chat_state import DEFAULT_TITLE, ChatState, is_small_talk, title_from
+from weaver_tui.chat_state import ChatState
 
 
 def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, str]]:

@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from agents.events import RunError, RunEvent, ToolFinished, ToolStarted
+from agents.events import MessageStored, RunError, RunEvent, ToolFinished, ToolStarted
 from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED, UserMessageEvent
 from agents.shared_space.space import new_space
+from agents.turn_input import NewMessage
 from storage.models import Conversation
 from storage.store import ConversationStore
 
@@ -163,37 +164,31 @@ def deliveries(events: list[RunEvent]) -> list[ExpectedAction]:
 
 async def play_demo(
     runtime: AgentRuntime,
-    store: ConversationStore,
     model: ChatModelHandle,
     conversation_id: str,
     on_event: DemoListener | None = None,
 ) -> list[PlayedTurn]:
     """Play every demo turn in ``conversation_id`` through ``runtime``; stop at a failed turn.
 
-    Each turn commits the participant's message below the active leaf (meta ``sender`` and
+    Each turn sends the participant's message below the active leaf through the runtime (meta ``sender`` and
     ``visibility``), then runs the mediator on it; ``on_event(index, turn, event)`` (sync or
     async) sees every event as it streams, so the app can show the turn live.
     """
     played: list[PlayedTurn] = []
     for index, turn in enumerate(DEMO_TURNS):
-        leaf = store.active_leaf(conversation_id)
         event = turn.event()
-        user = store.add_message(
-            conversation_id,
-            "user",
-            event.content,
-            leaf.id if leaf else None,
+        message = NewMessage(
+            profile="mediator",
+            text=event.content,
+            conversation_id=conversation_id,
+            at_active_leaf=True,
             meta=event.record_meta(),
         )
-        result = PlayedTurn(index, turn, user.id)
+        result = PlayedTurn(index, turn, "")  # its id comes with MessageStored
         played.append(result)
-        async for run_event in runtime.run_turn(
-            conversation_id=conversation_id,
-            user_message_id=user.id,
-            model=model,
-            profile="mediator",
-            sender=turn.sender,
-        ):
+        async for run_event in runtime.send(message, model=model, sender=turn.sender):
+            if isinstance(run_event, MessageStored):
+                result.user_message_id = run_event.record.id
             result.events.append(run_event)
             if on_event is not None:
                 outcome = on_event(index, turn, run_event)

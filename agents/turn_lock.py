@@ -14,9 +14,20 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from agents.errors import WeaverError
 
-class ConversationBusy(Exception):
+
+class ConversationBusy(WeaverError):
     """Another process is writing a reply in this conversation."""
+
+    code = "busy"
+
+    def __init__(self, conversation_id: str) -> None:
+        super().__init__(
+            f"a reply is being written in conversation {conversation_id}; wait for it to "
+            "finish, or fork below a message with --parent"
+        )
+        self.conversation_id = conversation_id
 
 
 @contextlib.contextmanager
