@@ -179,7 +179,7 @@ def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> d
 def build_services() -> Any:
     """``Services`` from the real settings loader (the environment set by :func:`child_env`)."""
     from weaver_tui.services import Services
-    from weaver_tui.settings import load_settings
+    from weaver_tui.settings.config import load_settings
 
     return Services(load_settings(env_file=None))
 
@@ -188,7 +188,7 @@ def cli_services() -> Any:
     """``Services`` as the ``weaver-tui`` command builds them for a launch: the few settings
     the first frame needs peeked, the rest validated by the app after its first paint."""
     from weaver_tui.services import Services
-    from weaver_tui.settings_pending import PendingSettings
+    from weaver_tui.settings.pending import PendingSettings
 
     return Services(PendingSettings.peek(env_file=None))
 
@@ -234,7 +234,7 @@ def stamped_app_class() -> type[Any]:
 
 
 def chat_screen(app: Any) -> Any:
-    from weaver_tui.screens.chat import ChatScreen
+    from weaver_tui.screens.chat.screen import ChatScreen
 
     stack = app.screen_stack
     return stack[0] if stack and isinstance(stack[0], ChatScreen) else None

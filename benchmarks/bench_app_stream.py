@@ -107,7 +107,7 @@ def _stop_profile(profile: Any) -> None:
 
 
 async def child_runtime(tokens: int, rate: float) -> None:
-    from agents.events import RunError, RunFinished
+    from agents.runtime.events import RunError, RunFinished
 
     services = build_services()
     store = services.store

@@ -26,9 +26,9 @@ if str(ROOT) not in sys.path:
 from langchain_core.messages import HumanMessage  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
-from agents.events import RunFinished, TokenDelta  # noqa: E402
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model  # noqa: E402
-from agents.runtime import AgentRuntime  # noqa: E402
+from agents.runtime.agent_runtime import AgentRuntime  # noqa: E402
+from agents.runtime.events import RunFinished, TokenDelta  # noqa: E402
 from storage.sqlite_store import SqliteConversationStore  # noqa: E402
 from tests.support.fake_openai import FakeOpenAI, Reply  # noqa: E402
 

@@ -86,10 +86,10 @@ def bench_index(tmp: Path, documents: int) -> dict[str, float]:
 async def bench_turn(tmp: Path, turns: int) -> dict[str, float]:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from agents.events import RunFinished
     from agents.offline import OfflineChatModel
     from agents.providers import ChatModelHandle
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
+    from agents.runtime.events import RunFinished
     from storage.sqlite_store import SqliteConversationStore
 
     class TimedModel(OfflineChatModel):

@@ -53,9 +53,9 @@ async def _measure(base_url: str, reader: str, traced: bool) -> dict[str, float]
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
     from pydantic import SecretStr
 
-    from agents.events import RunError, TokenDelta
     from agents.providers import ProviderConfig, make_chat_model
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
+    from agents.runtime.events import RunError, TokenDelta
     from storage.sqlite_store import SqliteConversationStore
 
     handle = make_chat_model(

@@ -32,9 +32,9 @@ import httpx  # noqa: E402
 from langchain_core.messages import HumanMessage  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
-from agents.events import RunFinished, TokenDelta  # noqa: E402
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model  # noqa: E402
-from agents.runtime import AgentRuntime  # noqa: E402
+from agents.runtime.agent_runtime import AgentRuntime  # noqa: E402
+from agents.runtime.events import RunFinished, TokenDelta  # noqa: E402
 from storage.sqlite_store import SqliteConversationStore  # noqa: E402
 
 RUNS = 5

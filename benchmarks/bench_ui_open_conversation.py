@@ -37,7 +37,7 @@ CHILD = """
 import asyncio, statistics, sys, time
 from weaver_tui.app import WeaverApp
 from weaver_tui.services import Services
-from weaver_tui.settings import load_settings
+from weaver_tui.settings.config import load_settings
 
 painted = []
 

@@ -58,15 +58,15 @@ def _imported_modules(path: Path) -> set[str]:
 def test_the_chat_screens_pieces_see_it_only_as_a_chat_surface() -> None:
     """The pieces the chat screen owns take it as a ``ChatSurface`` (its panes and status);
     none of them imports Textual's ``Screen`` to reach into the screen as a whole."""
-    screens = ROOT / "weaver_tui" / "screens"
+    chat = ROOT / "weaver_tui" / "screens" / "chat"
     pieces = sorted(
         name.rsplit(".", 1)[1]
-        for name in _imported_modules(screens / "chat.py")
-        if name.startswith("weaver_tui.screens.")
+        for name in _imported_modules(chat / "screen.py")
+        if name.startswith("weaver_tui.screens.chat.screen.")
     )
     assert {"branching", "sender", "path_presenter", "turn_runner"} <= set(pieces)
     reaching = [
-        piece for piece in pieces if "textual.screen" in _imported_modules(screens / f"{piece}.py")
+        piece for piece in pieces if "textual.screen" in _imported_modules(chat / f"{piece}.py")
     ]
     assert reaching == []
 
@@ -94,4 +94,22 @@ def _user_record_writers(root: Path) -> list[str]:
 def test_one_writer_of_user_messages() -> None:
     """Every front end sends through the agents' one writer of user records (which creates and
     titles the conversation the same way for all of them); none writes one itself."""
-    assert _user_record_writers(ROOT) == ["agents/turn_input.py"]
+    assert _user_record_writers(ROOT) == ["agents/runtime/user_message.py"]
+
+
+def test_the_screens_package_holds_screens_and_the_chat_screen_its_pieces() -> None:
+    """``weaver_tui/screens/`` keeps only modules that define a screen; the chat screen's
+    helpers live beside it in ``screens/chat/``."""
+    import ast
+
+    screens = ROOT / "weaver_tui" / "screens"
+    for path in sorted(screens.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        bases = {
+            ast.unparse(base).split("[")[0]
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef)
+            for base in node.bases
+        }
+        assert bases & {"Screen", "ModalScreen"}, f"{path.name} defines no screen"

@@ -1,7 +1,7 @@
 """The Textual application: screens, global keys, themes and the command palette. Thin on
 purpose: the chat screen owns the conversation logic, widgets talk upward through messages.
 
-Launch paints first. The CLI hands over :class:`~weaver_tui.settings_early.PendingSettings`
+Launch paints first. The CLI hands over :class:`~weaver_tui.settings.early.PendingSettings`
 (theme, data folder and default profile, read without pydantic), and the app's first frame is
 :class:`~weaver_tui.screens.chat_skeleton.ChatSkeleton`: the chat screen's layout in the right
 theme with a live composer, built from little more than Textual. Right after that paint a
@@ -39,8 +39,8 @@ if TYPE_CHECKING:
     from textual.command import Provider
 
     from weaver_tui.services import Services
-    from weaver_tui.settings import Settings
-    from weaver_tui.settings_pending import PendingSettings
+    from weaver_tui.settings.config import Settings
+    from weaver_tui.settings.pending import PendingSettings
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ _SCREEN_PUSHING_ACTIONS = frozenset({"help", "command_palette"})
 
 def _import_chat_screen() -> None:
     """The chat screen's modules (message view, tree, profiles, store); a seam for tests."""
-    import weaver_tui.screens.chat  # noqa: F401
+    import weaver_tui.screens.chat.screen  # noqa: F401
 
 
 class WeaverApp(App[None]):
@@ -133,7 +133,7 @@ class WeaverApp(App[None]):
         return self._chat_screen()
 
     def _chat_screen(self) -> Screen[Any]:
-        from weaver_tui.screens.chat import ChatScreen
+        from weaver_tui.screens.chat.screen import ChatScreen
 
         return ChatScreen(
             self.services,
@@ -290,7 +290,7 @@ class WeaverApp(App[None]):
         """Remember the theme the user picked (from the palette's Theme command or a key)."""
         if theme.name == self._saved_theme:
             return
-        from weaver_tui.settings import save_setting
+        from weaver_tui.settings.config import save_setting
 
         try:
             save_setting("theme", theme.name)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from agents.profiles import UnknownProfileError, get_traits
 from storage.models import Conversation
 from storage.store import ConversationStore
-from weaver_tui.chat_state_rows import build_item
+from weaver_tui.chat_state.rows import build_item
 from weaver_tui.widgets.message_view.items import MessageItem
 
 PREVIEW_MESSAGES = 60

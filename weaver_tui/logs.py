@@ -1,7 +1,7 @@
 """JSON-lines logging to ``<data_dir>/weaver.log`` , with redaction and key scrubbing.
 
 Every line: ``ts``, ``level``, ``module``, ``msg``, the turn's ``trace_id`` (from
-:data:`agents.trace.trace_id_var` unless given), and whatever ``extra={...}`` the call passed
+:data:`agents.runtime.trace.trace_id_var` unless given), and whatever ``extra={...}`` the call passed
 (conversation_id, message_id, profile, provider, model, latency_ms, token counts ...).
 Library code only does ``logging.getLogger(__name__).info("...", extra={...})``.
 
@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agents.trace import trace_id_var
+from agents.runtime.trace import trace_id_var
 
 LOG_FILE = "weaver.log"
 CONTENT_FIELDS = frozenset({"content", "text", "output", "prompt"})

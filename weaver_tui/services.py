@@ -3,7 +3,7 @@
 ``Services(settings)`` is cheap: the store opens on first use (marking replies a killed process
 left ``streaming`` as interrupted), the chat model is built on first use and can be switched
 between turns, and ``async with services.runtime() as rt`` opens the graph checkpointer and the
-:class:`~agents.runtime.AgentRuntime` once; nested or later entries reuse them, and the
+:class:`~agents.runtime.agent_runtime.AgentRuntime` once; nested or later entries reuse them, and the
 outermost exit (or :meth:`aclose`) closes them. No Textual import here: the headless verbs use
 this module too.
 """
@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
 from weaver_tui.logs import setup_logging
-from weaver_tui.settings_pending import PendingSettings
+from weaver_tui.settings.pending import PendingSettings
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
     from storage.sqlite_store import SqliteConversationStore
-    from weaver_tui.settings import Settings
+    from weaver_tui.settings.config import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def _secret(value: Any) -> str:
 
 def _configured_secrets(settings: Settings) -> list[str]:
     """The configured key and every provider key variable's value, to scrub from the log."""
-    from agents.provider_presets import PRESETS
+    from agents.providers.presets import PRESETS
 
     secrets = [_secret(getattr(settings, "api_key", None))]
     try:
@@ -218,7 +218,7 @@ class Services:
                 await self._close_runtime()
 
     async def _open_runtime(self) -> None:
-        from agents.runtime import AgentRuntime
+        from agents.runtime.agent_runtime import AgentRuntime
 
         stack = AsyncExitStack()
         checkpointer = await _open_checkpointer(stack, self.data_dir)

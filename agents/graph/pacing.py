@@ -9,7 +9,7 @@ producing while the turn's reader is behind piles up items (a message chunk of a
 
 :class:`StreamPacer` fixes both from inside the chunk loop: :meth:`StreamPacer.tick` hands the
 loop back once the call has held it for :data:`YIELD_EVERY_S`, and waits while the reader of
-the turn (:class:`agents.graph_stream.GraphStream`, which publishes its state in
+the turn (:class:`agents.runtime.graph_stream.GraphStream`, which publishes its state in
 :data:`reader_room`) is a full queue behind. Outside a ``GraphStream`` only the first applies.
 """
 

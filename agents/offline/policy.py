@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from functools import partial
 
 from agents.context import SUMMARY_PROMPT
-from agents.continuation import CONTINUE_PROMPT
 from agents.offline.conversation import Conversation, call_signature
 from agents.offline.family import Rule, claimed_tools
 from agents.offline.reply import PlannedCall, Reply
 from agents.offline.rules import chat, knowledge, structured, unknown_tools
+from agents.runtime.continuation import CONTINUE_PROMPT
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 
 ATOMS = Path(__file__).parent / "atoms"

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents import events as ev
 from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 
 PROFILE = "atom-developer"

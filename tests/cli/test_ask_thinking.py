@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from agents.events import ReasoningDelta, RunFinished, TokenDelta
+from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta
 from tests.cli.test_ask import _server_env
 from tests.support.fake_openai import Reply
 from weaver_tui.cli import EventPrinter

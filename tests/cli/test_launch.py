@@ -1,6 +1,6 @@
 """``weaver-tui`` with no verb builds the Textual app from the same services and options.
 
-The app's launch paints before it validates the settings (``weaver_tui.settings_early``):
+The app's launch paints before it validates the settings (``weaver_tui.settings.early``):
 these tests check that the options still reach it, that a bad setting found after the first
 paint still ends as one line and exit code 2, and, in a real process, that the first frame
 was drawn without pydantic, markdown-it or the agent stack imported.

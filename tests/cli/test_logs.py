@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.trace import trace
+from agents.runtime.trace import trace
 from weaver_tui.logs import LOG_FILE, redact_content, setup_logging
 
 KEY = "sk-proj-abcdefghijklmnop1234"
@@ -41,7 +41,7 @@ def _lines(path: Path) -> list[dict]:
 
 def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file):
     path = log_file()
-    log = logging.getLogger("agents.runtime")
+    log = logging.getLogger("agents.runtime.agent_runtime")
     with trace("trace-123"):
         log.info(
             "turn finished",
@@ -56,7 +56,7 @@ def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file):
 
     first, second = _lines(path)
     assert path.name == LOG_FILE
-    assert first["level"] == "INFO" and first["module"] == "agents.runtime"
+    assert first["level"] == "INFO" and first["module"] == "agents.runtime.agent_runtime"
     assert first["msg"] == "turn finished" and first["ts"].endswith("+00:00")
     assert first["trace_id"] == "trace-123"
     assert (

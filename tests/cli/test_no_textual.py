@@ -12,7 +12,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_headless_modules_do_not_import_textual() -> None:
     code = (
         "import sys\n"
-        "import weaver_tui.cli, weaver_tui.services, weaver_tui.logs, agents.runtime\n"
+        "import weaver_tui.cli, weaver_tui.services, weaver_tui.logs, agents.runtime.agent_runtime\n"
         "from agents.profiles import PROFILE_NAMES, get_profile\n"
         "for name in PROFILE_NAMES:\n"
         "    profile = get_profile(name)\n"

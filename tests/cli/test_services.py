@@ -12,7 +12,7 @@ import pytest
 
 from storage.models import MessageStatus
 from weaver_tui.services import Services
-from weaver_tui.settings import load_settings
+from weaver_tui.settings.config import load_settings
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

@@ -8,10 +8,10 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agents.events import RunFinished, ToolFinished
 from agents.patch_review.review import find_pending_review, resume_value
 from agents.providers import ProviderConfig, make_chat_model
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, ToolFinished
 from tests.ide_helper.conftest import APP_PY
 
 

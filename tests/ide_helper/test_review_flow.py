@@ -9,10 +9,10 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agents.events import RunEvent, RunFinished, ToolFinished
 from agents.patch_review.patches import apply_patch
 from agents.patch_review.review import find_pending_review, resume_value
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunEvent, RunFinished, ToolFinished
 from storage.sqlite_store import SqliteConversationStore
 from tests.ide_helper.conftest import APP_PY, write
 from tests.support.fake_openai import Reply, ToolCall

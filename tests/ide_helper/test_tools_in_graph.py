@@ -9,9 +9,9 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agents.events import RunFinished, ToolFinished
 from agents.patch_review.review import find_pending_review, resume_value
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, ToolFinished
 from tests.support.fake_openai import Reply, ToolCall
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.models import Conversation
 
 

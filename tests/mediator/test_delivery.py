@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.events import RunFinished, ToolFinished
 from agents.profiles import get_profile
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, ToolFinished
 from agents.shared_space.events import UserMessageEvent
 from agents.shared_space.space import view_for, visible_to
 from storage.models import Conversation

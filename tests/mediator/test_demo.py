@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.events import RunFinished, TokenDelta, ToolFinished
 from agents.profiles.mediator.demo import (
     DEMO_PARTICIPANTS,
     DEMO_TURNS,
@@ -13,7 +12,8 @@ from agents.profiles.mediator.demo import (
     play_demo,
 )
 from agents.providers import ProviderConfig, make_chat_model
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, TokenDelta, ToolFinished
 from agents.shared_space.space import participants_of, view_for
 
 

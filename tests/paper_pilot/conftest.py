@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from agents import events as ev
 from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import weaver  # the real command
 

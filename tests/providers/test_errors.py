@@ -21,8 +21,8 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
-from agents.provider_errors import parse_retry_after, scrub
 from agents.providers import ChatModelHandle, translate_provider_error
+from agents.providers.errors import parse_retry_after, scrub
 from tests.providers.conftest import TEST_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply
 
@@ -224,8 +224,8 @@ def test_scrub_removes_key_shaped_text_and_keeps_one_short_line() -> None:
 def test_the_placeholder_key_for_keyless_servers_is_not_a_secret() -> None:
     from pydantic import SecretStr
 
-    from agents.provider_presets import PLACEHOLDER_KEY
     from agents.providers import ProviderConfig, make_chat_model
+    from agents.providers.presets import PLACEHOLDER_KEY
     from storage.secrets import scrub_text
 
     make_chat_model(

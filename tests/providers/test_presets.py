@@ -7,8 +7,8 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from agents.errors import ConfigError, MissingKeyError
-from agents.provider_presets import PRESETS
 from agents.providers import ProviderConfig, list_presets, make_chat_model, resolve_provider
+from agents.providers.presets import PRESETS
 from tests.providers.conftest import TEST_KEY
 
 NETWORK_PRESETS = {

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 
 from agents.providers import ChatModelHandle
-from agents.thinking import REASONING_KEY
+from agents.providers.thinking import REASONING_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply
 
 

@@ -12,8 +12,8 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from pydantic import SecretStr
 
 from agents.errors import ProviderNetworkError
-from agents.openai_chunks import DictChunkAsyncOpenAI
 from agents.providers import ChatModelHandle, ProviderConfig, alist_models, make_chat_model
+from agents.providers.openai_chunks import DictChunkAsyncOpenAI
 from tests.providers.conftest import TEST_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
@@ -69,7 +69,7 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
 ) -> None:
     calls = [
-        ToolCall("read_file", {"path": "agents/providers.py", "start_line": 10}, argument_chunks=5),
+        ToolCall("read_file", {"path": "agents/providers/__init__.py", "start_line": 10}, argument_chunks=5),
         ToolCall("read_file", {"path": "README.md"}, id="call_readme"),
     ]
     fake_openai.script(Reply("Let me look.", tool_calls=calls))
@@ -86,7 +86,7 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
     assert merged.content == "Let me look."
     assert argument_pieces >= 6
     assert [(c["name"], c["args"]) for c in merged.tool_calls] == [
-        ("read_file", {"path": "agents/providers.py", "start_line": 10}),
+        ("read_file", {"path": "agents/providers/__init__.py", "start_line": 10}),
         ("read_file", {"path": "README.md"}),
     ]
     assert merged.tool_calls[1]["id"] == "call_readme"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from agents.events import RunEvent
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunEvent
 from storage.models import MessageRecord
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agents.events import RunFinished, TokenDelta, ToolFinished, TurnStarted
+from agents.runtime.events import RunFinished, TokenDelta, ToolFinished, TurnStarted
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type
 from tests.support.fake_openai import Reply, ToolCall

@@ -23,8 +23,8 @@ from langchain_core.outputs import ChatGenerationChunk
 
 import agents.graph.agent_node as agent_node
 import agents.graph.folded_call as folded_call
-from agents.events import RunFinished, TokenDelta, ToolFinished, ToolStarted
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, TokenDelta, ToolFinished, ToolStarted
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
 

@@ -13,11 +13,11 @@ from langgraph.prebuilt import ToolRuntime
 from langgraph.runtime import Runtime
 
 import agents.profiles as registry
-from agents.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from agents.graph import AgentState, build_react_graph, emit_status, should_continue
 from agents.graph.agent_node import tool_rounds_this_turn
 from agents.profile import Profile, TurnContext
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile, list_profiles
+from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
 from tests.support.research_profile.profile import PROFILE as RESEARCH

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from agents.history import records_to_messages, turn_messages
+from agents.runtime.history import records_to_messages, turn_messages
 from storage.models import MessageStatus
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile
 from agents.providers import ProviderConfig, make_chat_model
+from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from storage.models import MessageStatus
 from tests.runtime.helpers import of_type, run
 

@@ -13,7 +13,7 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
-from agents.events import RunError, RunFinished, TokenDelta, TurnStarted
+from agents.runtime.events import RunError, RunFinished, TokenDelta, TurnStarted
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from agents.events import ReasoningDelta, RunFinished, TokenDelta, TurnStarted
-from agents.history import turn_messages
+from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta, TurnStarted
+from agents.runtime.history import turn_messages
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
@@ -120,7 +120,7 @@ async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
 
 
 def test_reasoning_streamed_so_far_is_on_disk_with_the_reply_still_marked_streaming(store):
-    from agents.turn_recorder import TurnRecorder
+    from agents.runtime.recorder import TurnRecorder
 
     user = new_turn(store, "researcher", "hi")
     recorder = TurnRecorder(store, user.conversation_id, user.id, {}, flush_interval=0.0)

@@ -10,11 +10,11 @@ import pytest
 from langgraph.graph import END, START, StateGraph
 
 import agents.profiles as registry
-from agents.events import RecordSaved, RunError, RunFinished, TurnStarted
 from agents.graph import AgentState
 from agents.graph.agent_node import make_agent_node
 from agents.profile import Profile, TurnContext
-from agents.turn_recorder import TurnRecorder
+from agents.runtime.events import RecordSaved, RunError, RunFinished, TurnStarted
+from agents.runtime.recorder import TurnRecorder
 from storage.models import MessageRecord, MessageStatus
 from storage.store import StorageError
 from tests.runtime.helpers import new_turn, of_type, run

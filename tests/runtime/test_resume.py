@@ -9,10 +9,10 @@ from langchain_core.tools import tool
 from langgraph.types import interrupt
 
 import agents.profiles as registry
-from agents.events import RunFinished, ToolFinished
 from agents.graph import AgentState, build_react_graph
 from agents.profile import Profile
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RunFinished, ToolFinished
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall
 

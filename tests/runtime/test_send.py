@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.events import MessageStored, RunError, RunFinished, TurnStarted
 from agents.providers import ProviderConfig, make_chat_model
-from agents.runtime import AgentRuntime
-from agents.turn_input import NewMessage
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import MessageStored, RunError, RunFinished, TurnStarted
+from agents.runtime.user_message import NewMessage
 from tests.support.openai_script import Reply
 
 

@@ -17,10 +17,10 @@ import pytest
 
 import agents.graph.folded_call as folded_call
 import agents.graph.pacing as pacing
-import agents.graph_stream as graph_stream
-from agents.events import RunFinished, TokenDelta
+import agents.runtime.graph_stream as graph_stream
 from agents.graph.pacing import StreamPacer, reader_room
-from agents.graph_stream import GraphStream
+from agents.runtime.events import RunFinished, TokenDelta
+from agents.runtime.graph_stream import GraphStream
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type
 from tests.support.fake_openai import Reply

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.events import RecordSaved, RunFinished, TokenDelta, TurnStarted, Usage
+from agents.runtime.events import RecordSaved, RunFinished, TokenDelta, TurnStarted, Usage
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply
@@ -92,7 +92,7 @@ async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, o
 
 
 async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai, openai_model):
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
 
     conversation = store.create_conversation("researcher", "long")
     parent = None

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from agents.thinking import ThinkSplitter, split_thinking
+from agents.providers.thinking import ThinkSplitter, split_thinking
 
 REPLY = "<think>Let me think: 2 < 3.</think>\n\nThe answer is 42."
 

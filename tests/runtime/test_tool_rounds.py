@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from agents.events import RecordSaved, RunFinished, TokenDelta, ToolFinished, ToolStarted
 from agents.graph import FINAL_ANSWER_INSTRUCTION
-from agents.runtime import AgentRuntime
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.events import RecordSaved, RunFinished, TokenDelta, ToolFinished, ToolStarted
 from storage.models import MessageStatus
 from tests.runtime.helpers import new_turn, of_type, run
 from tests.support.fake_openai import Reply, ToolCall

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from agents.errors import ConfigError
-from weaver_tui.settings import load_settings, save_setting
+from weaver_tui.settings.config import load_settings, save_setting
 
 
 def write(path: Path, data: str | bytes) -> Path:

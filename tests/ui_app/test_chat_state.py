@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents.turn_input import DEFAULT_TITLE, is_small_talk, title_from
+from agents.runtime.user_message import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from weaver_tui.chat_state import ChatState

@@ -5,7 +5,7 @@ message and a request to go on; the profile's graph decides whether it can."""
 
 from __future__ import annotations
 
-from agents.continuation import CONTINUE_PROMPT
+from agents.runtime.continuation import CONTINUE_PROMPT
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run

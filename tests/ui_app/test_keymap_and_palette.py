@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from weaver_tui.app import WeaverApp
 from weaver_tui.keymap import all_actions, keymap_markdown, palette_commands
-from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.help import HelpScreen
 from weaver_tui.services import Services
 

@@ -23,11 +23,11 @@ import weaver_tui.app
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
 from weaver_tui.heap import YOUNG_THRESHOLD, pause_collector
-from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
-from weaver_tui.settings import Settings
-from weaver_tui.settings_pending import PendingSettings
+from weaver_tui.settings.config import Settings
+from weaver_tui.settings.pending import PendingSettings
 
 
 def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:

@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from tests.ui_app.conftest import chat, chat_ready, new_app, send, settle
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
-from weaver_tui.screens.chat import ChatScreen
+from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
 

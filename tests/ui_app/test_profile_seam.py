@@ -14,7 +14,7 @@ import agents.profiles as registry
 from agents.profile import ProfileTraits
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.chat_state_rows import build_item
+from weaver_tui.chat_state.rows import build_item
 from weaver_tui.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 from weaver_tui.widgets.tool_pane import ToolRow
@@ -89,7 +89,7 @@ def test_the_app_never_tests_a_profile_name() -> None:
 
 
 async def test_the_chat_screen_is_the_stage_the_demo_plays_on(services: Services) -> None:
-    from weaver_tui.screens.demo_player import DemoStage
+    from weaver_tui.screens.chat.demo_player import DemoStage
 
     members = {
         name for name in [*DemoStage.__annotations__, *vars(DemoStage)] if not name.startswith("_")

@@ -105,7 +105,7 @@ async def test_views_of_a_turn_the_runtime_recorded(
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from agents.providers import ProviderConfig, make_chat_model
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
     from agents.shared_space.events import UserMessageEvent
     from agents.shared_space.space import new_space, participants_of
 

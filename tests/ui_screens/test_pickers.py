@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, OptionList
 
-from agents.model_options import ModelOptions
+from agents.providers.model_options import ModelOptions
 from tests.ui_screens.conftest import SCREEN_SIZE, ScreenHost
 from weaver_tui.screens.model_picker import ModelChoice, ModelPickerScreen
 from weaver_tui.screens.profile_picker import ProfilePickerScreen

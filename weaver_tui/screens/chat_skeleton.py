@@ -1,6 +1,6 @@
 """The chat screen's first frame on launch, drawn before the chat screen itself is imported.
 
-The real :class:`~weaver_tui.screens.chat.ChatScreen` needs the message view, the conversation
+The real :class:`~weaver_tui.screens.chat.screen.ChatScreen` needs the message view, the conversation
 tree, the profile panels, the store and the reopened conversation: about 0.2 s of imports and
 work before it can paint. On launch the app shows this screen first instead: the same layout
 (the ids ``themes/app.tcss`` places, so the panes have their sizes and colours), the header, an empty
@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from weaver_tui.keymap import bindings_for
-from weaver_tui.screens.pane_fit import PaneFit
+from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.footer import WeaverFooter

@@ -2,7 +2,7 @@
 
 ``app.push_screen(ModelPickerScreen("openai", "gpt-4.1-mini"), callback)``; the callback gets
 ``(provider, model)`` or ``None`` on Esc. ``presets`` may be passed as :class:`ModelChoice`
-rows (plain data); by default they come from :func:`agents.provider_presets.list_presets`,
+rows (plain data); by default they come from :func:`agents.providers.presets.list_presets`,
 with a key counted as configured when its environment variable (or ``WEAVER_API_KEY``) is set.
 
 Up/down picks a provider (its default model fills the model field, or the current model for
@@ -28,7 +28,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from agents.model_options import BadModelOption, ModelOptions
+from agents.providers.model_options import BadModelOption, ModelOptions
 from weaver_tui.widgets.inline_bindings import OrderedInput
 
 
@@ -61,7 +61,7 @@ def preset_choices(current_provider: str | None = None) -> list[ModelChoice]:
     ``WEAVER_API_KEY`` belongs to the configured provider only (switching elsewhere drops it,
     so a key never goes to a provider it was not given for), and the picker says so.
     """
-    from agents.provider_presets import list_presets
+    from agents.providers.presets import list_presets
 
     general_key = bool(os.environ.get("WEAVER_API_KEY"))
     return [

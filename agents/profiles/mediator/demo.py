@@ -16,17 +16,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from agents.events import MessageStored, RunError, RunEvent, ToolFinished, ToolStarted
+from agents.runtime.events import MessageStored, RunError, RunEvent, ToolFinished, ToolStarted
+from agents.runtime.user_message import NewMessage
 from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED, UserMessageEvent
 from agents.shared_space.space import new_space
-from agents.turn_input import NewMessage
 from storage.models import Conversation
 from storage.store import ConversationStore
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
-    from agents.runtime import AgentRuntime
+    from agents.runtime.agent_runtime import AgentRuntime
 
 logger = logging.getLogger(__name__)
 

@@ -228,7 +228,7 @@ def parse_code_intent(text: str) -> CodeIntent:
         if not _is_file_token(n)
         and "/" not in n
         and not (pattern and n in pattern)
-        and n not in path_parts  # "weaver_tui" of weaver_tui/cli.py names no term
+        and n not in path_parts  # "weaver_tui" of weaver_tui/cli/__init__.py names no term
     ]
     search_term = None
     wants_search = bool(_SEARCH.search(text)) or bool(quoted)

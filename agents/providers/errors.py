@@ -1,0 +1,253 @@
+"""Any provider failure as one typed ``WeaverError`` with one sentence saying what to do.
+
+``openai`` raises its own classes (langchain-openai subclasses them), a broken stream can
+surface as a JSON decode error, and a transport failure outside the SDK as an ``httpx`` /
+``httpx2`` error. ``translate_provider_error`` maps them all onto ``agents.errors``.
+
+Messages never quote an API key: the provider's own text is left out of auth errors (OpenAI
+echoes part of a wrong key there) and is scrubbed of anything key-shaped elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import re
+import sys
+import time
+from typing import Any
+
+from agents.errors import (
+    MissingKeyError,
+    ModelNotFoundError,
+    ProviderAuthError,
+    ProviderBadResponseError,
+    ProviderNetworkError,
+    ProviderRateLimitError,
+    ProviderServerError,
+    ProviderTimeoutError,
+    WeaverError,
+)
+
+logger = logging.getLogger(__name__)
+
+_KEYISH = re.compile(r"\b(?:sk|pk|key|ak)-[A-Za-z0-9_*\-.]{4,}|\b[A-Za-z0-9_\-]{32,}\b")
+_MAX_DETAIL = 160
+
+
+def scrub(text: str, *secrets: str) -> str:
+    """``text`` without the given secrets or anything shaped like an API key, on one short line."""
+    from storage.secrets import scrub_text
+
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    text = _KEYISH.sub("***", scrub_text(text))
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+    if headers is None:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _who(provider: str | None) -> str:
+    return f"The {provider} provider" if provider else "The provider"
+
+
+def _key_hint(provider: str | None) -> str:
+    from agents.providers.presets import PRESETS
+
+    preset = PRESETS.get(provider or "")
+    if preset is not None and preset.key_env:
+        return f"{preset.key_env} or WEAVER_API_KEY, or api_key in config.yaml"
+    return "WEAVER_API_KEY or api_key in config.yaml"
+
+
+def _provider_detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    message = body.get("message") if isinstance(body, dict) else None
+    return scrub(str(message or getattr(exc, "message", "") or ""))
+
+
+def _where(exc: Any, base_url: str | None) -> str:
+    try:
+        url = exc.request.url
+    except (AttributeError, RuntimeError):  # httpx raises RuntimeError when no request is set
+        url = None
+    if url is not None:
+        return f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
+    return base_url or "its address"
+
+
+def _wait_hint(retry_after: float | None) -> str:
+    if retry_after is None:
+        return "try again shortly"
+    if retry_after < 1:
+        return "try again now"
+    seconds = round(retry_after)
+    return f"try again in {seconds} second{'' if seconds == 1 else 's'}"
+
+
+def _status_error(exc: Any, status: int, provider: str | None, model: str | None) -> WeaverError:
+    who = _who(provider)
+    if status == 401:
+        return ProviderAuthError(f"{who} rejected the API key (401). Check {_key_hint(provider)}.")
+    if status == 403:
+        return ProviderAuthError(
+            f"{who} refused access (403): the API key may not use this model or endpoint; "
+            f"check the account, and {_key_hint(provider)}."
+        )
+    if status == 404:
+        what = f"the model {model!r}" if model else "this model or endpoint"
+        return ModelNotFoundError(
+            f"{who} does not know {what} (404): pick another model "
+            "(WEAVER_MODEL or model in config.yaml) or check base_url."
+        )
+    if status == 429:
+        retry_after = parse_retry_after(getattr(getattr(exc, "response", None), "headers", None))
+        kind = f"{getattr(exc, 'code', '') or ''} {getattr(exc, 'type', '') or ''}"
+        if "quota" in kind:
+            return ProviderRateLimitError(
+                f"{who} says the account has no quota left (429); check its billing or switch "
+                "provider.",
+                retry_after=retry_after,
+            )
+        return ProviderRateLimitError(
+            f"{who} is rate limiting requests (429); {_wait_hint(retry_after)}.",
+            retry_after=retry_after,
+        )
+    if status >= 500:
+        return ProviderServerError(
+            f"{who} had a server error ({status}); try again, or switch model or provider."
+        )
+    detail = _provider_detail(exc).rstrip(".")
+    return ProviderBadResponseError(
+        f"{who} rejected the request ({status}): {detail or 'no reason given'}."
+    )
+
+
+def _timeout_error(provider: str | None, timeout: float | None) -> ProviderTimeoutError:
+    within = f"within {timeout:g} seconds" if timeout else "in time"
+    return ProviderTimeoutError(
+        f"{_who(provider)} did not answer {within}; try again, or raise http_timeout in "
+        "config.yaml (WEAVER_HTTP_TIMEOUT)."
+    )
+
+
+def _network_error(where: str, provider: str | None) -> ProviderNetworkError:
+    whom = f"the {provider} provider" if provider else "the provider"
+    return ProviderNetworkError(
+        f"The connection to {whom} at {where} failed or was cut off; check the network and "
+        "base_url, then try again."
+    )
+
+
+def _bad_stream(provider: str | None, what: str) -> ProviderBadResponseError:
+    return ProviderBadResponseError(
+        f"{_who(provider)} sent {what}; try again, or check that base_url points to an "
+        "OpenAI-compatible API."
+    )
+
+
+def _transport_classes() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+    """(timeout classes, transport-error classes) of whichever httpx libraries are loaded."""
+    timeouts: list[type[BaseException]] = [TimeoutError, asyncio.TimeoutError]
+    transport: list[type[BaseException]] = [ConnectionError]
+    for module_name in ("httpx2", "httpx"):
+        module = sys.modules.get(module_name)  # an error can only come from a loaded library
+        if module is None:
+            continue
+        timeouts.append(module.TimeoutException)
+        transport.append(module.TransportError)
+    return tuple(timeouts), tuple(transport)
+
+
+def translate_provider_error(
+    exc: BaseException,
+    *,
+    provider: str | None = None,
+    base_url: str | None = None,
+    timeout: float | None = None,
+    model: str | None = None,
+) -> WeaverError:
+    """The ``WeaverError`` the user should see for ``exc`` raised while talking to a provider."""
+    if isinstance(exc, WeaverError):
+        return exc
+    import openai
+
+    from agents.providers.openai_answers import NO_CHUNKS, NotAChatCompletion
+
+    timeouts, transport = _transport_classes()
+    result: WeaverError
+    if isinstance(exc, NotAChatCompletion):
+        result = ProviderBadResponseError(
+            f"{_who(provider)} answered with something that is not a chat completion: "
+            f"{exc.what}; check that base_url ({base_url or 'the provider address'}) is the "
+            "API's address (it usually ends in /v1), not a web page."
+        )
+    elif isinstance(exc, ValueError) and str(exc).startswith(NO_CHUNKS):
+        result = ProviderBadResponseError(
+            f"{_who(provider)} answered with an event stream holding no chat completion "
+            "(empty, or only [DONE]); check base_url and the model name, then try again."
+        )
+    elif isinstance(exc, openai.APITimeoutError):
+        result = _timeout_error(provider, timeout)
+    elif isinstance(exc, openai.APIConnectionError):
+        result = _network_error(_where(exc, base_url), provider)
+    elif isinstance(exc, openai.APIResponseValidationError):
+        result = _bad_stream(provider, "a response in an unexpected shape")
+    elif isinstance(exc, openai.APIStatusError):
+        result = _status_error(exc, exc.status_code, provider, model)
+    elif isinstance(exc, openai.APIError):
+        detail = _provider_detail(exc)
+        result = ProviderServerError(
+            f"{_who(provider)} reported an error during the reply"
+            + (f" ({detail})" if detail else "")
+            + "; try again, or switch model or provider."
+        )
+    elif isinstance(exc, openai.OpenAIError) and "api_key" in str(exc):
+        result = MissingKeyError(f"{_who(provider)} needs an API key: set {_key_hint(provider)}.")
+    elif isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
+        result = _bad_stream(provider, "a malformed stream chunk")
+    elif isinstance(exc, timeouts):
+        result = _timeout_error(provider, timeout)
+    elif isinstance(exc, transport):
+        result = _network_error(_where(exc, base_url), provider)
+    elif isinstance(exc, ValueError) and "pydantic" in type(exc).__module__:
+        result = _bad_stream(provider, "a response in an unexpected shape")
+    else:
+        result = WeaverError(
+            f"{_who(provider)} call failed unexpectedly ({type(exc).__name__}); see the log "
+            "file for details."
+        )
+    logger.warning(
+        "provider error",
+        extra={"provider": provider, "error_code": result.code, "exc_type": type(exc).__name__},
+    )
+    return result
+
+
+__all__ = ["parse_retry_after", "scrub", "translate_provider_error"]

@@ -1,0 +1,103 @@
+"""Checks that a provider's 200 answer to a chat-completions request is a chat completion.
+
+A ``base_url`` that points at a web server's page, a proxy's login page or a wrong path often
+answers 200 with HTML or nothing at all. The SDK then parses no event from the body and the
+reply ends with langchain's bare ``ValueError`` ("No generation chunks were returned"). An
+HTTP response hook on the provider's clients looks at the answer's content type first and
+raises :class:`NotAChatCompletion`, naming what came back (content type and the start of the
+body); ``agents.providers.errors`` turns it into one sentence telling the user to check
+``base_url``. A stream that is an event stream but holds no chunk (empty, or only ``[DONE]``)
+still ends in langchain's ``ValueError``, which ``agents.providers.errors`` recognises.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import openai
+
+NO_CHUNKS = "No generation chunks were returned"
+"""The start of langchain's ``ValueError`` for a stream that held no chunk."""
+
+_PEEK_BYTES = 2048
+_SHOWN_CHARS = 60
+_TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
+
+
+class NotAChatCompletion(openai.OpenAIError):
+    """A 200 answer whose body is not a chat completion (the SDK passes ``OpenAIError``
+    subclasses through unwrapped). ``what`` describes it: content type and first words."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"the provider answered with something that is not a chat completion: {what}"
+        )
+        self.what = what
+
+
+def _is_chat_request(request: Any) -> bool:
+    path = str(request.url.path)
+    return bool(request.method == "POST" and path.rstrip("/").endswith("/chat/completions"))
+
+
+def _expected_type(request: Any) -> str:
+    try:
+        body = json.loads(request.content or b"{}")
+    except (ValueError, RuntimeError):  # RuntimeError: a streamed request body, never ours
+        return "text/event-stream"
+    return (
+        "text/event-stream" if isinstance(body, dict) and body.get("stream") else "application/json"
+    )
+
+
+def _describe(content_type: str, head: bytes) -> str:
+    kind = content_type.split(";")[0].strip() or "no content type"
+    if not head.strip():
+        return f"{kind} with an empty body"
+    title = _TITLE.search(head)
+    text = (title.group(1) if title else head).decode("utf-8", "replace")
+    text = " ".join(text.split())
+    if len(text) > _SHOWN_CHARS:
+        text = text[: _SHOWN_CHARS - 1] + "…"
+    return f"{kind} starting “{text}”" if not title else f"{kind}, a page titled “{text}”"
+
+
+def _verdict(response: Any) -> str | None:
+    """None when ``response`` may be a chat completion, else the content type to report."""
+    if response.status_code != 200 or not _is_chat_request(response.request):
+        return None
+    content_type = response.headers.get("content-type", "")
+    if content_type.lower().startswith("text/event-stream"):
+        return None  # a stream: the SDK reads it (an empty one ends in NO_CHUNKS)
+    expected = _expected_type(response.request)  # parses the request: off the streaming path
+    return None if content_type.lower().startswith(expected) else content_type
+
+
+async def check_answer_async(response: Any) -> None:
+    """The async client's response hook (see the module docstring)."""
+    content_type = _verdict(response)
+    if content_type is None:
+        return
+    head = b""
+    async for piece in response.aiter_bytes():
+        head += piece
+        if len(head) >= _PEEK_BYTES:
+            break
+    await response.aclose()
+    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
+
+
+def check_answer(response: Any) -> None:
+    """The sync client's response hook (see the module docstring)."""
+    content_type = _verdict(response)
+    if content_type is None:
+        return
+    head = b""
+    for piece in response.iter_bytes():
+        head += piece
+        if len(head) >= _PEEK_BYTES:
+            break
+    response.close()
+    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))

@@ -1,0 +1,465 @@
+"""One graph runtime for every profile: compile once, run a turn, yield UI-agnostic events.
+
+``run_turn`` answers a user record that is already committed in the tree. It creates the
+reply record before the model is called, streams the profile's graph (``messages``,
+``updates`` and ``custom`` modes), writes tool calls, tool results and replies as records as
+they happen, and ends with exactly one ``RunFinished`` or ``RunError``. Expected failures
+(provider errors, a missing profile) become ``RunError`` events, never exceptions.
+
+Every record it writes travels with an event as written (``TurnStarted``, ``RecordSaved``,
+``RunError``), and it is the turn's only writer: a failed turn's reply is marked here (status
+error, the sentence in its meta), so a consumer shows what arrives and reads nothing back.
+
+The graph runs in its own task (:class:`agents.runtime.graph_stream.GraphStream`), so setting
+``cancel`` stops a turn within milliseconds even while the provider is silent; the records
+(:class:`agents.runtime.recorder.TurnRecorder`) and the event mapping
+(:class:`agents.runtime.event_mapper.TurnEventMapper`) live in their own modules. ``resume_turn``
+continues a turn a profile paused with ``interrupt()`` (ide-helper's patch review).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncGenerator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from langgraph.types import Command
+
+from agents.errors import ConfigError, WeaverError
+from agents.instructions import with_instructions
+from agents.profile import TurnContext
+from agents.providers.model_options import with_options
+from agents.runtime.continuation import continuation_messages
+from agents.runtime.event_mapper import TurnEventMapper
+from agents.runtime.events import (
+    MessageStored,
+    RecordSaved,
+    RunError,
+    RunEvent,
+    RunFinished,
+    TurnStarted,
+)
+from agents.runtime.failures import is_unexpected, start_failure, translate_error
+from agents.runtime.graph_stream import GraphStream
+from agents.runtime.history import turn_messages
+from agents.runtime.recorder import TurnRecorder
+from agents.runtime.trace import new_trace_id
+from agents.runtime.turn_lock import ConversationBusy, conversation_turn
+from agents.runtime.user_message import NewMessage, store_user_message
+from storage.models import MessageStatus
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agents.profile import Profile
+    from agents.providers import ChatModelHandle
+    from storage.models import Conversation, MessageRecord
+    from storage.store import ConversationStore
+
+logger = logging.getLogger(__name__)
+
+
+class AgentRuntime:
+    """Runs turns of any registered profile on a shared checkpointer and conversation store."""
+
+    def __init__(
+        self,
+        store: ConversationStore,
+        checkpointer: BaseCheckpointSaver[Any] | None,
+        *,
+        config_dir: Path | None = None,
+        data_dir: Path | None = None,
+        profile_settings: Mapping[str, Any] | None = None,
+        tool_seconds: float = 30.0,
+        tool_result_chars: int = 64_000,
+        context_messages: int = 20,
+        max_tool_rounds: int = 5,
+        flush_interval: float = 0.1,
+    ) -> None:
+        self.store = store
+        self.checkpointer = checkpointer
+        self.config_dir = config_dir
+        self.data_dir = data_dir
+        self.tool_seconds = tool_seconds
+        self.tool_result_chars = tool_result_chars
+        self.profile_settings: Mapping[str, Any] = dict(profile_settings or {})
+        self.context_messages = context_messages
+        self.max_tool_rounds = max_tool_rounds
+        self.flush_interval = flush_interval
+        self._graphs: dict[str, Any] = {}
+
+    def graph_for(self, profile: Profile) -> Any:
+        """The profile's graph, compiled with the checkpointer on first use and cached."""
+        graph = self._graphs.get(profile.name)
+        if graph is None:
+            graph = profile.build_graph(profile).compile(checkpointer=self.checkpointer)
+            self._graphs[profile.name] = graph
+        return graph
+
+    async def run_turn(
+        self,
+        *,
+        conversation_id: str,
+        user_message_id: str,
+        model: ChatModelHandle,
+        profile: str | None = None,
+        cancel: asyncio.Event | None = None,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+        continue_from: str | None = None,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Answer ``user_message_id``; regenerating is simply a second run on the same record.
+
+        ``continue_from`` names a reply to that message to go on from: the new reply (a
+        sibling version of it) starts with its text (``TurnStarted`` carries it) and the
+        model writes what comes next.
+        """
+        from agents.profiles import get_profile
+
+        trace_id = new_trace_id()
+        recorder: TurnRecorder | None = None
+        try:
+            conversation = self.store.get_conversation(conversation_id)
+            user_record = self.store.get_message(user_message_id)
+            chosen = get_profile(profile or conversation.profile)
+            context = self._context(
+                conversation,
+                chosen,
+                model,
+                user_message_id,
+                trace_id,
+                project_root=project_root,
+                sender=sender or user_record.meta.get("sender"),
+            )
+            history = turn_messages(self.store, user_message_id, self.context_messages)
+            recorder = self._recorder(conversation_id, user_message_id, chosen, model)
+            continued = ""
+            if continue_from is not None:
+                continued = self.store.get_message(continue_from).content
+                history = continuation_messages(history, continued)
+                recorder.continuing = continued
+            reply = recorder.open_reply()
+            if continue_from is not None:
+                recorder.annotate(reply.id, {"continued_from": continue_from})
+            thread_id = f"{conversation_id}:{reply.id}"
+            reply = recorder.annotate(reply.id, {"thread_id": thread_id})
+        except Exception as exc:  # a missing record or profile, an unreadable prompt, storage
+            error = exc if isinstance(exc, WeaverError) else ConfigError(start_failure(exc))
+            logger.warning("turn not started", extra={"trace_id": trace_id, "error": str(error)})
+            yield RunError(error, self._fail_start(recorder, error))
+            return
+        logger.info(
+            "turn started",
+            extra={
+                "trace_id": trace_id,
+                "conversation_id": conversation_id,
+                "message_id": user_message_id,
+                "profile": chosen.name,
+                "provider": model.provider,
+                "model": model.model_name,
+                "content": user_record.content,
+            },
+        )
+        yield TurnStarted(
+            conversation_id,
+            user_message_id,
+            reply,
+            model.provider,
+            model.model_name,
+            chosen.name,
+        )
+        turn = self._drive(
+            chosen, {"messages": history}, thread_id, context, recorder, cancel, trace_id, model
+        )
+        try:
+            async for event in turn:
+                yield event
+        finally:
+            await turn.aclose()  # a consumer that stops listening still finishes the records
+
+    async def send(
+        self,
+        message: NewMessage,
+        *,
+        model: ChatModelHandle,
+        cancel: asyncio.Event | None = None,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Commit ``message`` and answer it: ``MessageStored`` first, then :meth:`run_turn`'s
+        events.
+
+        A message that continues a conversation (or starts one) holds the conversation's
+        turn lock (a file lock in the data folder, across processes) until its turn ends, so
+        two front ends never answer the same leaf twice; a busy conversation is a ``RunError``
+        and nothing is written.
+        """
+        explicit_fork = message.parent_id is not None and message.conversation_id is not None
+        with contextlib.ExitStack() as held:
+            try:
+                if message.conversation_id and not explicit_fork:
+                    held.enter_context(self._turn_lock(message.conversation_id))
+                stored = store_user_message(self.store, message)
+                if message.conversation_id is None:  # new: nobody else can hold its lock yet
+                    held.enter_context(self._turn_lock(stored.conversation.id))
+            except ConversationBusy as busy:
+                yield RunError(busy)
+                return
+            except StorageError as exc:  # the message could not be written: say so, run nothing
+                yield RunError(ConfigError(str(exc)))
+                return
+            yield MessageStored(stored.conversation, stored.record)
+            turn = self.run_turn(
+                conversation_id=stored.conversation.id,
+                user_message_id=stored.record.id,
+                model=model,
+                profile=message.profile,
+                cancel=cancel,
+                project_root=project_root,
+                sender=sender,
+            )
+            try:
+                async for event in turn:
+                    yield event
+            finally:
+                await turn.aclose()
+
+    def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
+            return contextlib.nullcontext()
+        return conversation_turn(self.data_dir, conversation_id)
+
+    async def resume_turn(
+        self,
+        *,
+        conversation_id: str,
+        record_id: str,
+        value: Any,
+        model: ChatModelHandle,
+        cancel: asyncio.Event | None = None,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``.
+
+        The paused graph continues on its own checkpoint thread, below ``record_id``: the tool
+        result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
+        exist yet); each record is announced by ``RecordSaved``, and the turn ends as usual.
+        """
+        from agents.profiles import get_profile
+
+        trace_id = new_trace_id()
+        try:
+            record = self.store.get_message(record_id)
+            pending = record.meta["pending_interrupt"]
+            conversation = self.store.get_conversation(conversation_id)
+            chosen = get_profile(pending.get("profile") or conversation.profile)
+        except Exception as exc:
+            yield RunError(
+                ConfigError(f"There is no paused turn to resume on {record_id} ({exc}).")
+            )
+            return
+        self.store.update_message(record_id, meta={"pending_interrupt": None})
+        context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
+        recorder = self._recorder(conversation_id, record_id, chosen, model)
+        recorder.resume_below(record_id)
+        turn = self._drive(
+            chosen,
+            Command(resume=value),
+            pending["thread_id"],
+            context,
+            recorder,
+            cancel,
+            trace_id,
+            model,
+        )
+        try:
+            async for event in turn:
+                yield event
+        finally:
+            await turn.aclose()  # a consumer that stops listening still finishes the records
+
+    def _context(
+        self,
+        conversation: Conversation,
+        profile: Profile,
+        model: ChatModelHandle,
+        user_message_id: str,
+        trace_id: str,
+        *,
+        project_root: Path | str | None = None,
+        sender: str | None = None,
+    ) -> TurnContext:
+        root = project_root or conversation.meta.get("project_root") or Path.cwd()
+        return TurnContext(
+            model=with_options(model.for_profile(profile), conversation.meta.get("model_options")),
+            conversation_id=conversation.id,
+            user_message_id=user_message_id,
+            store=self.store,
+            system_prompt=with_instructions(
+                profile.system_prompt(self.config_dir), conversation.meta.get("instructions")
+            ),
+            project_root=Path(root),
+            max_tool_rounds=self.max_tool_rounds,
+            sender=sender,
+            participants=tuple(conversation.meta.get("participants") or ()),
+            extra={"trace_id": trace_id},
+            data_dir=self.data_dir,
+            settings=self.profile_settings,
+            tool_seconds=self.tool_seconds,
+            tool_result_chars=self.tool_result_chars,
+        )
+
+    def _recorder(
+        self, conversation_id: str, parent_id: str, profile: Profile, model: ChatModelHandle
+    ) -> TurnRecorder:
+        reply_meta = {
+            "provider": model.provider,
+            "model": model.model_name,
+            "profile": profile.name,
+        }
+        return TurnRecorder(self.store, conversation_id, parent_id, reply_meta, self.flush_interval)
+
+    async def _drive(
+        self,
+        profile: Profile,
+        graph_input: Any,
+        thread_id: str,
+        context: TurnContext,
+        recorder: TurnRecorder,
+        cancel: asyncio.Event | None,
+        trace_id: str,
+        model: ChatModelHandle,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Stream the graph, map its items to events, finish the records."""
+        started = time.perf_counter()
+        config = {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": max(25, 4 * self.max_tool_rounds + 10),
+        }
+        stream = GraphStream(
+            self.graph_for(profile),
+            graph_input,
+            config=config,
+            context=context,
+            cancel=cancel,
+            trace_id=trace_id,
+        )
+        mapper = TurnEventMapper(recorder)
+        try:
+            async for mode, payload in stream:
+                for event in mapper.handle(mode, payload):
+                    yield event
+        finally:
+            await stream.stop()
+            if stream.outcome is None:  # the consumer went away: keep what arrived, cancelled
+                self._finish(recorder, mapper, MessageStatus.CANCELLED, started, trace_id)
+        latency_ms = (time.perf_counter() - started) * 1000
+        if stream.error is not None:
+            error = translate_error(stream.error, model)
+            logger.error(
+                "turn failed",
+                exc_info=stream.error if is_unexpected(stream.error) else None,
+                extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
+            )
+            failed = self._finish(
+                recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
+            )
+            await self._forget_thread(thread_id)
+            yield RunError(error, failed)
+            return
+        cancelled = stream.outcome == "cancelled"
+        paused = not cancelled and bool(mapper.interrupted)
+        if not paused:  # only a paused turn resumes from its checkpoints
+            await self._forget_thread(thread_id)
+        if paused:
+            yield RecordSaved(
+                recorder.record_interrupt(
+                    [getattr(i, "value", i) for i in mapper.interrupted],
+                    thread_id=thread_id,
+                    user_message_id=context.user_message_id,
+                    profile=profile.name,
+                )
+            )
+        status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
+        leaf = self._finish(recorder, mapper, status, started, trace_id)
+        yield RecordSaved(leaf)  # the turn's last record as closed: consumers need not read it
+        usage = mapper.usage if mapper.has_usage else None
+        if usage is not None:
+            yield usage
+        yield RunFinished(
+            "cancelled" if cancelled else "complete",
+            leaf.id,
+            list(recorder.record_ids),
+            latency_ms,
+            usage,
+            paused,
+        )
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Drop a settled turn's checkpoints: the tree holds its records, and every turn runs
+        on a thread of its own, so nothing reads them again (they were most of the store's
+        growth: a turn's checkpoints hold every message it saw, each step)."""
+        delete = getattr(self.checkpointer, "adelete_thread", None)
+        if delete is None:
+            return
+        try:
+            await delete(thread_id)
+        except Exception as exc:  # a checkpoint left behind costs space, not correctness
+            logger.warning(
+                "checkpoints not deleted", extra={"thread_id": thread_id, "error": str(exc)}
+            )
+
+    def _finish(
+        self,
+        recorder: TurnRecorder,
+        mapper: TurnEventMapper,
+        status: MessageStatus,
+        started: float,
+        trace_id: str,
+        *,
+        error: str | None = None,
+    ) -> MessageRecord:
+        """Close the turn's records, write latency/usage (and a failure's sentence), move the
+        active leaf; return the leaf record as written."""
+        latency_ms = round((time.perf_counter() - started) * 1000, 1)
+        usage = mapper.usage if mapper.has_usage else None
+        list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
+        record = recorder.finish_turn(status, latency_ms=latency_ms, usage=usage, error=error)
+        logger.info(
+            "turn finished",
+            extra={
+                "trace_id": trace_id,
+                "conversation_id": recorder.conversation_id,
+                "message_id": record.id,
+                "profile": recorder.reply_meta.get("profile"),
+                "provider": recorder.reply_meta.get("provider"),
+                "model": recorder.reply_meta.get("model"),
+                "status": status.value,
+                "latency_ms": latency_ms,
+                "input_tokens": mapper.usage.input_tokens,
+                "output_tokens": mapper.usage.output_tokens,
+                "content": record.content,
+            },
+        )
+        return record
+
+    @staticmethod
+    def _fail_start(recorder: TurnRecorder | None, error: WeaverError) -> MessageRecord | None:
+        """A turn that failed after its reply record was created: mark that reply failed (status
+        error, the sentence in its meta), so nothing is left streaming; ``None`` without one."""
+        if recorder is None or recorder.reply_id is None:
+            return None
+        try:
+            return recorder.finish_turn(
+                MessageStatus.ERROR, latency_ms=0.0, error=error.user_message
+            )
+        except Exception as exc:  # the store that failed the start may fail this write too
+            logger.warning("failed reply not marked", extra={"error": str(exc)})
+            return None
+
+
+__all__ = ["AgentRuntime", "translate_error"]

@@ -1,0 +1,251 @@
+"""Maps LangGraph's stream (messages / updates / custom) to RunEvents, writing records on the way.
+
+Only tokens of the answer node (``agent``, or an LLM call tagged ``weaver:answer``) are the
+answer stream; tokens of LLM calls inside tools or internal nodes (or tagged ``nostream`` /
+``weaver:internal``) are kept out of it. Tool calls come from the agent node's update; tool
+starts and finishes from the custom stream of the shared ``ToolNode`` (with a fallback on the
+tools node's update for a plain ``ToolNode``); stage lines from ``emit_status`` payloads.
+
+A thinking model's reasoning becomes ``ReasoningDelta`` events, never answer text: what the
+server sends apart (``additional_kwargs[REASONING_KEY]``) and a ``<think>`` block at the start
+of the reply's text (split off as it streams by :class:`agents.providers.thinking.ThinkSplitter`). The
+reply record keeps only the answer as its content and the reasoning in ``meta["reasoning"]``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from agents.graph.agent_node import ANSWER_NODE
+from agents.graph.status import STATUS_KEY
+from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
+from agents.providers.thinking import REASONING_KEY, ThinkSplitter, split_thinking
+from agents.runtime.events import (
+    NodeStatus,
+    ReasoningDelta,
+    RecordSaved,
+    RunEvent,
+    TokenDelta,
+    ToolFinished,
+    ToolStarted,
+    Usage,
+)
+from agents.runtime.recorder import TurnRecorder
+from storage.models import MessageStatus
+
+logger = logging.getLogger(__name__)
+
+ANSWER_TAG = "weaver:answer"
+RECORD_META_KEY = "record_meta"
+"""An AI message's ``additional_kwargs[RECORD_META_KEY]`` is stored in its reply record's meta
+(a profile's trace, its sources, its artifacts); it is never sent to a model."""
+INTERNAL_TAGS = frozenset({"nostream", "weaver:internal"})
+
+
+def is_answer_token(metadata: Mapping[str, Any]) -> bool:
+    """Called once per streamed token, so it builds nothing (no set of the tags per call)."""
+    tags = metadata.get("tags") or ()
+    if any(tag in INTERNAL_TAGS for tag in tags):
+        return False
+    return metadata.get("langgraph_node") == ANSWER_NODE or ANSWER_TAG in tags
+
+
+def usage_of(message: BaseMessage) -> Usage | None:
+    data = getattr(message, "usage_metadata", None)
+    if not data:
+        return None
+    return Usage(
+        input_tokens=int(data.get("input_tokens", 0)),
+        output_tokens=int(data.get("output_tokens", 0)),
+        total_tokens=int(data.get("total_tokens", 0)),
+    )
+
+
+class TurnEventMapper:
+    """Turns ``(mode, payload)`` stream items into events; owns the turn's bookkeeping."""
+
+    def __init__(self, recorder: TurnRecorder) -> None:
+        self.recorder = recorder
+        self.usage = Usage(0, 0, 0)
+        self.has_usage = False
+        self.interrupted: Any = None
+        self._tool_names: dict[str, str] = {}
+        self._seen: set[str] = set()
+        self._splitter = ThinkSplitter()
+        self._split_reply: str | None = None
+        """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
+
+    def handle(self, mode: str, payload: Any) -> Iterator[RunEvent]:
+        if mode == "messages":
+            yield from self._on_message(*payload)
+        elif mode == "updates":
+            yield from self._on_updates(payload)
+        elif mode == "custom":
+            yield from self._on_custom(payload)
+
+    # -- answer tokens ----------------------------------------------------------------------
+
+    def _ensure_reply(self) -> Iterator[RunEvent]:
+        if self.recorder.reply_id is None:
+            record = self.recorder.open_reply()
+            yield RecordSaved(record)
+
+    def _on_message(self, message: BaseMessage, metadata: Mapping[str, Any]) -> Iterator[RunEvent]:
+        if not isinstance(message, AIMessage) or not is_answer_token(metadata):
+            return
+        text = message_text(message.content)
+        sent_apart = (
+            message.additional_kwargs.get(REASONING_KEY) if message.additional_kwargs else None
+        )
+        if not text and not sent_apart:
+            return
+        yield from self._ensure_reply()
+        splitter = self._reply_splitter()
+        if isinstance(sent_apart, str) and sent_apart:
+            yield from self._reasoning(sent_apart)
+        if text:
+            reasoning, answer = splitter.feed(text)
+            yield from self._pieces(reasoning, answer)
+
+    def _reply_splitter(self) -> ThinkSplitter:
+        """The open reply's splitter (a fresh one for a reply it has not read yet)."""
+        if self._split_reply != self.recorder.reply_id:
+            self._splitter = ThinkSplitter()
+            self._split_reply = self.recorder.reply_id
+        return self._splitter
+
+    def _pieces(self, reasoning: str, answer: str) -> Iterator[RunEvent]:
+        if reasoning:
+            yield from self._reasoning(reasoning)
+        if answer:
+            self.recorder.append(answer)
+            yield TokenDelta(self.recorder.reply_id or "", answer)
+
+    def _reasoning(self, text: str) -> Iterator[RunEvent]:
+        self.recorder.append_reasoning(text)
+        yield ReasoningDelta(self.recorder.reply_id or "", text)
+
+    def settle_reply(self) -> Iterator[RunEvent]:
+        """The open reply's stream ended: what the splitter held back (a tag cut short, an
+        unclosed block's end) is its reasoning or answer now."""
+        if self.recorder.reply_id is None or self._split_reply != self.recorder.reply_id:
+            return
+        yield from self._pieces(*self._splitter.finish())
+
+    # -- node updates -----------------------------------------------------------------------
+
+    def _on_updates(self, payload: Mapping[str, Any]) -> Iterator[RunEvent]:
+        for node, update in payload.items():
+            if node == "__interrupt__":
+                self.interrupted = update
+                continue
+            if not isinstance(update, Mapping):
+                continue
+            messages = update.get("messages") or []
+            if isinstance(messages, BaseMessage):
+                messages = [messages]
+            for message in messages:
+                if message.id is not None:
+                    if message.id in self._seen:
+                        continue  # a node that hands back messages it already returned
+                    self._seen.add(message.id)
+                if isinstance(message, AIMessage):
+                    yield from self._on_ai_message(message)
+                elif isinstance(message, ToolMessage):
+                    yield from self._on_tool_message(message)
+
+    def _on_ai_message(self, message: AIMessage) -> Iterator[RunEvent]:
+        inline, text = split_thinking(message_text(message.content))
+        sent_apart = message.additional_kwargs.get(REASONING_KEY)
+        reasoning = (sent_apart if isinstance(sent_apart, str) else "") + inline
+        if self.recorder.reply_id is None and not text and not reasoning and not message.tool_calls:
+            return
+        yield from self._ensure_reply()
+        yield from self.settle_reply()
+        streamed = self.recorder.reasoning
+        if reasoning.startswith(streamed) and len(reasoning) > len(streamed):
+            yield from self._reasoning(reasoning[len(streamed) :])
+        streamed = self.recorder.text
+        if text.startswith(streamed) and len(text) > len(streamed):
+            # Content that did not arrive as tokens (a non-streaming model or node).
+            rest = text[len(streamed) :]
+            self.recorder.append(rest)
+            yield TokenDelta(self.recorder.reply_id or "", rest)
+        meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
+        usage = usage_of(message)
+        if usage is not None:
+            self.has_usage = True
+            self.usage = Usage(
+                self.usage.input_tokens + usage.input_tokens,
+                self.usage.output_tokens + usage.output_tokens,
+                self.usage.total_tokens + usage.total_tokens,
+            )
+            meta["usage"] = {
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "total_tokens": usage.total_tokens,
+            }
+        record_meta = message.additional_kwargs.get(RECORD_META_KEY)
+        if isinstance(record_meta, Mapping):
+            meta.update(record_meta)  # what the node that wrote the reply asked to keep with it
+        if message.tool_calls:
+            meta["tool_calls"] = [
+                {"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls
+            ]
+            self._tool_names.update({c["id"]: c["name"] for c in message.tool_calls if c["id"]})
+        record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
+        yield RecordSaved(record)
+
+    def _on_tool_message(self, message: ToolMessage) -> Iterator[RunEvent]:
+        if message.tool_call_id in self.recorder.recorded_tool_calls:
+            return
+        output = message_text(message.content)
+        error = output if message.status == "error" else None
+        name = message.name or self._tool_names.get(message.tool_call_id, "tool")
+        yield from self._tool_finished(
+            message.tool_call_id, name, output, error, None, record_meta_of(message)
+        )
+
+    def _tool_finished(
+        self,
+        call_id: str,
+        name: str,
+        output: str,
+        error: str | None,
+        duration_ms: float | None,
+        record_meta: dict[str, Any] | None = None,
+    ) -> Iterator[RunEvent]:
+        record = self.recorder.add_tool_result(
+            call_id, name, output, error=error, duration_ms=duration_ms, extra_meta=record_meta
+        )
+        yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
+        yield RecordSaved(record)
+
+    # -- custom stream ----------------------------------------------------------------------
+
+    def _on_custom(self, payload: Any) -> Iterator[RunEvent]:
+        if not isinstance(payload, Mapping):
+            return
+        phase = payload.get(TOOL_EVENT_KEY)
+        if phase == "started":
+            yield ToolStarted(payload["call_id"], payload["name"], dict(payload.get("args") or {}))
+        elif phase == "finished":
+            if payload["call_id"] in self.recorder.recorded_tool_calls:
+                return
+            yield from self._tool_finished(
+                payload["call_id"],
+                payload["name"],
+                payload.get("output", ""),
+                payload.get("error"),
+                payload.get("duration_ms"),
+                payload.get("record_meta"),
+            )
+        elif STATUS_KEY in payload:
+            state = payload.get("state", "running")
+            if state not in ("running", "done", "error"):
+                state = "running"
+            yield NodeStatus(str(payload[STATUS_KEY]), str(payload.get("text", "")), state)

@@ -1,0 +1,650 @@
+"""The ``weaver-tui`` command: the Textual app, or a headless verb on the same runtime.
+
+``weaver-tui`` starts the app; ``ask`` runs one turn and streams the reply to stdout (tool and
+stage lines to stderr, ending with ``conversation: ID``); ``conversations``, ``export`` and
+``import`` work on the store. Expected failures print one line on stderr: exit code 2 for a
+configuration problem, 1 for anything else that went wrong, 130 after Ctrl+C. The headless
+verbs never import Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import agents.profiles as profile_registry
+from agents.profiles import get_traits
+from weaver_tui import __version__
+from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
+from weaver_tui.terminal_text import printable
+
+if TYPE_CHECKING:
+    from agents.profile import ProfileCommand
+    from agents.runtime.events import RunEvent
+    from agents.runtime.user_message import NewMessage
+    from weaver_tui.app import WeaverApp
+    from weaver_tui.services import Services
+
+MAX_MESSAGE = 2_000_000
+"""The default of the ``max_message_bytes`` setting."""
+
+
+BUILTIN_VERBS = ("ask", "conversations", "export", "import", "serve")
+_OPTIONS_WITH_VALUE = frozenset(
+    {
+        "--config",
+        "--env-file",
+        "--provider",
+        "--model",
+        "--profile",
+        "--conversation",
+        "--project-root",
+    }
+)
+
+
+def _first_verb(argv: Sequence[str]) -> str | None:
+    """The verb ``argv`` names (the first word that is neither an option nor its value)."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in _OPTIONS_WITH_VALUE:
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def profile_commands() -> dict[str, ProfileCommand]:
+    """The command-line verbs the profiles bring, by name (imports every profile)."""
+    from agents.profiles import list_profiles
+
+    return {command.name: command for p in list_profiles() for command in p.commands}
+
+
+def _wants_profile_commands(argv: Sequence[str]) -> bool:
+    """Whether parsing ``argv`` needs the profiles' verbs: loading every profile costs a
+    launch tens of milliseconds, so it happens only for a verb that is not built in, or
+    for ``--help``."""
+    verb = _first_verb(argv)
+    if verb is not None:
+        return verb not in BUILTIN_VERBS
+    return any(token in ("-h", "--help") for token in argv)
+
+
+PROJECT_ROOT_HELP = (
+    "the project folder a profile's file tools work in (default: the folder you start in)"
+)
+
+
+def build_parser(
+    profile_verbs: Mapping[str, ProfileCommand] | None = None,
+) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="weaver-tui", description="Chat with agent profiles over a conversation tree."
+    )
+    parser.add_argument("--version", action="version", version=f"weaver-tui {__version__}")
+    parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
+    parser.add_argument(
+        "--env-file",
+        type=Path,
+        metavar="PATH",
+        help="read WEAVER_* and provider key variables from this dotenv file "
+        "(no .env is read unless named)",
+    )
+    parser.add_argument("--provider", help="provider preset for this run (e.g. offline, openai)")
+    parser.add_argument("--model", help="model name for this run")
+    parser.add_argument("--profile", choices=profile_registry.PROFILE_NAMES, help="agent profile")
+    parser.add_argument("--conversation", metavar="ID", help="open this conversation")
+    parser.add_argument("--project-root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP)
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
+    ask.add_argument("text", help="the message to send")
+    ask.add_argument(
+        "--profile",
+        dest="ask_profile",
+        choices=profile_registry.PROFILE_NAMES,
+        help="agent profile",
+    )
+    ask.add_argument(
+        "--conversation", dest="ask_conversation", metavar="ID", help="continue this conversation"
+    )
+    ask.add_argument(
+        "--project-root", dest="ask_project_root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP
+    )
+    ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
+    ask.add_argument("--sender", help="who is speaking, for a profile with several speakers")
+    ask.add_argument(
+        "--attach",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="attach a text file or an image to the message (repeatable); piped input is attached too",
+    )
+    ask.add_argument(
+        "--system",
+        metavar="TEXT",
+        help="instructions for this conversation, kept for its later turns ('' clears them)",
+    )
+    ask.add_argument(
+        "--show-thinking",
+        action="store_true",
+        help="also print a thinking model's reasoning (to stderr, each line after 'thinking: ')",
+    )
+
+    verbs.add_parser("conversations", help="list conversations, newest first (id first)")
+
+    export = verbs.add_parser("export", help="export a conversation")
+    export.add_argument("conversation_id", metavar="ID")
+    export.add_argument("--format", choices=("md", "jsonl"), default="md")
+    export.add_argument(
+        "--output",
+        type=Path,
+        help="file (md) or folder (jsonl); default: stdout (jsonl: one stream)",
+    )
+
+    imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
+    imp.add_argument(
+        "path", type=Path, help="an export folder, a one-file JSONL stream, or - for stdin"
+    )
+    imp.add_argument("--again", action="store_true", help="import a copy of one imported before")
+    imp.add_argument(
+        "--project-root",
+        dest="import_project_root",
+        type=Path,
+        help="the folder the imported conversation works in (an imported root is never used)",
+    )
+
+    serve = verbs.add_parser("serve", help="serve the app to a web browser (textual-serve)")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: local only)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+
+    for name, command in (profile_verbs or {}).items():
+        sub = verbs.add_parser(name, help=command.help)
+        command.add_arguments(sub)
+        sub.set_defaults(profile_command=command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        extra = profile_commands() if _wants_profile_commands(argv) else None
+        args = build_parser(extra).parse_args(argv)
+        if args.verb is None:
+            return launch_app(args)
+        if args.verb == "serve":
+            return serve_in_browser(args)
+        command = getattr(args, "profile_command", None)
+        if command is not None:
+            return run_profile_command(command, args)
+        return asyncio.run(run_verb(args))
+    except CliError as exc:
+        return fail(str(exc), exc.code)
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def fail(message: str, code: int) -> int:
+    print(f"weaver-tui: {printable(message)}", file=sys.stderr)
+    return code
+
+
+def settings_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What the command line says about settings: a ``--config`` it names must exist."""
+    return {
+        "config_file": args.config,
+        "require_config": args.config is not None,
+        "env_file": args.env_file,
+        "provider": args.provider,
+        "model": args.model,
+    }
+
+
+def open_services(args: argparse.Namespace) -> Services:
+    """Settings (with the command line's overrides) and services; config errors exit 2."""
+    from agents.errors import ConfigError
+    from storage.store import StorageError
+
+    try:
+        from weaver_tui.services import Services
+        from weaver_tui.settings.config import load_settings
+
+        settings = load_settings(**settings_options(args))
+        services = Services(settings)
+        services.store  # noqa: B018 - open now so a bad database is reported here
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    except StorageError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    except OSError as exc:  # the data folder or its log file cannot be written
+        where = exc.filename or "the data folder"
+        raise CliError(f"cannot write to {where}: {exc.strerror or exc}", EXIT_CONFIG) from None
+    return services
+
+
+def peek_services(args: argparse.Namespace) -> Services:
+    """The app's services before its first paint: only the settings the first frame needs.
+
+    The app validates every setting and opens the store right after the paint, and ends with
+    their one-line failure and exit code 2 (``WeaverApp.startup_error``); an unreadable config
+    file stops here (``weaver_tui.settings.early``).
+    """
+    from agents.errors import ConfigError
+
+    try:
+        from weaver_tui.services import Services
+        from weaver_tui.settings.pending import PendingSettings
+
+        pending = PendingSettings.peek(**settings_options(args))
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    return Services(pending)
+
+
+def launch_app(args: argparse.Namespace) -> int:
+    from weaver_tui.heap import pause_collector, resume_collector
+
+    # Importing Textual and painting the first frame only make long-lived objects: the app
+    # turns the collector back on after its first frame (see weaver_tui.heap).
+    pause_collector()
+    try:
+        services = peek_services(args)
+        app = _make_app(services, args)
+        try:
+            app.run()
+        finally:
+            services.close_store()
+    finally:
+        resume_collector()
+    startup_error = getattr(app, "startup_error", None)
+    if startup_error:  # a bad setting or database found right after the first paint
+        raise CliError(startup_error, EXIT_CONFIG)
+    return int(app.return_code or 0)
+
+
+def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
+    try:
+        from weaver_tui.app import make_app
+    except ImportError as exc:
+        raise CliError(f"the Textual app is not available ({exc})") from None
+    return make_app(
+        services,
+        profile=args.profile,
+        conversation_id=args.conversation,
+        project_root=args.project_root.resolve() if args.project_root else None,
+    )
+
+
+def serve_in_browser(args: argparse.Namespace) -> int:
+    """Serve the app (with the options given before ``serve``) to a browser."""
+    from weaver_tui.serve import ServeError, serve
+
+    app_args: list[str] = []
+    for option in (
+        "config",
+        "env_file",
+        "provider",
+        "model",
+        "profile",
+        "conversation",
+        "project_root",
+    ):
+        value = getattr(args, option)
+        if value is not None:
+            if isinstance(value, Path):
+                value = value.resolve()
+            app_args += [f"--{option.replace('_', '-')}", str(value)]
+    try:
+        return serve(args.host, args.port, app_args, sys.stderr)
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
+
+
+def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> int:
+    """Run a profile's own verb with the user's folders from the settings."""
+    from agents.errors import ConfigError
+    from agents.profile import CommandContext
+    from weaver_tui.settings.config import load_settings
+
+    try:
+        settings = load_settings(**settings_options(args))
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    context = CommandContext(
+        data_dir=settings.data_dir,
+        config_dir=settings.config_file.parent,
+        out=sys.stdout,
+        err=sys.stderr,
+    )
+    return command.run(args, context)
+
+
+async def run_verb(args: argparse.Namespace) -> int:
+    from agents.errors import WeaverError
+    from storage.store import StorageError
+
+    services = open_services(args)
+    try:
+        if args.verb == "ask":
+            return await ask(services, args)
+        if args.verb == "conversations":
+            return list_conversations(services)
+        if args.verb == "export":
+            return export(services, args)
+        if args.verb == "import":
+            return import_conversation(services, args)
+        raise CliError(f"unknown verb {args.verb!r}")
+    except WeaverError as exc:
+        code = EXIT_CONFIG if exc.code in ("config", "missing_key", "unknown_profile") else 1
+        raise CliError(exc.user_message, code) from None
+    except StorageError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        await services.aclose()
+
+
+# -- ask ------------------------------------------------------------------------------------
+
+
+def check_message(text: str, limit: int) -> None:
+    """Refuse, before anything is stored, a message that is empty or over ``limit`` bytes."""
+    if not text.strip():
+        raise CliError("the message is empty; give the text to send", EXIT_CONFIG)
+    size = len(text.encode("utf-8", errors="surrogateescape"))
+    if size > limit:
+        raise CliError(
+            f"the message is {_size(size)}, over the {_size(limit)} limit "
+            "(max_message_bytes): send a shorter one, or attach the part that matters",
+            EXIT_CONFIG,
+        )
+
+
+PIPE_WAIT_S = 2.0
+"""How long ``ask`` waits for piped input to start (or end) before it goes on without it."""
+
+
+def _attachments(paths: list[str], room: int) -> list[dict[str, Any]]:
+    """The files named with ``--attach`` and what was piped in, within ``room`` bytes."""
+    from agents.attachments import (
+        STDIN_NAME,
+        AttachmentError,
+        attachment_from_bytes,
+        read_attachment,
+        size_text,
+        total_size,
+    )
+
+    found: list[dict[str, Any]] = []
+    try:
+        for name in paths:
+            found.append(read_attachment(Path(name).expanduser(), max(room - total_size(found), 0)))
+        piped = _piped_input(room - total_size(found) + 1)
+        if piped:
+            found.append(attachment_from_bytes(STDIN_NAME, piped))
+    except AttachmentError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    if total_size(found) > room:
+        raise CliError(
+            f"the message and its attachments are over the {size_text(room)} left of the "
+            "limit (max_message_bytes); attach less",
+            EXIT_CONFIG,
+        )
+    return found
+
+
+def _piped_input(limit: int, wait_s: float = PIPE_WAIT_S) -> bytes:
+    """What was piped or redirected to the command: a file read whole, a pipe that has data
+    (or ends) within ``wait_s``; nothing for a terminal, ``/dev/null`` or a pipe that stays
+    silent (a parent that never closes stdin must not hang ``ask``)."""
+    import select
+    import stat as stat_module
+
+    stream = sys.stdin
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+        if stat_module.S_ISFIFO(mode) or stat_module.S_ISSOCK(mode):
+            ready, _, _ = select.select([fd], [], [], wait_s)
+            if not ready:
+                return b""
+        elif not stat_module.S_ISREG(mode):
+            return b""
+        return stream.buffer.read(max(limit, 0))
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1_000_000 else f"{count / 1e3:.0f} KB"
+
+
+async def ask(services: Services, args: argparse.Namespace) -> int:
+    from agents.instructions import InstructionsTooLong, checked_instructions
+
+    args.project_root = args.ask_project_root or args.project_root
+    check_message(args.text, int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE)))
+    if args.system is not None:
+        try:
+            args.system = checked_instructions(args.system) or ""
+        except InstructionsTooLong as exc:
+            raise CliError(str(exc), EXIT_CONFIG) from None
+    limit = int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE))
+    args.attachments = _attachments(
+        args.attach, limit - len(args.text.encode("utf-8", "surrogateescape"))
+    )
+    store = services.store
+    model = services.model  # a provider that cannot be built fails before anything is stored
+    profile = args.ask_profile or args.profile
+    conversation_id = args.ask_conversation or args.conversation
+    parent_id: str | None = None
+    if args.parent:  # the parent names its conversation; check it before creating anything
+        parent = store.get_message(args.parent)
+        parent_id = parent.id
+        if conversation_id and conversation_id != parent.conversation_id:
+            raise CliError(
+                f"message {parent.id} is in conversation {parent.conversation_id}, "
+                f"not {conversation_id}",
+                EXIT_CONFIG,
+            )
+        conversation_id = parent.conversation_id
+    message = _new_message(services, args, store, profile, conversation_id, parent_id)
+    return await _run_ask_turn(services, args, model, message)
+
+
+def _new_message(
+    services: Services,
+    args: argparse.Namespace,
+    store: Any,
+    profile: str | None,
+    conversation_id: str | None,
+    parent_id: str | None,
+) -> NewMessage:
+    """What ``ask`` sends, and where: the runtime stores it (and creates the conversation)."""
+    from agents.runtime.user_message import NewMessage
+
+    conversation_meta: dict[str, Any] = {}
+    if conversation_id:
+        conversation = store.get_conversation(conversation_id)
+        if profile and profile != conversation.profile:
+            raise CliError(
+                f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
+                f"not {profile}"
+            )
+        profile = conversation.profile
+        if args.system is not None:
+            store.update_conversation_meta(conversation.id, instructions=args.system or None)
+    else:
+        profile = profile or services.settings.default_profile
+        if args.project_root or get_traits(profile).project_root:
+            conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
+        if args.system:
+            conversation_meta["instructions"] = args.system
+    user_meta: dict[str, Any] = {"sender": args.sender} if args.sender else {}
+    if args.attachments:
+        user_meta["attachments"] = args.attachments
+    return NewMessage(
+        profile=profile,
+        text=args.text,
+        conversation_id=conversation_id,
+        parent_id=parent_id,
+        # continuing at the active leaf: the runtime holds the conversation's turn lock
+        at_active_leaf=conversation_id is not None and parent_id is None,
+        meta=user_meta,
+        conversation_meta=conversation_meta,
+    )
+
+
+async def _run_ask_turn(
+    services: Services, args: argparse.Namespace, model: Any, message: NewMessage
+) -> int:
+    from agents.runtime.events import MessageStored
+
+    cancel = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    stop_signals = [
+        signal.SIGINT,
+        *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)),
+    ]
+    for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
+        with suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(stop, cancel.set)
+    printer = EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
+    conversation_id = message.conversation_id
+    async with services.runtime() as runtime:
+        async for event in runtime.send(
+            message,
+            model=model,
+            cancel=cancel,
+            project_root=args.project_root.resolve() if args.project_root else None,
+            sender=args.sender,
+        ):
+            if isinstance(event, MessageStored):
+                conversation_id = event.conversation.id
+            printer.show(event)
+    for stop in stop_signals:
+        with suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(stop)
+    if printer.error is not None:
+        where = f" (conversation {conversation_id})" if conversation_id else ""
+        raise CliError(f"{printer.error}{where}")
+    if printer.review_waiting:
+        print(
+            "The proposed patch waits for your review: open the conversation in the app "
+            f"(weaver-tui --conversation {conversation_id}) and press F4 to accept or reject it.",
+            file=sys.stderr,
+        )
+    print(f"conversation: {conversation_id}", file=sys.stderr)
+    return EXIT_INTERRUPTED if printer.cancelled else 0
+
+
+THINKING_PREFIX = "thinking: "
+
+
+class EventPrinter:
+    """Prints a turn's events: answer text to ``out`` as it arrives, the rest to ``err``.
+
+    A thinking model's reasoning is printed only with ``show_thinking``: to ``err``, every line
+    after ``thinking: `` (so it reads apart from the answer and from tool lines), as it streams.
+    """
+
+    def __init__(self, out: TextIO, err: TextIO, *, show_thinking: bool = False) -> None:
+        self.out, self.err = out, err
+        self.show_thinking = show_thinking
+        self.thinking_line_open = False
+        """A ``thinking:`` line is being written to ``err`` (it ends before any other output)."""
+        self.reply_id: str | None = None
+        self.at_line_start = True
+        self.error: str | None = None
+        self.cancelled = False
+        self.review_waiting = False
+        """The turn ended paused for the user (the ide-helper's patch review)."""
+
+    def show(self, event: RunEvent) -> None:
+        from agents.runtime import events as ev
+
+        if isinstance(event, ev.ReasoningDelta):
+            if self.show_thinking:
+                self._think(event.text)
+            return
+        self._end_thinking()
+        if isinstance(event, ev.TurnStarted) and event.reply.content:
+            self.reply_id = event.reply.id  # a continued reply starts with the text it goes on from
+            self._write_out(event.reply.content)
+        elif isinstance(event, ev.TokenDelta):
+            if self.reply_id is not None and event.message_id != self.reply_id:
+                self._write_out("\n" if self.at_line_start else "\n\n")
+            self.reply_id = event.message_id
+            self._write_out(event.text)
+        elif isinstance(event, ev.ToolStarted):
+            self._line(f"→ {event.name}({_short_args(event.args)})")
+        elif isinstance(event, ev.ToolFinished):
+            if event.error:
+                self._line(
+                    f"✗ {event.name} failed after {event.duration_ms:.0f} ms: {_first_line(event.error)}"
+                )
+            else:
+                self._line(f"✓ {event.name} ({event.duration_ms:.0f} ms)")
+        elif isinstance(event, ev.NodeStatus):
+            self._line(f"· {event.node}: {event.text}")
+        elif isinstance(event, ev.RunError):
+            self._end_output()
+            self.error = event.error.user_message
+        elif isinstance(event, ev.RunFinished):
+            self._end_output()
+            self.cancelled = event.status == "cancelled"
+            self.review_waiting = event.paused
+            if self.cancelled:
+                self._line("(reply cancelled; the partial reply is kept)")
+
+    def _think(self, text: str) -> None:
+        if not self.thinking_line_open:
+            self._end_output()
+            self.err.write(THINKING_PREFIX)
+        lines = printable(text).split("\n")
+        self.err.write(("\n" + THINKING_PREFIX).join(lines))
+        self.err.flush()
+        self.thinking_line_open = True
+
+    def _end_thinking(self) -> None:
+        if self.thinking_line_open:
+            self.err.write("\n")
+            self.err.flush()
+            self.thinking_line_open = False
+
+    def _write_out(self, text: str) -> None:
+        self.out.write(printable(text))
+        self.out.flush()
+        self.at_line_start = text.endswith("\n")
+
+    def _end_output(self) -> None:
+        if not self.at_line_start:
+            self._write_out("\n")
+
+    def _line(self, text: str) -> None:
+        self._end_output()
+        print(printable(text), file=self.err, flush=True)
+
+
+def _short_args(args: dict[str, Any], limit: int = 80) -> str:
+    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text

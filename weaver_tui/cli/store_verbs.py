@@ -1,0 +1,111 @@
+"""The store verbs of the ``weaver-tui`` command: ``conversations``, ``export``, ``import``.
+
+Everything they print passes :func:`~weaver_tui.terminal_text.printable` (titles and text come
+from imports and providers); an export without ``--output`` is written to stdout, and an import
+reads a folder, a one-file stream or stdin, once per source unless ``--again``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.terminal_text import printable
+
+if TYPE_CHECKING:
+    from weaver_tui.services import Services
+
+
+def list_conversations(services: Services) -> int:
+    for c in services.store.list_conversations():
+        updated = c.updated_at.strftime("%Y-%m-%d %H:%M")
+        print(printable(f"{c.id}  {c.profile:<14}  {updated}  {c.title}"))
+    return 0
+
+
+def export(services: Services, args: argparse.Namespace) -> int:
+    store = services.store
+    conversation = store.get_conversation(args.conversation_id)
+    if args.format == "md":
+        text = store.export_markdown(conversation.id)
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+            print(printable(f"exported to {args.output}"), file=sys.stderr)
+        else:
+            sys.stdout.write(printable(text if text.endswith("\n") else text + "\n"))
+        return 0
+    if args.output is None:  # one stream on stdout, the conversation's line first
+        import tempfile
+
+        from weaver_tui.jsonl_stream import folder_to_stream
+
+        with tempfile.TemporaryDirectory(prefix="weaver-export-") as name:
+            folder = store.export_jsonl(conversation.id, Path(name) / "export")
+            sys.stdout.write(folder_to_stream(folder))
+        return 0
+    path = store.export_jsonl(conversation.id, args.output)
+    print(printable(f"exported to {path}"), file=sys.stderr)
+    return 0
+
+
+def import_conversation(services: Services, args: argparse.Namespace) -> int:
+    """Import a folder, a one-file stream, or ``-`` (a stream on stdin); once per source."""
+    from weaver_tui.jsonl_stream import MAX_STREAM_BYTES, StreamError, stream_as_folder, stream_meta
+
+    store = services.store
+    source: Path = args.path
+    root = args.import_project_root
+    if root is not None and not root.is_dir():
+        raise CliError(f"{root} is not a folder; give the project folder to work in", 2)
+    stream: str | None = None
+    if str(source) == "-":
+        stream = sys.stdin.read(MAX_STREAM_BYTES + 1)
+    elif source.is_file() and source.name not in ("meta.json", "messages.jsonl"):
+        stream = source.read_text(encoding="utf-8", errors="replace")
+    try:
+        if stream is not None:
+            source_id = str(stream_meta(stream).get("id") or "")
+        else:
+            folder = source.parent if source.is_file() else source
+            meta_file = folder / "meta.json"
+            source_id = (
+                str(json.loads(meta_file.read_text()).get("id") or "")
+                if meta_file.is_file()
+                else ""
+            )
+    except (StreamError, ValueError) as exc:
+        raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
+    earlier = next(
+        (c for c in store.list_conversations()
+         if source_id and (c.id == source_id or c.meta.get("imported_from") == source_id)),
+        None,
+    )  # fmt: skip
+    if earlier is not None and not args.again:
+        print(
+            printable(
+                f"already imported as {earlier.id} ({earlier.title}); skipped: --again imports "
+                "another copy"
+            ),
+            file=sys.stderr,
+        )
+        return 0
+    try:
+        if stream is not None:
+            with stream_as_folder(stream) as folder:
+                conversation = store.import_jsonl(folder)
+        else:
+            conversation = store.import_jsonl(source)
+    except StreamError as exc:
+        raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
+    if source_id:
+        conversation = store.update_conversation_meta(conversation.id, imported_from=source_id)
+    if root is not None:
+        conversation = services.store.update_conversation_meta(
+            conversation.id, project_root=str(root.resolve())
+        )
+    print(printable(f"{conversation.id}  {conversation.profile}  {conversation.title}"))
+    return 0

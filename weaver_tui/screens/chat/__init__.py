@@ -1,0 +1,1 @@
+"""The chat screen and the pieces it owns (sending, turns, branching, panes)."""

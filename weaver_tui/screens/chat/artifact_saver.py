@@ -1,0 +1,102 @@
+"""Writing the conversation out to files: the whole conversation as an export (Markdown and
+JSON lines under the data folder), or a reply's artifacts (the files it wrote in its blocks)
+into the project, after a confirmation that lists what would be created or overwritten.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.surface import ChatSurface
+
+logger = logging.getLogger(__name__)
+
+
+class ArtifactSaver:
+    """Exports and artifact saves for one chat screen.
+
+    ``surface`` is the screen (confirmations, notifications); ``data_dir`` returns the folder
+    exports go under; ``project_dir`` the folder artifacts are saved in.
+    """
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        *,
+        data_dir: Callable[[], Path],
+        project_dir: Callable[[], Path],
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._data_dir = data_dir
+        self._project_dir = project_dir
+
+    def export_conversation(self) -> None:
+        """The open conversation as Markdown (the active path) and JSON lines (every record)."""
+        state = self._state
+        conversation = state.conversation
+        if conversation is None:
+            self._surface.notify("There is nothing to export yet.")
+            return
+        slug = re.sub(r"[^a-z0-9]+", "-", conversation.title.lower()).strip("-")[:40] or "chat"
+        folder = self._data_dir() / "exports" / f"{slug}-{conversation.id[:8]}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            markdown = state.store.export_markdown(conversation.id, state.leaf_id)
+            (folder / "conversation.md").write_text(markdown, encoding="utf-8")
+            state.store.export_jsonl(conversation.id, folder)
+        except (OSError, StorageError) as exc:
+            self._surface.notify(f"Export failed: {exc}", severity="error")
+            return
+        self._surface.notify(f"Exported to {folder}", title="Conversation exported")
+
+    def save_artifacts(self, selected_id: str | None) -> None:
+        """Save the artifacts of ``selected_id`` (else the latest reply on the path with some)
+        as files of the project, once the user confirms."""
+        from weaver_tui.artifacts import (
+            ArtifactError,
+            artifacts_of,
+            latest_with_artifacts,
+            plan_saves,
+            question_for,
+            save,
+        )
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        index = self._state.index
+        selected = (
+            index.get(selected_id) if selected_id is not None and selected_id in index else None
+        )
+        if selected is None or not artifacts_of(selected.meta):
+            selected = latest_with_artifacts(index.get(i) for i in self._state.path_ids())
+        if selected is None:
+            self._surface.notify("No reply here has files to save.")
+            return
+        root = self._project_dir()
+        try:
+            planned = plan_saves(root, artifacts_of(selected.meta))
+        except ArtifactError as exc:
+            self._surface.notify(str(exc), severity="error", title="Not saved")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                save(planned)
+            except OSError as exc:
+                self._surface.notify(f"Saving failed: {exc.strerror or exc}", severity="error")
+                return
+            names = ", ".join(p.relative for p in planned)
+            self._surface.notify(f"Saved {names} under {root}", title="Artifacts saved")
+
+        self._surface.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)

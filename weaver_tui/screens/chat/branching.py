@@ -1,0 +1,234 @@
+"""The chat screen's branching: fork, edit, regenerate, continue, flip versions, check out,
+copy a branch, delete; and which message these act on (the selection).
+
+Each is a tree operation on the store through :class:`~weaver_tui.chat_state.ChatState`
+followed by a redraw of what it changed. They are reached from the tree's keys, the message
+view's keys and the command palette, all through the screen, which forwards them here. Those
+that need a turn (regenerate, continue) or another conversation (a branch copied out) post
+their request to the screen (:mod:`.chat_requests`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from storage.store import StorageError
+from weaver_tui.screens.chat.requests import AnswerRequested, ConversationRequested
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.compose_mode import ComposeMode
+    from weaver_tui.screens.chat.path_presenter import PathPresenter
+    from weaver_tui.screens.chat.surface import ChatSurface
+
+logger = logging.getLogger(__name__)
+
+BUSY_SENTENCE = "Wait for the reply to finish (or press Esc) first."
+
+
+class Branching:
+    """Branching for one chat screen (``presenter`` redraws what an operation changed)."""
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        compose_mode: ComposeMode,
+        presenter: PathPresenter,
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._mode = compose_mode
+        self._presenter = presenter
+        self.selected_id: str | None = None
+        """The message selected in the message view (``None``: none yet)."""
+
+    # ------------------------------------------------------------------ selection
+
+    def selected(self) -> str | None:
+        """The message an action applies to: the tree's cursor when the tree has focus, else
+        the message selected in the view, else the active leaf."""
+        tree = self._surface.tree
+        if tree.has_focus and tree.selected_message_id is not None:
+            return tree.selected_message_id
+        if self.selected_id is not None and self.selected_id in self._state.index:
+            return self.selected_id
+        return self._state.leaf_id
+
+    def with_selected(self, act: Callable[[str], Any]) -> None:
+        """Apply ``act`` to the selected message (say so when there is none yet)."""
+        message_id = self.selected()
+        if message_id is None:
+            self._surface.notify("There is no message to act on yet.")
+            return
+        act(message_id)
+
+    def busy(self) -> bool:
+        """A reply is streaming into the view, or the conversation is still being read: say
+        so instead of changing the path under it."""
+        if not self._surface.conversation_open:
+            self._surface.notify("Opening the conversation; try again in a moment.")
+            return True
+        if self._surface.running:
+            self._surface.notify(BUSY_SENTENCE)
+            return True
+        return False
+
+    # ------------------------------------------------------------------ tree operations
+
+    def checkout(self, message_id: str) -> None:
+        """Show root → ``message_id`` → its remembered leaf, and remember that choice."""
+        if self.busy():
+            return
+        self._state.checkout(message_id)
+        self._mode.clear()
+        self._presenter.show_path()
+
+    def flip_version(self, message_id: str, delta: int) -> bool:
+        """Show the sibling ``delta`` versions away (root → it → its remembered leaf) in the
+        view and the tree alike, and remember it as the active branch; ``False`` if none."""
+        if self.busy():
+            return False
+        if self._state.flip_version(message_id, delta) is None:
+            self._surface.app.bell()
+            return False
+        siblings = self._state.index.siblings(message_id)
+        self.selected_id = siblings[siblings.index(message_id) + delta]
+        self._mode.clear()
+        self._presenter.show_path(select=self.selected_id)
+        if not self._presenter.tree_pending:
+            self._surface.tree.select(self.selected_id)
+        return True
+
+    def flip_from_tree(self, message_id: str, delta: int) -> None:
+        """The tree asked for another version; not switched, its cursor goes back."""
+        if not self.flip_version(message_id, delta) and not self._presenter.tree_pending:
+            self._surface.tree.select(message_id)
+
+    def fork_from(self, message_id: str) -> None:
+        """The next message becomes a new child of ``message_id``; the view shows its path."""
+        if self.busy():
+            return
+        self._surface.messages.set_messages(self._state.path_items(message_id))
+        self._mode.fork(message_id)
+
+    def edit(self, message_id: str) -> None:
+        """Put a message in the composer: your own (sending makes a new version and a new
+        reply) or a reply (saving makes a new version of it, which you can then continue)."""
+        record = self._state.index.get(message_id)
+        if record.role not in ("user", "assistant") or (
+            record.role == "assistant" and not record.content
+        ):
+            self._surface.notify("Only messages and written replies can be edited.")
+            return
+        self._mode.edit(message_id)
+
+    def save_edited_reply(self, text: str) -> None:
+        """Keep ``text`` as a new version of the reply being edited (no turn runs)."""
+        edited = self._mode.editing_id
+        assert edited is not None
+        state = self._state
+        try:
+            record = state.add_edited_reply(edited, text)
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error", title="Reply not saved")
+            self._mode.keep_draft(text)
+            return
+        self._mode.clear()
+        self._surface.tree.add_record(record)
+        self._presenter.show_path(select=record.id)
+        version, count = state.index.version_of(record.id)
+        more = (
+            ' · "Continue reply" lets the model go on from it'
+            if state.traits.continue_reply
+            else ""
+        )
+        self._surface.notify(f"Saved your edit as v{version}/{count}{more}.")
+
+    def continue_reply(self) -> None:
+        """A new version of the selected reply (else the path's last) that starts with its
+        text and goes on from there."""
+        index = self._state.index
+        target = self.selected_id if self.selected_id in index else None
+        if target is None or index.get(target).role != "assistant":
+            path = self._state.path_ids()
+            target = next((i for i in reversed(path) if index.get(i).role == "assistant"), None)
+        if target is None or self.busy():
+            if target is None:
+                self._surface.notify("There is no reply here to continue.")
+            return
+        user_id = self._state.nearest_user(target)
+        if user_id is None:
+            self._surface.notify("There is no message of yours above this reply.")
+            return
+        self._surface.post_message(AnswerRequested(user_id, continue_from=target))
+
+    def regenerate(self, message_id: str) -> None:
+        """A new sibling version of the reply to the nearest user message above ``message_id``."""
+        user_id = self._state.nearest_user(message_id)
+        if user_id is None:
+            self._surface.notify("There is no message of yours above this one to answer again.")
+            return
+        self._surface.post_message(AnswerRequested(user_id))
+
+    def branch_to_conversation(self) -> None:
+        """Copy the path to the selected message (else the active leaf) into a conversation
+        of its own, and open it there."""
+        from storage.branch_copy import branch_to_conversation
+
+        state = self._state
+        target = self.selected_id if self.selected_id in state.index else state.leaf_id
+        if target is None or self.busy():
+            if target is None:
+                self._surface.notify("There is no message to branch from yet.")
+            return
+        try:
+            copy = branch_to_conversation(state.store, target)
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error")
+            return
+        count = len(state.path_ids(target))
+        self._surface.post_message(ConversationRequested(copy.id))
+        self._surface.notify(f"Copied {count} messages into “{copy.title}”.", title="Branch copied")
+
+    def delete(self, message_id: str) -> None:
+        """Delete ``message_id`` and everything below it, once the user confirms."""
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        if self.busy():
+            return
+        below = self._state.index.descendant_count(message_id)
+        question = "Delete this message" + (
+            f" and the {below} messages below it?" if below else "?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete_confirmed(message_id)
+
+        self._surface.app.push_screen(ConfirmScreen(question), answered)
+
+    def _delete_confirmed(self, message_id: str) -> None:
+        try:
+            self._state.delete_branch(message_id)
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error")
+            return
+        self._surface.tree.remove_branch(message_id)
+        self._mode.clear()
+        self._presenter.show_path()
+
+    def view_action(self, action: str, message_id: str) -> None:
+        """An action chosen on a message of the view (its keys or its buttons)."""
+        if action == "copy":  # the view has put it on the clipboard already
+            self._surface.notify("Copied the message.")
+        elif not self._surface.conversation_open:
+            self.busy()
+        elif action == "fork":
+            self.fork_from(message_id)
+        elif action == "edit":
+            self.edit(message_id)
+        elif action in ("regenerate", "retry"):
+            self.regenerate(message_id)

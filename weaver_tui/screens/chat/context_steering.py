@@ -1,0 +1,180 @@
+"""Steering what the model reads of the branch: pin a message, leave one out, summarise the
+older turns, and the header's count of what the next turn sends against the model's window.
+
+Pins and omissions are a mark on the message (``meta["context"]``); a summary is stored on the
+last message it covers. The tree keeps every message either way (see :mod:`agents.context`).
+:class:`ContextSteering` changes the store and tells the screen through a
+:class:`~weaver_tui.messages.PathChanged` message; the screen redraws.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import TYPE_CHECKING
+
+from storage.store import StorageError
+from weaver_tui.messages import ContextWindowKnown, PathChanged
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.surface import ChatSurface
+    from weaver_tui.services import Services
+
+logger = logging.getLogger(__name__)
+
+WARN_AT = 0.8
+"""The share of the context window at which the header's count turns to a warning."""
+NOTIFY_AT = 0.9
+"""The share at which the user is told once what to do."""
+
+
+class ContextSteering:
+    """Context marks, summaries and the header's token count for one chat screen.
+
+    ``surface`` is the screen: it runs the workers, shows notifications, receives the
+    messages, has the header, and says whether the agent stack is imported (the count needs
+    it).
+    """
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        services: Services,
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._services = services
+        self._told: tuple[str, int] | None = None
+
+    def toggle_mark(self, message_id: str | None, mark: str) -> None:
+        """Set ``mark`` (``pinned``, ``excluded``) on ``message_id``, or take it off again."""
+        if message_id is None:
+            self._surface.notify("Select a message first (in the tree or the message view).")
+            return
+        record = self._state.index.get(message_id)
+        value = None if record.meta.get("context") == mark else mark
+        try:
+            self._state.store.update_message(message_id, meta={"context": value})
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error")
+            return
+        self._state.refresh(message_id)
+        self._surface.post_message(PathChanged(select=message_id))
+        said = {"pinned": "Pinned: always sent", "excluded": "Left out of what the model reads"}
+        self._surface.notify(said[mark] if value else "Sent as usual again.")
+
+    def summarise(self, leaf_id: str) -> None:
+        """Summarise the turns older than the context keeps, in a worker of the screen."""
+        self._surface.run_worker(
+            self._summarise(leaf_id),
+            name="summarise",
+            group="summary",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _summarise(self, leaf_id: str) -> None:
+        from agents.context import summarise_older
+        from agents.errors import WeaverError
+
+        header = self._surface.header
+        header.busy = "summarising"
+        try:
+            handle = self._services.model
+            record = await summarise_older(self._state.store, handle.model, leaf_id)
+        except WeaverError as exc:
+            self._surface.notify(exc.user_message, severity="error", title="Not summarised")
+            return
+        except Exception as exc:  # a provider's failure, in one sentence
+            sentence = getattr(exc, "user_message", None) or str(exc)
+            self._surface.notify(sentence[:300], severity="error", title="Not summarised")
+            return
+        finally:
+            header.busy = ""
+        if record is None:
+            self._surface.notify("This branch is short enough: nothing to summarise.")
+            return
+        self._state.refresh(record.id)
+        self._surface.post_message(PathChanged())
+        covered = record.meta.get("summary_covers", 0)
+        self._surface.notify(
+            f"Summarised the {covered} older messages: the model reads the summary in their place."
+        )
+
+    def _served_window(self) -> int | None:
+        """The server's own figure for the header's model, asked once, in a thread (building
+        the model may itself ask the server which model it serves: never on the UI thread)."""
+        header = self._surface.header
+        key = (
+            header.provider,
+            header.model,
+            str(self._services.settings.provider_config().base_url),
+        )
+        if key not in _SERVED:
+            _SERVED[key] = None
+            self._surface.run_worker(
+                partial(self._ask_served_window, key),
+                thread=True,
+                group="context-window",
+                exit_on_error=False,
+            )
+        return _SERVED[key]
+
+    def _ask_served_window(self, key: tuple[str, str, str]) -> None:
+        from agents.context import ask_served_context_window
+
+        try:
+            handle = self._services.model
+        except Exception:  # no model yet (a missing key ...): nothing to ask
+            return
+        if handle.is_offline or not handle.base_url:
+            return
+        api_key = self._services.settings.provider_config().api_key
+        secret = api_key.get_secret_value() if api_key else None
+        window = ask_served_context_window(handle.base_url, secret, handle.model_name)
+        if window:
+            _SERVED[key] = window
+            self._surface.post_message(ContextWindowKnown())
+
+    def update_count(self) -> None:
+        """The header's count of what the next turn sends (once the agent stack is loaded)."""
+        header = self._surface.header
+        if not self._surface.agents_ready or self._state.conversation is None:
+            header.context = ""
+            return
+        from agents.context import context_records, context_window_of, estimate_tokens
+
+        index = self._state.index
+        path = [index.get(i) for i in self._state.path_ids()]
+        limit = int(getattr(self._services.settings, "context_messages", 20))
+        summary, records = context_records(path, limit)
+        tokens = estimate_tokens(self._state.instructions, summary, records)
+        window = context_window_of(header.model) or self._served_window()
+        header.context_warn = bool(window and tokens >= window * WARN_AT)
+        header.context = _count(tokens, window)
+        told = (self._state.conversation.id, 1)
+        if window and tokens >= window * NOTIFY_AT and self._told != told:
+            self._told = told
+            self._surface.notify(
+                f"This branch sends about {tokens:,} tokens of the model's {window:,}: "
+                "summarise older turns or leave messages out (palette).",
+                severity="warning",
+                title="Context nearly full",
+            )
+
+
+_SERVED: dict[tuple[str, str, str], int | None] = {}
+"""Context windows servers listed, by the header's (provider, model) and the base URL; ``None``
+while asking or unknown."""
+
+
+def _k(value: int) -> str:
+    if value < 1000:
+        return str(value)
+    return f"{value / 1000:.1f}k" if value < 10_000 else f"{value // 1000}k"
+
+
+def _count(tokens: int, window: int | None) -> str:
+    return f"{_k(tokens)}/{_k(window)} tok" if window else f"{_k(tokens)} tok"

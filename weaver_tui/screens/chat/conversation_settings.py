@@ -1,0 +1,209 @@
+"""What the open conversation sends besides its messages: the instructions added to the
+profile's system prompt, the model and its options, and the files attached to the next message.
+
+:class:`ConversationSettings` opens the modal screen for each choice, keeps the answer (in the
+conversation's settings through :class:`~weaver_tui.chat_state.ChatState`, or in memory until
+the next message for attachments) and calls ``on_changed`` so the screen redraws its header.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from storage.store import StorageError
+from weaver_tui.screens.chat.requests import HeaderStale
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.compose_mode import ComposeMode
+    from weaver_tui.screens.chat.surface import ChatSurface
+    from weaver_tui.services import Services
+
+logger = logging.getLogger(__name__)
+
+
+class ConversationSettings:
+    """Instructions, model and pending attachments of one chat screen.
+
+    ``surface`` is the screen (modal screens, notifications, the header and the composer);
+    ``project_dir`` returns the folder attachments are relative to. A change of the
+    instructions posts :class:`~.chat_requests.HeaderStale`.
+    """
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        services: Services,
+        *,
+        compose_mode: ComposeMode,
+        project_dir: Callable[[], Path],
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._services = services
+        self._compose_mode = compose_mode
+        self._project_dir = project_dir
+        self.pending_attachments: list[Path] = []
+        """Files chosen with "Attach file", sent with the next message."""
+
+    # ------------------------------------------------------------------ the model
+
+    def show_configured_model(self) -> None:
+        """The header's model badge from the settings, without building the model (which
+        imports the network stack); a missing key is said at once, in one sentence."""
+        from agents.errors import WeaverError
+        from agents.providers import resolve_provider
+
+        settings = self._services.settings
+        self._surface.composer.max_bytes = int(getattr(settings, "max_message_bytes", 2_000_000))
+        config = settings.provider_config()
+        header = self._surface.header
+        try:
+            resolved = resolve_provider(config)
+        except WeaverError as exc:
+            header.provider, header.model = config.provider, config.model
+            self._surface.notify(exc.user_message, severity="warning", title="Model not ready")
+            return
+        header.provider, header.model = resolved.provider, resolved.model
+
+    def switch_model(self) -> None:
+        """Choose the provider, the model and this conversation's options for it."""
+        from agents.providers.model_options import ModelOptions
+        from weaver_tui.screens.model_picker import ModelPickerScreen, PickedModel
+
+        header = self._surface.header
+
+        def chosen(choice: PickedModel | None) -> None:
+            if not choice:
+                return
+            try:
+                handle = self._services.switch_model(choice.provider, choice.model)
+                self._state.set_setting("model_options", choice.options.as_meta())
+            except StorageError as exc:
+                self._surface.notify(str(exc), severity="error")
+                return
+            except Exception as exc:
+                sentence = getattr(exc, "user_message", None) or str(exc)
+                self._surface.notify(sentence, severity="error", title="Model not switched")
+                return
+            header.provider = handle.provider
+            header.model = handle.model_name
+            extra = choice.options.as_meta()
+            said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
+            self._surface.notify(
+                f"Model: {handle.label} (from the next turn)"
+                + (f"; this conversation: {said}" if said else "")
+            )
+
+        options = ModelOptions.from_meta(self._state.setting("model_options"))
+        picker = ModelPickerScreen(header.provider, header.model, options=options)
+        self._surface.app.push_screen(picker, chosen)
+
+    # ------------------------------------------------------------------ instructions
+
+    def edit_instructions(self) -> None:
+        """Edit the instructions this conversation adds to the profile's system prompt."""
+        from weaver_tui.screens.instructions import InstructionsScreen
+
+        def edited(text: str | None) -> None:
+            if text is not None:
+                self._keep_instructions(text)
+
+        self._surface.app.push_screen(InstructionsScreen(self._state.instructions), edited)
+
+    def use_template(self) -> None:
+        """Set the instructions from a template file of the config folder."""
+        from weaver_tui.screens.instructions import TemplatePickerScreen, template_files
+
+        config_dir = self._services.config_dir
+        templates = template_files(config_dir)
+        if not templates:
+            where = (config_dir / "templates") if config_dir else "templates/ in the config folder"
+            self._surface.notify(f"No templates yet: save Markdown files in {where}.")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                self._surface.notify(
+                    f"The template {path.name} cannot be read ({exc}).", severity="error"
+                )
+                return
+            self._keep_instructions(text, f"from {path.stem}")
+
+        self._surface.app.push_screen(TemplatePickerScreen(templates), chosen)
+
+    def _keep_instructions(self, text: str, origin: str = "") -> None:
+        from agents.instructions import InstructionsTooLong, checked_instructions
+
+        try:
+            instructions = checked_instructions(text)
+            self._state.set_setting("instructions", instructions)
+        except InstructionsTooLong as exc:
+            self._surface.notify(str(exc), severity="error", title="Instructions not set")
+            return
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error")
+            return
+        self._surface.post_message(HeaderStale())
+        said = "Instructions cleared" if instructions is None else "Instructions set"
+        self._surface.notify(f"{said} {origin}".strip() + ".")
+
+    # ------------------------------------------------------------------ the draft
+
+    def compose_in_editor(self) -> None:
+        """Hand the terminal to the user's editor on the composer's text; take back what
+        they saved (the composer keeps its text when the editor fails or is not set)."""
+        from weaver_tui.editor import EditorError, edit_in_editor
+
+        composer = self._surface.composer
+        try:
+            text = edit_in_editor(self._surface.app, composer.text, composer.max_bytes)
+        except EditorError as exc:
+            self._surface.notify(str(exc), severity="warning", title="Editor")
+            return
+        composer.set_draft(text)
+
+    # ------------------------------------------------------------------ attachments
+
+    def attach_file(self) -> None:
+        """Choose a file (with path completion) to attach to the next message."""
+        from weaver_tui.screens.attach_file import AttachFileScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            self.pending_attachments = [*self.pending_attachments, path]
+            self._compose_mode.show_attachments(self.pending_attachments)
+            self._surface.composer.focus()
+
+        self._surface.app.push_screen(AttachFileScreen(self._project_dir()), chosen)
+
+    def with_attachments(self, text: str, meta: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``meta`` with the files chosen or ``@``-mentioned for ``text``, read now (a file
+        that cannot be attached raises ``AttachmentError``, a ``ValueError``)."""
+        from agents.attachments import AttachmentError, read_attachment, size_text, total_size
+        from weaver_tui.attach import mentioned_files
+
+        paths = [*self.pending_attachments]
+        paths += [p for p in mentioned_files(text, self._project_dir()) if p not in paths]
+        if not paths:
+            return meta
+        room = self._surface.composer.max_bytes - len(
+            text.encode("utf-8", errors="surrogateescape")
+        )
+        attached: list[dict[str, Any]] = []
+        for path in paths:
+            attached.append(read_attachment(path, max(room - total_size(attached), 0)))
+        if total_size(attached) > room:
+            raise AttachmentError(
+                f"The attachments are over the {size_text(room)} left of the message limit."
+            )
+        return {**(meta or {}), "attachments": attached}

@@ -1,0 +1,134 @@
+"""Drawing the chat screen from its state: the active path in the message view and the tree,
+the header, and which failed reply F5 retries.
+
+:class:`PathPresenter` is the one place the panes are redrawn from
+:class:`~weaver_tui.chat_state.ChatState` (a turn in progress draws its own records, see
+:mod:`.turn_view`). The first mount fills the tree a frame late, after the messages and the
+composer have painted; :meth:`PathPresenter.load_tree` fills it early when something is about
+to add to it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from weaver_tui.chat_preview import profile_badge
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.context_steering import ContextSteering
+    from weaver_tui.screens.chat.profile_panel import ProfilePanel
+    from weaver_tui.screens.chat.surface import ChatSurface
+
+EMPTY_HINT = (
+    "Write a message below and press Enter. The reply streams here; tools run on the right.\n"
+    "Ctrl+O opens your conversations · Ctrl+R switches profile · Ctrl+L the model · F1 lists "
+    "every key."
+)
+"""What the message view says while the conversation is empty."""
+
+RETRYABLE = ("error", "cancelled")
+"""Statuses of a reply that F5 ("Retry") answers again."""
+
+
+class PathPresenter:
+    """Redraws one chat screen from its state.
+
+    ``panels`` gives the path as the chosen view shows it and mounts the profile's panel;
+    ``steering`` counts the context for the header; ``project_root`` is the folder the app was
+    started for (``--project-root``), named in the header when the conversation keeps none.
+    """
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        panels: ProfilePanel,
+        steering: ContextSteering,
+        project_root: Path | None,
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._panels = panels
+        self._steering = steering
+        self._project_root = project_root
+        self.tree_pending = False
+        """The tree pane waits for the frame after the first paint (see :meth:`load_tree`)."""
+
+    def show_conversation(self, *, defer_tree: bool = False) -> None:
+        """Redraw everything from the state (after opening, new, delete).
+
+        ``defer_tree`` (the first mount) leaves the tree pane empty for the first frame and
+        fills it right after: laying out and drawing a big tree would otherwise delay the
+        messages and the composer, which are what the user looks at first.
+        """
+        surface = self._surface
+        self.tree_pending = defer_tree
+        if defer_tree:
+            surface.call_after_refresh(self.load_tree)
+        else:
+            surface.tree.load_index(self._state.tree_index(), self._state.leaf_id)
+        surface.tools.clear()
+        self._panels.mount()
+        self.show_path()
+
+    def load_tree(self) -> None:
+        """Fill the tree pane if the first mount deferred it (also called before anything
+        that adds to the tree, so no record can arrive before the tree has its index)."""
+        if not self.tree_pending:
+            return
+        self.tree_pending = False
+        self._surface.tree.load_index(self._state.tree_index(), self._state.leaf_id)
+
+    def show_path(self, *, select: str | None = None) -> None:
+        """Show the active path in the view, the tree and the header (``select``: and select
+        that message in the view, bringing it into view)."""
+        surface, state = self._surface, self._state
+        items = self._panels.visible_items()
+        surface.messages.set_messages(items, select=select)
+        if not items:  # the hint shows while the view is empty (the screen watches it)
+            surface.empty_hint.update(self._panels.empty_view_note() or EMPTY_HINT)
+        leaf = state.leaf_id
+        tree = surface.tree
+        if leaf is not None and not self.tree_pending and tree.active_leaf_id != leaf:
+            tree.set_active_path(leaf)
+        retry = None
+        if leaf is not None and state.index.get(leaf).status.value in RETRYABLE:
+            retry = state.nearest_user(leaf)
+        surface.retry_user_id = retry
+        surface.refresh_bindings()  # what the keys act on may have changed with the path
+        self.update_header()
+
+    def append_sent(self, user_id: str) -> bool:
+        """Show the message just sent by appending it to the view, when the view ends with
+        its parent (the common case); ``False`` when the whole path has to be redrawn."""
+        surface, state = self._surface, self._state
+        shown = surface.messages.items
+        parent = state.index.parent(user_id)
+        if parent is None or not shown or shown[-1].id != parent or self._panels.view is not None:
+            return False
+        surface.messages.start_message(state.item(user_id))
+        surface.messages.finish_message(user_id, "complete")
+        surface.retry_user_id = None
+        self.update_header()
+        return True
+
+    def select(self, message_id: str) -> None:
+        """Select ``message_id`` in the message view, bringing it into view."""
+        self._surface.messages.select_message(message_id)
+
+    def update_header(self) -> None:
+        """The header from the state: profile, title, branch, project, instructions, count."""
+        state = self._state
+        header = self._surface.header
+        conversation = state.conversation
+        header.profile = profile_badge(state.profile)
+        header.title = conversation.title if conversation else "New conversation"
+        header.branch = state.branch_position()
+        root = conversation.meta.get("project_root") if conversation else None
+        if root is None and state.traits.project_root:
+            root = self._project_root or Path.cwd()
+        header.project = Path(root).name if root else ""
+        header.instructions = bool(state.instructions)
+        self._steering.update_count()

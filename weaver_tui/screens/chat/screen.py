@@ -1,0 +1,703 @@
+"""The chat screen: the active path of one conversation, its tree, the tools, the composer.
+
+The screen lays the widgets out and keeps the chat's status as Textual reactives
+(``conversation_open``, ``agents_ready``, ``running``, ``retry_user_id``): their watchers
+refresh the key bindings and send a draft whose Enter came too early. The work belongs to plain
+classes the screen owns, each handed the screen as a :class:`~.chat_surface.ChatSurface` (its
+panes and its status, nothing else) and the other pieces it works with:
+
+- :class:`~.sender.Sender`: Enter in the composer: the user's record first, then the turn;
+- :class:`~.path_presenter.PathPresenter`: the path, the tree and the header from the state;
+- :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
+- :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete;
+- :class:`~.compose_mode.ComposeMode`: where the next message goes (fork / edit);
+- :class:`~.conversation_switcher.ConversationSwitcher`: new, open, switch profile;
+- :class:`~.conversation_settings.ConversationSettings`: model, instructions, attachments;
+- :class:`~.context_steering.ContextSteering`: pins, omissions, summaries, the token count;
+- :class:`~.artifact_saver.ArtifactSaver`: exports and a reply's files;
+- :class:`~.profile_panel.ProfilePanel` and :class:`~.profile_features.ProfileFeatures`:
+  what the open profile's traits add (speakers and views, patch review, memory, the demo);
+- :class:`~.conversation_opener.ConversationOpener`: the first read, in a thread.
+
+What a piece asks of the whole screen (answer a message again, resume a paused turn, open
+another conversation, a turn ended, the header is stale) arrives as a Textual message
+(:mod:`.chat_requests`). Textual finds actions and handlers on the screen, so the screen keeps
+them, each forwarding to its piece. Expected failures arrive as ``RunError`` events and become
+a notification plus an inline error on the reply; anything unexpected is caught by the one
+``Worker.StateChanged`` handler, logged, and shown as a sentence: never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from storage.store import StorageError
+from weaver_tui.chat_preview import profile_badge
+from weaver_tui.chat_state import ChatState
+from weaver_tui.heap import freeze_long_lived
+from weaver_tui.keymap import bindings_for
+from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
+from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
+from weaver_tui.screens.chat.branching import Branching
+from weaver_tui.screens.chat.compose_mode import ComposeMode
+from weaver_tui.screens.chat.context_steering import ContextSteering
+from weaver_tui.screens.chat.conversation_opener import ConversationOpener
+from weaver_tui.screens.chat.conversation_settings import ConversationSettings
+from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
+from weaver_tui.screens.chat.pane_fit import PaneFit
+from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
+from weaver_tui.screens.chat.profile_features import (
+    PROFILE_ACTIONS,
+    ProfileFeatures,
+    profile_bindings,
+    warm_profile_modules,
+)
+from weaver_tui.screens.chat.profile_panel import ProfilePanel
+from weaver_tui.screens.chat.requests import (
+    AnswerRequested,
+    ConversationRequested,
+    HeaderStale,
+    ResumeRequested,
+    TurnEnded,
+)
+from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.turn_runner import TurnRunner
+from weaver_tui.widgets.chat_header import ChatHeader
+from weaver_tui.widgets.composer import Composer
+from weaver_tui.widgets.conversation_tree import ConversationTree
+from weaver_tui.widgets.footer import WeaverFooter
+from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.tool_pane import ToolStatusPane
+
+if TYPE_CHECKING:
+    from agents.patch_review.review import PendingReview
+    from weaver_tui.screens.chat.demo_player import DemoPlayer
+    from weaver_tui.screens.chat.turn_view import TurnView
+    from weaver_tui.services import Services
+    from weaver_tui.widgets.channel_tabs import ChannelTabs
+    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.speaker_bar import SpeakerBar
+
+logger = logging.getLogger(__name__)
+
+
+class ChatScreen(Screen[None]):
+    """Header, tree | messages + composer | tool pane, footer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
+
+    conversation_open: var[bool] = var(False, bindings=True)
+    """True once ``self.state`` holds the conversation; until then (a long conversation's
+    preview is on screen, see :mod:`weaver_tui.chat_preview`) the screen only shows: its
+    actions are unavailable and Enter keeps the draft."""
+    agents_ready: var[bool] = var(False)
+    """The warm-up after the first paint has imported the agent stack (the speakers' panel,
+    the views and the context count need it)."""
+    running: var[bool] = var(False, bindings=True)
+    """A reply (or a cancellable pause) runs; kept by the :class:`TurnRunner`."""
+    retry_user_id: var[str | None] = var(None, bindings=True)
+    """The user message whose reply failed or was cancelled on the shown path (F5)."""
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        profile: str | None = None,
+        conversation_id: str | None = None,
+        project_root: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.project_root = project_root
+        self.state = state = ChatState(services.store, profile or services.early.default_profile)
+        self.compose_mode = mode = ComposeMode(self, state)
+        self.panels = ProfilePanel(
+            self, state, project_root, pending_patches=lambda: self.features.pending_count()
+        )
+        self.steering = ContextSteering(self, state, services)
+        self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
+        self.turns = TurnRunner(
+            self,
+            state,
+            services,
+            project_root=project_root,
+            row_filter=self.panels.live_row_filter,
+        )
+        self.features = ProfileFeatures(
+            self, state, services, stage=self, project_dir=self.panels.project_dir
+        )
+        self.branching = Branching(self, state, mode, self.presenter)
+        self.switcher = ConversationSwitcher(
+            self, state, mode, presenter=self.presenter, branching=self.branching,
+            panels=self.panels,
+        )  # fmt: skip
+        self.conversation_settings = ConversationSettings(
+            self, state, services, compose_mode=mode, project_dir=self.panels.project_dir
+        )
+        self.sender = Sender(
+            self,
+            state,
+            compose_mode=mode,
+            branching=self.branching,
+            settings=self.conversation_settings,
+            panels=self.panels,
+            presenter=self.presenter,
+            turns=self.turns,
+            project_root=project_root,
+        )
+        self.saver = ArtifactSaver(
+            self,
+            state,
+            data_dir=lambda: Path(services.settings.data_dir),
+            project_dir=self.panels.project_dir,
+        )
+        self.draft_pending = False
+        """The app has yet to hand over what was typed at the launch frame (:meth:`take_draft`);
+        until then the editor key waits, as the composer does not hold the whole draft."""
+        self.composer_ready = False
+        """True once the first mount has shown the conversation and focused the composer."""
+        self.pane_fit = PaneFit()
+        """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
+        self.opener = ConversationOpener(state, profile, conversation_id)
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield ChatHeader()
+        with Horizontal(id="chat-body"):
+            yield ConversationTree(id="tree-pane")
+            with Vertical(id="chat-main"):
+                yield Static(EMPTY_HINT, id="empty-hint")
+                yield MessageView(id="messages")
+                yield Vertical(id="profile-panel")
+                composer = Composer(id="composer")
+                composer.history_source = self._prompt_history
+                composer.complete_source = self._complete_mention
+                yield composer
+            with Vertical(id="side-pane"):
+                yield ToolStatusPane(id="tool-pane")
+        yield WeaverFooter()
+
+    def _complete_mention(self, before_cursor: str) -> str | None:
+        from weaver_tui.attach import complete_mention
+
+        return complete_mention(before_cursor, self.project_dir())
+
+    def _prompt_history(self) -> list[str]:
+        """The prompts sent to the current profile, newest first (the composer's Up)."""
+        try:
+            return self.state.store.recent_prompts(self.state.profile)
+        except StorageError as exc:
+            logger.warning("prompt history unreadable", extra={"error": str(exc)})
+            return []
+
+    @property
+    def header(self) -> ChatHeader:
+        return self.query_one(ChatHeader)
+
+    @property
+    def messages(self) -> MessageView:
+        return self.query_one("#messages", MessageView)
+
+    @property
+    def tree(self) -> ConversationTree:  # type: ignore[override]
+        """The conversation tree pane. (It shadows ``DOMNode.tree``, a Rich rendering of the DOM
+        Textual only logs for debugging.)"""
+        return self.query_one("#tree-pane", ConversationTree)
+
+    @property
+    def tools(self) -> ToolStatusPane:
+        return self.query_one("#tool-pane", ToolStatusPane)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one("#composer", Composer)
+
+    @property
+    def panel_area(self) -> Widget:
+        return self.query_one("#profile-panel")
+
+    @property
+    def empty_hint(self) -> Static:
+        return self.query_one("#empty-hint", Static)
+
+    @property
+    def turn(self) -> TurnView | None:
+        """The view of the latest turn (its ``outcome`` says how it ended)."""
+        return self.turns.turn
+
+    @property
+    def turn_worker(self) -> Worker[None] | None:
+        return self.turns.worker
+
+    @property
+    def selected_id(self) -> str | None:
+        """The message selected in the message view (see :class:`~.branching.Branching`)."""
+        return self.branching.selected_id
+
+    @selected_id.setter
+    def selected_id(self, message_id: str | None) -> None:
+        self.branching.selected_id = message_id
+
+    @property
+    def forking(self) -> bool:
+        return self.compose_mode.forking
+
+    @property
+    def editing_id(self) -> str | None:
+        return self.compose_mode.editing_id
+
+    # ------------------------------------------------------------------ opening
+
+    def on_mount(self) -> None:
+        self.watch(self.messages, "empty", self._show_empty_hint)
+        preview = self.opener.wait_for_preview()
+        if preview is None:
+            self.opener.join()
+            self._conversation_read()
+            return
+        self.messages.set_messages(preview.items)
+        self.header.profile = profile_badge(preview.conversation.profile)
+        self.header.title = preview.conversation.title
+        self.composer.focus()
+        self.call_after_refresh(self.opener.preview_painted)
+        self.run_worker(self._read_after_preview(), name="open-conversation", group="open")
+
+    async def _read_after_preview(self) -> None:
+        await self.opener.join_async()
+        self._conversation_read()
+
+    def _conversation_read(self) -> None:
+        """The start conversation is read: show it and start what waited for it."""
+        if self.services.settings_ready:
+            self.conversation_settings.show_configured_model()
+        else:  # the model badge needs validated settings: the app validates after this frame
+            signal = self.app.settings_validated_signal  # type: ignore[attr-defined]
+            signal.subscribe(self, self._settings_validated)
+        error = self.opener.take_error()
+        if isinstance(error, StorageError):
+            self.notify(str(error), severity="error", title="Could not open the conversation")
+            self.state.new(self.opener.profile)
+        elif error is not None:
+            raise error
+        self.presenter.show_conversation(defer_tree=True)
+        self.composer.focus()
+        self.composer_ready = True
+        self.conversation_open = True  # its watcher sends a draft that waited
+        if self.services.settings_ready:
+            self.call_after_refresh(self._warm_up)
+
+    def _settings_validated(self, settings: object) -> None:
+        """The launch validated the settings after this screen appeared: the model badge,
+        then the agent stack (importing both at once would slow both down)."""
+        self.conversation_settings.show_configured_model()
+        self._warm_up()
+
+    @work(thread=True, group="warm-up", exit_on_error=False)
+    def _warm_up(self) -> None:
+        """Import the agent stack after the first paint, so the first turn starts at once."""
+        import agents.runtime.agent_runtime  # noqa: F401
+
+        warm_profile_modules(self.state.profile)
+        freeze_long_lived("agent stack imported")
+        self.app.call_from_thread(setattr, self, "agents_ready", True)
+
+    async def on_unmount(self) -> None:
+        await self.opener.close()  # closed while a long conversation was still being read
+        self.state.settle()  # a checked-out branch is remembered before the store can close
+        await self.turns.aclose()
+
+    # ------------------------------------------------------------------ the status
+
+    def _show_empty_hint(self, empty: bool) -> None:
+        """The hint over the transcript shows exactly while no message does (a reply that
+        streams into an empty view hides it at its first row)."""
+        self.empty_hint.display = empty
+
+    def watch_conversation_open(self, is_open: bool) -> None:
+        if is_open:
+            self.sender.send_pending()
+
+    def watch_agents_ready(self, ready: bool) -> None:
+        """The warm-up is done: count the context, mount the panel that waited for the agent
+        modules (and show the path through its view), send a draft that waited for it."""
+        if not ready:
+            return
+        self.steering.update_count()
+        if self.state.traits.participants:
+            self.panels.mount()
+            self.presenter.show_path()
+        else:
+            self.panels.show_pending_count(self.features.pending_count())
+        self.sender.send_pending()
+
+    def watch_running(self, running: bool) -> None:
+        if not running:
+            self.sender.send_pending()
+
+    # ------------------------------------------------------------------ showing
+
+    def show_conversation(self, *, defer_tree: bool = False) -> None:
+        self.presenter.show_conversation(defer_tree=defer_tree)
+
+    def show_path(self, *, select: str | None = None) -> None:
+        self.presenter.show_path(select=select)
+
+    def on_path_changed(self, event: PathChanged) -> None:
+        self.presenter.show_path(select=event.select)
+
+    def on_header_stale(self, event: HeaderStale) -> None:
+        self.presenter.update_header()
+
+    def on_context_window_known(self, event: ContextWindowKnown) -> None:
+        self.steering.update_count()
+
+    # ------------------------------------------------------------------ app-level actions
+
+    def action_cancel_reply(self) -> None:
+        """Stop the running reply; with none running, leave edit or fork mode."""
+        if self.turns.cancel() or not self.compose_mode.active:
+            return
+        if self.editing_id is not None:
+            self.composer.clear()
+        self.compose_mode.clear()
+        self.presenter.show_path()
+
+    def action_retry(self) -> None:
+        if self.retry_user_id is not None:
+            self.start_turn(self.retry_user_id)
+
+    def action_toggle_tree(self) -> None:
+        self.pane_fit.toggle_tree(self.tree, self.composer)
+
+    def action_toggle_tool_pane(self) -> None:
+        self.pane_fit.toggle_side(self.query_one("#side-pane"), self.focused, self.composer)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Hide the side panes on a narrow terminal, bring them back on a wide one."""
+        focused = self.focused
+        for pane in self.pane_fit.fit(self, event.size.width):
+            if focused is not None and (pane is focused or pane in focused.ancestors):
+                self.composer.focus()
+
+    def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None:
+        self.switcher.open(conversation_id, message_id)
+
+    def on_conversation_requested(self, event: ConversationRequested) -> None:
+        self.switcher.open(event.conversation_id, event.message_id)
+
+    def action_new_conversation(self) -> None:
+        self.switcher.new()
+
+    def action_open_conversations(self, search: bool = False) -> None:
+        self.switcher.choose(search)
+
+    def action_search_conversations(self) -> None:
+        """The conversations list with the cursor in its search field."""
+        self.switcher.choose(search=True)
+
+    def action_switch_profile(self) -> None:
+        self.switcher.switch_profile()
+
+    def action_switch_model(self) -> None:
+        self.conversation_settings.switch_model()
+
+    def action_set_instructions(self) -> None:
+        self.conversation_settings.edit_instructions()
+
+    def action_use_template(self) -> None:
+        self.conversation_settings.use_template()
+
+    def action_attach_file(self) -> None:
+        self.conversation_settings.attach_file()
+
+    def action_compose_in_editor(self) -> None:
+        """Open the draft in the editor once the composer has taken the keys typed before
+        this one (a key binding runs at once; the keys wait in the composer's queue)."""
+        self.composer.call_later(self.conversation_settings.compose_in_editor)
+
+    def action_export_conversation(self) -> None:
+        self.saver.export_conversation()
+
+    def action_save_artifacts(self) -> None:
+        """Save the selected reply's artifacts (else the latest on the path's) as files."""
+        self.saver.save_artifacts(self.selected_id)
+
+    # ------------------------------------------------------------------ profile panel and features
+
+    @property
+    def mediator_view(self) -> str | None:
+        return self.panels.view
+
+    @property
+    def profile_panel(self) -> Widget | None:
+        return self.panels.panel
+
+    @property
+    def demo(self) -> DemoPlayer | None:
+        return self.features.demo
+
+    @property
+    def demo_pause_s(self) -> float:
+        return self.features.demo_pause_s
+
+    @demo_pause_s.setter
+    def demo_pause_s(self, seconds: float) -> None:
+        self.features.demo_pause_s = seconds
+
+    def project_dir(self) -> Path:
+        return self.panels.project_dir()
+
+    def mediator_panel(self) -> MediatorPanel | None:
+        return self.panels.mediator_panel()
+
+    def project_label(self) -> ProjectRootLabel | None:
+        return self.panels.project_label()
+
+    def pending_review(self) -> PendingReview | None:
+        return self.features.pending_review()
+
+    def action_cycle_speaker(self) -> None:
+        self.panels.cycle_speaker()
+
+    def action_cycle_audience(self) -> None:
+        self.panels.cycle_audience()
+
+    def action_cycle_view(self) -> None:
+        self.panels.cycle_view()
+
+    def action_review_patch(self) -> None:
+        self.features.review_patch()
+
+    def action_play_demo(self) -> None:
+        self.features.play_demo()
+
+    def action_show_remembered(self) -> None:
+        self.features.show_remembered()
+
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
+        self.composer.speaker = event.name
+
+    def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
+        self.panels.view = event.view
+        if not self.running:
+            self.presenter.show_path()
+        elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
+            self.turn.reshow(self.panels.visible_items())
+
+    def on_project_root_label_review_requested(
+        self, event: ProjectRootLabel.ReviewRequested
+    ) -> None:
+        self.features.review_patch()
+
+    # ------------------------------------------------------------------ branching
+
+    def flip_version(self, message_id: str, delta: int) -> bool:
+        return self.branching.flip_version(message_id, delta)
+
+    def on_message_view_selected(self, event: MessageView.Selected) -> None:
+        self.branching.selected_id = event.message_id
+
+    def on_message_view_version_flip_requested(
+        self, event: MessageView.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_version(event.message_id, event.delta)
+
+    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
+        self.branching.view_action(event.action, event.message_id)
+
+    def on_conversation_tree_checkout_requested(
+        self, event: ConversationTree.CheckoutRequested
+    ) -> None:
+        self.branching.checkout(event.message_id)
+
+    def on_conversation_tree_version_flip_requested(
+        self, event: ConversationTree.VersionFlipRequested
+    ) -> None:
+        self.branching.flip_from_tree(event.message_id, event.delta)
+
+    def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
+        self.branching.fork_from(event.message_id)
+
+    def on_conversation_tree_edit_requested(self, event: ConversationTree.EditRequested) -> None:
+        self.branching.edit(event.message_id)
+
+    def on_conversation_tree_regenerate_requested(
+        self, event: ConversationTree.RegenerateRequested
+    ) -> None:
+        self.start_turn(event.user_message_id)
+
+    def on_answer_requested(self, event: AnswerRequested) -> None:
+        self.start_turn(event.user_message_id, continue_from=event.continue_from)
+
+    def on_resume_requested(self, event: ResumeRequested) -> None:
+        self.run_turn(event.user_message_id, resume=(event.record_id, event.value))
+
+    def on_conversation_tree_delete_requested(
+        self, event: ConversationTree.DeleteRequested
+    ) -> None:
+        self.branching.delete(event.message_id)
+
+    def action_fork_selected(self) -> None:
+        self.branching.with_selected(self.branching.fork_from)
+
+    def action_edit_selected(self) -> None:
+        self.branching.with_selected(self.branching.edit)
+
+    def action_regenerate_selected(self) -> None:
+        self.branching.with_selected(self.branching.regenerate)
+
+    def action_next_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, +1))
+
+    def action_previous_version(self) -> None:
+        self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
+
+    def action_checkout_selected(self) -> None:
+        self.branching.with_selected(self.branching.checkout)
+
+    def action_delete_selected(self) -> None:
+        self.branching.with_selected(self.branching.delete)
+
+    def action_continue_reply(self) -> None:
+        self.branching.continue_reply()
+
+    def action_branch_to_conversation(self) -> None:
+        self.branching.branch_to_conversation()
+
+    # ------------------------------------------------------------------ context
+
+    def _selected_message(self) -> str | None:
+        if self.selected_id is not None and self.selected_id in self.state.index:
+            return self.selected_id
+        return self.state.leaf_id
+
+    def action_pin_in_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "pinned")
+
+    def action_leave_out_of_context(self) -> None:
+        self.steering.toggle_mark(self._selected_message(), "excluded")
+
+    def action_summarise_older(self) -> None:
+        if self.running:
+            self.notify("Wait for the reply to finish first.")
+        elif self.state.leaf_id is None:
+            self.notify("Nothing to summarise yet.")
+        else:
+            self.steering.summarise(self.state.leaf_id)
+
+    # ------------------------------------------------------------------ sending
+
+    def take_draft(self, typed_ahead: str, *, send: bool) -> None:
+        """Put what was typed before this screen was in (at the launch frame) in front of
+        what the composer holds; send it as soon as the chat can if Enter was pressed."""
+        self.draft_pending = False
+        composer = self.composer
+        draft = typed_ahead + composer.text
+        if draft.strip():
+            composer.set_draft(draft)
+        self.refresh_bindings()
+        if send:
+            self.sender.send_when_ready()
+
+    @on(Composer.Submitted)
+    def send(self, event: Composer.Submitted) -> None:
+        self.sender.send(event.text)
+
+    def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
+        """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
+        ``continue_from``): show its path, run the turn."""
+        if self.running:
+            self.notify("A reply is still being written; press Esc to cancel it first.")
+            return
+        self.presenter.load_tree()
+        self.state.leaf_id = user_message_id
+        self.presenter.show_path()
+        self.run_turn(user_message_id, continue_from=continue_from)
+
+    def run_turn(
+        self,
+        user_message_id: str,
+        resume: tuple[str, Any] | None = None,
+        continue_from: str | None = None,
+    ) -> Worker[None]:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`)."""
+        self.retry_user_id = None
+        return self.turns.start(user_message_id, resume, continue_from)
+
+    async def hold(self, seconds: float, busy: str) -> bool:
+        """Wait ``seconds`` as a reply would (Esc ends it early; ``False`` if it did)."""
+        return await self.turns.hold(seconds, busy)
+
+    def on_turn_ended(self, event: TurnEnded) -> None:
+        """Offer the retry of a failed or cancelled reply; open the review of a patch the
+        turn proposed at once; show the path of a conversation with participants again
+        through the chosen view (deliveries as the agent's messages, and only what that view
+        may read)."""
+        outcome = event.outcome
+        if outcome.status == "error":
+            self.notify(
+                f"{outcome.error} Press F5 (or “Retry”) to try again.",
+                severity="error",
+                title="The reply failed",
+            )
+        if outcome.status in RETRYABLE:
+            self.retry_user_id = event.user_message_id
+        self.presenter.update_header()
+        if self.state.traits.participants and self.agents_ready:
+            self.presenter.show_path()
+        pending = self.features.pending_count()
+        self.panels.show_pending_count(pending)
+        if pending:
+            self.features.review_patch()
+
+    def on_tokens_arrived(self, event: TokensArrived) -> None:
+        self.turns.drain(event.message_id)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place unexpected worker failures land: log them, say one sentence."""
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        logger.error("worker failed", exc_info=error, extra={"worker": event.worker.name})
+        sentence = getattr(error, "user_message", None) or f"Something went wrong: {error}."
+        if event.worker.group == "turn":
+            self.turns.failed()
+            if self.state.leaf_id is not None:
+                self.retry_user_id = self.state.nearest_user(self.state.leaf_id)
+            self.notify(sentence, severity="error", title="The reply failed")
+        elif event.worker.group != "warm-up":
+            self.notify(sentence, severity="error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.conversation_open:
+            return None  # shown, unavailable for the moment the rest of it is read
+        if action == "compose_in_editor" and self.draft_pending:
+            return None
+        if action in PROFILE_ACTIONS:
+            return self.features.check(action)
+        if action == "cancel_reply":
+            return self.running or self.compose_mode.active
+        if action == "retry":
+            return self.retry_user_id is not None and not self.running
+        if action in {
+            "fork_selected", "edit_selected", "regenerate_selected", "delete_selected",
+            "branch_to_conversation",
+        }:  # fmt: skip
+            return self.state.conversation is not None
+        if action == "continue_reply":
+            return self.state.conversation is not None and self.state.traits.continue_reply
+        return True

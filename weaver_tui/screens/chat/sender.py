@@ -1,0 +1,132 @@
+"""Sending from the chat screen's composer: the checks, the user's record written first, then
+the turn.
+
+The user's message is stored before the model is called, so nothing typed is lost when the
+model fails or the app dies mid-reply. Enter pressed before the chat can send (at the launch
+frame, or while a long conversation is still being read) is kept: :meth:`Sender.send_pending`
+sends the draft once the screen's status says it can (the screen's watchers call it).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from storage.store import StorageError
+from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.branching import Branching
+    from weaver_tui.screens.chat.compose_mode import ComposeMode
+    from weaver_tui.screens.chat.conversation_settings import ConversationSettings
+    from weaver_tui.screens.chat.path_presenter import PathPresenter
+    from weaver_tui.screens.chat.profile_panel import ProfilePanel
+    from weaver_tui.screens.chat.surface import ChatSurface
+    from weaver_tui.screens.chat.turn_runner import TurnRunner
+
+logger = logging.getLogger(__name__)
+
+BUSY_SENTENCE = "A reply is still being written; press Esc to cancel it first."
+
+
+class Sender:
+    """What Enter in the composer does on one chat screen."""
+
+    def __init__(
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        *,
+        compose_mode: ComposeMode,
+        branching: Branching,
+        settings: ConversationSettings,
+        panels: ProfilePanel,
+        presenter: PathPresenter,
+        turns: TurnRunner,
+        project_root: Path | None,
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._mode = compose_mode
+        self._branching = branching
+        self._settings = settings
+        self._panels = panels
+        self._presenter = presenter
+        self._turns = turns
+        self._project_root = project_root
+        self._pending = False
+        """Enter was pressed before the chat could send: :meth:`send_pending` sends it."""
+
+    @property
+    def can_send(self) -> bool:
+        """Whether a message sent now can start its turn: the conversation is open and what
+        the profile's panel needs (who speaks, to whom) is loaded."""
+        surface = self._surface
+        return surface.conversation_open and not (
+            self._state.traits.participants and not surface.agents_ready
+        )
+
+    def send_when_ready(self) -> None:
+        """Send what the composer holds as soon as the chat can (now, if it can)."""
+        self._pending = True
+        self.send_pending()
+
+    def send_pending(self) -> None:
+        """Send the draft whose Enter came too early, once the chat can."""
+        if self._pending and self.can_send and not self._surface.running:
+            self._pending = False
+            self._surface.composer.submit()
+
+    def send(self, text: str) -> None:
+        """Store ``text`` as the user's next message (where the compose mode puts it) and
+        answer it; or keep it in the composer and say why not."""
+        surface = self._surface
+        composer = surface.composer
+        if not self.can_send:
+            composer.set_draft(text)
+            if not self._pending:
+                surface.notify(SEND_WHEN_READY_SENTENCE)
+            self._pending = True
+            return
+        if surface.running:
+            surface.notify(BUSY_SENTENCE)
+            composer.set_draft(text)
+            return
+        if len(text.encode("utf-8", errors="surrogateescape")) > composer.max_bytes:
+            composer.set_draft(text)
+            surface.notify(
+                f"The message is over {composer.max_bytes / 1e6:.1f} MB "
+                "(max_message_bytes); shorten it before sending.",
+                severity="error",
+            )
+            return
+        if self._mode.editing_reply:
+            self._branching.save_edited_reply(text)
+            return
+        try:
+            meta = self._settings.with_attachments(text, self._panels.user_meta(text))
+        except ValueError as exc:  # an attachment that cannot be read, or too much of them
+            composer.set_draft(text)
+            surface.notify(str(exc), severity="error", title="Not sent")
+            return
+        self._presenter.load_tree()
+        try:
+            user = self._state.add_user_message(
+                text,
+                self._mode.parent_of_next(),
+                meta=meta,
+                project_root=self._project_root,
+                conversation_meta=self._panels.new_conversation_meta(),
+            )
+        except StorageError as exc:
+            surface.notify(str(exc), severity="error", title="Message not saved")
+            composer.set_draft(text)
+            return
+        self._mode.clear()
+        self._settings.pending_attachments = []
+        surface.tree.add_record(user)
+        if not self._presenter.append_sent(user.id):
+            self._presenter.show_path()  # the new leaf is a complete message: no retry offered
+        self._turns.start(user.id)

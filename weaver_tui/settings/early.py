@@ -1,0 +1,95 @@
+"""The three settings the app's first frame needs, read before pydantic-settings is imported.
+
+Importing pydantic and pydantic-settings and building :class:`~weaver_tui.settings.config.Settings`
+costs about 0.2 s, as much as the rest of the first frame beyond Textual. The first frame needs
+only the theme (so it paints in the right colours), the data folder (to open the store) and the
+default profile (for a new conversation). :func:`peek_settings` reads those three from the same
+sources, in the same order of precedence, as ``load_settings``: the command-line options,
+``WEAVER_*`` variables (any case, empty ones ignored), the env file the user named (never a
+``.env`` they did not name), the YAML config file, the defaults. It converts nothing and validates nothing: the app validates every setting with
+pydantic-settings right after the first paint (:class:`PendingSettings`), and a bad value still
+ends as one sentence and exit code 2. An unreadable or invalid YAML file stops the launch at once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir, user_data_dir
+
+from agents.profiles import DEFAULT_PROFILE
+from weaver_tui.settings.sources import choose_env_file, read_env_file, read_yaml_config
+
+APP_NAME = "weaver-tui"
+ENV_PREFIX = "WEAVER_"
+DEFAULT_THEME_SETTING = "weaver-dark"
+
+
+def default_config_file() -> Path:
+    """``WEAVER_CONFIG`` if set, else ``config.yaml`` in the user config folder."""
+    named = os.environ.get("WEAVER_CONFIG")
+    if named:
+        return Path(named).expanduser()
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.yaml"
+
+
+def default_data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+@dataclass(frozen=True)
+class EarlySettings:
+    """What the first frame is drawn from; every value is the one ``load_settings`` will give
+    when the settings are valid."""
+
+    theme: str
+    data_dir: Path
+    default_profile: str
+
+
+def peek_settings(
+    *,
+    config_file: Path | str | None = None,
+    env_file: Path | str | None = None,
+    require_config: bool = False,
+    **overrides: Any,
+) -> EarlySettings:
+    """The first frame's settings, without pydantic (see the module docstring).
+
+    Raises ``ConfigError`` (one line naming the file) when the YAML file or the named env file
+    cannot be read, or ``--config`` names no file.
+    """
+    path = Path(config_file).expanduser() if config_file else default_config_file()
+    config_data = read_yaml_config(path, None, required=require_config)
+    sources: list[Mapping[str, Any]] = [
+        {key: value for key, value in overrides.items() if value is not None},
+        _prefixed(os.environ),
+        _prefixed(read_env_file(choose_env_file(env_file, config_data))),
+        config_data,
+    ]
+
+    def value(key: str) -> Any:
+        return next((source[key] for source in sources if source.get(key) is not None), None)
+
+    data_dir = value("data_dir")
+    return EarlySettings(
+        theme=str(value("theme") or DEFAULT_THEME_SETTING),
+        data_dir=Path(str(data_dir)).expanduser() if data_dir is not None else default_data_dir(),
+        default_profile=str(value("default_profile") or DEFAULT_PROFILE),
+    )
+
+
+def _prefixed(variables: Mapping[str, str | None]) -> dict[str, str]:
+    """``WEAVER_THEME=x`` as ``{"theme": "x"}``: names in any case, empty values left out
+    (pydantic-settings' ``case_sensitive=False`` and ``env_ignore_empty=True``)."""
+    prefix = ENV_PREFIX.lower()
+    found: dict[str, str] = {}
+    for name, text in variables.items():
+        lowered = name.lower()
+        if lowered.startswith(prefix) and text:
+            found[lowered.removeprefix(prefix)] = text
+    return found
