@@ -62,7 +62,7 @@ def test_the_chat_screens_pieces_see_it_only_as_a_chat_surface() -> None:
     pieces = sorted(
         name.rsplit(".", 1)[1]
         for name in _imported_modules(chat / "screen.py")
-        if name.startswith("weaver_tui.screens.chat.screen.")
+        if name.startswith("weaver_tui.screens.chat.")
     )
     assert {"branching", "sender", "path_presenter", "turn_runner"} <= set(pieces)
     reaching = [
