@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import agents.profiles as profile_registry
 from agents.profiles import get_traits
+from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.cli_errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.cli_store_verbs import export, import_conversation, list_conversations
-from weaver_tui.terminal_text import printable
 
 if TYPE_CHECKING:
     from agents.events import RunEvent
