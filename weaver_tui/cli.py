@@ -490,9 +490,11 @@ async def _ask_turn(
                 f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
                 f"not {profile}"
             )
+        args.sender = _participant(args.sender, conversation.profile, conversation.meta)
     else:
         title = " ".join(args.text.split())[:60] or "New conversation"
         profile = profile or services.settings.default_profile
+        args.sender = _participant(args.sender, profile, {})
         meta: dict[str, Any] = {}
         if args.project_root or get_traits(profile).project_root:
             meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
@@ -508,6 +510,26 @@ async def _ask_turn(
         turn_lock = conversation_turn(services.settings.data_dir, conversation.id)
     with turn_lock:
         return await _run_ask_turn(services, args, store, model, conversation, parent_id)
+
+
+def _participant(sender: str | None, profile: str, meta: dict[str, Any]) -> str | None:
+    """``--sender`` as a participant of the conversation spells it (case and spacing
+    forgiven); a name that is not a participant is refused before anything is stored."""
+    if sender is None:
+        return None
+    from agents.shared_space.space import canonical_participant, names_in_words
+
+    participants = tuple(meta.get("participants") or get_traits(profile).participants)
+    if not participants:
+        raise CliError(f"the {profile} profile has a single user: leave out --sender", EXIT_CONFIG)
+    name = canonical_participant(sender, participants)
+    if name is None:
+        raise CliError(
+            f"{sender!r} is not a participant of this conversation; its participants are "
+            f"{names_in_words(participants)}",
+            EXIT_CONFIG,
+        )
+    return name
 
 
 async def _run_ask_turn(
