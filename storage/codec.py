@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from storage.models import Conversation, MessageStatus
+from storage.printable import printable_title
 from storage.rows import MessageRow, text_to_time
 from storage.store import StorageError
 
@@ -78,7 +79,7 @@ def row_to_conversation(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
     conv_id, title, profile, created, updated, meta = row
     return Conversation(
         id=conv_id,
-        title=title,
+        title=printable_title(title),  # a title stored before titles were cleaned
         profile=profile,
         created_at=text_to_time(created),
         updated_at=text_to_time(updated),

@@ -16,6 +16,7 @@ from storage.codec import (
 )
 from storage.database import Database
 from storage.models import Conversation
+from storage.printable import printable_title
 from storage.rows import text_to_time
 from storage.store import NotFoundError
 
@@ -34,7 +35,7 @@ class ConversationOps:
     def create_conversation(
         self, profile: str, title: str = "New conversation", meta: dict[str, Any] | None = None
     ) -> Conversation:
-        conv_id, now = new_id(), now_text()
+        conv_id, now, title = new_id(), now_text(), printable_title(title)
         with self._db.write() as conn:
             conn.execute(
                 f"INSERT INTO conversations ({CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
@@ -82,7 +83,7 @@ class ConversationOps:
         return list(seen)
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
-        self._update_conversation(conversation_id, "title = ?", (title,))
+        self._update_conversation(conversation_id, "title = ?", (printable_title(title),))
         return self.get_conversation(conversation_id)
 
     def update_conversation_meta(self, conversation_id: str, **meta: Any) -> Conversation:

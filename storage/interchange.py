@@ -21,6 +21,7 @@ from storage.database import Database
 from storage.export import to_markdown, write_jsonl
 from storage.importer import read_jsonl
 from storage.models import Conversation, MessageRecord
+from storage.printable import printable_title
 
 if TYPE_CHECKING:
     from storage.tree_index import TreeIndex
@@ -86,7 +87,7 @@ class InterchangeOps:
                 f"INSERT INTO conversations ({CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     conversation.id,
-                    conversation.title,
+                    printable_title(conversation.title),
                     conversation.profile,
                     time_to_text(conversation.created_at),
                     time_to_text(conversation.updated_at),

@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.theme import Theme
 
+from storage.printable import printable
 from themes.weaver import APP_STYLESHEET, DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
 from weaver_tui.heap import pause_collector, rarer_young_collections, resume_collector
 from weaver_tui.keymap import all_actions, bindings_for
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.command import Provider
+    from textual.notifications import SeverityLevel
 
     from weaver_tui.services import Services
     from weaver_tui.settings.config import Settings
@@ -298,6 +300,25 @@ class WeaverApp(App[None]):
         except Exception as exc:  # an unwritable config must not break theme switching
             logger.warning("could not save the theme", extra={"error": str(exc)})
             self.notify(f"Theme not saved: {exc}", severity="warning")
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of every screen and widget passes here: titles and names in it
+        come from stored or provider text, so it is made printable first."""
+        super().notify(
+            printable(message),
+            title=printable(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def action_help(self) -> None:
         """Show every key and command (F1)."""

@@ -200,3 +200,28 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_r
     assert any(s["stage"] == "web_fallback" for s in turn.trace["stages"])
     assert "`https://example.org/otters`" in turn.reply.content
     assert any(line.startswith("web_fallback:") for line in turn.stages)
+
+
+async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tmp_path: Path):
+    own = tmp_path / "own"
+    own.mkdir()
+    hostile = "Zebra stripes\x1b]52;c;cm0gLXJmIH4K\x07 deter\x1b[2J\x9b31m flies.\x9d0;x\x9c"
+    (own / "zebras.md").write_text(f"# Zebras\x1b]0;pwned\x07\n\n## Stripes\n{hostile}\n")
+    with KnowledgeIndex(tmp_path / "own.sqlite") as index:
+        index.add_folder(own, "zoo")
+    settings = {"mcp": {"connections": {"zoo": {
+        "transport": "stdio", "command": sys.executable,
+        "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index",
+                 str(tmp_path / "own.sqlite")],
+        "env": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    }}}}  # fmt: skip
+    client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
+    try:
+        hits = await client.query("why do zebras have stripes")
+        summary = await client.call("get_document_summary", {"doc_id": "zoo/zebras"})
+    finally:
+        await client.aclose()
+    said = json.dumps([[h.title, h.section, h.text] for h in hits], ensure_ascii=False)
+    said += json.dumps(summary, ensure_ascii=False)
+    assert "Zebra stripes deter flies." in said
+    assert not [c for c in said if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"], said

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import agents.profiles as profile_registry
 from agents.profiles import get_traits
+from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
-from weaver_tui.terminal_text import printable
 
 if TYPE_CHECKING:
     from agents.profile import ProfileCommand
@@ -486,11 +486,13 @@ def _new_message(
                 f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
                 f"not {profile}"
             )
+        args.sender = _participant(args.sender, conversation.profile, conversation.meta)
         profile = conversation.profile
         if args.system is not None:
             store.update_conversation_meta(conversation.id, instructions=args.system or None)
     else:
         profile = profile or services.settings.default_profile
+        args.sender = _participant(args.sender, profile, {})
         if args.project_root or get_traits(profile).project_root:
             conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         if args.system:
@@ -508,6 +510,26 @@ def _new_message(
         meta=user_meta,
         conversation_meta=conversation_meta,
     )
+
+
+def _participant(sender: str | None, profile: str, meta: dict[str, Any]) -> str | None:
+    """``--sender`` as a participant of the conversation spells it (case and spacing
+    forgiven); a name that is not a participant is refused before anything is stored."""
+    if sender is None:
+        return None
+    from agents.shared_space.space import canonical_participant, names_in_words
+
+    participants = tuple(meta.get("participants") or get_traits(profile).participants)
+    if not participants:
+        raise CliError(f"the {profile} profile has a single user: leave out --sender", EXIT_CONFIG)
+    name = canonical_participant(sender, participants)
+    if name is None:
+        raise CliError(
+            f"{sender!r} is not a participant of this conversation; its participants are "
+            f"{names_in_words(participants)}",
+            EXIT_CONFIG,
+        )
+    return name
 
 
 async def _run_ask_turn(

@@ -1,6 +1,6 @@
 """The store verbs of the ``weaver-tui`` command: ``conversations``, ``export``, ``import``.
 
-Everything they print passes :func:`~weaver_tui.terminal_text.printable` (titles and text come
+Everything they print passes :func:`~storage.printable.printable` (titles and text come
 from imports and providers); an export without ``--output`` is written to stdout, and an import
 reads a folder, a one-file stream or stdin, once per source unless ``--again``.
 """
@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from storage.printable import printable
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
-from weaver_tui.terminal_text import printable
 
 if TYPE_CHECKING:
     from weaver_tui.services import Services

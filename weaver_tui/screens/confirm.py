@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from storage.printable import printable
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Ask ``question``; dismiss with whether the user confirmed."""
@@ -52,7 +54,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def __init__(self, question: str, confirm_label: str = "Delete") -> None:
         super().__init__()
-        self.question = question
+        self.question = printable(question)  # it may quote a title or a message
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:

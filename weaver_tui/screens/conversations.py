@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from storage.models import Conversation
+from storage.printable import printable
 from storage.store import ConversationStore, SearchHit, StorageError
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.rename import RenameScreen
@@ -314,10 +315,10 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         results.add_options(
             Option(
                 Text.assemble(
-                    (hit.conversation_title, "bold"),
+                    (printable(hit.conversation_title), "bold"),
                     (f"  {hit.role}\n", "dim"),
                     "  ",
-                    highlighted(" ".join(hit.snippet.split())),
+                    highlighted(" ".join(printable(hit.snippet).split())),
                 ),
                 id=f"{hit.conversation_id}:{hit.message_id}",
             )

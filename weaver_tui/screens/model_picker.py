@@ -29,6 +29,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from agents.providers.model_options import BadModelOption, ModelOptions
+from storage.printable import printable
 from weaver_tui.widgets.inline_bindings import OrderedInput
 
 
@@ -193,7 +194,7 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
         field.suggester = SuggestFromList(preset.suggested_models, case_sensitive=False)
         suggestions = ", ".join(preset.suggested_models)
         label = f"Suggested: {suggestions}" if suggestions else "Any model name the server knows"
-        self.query_one("#model-suggestions", Label).update(label)
+        self.query_one("#model-suggestions", Label).update(printable(label))
 
     @on(OptionList.OptionHighlighted, "#provider-list")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -21,6 +21,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from agents.profile import RememberedItems
+from storage.printable import printable
 from weaver_tui.screens.confirm import ConfirmScreen
 
 
@@ -82,9 +83,9 @@ class RememberedScreen(ModalScreen[None]):
             options.add_option(Option(Text(self.memory.empty, style="dim"), disabled=True))
             return
         for item in items:
-            line = Text(item.text)
+            line = Text(printable(item.text))  # remembered from a model's answer
             if item.origin:
-                line.append(f"  {item.origin}", style="dim")
+                line.append(f"  {printable(item.origin)}", style="dim")
             options.add_option(Option(line, id=item.id))
         if highlighted is not None:
             options.highlighted = min(highlighted, options.option_count - 1)

@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from storage.printable import printable
 from weaver_tui.widgets.inline_bindings import OrderedInput
 
 TITLE_MAX_LENGTH = 120
@@ -49,7 +50,7 @@ class RenameScreen(ModalScreen[str | None]):
 
     def __init__(self, current: str) -> None:
         super().__init__()
-        self.current = current
+        self.current = printable(current)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="rename-dialog"):

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from storage.printable import printable
 from weaver_tui.widgets.header_fit import HeaderField, fit
 
 OFFLINE_PROVIDER = "offline"
@@ -105,6 +106,18 @@ class ChatHeader(Widget):
     """The conversation has instructions of its own (shown as a mark after the title)."""
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
+
+    # The title (an import's, a provider's words), the model (a server's list) and the project
+    # folder's name come from outside: kept printable as they are set, so the line never
+    # carries an escape sequence to the terminal.
+    def validate_title(self, title: str) -> str:
+        return printable(title)
+
+    def validate_model(self, model: str) -> str:
+        return printable(model)
+
+    def validate_project(self, project: str) -> str:
+        return printable(project)
 
     def fields(self) -> list[HeaderField]:
         """Each field that has something to show, left to right, with its shorter forms;

@@ -20,6 +20,8 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from storage.printable import printable
+
 
 class Choice(Static):
     """One clickable label of a :class:`ChoiceBar`; ``index`` is its place in the row."""
@@ -85,7 +87,8 @@ class ChoiceBar(Widget, can_focus=True):
             classes = " ".join(
                 filter(None, [self.choice_classes(index), self._current_class(index)])
             )
-            yield Choice(label, index, classes=classes)
+            # a participant's name may come from an imported conversation
+            yield Choice(printable(label), index, classes=classes)
         yield Static(Content(self.HINT), classes="choice-hint")
 
     @property

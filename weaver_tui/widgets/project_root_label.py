@@ -21,6 +21,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from storage.printable import printable
+
 
 def shown_root(root: Path) -> str:
     """The root as a person reads it: the home folder written ``~``."""
@@ -105,8 +107,8 @@ class ProjectRootLabel(Static):
         self.update(
             Content.from_markup(
                 f"[dim]Project[/] [b]$root[/]  ·  {note}{elsewhere}",
-                root=shown_root(self.root),
-                here=shown_root(self.started_in) if self.started_in else "",
+                root=printable(shown_root(self.root)),  # a folder's name is anyone's choice
+                here=printable(shown_root(self.started_in)) if self.started_in else "",
                 count=self.pending,
             )
         )

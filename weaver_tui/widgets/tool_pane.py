@@ -22,6 +22,8 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from storage.printable import printable
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARGS_WIDTH = 25
 """The argument line's width: the pane's 27 columns of row content less its 2-column indent."""
@@ -70,8 +72,9 @@ class ToolRow(Vertical, can_focus=True):
         self.key = key
         self.stage_node = stage_node
         """The graph node a stage row reports on (``None`` for a tool call)."""
-        self.tool_name = name
-        self.detail = detail
+        # a row shows what a tool, a provider or an MCP server said: printable from here on
+        self.tool_name = printable(name)
+        self.detail = printable(detail)
         self.kind = kind
         self.state: RowState = "running"
         self.output = ""
@@ -92,14 +95,14 @@ class ToolRow(Vertical, can_focus=True):
     def finish(self, state: RowState, output: str, duration_ms: float | None) -> None:
         """Mark the row done or failed, with its output (or error sentence) and duration."""
         self.state = state
-        self.output = output
+        self.output = printable(output)
         self.duration_ms = duration_ms
         self.set_class(False, "-running")
         self.set_class(state == "error", "-error")
         self.redraw(0)
 
     def rename(self, name: str) -> None:
-        self.tool_name = name
+        self.tool_name = printable(name)
         self.redraw(0)
 
     def redraw(self, frame: int) -> None:

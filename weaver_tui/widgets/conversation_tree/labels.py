@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.color import Color, ColorParseError
 
 from storage.models import MessageRecord, MessageStatus
+from storage.printable import printable
 from weaver_tui.widgets.conversation_tree.summaries import EVERYONE, summary_parts
 
 ROLE_MARKS: dict[str, str] = {"user": "●", "assistant": "◆", "tool": "⚙", "system": "■"}
@@ -96,7 +97,8 @@ def label_parts(
 ) -> list[tuple[str, str]]:
     """The label as (text, part) pairs; ``part`` names the style: a role, ``active``,
     ``summary``, ``muted``, ``private`` or ``error``. Plain strings, so measuring a label
-    (done for every line when the tree is laid out) costs no Rich rendering."""
+    (done for every line when the tree is laid out) costs no Rich rendering; printable ones,
+    since every tree line is made here from what a message says and whom it is for."""
     parts = [
         (ACTIVE_MARK if active else " ", "active"),
         (ROLE_MARKS.get(record.role, "?"), record.role),
@@ -120,7 +122,7 @@ def label_parts(
         parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
     if hidden:
         parts.append((f"  +{hidden}", "muted"))
-    return parts
+    return [(printable(text), part) for text, part in parts]
 
 
 def label_width(parts: list[tuple[str, str]]) -> int:

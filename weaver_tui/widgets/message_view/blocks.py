@@ -19,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from storage.printable import printable
 from weaver_tui.widgets.message_view.palette import Palette
 
 if TYPE_CHECKING:
@@ -161,10 +162,15 @@ def render_lines(renderable: object, console: Console, width: int) -> list[Strip
 def render_block(
     block: Block, *, console: Console, palette: Palette, width: int, tail: bool = False
 ) -> list[Strip]:
-    """Render one block; ``tail`` closes an open code fence first (the stream's last block)."""
+    """Render one block; ``tail`` closes an open code fence first (the stream's last block).
+
+    Every body line of the view is rendered here, from the whole block (a streamed escape
+    sequence is whole by then), so this is where stored and streamed text is made printable:
+    markdown-it keeps ``ESC`` bytes in code blocks and link targets, and Rich keeps them too.
+    """
     from weaver_tui.widgets.message_view.rich_markdown import ChatMarkdown
 
-    source = close_open_fence(block) if tail else block.source
+    source = printable(close_open_fence(block) if tail else block.source)
     markdown = ChatMarkdown(
         source, code_theme=palette.code_theme, code_background=palette.code_background
     )

@@ -4,6 +4,10 @@ Header: ``▌ assistant · gpt-4o · 1.2s  [private → Alex]  < 2/3 >  cancelle
 takes the role colour; the ``<`` / ``>`` arrows carry ``@click`` actions that ask the view to
 flip versions, so a mouse user gets the same action as the ``[`` / ``]`` keys.
 
+Header, thinking and notice text is made printable here (the body in
+:func:`.blocks.render_block`): a provider or an import may hold escape sequences that must never
+reach the terminal.
+
 Thinking: ``▸ Thinking (1,234 chars)`` folded, dim, under the header; unfolded (key ``t`` or a
 click on the line) it reads ``▾ Thinking ...`` with the reasoning below it, dim as well.
 """
@@ -15,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from storage.printable import printable
 from weaver_tui.widgets.message_view.blocks import render_text
 from weaver_tui.widgets.message_view.items import MessageItem
 from weaver_tui.widgets.message_view.palette import Palette
@@ -25,7 +30,7 @@ STATUS_LABELS = {"streaming": "streaming ...", "cancelled": "cancelled", "error"
 def header_text(item: MessageItem, palette: Palette) -> Text:
     """The header as styled text (no selection highlight)."""
     role_style = palette.role(item.role)
-    title = item.badge or item.role
+    title = printable(item.badge or item.role)
     head, sep, rest = title.partition(" · ")
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     text.append("▌ ", role_style)
@@ -34,7 +39,7 @@ def header_text(item: MessageItem, palette: Palette) -> Text:
         text.append(f" · {rest}", palette.muted)
     if item.visibility:
         text.append("  ")
-        text.append(f"[{item.visibility}]", palette.private)
+        text.append(f"[{printable(item.visibility)}]", palette.private)
     if item.has_versions:
         flip = f"flip_version({item.id!r}, "
         text.append("  ")
@@ -66,7 +71,7 @@ def render_notice(item: MessageItem, palette: Palette, console: Console, width: 
     """The inline error block under a failed reply, with the retry hint."""
     text = Text()
     text.append("✗ ", palette.error)
-    text.append(item.error, palette.error)
+    text.append(printable(item.error), palette.error)
     text.append("  (r: retry)", palette.muted)
     return render_text(text, console, width)
 
@@ -91,6 +96,6 @@ def render_thinking(
     line.append(thinking_label(reasoning, unfolded=unfolded), palette.muted + click)
     strips = [Strip(list(line.render(console))).crop_extend(0, width, None)]
     if unfolded:
-        body = Text(reasoning.strip("\n"), palette.muted + Style(italic=True))
+        body = Text(printable(reasoning).strip("\n"), palette.muted + Style(italic=True))
         strips += render_text(body, console, width)
     return strips

@@ -10,6 +10,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.reactive import var
 
+from storage.printable import printable
 from weaver_tui.widgets.message_view.blocks import code_of
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry
 from weaver_tui.widgets.message_view.items import MessageItem, Status
@@ -424,7 +425,8 @@ class MessageView(TranscriptViewport, can_focus=True):
         entry = self._target()
         if entry is None:
             return
-        self.app.copy_to_clipboard(self._current_item(entry).content)
+        # what is copied is what is shown: a paste into a shell must not carry escape sequences
+        self.app.copy_to_clipboard(printable(self._current_item(entry).content))
         self.post_message(self.ActionRequested(self, entry.item.id, "copy"))
 
     def action_copy_code(self) -> None:
@@ -443,7 +445,7 @@ class MessageView(TranscriptViewport, can_focus=True):
         if block is None:
             self.notify("No code block in this message.", severity="warning")
             return
-        code = code_of(block)
+        code = printable(code_of(block))
         self.app.copy_to_clipboard(code)
         self.post_message(self.CodeCopied(self, entry.item.id, code))
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.profiles.paper_pilot.knowledge.index import Chunk
+from storage.printable import printable
 
 logger = logging.getLogger(__name__)
 
@@ -153,11 +154,11 @@ class KnowledgeClient:
         )
         if getattr(result, "isError", False):
             raise KnowledgeError(f"The knowledge server {self.name!r} answered {tool} with an "
-                                 f"error: {text[:300] or 'no detail'}.")  # fmt: skip
+                                 f"error: {printable(text)[:300] or 'no detail'}.")  # fmt: skip
         try:
-            return json.loads(text)
+            return printable_answer(json.loads(text))
         except ValueError:
-            return text
+            return printable(text)
 
     async def query(self, query: str, top_k: int = 5) -> list[Chunk]:
         """The server's best chunks for ``query``."""
@@ -173,6 +174,19 @@ class KnowledgeClient:
         if not self._task.done():
             self._task.cancel()
         self._task = None
+
+
+def printable_answer(answer: Any) -> Any:
+    """A decoded answer with every string in it printable: an MCP server is untrusted, and what
+    it says reaches the model, the tool pane and the reply (JSON's ``\\u001b`` decodes to an
+    escape character, so this runs after decoding)."""
+    if isinstance(answer, str):
+        return printable(answer)
+    if isinstance(answer, Mapping):
+        return {printable_answer(key): printable_answer(value) for key, value in answer.items()}
+    if isinstance(answer, list):
+        return [printable_answer(item) for item in answer]
+    return answer
 
 
 def chunks_of(answer: Any) -> list[Chunk]:

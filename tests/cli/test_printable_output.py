@@ -6,15 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
-from weaver_tui.terminal_text import printable
 
 HOSTILE = "Budget\x1b]0;pwned\x07 plan\x1b[2J\x1b[31m!\x9b1m\x00\x08"
-
-
-def test_printable_drops_sequences_and_controls_and_keeps_layout():
-    assert printable(HOSTILE) == "Budget plan!"
-    assert printable("a\tb\nc") == "a\tb\nc"
-    assert printable("\x1bP1;2q secret\x1b\\ok") == "ok"
 
 
 def test_conversations_and_import_print_no_escape(weaver, tmp_path: Path):
