@@ -82,6 +82,14 @@ def _json_note(schema: type[BaseModel]) -> str:
     )
 
 
+def _json_mode(model: BaseChatModel) -> Any:
+    """``model`` asking for ``response_format: json_object``. The field travels in the request
+    body's extras: given as ``response_format``, langchain-openai streams it through the SDK's
+    typed helper, which this app's dict-chunk clients do not feed."""
+    extra = {**(getattr(model, "extra_body", None) or {}), "response_format": {"type": "json_object"}}  # fmt: skip
+    return model.bind(extra_body=extra)
+
+
 def _validated(schema: type[T], data: Any, how: str) -> T:
     try:
         return schema.model_validate(data)
@@ -126,7 +134,7 @@ async def _ask(model: BaseChatModel, rung: Rung, schema: type[T], messages: Sequ
             bound = model.bind_tools([schema], tool_choice="auto")
             answer = await bound.ainvoke(_with_note(messages, note), config=INTERNAL)
             return _from_tool_call(schema, answer, tool)
-        runnable: Any = model.bind(response_format={"type": "json_object"}) if rung is Rung.JSON_MODE else model  # fmt: skip
+        runnable: Any = _json_mode(model) if rung is Rung.JSON_MODE else model
         answer = await runnable.ainvoke(_with_note(messages, _json_note(schema)), config=INTERNAL)
         return _from_prose(schema, answer)
     except _Skip:
