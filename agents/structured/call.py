@@ -70,7 +70,9 @@ def _with_note(messages: Sequence[BaseMessage], note: str) -> list[BaseMessage]:
             if isinstance(content, str):
                 out[i] = HumanMessage(content=f"{content}\n\n{note}", name=message.name)
             else:
-                out[i] = HumanMessage(content=[*content, {"type": "text", "text": note}], name=message.name)  # fmt: skip
+                out[i] = HumanMessage(
+                    content=[*content, {"type": "text", "text": note}], name=message.name
+                )
             return out
     return [*out, HumanMessage(note)]
 
@@ -86,7 +88,10 @@ def _json_mode(model: BaseChatModel) -> Any:
     """``model`` asking for ``response_format: json_object``. The field travels in the request
     body's extras: given as ``response_format``, langchain-openai streams it through the SDK's
     typed helper, which this app's dict-chunk clients do not feed."""
-    extra = {**(getattr(model, "extra_body", None) or {}), "response_format": {"type": "json_object"}}  # fmt: skip
+    extra = {
+        **(getattr(model, "extra_body", None) or {}),
+        "response_format": {"type": "json_object"},
+    }
     return model.bind(extra_body=extra)
 
 
@@ -96,7 +101,7 @@ def _validated(schema: type[T], data: Any, how: str) -> T:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "the answer"
-        raise _Skip(f"{how} did not fit the schema ({where}: {first.get('msg')})") from exc  # fmt: skip
+        raise _Skip(f"{how} did not fit the schema ({where}: {first.get('msg')})") from exc
 
 
 def _from_tool_call(schema: type[T], answer: AIMessage, tool: str) -> T:
@@ -123,14 +128,17 @@ def _text(message: AIMessage) -> str:
     return "".join(b.get("text", "") for b in content if isinstance(b, dict))
 
 
-async def _ask(model: BaseChatModel, rung: Rung, schema: type[T], messages: Sequence[BaseMessage]) -> T:  # fmt: skip
+async def _ask(
+    model: BaseChatModel, rung: Rung, schema: type[T], messages: Sequence[BaseMessage]
+) -> T:
     tool = schema.__name__
     try:
         if rung is Rung.FORCED_TOOL:
-            answer = await model.bind_tools([schema], tool_choice=tool).ainvoke(list(messages), config=INTERNAL)  # fmt: skip
+            bound = model.bind_tools([schema], tool_choice=tool)
+            answer = await bound.ainvoke(list(messages), config=INTERNAL)
             return _from_tool_call(schema, answer, tool)
         if rung is Rung.AUTO_TOOL:
-            note = f"Answer by calling the tool `{tool}` once, with your whole answer as its arguments."  # fmt: skip
+            note = f"Answer by calling the tool `{tool}` once, with your whole answer as arguments."
             bound = model.bind_tools([schema], tool_choice="auto")
             answer = await bound.ainvoke(_with_note(messages, note), config=INTERNAL)
             return _from_tool_call(schema, answer, tool)
@@ -143,7 +151,7 @@ async def _ask(model: BaseChatModel, rung: Rung, schema: type[T], messages: Sequ
         refused = refused_feature(exc)
         if refused is None:
             raise
-        raise _Skip(f"the provider does not support {refused.value} here", refused) from exc  # fmt: skip
+        raise _Skip(f"the provider does not support {refused.value} here", refused) from exc
 
 
 def _next_rung(rung: Rung, refused: Refused | None) -> Rung | None:
@@ -176,7 +184,10 @@ async def structured_call(
             reason = skip.reason
             if skip.refused is None and accepted is None:
                 accepted = rung
-            logger.info("structured answer not usable", extra={"step": name, "rung": rung.name, "reason": reason})  # fmt: skip
+            logger.info(
+                "structured answer not usable",
+                extra={"step": name, "rung": rung.name, "reason": reason},
+            )
             rung = _next_rung(rung, skip.refused)
             continue
         MEMO.remember(endpoint, accepted if accepted is not None else rung)
