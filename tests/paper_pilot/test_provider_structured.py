@@ -13,6 +13,7 @@ import pytest
 from agents import events as ev
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.memory import Memory, memory_path
+from agents.profiles.paper_pilot.traits import reply_badge
 from agents.providers import ChatModelHandle
 from agents.runtime import AgentRuntime
 from agents.structured import MEMO
@@ -127,6 +128,7 @@ async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_rem
     assert turn.trace["unchecked"] and turn.trace["verdict"] is None
     assert turn.trace["intent"] != "factual"  # the prose said "factual": never read from words
     assert "Unchecked" in turn.reply.content
+    assert reply_badge(turn.reply.meta) == "no intent · direct · unchecked"
     with Memory(memory_path(tmp_path / "data")) as memory:
         assert memory.all() == []
 
