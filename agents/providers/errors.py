@@ -30,6 +30,7 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
+from agents.provider_rejections import Refused, refused_feature
 
 logger = logging.getLogger(__name__)
 
@@ -142,6 +143,13 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
     if status >= 500:
         return ProviderServerError(
             f"{who} had a server error ({status}); try again, or switch model or provider."
+        )
+    if refused_feature(exc) is Refused.TOOLS:
+        what = f"the model {model!r}" if model else "this model"
+        return ProviderBadResponseError(
+            f"{who} says {what} does not support tools, which this profile needs: pick a model "
+            "that does (WEAVER_MODEL, model in config.yaml, or Ctrl+L) or a profile that calls "
+            "no tools."
         )
     detail = _provider_detail(exc).rstrip(".")
     return ProviderBadResponseError(

@@ -31,6 +31,9 @@ class ProviderPreset:
     """A variable that overrides ``base_url`` (``OPENAI_BASE_URL``), below ``WEAVER_BASE_URL``."""
     suggested_models: tuple[str, ...] = ()
     network: bool = True
+    no_forced_tool_choice: tuple[str, ...] = ()
+    """Models (``fnmatch`` patterns) that reject a forced ``tool_choice``: thinking modes.
+    Structured output asks them with ``tool_choice: auto`` from the start."""
 
 
 PRESETS: dict[str, ProviderPreset] = {
@@ -52,6 +55,7 @@ PRESETS: dict[str, ProviderPreset] = {
             default_model="kimi-k2-turbo-preview",
             key_env="MOONSHOT_API_KEY",
             suggested_models=("kimi-k2-turbo-preview", "kimi-k2-0905-preview", "moonshot-v1-32k"),
+            no_forced_tool_choice=("kimi-*thinking*",),
         ),
         ProviderPreset(
             name="deepseek",
@@ -60,6 +64,7 @@ PRESETS: dict[str, ProviderPreset] = {
             default_model="deepseek-chat",
             key_env="DEEPSEEK_API_KEY",
             suggested_models=("deepseek-chat", "deepseek-reasoner"),
+            no_forced_tool_choice=("deepseek-reasoner", "deepseek-v4*"),
         ),
         ProviderPreset(
             name="dashscope",
@@ -68,6 +73,7 @@ PRESETS: dict[str, ProviderPreset] = {
             default_model="qwen-plus",
             key_env="DASHSCOPE_API_KEY",
             suggested_models=("qwen-plus", "qwen-max", "qwen-turbo", "qwen3-coder-plus"),
+            no_forced_tool_choice=("qwq-*", "qwen3-*-thinking*"),
         ),
         ProviderPreset(
             name="ollama",
@@ -115,6 +121,18 @@ def get_preset(name: str) -> ProviderPreset:
     except KeyError:
         known = ", ".join(PRESETS)
         raise KeyError(f"unknown provider {name!r}; known providers: {known}") from None
+
+
+def forced_tool_choice_supported(base_url: str | None, model: str) -> bool:
+    """Whether ``model`` at ``base_url`` is known to accept a forced ``tool_choice`` (an
+    endpoint no preset describes is assumed to, until it refuses)."""
+    from fnmatch import fnmatchcase
+
+    where = (base_url or "").rstrip("/")
+    for preset in PRESETS.values():
+        if preset.base_url and preset.base_url.rstrip("/") == where:
+            return not any(fnmatchcase(model.lower(), p) for p in preset.no_forced_tool_choice)
+    return True
 
 
 def check_base_url(url: str) -> str:

@@ -87,3 +87,20 @@ async def test_unknown_profile_is_a_run_error_not_an_exception(store, runtime, o
     assert len(events) == 1 and isinstance(events[0], RunError)
     assert isinstance(events[0].error, WeaverError)
     assert "no-such-profile" in events[0].error.user_message
+
+
+async def test_a_model_without_tools_is_named_in_one_sentence_that_says_what_to_do(
+    store, runtime, fake_openai, openai_model
+):
+    fake_openai.script(
+        Reply.http_error(400, "registry.ollama.ai/library/fake-model does not support tools")
+    )
+    user = new_turn(store, "researcher", "find the notes on caching")
+
+    events = await run(runtime, user, openai_model())
+
+    last = events[-1]
+    assert isinstance(last, RunError), events
+    sentence = last.error.user_message
+    assert "'fake-model' does not support tools" in sentence and "pick a model" in sentence
+    assert "\n" not in sentence and sentence.endswith(".")

@@ -34,9 +34,11 @@ from agents.profiles.atom_developer.request import (
     outside_fences,
     read_request,
 )
+from agents.profiles.atom_developer.request_check import asks_for_atom, earlier_work
 from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
+from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
 
@@ -108,28 +110,54 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
         where = "your message" if request.sample_from == "message" else request.sample_from
         lines = len(request.sample.splitlines())
         emit_status("read_request", f"{lines} sample line(s) from {where}", "done")
-    return {
+    found: dict[str, Any] = {
         "user_intent": request.intent,
         "log_snippet": request.sample,
         "sample_from": request.sample_from,
         "generated_code": request.code,
         "pseudo_contract": request.spec,
         "drafted_by_user": bool(request.code),
+        "asks_for_atom": bool(request.code or request.sample),
+        "previous_code": "",
+    }
+    if not (request.code or request.sample):
+        found |= await _without_sample(runtime, request.intent, messages[:-1])
+    return {
+        **found,
         "validation_errors": [],
         "iteration_count": 0,
         "stub": False,
         "rejected_code": "",
         "fix_notes": "",
         "report": {},
-        "trace": _trace(state, "read_request", started, sample_lines=len(request.sample.splitlines())),
+        "trace": _trace(state, "read_request", started, sample_lines=len(str(found["log_snippet"]).splitlines())),
     }  # fmt: skip
 
 
-_LOG_WORDS = re.compile(
-    r"\b(?:logs?|lines?|extract\w*|pars\w+|match\w*|atoms?|errors?|codes?|fields?|regex|"
-    r"pattern|status|level|timestamps?|ip|warn\w*|fail\w*|check)\b",
-    re.IGNORECASE,
-)
+async def _without_sample(
+    runtime: Runtime[TurnContext], intent: str, earlier_messages: list[AnyMessage]
+) -> dict[str, Any]:
+    """A message with no sample or code: does it ask for an atom, and does it follow up on
+    the branch's last draft (then that draft and its sample come along)?"""
+    earlier = earlier_work(earlier_messages, runtime.context.project_root)
+    asks = await asks_for_atom(runtime.context, intent, earlier)
+    if isinstance(asks, NoAnswer):
+        emit_status("read_request", f"could not tell whether this asks for an atom ({asks.reason})", "error")  # fmt: skip
+        asks = earlier.found
+    if not (asks and earlier.found):
+        return {"asks_for_atom": asks}
+    lines = len(earlier.sample.splitlines())
+    emit_status("read_request", f"following up on the earlier draft ({lines} sample line(s))", "done")  # fmt: skip
+    return {
+        "asks_for_atom": True,
+        "user_intent": f"{earlier.intent}; {intent}" if earlier.intent else intent,
+        "log_snippet": earlier.sample,
+        "sample_from": "an earlier message" if earlier.sample else "",
+        "pseudo_contract": earlier.spec,
+        "previous_code": earlier.code,
+    }
+
+
 GUIDE = (
     "Tell me what to pull out of a log, and paste a few sample lines in a fenced block (or "
     "name a log file in the project), for example:\n\n"
@@ -141,13 +169,11 @@ GUIDE = (
 
 
 def after_request(state: DeveloperState) -> Literal["draft", "validate", "guide"]:
-    """The user's own code is validated as it is; a request with nothing to work on (no
-    sample, no code, no word about logs) gets a short guide; otherwise the model drafts."""
+    """The user's own code is validated as it is; a message that asks for no atom (see
+    :mod:`.request_check`) gets a short guide; otherwise the model drafts."""
     if state.get("drafted_by_user"):
         return "validate"
-    if not state.get("log_snippet") and not _LOG_WORDS.search(state.get("user_intent", "")):
-        return "guide"
-    return "draft"
+    return "draft" if state.get("asks_for_atom") else "guide"
 
 
 async def guide(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -158,7 +184,12 @@ async def guide(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
 async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     emit_status("draft", "drafting the atoms and the YAML spec")
-    request = prompts.draft_message(state.get("user_intent", ""), state.get("log_snippet", ""))
+    request = prompts.draft_message(
+        state.get("user_intent", ""),
+        state.get("log_snippet", ""),
+        state.get("previous_code", ""),
+        state.get("pseudo_contract", ""),
+    )
     code, spec, _ = await _write(runtime, "draft", request)
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {

@@ -16,14 +16,26 @@ ANSWER_FORMAT = (
 )
 
 
-def draft_message(intent: str, sample: str) -> str:
-    """The draft stage's request: write the atoms and the spec for the intent and sample."""
+def draft_message(
+    intent: str, sample: str, previous_code: str = "", previous_spec: str = ""
+) -> str:
+    """The draft stage's request: write the atoms and the spec for the intent and sample (a
+    follow-up also gets the draft it changes)."""
+    earlier = []
+    if previous_code.strip():
+        earlier = [
+            "Previous code (the draft this request changes):",
+            fenced(previous_code, "python"),
+            "Previous spec:",
+            fenced(previous_spec or "# (no spec)", "yaml"),
+        ]
     return "\n".join(
         [
             DRAFT_STAGE,
             f"Intent: {intent}",
             f"Log sample ({len(sample.splitlines())} lines):",
             fenced(sample or "(no sample given)", "text"),
+            *earlier,
             "Write the three atoms (extract_context, validate_logic, check_existence) and the "
             "YAML item spec whose `pattern` drives them for this intent; extract_context must "
             "find the wanted items in the sample.",

@@ -34,6 +34,10 @@ class DeveloperState(TypedDict, total=False):
     report_text: str
     """The same report as Markdown lines, one per level."""
     drafted_by_user: bool
+    asks_for_atom: bool
+    """The message asks for atom work (see ``request_check``); otherwise it gets a guide."""
+    previous_code: str
+    """The branch's last draft, when this message follows up on it ("also extract the host")."""
     """The user brought the first draft (a ```python block) to be checked and fixed."""
     stub: bool
     """The answer is the safe stub: no draft passed within the fixes allowed."""

@@ -29,7 +29,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from agents.graph import emit_status
 from agents.profile import Profile, TurnContext
@@ -53,6 +53,7 @@ from agents.profiles.paper_pilot.state import (
     SlotFill,
 )
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
+from agents.structured import NoAnswer, structured_call
 
 logger = logging.getLogger(__name__)
 
@@ -78,26 +79,20 @@ def _text(message: AnyMessage) -> str:
     return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
 
 
-async def _structured(context: TurnContext, schema: type[M], system: str, text: str) -> M | None:
-    """The model's answer in ``schema``; ``None`` when it answered something unusable."""
-    model: Any = context.model
-    try:
-        bound = model.with_structured_output(schema, method="function_calling")
-    except (TypeError, ValueError):  # a model without that method option
-        bound = model.with_structured_output(schema)
-    try:
-        answer = await bound.ainvoke([SystemMessage(system), HumanMessage(text)], config=INTERNAL)
-    except (ValidationError, ValueError) as exc:
-        logger.info(
-            "structured answer unusable", extra={"schema": schema.__name__, "error": str(exc)}
-        )
-        return None
-    if isinstance(answer, schema):
-        return answer
-    try:
-        return schema.model_validate(answer)
-    except ValidationError:
-        return None
+def _system(context: TurnContext, stage: str) -> str:
+    """The profile's system prompt (the user's override and the conversation's instructions
+    included), then the stage's own instructions: one system message, which every provider
+    takes."""
+    persona = context.system_prompt.strip()
+    return f"{persona}\n\n{stage}" if persona else stage
+
+
+async def _structured(
+    context: TurnContext, schema: type[M], system: str, text: str, step: str
+) -> M | NoAnswer:
+    """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none."""
+    messages = [SystemMessage(_system(context, system)), HumanMessage(text)]
+    return await structured_call(context.model, schema, messages, name=step)
 
 
 _CLIENTS: dict[tuple[int, str, str], KnowledgeClient] = {}
@@ -192,6 +187,7 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "prior": prior,
         "retries": 0,
         "forced": False,
+        "unchecked": False,
         "chunks": [],
         "error": "",
         "trace": [_trace("load_memory", started, recalled=len(prior))],
@@ -213,10 +209,17 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     started = time.perf_counter()
     emit_status("route", "reading the question")
     decision = await _structured(
-        runtime.context, RouteDecision, prompts.ROUTER, _question_text(state)
+        runtime.context, RouteDecision, prompts.ROUTER, _question_text(state), "route"
     )
-    if decision is None:
-        decision = RouteDecision(intent="factual", confidence=0.0, reason="no usable answer")
+    if isinstance(decision, NoAnswer):
+        emit_status("route", f"no intent read ({decision.reason}): searching the question as asked", "error")  # fmt: skip
+        return {
+            "intent": "",
+            "confidence": None,
+            "strategy": "direct",
+            "trace": _traced(state, _trace("route", started, intent=None, strategy="direct",
+                             no_answer=decision.reason)),
+        }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
     emit_status(
         "route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done"
@@ -232,10 +235,14 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
 
 async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, _question_text(state))
-    query = (slots.reformulated_query.strip() if slots else "") or state.get("query", "")
-    entities = list(slots.entities) if slots else []
-    dimensions = list(slots.dimensions) if slots else []
+    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, _question_text(state), "slot_fill")  # fmt: skip
+    if isinstance(slots, NoAnswer):
+        query = state.get("query", "")
+        emit_status("slot_fill", f"no slots read ({slots.reason}): searching the question as asked", "error")  # fmt: skip
+        return {"query": query, "entities": [], "dimensions": [],
+                "trace": _traced(state, _trace("slot_fill", started, query=query, no_answer=slots.reason))}  # fmt: skip
+    query = slots.reformulated_query.strip() or state.get("query", "")
+    entities, dimensions = list(slots.entities), list(slots.dimensions)
     emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
     return {
         "query": query,
@@ -285,8 +292,11 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
             if chunks else "Findings so far: none"
         ) + ("\nSearches done: " + "; ".join(queries) if queries else "")  # fmt: skip
-        decision = await _structured(runtime.context, ReactStep, prompts.REACT, text)
-        if decision is None or decision.action == "finish" or not decision.query.strip():
+        decision = await _structured(runtime.context, ReactStep, prompts.REACT, text, "react")
+        if isinstance(decision, NoAnswer):
+            emit_status("react", f"step {step}: no next step read ({decision.reason})", "error")
+            break
+        if decision.action == "finish" or not decision.query.strip():
             emit_status("react", f"step {step}: enough found, writing the answer", "done")
             break
         if decision.query in queries:
@@ -299,8 +309,10 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
 
 async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    made = await _structured(runtime.context, ResearchPlan, prompts.PLANNER, _question_text(state))
-    steps = [s for s in (made.steps if made else []) if s.strip()][:MAX_PLAN_STEPS]
+    made = await _structured(runtime.context, ResearchPlan, prompts.PLANNER, _question_text(state), "plan")  # fmt: skip
+    if isinstance(made, NoAnswer):
+        emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
+    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:MAX_PLAN_STEPS]  # fmt: skip
     steps = steps or [state.get("query") or state.get("question", "")]
     emit_status("plan", " → ".join(steps), "done")
     return {
@@ -335,12 +347,15 @@ async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
         f"Steps done: {done}",
         "Found:", *(f"- {c['title']} — {c['section']}: {c['text'][:200]}" for c in chunks[-TOP_K:]),
     ])  # fmt: skip
-    decision = await _structured(runtime.context, ReplanDecision, prompts.REPLANNER, text)
-    action = decision.action if decision else "next"
+    decision = await _structured(runtime.context, ReplanDecision, prompts.REPLANNER, text, "replan")  # fmt: skip
+    if isinstance(decision, NoAnswer):
+        emit_status("replan", f"no decision read ({decision.reason}): the next step as planned", "error")  # fmt: skip
+        return {"plan": steps}
+    action = decision.action
     if action == "synthesize":
         emit_status("replan", "enough found: writing the answer", "done")
         return {"plan": steps[:done]}
-    if action == "revise" and decision and decision.revised_step.strip():
+    if action == "revise" and decision.revised_step.strip():
         steps[done] = decision.revised_step.strip()
         emit_status("replan", f"next step revised: {steps[done]}", "done")
     return {"plan": steps}
@@ -367,8 +382,17 @@ def add_plan_and_execute(graph: StateGraph[PaperPilotState, TurnContext, Any, An
 
 
 def _synthesis_input(state: PaperPilotState) -> str:
-    lines = [f"Question: {state.get('query') or state.get('question', '')}", "",
-             _sources_text(state.get("chunks") or [])]  # fmt: skip
+    """The question as retrieved, the user's own words when they differ, the recent turns for a
+    question that leans on them, the numbered sources and what the user learned before."""
+    question = state.get("question", "")
+    query = state.get("query") or question
+    lines = [f"Question: {query}"]
+    if question and question != query:
+        lines.append(f"Original question: {question}")
+    history = state.get("history") or []
+    if history and state.get("intent") in ("follow_up", ""):
+        lines += ["Earlier in this conversation:", *(f"- {line}" for line in history)]
+    lines += ["", _sources_text(state.get("chunks") or [])]
     prior = state.get("prior") or []
     if prior:
         lines += ["", "Prior knowledge:", *(f"- {fact['text']}" for fact in prior)]
@@ -383,9 +407,9 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
             "trace": _traced(state, _trace("synthesize", started, skipped=True)),
         }
     emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
+    system = _system(runtime.context, prompts.SYNTHESIZE)
     answer = await runtime.context.model.ainvoke(
-        [SystemMessage(prompts.SYNTHESIZE), HumanMessage(_synthesis_input(state))],
-        config=INTERNAL,
+        [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=INTERNAL
     )
     draft = _text(answer).strip()
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
@@ -395,19 +419,25 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
 async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     if state.get("error"):
-        return {"verdict": {"score": 0.0, "passed": True, "feedback": "no sources reached"}}
+        return {"verdict": None, "unchecked": True}
     text = _synthesis_input(state) + "\n\nDraft answer:\n" + state.get("draft", "")
-    verdict = await _structured(runtime.context, CriticVerdict, prompts.CRITIC, text)
-    if verdict is None:
-        verdict = CriticVerdict(score=0.5, passed=True, feedback="the critic gave no verdict")
+    verdict = await _structured(runtime.context, CriticVerdict, prompts.CRITIC, text, "critic")
+    if isinstance(verdict, NoAnswer):
+        emit_status("critic", f"no verdict ({verdict.reason}): the answer is shown unchecked and not remembered", "error")  # fmt: skip
+        return {"verdict": None, "unchecked": True,
+                "trace": _traced(state, _trace("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
     word = "passed" if verdict.passed else "needs another pass"
     emit_status("critic", f"{word} (score {verdict.score:.2f})" + (f": {verdict.feedback}" if verdict.feedback and not verdict.passed else ""),
                 "done" if verdict.passed else "error")  # fmt: skip
-    return {"verdict": verdict.model_dump(), "trace": _traced(state, _trace("critic", started, **verdict.model_dump()))}  # fmt: skip
+    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": _traced(state, _trace("critic", started, **verdict.model_dump()))}  # fmt: skip
 
 
 def after_critic(state: PaperPilotState) -> str:
-    if (state.get("verdict") or {}).get("passed", True):
+    """A passed answer is remembered; a failed one retried, then settled; one no critic could
+    check (no verdict, or no sources reached) is shown as it is and never remembered."""
+    if state.get("unchecked"):
+        return "format_output"
+    if (state.get("verdict") or {}).get("passed"):
         return "save_memory"
     if state.get("retries", 0) < MAX_RETRIES:
         return "retry_refine"
@@ -418,8 +448,8 @@ async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     started = time.perf_counter()
     feedback = (state.get("verdict") or {}).get("feedback", "")
     text = _question_text(state) + f"\nCritic's feedback: {feedback}"
-    refined = await _structured(runtime.context, Refinement, prompts.REFINE, text)
-    query = (refined.query.strip() if refined else "") or state.get("query", "")
+    refined = await _structured(runtime.context, Refinement, prompts.REFINE, text, "retry_refine")  # fmt: skip
+    query = ("" if isinstance(refined, NoAnswer) else refined.query.strip()) or state.get("query", "")  # fmt: skip
     retries = state.get("retries", 0) + 1
     emit_status("retry", f"retry {retries} of {MAX_RETRIES}: {query}", "done")
     return {"query": query, "retries": retries, "chunks": [],
@@ -508,12 +538,15 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
         )  # fmt: skip
     if state.get("forced") and not state.get("error"):
         text += "\n\n_The critic could not confirm every claim; check the sources._"
+    elif state.get("unchecked") and not state.get("error"):
+        text += "\n\n_Unchecked: the critic gave no verdict, so this answer is not remembered; check the sources._"
     trace = {
         "intent": state.get("intent"),
         "confidence": state.get("confidence"),
         "strategy": state.get("strategy"),
         "retries": state.get("retries", 0),
         "forced": bool(state.get("forced")),
+        "unchecked": bool(state.get("unchecked")),
         "verdict": state.get("verdict"),
         "stages": state.get("trace") or [],
     }
@@ -560,7 +593,7 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
         graph.add_edge(strategy, "synthesize")
     graph.add_edge("synthesize", "critic")
     graph.add_conditional_edges(
-        "critic", after_critic, ["save_memory", "retry_refine", "web_fallback"]
+        "critic", after_critic, ["save_memory", "retry_refine", "web_fallback", "format_output"]
     )
     graph.add_edge("retry_refine", "route")
     graph.add_edge("web_fallback", "format_output")

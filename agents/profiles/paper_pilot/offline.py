@@ -348,7 +348,7 @@ def _named_subject(sentence: str, title: str) -> str:
 
 
 def _synthesis(conv: Conversation) -> Reply | None:
-    if conv.tools or not conv.system.startswith(prompts.SYNTHESIZE[:40]):
+    if conv.tools or prompts.SYNTHESIZE[:40] not in conv.system:
         return None
     text = conv.user_text
     prior = _block(text, "Prior knowledge")

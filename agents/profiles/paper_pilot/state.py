@@ -82,7 +82,7 @@ class PaperPilotState(TypedDict, total=False):
     question: str
     history: list[str]
     intent: str
-    confidence: float
+    confidence: float | None
     strategy: str
     entities: list[str]
     dimensions: list[str]
@@ -91,9 +91,11 @@ class PaperPilotState(TypedDict, total=False):
     step: int
     chunks: list[dict[str, Any]]
     draft: str
-    verdict: dict[str, Any]
+    verdict: dict[str, Any] | None
     retries: int
     forced: bool
+    unchecked: bool
+    """No critic checked the answer (it gave no verdict, or no sources were reached)."""
     prior: list[dict[str, Any]]
     error: str
     trace: list[dict[str, Any]]

@@ -12,11 +12,13 @@ from agents.profile import ProfileTraits, RememberedItem, RememberedItems
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
-    """``comparative · rewoo``: the intent the router saw and the strategy that answered."""
+    """``comparative · rewoo``: the intent the router saw and the strategy that answered
+    (``unchecked`` after them when no critic checked the answer)."""
     trace = meta.get("paper_pilot")
-    if not isinstance(trace, Mapping) or not trace.get("intent"):
+    if not isinstance(trace, Mapping) or not trace.get("strategy"):
         return None
-    return f"{trace['intent']} · {trace.get('strategy')}"
+    badge = f"{trace.get('intent') or 'no intent'} · {trace.get('strategy')}"
+    return badge + " · unchecked" if trace.get("unchecked") else badge
 
 
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:

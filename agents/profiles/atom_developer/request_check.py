@@ -1,0 +1,91 @@
+"""Whether a message asks for an atom, and what earlier turns of the branch already hold.
+
+A message with a sample or code of its own is atom work. For one without, a provider's model
+decides, from the message in any language (a structured answer); the offline model decides by
+rules: words about logs, or atom work earlier in the branch. A follow-up ("also extract the
+host", "make it handle 503") is drafted from the branch's last draft and sample.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from agents.offline import OfflineChatModel
+from agents.profile import TurnContext
+from agents.profiles.atom_developer.request import last_block, read_request
+from agents.structured import NoAnswer, structured_call
+
+_CODE = frozenset({"python", "py", "python3"})
+_SPEC = frozenset({"yaml", "yml"})
+_LOG_WORDS = re.compile(
+    r"\b(?:logs?|lines?|extract\w*|pars\w+|match\w*|atoms?|errors?|codes?|fields?|regex|"
+    r"pattern|status|level|timestamps?|ip|warn\w*|fail\w*|check)\b",
+    re.IGNORECASE,
+)
+CHECK_PROMPT = (
+    "Decide whether the user's message asks for log-parsing atoms: to write them, or to change "
+    "or fix the atoms drafted earlier in this conversation (pull something out of log lines, "
+    "match, parse or check them). The message may be in any language. A greeting, thanks or "
+    "an unrelated question asks for none."
+)
+
+
+class AtomRequestCheck(BaseModel):
+    """Whether the user's message asks for log-parsing atoms (new, changed or fixed)."""
+
+    asks_for_atom: bool = Field(description="true when the message asks for atom work")
+
+
+@dataclass(frozen=True, slots=True)
+class EarlierWork:
+    """The branch's last atom work before this message: what was asked, on which sample, and
+    the code and spec the reply ended with."""
+
+    intent: str = ""
+    sample: str = ""
+    code: str = ""
+    spec: str = ""
+
+    @property
+    def found(self) -> bool:
+        return bool(self.code or self.sample)
+
+
+def _text(message: AnyMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+
+
+def earlier_work(messages: list[AnyMessage], project_root: Path | None) -> EarlierWork:
+    """The last draft (code and spec of the newest reply holding them) and the sample and
+    intent of the newest user message before it that gave a sample."""
+    code = spec = ""
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if not code and isinstance(message, AIMessage):
+            code, spec = last_block(_text(message), _CODE), last_block(_text(message), _SPEC)
+        elif isinstance(message, HumanMessage):
+            request = read_request(_text(message), project_root)
+            if request.sample:
+                return EarlierWork(request.intent, request.sample, code, spec)
+    return EarlierWork(code=code, spec=spec)
+
+
+async def asks_for_atom(context: TurnContext, intent: str, earlier: EarlierWork) -> bool | NoAnswer:
+    """Whether ``intent`` (a message with no sample or code of its own) asks for an atom."""
+    if isinstance(context.model, OfflineChatModel):
+        return bool(_LOG_WORDS.search(intent)) or earlier.found
+    told = f"Message: {intent}"
+    if earlier.found:
+        told += f"\nEarlier in this conversation the user asked: {earlier.intent or '(code only)'}"
+    system = f"{context.system_prompt.strip()}\n\n{CHECK_PROMPT}"
+    messages = [SystemMessage(system), HumanMessage(told)]
+    answer = await structured_call(context.model, AtomRequestCheck, messages, name="read_request")
+    return answer if isinstance(answer, NoAnswer) else answer.asks_for_atom

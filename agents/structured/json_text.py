@@ -1,0 +1,41 @@
+"""A JSON object read from a model's prose: a ```json fence, any fence, or the first object
+in the text. Reasoning the model wrote inline (``<think>...</think>``) is left out first, so
+an object it only considered is not taken for its answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agents.thinking import split_thinking
+
+_FENCE = re.compile(r"```[ \t]*(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)```", re.S)
+
+
+def _object_at(text: str, start: int) -> dict[str, Any] | None:
+    try:
+        found, _ = json.JSONDecoder().raw_decode(text, start)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _first_object(text: str) -> dict[str, Any] | None:
+    for match in re.finditer(r"\{", text):
+        found = _object_at(text, match.start())
+        if found is not None:
+            return found
+    return None
+
+
+def json_object_in(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` answers with; ``None`` when it holds none."""
+    _, answer = split_thinking(text)
+    fences = [(m.group("lang").lower(), m.group("body")) for m in _FENCE.finditer(answer)]
+    fences.sort(key=lambda fence: fence[0] != "json")  # a ```json fence first, others after
+    for _, body in fences:
+        found = _first_object(body)
+        if found is not None:
+            return found
+    return _first_object(answer)
