@@ -15,7 +15,7 @@ user's files and keys. :class:`GuardedServer` answers only when
 Anything else gets 403 with one sentence. Static assets and downloads (whose keys are random)
 need no token. The page is this package's own template: it loads nothing from another host.
 Apps started per connection get only the environment variables the app reads
-(:func:`app_environment`). The token never reaches a log line.
+(:mod:`weaver_tui.served_app`). The token never reaches a log line.
 """
 
 from __future__ import annotations
@@ -25,11 +25,9 @@ import contextlib
 import hmac
 import ipaddress
 import logging
-import os
 import secrets
 import signal
 import sys
-from collections.abc import Mapping
 from html import escape
 from pathlib import Path
 from string import Template
@@ -37,35 +35,15 @@ from typing import TextIO
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
-from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from weaver_tui.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
+from weaver_tui.served_app import ScopedAppService
 
 logger = logging.getLogger(__name__)
 
 PAGE_TEMPLATE = Path(__file__).with_name("serve_page.html")
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
-_APP_VARIABLES = frozenset(
-    {"PATH", "HOME", "LANG", "TERM", "TZ", "TMPDIR", "NO_COLOR", "AGENT_LOG_REDACT_CONTENT"}
-    # The app is this same Python program: it needs what let this one find its code.
-    | {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "SYSTEMROOT"}
-)
-_APP_PREFIXES = ("LC_", "XDG_", "WEAVER_")
-
-
-def provider_variables() -> frozenset[str]:
-    """The provider presets' key and base-URL variables (``OPENAI_API_KEY``, ...)."""
-    from agents.provider_presets import PRESETS
-
-    names = {p.key_env for p in PRESETS.values()} | {p.base_url_env for p in PRESETS.values()}
-    return frozenset(name for name in names if name)
-
-
-def app_environment(environ: Mapping[str, str]) -> dict[str, str]:
-    """The part of ``environ`` an app started for a browser session needs, and no more."""
-    wanted = _APP_VARIABLES | provider_variables()
-    return {k: v for k, v in environ.items() if k in wanted or k.startswith(_APP_PREFIXES)}
 
 
 def is_loopback(host: str) -> bool:
@@ -90,38 +68,6 @@ def allowed_hosts(host: str, port: int) -> frozenset[str]:
     if port == 80:
         values |= {f"[{name}]" if ":" in name else name for name in names}
     return frozenset(values)
-
-
-class ScopedAppService(AppService):
-    """textual-serve's app process, started with :func:`app_environment` instead of all of
-    ``os.environ`` (plus what textual-serve itself sets for its web driver)."""
-
-    quit_timeout_s = 10.0
-
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        full = super()._build_environment(width=width, height=height)
-        served = {k: v for k, v in full.items() if os.environ.get(k) != v}
-        return {**app_environment(os.environ), **served}
-
-    async def stop(self) -> None:
-        """Ask the app to quit (as textual-serve does) and wait until it has; one that has
-        not after :attr:`quit_timeout_s` is killed: no app outlives its browser session."""
-        process = self._process
-        if process is None:
-            await super().stop()
-            return
-        deadline = asyncio.get_running_loop().call_later(self.quit_timeout_s, _kill, process)
-        try:
-            await super().stop()
-            await process.wait()
-        finally:
-            deadline.cancel()
-
-
-def _kill(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        logger.warning("an app did not quit when its session ended; stopping it")
-        process.kill()
 
 
 class GuardedServer(Server):

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -43,6 +43,8 @@ class Served:
     url: str
     token: str
     stdout: queue.Queue[str]
+    readers: list[threading.Thread]
+    stderr: list[str]
 
     @property
     def address(self) -> str:
@@ -53,16 +55,29 @@ class Served:
 
     def stop(self) -> tuple[str, str]:
         """Terminate; the rest of stdout (after the link) and all of stderr."""
-        self.process.terminate()
+        if self.process.poll() is None:
+            self.process.terminate()
         try:
-            _, err = self.process.communicate(timeout=30)
+            self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, err = self.process.communicate()
+            self.process.wait()
+        for reader in self.readers:
+            reader.join(timeout=30)
         rest = []
         while not self.stdout.empty():
             rest.append(self.stdout.get())
-        return "".join(rest), err
+        return "".join(rest), "".join(self.stderr)
+
+
+def _drain(stream: IO[str], into: Callable[[str], object]) -> threading.Thread:
+    def read() -> None:
+        for line in stream:
+            into(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader
 
 
 def _start(tmp_path: Path) -> Served:
@@ -76,24 +91,20 @@ def _start(tmp_path: Path) -> Served:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert process.stdout is not None and process.stderr is not None
     lines: queue.Queue[str] = queue.Queue()
-
-    def read_stdout() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.put(line)
-
-    threading.Thread(target=read_stdout, daemon=True).start()
+    stderr: list[str] = []
+    readers = [_drain(process.stdout, lines.put), _drain(process.stderr, stderr.append)]
     try:
         first = lines.get(timeout=START_TIMEOUT_S)
     except queue.Empty:
         process.kill()
-        pytest.fail(f"serve printed no link: {process.communicate()[1][-2000:]!r}")
+        pytest.fail(f"serve printed no link: {''.join(stderr)[-2000:]!r}")
     match = URL_LINE.fullmatch(first.rstrip("\n"))
     if not match or int(match[1]) != port:
         process.kill()
         pytest.fail(f"the first line is not the link to port {port}: {first!r}")
-    return Served(process, port, first.rstrip("\n"), match[2], lines)
+    return Served(process, port, first.rstrip("\n"), match[2], lines, readers, stderr)
 
 
 @pytest.fixture
@@ -216,6 +227,8 @@ def test_the_token_holders_page_runs_the_app(served: Served) -> None:
     first, typed = asyncio.run(session())
     assert b"Write a message" in first  # the app's frames reach the browser side
     assert b"zebra" in typed  # and keys typed in the browser reach the composer
+    rest, _ = served.stop()
+    assert rest == ""  # still one line on stdout: the link
 
 
 def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
