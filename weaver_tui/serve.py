@@ -2,8 +2,9 @@
 
 textual-serve answers HTTP with a page holding a terminal emulator and starts one app process
 per browser session, talking to it over a websocket. The server listens on the loopback
-address unless the user names another host: anyone who reaches the port drives an app with
-the user's keys and files, so a wider address is said out loud.
+address unless the user names another host, and answers only the browser that opens the one
+link it prints (a random token per run; see :mod:`weaver_tui.guarded_server`): the app it
+starts has the user's keys and files. A wider address is said out loud.
 """
 
 from __future__ import annotations
@@ -51,10 +52,19 @@ def check_port_free(host: str, port: int) -> None:
 def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
     """Serve the app on ``host:port`` until Ctrl+C; returns the exit status."""
     try:
-        from textual_serve.server import Server
-    except ImportError as exc:  # pragma: no cover - a broken install
-        raise ServeError(f"textual-serve is not installed ({exc})") from None
+        from weaver_tui.guarded_server import WILDCARD_HOSTS, GuardedServer
+    except ImportError:
+        raise ServeError(
+            "weaver-tui serve needs textual-serve: install it with "
+            "`pip install textual-serve` in the environment weaver-tui runs from"
+        ) from None
 
+    if host in WILDCARD_HOSTS:
+        raise ServeError(
+            f"serve on a named address (for example --host 127.0.0.1 or this machine's LAN "
+            f"address), not {host or 'an empty host'}: the page answers only the address it "
+            "was opened at"
+        )
     check_port_free(host, port)
     if host not in _LOCAL_HOSTS:
         err.write(
@@ -63,5 +73,5 @@ def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
         )
     command = app_command(app_args)
     logger.info("serving the app", extra={"host": host, "port": port})
-    Server(command, host=host, port=port, title="weaver-tui").serve()
+    GuardedServer(command, host=host, port=port).serve()
     return 0

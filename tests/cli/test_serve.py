@@ -1,32 +1,86 @@
-"""``weaver-tui serve``: the page over HTTP, one app session over a websocket, a taken port."""
+"""``weaver-tui serve``: one printed link with a per-run token; the page and the websocket
+answer only its holder, at the served address, from the served page; a session runs the app."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import queue
+import re
 import socket
 import subprocess
 import sys
-import time
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 import websockets
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from tests.cli.conftest import isolated_env
 
 START_TIMEOUT_S = 60
+Weaver = Callable[..., subprocess.CompletedProcess[str]]
+URL_LINE = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{43})")
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def server(tmp_path: Path):
+@dataclass
+class Served:
+    process: subprocess.Popen[str]
+    port: int
+    url: str
+    token: str
+    stdout: queue.Queue[str]
+    readers: list[threading.Thread]
+    stderr: list[str]
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def websocket_url(self, token: str | None = None) -> str:
+        return f"ws://{self.address}/ws/{token or self.token}?width=100&height=30"
+
+    def stop(self) -> tuple[str, str]:
+        """Terminate; the rest of stdout (after the link) and all of stderr."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for reader in self.readers:
+            reader.join(timeout=30)
+        rest = []
+        while not self.stdout.empty():
+            rest.append(self.stdout.get())
+        return "".join(rest), "".join(self.stderr)
+
+
+def _drain(stream: IO[str], into: Callable[[str], object]) -> threading.Thread:
+    def read() -> None:
+        for line in stream:
+            into(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return reader
+
+
+def _start(tmp_path: Path) -> Served:
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "weaver_tui", "--provider", "offline", "serve", "--port", str(port)],
@@ -35,53 +89,149 @@ def server(tmp_path: Path):
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail(f"serve did not answer: {process.communicate()[1][-2000:]!r}")
-    yield port
-    process.terminate()
+    assert process.stdout is not None and process.stderr is not None
+    lines: queue.Queue[str] = queue.Queue()
+    stderr: list[str] = []
+    readers = [_drain(process.stdout, lines.put), _drain(process.stderr, stderr.append)]
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
+        first = lines.get(timeout=START_TIMEOUT_S)
+    except queue.Empty:
         process.kill()
+        pytest.fail(f"serve printed no link: {''.join(stderr)[-2000:]!r}")
+    match = URL_LINE.fullmatch(first.rstrip("\n"))
+    if not match or int(match[1]) != port:
+        process.kill()
+        pytest.fail(f"the first line is not the link to port {port}: {first!r}")
+    return Served(process, port, first.rstrip("\n"), match[2], lines, readers, stderr)
 
 
-def test_the_page_names_its_websocket_and_a_session_runs_the_app(server: int):
-    page = httpx.get(f"http://127.0.0.1:{server}/", timeout=5).text
-    assert f"ws://127.0.0.1:{server}/ws" in page
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    server = _start(tmp_path)
+    yield server
+    server.stop()
 
-    async def read_until(ws: websockets.ClientConnection, marker: bytes) -> bytes:
-        received = b""
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while marker not in received and time.monotonic() < deadline:
-            message = await asyncio.wait_for(ws.recv(), timeout=START_TIMEOUT_S)
+
+def test_serve_prints_one_line_the_link_and_the_token_never_reaches_a_log(tmp_path: Path) -> None:
+    server = _start(tmp_path)
+    assert httpx.get(server.url, timeout=10).status_code == 200  # the printed link works
+    # Refused requests are logged; what they carried must not be.
+    httpx.get(f"http://{server.address}/?token={server.token[:-1]}", timeout=10)
+    httpx.get(server.url, headers={"Host": f"evil.example:{server.port}"}, timeout=10)
+    rest, err = server.stop()
+    assert rest == ""  # the link was the only line on stdout
+    assert "refused" in err  # the refusals were logged...
+    assert server.token not in err  # ...without the token
+    assert server.token[:-1] not in err
+    for log in (tmp_path / "data").rglob("*.log"):
+        assert server.token not in log.read_text()
+
+
+def test_a_new_run_has_a_new_token(tmp_path: Path, served: Served) -> None:
+    other = _start(tmp_path)
+    try:
+        assert other.token != served.token
+        assert httpx.get(f"http://{other.address}/?token={served.token}").status_code == 403
+    finally:
+        other.stop()
+
+
+def test_the_page_needs_the_token(served: Served) -> None:
+    assert httpx.get(f"http://{served.address}/", timeout=10).status_code == 403
+    wrong = httpx.get(f"http://{served.address}/?token=guess", timeout=10)
+    assert wrong.status_code == 403
+    assert "link" in wrong.text and "Traceback" not in wrong.text
+    assert httpx.get(served.url, timeout=10).status_code == 200
+
+
+def test_the_page_loads_nothing_from_another_host(served: Served) -> None:
+    page = httpx.get(served.url, timeout=10)
+    hosts = set(re.findall(r"(?:https?|wss?)://([^/\"'\s)]+)", page.text))
+    assert hosts == {served.address}, hosts  # only the websocket, at the served address
+    assert "googleapis" not in page.text
+    assert page.headers["Referrer-Policy"] == "no-referrer"  # the link's token stays here
+    sources = re.findall(r"(?:src|href)=\"([^\"]+)\"", page.text)
+    sources += re.findall(r"url\(\"([^\"]+)\"\)", page.text)
+    assert sources  # the script, the stylesheet and the fonts...
+    for source in sources:  # ...come from this server, without the token
+        assert source.startswith("/static/"), source
+        assert httpx.get(f"http://{served.address}{source}", timeout=10).status_code == 200
+
+
+def test_the_pages_websocket_carries_the_token_in_its_path(served: Served) -> None:
+    page = httpx.get(served.url, timeout=10).text
+    websocket_url = re.search(r'data-session-websocket-url="([^"]+)"', page)
+    assert websocket_url
+    parts = urlsplit(websocket_url[1])
+    assert (parts.scheme, parts.netloc, parts.path) == ("ws", served.address, f"/ws/{served.token}")
+    assert parse_qs(parts.query) == {}  # the page script appends ?width=...&height=...
+
+
+def test_another_host_name_is_refused_and_localhost_is_not(served: Served) -> None:
+    evil = httpx.get(served.url, headers={"Host": f"evil.example:{served.port}"}, timeout=10)
+    assert evil.status_code == 403
+    static = f"http://{served.address}/static/js/textual.js"
+    assert httpx.get(static, headers={"Host": "evil.example"}, timeout=10).status_code == 403
+    local = httpx.get(served.url, headers={"Host": f"localhost:{served.port}"}, timeout=10)
+    assert local.status_code == 200
+
+
+async def _refusal(url: str, **options: Any) -> int:
+    try:
+        async with websockets.connect(url, proxy=None, open_timeout=30, **options):
+            return 101
+    except InvalidStatus as refused:
+        return refused.response.status_code
+
+
+def test_the_websocket_refuses_a_wrong_token(served: Served) -> None:
+    assert asyncio.run(_refusal(served.websocket_url("guess"))) == 403
+    assert asyncio.run(_refusal(served.websocket_url(served.token + "x"))) == 403
+
+
+def test_the_websocket_refuses_another_pages_origin(served: Served) -> None:
+    for origin in ("http://evil.example", f"http://evil.example:{served.port}", "null"):
+        assert asyncio.run(_refusal(served.websocket_url(), origin=Origin(origin))) == 403
+
+
+def test_the_websocket_refuses_another_host_name(served: Served) -> None:
+    rebound = f"ws://evil.example:{served.port}/ws/{served.token}"
+    status = asyncio.run(_refusal(rebound, host="127.0.0.1", port=served.port))
+    assert status == 403
+
+
+async def _read_until(ws: websockets.ClientConnection, marker: bytes) -> bytes:
+    received = b""
+    async with asyncio.timeout(START_TIMEOUT_S):
+        while marker not in received:
+            message = await ws.recv()
             received += message if isinstance(message, bytes) else message.encode()
-        return received
+    return received
 
+
+def test_the_token_holders_page_runs_the_app(served: Served) -> None:
     async def session() -> tuple[bytes, bytes]:
-        url = f"ws://127.0.0.1:{server}/ws?width=100&height=30"
-        async with websockets.connect(url, max_size=None) as ws:
+        origin = Origin(f"http://{served.address}")
+        async with websockets.connect(
+            served.websocket_url(), origin=origin, proxy=None, max_size=None
+        ) as ws:
             await ws.send(json.dumps(["resize", {"width": 100, "height": 30}]))
             # The header names the model once the chat screen is in (after the launch frame).
-            first = await read_until(ws, b"offline")
+            first = await _read_until(ws, b"offline")
             await ws.send(json.dumps(["stdin", "zebra"]))
-            typed = await read_until(ws, b"zebra")
+            typed = await _read_until(ws, b"zebra")
         return first, typed
 
     first, typed = asyncio.run(session())
     assert b"Write a message" in first  # the app's frames reach the browser side
     assert b"zebra" in typed  # and keys typed in the browser reach the composer
+    rest, _ = served.stop()
+    assert rest == ""  # still one line on stdout: the link
 
 
-def test_a_taken_port_is_one_clear_sentence(tmp_path: Path):
+def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -100,3 +250,32 @@ def test_a_taken_port_is_one_clear_sentence(tmp_path: Path):
         f"weaver-tui: port {port} on 127.0.0.1 is already in use: stop what uses it, or pick "
         f"another with --port (for example --port {port + 1})"
     )
+
+
+def test_a_wildcard_address_is_one_clear_sentence(weaver: Weaver) -> None:
+    result = weaver("serve", "--host", "0.0.0.0", "--port", str(_free_port()))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "--host" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_without_textual_serve_the_verb_says_how_to_install_it(tmp_path: Path) -> None:
+    blocker = tmp_path / "blocked" / "textual_serve"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'textual_serve'\", name='textual_serve')\n"
+    )
+    env = isolated_env(tmp_path)
+    env["PYTHONPATH"] = f"{tmp_path / 'blocked'}:{env['PYTHONPATH']}"
+    result = subprocess.run(
+        [sys.executable, "-m", "weaver_tui", "serve", "--port", str(_free_port())],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "pip install textual-serve" in result.stderr

@@ -1,0 +1,183 @@
+"""The guarded server's pieces (hosts, origins, tokens), and what an app it starts gets: the
+command its token maps to, and only the environment variables the app reads."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import shlex
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future
+
+import pytest
+import websockets
+from websockets.typing import Origin
+
+from weaver_tui.guarded_server import GuardedServer, allowed_hosts
+from weaver_tui.served_app import ScopedAppService, app_environment
+
+START_TIMEOUT_S = 60
+
+# A stand-in app that speaks textual-serve's protocol: the prelude line, then one data packet
+# holding its environment, its process id and the argument it was started with.
+REPORTER = """
+import json, os, sys
+report = {"argv": sys.argv[1:], "env": dict(os.environ), "pid": os.getpid()}
+payload = json.dumps(report).encode()
+sys.stdout.buffer.write(b"__GANGLION__\\n" + b"D" + len(payload).to_bytes(4, "big") + payload)
+sys.stdout.flush()
+if sys.argv[1:] == ["stuck"]:  # an app that never reads its input, so never hears "quit"
+    import time
+    time.sleep(3600)
+"""
+
+
+def test_the_allowed_hosts_are_the_served_address_and_localhost_on_loopback() -> None:
+    assert allowed_hosts("127.0.0.1", 8000) == {"127.0.0.1:8000", "localhost:8000"}
+    assert allowed_hosts("::1", 8000) == {"[::1]:8000", "localhost:8000"}
+    assert allowed_hosts("192.168.1.20", 8000) == {"192.168.1.20:8000"}
+    assert allowed_hosts("Box.LAN", 80) == {"box.lan:80", "box.lan"}
+
+
+def test_the_origin_must_be_the_served_page_when_one_is_sent() -> None:
+    server = GuardedServer("true", host="127.0.0.1", port=8000)
+    assert server.origin_allowed("http://127.0.0.1:8000")
+    assert server.origin_allowed("http://localhost:8000")
+    assert server.origin_allowed(None)  # no browser page: browsers always send an Origin
+    for foreign in ("http://evil.example", "http://127.0.0.1:8001", "https://127.0.0.1:8000"):
+        assert not server.origin_allowed(foreign)
+    assert not server.origin_allowed("null")
+    assert not server.host_allowed("evil.example:8000")
+    assert not server.host_allowed(None)
+
+
+def test_each_server_has_its_own_random_token_and_only_it_opens_the_app() -> None:
+    first = GuardedServer("the app", host="127.0.0.1", port=8000)
+    second = GuardedServer("the app", host="127.0.0.1", port=8000)
+    assert first.token != second.token and len(first.token) >= 43
+    assert first.command_for(first.token) == "the app"
+    for wrong in (second.token, "", first.token[:-1], first.token + "x", "é" * 43):
+        assert first.command_for(wrong) is None
+    assert first.url_for(first.token) == f"http://127.0.0.1:8000/?token={first.token}"
+
+
+def test_a_wildcard_address_is_not_served() -> None:
+    with pytest.raises(ValueError):
+        GuardedServer("true", host="0.0.0.0", port=8000)
+
+
+def test_the_app_environment_keeps_what_the_app_reads_and_nothing_else() -> None:
+    environ = {
+        "PATH": "/bin",
+        "HOME": "/home/u",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "XDG_CONFIG_HOME": "/home/u/.config",
+        "WEAVER_MODEL": "m",
+        "OPENAI_API_KEY": "sk-test",
+        "DEEPSEEK_API_KEY": "sk-test2",
+        "OPENAI_BASE_URL": "http://localhost:1",
+        "AWS_SECRET_ACCESS_KEY": "secret",
+        "SSH_AUTH_SOCK": "/tmp/agent",
+        "GITHUB_TOKEN": "ghp",
+    }
+    kept = app_environment(environ)
+    assert set(kept) == set(environ) - {"AWS_SECRET_ACCESS_KEY", "SSH_AUTH_SOCK", "GITHUB_TOKEN"}
+
+
+class SeatServer(GuardedServer):
+    """A server with a token per seat, each starting the app with its own argument."""
+
+    def __init__(self, seats: dict[str, str], port: int) -> None:
+        self.printed = io.StringIO()
+        super().__init__("unused", host="127.0.0.1", port=port, out=self.printed)
+        self.seats = seats
+
+    def command_for(self, token: str) -> str | None:
+        seat = self.seats.get(token)
+        return None if seat is None else shlex.join([sys.executable, "-c", REPORTER, seat])
+
+
+@pytest.fixture
+def seat_server(unused_tcp_port: int) -> Iterator[SeatServer]:
+    seats = {"alex-token": "alex", "sam-token": "sam", "stuck-token": "stuck"}
+    server = SeatServer(seats, unused_tcp_port)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    stop = asyncio.Event()
+    served: Future[None] = asyncio.run_coroutine_threadsafe(server.serve_until(stop), loop)
+    asyncio.run_coroutine_threadsafe(_announced(server), loop).result(timeout=START_TIMEOUT_S)
+    yield server
+    loop.call_soon_threadsafe(stop.set)
+    served.result(timeout=START_TIMEOUT_S)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=START_TIMEOUT_S)
+    loop.close()
+
+
+async def _announced(server: SeatServer) -> None:
+    while not server.printed.getvalue():
+        await asyncio.sleep(0.01)
+
+
+async def _first_report(server: SeatServer, token: str) -> dict[str, object]:
+    url = f"ws://{server.served_address}/ws/{token}?width=80&height=24"
+    origin = Origin(f"http://{server.served_address}")
+    async with (
+        asyncio.timeout(START_TIMEOUT_S),
+        websockets.connect(url, origin=origin, proxy=None) as ws,
+    ):
+        message = await ws.recv()
+    assert isinstance(message, bytes)
+    report: dict[str, object] = json.loads(message)
+    return report
+
+
+def test_each_token_starts_its_own_command(seat_server: SeatServer) -> None:
+    assert asyncio.run(_first_report(seat_server, "alex-token"))["argv"] == ["alex"]
+    assert asyncio.run(_first_report(seat_server, "sam-token"))["argv"] == ["sam"]
+
+
+def test_an_app_gets_the_variables_it_reads_and_not_the_users_other_secrets(
+    seat_server: SeatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-for-the-app")
+    monkeypatch.setenv("WEAVER_MODEL", "some-model")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/somewhere")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-for-the-app")
+    monkeypatch.setenv("SSH_AUTH_SOCK", "/tmp/not-for-the-app")
+    env = asyncio.run(_first_report(seat_server, "alex-token"))["env"]
+    assert isinstance(env, dict)
+    assert env["OPENAI_API_KEY"] == "sk-for-the-app"
+    assert env["WEAVER_MODEL"] == "some-model"
+    assert env["XDG_CONFIG_HOME"] == "/somewhere"
+    assert "AWS_SECRET_ACCESS_KEY" not in env and "SSH_AUTH_SOCK" not in env
+    # What textual-serve sets for its web driver still reaches the app.
+    assert env["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+    assert (env["COLUMNS"], env["ROWS"]) == ("80", "24")
+
+
+def test_an_app_that_does_not_quit_is_stopped_when_its_session_ends(
+    seat_server: SeatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ScopedAppService, "quit_timeout_s", 0.5)
+    pid = asyncio.run(_first_report(seat_server, "stuck-token"))["pid"]
+    assert isinstance(pid, int)
+
+    def running() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while running() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running()
