@@ -62,3 +62,13 @@ def test_a_file_without_an_atom_is_not_valid(weaver):
         "no atom found: define extract_context, validate_logic or check_existence"
     ]
     assert [level["status"] for level in data["levels"]] == ["failed", "skipped", "skipped"]
+
+
+def test_a_60000_term_expression_is_refused_in_one_sentence(weaver, tmp_path: Path):
+    huge = tmp_path / "huge.py"
+    huge.write_text("def check_existence(items):\n    return " + "+".join(["1"] * 60_000) + "\n")
+    done = weaver("atom", "check", str(huge), "--json")
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    (error,) = json.loads(done.stdout)["errors"]
+    assert error.startswith("the code is nested too deeply or an expression is too long")

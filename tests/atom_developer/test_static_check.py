@@ -141,3 +141,75 @@ def test_a_level_1_failure_skips_the_other_levels_and_runs_nothing():
     assert [level.status for level in report.levels] == ["failed", "skipped", "skipped"]
     assert report.levels[1].note == "level 1 failed: the code is never run"
     assert not report.valid
+
+
+CLASS_PATTERN_EXPLOIT = """
+import typing
+
+
+def check_existence(items):
+    match typing:
+        case object(sys=s):
+            modules = s.modules
+    spawn = modules["_posixsubprocess"].fork_exec
+    return {"is_match": True, "reason": str(spawn), "evidence": []}
+"""
+
+
+def test_the_class_pattern_exploit_fails_level_1_and_never_runs():
+    report = validate(CLASS_PATTERN_EXPLOIT)
+    assert [level.status for level in report.levels] == ["failed", "skipped", "skipped"]
+    found = "\n".join(report.levels[0].errors)
+    assert "class pattern reads the attribute 'sys'" in found
+    assert "the key '_posixsubprocess' is forbidden" in found
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("match typing:\n    case object(operator=o):\n        pass", "class pattern reads the attribute 'operator'"),
+        ("match items:\n    case object(__class__=c):\n        pass", "class pattern reads the attribute '__class__'"),
+        ("match items:\n    case object(gi_frame=f):\n        pass", "class pattern reads the attribute 'gi_frame'"),
+        ("t = typing\nx = t.operator", "attribute '.operator': it can reach a module"),
+        ("x = [typing][0].types", "attribute '.types': it can reach a module"),
+        ("x = typing.get_type_hints(check_existence)", "attribute '.get_type_hints'"),
+        ("match items:\n    case {'__builtins__': b, **rest}:\n        pass", "the key '__builtins__' is forbidden"),
+        ("x = items['sys']", "the key 'sys' is forbidden"),
+    ],
+)  # fmt: skip
+def test_attributes_read_through_patterns_aliases_and_keys_are_refused(body: str, message: str):
+    assert message in errors_of(atom(body, "import typing"))
+
+
+@pytest.mark.parametrize("name", ["sys", "posix", "_imp", "_frozen_importlib", "_posixsubprocess"])
+def test_the_import_machinery_is_unreachable_by_any_name(name: str):
+    assert f"the name '{name}' is forbidden" in errors_of(atom(f"{name} = items"))
+    assert f"the name '{name}' is forbidden" in errors_of(atom(f"x = items.{name}"))
+
+
+def test_helpers_that_evaluate_text_cannot_be_imported():
+    assert "forbidden import 'get_type_hints' from 'typing'" in errors_of(
+        atom("pass", "from typing import get_type_hints")
+    )
+
+
+def test_everyday_copies_and_abstract_collections_stay_allowed():
+    body = "y = dict(a=1).copy()\nz = isinstance(items, collections.abc.Iterable)"
+    assert errors_of(atom(body, "import collections.abc")) == ""
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "+".join(["1"] * 60_000),
+        "(" * 10_000 + "1" + ")" * 10_000,
+        "not " * 100_000 + "1",
+        "x" + ".a" * 900,
+        "x" + "()" * 100_000,
+    ],
+    ids=["60k-terms", "10k-brackets", "100k-nots", "900-attributes", "100k-calls"],
+)
+def test_a_parser_limit_is_one_sentence_not_a_traceback(expression: str):
+    result = check_static(f"def check_existence(items):\n    return {expression}\n")
+    (error,) = result.errors
+    assert "\n" not in error and error.endswith(("functions", "parentheses"))

@@ -1,8 +1,10 @@
 """Run atom calls in a separate, limited Python process, and say plainly why a run stopped.
 
 The child is ``harness.py`` under ``python -I -S -B`` with an empty environment, in a fresh
-temporary folder, in a session (and process group) of its own; it limits itself and refuses
-file, process and network events with an audit hook. This process only sends the code, reads
+temporary folder, in a session (and process group) of its own; it limits itself, drops root,
+loads a seccomp filter (``lockdown.py``) and refuses file, process and network events with an
+audit hook. Without pyseccomp and libseccomp no child is started: the run is refused rather
+than run unguarded. This process only sends the code, reads
 the child's stdout up to ``output_bytes``, and waits at most ``wall_seconds``; then it kills the
 child's whole process group, reaps the child and removes the folder, also when the awaiting
 task is cancelled. The generated code never runs in this process.
@@ -12,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes.util
+import functools
+import importlib.util
 import json
 import logging
 import os
@@ -29,6 +34,10 @@ log = logging.getLogger(__name__)
 
 HARNESS = Path(__file__).with_name("harness.py")
 _READ_CHUNK = 65536
+NO_LOCKDOWN = (
+    "the atom sandbox cannot lock itself down, so no atom code was run: {why}; install"
+    " the pyseccomp package and libseccomp (Debian: libseccomp2)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +166,19 @@ def _stop_reason(
     return f"the sandbox process failed during {call} (exit {returncode}: {tail[0][:200]})"
 
 
+@functools.cache
+def lockdown_settings() -> dict[str, Any] | str:
+    """Where the child finds pyseccomp, libc and libseccomp, or why it cannot."""
+    spec = importlib.util.find_spec("pyseccomp")
+    if spec is None or not spec.origin:
+        return "the pyseccomp package is not installed"
+    libraries = {name: ctypes.util.find_library(name) for name in ("c", "seccomp")}
+    missing = [f"lib{name}" for name, path in libraries.items() if path is None]
+    if missing:
+        return f"{' and '.join(missing)} is not on this system"
+    return {"pyseccomp": spec.origin, "libraries": libraries}
+
+
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
@@ -237,13 +259,24 @@ def _outcome(record: dict[str, Any]) -> CallOutcome:
     return CallOutcome(False, None, str(record.get("error", "")), args, kwargs)
 
 
+def _refused(why: str, started: float, pid: int = 0, folder: str = "") -> SandboxResult:
+    reason = NO_LOCKDOWN.format(why=why)
+    log.error("atom sandbox refused to run: %s", reason)
+    ms = (time.perf_counter() - started) * 1000
+    return SandboxResult((), stopped=reason, stopped_at=0, ms=ms, pid=pid, folder=folder)
+
+
 async def run_atoms(
     code: str, calls: list[dict[str, Any]], limits: SandboxLimits = DEFAULT_LIMITS
 ) -> SandboxResult:
     """Run ``calls`` (``{"atom", "args", "kwargs"}``) on the atoms ``code`` defines, in the
     sandbox, all in one child process."""
     started = time.perf_counter()
+    lockdown = lockdown_settings()
+    if isinstance(lockdown, str):
+        return _refused(lockdown, started)
     settings = {
+        **lockdown,
         "cpu_seconds": limits.cpu_seconds,
         "memory_bytes": limits.memory_bytes,
         "file_bytes": limits.file_bytes,
@@ -273,6 +306,8 @@ async def run_atoms(
     end, results, last_call = _parse(stdout)
     ms = (time.perf_counter() - started) * 1000
     outcomes = tuple(_outcome(r) for r in results)
+    if end is not None and end.get("lockdown_error") and not results:
+        return _refused(str(end["lockdown_error"]), started, process.pid, folder)
     if end is not None and not overflow:
         return SandboxResult(
             outcomes, load_error=str(end.get("load_error", "")),

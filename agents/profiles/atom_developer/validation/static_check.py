@@ -18,6 +18,12 @@ import string
 import types
 from dataclasses import dataclass, field
 
+from agents.profiles.atom_developer.validation.forbidden_names import (
+    UNREACHABLE,
+    attribute_names,
+    name_errors,
+)
+
 ALLOWED_MODULES = frozenset(
     {"re", "typing", "collections", "dataclasses", "itertools", "functools", "math", "string"}
     | {"enum", "json", "datetime", "fnmatch"}
@@ -43,6 +49,7 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[object, ...]]] = {
 }
 _DUNDER = re.compile(r"^__\w+__$")
 _ALLOWED_TEXT = ", ".join(sorted(ALLOWED_MODULES))
+_FORBIDDEN_ATTRIBUTES = attribute_names(ALLOWED_MODULES) - UNREACHABLE
 _FORBIDDEN_OBJECTS = {
     id(getattr(builtins, name)): name for name in FORBIDDEN_BUILTINS if hasattr(builtins, name)
 }
@@ -79,6 +86,17 @@ def _escape(obj: object, dotted: str) -> str | None:
     return None
 
 
+def _attribute_rule(name: str) -> str | None:
+    """Why reading the attribute ``name`` of any object is refused, or ``None``."""
+    if _DUNDER.match(name):
+        return "dunder attribute (a sandbox escape)"
+    if name in ESCAPE_ATTRIBUTES:
+        return "it walks frames or code (a sandbox escape)"
+    if name in _FORBIDDEN_ATTRIBUTES or name in UNREACHABLE:
+        return "it can reach a module outside the allowlist or evaluate text (a sandbox escape)"
+    return None
+
+
 class _Checker(ast.NodeVisitor):
     def __init__(self, result: StaticResult) -> None:
         self.result = result
@@ -107,6 +125,9 @@ class _Checker(ast.NodeVisitor):
             if _DUNDER.match(alias.name) or alias.name == "Formatter":
                 self.error(node, f"forbidden import '{alias.name}' from '{module}'")
                 continue
+            if alias.name in _FORBIDDEN_ATTRIBUTES:
+                self.error(node, f"forbidden import '{alias.name}' from '{module}'")
+                continue
             found = getattr(parent, alias.name, None) if parent else None
             why = _escape(found, f"{module}.{alias.name}")
             if why:
@@ -129,8 +150,17 @@ class _Checker(ast.NodeVisitor):
             self.error(node, f"attribute '.{node.attr}' walks frames or code (a sandbox escape)")
         elif node.attr == "Formatter":
             self.error(node, "string.Formatter is forbidden (its fields read attributes)")
+        elif node.attr in _FORBIDDEN_ATTRIBUTES:
+            self.error(node, f"attribute '.{node.attr}': {_attribute_rule(node.attr)}")
         else:
             self._module_walk(node)
+        self.generic_visit(node)
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        for name in node.kwd_attrs:
+            why = _attribute_rule(name)
+            if why:
+                self.error(node, f"class pattern reads the attribute '{name}': {why}")
         self.generic_visit(node)
 
     def _module_walk(self, node: ast.Attribute) -> None:
@@ -295,8 +325,23 @@ def _check_atom(
         result.warnings.append(f"{fn.name}: the return value has no type hint")
 
 
+TOO_DEEP = (
+    "the code is nested too deeply or an expression is too long to check (a parser limit);"
+    " split it into smaller expressions and functions"
+)
+
+
 def check_static(code: str) -> StaticResult:
-    """Level 1 on ``code``: every error and warning found in its syntax tree."""
+    """Level 1 on ``code``: every error and warning found in its syntax tree. Code past a
+    parser or checker limit (a 60,000-term expression, thousands of nested brackets) is one
+    error, never an exception."""
+    try:
+        return _check_tree(code)
+    except (RecursionError, MemoryError):
+        return StaticResult(errors=[TOO_DEEP])
+
+
+def _check_tree(code: str) -> StaticResult:
     result = StaticResult()
     try:
         tree = ast.parse(code)
@@ -307,7 +352,10 @@ def check_static(code: str) -> StaticResult:
         result.errors.append(f"the code does not parse: {exc}")
         return result
     functions = _module_level(tree, result)
-    _Checker(result).visit(tree)
+    checker = _Checker(result)
+    checker.visit(tree)
+    for node, message in name_errors(tree):
+        checker.error(node, message)
     atoms = [fn for fn in functions if fn.name in SIGNATURES]
     by_name = {fn.name: fn for fn in functions}
     for fn in atoms:
