@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from textual_serve.app_service import AppService
 
-from agents.provider_presets import PRESETS
+from agents.providers.presets import PRESETS
 
 logger = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
-from agents.provider_rejections import Refused, refused_feature
+from agents.providers.rejections import Refused, refused_feature
 
 logger = logging.getLogger(__name__)
 

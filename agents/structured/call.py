@@ -24,8 +24,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
-from agents.provider_presets import forced_tool_choice_supported
-from agents.provider_rejections import Refused, refused_feature
+from agents.providers.presets import forced_tool_choice_supported
+from agents.providers.rejections import Refused, refused_feature
 from agents.structured.json_text import json_object_in
 from agents.structured.rungs import MEMO, Endpoint, Rung
 

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from agents.thinking import split_thinking
+from agents.providers.thinking import split_thinking
 
 _FENCE = re.compile(r"```[ \t]*(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)```", re.S)
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from agents import events as ev
 from agents.profiles.atom_developer.graph import GUIDE
 from agents.providers import ChatModelHandle
-from agents.runtime import AgentRuntime
+from agents.runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.structured import MEMO
 from storage.sqlite_store import SqliteConversationStore
 from tests.atom_developer.graph_support import ERROR_SAMPLE, PROFILE

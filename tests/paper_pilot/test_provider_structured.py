@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from agents import events as ev
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from agents.profiles.paper_pilot.traits import reply_badge
 from agents.providers import ChatModelHandle
-from agents.runtime import AgentRuntime
+from agents.runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.structured import MEMO
 from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import Turn

@@ -11,8 +11,8 @@ import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from agents.provider_presets import forced_tool_choice_supported
 from agents.providers import ChatModelHandle
+from agents.providers.presets import forced_tool_choice_supported
 from agents.structured import MEMO, NoAnswer, Rung, endpoint_of, structured_call
 from agents.structured.json_text import json_object_in
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
