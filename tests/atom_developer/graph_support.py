@@ -10,7 +10,7 @@ from typing import Any
 from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.agent_runtime import events as ev
+from agents.runtime import events as ev
 from storage.sqlite_store import SqliteConversationStore
 
 PROFILE = "atom-developer"
