@@ -35,6 +35,7 @@ from agents.provider_presets import (
     check_base_url,
     get_preset,
     list_presets,
+    traits_of,
 )
 
 if TYPE_CHECKING:
@@ -294,7 +295,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         return ChatModelHandle(
             model=_offline_model(), provider=OFFLINE, model_name=OFFLINE, label=OFFLINE
         )
-    if resolved.provider == OPENAI_COMPATIBLE and not config.model:
+    if get_preset(resolved.provider).model_from_server and not config.model:
         resolved = replace(resolved, model=_served_model(resolved))
     from agents.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
     from agents.openai_reasoning import ReasoningChatOpenAI
@@ -308,8 +309,11 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     # langchain undoes at once (see agents.openai_chunks); langchain uses them as given.
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
+    traits = traits_of(resolved.provider, resolved.model)
     # ChatOpenAI that keeps a thinking model's reasoning apart (agents.openai_reasoning).
     model = ReasoningChatOpenAI(
+        send_reasoning=traits.send_reasoning_back,
+        extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,
         api_key=resolved.api_key,

@@ -65,6 +65,17 @@ def usage_of(message: BaseMessage) -> Usage | None:
     )
 
 
+def tool_calls_meta(message: AIMessage) -> list[dict[str, Any]]:
+    """A reply's tool calls as its record keeps them; a call with broken arguments keeps
+    them as they came (``broken_args``) with empty ``args``, so the next turn resends it as
+    it was, beside the error that answered it."""
+    calls = [{"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls]
+    for c in message.invalid_tool_calls:
+        name = c.get("name") or "tool"
+        calls.append({"id": c.get("id"), "name": name, "args": {}, "broken_args": c.get("args")})
+    return calls
+
+
 class TurnEventMapper:
     """Turns ``(mode, payload)`` stream items into events; owns the turn's bookkeeping."""
 
@@ -192,11 +203,9 @@ class TurnEventMapper:
         record_meta = message.additional_kwargs.get(RECORD_META_KEY)
         if isinstance(record_meta, Mapping):
             meta.update(record_meta)  # what the node that wrote the reply asked to keep with it
-        if message.tool_calls:
-            meta["tool_calls"] = [
-                {"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls
-            ]
-            self._tool_names.update({c["id"]: c["name"] for c in message.tool_calls if c["id"]})
+        if message.tool_calls or message.invalid_tool_calls:
+            meta["tool_calls"] = tool_calls_meta(message)
+            self._tool_names.update({c["id"]: c["name"] for c in meta["tool_calls"] if c["id"]})
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
         yield RecordSaved(record)
 

@@ -15,6 +15,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
+from agents.graph.broken_calls import check_broken_rounds
 from agents.graph.folded_call import call_model_folded
 from agents.profile import TurnContext
 
@@ -35,7 +36,7 @@ def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
             break
-        if isinstance(message, AIMessage) and message.tool_calls:
+        if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
             rounds += 1
     return rounds
 
@@ -73,7 +74,12 @@ def make_agent_node(
         response = await call_model_folded(
             model, [SystemMessage(content=prompt), *messages], config
         )
-        if limit_reached and isinstance(response, AIMessage) and response.tool_calls:
+        check_broken_rounds(messages, response)
+        if (
+            limit_reached
+            and isinstance(response, AIMessage)
+            and (response.tool_calls or response.invalid_tool_calls)
+        ):
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
         return {"messages": [cast(AnyMessage, response)]}
