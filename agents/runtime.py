@@ -40,6 +40,7 @@ from agents.trace import new_trace_id
 from agents.turn_errors import is_unexpected, start_failure, translate_error
 from agents.turn_events import TurnEventMapper
 from agents.turn_recorder import TurnRecorder
+from agents.usage_tally import UsageTally
 from storage.models import MessageStatus
 
 if TYPE_CHECKING:
@@ -273,9 +274,11 @@ class AgentRuntime:
     ) -> AsyncGenerator[RunEvent, None]:
         """Stream the graph, map its items to events, finish the records."""
         started = time.perf_counter()
+        tally = UsageTally()  # every model call's tokens, internal stages included
         config = {
             "configurable": {"thread_id": thread_id},
             "recursion_limit": max(25, 4 * self.max_tool_rounds + 10),
+            "callbacks": [tally],
         }
         stream = GraphStream(
             self.graph_for(profile),
@@ -285,7 +288,7 @@ class AgentRuntime:
             cancel=cancel,
             trace_id=trace_id,
         )
-        mapper = TurnEventMapper(recorder)
+        mapper = TurnEventMapper(recorder, tally)
         try:
             async for mode, payload in stream:
                 for event in mapper.handle(mode, payload):

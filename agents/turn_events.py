@@ -35,6 +35,7 @@ from agents.graph.status import STATUS_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
 from agents.thinking import REASONING_KEY, ThinkSplitter, split_thinking
 from agents.turn_recorder import TurnRecorder
+from agents.usage_tally import UsageTally
 from storage.models import MessageStatus
 
 logger = logging.getLogger(__name__)
@@ -79,16 +80,27 @@ def tool_calls_meta(message: AIMessage) -> list[dict[str, Any]]:
 class TurnEventMapper:
     """Turns ``(mode, payload)`` stream items into events; owns the turn's bookkeeping."""
 
-    def __init__(self, recorder: TurnRecorder) -> None:
+    def __init__(self, recorder: TurnRecorder, tally: UsageTally | None = None) -> None:
         self.recorder = recorder
-        self.usage = Usage(0, 0, 0)
-        self.has_usage = False
+        self.tally = tally or UsageTally()
+        """Every model call of the turn (internal stages too), when attached to the run."""
+        self._replies_usage = Usage(0, 0, 0)
+        self._replies_have_usage = False
         self.interrupted: Any = None
         self._tool_names: dict[str, str] = {}
         self._seen: set[str] = set()
         self._splitter = ThinkSplitter()
         self._split_reply: str | None = None
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
+
+    @property
+    def usage(self) -> Usage:
+        """The turn's usage: the sum over its model calls, else over its replies."""
+        return self.tally.usage if self.tally.calls else self._replies_usage
+
+    @property
+    def has_usage(self) -> bool:
+        return bool(self.tally.calls) or self._replies_have_usage
 
     def handle(self, mode: str, payload: Any) -> Iterator[RunEvent]:
         if mode == "messages":
@@ -189,11 +201,12 @@ class TurnEventMapper:
         meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
         usage = usage_of(message)
         if usage is not None:
-            self.has_usage = True
-            self.usage = Usage(
-                self.usage.input_tokens + usage.input_tokens,
-                self.usage.output_tokens + usage.output_tokens,
-                self.usage.total_tokens + usage.total_tokens,
+            self._replies_have_usage = True
+            summed = self._replies_usage
+            self._replies_usage = Usage(
+                summed.input_tokens + usage.input_tokens,
+                summed.output_tokens + usage.output_tokens,
+                summed.total_tokens + usage.total_tokens,
             )
             meta["usage"] = {
                 "input_tokens": usage.input_tokens,
