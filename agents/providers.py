@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
+from agents.context import context_window_of
 from agents.errors import ConfigError, MissingKeyError, WeaverError
 from agents.provider_errors import translate_provider_error
 from agents.provider_presets import (
@@ -99,6 +100,8 @@ class ChatModelHandle:
     label: str
     base_url: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    context_window: int | None = None
+    """The model's context window in tokens, when known: requests are cut to fit it."""
 
     @property
     def is_offline(self) -> bool:
@@ -293,7 +296,11 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     resolved = resolve_provider(config)
     if resolved.provider == OFFLINE:
         return ChatModelHandle(
-            model=_offline_model(), provider=OFFLINE, model_name=OFFLINE, label=OFFLINE
+            model=_offline_model(),
+            provider=OFFLINE,
+            model_name=OFFLINE,
+            label=OFFLINE,
+            context_window=context_window_of(OFFLINE),
         )
     if get_preset(resolved.provider).model_from_server and not config.model:
         resolved = replace(resolved, model=_served_model(resolved))
@@ -343,6 +350,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         label=f"{resolved.provider} · {resolved.model}",
         base_url=resolved.base_url,
         timeout=resolved.timeout,
+        context_window=context_window_of(resolved.model),
     )
 
 

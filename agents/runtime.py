@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.types import Command
 
+from agents.context import PINNED_KEY, pinned_ids
+from agents.context_budget import CONTEXT_WINDOW_KEY
 from agents.continuation import continuation_messages
 from agents.errors import ConfigError, WeaverError
 from agents.events import RecordSaved, RunError, RunEvent, RunFinished, TurnStarted
@@ -244,7 +246,11 @@ class AgentRuntime:
             max_tool_rounds=self.max_tool_rounds,
             sender=sender,
             participants=tuple(conversation.meta.get("participants") or ()),
-            extra={"trace_id": trace_id},
+            extra={
+                "trace_id": trace_id,
+                CONTEXT_WINDOW_KEY: model.context_window,
+                PINNED_KEY: pinned_ids(self.store.path_to_root(user_message_id)),
+            },
             data_dir=self.data_dir,
             settings=self.profile_settings,
             tool_seconds=self.tool_seconds,
