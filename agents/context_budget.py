@@ -16,7 +16,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Sequence
 
-from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.messages.utils import count_tokens_approximately, trim_messages
 
 logger = logging.getLogger(__name__)
@@ -49,7 +55,7 @@ def fit_to_window(
     always = [m for m in capped if _always_kept(m, pinned)]
     rest = [m for m in capped if not _always_kept(m, pinned)]
     room = max(0, budget - count_tokens_approximately(always))
-    kept = trim_messages(
+    kept: Sequence[BaseMessage] = trim_messages(
         rest,
         max_tokens=room,
         token_counter=count_tokens_approximately,
