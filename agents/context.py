@@ -24,6 +24,8 @@ from storage.tree_index import trim_context
 
 PINNED = "pinned"
 EXCLUDED = "excluded"
+PINNED_KEY = "pinned_ids"
+"""``TurnContext.extra[PINNED_KEY]``: ids of the path's pinned records (kept when trimming)."""
 SUMMARY_HEADING = "Summary of the earlier conversation on this branch:"
 SUMMARY_PROMPT = (
     "You summarise a conversation for your own later use. Write a short summary (at most ten "
@@ -102,6 +104,11 @@ def context_records(path: Sequence[MessageRecord], limit: int) -> tuple[str, lis
     older = [r for r in path[:start] if r.role != "system"] + usable[:first]
     chosen = [r for r in older if r.meta.get("context") == PINNED] + window
     return summary, [r for r in chosen if r.meta.get("context") != EXCLUDED]
+
+
+def pinned_ids(path: Sequence[MessageRecord]) -> frozenset[str]:
+    """The ids of the records on ``path`` the user pinned."""
+    return frozenset(r.id for r in path if r.meta.get("context") == PINNED)
 
 
 def estimate_tokens(system_prompt: str, summary: str, records: Sequence[MessageRecord]) -> int:

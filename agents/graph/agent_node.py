@@ -15,6 +15,9 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
+from agents.context import PINNED_KEY
+from agents.context_budget import CONTEXT_WINDOW_KEY, fit_to_window
+from agents.graph.broken_calls import check_broken_rounds
 from agents.graph.folded_call import call_model_folded
 from agents.profile import TurnContext
 
@@ -35,7 +38,7 @@ def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
             break
-        if isinstance(message, AIMessage) and message.tool_calls:
+        if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
             rounds += 1
     return rounds
 
@@ -47,6 +50,7 @@ def make_agent_node(
 
     Each call prepends the system prompt, binds the tools while this turn has rounds left, and
     after ``max_tool_rounds`` rounds calls the model without tools and tells it to answer now.
+    What it sends is cut to the model's context window (:mod:`agents.context_budget`).
     """
     tool_list = list(tools)
 
@@ -69,11 +73,19 @@ def make_agent_node(
             model = context.model.bind_tools(tool_list)
         else:
             model = context.model
-        # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
-        response = await call_model_folded(
-            model, [SystemMessage(content=prompt), *messages], config
+        sent = fit_to_window(
+            [SystemMessage(content=prompt), *messages],
+            context.extra.get(CONTEXT_WINDOW_KEY),
+            context.extra.get(PINNED_KEY) or (),
         )
-        if limit_reached and isinstance(response, AIMessage) and response.tool_calls:
+        # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
+        response = await call_model_folded(model, sent, config)
+        check_broken_rounds(messages, response)
+        if (
+            limit_reached
+            and isinstance(response, AIMessage)
+            and (response.tool_calls or response.invalid_tool_calls)
+        ):
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
         return {"messages": [cast(AnyMessage, response)]}

@@ -2,7 +2,8 @@
 
 Every call is timed and announced on the custom stream (payloads under :data:`TOOL_EVENT_KEY`),
 so the runtime can show "started" the moment a tool begins and "finished" with its output or
-error and duration, per tool, even when several run in parallel.
+error and duration, per tool, even when several run in parallel. Calls the model sent with
+broken arguments are answered with an error too (:mod:`agents.graph.broken_calls`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.config import get_stream_writer
 from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.tool_node import ToolCallRequest
+from langgraph.runtime import Runtime
 from langgraph.types import Command
+
+from agents.graph.broken_calls import broken_call_answers
 
 logger = logging.getLogger(__name__)
 
@@ -127,8 +132,26 @@ async def report_tool_call(
     return result
 
 
+class AnsweringToolNode(ToolNode):
+    """``ToolNode`` that also answers the last AI message's broken tool calls."""
+
+    async def _afunc(self, input: Any, config: RunnableConfig, runtime: Runtime[Any]) -> Any:
+        messages = input.get(self._messages_key) if isinstance(input, dict) else None
+        last = next((m for m in reversed(messages or []) if isinstance(m, AIMessage)), None)
+        if last is None or not last.invalid_tool_calls:
+            return await super()._afunc(input, config, runtime)
+        answers = broken_call_answers(last, _writer(), TOOL_EVENT_KEY)
+        if not last.tool_calls:
+            return {self._messages_key: answers}
+        result = await super()._afunc(input, config, runtime)
+        if isinstance(result, dict):
+            return {**result, self._messages_key: [*answers, *result[self._messages_key]]}
+        return [*result, {self._messages_key: answers}]
+
+
 def make_tool_node(tools: Sequence[BaseTool], *, name: str = "tools") -> ToolNode:
-    """The shared ``ToolNode``: errors (bad arguments, exceptions) become error ToolMessages."""
-    return ToolNode(
+    """The shared ``ToolNode``: errors (bad or broken arguments, exceptions) become error
+    ToolMessages."""
+    return AnsweringToolNode(
         list(tools), name=name, handle_tool_errors=True, awrap_tool_call=report_tool_call
     )

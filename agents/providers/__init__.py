@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
+from agents.context import context_window_of
 from agents.errors import ConfigError, MissingKeyError, WeaverError
 from agents.providers.errors import translate_provider_error
 from agents.providers.presets import (
@@ -35,6 +36,7 @@ from agents.providers.presets import (
     check_base_url,
     get_preset,
     list_presets,
+    traits_of,
 )
 
 if TYPE_CHECKING:
@@ -98,6 +100,8 @@ class ChatModelHandle:
     label: str
     base_url: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    context_window: int | None = None
+    """The model's context window in tokens, when known: requests are cut to fit it."""
 
     @property
     def is_offline(self) -> bool:
@@ -292,9 +296,13 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     resolved = resolve_provider(config)
     if resolved.provider == OFFLINE:
         return ChatModelHandle(
-            model=_offline_model(), provider=OFFLINE, model_name=OFFLINE, label=OFFLINE
+            model=_offline_model(),
+            provider=OFFLINE,
+            model_name=OFFLINE,
+            label=OFFLINE,
+            context_window=context_window_of(OFFLINE),
         )
-    if resolved.provider == OPENAI_COMPATIBLE and not config.model:
+    if get_preset(resolved.provider).model_from_server and not config.model:
         resolved = replace(resolved, model=_served_model(resolved))
     from agents.providers.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
     from agents.providers.openai_reasoning import ReasoningChatOpenAI
@@ -309,7 +317,11 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
     # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
+    traits = traits_of(resolved.provider, resolved.model)
+    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
     model = ReasoningChatOpenAI(
+        send_reasoning=traits.send_reasoning_back,
+        extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,
         api_key=resolved.api_key,
@@ -339,6 +351,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         label=f"{resolved.provider} · {resolved.model}",
         base_url=resolved.base_url,
         timeout=resolved.timeout,
+        context_window=context_window_of(resolved.model),
     )
 
 

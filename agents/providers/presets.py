@@ -1,4 +1,5 @@
-"""The providers weaver-tui knows by name: where they live, which key they need, what to offer.
+"""The providers weaver-tui knows by name: where they live, which key they need, what to offer,
+and what each of their models needs on the wire (:class:`ModelTraits`).
 
 Kept free of heavy imports (no ``openai``, no ``langchain``) so settings, the CLI and the model
 picker can read it without paying for the network stack at start-up.
@@ -6,7 +7,10 @@ picker can read it without paying for the network stack at start-up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
 
 OFFLINE = "offline"
 AUTO = "auto"
@@ -16,9 +20,34 @@ PLACEHOLDER_KEY = "not-needed"
 """Sent where a server needs no key: the ``openai`` SDK refuses to build a client without one."""
 
 
+UsageLocation = Literal["final chunk", "finish chunk", "in choice"]
+"""Where a stream carries its token usage: a last chunk with ``choices: []`` (OpenAI's format),
+top-level on the chunk with the ``finish_reason``, or inside that chunk's ``choices[0]``
+(Moonshot). The client reads all three; the trait says what to expect of the provider."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelTraits:
+    """What one model needs beyond plain OpenAI chat completions."""
+
+    thinking: bool = False
+    """It reasons before it answers (``reasoning_content`` beside the content, or inline)."""
+    send_reasoning_back: bool = False
+    """An assistant message with tool calls must carry its ``reasoning_content`` when it is
+    sent back (a thinking model's tool rounds, else the server answers 400)."""
+    usage: UsageLocation = "final chunk"
+    extra_body: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    """Fields sent with every request (Qwen's ``enable_thinking``)."""
+
+
+PLAIN = ModelTraits()
+NO_TRAITS: Mapping[str, ModelTraits] = MappingProxyType({})
+
+
 @dataclass(frozen=True, slots=True)
 class ProviderPreset:
-    """One provider: its OpenAI-compatible endpoint, default model and key variable."""
+    """One provider: its OpenAI-compatible endpoint, default model and key variable, and the
+    traits of the models it serves (``model_traits`` by model name, else ``traits``)."""
 
     name: str
     title: str
@@ -34,6 +63,25 @@ class ProviderPreset:
     no_forced_tool_choice: tuple[str, ...] = ()
     """Models (``fnmatch`` patterns) that reject a forced ``tool_choice``: thinking modes.
     Structured output asks them with ``tool_choice: auto`` from the start."""
+    traits: ModelTraits = PLAIN
+    """The traits of a model ``model_traits`` does not name."""
+    model_traits: Mapping[str, ModelTraits] = field(default_factory=lambda: NO_TRAITS, hash=False)
+    model_from_server: bool = False
+    """With no model named, use the one the server lists (a local server serves one)."""
+
+    def traits_of(self, model: str) -> ModelTraits:
+        """The traits of ``model`` on this provider."""
+        return self.model_traits.get(model, self.traits)
+
+
+_KIMI = ModelTraits(usage="in choice")
+_KIMI_THINKING = ModelTraits(thinking=True, send_reasoning_back=True, usage="in choice")
+_DEEPSEEK_THINKING = ModelTraits(thinking=True, send_reasoning_back=True)
+_QWEN_THINKING_OFF = ModelTraits(extra_body=MappingProxyType({"enable_thinking": False}))
+_QWEN_THINKING_ON = ModelTraits(
+    thinking=True, extra_body=MappingProxyType({"enable_thinking": True})
+)
+_THINKING = ModelTraits(thinking=True)
 
 
 PRESETS: dict[str, ProviderPreset] = {
@@ -54,8 +102,18 @@ PRESETS: dict[str, ProviderPreset] = {
             base_url="https://api.moonshot.cn/v1",
             default_model="kimi-k2-turbo-preview",
             key_env="MOONSHOT_API_KEY",
-            suggested_models=("kimi-k2-turbo-preview", "kimi-k2-0905-preview", "moonshot-v1-32k"),
             no_forced_tool_choice=("kimi-*thinking*",),
+            suggested_models=(
+                "kimi-k2-turbo-preview",
+                "kimi-k2-0905-preview",
+                "kimi-k2-thinking",
+                "kimi-k2-thinking-turbo",
+                "moonshot-v1-32k",
+            ),
+            traits=_KIMI,
+            model_traits=MappingProxyType(
+                {"kimi-k2-thinking": _KIMI_THINKING, "kimi-k2-thinking-turbo": _KIMI_THINKING}
+            ),
         ),
         ProviderPreset(
             name="deepseek",
@@ -65,6 +123,7 @@ PRESETS: dict[str, ProviderPreset] = {
             key_env="DEEPSEEK_API_KEY",
             suggested_models=("deepseek-chat", "deepseek-reasoner"),
             no_forced_tool_choice=("deepseek-reasoner", "deepseek-v4*"),
+            model_traits=MappingProxyType({"deepseek-reasoner": _DEEPSEEK_THINKING}),
         ),
         ProviderPreset(
             name="dashscope",
@@ -72,8 +131,23 @@ PRESETS: dict[str, ProviderPreset] = {
             base_url="https://dashscope.aliyuncs.com/compatible-mode/v1",
             default_model="qwen-plus",
             key_env="DASHSCOPE_API_KEY",
-            suggested_models=("qwen-plus", "qwen-max", "qwen-turbo", "qwen3-coder-plus"),
             no_forced_tool_choice=("qwq-*", "qwen3-*-thinking*"),
+            suggested_models=(
+                "qwen-plus",
+                "qwen-max",
+                "qwen-turbo",
+                "qwen3-coder-plus",
+                "qwen3-235b-a22b",
+                "qwq-plus",
+            ),
+            model_traits=MappingProxyType(
+                {
+                    "qwen-plus": _QWEN_THINKING_OFF,
+                    "qwen-turbo": _QWEN_THINKING_OFF,
+                    "qwen3-235b-a22b": _QWEN_THINKING_ON,
+                    "qwq-plus": _THINKING,
+                }
+            ),
         ),
         ProviderPreset(
             name="ollama",
@@ -81,7 +155,16 @@ PRESETS: dict[str, ProviderPreset] = {
             base_url="http://127.0.0.1:11434/v1",
             default_model="llama3.2",
             needs_key=False,
-            suggested_models=("llama3.2", "qwen2.5-coder", "mistral"),
+            suggested_models=("llama3.2", "qwen2.5-coder", "qwen3", "deepseek-r1", "mistral"),
+            model_traits=MappingProxyType({"qwen3": _THINKING, "deepseek-r1": _THINKING}),
+        ),
+        ProviderPreset(
+            name="vllm",
+            title="vLLM (local)",
+            base_url="http://127.0.0.1:8000/v1",
+            default_model="default",
+            needs_key=False,
+            model_from_server=True,
         ),
         ProviderPreset(
             name=OPENAI_COMPATIBLE,
@@ -89,6 +172,7 @@ PRESETS: dict[str, ProviderPreset] = {
             base_url=None,
             default_model="default",
             needs_key=False,
+            model_from_server=True,
         ),
         ProviderPreset(
             name=OFFLINE,
@@ -104,6 +188,13 @@ PRESETS: dict[str, ProviderPreset] = {
 
 PROVIDER_NAMES: tuple[str, ...] = (AUTO, *PRESETS)
 """Every value the ``provider`` setting accepts."""
+
+
+def traits_of(provider: str, model: str) -> ModelTraits:
+    """The traits of ``model`` served by ``provider`` (plain for an unknown provider)."""
+    preset = PRESETS.get(provider)
+    return preset.traits_of(model) if preset is not None else PLAIN
+
 
 AUTO_ORDER: tuple[str, ...] = ("openai", "moonshot", "deepseek", "dashscope")
 """With ``provider: auto``, the first of these whose key variable is set is used."""

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.types import Command
 
+from agents.context import PINNED_KEY, pinned_ids
+from agents.context_budget import CONTEXT_WINDOW_KEY
 from agents.errors import ConfigError, WeaverError
 from agents.instructions import with_instructions
 from agents.profile import TurnContext
@@ -49,6 +51,7 @@ from agents.runtime.history import turn_messages
 from agents.runtime.recorder import TurnRecorder
 from agents.runtime.trace import new_trace_id
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
+from agents.runtime.usage_tally import UsageTally
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageStatus
 from storage.store import StorageError
@@ -306,7 +309,11 @@ class AgentRuntime:
             max_tool_rounds=self.max_tool_rounds,
             sender=sender,
             participants=tuple(conversation.meta.get("participants") or ()),
-            extra={"trace_id": trace_id},
+            extra={
+                "trace_id": trace_id,
+                CONTEXT_WINDOW_KEY: model.context_window,
+                PINNED_KEY: pinned_ids(self.store.path_to_root(user_message_id)),
+            },
             data_dir=self.data_dir,
             settings=self.profile_settings,
             tool_seconds=self.tool_seconds,
@@ -336,9 +343,11 @@ class AgentRuntime:
     ) -> AsyncGenerator[RunEvent, None]:
         """Stream the graph, map its items to events, finish the records."""
         started = time.perf_counter()
+        tally = UsageTally()  # every model call's tokens, internal stages included
         config = {
             "configurable": {"thread_id": thread_id},
             "recursion_limit": max(25, 4 * self.max_tool_rounds + 10),
+            "callbacks": [tally],
         }
         stream = GraphStream(
             self.graph_for(profile),
@@ -348,7 +357,7 @@ class AgentRuntime:
             cancel=cancel,
             trace_id=trace_id,
         )
-        mapper = TurnEventMapper(recorder)
+        mapper = TurnEventMapper(recorder, tally)
         try:
             async for mode, payload in stream:
                 for event in mapper.handle(mode, payload):

@@ -35,6 +35,7 @@ from agents.runtime.events import (
     Usage,
 )
 from agents.runtime.recorder import TurnRecorder
+from agents.runtime.usage_tally import UsageTally
 from storage.models import MessageStatus
 
 logger = logging.getLogger(__name__)
@@ -65,19 +66,41 @@ def usage_of(message: BaseMessage) -> Usage | None:
     )
 
 
+def tool_calls_meta(message: AIMessage) -> list[dict[str, Any]]:
+    """A reply's tool calls as its record keeps them; a call with broken arguments keeps
+    them as they came (``broken_args``) with empty ``args``, so the next turn resends it as
+    it was, beside the error that answered it."""
+    calls = [{"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls]
+    for c in message.invalid_tool_calls:
+        name = c.get("name") or "tool"
+        calls.append({"id": c.get("id"), "name": name, "args": {}, "broken_args": c.get("args")})
+    return calls
+
+
 class TurnEventMapper:
     """Turns ``(mode, payload)`` stream items into events; owns the turn's bookkeeping."""
 
-    def __init__(self, recorder: TurnRecorder) -> None:
+    def __init__(self, recorder: TurnRecorder, tally: UsageTally | None = None) -> None:
         self.recorder = recorder
-        self.usage = Usage(0, 0, 0)
-        self.has_usage = False
+        self.tally = tally or UsageTally()
+        """Every model call of the turn (internal stages too), when attached to the run."""
+        self._replies_usage = Usage(0, 0, 0)
+        self._replies_have_usage = False
         self.interrupted: Any = None
         self._tool_names: dict[str, str] = {}
         self._seen: set[str] = set()
         self._splitter = ThinkSplitter()
         self._split_reply: str | None = None
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
+
+    @property
+    def usage(self) -> Usage:
+        """The turn's usage: the sum over its model calls, else over its replies."""
+        return self.tally.usage if self.tally.calls else self._replies_usage
+
+    @property
+    def has_usage(self) -> bool:
+        return bool(self.tally.calls) or self._replies_have_usage
 
     def handle(self, mode: str, payload: Any) -> Iterator[RunEvent]:
         if mode == "messages":
@@ -178,11 +201,12 @@ class TurnEventMapper:
         meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
         usage = usage_of(message)
         if usage is not None:
-            self.has_usage = True
-            self.usage = Usage(
-                self.usage.input_tokens + usage.input_tokens,
-                self.usage.output_tokens + usage.output_tokens,
-                self.usage.total_tokens + usage.total_tokens,
+            self._replies_have_usage = True
+            summed = self._replies_usage
+            self._replies_usage = Usage(
+                summed.input_tokens + usage.input_tokens,
+                summed.output_tokens + usage.output_tokens,
+                summed.total_tokens + usage.total_tokens,
             )
             meta["usage"] = {
                 "input_tokens": usage.input_tokens,
@@ -192,11 +216,9 @@ class TurnEventMapper:
         record_meta = message.additional_kwargs.get(RECORD_META_KEY)
         if isinstance(record_meta, Mapping):
             meta.update(record_meta)  # what the node that wrote the reply asked to keep with it
-        if message.tool_calls:
-            meta["tool_calls"] = [
-                {"id": c["id"], "name": c["name"], "args": c["args"]} for c in message.tool_calls
-            ]
-            self._tool_names.update({c["id"]: c["name"] for c in message.tool_calls if c["id"]})
+        if message.tool_calls or message.invalid_tool_calls:
+            meta["tool_calls"] = tool_calls_meta(message)
+            self._tool_names.update({c["id"]: c["name"] for c in meta["tool_calls"] if c["id"]})
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
         yield RecordSaved(record)
 

@@ -4,7 +4,8 @@ The context window (the last N records on the path to the new user message)
 becomes Human/AI/Tool messages. Tool calls stay paired with their results: an assistant tool
 call whose results are not in the window (a cancelled round) is sent without that call, and a
 tool result whose call is not in the window is dropped, since providers reject either half
-alone. Cancelled and failed replies are included as what was said; empty ones are skipped.
+alone. A tool-calling reply keeps its reasoning beside it, for the servers that need it back
+with the calls. Cancelled and failed replies are included as what was said; empty ones are skipped.
 Who said a user message travels as the message's ``name`` (:mod:`agents.speaker`), never in
 its text.
 """
@@ -18,6 +19,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 
 from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
+from agents.providers.thinking import REASONING_KEY
 from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
@@ -34,6 +36,16 @@ def user_message(record: MessageRecord) -> HumanMessage:
     return HumanMessage(content=record.content, name=name, id=record.id)
 
 
+def _broken_call(call: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": call["id"],
+        "name": call["name"],
+        "args": str(call.get("broken_args") or ""),
+        "error": None,
+        "type": "invalid_tool_call",
+    }
+
+
 def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": call["id"],
@@ -41,6 +53,13 @@ def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
         "args": call.get("args") or {},
         "type": "tool_call",
     }
+
+
+def _reasoning_kept(record: MessageRecord, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """A tool-calling reply's reasoning, which a thinking model's server needs back with its
+    calls (the model sends it only to those: ``agents.providers.openai_reasoning``); none otherwise."""
+    reasoning = record.meta.get("reasoning")
+    return {REASONING_KEY: reasoning} if calls and isinstance(reasoning, str) else {}
 
 
 def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:
@@ -52,11 +71,21 @@ def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:
         if record.role == "user":
             messages.append(user_message(record))
         elif record.role == "assistant":
-            calls = [_tool_call(c) for c in record.tool_calls if c.get("id") in answered]
-            if not record.content and not calls:
+            kept = [c for c in record.tool_calls if c.get("id") in answered]
+            calls = [_tool_call(c) for c in kept if "broken_args" not in c]
+            broken = [_broken_call(c) for c in kept if "broken_args" in c]
+            if not record.content and not kept:
                 continue
-            open_calls.update(c["id"] for c in calls)
-            messages.append(AIMessage(content=record.content, tool_calls=calls, id=record.id))
+            open_calls.update(c["id"] for c in kept)
+            messages.append(
+                AIMessage(
+                    content=record.content,
+                    tool_calls=calls,
+                    invalid_tool_calls=broken,
+                    id=record.id,
+                    additional_kwargs=_reasoning_kept(record, kept),
+                )
+            )
         elif record.role == "tool":
             call_id = record.tool_call_id
             if call_id not in open_calls:

@@ -9,8 +9,8 @@ from typing import Any
 
 from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
-from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 
 PROFILE = "atom-developer"

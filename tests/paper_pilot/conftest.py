@@ -12,8 +12,8 @@ import pytest
 
 from agents.offline import OfflineChatModel
 from agents.providers import ChatModelHandle
-from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import weaver  # the real command
 

@@ -164,6 +164,7 @@ def test_list_presets_offers_every_provider_for_the_model_picker() -> None:
         "deepseek",
         "dashscope",
         "ollama",
+        "vllm",
         "openai-compatible",
         "offline",
     }

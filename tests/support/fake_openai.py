@@ -82,6 +82,10 @@ class FakeOpenAI:
         """Extra fields of a model in the ``/models`` answer (vLLM's ``max_model_len`` ...)."""
         self.default = default
         self.token_delay = token_delay
+        self.needs_reasoning_back = False
+        """Answer 400 "Missing `reasoning_content` field", as DeepSeek's thinking mode does, to
+        a request with an assistant message that has tool calls but no ``reasoning_content``
+        (no scripted reply is used up)."""
         self.requests: list[RecordedRequest] = []
         self._queue: deque[ReplySource] = deque()
         self._lock = threading.Lock()
@@ -236,6 +240,14 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
+        missing = _missing_reasoning(body) if self.fake.needs_reasoning_back else None
+        if missing is not None:
+            message = (
+                f"Missing `reasoning_content` field in the assistant message at message index "
+                f"{missing}. For more information, please refer to the thinking mode guide."
+            )
+            self._send_json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+            return
         reply = self.fake.next_reply(body)
         if reply is None:
             message = "fake_openai: no scripted reply left for this request"
@@ -329,6 +341,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()
         self.close_connection = True
+
+
+def _missing_reasoning(body: dict[str, Any]) -> int | None:
+    """The index of the first assistant message with tool calls and no reasoning, if any."""
+    for index, message in enumerate(body.get("messages") or []):
+        has_calls = message.get("role") == "assistant" and message.get("tool_calls")
+        if has_calls and "reasoning_content" not in message:
+            return index
+    return None
 
 
 @pytest.fixture

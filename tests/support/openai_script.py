@@ -51,6 +51,8 @@ class ToolCall:
     arguments: dict[str, Any] | str = field(default_factory=dict)
     id: str = ""
     argument_chunks: int = 3
+    name_in_every_chunk: bool = False
+    """Repeat the whole name (and id) in every argument chunk, as NVIDIA NIM's servers do."""
 
     def arguments_json(self) -> str:
         if isinstance(self.arguments, str):
@@ -80,6 +82,11 @@ class Reply:
 
     content: str = ""
     reasoning: list[str] | None = None
+    usage_at: str = "final chunk"
+    """Where the stream puts usage: ``"final chunk"`` (``choices: []``, only when asked for,
+    as OpenAI does), ``"finish chunk"`` (top-level on the chunk with the finish reason) or
+    ``"in choice"`` (inside that chunk's ``choices[0]``, as Moonshot does); both of these
+    are sent whether asked for or not."""
     tool_calls: list[ToolCall] = field(default_factory=list)
     deltas: list[str] | None = None
     chunks: int | None = None
@@ -256,14 +263,43 @@ class ChunkWriter:
             yield self.event({"tool_calls": [head]})
             for piece in args:
                 pieces += 1
-                yield self.event(
-                    {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}
-                )
-        yield self.event({}, reply.final_finish_reason())
-        if include_usage:
-            prompt, completion = reply.usage or (prompt_tokens, len(deltas) + pieces)
+                delta: dict[str, Any] = {"index": index, "function": {"arguments": piece}}
+                if call.name_in_every_chunk:
+                    delta = {**head, "function": {"name": call.name, "arguments": piece}}
+                yield self.event({"tool_calls": [delta]})
+        prompt, completion = reply.usage or (prompt_tokens, len(deltas) + pieces)
+        yield self.finish_event(reply, prompt, completion)
+        if include_usage and reply.usage_at == "final chunk":
             yield self.usage_event(prompt, completion)
         yield b"data: [DONE]\n\n"
+
+    def finish_event(self, reply: Reply, prompt: int, completion: int) -> bytes:
+        """The chunk with the finish reason (and the usage, where the reply puts it there)."""
+        usage = {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+        }
+        choice: dict[str, Any] = {
+            "index": 0,
+            "delta": {},
+            "logprobs": None,
+            "finish_reason": reply.final_finish_reason(),
+        }
+        extra = b""
+        if reply.usage_at == "in choice":
+            choice["usage"] = usage
+        elif reply.usage_at == "finish chunk":
+            extra = b',"usage":' + json.dumps(usage).encode()
+        return (
+            b"data: "
+            + self._prefix
+            + b'"choices":['
+            + json.dumps(choice).encode()
+            + b"]"
+            + extra
+            + b"}\n\n"
+        )
 
     def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
         """The non-streaming ``chat.completion`` object for a reply."""

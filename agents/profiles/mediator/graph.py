@@ -20,6 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from agents.graph import ANSWER_NODE, make_agent_node, make_tool_node
+from agents.graph.broken_calls import has_broken_calls
 from agents.graph.tool_node import message_text
 from agents.profile import Profile, TurnContext
 from agents.profiles.mediator.state import SpaceState
@@ -114,8 +115,10 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
 
 
 def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
-    """Execute the chosen actions if there are any, else end the turn."""
-    return "tools" if state.get("action_to_execute") else "__end__"
+    """Execute the chosen actions if there are any (or answer broken calls), else end."""
+    messages = state.get("messages") or []
+    broken = bool(messages) and has_broken_calls(messages[-1])
+    return "tools" if state.get("action_to_execute") or broken else "__end__"
 
 
 def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
