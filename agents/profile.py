@@ -174,9 +174,11 @@ class Profile:
     build_graph: Callable[[Profile], StateGraph[Any, TurnContext, Any, Any]]
     traits: ProfileTraits = field(default_factory=ProfileTraits)
     """What the app reads to show this profile (the same object as its ``traits.TRAITS``)."""
-    offline_rules: tuple[Callable[[Any], Any], ...] = ()
-    """This profile's rules for the offline model (``agents.offline.family.Rule``: a
-    conversation in, a reply or ``None`` out), asked before the generic ones."""
+    offline: Mapping[str, Callable[[Any], Any]] = field(
+        default_factory=dict, hash=False, compare=False
+    )
+    """This profile's offline demo behaviour: graph node name → a function of that node's
+    state (``agents.offline.OfflineSteps``); the offline model plays it in those nodes."""
     commands: tuple[ProfileCommand, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""
 

@@ -115,6 +115,25 @@ def profile_literals(root: Path) -> int:
     )
 
 
+OFFLINE_PACKAGES = ("agents", "weaver_tui", "storage")
+REGEX_CALLS = re.compile(
+    r"\b(?:re|regex)\.(?:compile|search|match|fullmatch|findall|finditer|sub|subn|split)\("
+)
+
+
+def offline_budget(root: Path) -> tuple[int, int]:
+    """(physical lines, regular-expression calls) of every ``.py`` file under the packages whose
+    path contains "offline": the offline demo model's size."""
+    lines = calls = 0
+    for package in OFFLINE_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "offline" in path.relative_to(root).as_posix():
+                text = path.read_text(encoding="utf-8")
+                lines += len(text.splitlines())
+                calls += len(REGEX_CALLS.findall(text))
+    return lines, calls
+
+
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path.cwd()
     edges, lines = graph(root)
@@ -127,6 +146,10 @@ def main() -> int:
         print(f"  {' ↔ '.join(component)}")
     print(f"largest file: {largest} ({lines[largest]} lines)")
     print(f"profile-name literals in weaver_tui/: {profile_literals(root)}")
+    offline_lines, offline_calls = offline_budget(root)
+    print(
+        f"offline model: {offline_lines} lines (budget 1500), {offline_calls} re calls (budget 15)"
+    )
     return 0
 
 

@@ -1,11 +1,22 @@
-"""The embedded offline model: a deterministic, tool-calling, streaming chat model.
+"""The embedded offline model: a small demo model that says plainly that it is one.
 
-``OfflineChatModel`` is what weaver-tui runs on when no provider key is configured, so every
-feature (streaming, tool calls, each profile's behaviour) can be seen and tested with no
-network. Its replies come from small rule modules under :mod:`agents.offline.rules`, keyed on
-tool names, and always follow the conversation they are given.
+``OfflineChatModel`` is what weaver-tui runs on when no provider is configured, so every
+feature (streaming, tool calls, each profile's graph) can be seen and tested with no network.
+It does not read prompts: a profile declares, per graph node, a small function of that node's
+structured state (:class:`OfflineTurn` in, :class:`Reply` out); everything else gets one
+honest sentence on what it cannot do and how to connect a real model.
 """
 
 from agents.offline.model import MODEL_NAME, OfflineChatModel
+from agents.offline.reply import PlannedCall, Reply
+from agents.offline.turn import OfflineSteps, OfflineTurn, cannot
 
-__all__ = ["MODEL_NAME", "OfflineChatModel"]
+__all__ = [
+    "MODEL_NAME",
+    "OfflineChatModel",
+    "OfflineSteps",
+    "OfflineTurn",
+    "PlannedCall",
+    "Reply",
+    "cannot",
+]

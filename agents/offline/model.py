@@ -1,9 +1,9 @@
-"""``OfflineChatModel``: the embedded model that lets every feature run with no network.
+"""``OfflineChatModel``: the embedded demo model that lets every feature run with no network.
 
 A LangChain ``BaseChatModel`` that streams word-ish tokens, honours ``bind_tools`` and emits
-real tool calls (streamed as ``tool_call_chunks``), reports approximate usage on the last
-chunk, and decides deterministically from its input: the messages, the bound tools and the
-tool choice (see :mod:`agents.offline.policy` and the rule modules).
+real tool calls (streamed as ``tool_call_chunks``), and reports approximate usage on the last
+chunk. What it says comes from the calling node's step (see :mod:`agents.offline.turn`); with
+no step, or a step with nothing to do, it says honestly what it cannot do.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -27,10 +27,9 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from agents.offline.conversation import read_conversation, text_of
-from agents.offline.policy import decide
 from agents.offline.reply import Reply
 from agents.offline.text import approx_tokens, split_tokens
+from agents.offline.turn import OfflineSteps, OfflineTurn, cannot, read_turn, text_of
 
 logger = logging.getLogger(__name__)
 
@@ -45,12 +44,13 @@ class OfflineChatModel(BaseChatModel):
     """Shown wherever the model is named."""
     token_delay_ms: float = Field(default=0.0, ge=0.0)
     """Pause between streamed tokens, for a natural feel in the app (0 in tests)."""
-    rules: tuple[Callable[..., Any], ...] = Field(default=(), exclude=True)
-    """The running profile's own rules (see :mod:`agents.offline.policy`), asked first."""
+    steps: Mapping[str, Callable[..., Any]] = Field(default_factory=dict, exclude=True)
+    """The running profile's offline behaviour: graph node name → step."""
 
-    def with_rules(self, rules: Sequence[Callable[..., Any]]) -> OfflineChatModel:
-        """This model, also following ``rules`` (a profile's offline behaviour)."""
-        return self.model_copy(update={"rules": tuple(rules)})
+    def with_steps(self, steps: OfflineSteps) -> OfflineChatModel:
+        """This model, playing ``steps`` (a profile's offline module) in the nodes they name;
+        a step it was already given for a node stays."""
+        return self.model_copy(update={"steps": {**steps, **self.steps}})
 
     @property
     def _llm_type(self) -> str:
@@ -82,12 +82,12 @@ class OfflineChatModel(BaseChatModel):
     # -- deciding -------------------------------------------------------------------------
 
     def reply_for(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Reply:
-        """The decision for ``messages`` under the bound ``tools``/``tool_choice`` kwargs."""
-        conv = read_conversation(messages, kwargs.get("tools") or (), kwargs.get("tool_choice"))
-        reply = decide(conv, self.rules)
+        """The reply for ``messages`` from the calling node's step, kept within what is bound."""
+        turn = read_turn(messages, kwargs.get("tools") or (), kwargs.get("tool_choice"))
+        reply = _decide(turn, self.steps.get(turn.node or ""))
         logger.debug(
             "offline reply decided",
-            extra={"tool_calls": [c.name for c in reply.calls], "chars": len(reply.text)},
+            extra={"node": turn.node, "calls": [c.name for c in reply.calls]},
         )
         return reply
 
@@ -198,3 +198,68 @@ class OfflineChatModel(BaseChatModel):
             # Yield to the loop on every chunk so a cancellation lands between tokens.
             await asyncio.sleep(delay if (delay and chunk.message.content) else 0)
             yield chunk
+
+
+IMAGES = "see images"
+
+
+def _decide(turn: OfflineTurn, step: Callable[[OfflineTurn], Reply | None] | None) -> Reply:
+    """The step's reply within the bound tools, else the honest sentence; a forced call is
+    always made (structured answers fill the schema with its defaults)."""
+    if turn.images:
+        return Reply(text=cannot(IMAGES, "Describe what the image shows, or pick a model that reads images."))  # fmt: skip
+    reply = step(turn) if step is not None else None
+    if reply is not None and turn.tool_choice == "none":
+        reply = Reply(text=reply.text) if reply.text else None
+    if reply is not None and any(c.name not in turn.tools for c in reply.calls):
+        reply = None
+    forced = turn.tool_choice in turn.tools or (turn.tool_choice == "any" and bool(turn.tools))
+    if reply is None or not (reply.text or reply.calls) or (forced and not reply.calls):
+        if forced:
+            return turn.answer(_defaults(turn))
+        reply = Reply(text=cannot())
+    instructions = _instructions(turn)
+    if instructions and not (reply.calls or reply.structured):
+        note = f"I'm the offline demo model, so I cannot follow your instructions ({instructions[:80]!r}): this answer ignores them."  # fmt: skip
+        return Reply(text=f"{reply.text}\n\n_{note}_")
+    return reply
+
+
+def _defaults(turn: OfflineTurn) -> dict[str, Any]:
+    """The forced tool's required fields at their simplest valid values."""
+    choice = turn.tool_choice or ""
+    name = choice if choice in turn.tools else next(iter(turn.tools))
+    schema = turn.tools[name]
+    simple = {
+        "string": "",
+        "integer": 0,
+        "number": 0.0,
+        "boolean": False,
+        "array": [],
+        "object": {},
+    }
+    out: dict[str, Any] = {}
+    for key in schema.get("required") or ():
+        prop = (schema.get("properties") or {}).get(key) or {}
+        if "default" in prop:
+            out[key] = prop["default"]
+        elif prop.get("enum"):
+            out[key] = prop["enum"][0]
+        else:
+            out[key] = simple.get(str(prop.get("type")))
+            if prop.get("minimum") is not None:
+                out[key] = prop["minimum"]
+    return out
+
+
+def _instructions(turn: OfflineTurn) -> str:
+    """The conversation's own instructions (``--system``), which the offline model cannot follow."""
+    context = turn.context
+    if context is None:
+        return ""
+    try:
+        meta = context.store.get_conversation(context.conversation_id).meta
+    except Exception:
+        return ""
+    found = meta.get("instructions")
+    return found.strip() if isinstance(found, str) else ""

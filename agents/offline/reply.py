@@ -1,8 +1,4 @@
-"""What the offline model says in one reply: text, tool calls, or both.
-
-Kept apart from :mod:`agents.offline.policy` so every rule module can build replies without
-importing the dispatcher that imports them.
-"""
+"""What the offline model says in one reply: text, tool calls, or both."""
 
 from __future__ import annotations
 
@@ -13,7 +9,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class PlannedCall:
-    """A tool call the model wants to make."""
+    """A tool call the model makes (for a structured answer: the schema's tool, filled)."""
 
     name: str
     args: Mapping[str, Any]
@@ -25,3 +21,5 @@ class Reply:
 
     text: str = ""
     calls: tuple[PlannedCall, ...] = field(default_factory=tuple)
+    structured: bool = False
+    """The text is a structured answer (JSON), never annotated."""

@@ -109,11 +109,11 @@ class ChatModelHandle:
 
     def for_profile(self, profile: Profile) -> BaseChatModel:
         """The model a turn of ``profile`` runs on: the offline model learns the profile's
-        own rules; a network model is used as it is."""
+        offline steps; a network model is used as it is."""
         from agents.offline import OfflineChatModel
 
-        if isinstance(self.model, OfflineChatModel) and profile.offline_rules:
-            return self.model.with_rules((*self.model.rules, *profile.offline_rules))
+        if isinstance(self.model, OfflineChatModel) and profile.offline:
+            return self.model.with_steps(profile.offline)
         return self.model
 
     def translate_error(self, exc: BaseException) -> WeaverError:

@@ -128,7 +128,7 @@ def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, caps
         "ide-helper",
         "--project-root",
         str(project),
-        "rename load_config to read_config in src/app.py",
+        "rename `load_config` to `read_config` in src/app.py",
     )
     assert code == 0, err
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")

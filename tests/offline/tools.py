@@ -15,18 +15,18 @@ from pathlib import Path
 from langchain_core.tools import BaseTool, tool
 
 from agents.offline import OfflineChatModel
-from agents.profiles.ide_helper.offline import RULES as IDE_HELPER_RULES
-from agents.profiles.mediator.offline import RULES as MEDIATOR_RULES
+from agents.profiles.ide_helper.offline import STEPS as IDE_HELPER_STEPS
+from agents.profiles.mediator.offline import STEPS as MEDIATOR_STEPS
 
 
 def ide_helper_model() -> OfflineChatModel:
-    """The offline model as the runtime gives it to the ide-helper: with its code rules."""
-    return OfflineChatModel().with_rules([IDE_HELPER_RULES])
+    """The offline model as the runtime gives it to the ide-helper: with its steps."""
+    return OfflineChatModel().with_steps(IDE_HELPER_STEPS)
 
 
 def mediator_model() -> OfflineChatModel:
-    """The offline model as the runtime gives it to the mediator: with its rules."""
-    return OfflineChatModel().with_rules([MEDIATOR_RULES])
+    """The offline model as the runtime gives it to the mediator: with its steps."""
+    return OfflineChatModel().with_steps(MEDIATOR_STEPS)
 
 
 def code_tools(root: Path) -> list[BaseTool]:

@@ -182,9 +182,13 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
 
 
 async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_runtime):
-    from agents.offline import OfflineChatModel
-    from agents.profiles.paper_pilot.offline import RULES
+    from agents.offline import OfflineChatModel, OfflineTurn, Reply
+    from agents.profiles.paper_pilot.offline import STEPS
     from tests.paper_pilot.test_follow_up_and_memory import _rejecting_critic
+
+    def cite_the_web_result(turn: OfflineTurn) -> Reply:
+        # The web results are numbered after the chunks the node's state already holds.
+        return Reply(text=f"Otters eat fish [{len(turn.state.get('chunks') or []) + 1}].")
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -193,7 +197,8 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_r
         "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search"}}  # fmt: skip
     try:
         conversation = store.create_conversation("paper-pilot", "research")
-        model = OfflineChatModel().with_rules([_rejecting_critic, *RULES])
+        scripted = {"critic": _rejecting_critic, "web_fallback": cite_the_web_result}
+        model = OfflineChatModel().with_steps({**STEPS, **scripted})
         turn = await ask(runtime, store, conversation.id, "What do otters eat?", model=model)
     finally:
         server.shutdown()

@@ -48,15 +48,15 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         question = pilot.app.screen.question
-        assert "atoms/log_error_code.py" in question and "atoms/log_error_code.yaml" in question
+        assert "atoms/code_atom.py" in question and "atoms/code_atom.yaml" in question
         assert "replaces" not in question
         await pilot.press("y")
         await settle(pilot)
 
-        saved = project / "atoms" / "log_error_code.py"
+        saved = project / "atoms" / "code_atom.py"
         assert saved.read_text(encoding="utf-8") == code
-        assert "pattern: '500|503'" in (project / "atoms" / "log_error_code.yaml").read_text()
-        assert any("Saved atoms/log_error_code.py" in n.message for n in pilot.app._notifications)
+        assert "pattern: '500|503'" in (project / "atoms" / "code_atom.yaml").read_text()
+        assert any("Saved atoms/code_atom.py" in n.message for n in pilot.app._notifications)
 
         # a second save says which files it replaces; cancelling writes nothing
         saved.write_text("# edited by hand\n", encoding="utf-8")

@@ -67,7 +67,7 @@ async def test_a_proposed_patch_opens_for_review_and_accepting_resumes_the_turn(
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         assert screen.query_one(ProjectRootLabel) is not None
-        await send(pilot, "In src/app.py, change greet to use an f-string")
+        await send(pilot, 'In src/app.py, rename `"hi " + name` to `f"hi {name}"`')
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PatchReviewScreen))
         assert (project / "src" / "app.py").read_text().startswith("def greet(name):")
         await pilot.press("a")
@@ -95,7 +95,7 @@ async def test_a_review_left_for_later_waits_across_a_restart(
     async with new_app(services, profile="ide-helper", project_root=project).run_test(
         size=SIZE
     ) as pilot:
-        await send(pilot, "In src/app.py, change greet to use an f-string")
+        await send(pilot, 'In src/app.py, rename `"hi " + name` to `f"hi {name}"`')
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, PatchReviewScreen))
         await pilot.press("escape")  # decide later
         await settle(pilot)

@@ -1,93 +1,89 @@
-"""atom-developer's rules for the offline model: the draft and reflect stages, played from
-their input.
+"""atom-developer's offline demo: a template atom drafted from the intent and the sample.
 
-The draft stage's message names the intent and a log sample: the generator picks the fields
-the intent names (or the sample carries), the pattern kind the intent asks for, and writes the
-atoms and the spec. The reflect stage's message carries the current code, spec and the
-validator's errors: each error is fixed by what it names (:mod:`.offline_fixes`), so the loop
-runs for real and a sample that cannot satisfy the intent ends in the safe stub.
+The draft node's step reads the graph state (``user_intent``, ``log_snippet``) and picks a key:
+the first word of the intent that the sample writes as ``word=`` or ``word:``, else the first
+that the sample contains. The template's ``extract_context`` takes the word after that key on
+each line; the spec's pattern lists the intent's numbers that the sample holds (alternatives),
+else accepts any value. The reflect node cannot fix code offline: it says so and hands the code
+back unchanged, so a draft that fails ends in the safe stub.
 """
 
 from __future__ import annotations
 
-import re
+from agents.offline import OfflineSteps, OfflineTurn, Reply, cannot
+from agents.offline.text import fenced
+from agents.profiles.atom_developer.stub import STUB_CODE
 
-from agents.offline.conversation import Conversation
-from agents.offline.reply import Reply
-from agents.profiles.atom_developer import prompts
-from agents.profiles.atom_developer.generator import generate
-from agents.profiles.atom_developer.offline_fixes import fix_draft
-from agents.profiles.atom_developer.request import fenced, fences
+_ATOMS_B_AND_C = STUB_CODE[STUB_CODE.index("\n\ndef validate_logic") :]
+_EXTRACT = '''
 
-_LABEL = re.compile(r"^(?P<label>Intent|Log sample[^:]*|Current code|Current spec):", re.M)
+KEY = {key!r}
 
 
-def _labelled(text: str) -> dict[str, str]:
-    """``Intent: ...`` and the fenced block after each of the other labels."""
-    found: dict[str, str] = {}
-    intent = re.search(r"^Intent:\s*(.*)$", text, re.M)
-    found["intent"] = intent.group(1).strip() if intent else ""
-    blocks = fences(text)
-    for match in _LABEL.finditer(text):
-        label = match.group("label").split(" (")[0].lower()
-        after = [body for _, body, (start, _) in blocks if start > match.end()]
-        if label != "intent" and after:
-            found[label] = after[0]
-    sample = found.get("log sample", "")
-    found["log sample"] = "" if sample.strip() == "(no sample given)" else sample
-    return found
+def extract_context(text: str, source_file: str) -> List[Dict]:
+    """Atom A: the word after `{key}` on each line that has it (a template)."""
+    items: List[Dict] = []
+    for line_number, line in enumerate(str(text).splitlines(), start=1):
+        at = line.lower().find(KEY)
+        words = line[at + len(KEY):].lstrip('=: "\\'').split() if at >= 0 else []
+        value = words[0].strip('",;}}') if words else ''
+        if not value:
+            continue
+        items.append({{
+            'value': str(value),
+            'source_file': str(source_file),
+            'line_number': line_number,
+            'matched_content': line.strip(),
+            'parsed_fields': {{KEY: str(value)}},
+        }})
+    return items
+'''
 
 
-def _errors(text: str) -> list[str]:
-    _, _, tail = text.partition("Validation errors:\n")
-    lines = []
-    for line in tail.splitlines():
-        if not line.startswith("- "):
-            break
-        lines.append(line[2:].strip())
-    return [line for line in lines if line != "(none)"]
+def _words(text: str) -> list[str]:
+    return [w for w in dict.fromkeys(t.strip(".,:;!?\"'`()").lower() for t in text.split()) if w.isalnum()]  # fmt: skip
 
 
-def _draft(text: str) -> Reply:
-    fields = _labelled(text)
-    atom = generate(fields["intent"], fields["log sample"])
-    return Reply(
-        text="\n\n".join(
-            [
-                fenced(atom.code, "python"),
-                fenced(atom.spec, "yaml"),
-                f"Extracts {', '.join(atom.fields)} with `{atom.value_field}` as the value; "
-                f"the spec's pattern `{atom.pattern}` is of kind {atom.kind}.",
-            ]
-        )
-    )
+def choose_key(intent: str, sample: str) -> str:
+    """The intent's word the sample writes as a key, else one it contains, else its last."""
+    lower = sample.lower()
+    words = [w for w in _words(intent) if len(w) > 2 and not w.isdigit()]
+    keyed = [w for w in words if f"{w}=" in lower or f"{w}:" in lower]
+    present = [w for w in words if w in _words(sample)]
+    return (keyed or present or words[-1:] or ["value"])[0]
 
 
-def _reflect(text: str) -> Reply:
-    fields = _labelled(text)
-    code = fields.get("current code", "")
-    spec = fields.get("current spec", "")
-    fixed = fix_draft(
-        fields["intent"],
-        fields["log sample"],
-        "" if code.strip() == "# (no code)" else code,
-        "" if spec.strip() == "# (no spec)" else spec,
-        _errors(text),
-    )
-    changes = "\n".join(f"- {change}" for change in fixed.changes)
-    return Reply(
-        text="\n\n".join([fenced(fixed.code, "python"), fenced(fixed.spec, "yaml"), changes])
-    )
+def template(intent: str, sample: str) -> tuple[str, str]:
+    """(code, spec) of the template atom for ``intent`` on ``sample``."""
+    key = choose_key(intent, sample)
+    values = [w for w in _words(intent) if w.isdigit() and w in _words(sample.replace("=", " "))]
+    pattern = "|".join(values) if values else "regex:.+"
+    summary = " ".join(intent.split())[:90].replace('"', "'").replace("\\", "/")
+    head = f'"""Template atoms for: {summary} (drafted by the offline demo model)."""\n\n'
+    code = head + "import re\nfrom typing import Dict, List, Optional\n" + _EXTRACT.format(key=key)
+    description = summary.replace("'", "''")
+    spec = (
+        f"item_spec:\n  name: {key}_atom\n  description: '{description}'\n  atom: extract_context\n"
+        f"  value_field: {key}\n  pattern: '{pattern}'\n"
+        f"  kind: {'alternatives' if values else 'regex'}\n  default_match: contains\n  regex_mode: search\n"
+    )  # fmt: skip
+    return code + _ATOMS_B_AND_C, spec
 
 
-def decide(conv: Conversation) -> Reply | None:
-    """The stage reply for a draft or reflect request; ``None`` for anything else."""
-    text = conv.user_text
-    if text.startswith(prompts.DRAFT_STAGE):
-        return _draft(text)
-    if text.startswith(prompts.REFLECT_STAGE):
-        return _reflect(text)
-    return None
+def draft(turn: OfflineTurn) -> Reply:
+    intent = str(turn.state.get("user_intent", ""))
+    code, spec = template(intent, str(turn.state.get("log_snippet", "")))
+    note = "A template atom from the offline demo model: it takes the word after the key it found."
+    return Reply(text="\n\n".join([fenced(code, "python"), fenced(spec, "yaml"), note]))
 
 
-RULES = (decide,)
+def reflect(turn: OfflineTurn) -> Reply:
+    """Hands the code back unchanged, saying why."""
+    code = str(turn.state.get("generated_code", ""))
+    spec = str(turn.state.get("pseudo_contract", ""))
+    note = cannot("fix code from the validator's errors", "The code is unchanged.")
+    return Reply(text="\n\n".join([fenced(code, "python"), fenced(spec, "yaml"), note]))
+
+
+STEPS: OfflineSteps = {"draft": draft, "reflect": reflect}
+"""Registered as the profile's ``offline``."""

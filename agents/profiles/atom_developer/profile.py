@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool
 from agents.profile import Profile
 from agents.profiles.atom_developer.commands import ATOM_COMMAND
 from agents.profiles.atom_developer.graph import build_graph
-from agents.profiles.atom_developer.offline import RULES
+from agents.profiles.atom_developer.offline import STEPS
 from agents.profiles.atom_developer.traits import TRAITS
 
 
@@ -28,6 +28,6 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
-    offline_rules=RULES,
+    offline=STEPS,
     commands=(ATOM_COMMAND,),
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from agents.profile import Profile
 from agents.profiles.ide_helper.graph import build_graph
-from agents.profiles.ide_helper.offline import RULES
+from agents.profiles.ide_helper.offline import STEPS
 from agents.profiles.ide_helper.tools import make_tools
 from agents.profiles.ide_helper.traits import TRAITS
 
@@ -19,5 +19,5 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
-    offline_rules=(RULES,),
+    offline=STEPS,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agents.profile import Profile
 from agents.profiles.mediator.graph import PROMPT_FILE, build_graph
-from agents.profiles.mediator.offline import RULES
+from agents.profiles.mediator.offline import STEPS
 from agents.profiles.mediator.tools import make_tools
 from agents.profiles.mediator.traits import TRAITS
 
@@ -17,5 +17,5 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
-    offline_rules=(RULES,),
+    offline=STEPS,
 )

@@ -10,7 +10,7 @@ from langchain_core.tools import BaseTool
 from agents.profile import Profile
 from agents.profiles.paper_pilot.commands import KB_COMMAND, MEMORY_COMMAND
 from agents.profiles.paper_pilot.graph import build_graph
-from agents.profiles.paper_pilot.offline import RULES
+from agents.profiles.paper_pilot.offline import STEPS
 from agents.profiles.paper_pilot.traits import TRAITS
 
 
@@ -27,6 +27,6 @@ PROFILE = Profile(
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
-    offline_rules=RULES,
+    offline=STEPS,
     commands=(KB_COMMAND, MEMORY_COMMAND),
 )
