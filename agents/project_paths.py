@@ -8,6 +8,7 @@ bytes, over-long names, and symlinks (including loops) that resolve outside the 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from pathlib import Path, PurePosixPath
@@ -105,12 +106,37 @@ def resolve_project_path(root: Path, user_path: str) -> Path:
     hold credentials, and nothing there is the project's code)."""
     resolved = resolve_inside(root, user_path)
     real_root = Path(os.path.realpath(root))
-    if any(part in VCS_FOLDERS for part in resolved.relative_to(real_root).parts):
+    if _in_version_control_data(real_root, resolved):
         raise PathRefused(
             f"Path '{_shown(user_path)}' is inside version-control data, which the tools do "
             "not read or change; use the project's own files, e.g. 'src/app.py'."
         )
     return resolved
+
+
+def _in_version_control_data(real_root: Path, resolved: Path) -> bool:
+    """Whether ``resolved`` is in a ``.git``, ``.hg`` or ``.svn`` folder of the root, whatever
+    the case of the name (``.GIT/hooks`` is ``.git/hooks`` on a case-insensitive disk) and
+    whatever other name reaches it (compared as the same file, not by name)."""
+    parts = resolved.relative_to(real_root).parts
+    if any(part.casefold() in VCS_FOLDERS for part in parts):
+        return True
+    folders = []
+    for name in VCS_FOLDERS:
+        with contextlib.suppress(OSError):
+            folders.append(os.stat(real_root / name))
+    if not folders:
+        return False
+    current = real_root
+    for part in parts:
+        current = current / part
+        try:
+            info = os.stat(current)
+        except OSError:
+            return False  # a path still to be created: no folder below exists either
+        if any(os.path.samestat(info, folder) for folder in folders):
+            return True
+    return False
 
 
 def _check_no_loop(candidate: Path) -> None:

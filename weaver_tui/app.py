@@ -15,7 +15,6 @@ from validated settings (tests, scripts) show the chat screen at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import signal
@@ -38,11 +37,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.command import Provider
+    from textual.driver import Driver
     from textual.notifications import SeverityLevel
 
     from weaver_tui.services import Services
     from weaver_tui.settings.config import Settings
     from weaver_tui.settings.pending import PendingSettings
+    from weaver_tui.stop_signals import StopSignals
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +84,7 @@ class WeaverApp(App[None]):
         self.paint_first = not services.settings_ready if paint_first is None else paint_first
         """Launch: paint :class:`ChatSkeleton` first, then swap in the chat screen (the default
         when the settings come pending, i.e. from the CLI)."""
+        self._stop_signals: StopSignals | None = None
         self._gc_thresholds: tuple[int, ...] | None = None
         """The collector's thresholds before the app made young collections rarer."""
         self.services = services
@@ -146,19 +148,39 @@ class WeaverApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._save_theme)
-        # SIGTERM (a kill, a shutdown) and SIGHUP (the terminal closed) end the app as Ctrl+Q
-        # does: the reply being written is cancelled and kept, marked, and the branch is
-        # remembered, instead of a death that leaves it "streaming" until the next start.
-        loop = asyncio.get_running_loop()
-        for name in ("SIGTERM", "SIGHUP"):
-            stop = getattr(signal, name, None)
-            if stop is not None:
-                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                    loop.add_signal_handler(stop, self._stop_signal)
+        from weaver_tui.stop_signals import StopSignals
 
-    def _stop_signal(self) -> None:
-        logger.info("stop signal: quitting")
-        self.call_later(self.action_quit)
+        self._stop_signals = StopSignals(
+            asyncio.get_running_loop(), self._stop_signal, self._abandon_terminal_output
+        )
+        self._stop_signals.install()
+
+    def _stop_signal(self, signum: int) -> None:
+        """SIGTERM (a kill, a shutdown) or SIGHUP (the terminal closed) ends the app as Ctrl+Q
+        does: the reply being written is cancelled and kept, marked, and the branch is
+        remembered, instead of a death that leaves it "streaming" until the next start."""
+        logger.info("stop signal: quitting", extra={"signal": signal.Signals(signum).name})
+        self.exit(return_code=128 + signum)
+
+    def _abandon_terminal_output(self) -> None:
+        """From the stop-signal watchdog's thread: stop waiting for a terminal that does not
+        read (only sets a flag)."""
+        from weaver_tui.terminal_writer import LinuxTerminalDriver
+
+        if isinstance(self._driver, LinuxTerminalDriver):
+            self._driver.abandon_output()
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's own driver, except on Linux and macOS terminals: the same driver with an
+        output thread that cannot hang the app when the terminal goes away."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from weaver_tui.terminal_writer import LinuxTerminalDriver
+
+            return LinuxTerminalDriver
+        return driver
 
     @on(events.Load)
     def _pause_gc(self) -> None:
@@ -190,6 +212,8 @@ class WeaverApp(App[None]):
             self._gc_thresholds = rarer_young_collections()
 
     def on_unmount(self) -> None:
+        if self._stop_signals is not None:
+            self._stop_signals.uninstall()
         self._resume_gc()  # for an app that ends before its first frame
         if self._gc_thresholds is not None:
             gc.set_threshold(*self._gc_thresholds)

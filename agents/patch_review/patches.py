@@ -13,14 +13,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import logging
-import os
-import stat
-import tempfile
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.confined_files import read_confined, replace_confined
 from agents.errors import ToolError
 from agents.project_paths import (
     relative_display,
@@ -110,11 +108,13 @@ def make_patch(
     shown = relative_display(real_root, target)
     if target.is_dir():
         raise ToolError(f"'{shown}' is a folder; propose_edit changes one file at a time.")
-    exists = target.is_file()
-    if exists:
-        data = target.read_bytes()
+    data = _current_bytes(real_root, target)
+    exists = data is not None
+    if data is not None:
         if len(data) > MAX_PATCH_FILE_BYTES:
-            raise ToolError(f"'{shown}' is too large to edit here ({len(data):,} bytes).")
+            raise ToolError(
+                f"'{shown}' is too large to edit here (over {MAX_PATCH_FILE_BYTES:,} bytes)."
+            )
         if is_binary(data):
             raise ToolError(f"'{shown}' is a binary file; propose_edit only edits text files.")
         try:
@@ -190,9 +190,10 @@ def apply_patch(root: Path, patch: Patch) -> str:
     reported as applied and not written again (the app's review screen applies the patch and
     then resumes the turn, whose review node applies it once more).
     """
+    real_root = resolve_inside(root, ".")
     target = resolve_project_path(root, patch.path)
     new_bytes = patch.new_content.encode("utf-8")
-    current = target.read_bytes() if target.is_file() else None
+    current = _current_bytes(real_root, target)
     if current is not None and sha256_bytes(current) == sha256_bytes(new_bytes):
         # Already applied (the app's review screen applies before resuming the turn, and a
         # resumed node may run twice): report it as applied, write nothing.
@@ -209,7 +210,7 @@ def apply_patch(root: Path, patch: Patch) -> str:
             f"{patch.path} {what} since patch {patch.id} was proposed, so it was not applied; "
             "read the file again and propose a new edit."
         )
-    _atomic_write(target, new_bytes)
+    replace_confined(real_root, target.relative_to(real_root), new_bytes)
     logger.info("applied patch %s to %s", patch.id, patch.path)
     if current is None:
         return f"Created {patch.path} with patch {patch.id} ({patch.counts})."
@@ -222,19 +223,10 @@ def reject_patch(patch: Patch) -> str:
     return f"The user rejected patch {patch.id} for {patch.path}; the file was not changed."
 
 
-def _atomic_write(target: Path, data: bytes) -> None:
-    """Temp file in the same folder + fsync + ``os.replace``: readers see old or new, never half."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
-    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+def _current_bytes(real_root: Path, target: Path) -> bytes | None:
+    """The file's bytes (one more than :data:`MAX_PATCH_FILE_BYTES` at most), read through
+    :mod:`agents.confined_files`; ``None`` when there is no file."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+        return read_confined(real_root, target.relative_to(real_root), MAX_PATCH_FILE_BYTES)
+    except FileNotFoundError:
+        return None

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from agents.confined_files import open_confined
 from agents.errors import ToolError
 from agents.profiles.ide_helper.project_files import SKIPPED_DIR_NAMES, project_files
 from agents.project_paths import (
@@ -50,15 +52,21 @@ def read_text_file(
         raise ToolError(f"end_line ({end_line}) is before start_line ({start_line}).")
     first = start_line or 1
 
-    with open(target, "rb") as handle:
+    try:
+        with open_confined(real_root, target.relative_to(real_root)) as (fd, info):
+            handle = os.fdopen(os.dup(fd), "rb")
+    except FileNotFoundError:
+        raise ToolError(f"'{shown}' disappeared while it was being opened; try again.") from None
+    with handle:
         if is_binary(handle.read(BINARY_SNIFF_BYTES)):
-            size = os.fstat(handle.fileno()).st_size
             raise ToolError(
-                f"'{shown}' is a binary file ({size:,} bytes); read_file only shows text files."
+                f"'{shown}' is a binary file ({info.st_size:,} bytes); read_file only shows "
+                "text files."
             )
         handle.seek(0)
         lines, cut_at = _take_lines(handle, first, end_line)
-    total = _count_lines(target)
+        handle.seek(0)
+        total, counted_all = _count_lines(handle)
 
     if not lines:
         if total == 0:
@@ -67,13 +75,14 @@ def read_text_file(
     last = first + len(lines) - 1
     width = len(str(last))
     body = "\n".join(f"{n:>{width}} | {text}" for n, text in enumerate(lines, start=first))
-    header = f"{shown} (lines {first}-{last} of {total})"
+    of_total = str(total) if counted_all else f"more than {total:,}"
+    header = f"{shown} (lines {first}-{last} of {of_total})"
     if cut_at is None:
         return f"{header}\n{body}"
     wanted_end = total if end_line is None else min(end_line, total)
     next_end = min(last + len(lines), wanted_end)
     notice = (
-        f"[truncated at {cut_at}: showing lines {first}-{last} of {total}; "
+        f"[truncated at {cut_at}: showing lines {first}-{last} of {of_total}; "
         f"ask for lines {last + 1}-{next_end} with start_line/end_line to read on]"
     )
     return f"{header}\n{body}\n{notice}"
@@ -84,7 +93,7 @@ def _take_lines(handle: BinaryIO, first: int, end_line: int | None) -> tuple[lis
     (``None`` when the requested range, or the file, ended first)."""
     lines: list[str] = []
     used = 0
-    for line_no, raw in enumerate(handle, start=1):
+    for line_no, raw in enumerate(_bounded_lines(handle), start=1):
         if line_no < first:
             continue
         if end_line is not None and line_no > end_line:
@@ -98,6 +107,16 @@ def _take_lines(handle: BinaryIO, first: int, end_line: int | None) -> tuple[lis
     return lines, None
 
 
+def _bounded_lines(handle: BinaryIO) -> Iterator[bytes]:
+    """The file's lines, each cut to :data:`MAX_READ_BYTES` (the rest of a longer line is
+    skipped, not held: a sparse or generated file can hold one line of gigabytes)."""
+    while raw := handle.readline(MAX_READ_BYTES):
+        if not raw.endswith(b"\n"):
+            while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+        yield raw
+
+
 def _decode_line(raw: bytes) -> str:
     text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
     if len(text) > MAX_LINE_CHARS:
@@ -105,15 +124,23 @@ def _decode_line(raw: bytes) -> str:
     return text
 
 
-def _count_lines(path: Path) -> int:
-    """Lines in the file, counting a last line without a newline."""
+COUNT_BYTES = 64_000_000
+"""Lines are counted in at most this much of a file; past it the total is "more than"."""
+
+
+def _count_lines(handle: BinaryIO) -> tuple[int, bool]:
+    """Lines in the file (a last line without a newline counts), and whether the count
+    covers the whole file (it stops after :data:`COUNT_BYTES`)."""
     count = 0
     last = b"\n"
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            count += chunk.count(b"\n")
-            last = chunk[-1:]
-    return count + (0 if last == b"\n" else 1)
+    read = 0
+    while chunk := handle.read(1 << 20):
+        count += chunk.count(b"\n")
+        last = chunk[-1:]
+        read += len(chunk)
+        if read >= COUNT_BYTES:
+            return count, False
+    return count + (0 if last == b"\n" else 1), True
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:

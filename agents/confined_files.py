@@ -1,0 +1,189 @@
+"""Open, read and atomically replace files inside a project root, and nowhere else.
+
+Checking a resolved path and then opening it by name leaves a gap: a folder swapped for a
+symbolic link in between is followed out of the root. Here every step is taken relative to a
+directory handle: the root is opened once, each folder below it is opened from its parent's
+handle with ``O_NOFOLLOW | O_DIRECTORY`` (a link put in place of a folder fails to open), and
+the file is opened the same way with ``O_NONBLOCK`` (a named pipe opens at once and is then
+refused). The opened file is checked with ``fstat``: a regular file, on the root's device, with
+no other hard link (a hard link can make a file from outside look like one inside). Writes go
+to a temporary file created in the same folder handle and renamed over the target
+(``os.replace`` with both directory handles), so readers see the old file or the new one.
+
+Callers pass a path already resolved by :mod:`agents.project_paths` (symbolic links inside the
+root are resolved there; here none is followed), relative to the resolved root.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from agents.project_paths import VCS_FOLDERS, PathRefused
+
+_DIR_FLAGS = (
+    os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+)
+_FILE_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)  # a named pipe opens at once instead of waiting for a writer
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_CHANGED = "it changed while it was being opened (a folder replaced by a link?); try again"
+
+
+def _refused(shown: str, why: str) -> PathRefused:
+    return PathRefused(f"'{shown}' cannot be used: {why}.")
+
+
+def open_root(root: Path) -> int:
+    """A directory handle on the project root (the user's own choice: links are followed)."""
+    return os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
+def open_folder(root_fd: int, parts: Sequence[str], shown: str, *, create: bool = False) -> int:
+    """A handle on the folder ``parts`` below the root, walked one folder at a time with no
+    link followed; ``create`` makes missing folders. Raises :class:`PathRefused`."""
+    current = os.dup(root_fd)
+    try:
+        for name in parts:
+            if name.casefold() in VCS_FOLDERS:
+                raise _refused(shown, "it is inside version-control data")
+            try:
+                following = os.open(name, _DIR_FLAGS, dir_fd=current)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, 0o777, dir_fd=current)
+                following = os.open(name, _DIR_FLAGS, dir_fd=current)
+            os.close(current)
+            current = following
+    except FileNotFoundError:
+        os.close(current)
+        raise
+    except OSError as exc:
+        os.close(current)
+        why = "a part of it is a file, not a folder" if exc.errno == errno.ENOTDIR else _CHANGED
+        raise _refused(shown, why) from exc
+    except BaseException:
+        os.close(current)
+        raise
+    return current
+
+
+def check_file(fd: int, root_dev: int, shown: str) -> os.stat_result:
+    """``fstat`` of an opened file, refused unless it is a plain regular file of the root's
+    device with a single hard link."""
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise _refused(shown, "it is not a regular file (a folder, pipe, socket or device)")
+    if info.st_dev != root_dev:
+        raise _refused(shown, "it is on another file system than the project")
+    if info.st_nlink > 1:
+        raise _refused(
+            shown,
+            f"it has {info.st_nlink} hard links, so it may be a file from outside the project; "
+            "copy it into the project to use it",
+        )
+    return info
+
+
+@contextlib.contextmanager
+def open_confined(root: Path, relative: str | Path) -> Iterator[tuple[int, os.stat_result]]:
+    """The opened, checked file at ``relative`` (under the resolved ``root``) and its stat.
+
+    Raises :class:`FileNotFoundError` when it does not exist and :class:`PathRefused` when it
+    may not be read."""
+    parts = Path(relative).parts
+    shown = Path(relative).as_posix()
+    if not parts:
+        raise _refused(shown, "it is the project folder itself, not a file")
+    root_fd = open_root(root)
+    try:
+        root_dev = os.fstat(root_fd).st_dev
+        folder = open_folder(root_fd, parts[:-1], shown)
+    finally:
+        os.close(root_fd)
+    try:
+        if parts[-1].casefold() in VCS_FOLDERS:
+            raise _refused(shown, "it is inside version-control data")
+        try:
+            fd = os.open(parts[-1], _FILE_FLAGS, dir_fd=folder)
+        except FileNotFoundError:
+            raise
+        except OSError as exc:  # ELOOP: the file is a link (or was swapped for one)
+            raise _refused(shown, _CHANGED) from exc
+    finally:
+        os.close(folder)
+    try:
+        info = check_file(fd, root_dev, shown)
+        yield fd, info
+    finally:
+        os.close(fd)
+
+
+def read_confined(root: Path, relative: str | Path, limit: int) -> bytes:
+    """At most ``limit`` + 1 bytes of the file (one more than allowed tells a caller it is
+    over the limit without reading a huge or sparse file through)."""
+    with open_confined(root, relative) as (fd, _info):
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+def replace_confined(root: Path, relative: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``relative`` atomically: a temp file in the same folder (opened
+    through the same handles), fsync, then a rename over the target. Missing folders are
+    created; an existing file keeps its permission bits."""
+    parts = Path(relative).parts
+    shown = Path(relative).as_posix()
+    if not parts or parts[-1].casefold() in VCS_FOLDERS:
+        raise _refused(shown, "it is not a file the tools may write")
+    root_fd = open_root(root)
+    try:
+        folder = open_folder(root_fd, parts[:-1], shown, create=True)
+    finally:
+        os.close(root_fd)
+    try:
+        _replace_in(folder, parts[-1], data, shown)
+    finally:
+        os.close(folder)
+
+
+def _replace_in(folder: int, name: str, data: bytes, shown: str) -> None:
+    mode = 0o644
+    try:
+        existing = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(existing.st_mode):
+            raise _refused(shown, "it is not a regular file (a link, folder or device)")
+        mode = stat.S_IMODE(existing.st_mode)
+    temp = f".{name[:200]}.{uuid.uuid4().hex[:8]}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    fd = os.open(temp, flags, 0o600, dir_fd=folder)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
+        raise

@@ -1,0 +1,142 @@
+"""SIGHUP and SIGTERM end the real app whatever its terminal is doing, and keep the reply.
+
+A closed window or ``tmux kill-server`` closes the pseudo-terminal's master side: every write
+of the app then fails. A terminal that is open but no longer read (a stuck multiplexer) makes
+every write wait. Both used to leave the app running forever, blocked on its output thread.
+These run ``python -m weaver_tui`` on a real pty against the local OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import isolated_env
+from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.ui_app.test_launch_typing_pty import BOUND_S, Terminal, _messages
+
+
+def _wait_until(condition: Callable[[], bool], terminal: Terminal | None = None) -> bool:
+    """Poll ``condition`` for up to :data:`BOUND_S`, reading the terminal if one is given."""
+    end = time.monotonic() + BOUND_S
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        if terminal is not None:
+            terminal.read(0.1)
+        else:
+            time.sleep(0.1)
+    return True
+
+
+def _reply_words(tmp_path: Path) -> int:
+    return sum(len(text.split()) for text in _messages(tmp_path, "assistant"))
+
+
+def _statuses(tmp_path: Path) -> list[str]:
+    with sqlite3.connect(tmp_path / "data" / "weaver.db") as connection:
+        rows = connection.execute("SELECT status FROM messages WHERE role = 'assistant'")
+        return [status for (status,) in rows]
+
+
+def _start(tmp_path: Path, fake_openai: FakeOpenAI, reply: Reply) -> Terminal:
+    fake_openai.script(reply)
+    env = {
+        **isolated_env(
+            tmp_path,
+            WEAVER_PROVIDER="openai-compatible",
+            WEAVER_BASE_URL=fake_openai.base_url,
+            WEAVER_API_KEY="k",
+            WEAVER_MODEL="fake-model",
+        ),
+        "TERM": "xterm-256color",
+    }
+    terminal = Terminal(
+        [sys.executable, "-m", "weaver_tui", "--profile", "mediator"], tmp_path, env
+    )
+    terminal.wait_for(b"Write a message")
+    terminal.type(b"tell me a long story\r")
+    return terminal
+
+
+def _long_reply() -> Reply:
+    return Reply(deltas=[f"word{i} " for i in range(5000)], token_delay=0.01)
+
+
+def _close_terminal(terminal: Terminal) -> None:
+    """What a closed window does to the app's side: every later write fails."""
+    os.close(terminal.master)
+    terminal.master = os.open(os.devnull, os.O_RDONLY)  # so Terminal.close has one to close
+
+
+def _ends_after(terminal: Terminal, stop: signal.Signals) -> int | None:
+    terminal.process.send_signal(stop)
+    try:
+        return terminal.process.wait(timeout=BOUND_S)
+    except Exception:
+        return None
+
+
+@pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
+def test_a_closed_terminal_mid_reply_then_a_stop_signal_ends_the_app_and_marks_the_reply(
+    tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
+):
+    terminal = _start(tmp_path, fake_openai, _long_reply())
+    try:
+        assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
+        at_close = _reply_words(tmp_path)
+        _close_terminal(terminal)
+        # Let the app paint into the dead terminal for a while (its output queue used to fill
+        # and freeze it, so the reply may stop growing: then go on, that is the case at hand).
+        _wait_until(lambda: _reply_words(tmp_path) > at_close + 150)
+        code = _ends_after(terminal, stop)
+    finally:
+        terminal.close()
+    assert code == 128 + stop, "the app did not end with the stop signal's exit code"
+    statuses = _statuses(tmp_path)
+    assert statuses == ["cancelled"]
+
+
+def test_a_terminal_that_stops_reading_does_not_keep_the_app_alive(
+    tmp_path: Path, fake_openai: FakeOpenAI
+):
+    terminal = _start(tmp_path, fake_openai, _long_reply())
+    try:
+        assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
+        # Stop reading: the pty's buffer fills and the app's writes wait. Its reply stops
+        # growing once it waits (seen as two equal counts half a second apart).
+        counts = [-1]
+
+        def stalled() -> bool:
+            time.sleep(0.5)
+            counts.append(_reply_words(tmp_path))
+            return counts[-1] == counts[-2]
+
+        _wait_until(stalled)
+        code = _ends_after(terminal, signal.SIGTERM)
+    finally:
+        terminal.close()
+    assert code == 128 + signal.SIGTERM, "the app did not end with SIGTERM's exit code"
+    assert _statuses(tmp_path) == ["cancelled"]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
+def test_a_stop_signal_after_a_finished_turn_with_the_terminal_gone_ends_the_app(
+    tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
+):
+    terminal = _start(tmp_path, fake_openai, Reply("A short and finished answer."))
+    try:
+        assert _wait_until(lambda: _statuses(tmp_path) == ["complete"], terminal), "no reply"
+        _close_terminal(terminal)
+        code = _ends_after(terminal, stop)
+    finally:
+        terminal.close()
+    assert code == 128 + stop, "the app did not end with the stop signal's exit code"
+    assert _statuses(tmp_path) == ["complete"]
