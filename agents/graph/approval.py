@@ -146,3 +146,33 @@ def settle_approvals(
             context.conversation_id, **{APPROVED_KEY: sorted(stored)}
         )
     return refused
+
+
+@dataclass(frozen=True, slots=True)
+class PendingApproval:
+    """A paused turn waiting for an answer: resume it on ``record_id`` with
+    :func:`approval_value`."""
+
+    record_id: str
+    question: ApprovalQuestion
+
+
+def find_pending_approval(
+    store: ConversationStore, conversation_id: str, leaf_id: str | None = None
+) -> PendingApproval | None:
+    """The question waiting at the end of the path to ``leaf_id`` (default: the active leaf);
+    a user message sent after the pause abandons it."""
+    if leaf_id is None:
+        leaf = store.active_leaf(conversation_id)
+        if leaf is None:
+            return None
+        leaf_id = leaf.id
+    for record in reversed(store.path_to_root(leaf_id)):
+        if record.role == "user":
+            return None
+        pending = record.meta.get("pending_interrupt")
+        if pending:
+            question = ApprovalQuestion.of(pending.get("values"))
+            if question is not None:
+                return PendingApproval(record.id, question)
+    return None

@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from agents.mcp_servers import McpServerConfig
+from tests.ui_app.conftest import weaver_env  # the app's clean environment, for pilot tests
+
+__all__ = ["weaver_env"]
 
 SERVER_SCRIPT = Path(__file__).with_name("tickets_server.py")
 
