@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 if TYPE_CHECKING:
     import argparse
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from langgraph.graph import StateGraph
 
     from storage.store import ConversationStore
+
+ToolApprovalMode = Literal["ask", "approve", "refuse"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,12 @@ class TurnContext:
     """The user's data folder, for what a profile keeps between turns (indexes, memory)."""
     settings: Mapping[str, Any] = field(default_factory=dict)
     """Sections of the user's own config that profiles read (``mcp``, ``web_search``)."""
+    extra_tools: tuple[BaseTool, ...] = ()
+    """Tools the user's own MCP servers add to this turn, beside the profile's own: the shared
+    agent node binds them and the shared tool node runs them."""
+    tool_approval: ToolApprovalMode = "ask"
+    """How a call that needs the user's approval is settled: ``ask`` pauses the turn for the
+    user's answer; ``approve`` and ``refuse`` decide for a run with nobody to ask."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,6 +309,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "export_conversation",
     ),
+    KeyAction(
+        "Answer tool approval",
+        "Say whether the tool call a paused turn waits on may run (once, always here, deny)",
+        None,
+        "chat",
+        "answer_tool_approval",
+    ),
 )
 """Every action weaver offers, in the order the help screen lists them."""
 

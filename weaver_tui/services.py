@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,7 @@ from weaver_tui.logs import setup_logging
 from weaver_tui.settings.pending import PendingSettings
 
 if TYPE_CHECKING:
+    from agents.mcp_servers import McpServerConfig
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.sqlite_store import SqliteConversationStore
@@ -235,7 +236,9 @@ class Services:
             tool_result_chars=int(getattr(self.settings, "tool_result_chars", 64_000)),
             context_messages=int(getattr(self.settings, "context_messages", 20)),
             max_tool_rounds=int(getattr(self.settings, "max_tool_rounds", 5)),
+            mcp_servers=mcp_server_configs(getattr(self.settings, "mcp_servers", None) or {}),
         )
+        stack.push_async_callback(self._runtime.aclose)
         self._runtime_stack = stack
 
     async def _close_runtime(self) -> None:
@@ -281,3 +284,15 @@ async def _maybe_await(func: Any) -> None:
     result = func()
     if hasattr(result, "__await__"):
         await result
+
+
+def mcp_server_configs(entries: Mapping[str, Any]) -> list[McpServerConfig]:
+    """The runtime's form of the ``mcp_servers`` setting (entries validated already)."""
+    from agents.mcp_servers import McpServerConfig
+
+    return [
+        McpServerConfig.from_mapping(
+            name, entry.model_dump() if hasattr(entry, "model_dump") else entry
+        )
+        for name, entry in entries.items()
+    ]

@@ -46,7 +46,8 @@ def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
 def make_agent_node(
     tools: Sequence[BaseTool],
 ) -> Callable[..., Any]:
-    """Build the agent node for ``tools``.
+    """Build the agent node for ``tools`` (and the turn's ``TurnContext.extra_tools``, when
+    the graph has tools at all: they run in the same tool node).
 
     Each call prepends the system prompt, binds the tools while this turn has rounds left, and
     after ``max_tool_rounds`` rounds calls the model without tools and tells it to answer now.
@@ -60,7 +61,9 @@ def make_agent_node(
         context = runtime.context
         messages: list[AnyMessage] = list(state["messages"])
         rounds = tool_rounds_this_turn(messages)
-        limit_reached = bool(tool_list) and rounds >= context.max_tool_rounds
+        # A graph with tools runs them in the shared tool node, which runs the extras too.
+        offered = [*tool_list, *context.extra_tools] if tool_list else []
+        limit_reached = bool(offered) and rounds >= context.max_tool_rounds
         prompt = context.system_prompt
         if limit_reached:
             logger.info(
@@ -69,8 +72,8 @@ def make_agent_node(
             )
             prompt = f"{prompt}\n\n{FINAL_ANSWER_INSTRUCTION}"
             model: Any = context.model
-        elif tool_list:
-            model = context.model.bind_tools(tool_list)
+        elif offered:
+            model = context.model.bind_tools(offered)
         else:
             model = context.model
         sent = fit_to_window(

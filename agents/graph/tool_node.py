@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.config import get_stream_writer
@@ -22,7 +23,9 @@ from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
 from langgraph.types import Command
+from pydantic import BaseModel
 
+from agents.graph.approval import settle_approvals
 from agents.graph.broken_calls import broken_call_answers
 
 logger = logging.getLogger(__name__)
@@ -70,6 +73,10 @@ def _within(result: ToolMessage, limit: int) -> ToolMessage:
     return result.model_copy(update={"content": text[:limit] + note})
 
 
+_refused: ContextVar[Mapping[str, str] | None] = ContextVar("weaver_refused_calls", default=None)
+"""Call id -> the refusal the model reads, for this round's calls that must not run."""
+
+
 def _writer() -> Callable[[Any], None]:
     try:
         return get_stream_writer()
@@ -95,9 +102,21 @@ async def report_tool_call(
     context = getattr(request.runtime, "context", None)
     seconds = float(getattr(context, "tool_seconds", TOOL_SECONDS))
     limit = int(getattr(context, "tool_result_chars", TOOL_RESULT_CHARS))
+    if (
+        getattr(request, "tool", True) is None
+    ):  # not the profile's own: one of the turn's extra tools, if any
+        extra = {t.name: t for t in getattr(context, "extra_tools", ())}
+        if call["name"] in extra:
+            request = request.override(tool=extra[call["name"]])
     started = time.perf_counter()
+    refusal = (_refused.get() or {}).get(str(call["id"]))
     try:
-        result = await asyncio.wait_for(execute(request), seconds)
+        if refusal is not None:
+            result: ToolMessage | Command[Any] = ToolMessage(
+                content=refusal, tool_call_id=call["id"], name=call["name"], status="error"
+            )
+        else:
+            result = await asyncio.wait_for(execute(request), seconds)
     except TimeoutError:
         result = ToolMessage(
             content=(
@@ -133,9 +152,34 @@ async def report_tool_call(
 
 
 class AnsweringToolNode(ToolNode):
-    """``ToolNode`` that also answers the last AI message's broken tool calls."""
+    """The shared ``ToolNode``, with two steps before a round runs.
 
-    async def _afunc(self, input: Any, config: RunnableConfig, runtime: Runtime[Any]) -> Any:
+    First it asks the user about the calls that need approval
+    (:func:`agents.graph.approval.settle_approvals`): every question of a round is asked before
+    any of its tools runs, so a pause never leaves a tool run twice, and the refused calls are
+    answered with their refusal, never run. Then it answers the last AI message's broken tool
+    calls (arguments that are not JSON) with an error the model reads, beside the results of
+    the calls that parsed."""
+
+    async def _afunc(
+        self,
+        input: list[AnyMessage] | dict[str, Any] | BaseModel,
+        config: RunnableConfig,
+        runtime: Runtime,
+    ) -> Any:
+        context = runtime.context
+        calls, _ = self._parse_input(input)
+        tools = [*self.tools_by_name.values(), *getattr(context, "extra_tools", ())]
+        refused: dict[str, str] = {}
+        if context is not None:
+            refused = settle_approvals(calls, tools, context)
+        token = _refused.set(refused)
+        try:
+            return await self._answer_round(input, config, runtime)
+        finally:
+            _refused.reset(token)
+
+    async def _answer_round(self, input: Any, config: RunnableConfig, runtime: Runtime) -> Any:
         messages = input.get(self._messages_key) if isinstance(input, dict) else None
         last = next((m for m in reversed(messages or []) if isinstance(m, AIMessage)), None)
         if last is None or not last.invalid_tool_calls:
@@ -151,7 +195,8 @@ class AnsweringToolNode(ToolNode):
 
 def make_tool_node(tools: Sequence[BaseTool], *, name: str = "tools") -> ToolNode:
     """The shared ``ToolNode``: errors (bad or broken arguments, exceptions) become error
-    ToolMessages."""
+    ToolMessages; it also runs the turn's extra tools (``TurnContext.extra_tools``) and asks the
+    user before a call that needs approval."""
     return AnsweringToolNode(
         list(tools), name=name, handle_tool_errors=True, awrap_tool_call=report_tool_call
     )

@@ -23,7 +23,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +34,15 @@ from agents.context import PINNED_KEY, pinned_ids
 from agents.context_budget import CONTEXT_WINDOW_KEY
 from agents.errors import ConfigError, WeaverError
 from agents.instructions import with_instructions
-from agents.profile import TurnContext
+from agents.mcp_servers import McpServerConfig, McpToolbox
+from agents.mcp_servers.toolbox import OFF_KEY
+from agents.profile import ToolApprovalMode, TurnContext
 from agents.providers.model_options import with_options
 from agents.runtime.continuation import continuation_messages
 from agents.runtime.event_mapper import TurnEventMapper
 from agents.runtime.events import (
     MessageStored,
+    NodeStatus,
     RecordSaved,
     RunError,
     RunEvent,
@@ -83,6 +87,7 @@ class AgentRuntime:
         context_messages: int = 20,
         max_tool_rounds: int = 5,
         flush_interval: float = 0.1,
+        mcp_servers: Sequence[McpServerConfig] = (),
     ) -> None:
         self.store = store
         self.checkpointer = checkpointer
@@ -95,6 +100,29 @@ class AgentRuntime:
         self.max_tool_rounds = max_tool_rounds
         self.flush_interval = flush_interval
         self._graphs: dict[str, Any] = {}
+        self.mcp = McpToolbox(mcp_servers)
+        """The user's own MCP servers, started when a turn first needs them."""
+
+    async def aclose(self) -> None:
+        """End the sessions to the user's MCP servers (their processes with them)."""
+        await self.mcp.aclose()
+
+    async def _with_mcp_tools(
+        self, context: TurnContext, profile: Profile, conversation: Conversation
+    ) -> tuple[TurnContext, list[NodeStatus]]:
+        """``context`` with the tools of the user's MCP servers that serve ``profile`` (and
+        are on in ``conversation``), and a status line for each server that failed."""
+        if not self.mcp:
+            return context, []
+        own = [tool.name for tool in profile.make_tools()]
+        tools, problems = await self.mcp.tools_for(
+            profile.name,
+            takes_tools=bool(own),
+            off=set(conversation.meta.get(OFF_KEY) or ()),
+            taken=own,
+        )
+        lines = [NodeStatus("mcp", problem, "error") for problem in problems]
+        return replace(context, extra_tools=tuple(tools)), lines
 
     def graph_for(self, profile: Profile) -> Any:
         """The profile's graph, compiled with the checkpointer on first use and cached."""
@@ -115,8 +143,12 @@ class AgentRuntime:
         project_root: Path | str | None = None,
         sender: str | None = None,
         continue_from: str | None = None,
+        tool_approval: ToolApprovalMode = "ask",
     ) -> AsyncGenerator[RunEvent, None]:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
+
+        ``tool_approval`` settles calls that need the user's approval when nobody can be asked
+        (``approve`` or ``refuse``); ``ask`` pauses the turn for the answer.
 
         ``continue_from`` names a reply to that message to go on from: the new reply (a
         sibling version of it) starts with its text (``TurnStarted`` carries it) and the
@@ -139,6 +171,8 @@ class AgentRuntime:
                 project_root=project_root,
                 sender=sender or user_record.meta.get("sender"),
             )
+            context = replace(context, tool_approval=tool_approval)
+            context, mcp_lines = await self._with_mcp_tools(context, chosen, conversation)
             history = turn_messages(self.store, user_message_id, self.context_messages)
             recorder = self._recorder(conversation_id, user_message_id, chosen, model)
             continued = ""
@@ -176,6 +210,8 @@ class AgentRuntime:
             model.model_name,
             chosen.name,
         )
+        for line in mcp_lines:
+            yield line
         turn = self._drive(
             chosen, {"messages": history}, thread_id, context, recorder, cancel, trace_id, model
         )
@@ -193,6 +229,7 @@ class AgentRuntime:
         cancel: asyncio.Event | None = None,
         project_root: Path | str | None = None,
         sender: str | None = None,
+        tool_approval: ToolApprovalMode = "ask",
     ) -> AsyncGenerator[RunEvent, None]:
         """Commit ``message`` and answer it: ``MessageStored`` first, then :meth:`run_turn`'s
         events.
@@ -225,6 +262,7 @@ class AgentRuntime:
                 cancel=cancel,
                 project_root=project_root,
                 sender=sender,
+                tool_approval=tool_approval,
             )
             try:
                 async for event in turn:
@@ -265,8 +303,11 @@ class AgentRuntime:
                 ConfigError(f"There is no paused turn to resume on {record_id} ({exc}).")
             )
             return
-        self.store.update_message(record_id, meta={"pending_interrupt": None})
         context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
+        context, mcp_lines = await self._with_mcp_tools(context, chosen, conversation)
+        self.store.update_message(record_id, meta={"pending_interrupt": None})
+        for line in mcp_lines:
+            yield line
         recorder = self._recorder(conversation_id, record_id, chosen, model)
         recorder.resume_below(record_id)
         turn = self._drive(

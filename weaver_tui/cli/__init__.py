@@ -124,6 +124,11 @@ def build_parser(
         "--project-root", dest="ask_project_root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP
     )
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
+    ask.add_argument(
+        "--approve",
+        action="store_true",
+        help="run the calls of MCP tools that ask for approval (without it they are refused)",
+    )
     ask.add_argument("--sender", help="who is speaking, for a profile with several speakers")
     ask.add_argument(
         "--attach",
@@ -555,6 +560,7 @@ async def _run_ask_turn(
             cancel=cancel,
             project_root=args.project_root.resolve() if args.project_root else None,
             sender=args.sender,
+            tool_approval="approve" if args.approve else "refuse",
         ):
             if isinstance(event, MessageStored):
                 conversation_id = event.conversation.id

@@ -24,7 +24,16 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, PrivateAttr, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
@@ -71,6 +80,54 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_yaml_data", default=None)
 _dotenv_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_dotenv_data", default=None)
+
+
+class McpServerEntry(BaseModel):
+    """One of the user's own MCP servers (``mcp_servers.NAME`` in config.yaml)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    transport: Literal["stdio", "streamable_http"] = "stdio"
+    """``stdio`` runs ``command``; ``streamable_http`` talks to ``url``."""
+    command: str | None = None
+    """The program that runs the server (stdio)."""
+    args: list[str] = Field(default_factory=list)
+    """Its arguments (stdio)."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Variables given to the server on top of the MCP SDK's minimal environment; no other
+    variable of yours reaches it (stdio)."""
+    cwd: str | None = None
+    """The folder it runs in (stdio)."""
+    url: str | None = None
+    """The server's address (streamable_http)."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers sent with every request (streamable_http)."""
+    profiles: list[str] | None = None
+    """The profiles that get its tools; default: every profile that calls tools."""
+    approve: Literal["ask", "always", "never"] = "ask"
+    """``ask``: each call waits for your answer; ``always``: calls run; ``never``: refused."""
+    tools: list[str] | None = None
+    """Only these of its tools are offered (default: all)."""
+
+    @model_validator(mode="after")
+    def _reachable(self) -> McpServerEntry:
+        if self.transport == "stdio" and not self.command:
+            raise ValueError("a stdio server needs a command")
+        if self.transport == "streamable_http" and not self.url:
+            raise ValueError("a streamable_http server needs a url")
+        return self
+
+    @field_validator("profiles", mode="after")
+    @classmethod
+    def _known_profiles(cls, value: list[str] | None) -> list[str] | None:
+        from agents.profiles import PROFILE_NAMES
+
+        for name in value or ():
+            if name not in PROFILE_NAMES:
+                raise ValueError(
+                    f"unknown profile {name!r}; use some of {', '.join(PROFILE_NAMES)}"
+                )
+        return value
 
 
 class Settings(BaseSettings):
@@ -141,6 +198,11 @@ class Settings(BaseSettings):
     """The knowledge servers of the research profile: ``connections`` by name (``transport``: ``stdio`` with
     ``command``, ``args``, ``cwd``, ``env``; or ``streamable_http`` with ``url``) and
     ``server`` (which one to use). Empty: the embedded server on the user's own index."""
+
+    mcp_servers: dict[str, McpServerEntry] = Field(default_factory=dict)
+    """The user's own MCP servers by name; their tools join the profiles named in each entry
+    (``profiles``; default every profile that calls tools), each call asked about first unless
+    ``approve`` says otherwise. See :class:`McpServerEntry`."""
 
     web_search: dict[str, Any] = Field(default_factory=dict)
     """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""

@@ -72,6 +72,7 @@ from weaver_tui.screens.chat.requests import (
     ResumeRequested,
     TurnEnded,
 )
+from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.sender import Sender
 from weaver_tui.screens.chat.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
@@ -139,6 +140,7 @@ class ChatScreen(Screen[None]):
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
         )
+        self.approvals = ToolApprovals(self, state)
         self.branching = Branching(self, state, mode, self.presenter)
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
@@ -488,6 +490,9 @@ class ChatScreen(Screen[None]):
     def action_show_remembered(self) -> None:
         self.features.show_remembered()
 
+    def action_answer_tool_approval(self) -> None:
+        self.approvals.ask()
+
     def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
         self.composer.speaker = event.name
 
@@ -663,6 +668,8 @@ class ChatScreen(Screen[None]):
         self.panels.show_pending_count(pending)
         if pending:
             self.features.review_patch()
+        elif outcome.status != "error":
+            self.approvals.ask(quiet=True)
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
         self.turns.drain(event.message_id)

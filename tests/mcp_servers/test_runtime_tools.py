@@ -1,0 +1,264 @@
+"""The user's MCP servers in a profile's turn: their tools beside the profile's own, answers
+made safe, approval before a call runs (asked, remembered, refused), failures as one line."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from agents.graph.approval import APPROVED_KEY, approval_value
+from agents.mcp_servers import McpServerConfig
+from agents.mcp_servers.toolbox import OFF_KEY
+from agents.runtime import events as ev
+from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.user_message import NewMessage
+from tests.mcp_servers.conftest import ran
+from tests.support.openai_script import Reply, ToolCall
+
+
+async def _send(runtime: AgentRuntime, model: Any, text: str, **kw: Any) -> list[Any]:
+    conversation_id = kw.pop("conversation_id", None)
+    profile = kw.pop("profile", "ide-helper")
+    message = NewMessage(profile=profile, text=text, conversation_id=conversation_id,
+                         at_active_leaf=conversation_id is not None)  # fmt: skip
+    return [e async for e in runtime.send(message, model=model, **kw)]
+
+
+def _finished(events: list[Any]) -> ev.RunFinished:
+    last = events[-1]
+    assert isinstance(last, ev.RunFinished), events
+    return last
+
+
+def _tool_names(body: dict[str, Any]) -> set[str]:
+    return {tool["function"]["name"] for tool in body.get("tools") or []}
+
+
+def _tool_results(body: dict[str, Any]) -> list[str]:
+    return [str(m["content"]) for m in body["messages"] if m["role"] == "tool"]
+
+
+def _runtime(store: Any, checkpointer: Any, *servers: McpServerConfig) -> AgentRuntime:
+    return AgentRuntime(store, checkpointer, mcp_servers=servers)
+
+
+def _lookup(ticket: str = "42") -> Reply:
+    return Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": ticket})])
+
+
+async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printable(
+    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
+):
+    fake_openai.script(_lookup(), Reply("The printer is on fire."))
+    runtime = _runtime(store, checkpointer, tickets(approve="always"))
+    try:
+        events = await _send(runtime, openai_model(), "what is ticket 42?")
+    finally:
+        await runtime.aclose()
+    assert _finished(events).status == "complete"
+    first, second = fake_openai.chat_requests[0].body, fake_openai.chat_requests[1].body
+    assert {"lookup_ticket", "close_ticket", "read_file", "search_code"} <= _tool_names(first)
+    (answer,) = _tool_results(second)
+    assert "Ticket 42: the printer is on fire." in answer
+    assert not [c for c in answer if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"]
+    assert ran(tickets_log) == ["lookup_ticket 42"]
+
+
+async def test_a_long_answer_is_cut_to_the_tool_result_limit(
+    store, checkpointer, fake_openai, openai_model, tickets
+):
+    fake_openai.script(Reply(tool_calls=[ToolCall("ticket_history", {"ticket_id": "7"})]),
+                       Reply("Long."))  # fmt: skip
+    runtime = AgentRuntime(store, checkpointer, tool_result_chars=5_000,
+                           mcp_servers=[tickets(approve="always")])  # fmt: skip
+    try:
+        await _send(runtime, openai_model(), "history of 7")
+    finally:
+        await runtime.aclose()
+    (answer,) = _tool_results(fake_openai.chat_requests[1].body)
+    assert len(answer) < 6_000 and "[cut: the result had" in answer
+
+
+async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
+    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
+):
+    fake_openai.script(_lookup(), Reply("I was not allowed to look."))
+    runtime = _runtime(store, checkpointer, tickets())
+    model = openai_model()
+    try:
+        events = await _send(runtime, model, "what is ticket 42?")
+        finished = _finished(events)
+        assert finished.paused and ran(tickets_log) == []
+        paused = store.get_message(finished.leaf_id)
+        question = paused.meta["pending_interrupt"]["values"][0]
+        assert question["tool"] == "lookup_ticket" and question["server"] == "tickets"
+        resumed = [e async for e in runtime.resume_turn(
+            conversation_id=paused.conversation_id, record_id=paused.id,
+            value=approval_value("deny"), model=model)]  # fmt: skip
+    finally:
+        await runtime.aclose()
+    assert _finished(resumed).status == "complete" and not _finished(resumed).paused
+    assert ran(tickets_log) == []
+    (refusal,) = _tool_results(fake_openai.chat_requests[1].body)
+    assert "not run" in refusal and "denied" in refusal
+
+
+async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
+    store, tmp_path, fake_openai, openai_model, tickets, tickets_log
+):
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    fake_openai.script(_lookup(), Reply("On fire."))
+    model = openai_model()
+    async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.db")) as saver:
+        first = _runtime(store, saver, tickets())
+        events = await _send(first, model, "what is ticket 42?")
+        await first.aclose()
+    paused = store.get_message(_finished(events).leaf_id)
+    async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.db")) as saver:
+        again = _runtime(store, saver, tickets())
+        try:
+            resumed = [e async for e in again.resume_turn(
+                conversation_id=paused.conversation_id, record_id=paused.id,
+                value=approval_value("once"), model=model)]  # fmt: skip
+        finally:
+            await again.aclose()
+    assert _finished(resumed).status == "complete"
+    assert ran(tickets_log) == ["lookup_ticket 42"]
+    assert "on fire" in _tool_results(fake_openai.chat_requests[1].body)[0]
+    assert APPROVED_KEY not in store.get_conversation(paused.conversation_id).meta
+
+
+async def test_always_is_remembered_for_the_conversation_only(
+    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
+):
+    fake_openai.script(_lookup("1"), Reply("One."), _lookup("2"), Reply("Two."),
+                       _lookup("3"), Reply("Three."))  # fmt: skip
+    runtime = _runtime(store, checkpointer, tickets())
+    model = openai_model()
+    try:
+        paused = store.get_message(_finished(await _send(runtime, model, "ticket 1?")).leaf_id)
+        conversation_id = paused.conversation_id
+        async for _ in runtime.resume_turn(conversation_id=conversation_id, record_id=paused.id,
+                                           value=approval_value("always"), model=model):  # fmt: skip
+            pass
+        again = await _send(runtime, model, "ticket 2?", conversation_id=conversation_id)
+        assert not _finished(again).paused
+        other = await _send(runtime, model, "ticket 3?")
+        assert _finished(other).paused
+    finally:
+        await runtime.aclose()
+    assert ran(tickets_log) == ["lookup_ticket 1", "lookup_ticket 2"]
+    meta = store.get_conversation(conversation_id).meta
+    assert meta[APPROVED_KEY] == ["tickets/lookup_ticket"]
+
+
+async def test_never_and_headless_refusal_never_run_the_call(
+    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
+):
+    fake_openai.script(_lookup("1"), Reply("No."), _lookup("2"), Reply("No."),
+                       _lookup("3"), Reply("Yes."))  # fmt: skip
+    model = openai_model()
+    never = _runtime(store, checkpointer, tickets(approve="never"))
+    try:
+        assert not _finished(await _send(never, model, "ticket 1?")).paused
+    finally:
+        await never.aclose()
+    asking = _runtime(store, checkpointer, tickets())
+    try:
+        refused = await _send(asking, model, "ticket 2?", tool_approval="refuse")
+        approved = await _send(asking, model, "ticket 3?", tool_approval="approve")
+    finally:
+        await asking.aclose()
+    assert not _finished(refused).paused and not _finished(approved).paused
+    lines = [e.text for e in refused if isinstance(e, ev.NodeStatus) and e.state == "error"]
+    assert any("lookup_ticket" in line and "--approve" in line for line in lines)
+    assert ran(tickets_log) == ["lookup_ticket 3"]
+    assert "never allows it" in _tool_results(fake_openai.chat_requests[1].body)[0]
+
+
+async def test_profiles_get_only_the_servers_given_to_them_and_switches_are_per_conversation(
+    store, checkpointer, fake_openai, openai_model, tickets
+):
+    fake_openai.script(Reply("a"), Reply("b"), Reply("c"))
+    model = openai_model()
+    runtime = _runtime(store, checkpointer, tickets(approve="always"),
+                       tickets(name="elsewhere", profiles=("mediator",)))  # fmt: skip
+    try:
+        first = await _send(runtime, model, "hello")
+        conversation_id = first[0].conversation.id
+        store.update_conversation_meta(conversation_id, **{OFF_KEY: ["tickets/close_ticket"]})
+        await _send(runtime, model, "again", conversation_id=conversation_id)
+        store.update_conversation_meta(conversation_id, **{OFF_KEY: ["tickets"]})
+        await _send(runtime, model, "once more", conversation_id=conversation_id)
+    finally:
+        await runtime.aclose()
+    names = [_tool_names(r.body) for r in fake_openai.chat_requests]
+    assert "lookup_ticket" in names[0] and "close_ticket" in names[0]
+    assert "lookup_ticket" in names[1] and "close_ticket" not in names[1]
+    assert "lookup_ticket" not in names[2] and "read_file" in names[2]
+    assert runtime.mcp.statuses()[1].state == "not started"  # mediator's server never started
+
+
+async def test_a_server_that_cannot_start_is_one_status_line_and_the_turn_goes_on(
+    store, checkpointer, fake_openai, openai_model, tmp_path: Path
+):
+    fake_openai.script(Reply("Fine without it."))
+    broken = McpServerConfig(name="broken", command=str(tmp_path / "missing"))
+    runtime = _runtime(store, checkpointer, broken)
+    try:
+        events = await _send(runtime, openai_model(), "hello")
+        (status,) = runtime.mcp.statuses()
+    finally:
+        await runtime.aclose()
+    assert _finished(events).status == "complete"
+    (line,) = [e for e in events if isinstance(e, ev.NodeStatus) and e.node == "mcp"]
+    assert line.state == "error" and "'broken' could not be started" in line.text
+    assert "\n" not in line.text and "Traceback" not in line.text
+    assert status.state == "failed" and status.problem == line.text
+
+
+async def test_a_server_that_dies_is_a_status_and_is_started_again_next_turn(
+    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
+):
+    fake_openai.script(Reply(tool_calls=[ToolCall("stop_server", {})]), Reply("It died."),
+                       _lookup(), Reply("Back."))  # fmt: skip
+    runtime = _runtime(store, checkpointer, tickets(approve="always"))
+    model = openai_model()
+    try:
+        died = await _send(runtime, model, "stop it")
+        assert _finished(died).status == "complete"
+        (status,) = runtime.mcp.statuses()
+        assert status.state == "stopped" and "'tickets' stopped" in (status.problem or "")
+        back = await _send(runtime, model, "ticket 42?")
+        assert _finished(back).status == "complete"
+    finally:
+        await runtime.aclose()
+    assert ran(tickets_log) == ["stop_server", "lookup_ticket 42"]
+    assert "on fire" in _tool_results(fake_openai.chat_requests[3].body)[0]
+
+
+async def test_a_servers_stderr_goes_to_the_log(tickets, caplog):
+    from agents.mcp_servers import open_mcp_tools
+    from tests.mcp_servers.tickets_server import STDERR_LINE
+
+    caplog.set_level(logging.INFO, logger="agents.mcp_servers.stderr_log")
+    toolset = await open_mcp_tools([tickets()])
+    await toolset.aclose()
+    lines = [getattr(r, "line", "") for r in caplog.records if r.msg == "mcp server stderr"]
+    assert STDERR_LINE in lines
+
+
+async def test_open_mcp_tools_returns_the_tools_and_the_failures(tickets, tmp_path: Path):
+    from agents.mcp_servers import open_mcp_tools
+
+    toolset = await open_mcp_tools([tickets(tools=("lookup_ticket",)),
+                                    McpServerConfig(name="gone", command=str(tmp_path / "x"))])  # fmt: skip
+    try:
+        assert [t.name for t in toolset.tools] == ["lookup_ticket"]
+        assert "42" in await toolset.tools[0].ainvoke({"ticket_id": "42"})
+        (problem,) = toolset.problems
+        assert "'gone' could not be started" in problem
+    finally:
+        await toolset.aclose()
