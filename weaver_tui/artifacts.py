@@ -88,9 +88,21 @@ def save(planned: Sequence[PlannedFile]) -> None:
         item.target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".weaver-", dir=item.target.parent)
         try:
+            os.fchmod(fd, _file_mode(item.target))  # mkstemp's 0600 is for secrets, not code
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(item.text if item.text.endswith("\n") else item.text + "\n")
             os.replace(tmp, item.target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _file_mode(target: Path) -> int:
+    """The mode a saved file gets: the one it replaces keeps its own, a new one what the
+    user's umask gives a new file (0644 under the usual 022)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -55,6 +55,7 @@ _KEY_NAMES = {
     "down": "↓",
     "left": "←",
     "right": "→",
+    "end": "End",
 }
 
 
@@ -135,7 +136,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Compose in editor",
-        "Write the message in $VISUAL or $EDITOR; what you save comes back to the composer",
+        "Write the message in $VISUAL or $EDITOR (else nano, vim or vi); what you save comes back to the composer",
         "ctrl+e",
         "chat",
         "compose_in_editor",
@@ -143,10 +144,18 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Cancel reply",
-        "Stop the reply being written (what arrived is kept, marked cancelled); else leave edit or fork mode",
+        "Stop the reply being written (what arrived is kept, marked cancelled)",
         "escape",
         "chat",
         "cancel_reply",
+        show=True,
+    ),
+    KeyAction(
+        "Leave edit or fork mode",
+        "With no reply being written: drop the edit or fork and show the branch as it was",
+        "escape",
+        "chat",
+        "leave_mode",
         show=True,
     ),
     KeyAction(
@@ -218,6 +227,42 @@ KEYMAP: tuple[KeyAction, ...] = (
         "Up/down: previous/next line; left/right: parent/child",
         "up,down,left,right",
         "tree",
+        None,
+    ),
+    # the message view (focus it with Tab)
+    KeyAction(
+        "Select message",
+        "Up/down (or k/j): the previous/next message; f, e, r, [ and ] act on it as in the tree",
+        "up,down,k,j",
+        "messages",
+        None,
+    ),
+    KeyAction(
+        "Copy message",
+        "Copy the selected message (else the latest) to the clipboard",
+        "y",
+        "messages",
+        "copy_selected",
+    ),
+    KeyAction(
+        "Copy code block",
+        "Copy the code block of the selected message nearest the view",
+        "c",
+        "messages",
+        None,
+    ),
+    KeyAction(
+        "Fold thinking",
+        "Unfold or fold the selected reply's thinking",
+        "t",
+        "messages",
+        None,
+    ),
+    KeyAction(
+        "Jump to latest",
+        "Scroll to the end of the chat and follow the reply being written",
+        "end",
+        "messages",
         None,
     ),
     # composer

@@ -277,6 +277,11 @@ def _served_model(resolved: ProviderConfig) -> str:
             answer = client.get(url, headers={"Authorization": f"Bearer {key}"})
             answer.raise_for_status()
             models = sorted(str(m["id"]) for m in answer.json().get("data") or [] if "id" in m)
+    except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+        raise ConfigError(
+            f"Cannot connect to the server at {resolved.base_url} ({_reason(exc)}): start it, "
+            "or set base_url to the address it listens on."
+        ) from None
     except (httpx.HTTPError, ValueError, TypeError, AttributeError, KeyError):
         raise ConfigError(
             f"No model is named for the server at {resolved.base_url}, and it did not list "
@@ -289,6 +294,16 @@ def _served_model(resolved: ProviderConfig) -> str:
         raise ConfigError(f"The server at {resolved.base_url} lists no model: {how}.")
     shown = ", ".join(models[:5]) + (", ..." if len(models) > 5 else "")
     raise ConfigError(f"The server at {resolved.base_url} serves several models ({shown}): {how}.")
+
+
+def _reason(exc: Exception) -> str:
+    """Why a connection failed, in the operating system's words ("Connection refused")."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__ or cause.__context__
+    return str(exc) or type(exc).__name__
 
 
 def make_chat_model(config: ProviderConfig) -> ChatModelHandle:

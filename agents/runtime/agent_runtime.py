@@ -173,11 +173,17 @@ class AgentRuntime:
             )
             context = replace(context, tool_approval=tool_approval)
             context, mcp_lines = await self._with_mcp_tools(context, chosen, conversation)
-            history = turn_messages(self.store, user_message_id, self.context_messages)
-            recorder = self._recorder(conversation_id, user_message_id, chosen, model)
+            # A continued reply gets its next version beside it: below the record it follows,
+            # which is the user's message or, after a tool round, the round's last result.
+            reply_parent = user_message_id
             continued = ""
             if continue_from is not None:
-                continued = self.store.get_message(continue_from).content
+                continued_record = self.store.get_message(continue_from)
+                continued = continued_record.content
+                reply_parent = continued_record.parent_id or user_message_id
+            history = turn_messages(self.store, reply_parent, self.context_messages)
+            recorder = self._recorder(conversation_id, reply_parent, chosen, model)
+            if continue_from is not None:
                 history = continuation_messages(history, continued)
                 recorder.continuing = continued
             reply = recorder.open_reply()

@@ -40,6 +40,7 @@ def test_export_markdown_jsonl_and_import_round_trip(weaver, tmp_path: Path):
     assert "What is RRF?" in markdown.stdout and "It fuses **rankings**." in markdown.stdout
 
     out = tmp_path / "exported"
+    out.mkdir()  # an existing folder gets the two files
     jsonl = weaver("export", conversation_id, "--format", "jsonl", "--output", str(out))
     assert jsonl.returncode == 0, jsonl.stderr
     assert (out / "meta.json").is_file() and (out / "messages.jsonl").is_file()
@@ -101,3 +102,11 @@ def test_unwritable_data_folder_is_one_line_exit_2(weaver, tmp_path: Path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_help_says_a_verb_is_optional_and_that_none_starts_the_app(weaver):
+    result = weaver("--help")
+    assert result.returncode == 0
+    usage = result.stdout.splitlines()[0]
+    assert "[VERB" in usage and " VERB ..." not in usage.replace("[VERB ...]", "")
+    assert "With no VERB, weaver-tui starts the app" in " ".join(result.stdout.split())

@@ -113,7 +113,7 @@ def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
     added = weaver("kb", "add", str(notes), "--collection", "physics")
     assert added.returncode == 0, added.stderr
     assert "collection physics: 1 added" in added.stdout
-    assert "1/1" in added.stderr  # the progress bar
+    assert "1/1" not in added.stderr  # no bar redrawn into a pipe
     again = weaver("kb", "add", str(notes), "--collection", "physics")
     assert "0 added, 0 updated, 1 unchanged" in again.stdout
     listed = weaver("kb", "list")
@@ -230,3 +230,39 @@ async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tm
     said += json.dumps(summary, ensure_ascii=False)
     assert "Zebra stripes deter flies." in said
     assert not [c for c in said if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"], said
+
+
+def test_kb_adds_progress_bar_on_a_terminal_ends_its_line(tmp_path: Path):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.cli.conftest import REPO, isolated_env
+
+    notes = tmp_path / "mynotes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# Alpha\nAlpha particles are helium nuclei.\n")
+    (notes / "b.md").write_text("# Beta\nBeta particles are electrons.\n")
+    master, slave = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "weaver_tui", "kb", "add", str(notes)],
+        cwd=REPO, env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=slave,
+    ) as process:  # fmt: skip
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal's other end closed: the command is done
+                break
+            if not chunk:
+                break
+            seen += chunk
+        summary = process.stdout.read().decode() if process.stdout else ""
+        assert process.wait(timeout=120) == 0
+    os.close(master)
+    terminal = seen.decode()
+    assert "2/2" in terminal and terminal.endswith("\r\n")
+    assert "2 added" in summary

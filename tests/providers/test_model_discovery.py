@@ -3,6 +3,11 @@ server that cannot list them, one sentence says a model must be named (never "de
 
 from __future__ import annotations
 
+import functools
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
 import pytest
 from pydantic import SecretStr
 
@@ -30,6 +35,18 @@ def test_several_models_need_a_name_and_the_sentence_lists_them(fake_openai):
     assert make_chat_model(_config(fake_openai.base_url, "b-model")).model_name == "b-model"
 
 
-def test_a_server_that_cannot_list_says_a_model_must_be_named():
-    with pytest.raises(ConfigError, match="did not list its models"):
+def test_a_server_that_cannot_list_says_a_model_must_be_named(tmp_path: Path):
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(tmp_path))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:  # answers 404 to /v1/models
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with pytest.raises(ConfigError, match="did not list its models"):
+                make_chat_model(_config(f"http://127.0.0.1:{server.server_port}/v1"))
+        finally:
+            server.shutdown()
+
+
+def test_a_server_that_is_not_listening_is_named_as_unreachable():
+    with pytest.raises(ConfigError, match=r"Cannot connect to the server at http://127\.0\.0\.1:9/v1"):
         make_chat_model(_config("http://127.0.0.1:9/v1"))

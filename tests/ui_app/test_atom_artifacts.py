@@ -4,6 +4,7 @@ after a confirmation that names every file (a file already there is said to be r
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.atom_developer.graph_support import ERROR_SAMPLE
@@ -57,6 +58,10 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         assert saved.read_text(encoding="utf-8") == code
         assert "pattern: '500|503'" in (project / "atoms" / "code_atom.yaml").read_text()
         assert any("Saved atoms/code_atom.py" in n.message for n in pilot.app._notifications)
+        umask = os.umask(0)
+        os.umask(umask)
+        for name in ("code_atom.py", "code_atom.yaml"):  # a new file, as any other
+            assert (project / "atoms" / name).stat().st_mode & 0o777 == 0o666 & ~umask
 
         # a second save says which files it replaces; cancelling writes nothing
         saved.write_text("# edited by hand\n", encoding="utf-8")

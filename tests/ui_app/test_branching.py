@@ -120,6 +120,26 @@ async def test_edit_makes_a_sibling_version_and_a_new_reply(remote_services: Ser
         assert item is not None and (item.version, item.sibling_count) == (2, 2)
 
 
+async def test_e_on_a_reply_edits_it_from_the_tree_as_from_the_view(
+    remote_services: Services,
+) -> None:
+    seed_two_turns(remote_services)
+    async with new_app(remote_services, profile=PROFILE).run_test(size=SIZE) as pilot:
+        screen = await two_turns(pilot)
+        reply = by_content(screen, "You said: one")
+        await tree_cursor_to(pilot, reply.id)
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen.composer.text == "You said: one"
+        assert screen.composer.hint.startswith("editing reply")
+        await pilot.press("escape")
+        await view_select(pilot, reply.id)
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen.composer.text == "You said: one"
+        assert screen.composer.hint.startswith("editing reply")
+
+
 async def test_regenerate_adds_a_sibling_reply(remote_services: Services) -> None:
     seed_two_turns(remote_services)
     async with new_app(remote_services, profile=PROFILE).run_test(size=SIZE) as pilot:

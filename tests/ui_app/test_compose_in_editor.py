@@ -55,7 +55,7 @@ async def test_the_editor_gets_the_draft_and_its_text_comes_back(
 @pytest.mark.parametrize(
     ("env", "said"),
     [
-        ({}, "Set $VISUAL or $EDITOR"),
+        ({}, "No editor found"),
         ({"EDITOR": "/nonexistent/editor"}, "could not be started"),
         ({"VISUAL": "FAIL"}, "exited with status 3"),
     ],
@@ -65,6 +65,7 @@ async def test_without_a_working_editor_the_composer_keeps_its_text(
 ) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-editors-here"))
     for name, value in env.items():
         value = str(stub_editor(tmp_path, "lost", status=3)) if value == "FAIL" else value
         monkeypatch.setenv(name, value)
@@ -103,3 +104,22 @@ def test_the_real_command_hands_the_terminal_to_the_editor(tmp_path: Path) -> No
         terminal.close()
     (sent,) = _messages(tmp_path, "user")  # (a Ctrl+E pressed again on a slow start edits twice)
     assert sent.startswith("draft written in the editor")
+
+
+async def test_with_no_editor_set_one_found_on_path_is_used_and_named(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub_editor(tmp_path, " typed in vi").rename(bin_dir / "vi")
+    monkeypatch.setenv("PATH", str(bin_dir))
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        monkeypatch.setattr(pilot.app, "suspend", contextlib.nullcontext)
+        screen = chat(pilot.app)
+        screen.composer.load_text("draft")
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert screen.composer.text == "draft typed in vi"
+        assert any("vi, found on PATH" in n.message for n in pilot.app._notifications)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from agents.runtime.continuation import CONTINUE_PROMPT
 from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.openai_script import ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
 from weaver_tui.services import Services
@@ -62,3 +63,39 @@ async def test_the_offline_model_continues_and_a_question_graph_does_not_offer_i
         screen = chat(pilot.app)
         await settle(pilot)
         assert screen.check_action("continue_reply", ()) is not True
+
+
+async def test_continuing_an_edited_reply_after_a_tool_round_makes_its_next_version(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("list_files", {"path": "."})]),
+        Reply("There are two files."),
+        Reply(deltas=[" Both", " are small."]),
+    )
+    async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await send(pilot, "which files are there?")
+        reply = screen.messages.items[-1]
+        store = remote_services.store
+        assert store.get_message(reply.id).role == "assistant"
+        screen.selected_id = reply.id
+        screen.action_edit_selected()
+        await pilot.pause()
+        screen.composer.load_text("There are exactly two files.")
+        await pilot.press("enter")
+        await settle(pilot)
+        edited = screen.messages.items[-1]
+        assert edited.version == 2
+
+        screen.selected_id = edited.id
+        await palette_run(pilot, "Continue reply")
+        await settle(pilot)
+        continued = screen.messages.items[-1]
+        assert continued.content == "There are exactly two files. Both are small."
+        assert (continued.version, continued.sibling_count) == (3, 3)
+        assert store.get_message(continued.id).parent_id == store.get_message(edited.id).parent_id
+        path = [m.id for m in store.path_to_root(continued.id)]
+        assert store.get_message(reply.id).parent_id in path  # the tool round stays on the path
+        sent = fake_openai.chat_requests[-1].body["messages"]
+        assert any(m["role"] == "tool" for m in sent)  # the model sees the tool round again

@@ -45,7 +45,10 @@ def test_every_issue_command_is_in_the_palette_and_runs_a_chat_action() -> None:
 
 def test_bound_keys_are_unique_and_keep_textual_quit_and_copy() -> None:
     keys = [b.key for b in (*WeaverApp.BINDINGS, *ChatScreen.BINDINGS)]  # type: ignore[union-attr]
-    assert len(keys) == len(set(keys))
+    # Esc is bound twice: which of its actions applies depends on the chat's state
+    assert sorted({k for k in keys if keys.count(k) > 1}) == ["escape"]
+    escape_actions = [b.action for b in ChatScreen.BINDINGS if b.key == "escape"]  # type: ignore[union-attr]
+    assert escape_actions == ["cancel_reply", "leave_mode"]
     reserved = {binding.key for binding in App.BINDINGS}  # type: ignore[union-attr]
     assert reserved == {"ctrl+q", "ctrl+c"}
     assert not reserved & set(keys)
@@ -114,3 +117,46 @@ async def test_help_lists_every_binding(services: Services) -> None:
         for item in all_actions():
             assert item.command in text, item.command
             assert item.description[:30] in text, item.description
+
+
+async def test_help_has_the_message_views_keys(services: Services) -> None:
+    async with new_app(services).run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        console = Console(width=200, record=True, file=io.StringIO())
+        for widget in pilot.app.screen.query(Static):
+            console.print(widget.content)
+        text = console.export_text()
+        assert "Messages" in text
+        for command in ("Copy message", "Copy code block", "Fold thinking", "Jump to latest"):
+            assert command in text, command
+        assert "k j" in text  # the vi keys of the message view
+
+
+async def test_the_palette_copies_the_selected_message(services: Services) -> None:
+    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        screen.open_conversation(seed_conversation(services))
+        await wait_until(pilot, lambda: screen.state.conversation is not None)
+        await palette_run(pilot, "Copy message")
+        assert pilot.app.clipboard == "It plans first."
+        assert any("Copied" in n.message for n in pilot.app._notifications)
+
+
+async def test_in_edit_mode_the_footer_offers_leaving_it_not_cancelling_a_reply(
+    services: Services,
+) -> None:
+    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        screen.open_conversation(seed_conversation(services))
+        await wait_until(pilot, lambda: screen.state.conversation is not None)
+        question = screen.messages.items[0]
+        screen.selected_id = question.id
+        screen.action_edit_selected()
+        await pilot.pause()
+        escape = screen.active_bindings["escape"].binding
+        assert escape.description == "Leave edit or fork mode"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.composer.text == ""
+        assert "escape" not in screen.active_bindings  # nothing for Esc to do now

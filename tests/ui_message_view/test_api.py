@@ -118,3 +118,18 @@ def test_every_stored_status_keeps_its_name_in_the_view_and_an_unknown_one_shows
 
     assert [as_status(status.value) for status in MessageStatus] == [s.value for s in MessageStatus]
     assert as_status("archived") == "complete"
+
+
+async def test_a_message_written_on_several_lines_keeps_its_lines() -> None:
+    app = HostApp(
+        [
+            MessageItem(id="u", role="user", content="first line\nsecond line\nthird *line*"),
+            MessageItem(id="a", role="assistant", content="soft\nwrapped reply"),
+        ]
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        await pilot.pause()
+        lines = [line.strip() for line in view.visible_text()]
+        assert "first line" in lines and "second line" in lines and "third line" in lines
+        assert "soft wrapped reply" in lines  # a reply is Markdown: its soft breaks join

@@ -57,7 +57,7 @@ async def test_reject_leaves_the_file_unchanged(project: Path, patch: Patch) -> 
             PatchDecision(
                 "reject",
                 False,
-                "The user rejected patch p-0a1b2c3d for src/app.py; the file was not changed.",
+                "You rejected patch p-0a1b2c3d for src/app.py; the file was not changed.",
             )
         ]
         assert app_py(project) == APP_PY

@@ -43,7 +43,7 @@ async def test_enter_opens_the_highlighted_conversation(store: SqliteConversatio
     budget = store.list_conversations()[1]
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")  # out of the search box, then one row down
         await pilot.pause()
         assert app.results == [OpenConversation(budget.id)]
 
@@ -53,7 +53,7 @@ async def test_n_asks_for_a_new_conversation_and_escape_leaves(
 ) -> None:
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         await pilot.pause()
         assert app.results == [NewConversation()]
     app = host_for(store)
@@ -71,7 +71,7 @@ async def test_search_finds_a_message_on_a_side_branch_and_opens_it_there(
     assert store.active_leaf(budget.id).id != side.id  # not on the active branch
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("slash", "n")  # typing in the box never triggers the n key
+        await pilot.press("n")  # typing in the box never triggers the n key
         await pilot.pause()
         assert app.results == []
         app.screen.query_one("#search", Input).value = "zebr"
@@ -92,7 +92,7 @@ async def test_down_from_the_search_box_chooses_among_the_hits(
     budget = store.list_conversations()[1]
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("slash", *"split")
+        await pilot.press(*"split")
         await pilot.pause()
         await app.screen.workers.wait_for_complete()
         await pilot.pause()
@@ -125,7 +125,7 @@ async def test_rename_saves_the_new_title(store: SqliteConversationStore) -> Non
     parser = store.list_conversations()[2]
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("down", "down", "r")
+        await pilot.press("down", "down", "down", "r")
         await pilot.pause()
         assert isinstance(app.screen, RenameScreen)
         app.screen.query_one(Input).value = "Parser tour"
@@ -140,7 +140,7 @@ async def test_rename_saves_the_new_title(store: SqliteConversationStore) -> Non
 async def test_delete_asks_first_and_cancel_keeps_it(store: SqliteConversationStore) -> None:
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        await pilot.press("d")
+        await pilot.press("down", "d")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("escape")
@@ -153,6 +153,27 @@ async def test_delete_asks_first_and_cancel_keeps_it(store: SqliteConversationSt
             "Reading the parser",
         ]
         assert titles(app) == ["Budget talk", "Reading the parser"]
+
+
+async def test_typing_goes_to_the_search_box_never_to_a_command(
+    store: SqliteConversationStore,
+) -> None:
+    app = host_for(store)
+    async with app.run_test(size=SCREEN_SIZE) as pilot:
+        await pilot.press(*"dpo")  # d would ask to delete, were the list taking the keys
+        await pilot.pause()
+        assert isinstance(app.screen, ConversationsScreen)
+        assert app.screen.query_one("#search", Input).value == "dpo"
+        await pilot.press("enter")  # nothing matches: Enter opens no row
+        await app.screen.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.results == []
+        assert len(store.list_conversations()) == 3
+        app.screen.query_one("#search", Input).value = ""
+        await app.screen.workers.wait_for_complete()
+        await pilot.press("down", "n")  # in the list, the letters are commands again
+        await pilot.pause()
+        assert app.results == [NewConversation()]
 
 
 def test_snippet_highlights_replace_the_markers() -> None:

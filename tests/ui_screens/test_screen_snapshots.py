@@ -24,7 +24,7 @@ def test_conversations_screen(snap_compare, store: SqliteConversationStore) -> N
 
 def test_conversations_screen_search_hits(snap_compare, store: SqliteConversationStore) -> None:
     async def search(pilot) -> None:  # type: ignore[no-untyped-def]
-        await pilot.press("slash", *"split")
+        await pilot.press(*"split")
         await pilot.app.screen.workers.wait_for_complete()
         await pilot.pause()
 

@@ -102,19 +102,16 @@ async def test_enter_f_and_delete_post_requests_with_the_selected_id(
         assert all(message.control is host.tree for message in host.requests)
 
 
-async def test_edit_is_for_user_messages_only(host: TreeHost, branched) -> None:
+async def test_edit_asks_for_any_message_the_chat_decides(host: TreeHost, branched) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         host.tree.focus()
-        await pilot.press("e")  # on the assistant leaf: refused with a notification
-        await pilot.pause()
-        assert host.requests == []
-        assert any("edited" in n.message for n in host._notifications)
+        await pilot.press("e")  # on the assistant leaf: the chat edits a reply too
         await pilot.press("left", "left", "left", "e")  # u3
         await pilot.pause()
-        assert len(host.requests) == 1
-        assert isinstance(host.requests[0], ConversationTree.EditRequested)
-        assert host.requests[0].message_id == r["u3"].id
+        assert [type(m) for m in host.requests] == [ConversationTree.EditRequested] * 2
+        assert host.requests[1].message_id == r["u3"].id
+        assert not host._notifications
 
 
 async def test_regenerate_names_the_reply_and_its_user_message(host: TreeHost, branched) -> None:

@@ -91,7 +91,11 @@ def build_parser(
     profile_verbs: Mapping[str, ProfileCommand] | None = None,
 ) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="weaver-tui", description="Chat with agent profiles over a conversation tree."
+        prog="weaver-tui",
+        usage="%(prog)s [OPTIONS] [VERB ...]",
+        description="Chat with agent profiles over a conversation tree. With no VERB, "
+        "weaver-tui starts the app; a VERB runs without it.",
+        epilog="`weaver-tui VERB --help` tells what a verb takes.",
     )
     parser.add_argument("--version", action="version", version=f"weaver-tui {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
@@ -107,7 +111,12 @@ def build_parser(
     parser.add_argument("--profile", choices=profile_registry.PROFILE_NAMES, help="agent profile")
     parser.add_argument("--conversation", metavar="ID", help="open this conversation")
     parser.add_argument("--project-root", metavar="DIR", type=Path, help=PROJECT_ROOT_HELP)
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    verbs = parser.add_subparsers(
+        dest="verb",
+        metavar="VERB",
+        title="verbs (optional: with none, the app starts)",
+        prog="weaver-tui [OPTIONS]",
+    )
 
     ask = verbs.add_parser("ask", help="run one turn and stream the reply to stdout")
     ask.add_argument("text", help="the message to send")
@@ -156,7 +165,8 @@ def build_parser(
     export.add_argument(
         "--output",
         type=Path,
-        help="file (md) or folder (jsonl); default: stdout (jsonl: one stream)",
+        help="the file to write (jsonl: one stream; to an existing folder: meta.json and "
+        "messages.jsonl in it); default: stdout",
     )
 
     imp = verbs.add_parser("import", help="import a conversation exported as jsonl")
@@ -201,11 +211,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(exc), exc.code)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        return closed_pipe()
+
+
+EXIT_CLOSED_PIPE = 141
+"""The status a shell gives a command that a closed pipe stopped (128 + SIGPIPE)."""
+
+
+def closed_pipe() -> int:
+    """End quietly when whatever read the output (``| head -1``) has stopped reading: what
+    is still buffered goes nowhere instead of into a second error at exit."""
+    with suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_CLOSED_PIPE
 
 
 def fail(message: str, code: int) -> int:
-    print(f"weaver-tui: {printable(message)}", file=sys.stderr)
+    print(f"weaver-tui: {printable(_sentence_case(message))}", file=sys.stderr)
     return code
+
+
+def _sentence_case(message: str) -> str:
+    """``message`` starting in lower case, as every line after ``weaver-tui:`` does (a word
+    in capitals, such as ``JSONL``, keeps them)."""
+    if message[:1].isupper() and message[1:2].islower():
+        return message[0].lower() + message[1:]
+    return message
 
 
 def settings_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -33,23 +33,44 @@ def export(services: Services, args: argparse.Namespace) -> int:
     if args.format == "md":
         text = store.export_markdown(conversation.id)
         if args.output:
-            args.output.write_text(text, encoding="utf-8")
+            _write_file(args.output, text)
             print(printable(f"exported to {args.output}"), file=sys.stderr)
         else:
             sys.stdout.write(printable(text if text.endswith("\n") else text + "\n"))
         return 0
-    if args.output is None:  # one stream on stdout, the conversation's line first
-        import tempfile
-
-        from weaver_tui.jsonl_stream import folder_to_stream
-
-        with tempfile.TemporaryDirectory(prefix="weaver-export-") as name:
-            folder = store.export_jsonl(conversation.id, Path(name) / "export")
-            sys.stdout.write(folder_to_stream(folder))
+    output: Path | None = args.output
+    if output is not None and output.is_dir():  # the two-file folder, inside it
+        path = store.export_jsonl(conversation.id, output)
+        print(printable(f"exported to {path}"), file=sys.stderr)
         return 0
-    path = store.export_jsonl(conversation.id, args.output)
-    print(printable(f"exported to {path}"), file=sys.stderr)
+    stream = _jsonl_stream(services, conversation.id)
+    if output is None:  # one stream on stdout, the conversation's line first
+        sys.stdout.write(stream)
+        return 0
+    _write_file(output, stream)
+    print(printable(f"exported to {output}"), file=sys.stderr)
     return 0
+
+
+def _jsonl_stream(services: Services, conversation_id: str) -> str:
+    """The conversation as one JSONL stream, the conversation's line first."""
+    import tempfile
+
+    from weaver_tui.jsonl_stream import folder_to_stream
+
+    with tempfile.TemporaryDirectory(prefix="weaver-export-") as name:
+        folder = services.store.export_jsonl(conversation_id, Path(name) / "export")
+        return folder_to_stream(folder)
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole, or fail with one sentence naming it."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(
+            f"cannot write {path} ({exc.strerror or exc}); give a file in a folder that exists"
+        ) from None
 
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
@@ -62,6 +83,11 @@ def import_conversation(services: Services, args: argparse.Namespace) -> int:
     if root is not None and not root.is_dir():
         raise CliError(f"{root} is not a folder; give the project folder to work in", 2)
     stream: str | None = None
+    if str(source) != "-" and not source.exists():
+        raise CliError(
+            f"cannot import {source}: it does not exist; give an export file or folder",
+            EXIT_CONFIG,
+        )
     if str(source) == "-":
         stream = sys.stdin.read(MAX_STREAM_BYTES + 1)
     elif source.is_file() and source.name not in ("meta.json", "messages.jsonl"):
@@ -79,9 +105,11 @@ def import_conversation(services: Services, args: argparse.Namespace) -> int:
             )
     except (StreamError, ValueError) as exc:
         raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
+    # Only an earlier import counts: the conversation the export was made from (in this
+    # store, say) was never imported, so its export imports as a copy.
     earlier = next(
         (c for c in store.list_conversations()
-         if source_id and (c.id == source_id or c.meta.get("imported_from") == source_id)),
+         if source_id and c.meta.get("imported_from") == source_id),
         None,
     )  # fmt: skip
     if earlier is not None and not args.again:

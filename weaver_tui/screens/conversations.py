@@ -80,20 +80,24 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
-        Binding("n", "new", "New"),
+        Binding("ctrl+n", "new", "New"),
+        Binding("n", "new", "New", show=False),
         Binding("r", "rename", "Rename"),
         Binding("d,delete", "delete", "Delete"),
         Binding("slash,ctrl+f", "search", "Search"),
-        Binding("down", "to_list", "To the list", show=False),
+        Binding("down", "to_list", "To the list"),
     ]
     """
+    The screen opens in the search box, where typing searches: a letter there is never a
+    command (the box takes it), so the one-letter keys work only in the list.
+
     | Key(s) | Description |
     | :- | :- |
     | enter | Open the highlighted conversation (or search hit). |
-    | n | New conversation. |
-    | r | Rename the highlighted conversation. |
-    | d, delete | Delete the highlighted conversation (asks first). |
-    | / , ctrl+f | Search every branch of every conversation. |
+    | ctrl+n (n in the list) | New conversation. |
+    | r (in the list) | Rename the highlighted conversation. |
+    | d, delete (in the list) | Delete the highlighted conversation (asks first). |
+    | / , ctrl+f | Back to the search box. |
     | down | From the search box, to the hits (or the list). |
     | escape | Back to the chat. |
     """
@@ -134,7 +138,18 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         table.add_column("Profile", key="profile")
         table.add_column("Updated", key="updated")
         self.reload()
-        table.focus()
+        self._search_box.focus()
+
+    @property
+    def _search_box(self) -> Input:
+        return self.query_one("#search", Input)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Rename and delete act on the list (and search leads back to the box): hidden while
+        the search box has the keys."""
+        if action in ("rename", "delete", "search") and self.focused is self._search_box:
+            return False
+        return action != "to_list" or self.focused is self._search_box
 
     @property
     def _table(self) -> DataTable[str]:
@@ -168,9 +183,10 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
             table.move_cursor(row=ids.index(keep))
         count = len(ids)
         self._status(
-            f"{count} conversation{'s' if count != 1 else ''} · Enter open · n new · r rename · d delete"
+            f"{count} conversation{'s' if count != 1 else ''} · type to search · ↓ to the list, "
+            "then Enter open · r rename · d delete"
             if count
-            else "No conversations yet: press n to start one."
+            else "No conversations yet: press Ctrl+N to start one."
         )
 
     def _highlighted(self) -> tuple[str, str | None] | None:
@@ -257,7 +273,7 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
     # ------------------------------------------------------------------ search
 
     def action_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        self._search_box.focus()
 
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
@@ -271,6 +287,8 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
             index = self._results.highlighted or 0
             hit = self._hits[min(index, len(self._hits) - 1)]
             self.dismiss(OpenConversation(hit.conversation_id, hit.message_id))
+            return
+        if event.value.strip():  # typed faster than the search ran: Enter waits for its hits
             return
         self.action_to_list()
 

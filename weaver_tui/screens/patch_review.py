@@ -65,8 +65,8 @@ class PatchDecision:
 
     ``decision`` is ``"accept"``, ``"reject"`` or ``"later"`` (the review stays pending).
     ``applied`` says whether the file now holds the patch. ``message`` is the sentence to show
-    (and what the model will be told): "Applied patch p-1 to src/app.py (+1 -1).", the conflict
-    sentence, "The user rejected patch ...", or "" for later.
+    the person: "Applied patch p-1 to src/app.py (+1 -1).", the conflict sentence, "You
+    rejected patch ...", or "" for later.
     """
 
     decision: DecisionKind
@@ -225,7 +225,10 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         self.action_accept()
 
     def action_reject(self) -> None:
-        self.dismiss(PatchDecision("reject", False, reject_patch(self.patch)))
+        reject_patch(self.patch)  # its sentence is for the model; the person gets their own
+        patch = self.patch
+        said = f"You rejected patch {patch.id} for {patch.path}; the file was not changed."
+        self.dismiss(PatchDecision("reject", False, said))
 
     def action_report_conflict(self) -> None:
         if self.conflict:

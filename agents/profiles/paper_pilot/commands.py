@@ -1,7 +1,7 @@
 """paper-pilot's command-line verbs: ``weaver-tui kb add PATH [--collection NAME]``, ``kb list``.
 
 The index lives in the user's data folder (``knowledge/index.sqlite``), where the embedded
-knowledge server reads it; ``kb add`` shows its progress on stderr and reads again only the
+knowledge server reads it; ``kb add`` shows its progress on stderr (on a terminal) and reads again only the
 files that changed.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TextIO
 
 from agents.profile import CommandContext, ProfileCommand
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
@@ -41,20 +42,50 @@ def _run(args: argparse.Namespace, context: CommandContext) -> int:
             context.err.write(f"weaver-tui: {folder} is not a folder; give the folder to index.\n")
             return 2
 
-        def progress(done: int, total: int, name: str) -> None:
-            width = 24
-            filled = width * done // max(total, 1)
-            bar = "#" * filled + "-" * (width - filled)
-            context.err.write(f"\r[{bar}] {done}/{total} {name[:40]:<40}")
-            if done == total:
-                context.err.write("\n")
-            context.err.flush()
-
-        report = index.add_folder(folder, args.collection, progress)
+        bar = ProgressBar(context.err)
+        try:
+            report = index.add_folder(folder, args.collection, bar.show)
+        finally:
+            bar.end()
         context.out.write(report.summary() + "\n")
         for skipped in report.skipped[:10]:
             context.err.write(f"skipped {skipped}\n")
         return 0
+
+
+class ProgressBar:
+    """``kb add``'s progress on a terminal: one line redrawn in place, ended with a newline
+    however the indexing ends (done, failed, interrupted). Written to a file or a pipe, where
+    a redrawn line is only noise, it shows nothing."""
+
+    WIDTH = 24
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.drawn = False
+        self.enabled = _is_terminal(err)
+
+    def show(self, done: int, total: int, name: str) -> None:
+        if not self.enabled:
+            return
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.err.write(f"\r[{bar}] {done}/{total} {name[:40]:<40}")
+        self.err.flush()
+        self.drawn = True
+
+    def end(self) -> None:
+        if self.drawn:
+            self.err.write("\n")
+            self.err.flush()
+            self.drawn = False
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 KB_COMMAND = ProfileCommand(

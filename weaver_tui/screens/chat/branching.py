@@ -147,6 +147,16 @@ class Branching:
         )
         self._surface.notify(f"Saved your edit as v{version}/{count}{more}.")
 
+    def copy_message(self, message_id: str | None) -> None:
+        """Put a message's text on the clipboard, as shown (no escape sequences)."""
+        from storage.printable import printable
+
+        if message_id is None or message_id not in self._state.index:
+            self._surface.notify("There is no message to copy yet.")
+            return
+        self._surface.app.copy_to_clipboard(printable(self._state.index.get(message_id).content))
+        self._surface.notify("Copied the message.")
+
     def continue_reply(self) -> None:
         """A new version of the selected reply (else the path's last) that starts with its
         text and goes on from there."""

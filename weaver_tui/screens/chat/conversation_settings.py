@@ -165,11 +165,17 @@ class ConversationSettings:
 
         composer = self._surface.composer
         try:
-            text = edit_in_editor(self._surface.app, composer.text, composer.max_bytes)
+            edited = edit_in_editor(self._surface.app, composer.text, composer.max_bytes)
         except EditorError as exc:
             self._surface.notify(str(exc), severity="warning", title="Editor")
             return
-        composer.set_draft(text)
+        composer.set_draft(edited.text)
+        if edited.editor.found_on_path:
+            name = Path(edited.editor.command[0]).name
+            self._surface.notify(
+                f"Wrote it in {name}, found on PATH: set $VISUAL or $EDITOR to use another.",
+                title="Editor",
+            )
 
     # ------------------------------------------------------------------ attachments
 

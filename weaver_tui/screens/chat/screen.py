@@ -72,8 +72,8 @@ from weaver_tui.screens.chat.requests import (
     ResumeRequested,
     TurnEnded,
 )
-from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
@@ -371,7 +371,13 @@ class ChatScreen(Screen[None]):
 
     def action_cancel_reply(self) -> None:
         """Stop the running reply; with none running, leave edit or fork mode."""
-        if self.turns.cancel() or not self.compose_mode.active:
+        if self.turns.cancel():
+            return
+        self.action_leave_mode()
+
+    def action_leave_mode(self) -> None:
+        """Leave edit or fork mode: the composer and the path as they were before."""
+        if not self.compose_mode.active:
             return
         if self.editing_id is not None:
             self.composer.clear()
@@ -577,6 +583,9 @@ class ChatScreen(Screen[None]):
     def action_delete_selected(self) -> None:
         self.branching.with_selected(self.branching.delete)
 
+    def action_copy_selected(self) -> None:
+        self.branching.copy_message(self._selected_message())
+
     def action_continue_reply(self) -> None:
         self.branching.continue_reply()
 
@@ -697,7 +706,9 @@ class ChatScreen(Screen[None]):
         if action in PROFILE_ACTIONS:
             return self.features.check(action)
         if action == "cancel_reply":
-            return self.running or self.compose_mode.active
+            return self.running
+        if action == "leave_mode":
+            return not self.running and self.compose_mode.active
         if action == "retry":
             return self.retry_user_id is not None and not self.running
         if action in {

@@ -321,13 +321,10 @@ class ConversationTree(LabelledTree):
             self.post_message(self.ForkRequested(self, message_id))
 
     def action_edit(self) -> None:
-        message_id = self._selected_or_bell()
-        if message_id is None:
-            return
-        if self._index.get(message_id).role != "user":
-            self.notify("Only your own messages can be edited.", severity="warning")
-            return
-        self.post_message(self.EditRequested(self, message_id))
+        """Ask the chat to edit the selected message: it decides what can be edited (yours,
+        or a written reply), exactly as for ``e`` in the message view."""
+        if (message_id := self._selected_or_bell()) is not None:
+            self.post_message(self.EditRequested(self, message_id))
 
     def action_regenerate(self) -> None:
         message_id = self._selected_or_bell()

@@ -160,9 +160,17 @@ def render_lines(renderable: object, console: Console, width: int) -> list[Strip
 
 
 def render_block(
-    block: Block, *, console: Console, palette: Palette, width: int, tail: bool = False
+    block: Block,
+    *,
+    console: Console,
+    palette: Palette,
+    width: int,
+    tail: bool = False,
+    keep_lines: bool = False,
 ) -> list[Strip]:
-    """Render one block; ``tail`` closes an open code fence first (the stream's last block).
+    """Render one block; ``tail`` closes an open code fence first (the stream's last block);
+    ``keep_lines`` breaks a paragraph at each of its line ends, as the user wrote it, instead
+    of joining its lines as Markdown does.
 
     Every body line of the view is rendered here, from the whole block (a streamed escape
     sequence is whole by then), so this is where stored and streamed text is made printable:
@@ -172,7 +180,10 @@ def render_block(
 
     source = printable(close_open_fence(block) if tail else block.source)
     markdown = ChatMarkdown(
-        source, code_theme=palette.code_theme, code_background=palette.code_background
+        source,
+        code_theme=palette.code_theme,
+        code_background=palette.code_background,
+        keep_lines=keep_lines,
     )
     strips = render_lines(markdown, console, width)
     return strips or [Strip.blank(width)]

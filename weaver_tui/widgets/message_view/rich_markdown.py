@@ -90,9 +90,16 @@ class ChatMarkdown(Markdown):
         "code_block": _ThemedCodeBlock,
     }
 
-    def __init__(self, markup: str, *, code_theme: str, code_background: str) -> None:
+    def __init__(
+        self, markup: str, *, code_theme: str, code_background: str, keep_lines: bool = False
+    ) -> None:
         self.markup = markup
         self.parsed = PARSER.parse(markup)
+        if keep_lines:  # every line end a line break (a soft break would become a space)
+            for token in self.parsed:
+                for child in token.children or ():
+                    if child.type == "softbreak":
+                        child.type = "hardbreak"
         self.code_theme = code_theme
         self.code_background = code_background
         self.justify = None

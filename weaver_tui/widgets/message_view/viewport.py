@@ -346,6 +346,7 @@ class TranscriptViewport(ScrollView):
                     palette=palette,
                     width=width,
                     tail=entry.is_tail(block_index),
+                    keep_lines=entry.item.role == "user",
                 )
                 self.blocks_rendered += 1
                 block.height = len(block.strips)
