@@ -55,6 +55,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 60.0
+CONTEXT_WINDOW_TIMEOUT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,34 @@ class ChatModelHandle:
     label: str
     base_url: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    http_async_client: Any = field(default=None, repr=False, compare=False)
+    """The model's own async HTTP client (None offline): other requests to the provider reuse
+    its connections and its SSL context."""
+    api_key: SecretStr | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_offline(self) -> bool:
         return self.provider == OFFLINE
+
+    async def served_context_window(self) -> int | None:
+        """The context window the provider's ``GET /models`` lists for this model, asked with
+        the model's own client (``None`` offline, or when the server lists none or cannot be
+        reached within a couple of seconds)."""
+        if self.http_async_client is None or not self.base_url:
+            return None
+        from agents.context import served_context_window
+
+        key = self.api_key.get_secret_value() if self.api_key else None
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        try:
+            answer = await self.http_async_client.get(
+                f"{self.base_url}/models", headers=headers, timeout=CONTEXT_WINDOW_TIMEOUT_S
+            )
+            answer.raise_for_status()
+            return served_context_window(answer.json(), self.model_name)
+        except Exception as exc:  # any HTTP or JSON failure: the window stays unknown
+            logger.info("the server did not list a context window", extra={"error": str(exc)})
+            return None
 
     def for_profile(self, profile: Profile) -> BaseChatModel:
         """The model a turn of ``profile`` runs on: the offline model learns the profile's
@@ -225,20 +250,39 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
-    builds the missing one itself with ``trust_env`` on.
+    builds the missing one itself with ``trust_env`` on. They share one SSL context: each
+    client would otherwise load the certificate bundle into its own (~0.1 s, some MiB).
     """
     import openai
 
     from agents.openai_answers import check_answer, check_answer_async
 
+    ssl_context = _http_package(openai.DefaultHttpxClient).create_ssl_context(trust_env=False)
     return (
         openai.DefaultHttpxClient(
-            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer]}
+            trust_env=False,
+            verify=ssl_context,
+            timeout=timeout,
+            event_hooks={"response": [check_answer]},
         ),
         openai.DefaultAsyncHttpxClient(
-            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer_async]}
+            trust_env=False,
+            verify=ssl_context,
+            timeout=timeout,
+            event_hooks={"response": [check_answer_async]},
         ),
     )
+
+
+def _http_package(client_type: type) -> Any:
+    """The HTTP package ``client_type`` is built on (``httpx2`` or ``httpx``)."""
+    import importlib
+
+    for base in client_type.__mro__:
+        root = base.__module__.split(".")[0]
+        if root.startswith("httpx"):
+            return importlib.import_module(root)
+    raise TypeError(f"{client_type.__name__} is not an httpx client")
 
 
 def _sdk_client_options(resolved: ProviderConfig) -> dict[str, Any]:
@@ -339,6 +383,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         label=f"{resolved.provider} · {resolved.model}",
         base_url=resolved.base_url,
         timeout=resolved.timeout,
+        http_async_client=http_async_client,
+        api_key=resolved.api_key,
     )
 
 

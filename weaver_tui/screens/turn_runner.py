@@ -160,7 +160,7 @@ class TurnRunner:
         )
         try:
             try:
-                model = self._services.model
+                model = await self._services.amodel()
             except WeaverError as exc:
                 turn.model_unavailable(user_message_id, exc)
             else:
