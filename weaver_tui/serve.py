@@ -23,6 +23,12 @@ DEFAULT_PORT = 8000
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
+SERVE_MISSING = (
+    "serving to a browser needs the optional serve extra: install it with "
+    "pip install 'weaver-tui[serve]' (in a clone: .venv/bin/pip install -e '.[serve]')"
+)
+
+
 class ServeError(Exception):
     """Serving cannot start; the message is one sentence for the user."""
 
@@ -52,8 +58,8 @@ def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
     """Serve the app on ``host:port`` until Ctrl+C; returns the exit status."""
     try:
         from textual_serve.server import Server
-    except ImportError as exc:  # pragma: no cover - a broken install
-        raise ServeError(f"textual-serve is not installed ({exc})") from None
+    except ImportError:
+        raise ServeError(SERVE_MISSING) from None
 
     check_port_free(host, port)
     if host not in _LOCAL_HOSTS:

@@ -100,3 +100,27 @@ def test_a_taken_port_is_one_clear_sentence(tmp_path: Path):
         f"weaver-tui: port {port} on 127.0.0.1 is already in use: stop what uses it, or pick "
         f"another with --port (for example --port {port + 1})"
     )
+
+
+def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(tmp_path: Path):
+    """``textual-serve`` is the optional ``serve`` extra: without it, ``serve`` says how to
+    install it (here it is hidden from the child by a ``None`` entry in ``sys.modules``)."""
+    code = (
+        "import sys; sys.modules['textual_serve'] = None\n"
+        "from weaver_tui.cli import main\n"
+        f"sys.exit(main(['serve', '--port', '{_free_port()}']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=isolated_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "weaver-tui: serving to a browser needs the optional serve extra: install it with "
+        "pip install 'weaver-tui[serve]' (in a clone: .venv/bin/pip install -e '.[serve]')"
+    )

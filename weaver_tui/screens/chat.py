@@ -322,6 +322,11 @@ class ChatScreen(Screen[None]):
         except WeaverError as exc:
             logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
         freeze_long_lived("agent stack imported")
+        self.app.call_from_thread(self._prepare_turns)
+
+    def _prepare_turns(self) -> None:
+        """The warm-up's last step, on the event loop: the runtime the first turn uses."""
+        self.run_worker(self.turns.prepare(), group="warm-up", exit_on_error=False)
 
     async def on_unmount(self) -> None:
         await self.opener.close()  # closed while a long conversation was still being read
