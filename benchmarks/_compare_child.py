@@ -17,7 +17,8 @@ MODE is one of
 - ``reply``: the app as the command builds it (settings validated after the first paint),
   left to finish its warm-up, then one message whose reply is TOKENS tokens: the time from
   Enter to the first frame that shows the reply's last token, and the process's peak RSS;
-- ``raw``: the same reply read over plain HTTP (httpx, no SDK): the stream baseline;
+- ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
+  its text kept: the stream baseline;
 - ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
 """
 
@@ -179,13 +180,17 @@ def raw(tokens: int) -> None:
     import httpx
 
     url = os.environ["WEAVER_BASE_URL"] + "/chat/completions"
+    text: list[str] = []
     with httpx.Client(trust_env=False, timeout=BOUND_S) as client:
         started = time.monotonic()
         with client.stream("POST", url, json=_body(tokens)) as answer:
-            done = any(line == "data: [DONE]" for line in answer.iter_lines())
+            for line in answer.iter_lines():
+                if line.startswith("data: {"):
+                    choices = json.loads(line[6:]).get("choices")
+                    text += [c["delta"].get("content") or "" for c in choices or ()]
         elapsed = time.monotonic() - started
-    if not done:
-        raise SystemExit("the raw read never saw [DONE]")
+    if not "".join(text).endswith(SENTINEL):
+        raise SystemExit("the raw read never saw the reply's last token")
     emit(elapsed=elapsed)
 
 
