@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
-from weaver_tui.logs import setup_logging
 from weaver_tui.settings_pending import PendingSettings
 
 if TYPE_CHECKING:
@@ -121,6 +120,7 @@ class Services:
 
     def _accept(self, settings: Settings) -> None:
         from storage.secrets import remember_secret
+        from weaver_tui.logs import setup_logging  # after the first paint: not on its path
 
         remember_secret(*_configured_secrets(settings))
         if self._configure_logging:
