@@ -14,6 +14,7 @@ itself (``max_retries=0``): failures reach the user at once, as one sentence, th
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -250,14 +251,14 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
-    builds the missing one itself with ``trust_env`` on. They share one SSL context: each
-    client would otherwise load the certificate bundle into its own (~0.1 s, some MiB).
+    builds the missing one itself with ``trust_env`` on. They share one SSL context with
+    every other client of the process (see :func:`_ssl_context`).
     """
     import openai
 
     from agents.openai_answers import check_answer, check_answer_async
 
-    ssl_context = _http_package(openai.DefaultHttpxClient).create_ssl_context(trust_env=False)
+    ssl_context = _ssl_context(openai.DefaultHttpxClient)
     return (
         openai.DefaultHttpxClient(
             trust_env=False,
@@ -272,6 +273,15 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
             event_hooks={"response": [check_answer_async]},
         ),
     )
+
+
+@functools.cache
+def _ssl_context(client_type: type) -> Any:
+    """The process's one SSL context for ``client_type`` clients (made as they would make
+    their own, ignoring ``SSL_CERT_*`` as ``trust_env=False`` does): each client would
+    otherwise load the certificate bundle into a context of its own (~0.1 s, some MiB), for
+    every model built and every model list asked."""
+    return _http_package(client_type).create_ssl_context(trust_env=False)
 
 
 def _http_package(client_type: type) -> Any:

@@ -14,16 +14,18 @@ from typing import Any
 
 import pytest
 
+import agents.providers as providers
 from agents.providers import ChatModelHandle
 from tests.support.fake_openai import FakeOpenAI
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_network_model_loads_the_certificate_bundle_once(
+def test_the_models_of_a_process_load_the_certificate_bundle_once(
     fake_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake_model()  # the SDK and langchain-openai imported (their import makes a context too)
+    providers._ssl_context.cache_clear()  # as in a fresh process
     loads: list[object] = []
     load = ssl.SSLContext.load_verify_locations
 
@@ -35,6 +37,8 @@ def test_a_network_model_loads_the_certificate_bundle_once(
     handle = fake_model()
     assert len(loads) == 1  # the sync and the async client share one context
     assert handle.http_async_client is handle.model.http_async_client
+    fake_model(model="fake-model-large")  # another model (a switch): the same context
+    assert len(loads) == 1
 
 
 def test_the_sdk_does_not_import_its_aiohttp_transport() -> None:
