@@ -61,21 +61,6 @@ def context_window_of(model: str) -> int | None:
     return CONTEXT_WINDOWS.get(model)
 
 
-def ask_served_context_window(base_url: str, api_key: str | None, model: str) -> int | None:
-    """The context window the server at ``base_url`` lists for ``model`` (``None`` when it
-    lists none, or cannot be reached within a second or two)."""
-    import httpx
-
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    try:
-        with httpx.Client(trust_env=False, timeout=2.0) as client:
-            answer = client.get(f"{base_url.rstrip('/')}/models", headers=headers)
-            answer.raise_for_status()
-            return served_context_window(answer.json(), model)
-    except (httpx.HTTPError, ValueError):
-        return None
-
-
 def served_context_window(models_answer: Any, model: str) -> int | None:
     """The context window an OpenAI-compatible server's ``/models`` answer gives ``model``
     (vLLM's ``max_model_len``, others' ``context_length`` / ``context_window``)."""

@@ -24,6 +24,12 @@ DEFAULT_PORT = 8000
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
+SERVE_MISSING = (
+    "serving to a browser needs the optional serve extra: install it with "
+    "pip install 'weaver-tui[serve]' (in a clone: .venv/bin/pip install -e '.[serve]')"
+)
+
+
 class ServeError(Exception):
     """Serving cannot start; the message is one sentence for the user."""
 
@@ -54,10 +60,7 @@ def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
     try:
         from weaver_tui.guarded_server import WILDCARD_HOSTS, GuardedServer
     except ImportError:
-        raise ServeError(
-            "weaver-tui serve needs textual-serve: install it with "
-            "`pip install textual-serve` in the environment weaver-tui runs from"
-        ) from None
+        raise ServeError(SERVE_MISSING) from None
 
     if host in WILDCARD_HOSTS:
         raise ServeError(

@@ -10,6 +10,7 @@ this module too.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import threading
@@ -72,6 +73,7 @@ class Services:
         configure_logging: bool = True,
     ) -> None:
         self._settings_lock = threading.Lock()
+        self._model_lock = threading.Lock()
         self._configure_logging = configure_logging
         self.log_path: Path | None = None
         self._pending: PendingSettings | None = None
@@ -159,12 +161,31 @@ class Services:
 
     @property
     def model(self) -> ChatModelHandle:
-        """The chat model for the next turn (built from the settings on first use)."""
-        if self._model is None:
-            from agents.providers import make_chat_model
+        """The chat model for the next turn (built from the settings on first use).
 
-            self._model = make_chat_model(self.settings.provider_config())
+        Thread-safe, built once: the app builds it in its warm-up thread after the first
+        paint, and a caller that comes meanwhile (the first turn) waits for that build instead
+        of making a second model with clients of its own.
+        """
+        if self._model is None:
+            with self._model_lock:
+                if self._model is None:
+                    from agents.providers import make_chat_model
+
+                    self._model = make_chat_model(self.settings.provider_config())
         return self._model
+
+    async def amodel(self) -> ChatModelHandle:
+        """:attr:`model` for the event loop: taken at once when it is built, else built (or
+        waited for, while the warm-up builds it) in a thread, so the loop never blocks."""
+        if self._model is not None:
+            return self._model
+        return await asyncio.to_thread(lambda: self.model)
+
+    @property
+    def model_built(self) -> bool:
+        """True once :attr:`model` is there to take without building (or waiting for) it."""
+        return self._model is not None
 
     def switch_model(
         self,
@@ -196,7 +217,8 @@ class Services:
         if api_key:
             changes["api_key"] = SecretStr(api_key)
         handle = make_chat_model(dataclasses.replace(config, **changes))
-        self._model = handle
+        with self._model_lock:
+            self._model = handle
         logger.info(
             "model switched", extra={"provider": handle.provider, "model": handle.model_name}
         )

@@ -14,6 +14,7 @@ itself (``max_retries=0``): failures reach the user at once, as one sentence, th
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -57,6 +58,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 60.0
+CONTEXT_WINDOW_TIMEOUT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,34 @@ class ChatModelHandle:
     timeout: float = DEFAULT_TIMEOUT
     context_window: int | None = None
     """The model's context window in tokens, when known: requests are cut to fit it."""
+    http_async_client: Any = field(default=None, repr=False, compare=False)
+    """The model's own async HTTP client (None offline): other requests to the provider reuse
+    its connections and its SSL context."""
+    api_key: SecretStr | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_offline(self) -> bool:
         return self.provider == OFFLINE
+
+    async def served_context_window(self) -> int | None:
+        """The context window the provider's ``GET /models`` lists for this model, asked with
+        the model's own client (``None`` offline, or when the server lists none or cannot be
+        reached within a couple of seconds)."""
+        if self.http_async_client is None or not self.base_url:
+            return None
+        from agents.context import served_context_window
+
+        key = self.api_key.get_secret_value() if self.api_key else None
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        try:
+            answer = await self.http_async_client.get(
+                f"{self.base_url}/models", headers=headers, timeout=CONTEXT_WINDOW_TIMEOUT_S
+            )
+            answer.raise_for_status()
+            return served_context_window(answer.json(), self.model_name)
+        except Exception as exc:  # any HTTP or JSON failure: the window stays unknown
+            logger.info("the server did not list a context window", extra={"error": str(exc)})
+            return None
 
     def for_profile(self, profile: Profile) -> BaseChatModel:
         """The model a turn of ``profile`` runs on: the offline model learns the profile's
@@ -229,20 +255,48 @@ def _http_clients(timeout: float) -> tuple[Any, Any]:
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
-    builds the missing one itself with ``trust_env`` on.
+    builds the missing one itself with ``trust_env`` on. They share one SSL context with
+    every other client of the process (see :func:`_ssl_context`).
     """
     import openai
 
     from agents.providers.openai_answers import check_answer, check_answer_async
 
+    ssl_context = _ssl_context(openai.DefaultHttpxClient)
     return (
         openai.DefaultHttpxClient(
-            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer]}
+            trust_env=False,
+            verify=ssl_context,
+            timeout=timeout,
+            event_hooks={"response": [check_answer]},
         ),
         openai.DefaultAsyncHttpxClient(
-            trust_env=False, timeout=timeout, event_hooks={"response": [check_answer_async]}
+            trust_env=False,
+            verify=ssl_context,
+            timeout=timeout,
+            event_hooks={"response": [check_answer_async]},
         ),
     )
+
+
+@functools.cache
+def _ssl_context(client_type: type) -> Any:
+    """The process's one SSL context for ``client_type`` clients (made as they would make
+    their own, ignoring ``SSL_CERT_*`` as ``trust_env=False`` does): each client would
+    otherwise load the certificate bundle into a context of its own (~0.1 s, some MiB), for
+    every model built and every model list asked."""
+    return _http_package(client_type).create_ssl_context(trust_env=False)
+
+
+def _http_package(client_type: type) -> Any:
+    """The HTTP package ``client_type`` is built on (``httpx2`` or ``httpx``)."""
+    import importlib
+
+    for base in client_type.__mro__:
+        root = base.__module__.split(".")[0]
+        if root.startswith("httpx"):
+            return importlib.import_module(root)
+    raise TypeError(f"{client_type.__name__} is not an httpx client")
 
 
 def _sdk_client_options(resolved: ProviderConfig) -> dict[str, Any]:
@@ -367,6 +421,8 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         base_url=resolved.base_url,
         timeout=resolved.timeout,
         context_window=context_window_of(resolved.model),
+        http_async_client=http_async_client,
+        api_key=resolved.api_key,
     )
 
 

@@ -54,7 +54,9 @@ def asks_for_reasoning(exc: openai.BadRequestError) -> bool:
 
 
 def _reasoning_of(message: Any) -> str:
-    value = message.get(REASONING_KEY) if isinstance(message, Mapping) else None
+    # ``type(...) is dict`` first: a streamed delta is a dict, and an ABC check costs more.
+    is_mapping = type(message) is dict or isinstance(message, Mapping)
+    value = message.get(REASONING_KEY) if is_mapping else None
     return value if isinstance(value, str) else ""
 
 
@@ -101,8 +103,9 @@ class ReasoningChatOpenAI(ChatOpenAI):
         if generation is None:
             return None
         choices = chunk.get("choices")
-        if choices and isinstance(choices[0], Mapping):
-            reasoning = _reasoning_of(choices[0].get("delta"))
+        choice = choices[0] if choices else None
+        if type(choice) is dict or isinstance(choice, Mapping):
+            reasoning = _reasoning_of(choice.get("delta"))
             if reasoning:
                 generation.message.additional_kwargs[REASONING_KEY] = reasoning
         return generation

@@ -126,13 +126,18 @@ class TurnEventMapper:
         )
         if not text and not sent_apart:
             return
-        yield from self._ensure_reply()
+        if self.recorder.reply_id is None:
+            yield from self._ensure_reply()
         splitter = self._reply_splitter()
         if isinstance(sent_apart, str) and sent_apart:
             yield from self._reasoning(sent_apart)
-        if text:
+        if text:  # _pieces, written out: this runs once per streamed token
             reasoning, answer = splitter.feed(text)
-            yield from self._pieces(reasoning, answer)
+            if reasoning:
+                yield from self._reasoning(reasoning)
+            if answer:
+                self.recorder.append(answer)
+                yield TokenDelta(self.recorder.reply_id or "", answer)
 
     def _reply_splitter(self) -> ThinkSplitter:
         """The open reply's splitter (a fresh one for a reply it has not read yet)."""

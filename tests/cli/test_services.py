@@ -123,3 +123,54 @@ def test_provider_key_variables_are_scrubbed_from_the_log(tmp_path: Path, monkey
     text = (tmp_path / "d" / "weaver.log").read_text(encoding="utf-8")
     assert "request failed with key [REDACTED]" in text and secret not in text
     assert made.log_path == tmp_path / "d" / "weaver.log"
+
+
+def test_two_threads_asking_for_the_model_at_once_share_one_build(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm-up thread and a first turn may both ask while the model is being built: the
+    second waits for the first build instead of making a model (and clients) of its own."""
+    import threading
+
+    import agents.providers as providers
+
+    build = providers.make_chat_model
+    builds: list[str] = []
+    first_builds, second_waits = threading.Event(), threading.Event()
+
+    class WatchedLock:
+        """The services' lock, noting when a second caller has to wait for it."""
+
+        def __init__(self) -> None:
+            self._lock = threading.Lock()
+
+        def __enter__(self) -> None:
+            if not self._lock.acquire(blocking=False):
+                second_waits.set()
+                self._lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            self._lock.release()
+
+    def slow_build(config: object) -> object:
+        builds.append(threading.current_thread().name)
+        first_builds.set()
+        if len(builds) == 1:  # the first build lasts until the other caller has arrived
+            assert second_waits.wait(timeout=30), "the second caller never asked"
+        return build(config)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(providers, "make_chat_model", slow_build)
+    monkeypatch.setattr(services, "_model_lock", WatchedLock())
+    handles: dict[str, object] = {}
+
+    def ask(name: str) -> None:
+        handles[name] = services.model
+
+    threads = [threading.Thread(target=ask, args=(n,), name=n) for n in ("warm-up", "turn")]
+    threads[0].start()
+    assert first_builds.wait(timeout=30)  # the first caller is building when the second asks
+    threads[1].start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert builds == ["warm-up"]
+    assert handles["warm-up"] is handles["turn"] is services.model

@@ -60,6 +60,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any] | None
+    peer: tuple[str, int] | None = None
+    """The client's address and port: requests with the same one came over one connection."""
 
 
 class FakeOpenAI:
@@ -214,7 +216,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body: dict[str, Any] | None) -> None:
         headers = {k.lower(): v for k, v in self.headers.items()}
-        self.fake.requests.append(RecordedRequest(self.command, self.path, headers, body))
+        peer = (str(self.client_address[0]), int(self.client_address[1]))
+        self.fake.requests.append(RecordedRequest(self.command, self.path, headers, body, peer))
 
     def do_GET(self) -> None:
         self._record(None)

@@ -23,6 +23,7 @@ class FooterApp(App[None]):
     def __init__(self) -> None:
         super().__init__()
         self.can_retry = False
+        self.offers_new = True
         self.recomposes = 0
 
     def compose(self) -> ComposeResult:
@@ -33,6 +34,8 @@ class FooterApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "retry":
             return True if self.can_retry else None  # None: shown, disabled
+        if action == "new":
+            return self.offers_new  # False: not shown
         return True
 
     def action_new(self) -> None: ...
@@ -71,7 +74,7 @@ async def test_refreshes_that_change_nothing_do_not_rebuild_the_footer(
         assert {key.description: key for key in app.query(FooterKey)} == keys  # same widgets
 
 
-async def test_a_change_in_what_is_shown_rebuilds_it_once(
+async def test_a_key_that_becomes_enabled_is_lit_in_place(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = FooterApp()
@@ -85,6 +88,30 @@ async def test_a_change_in_what_is_shown_rebuilds_it_once(
             app.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
+        assert app.recomposes == 0
+        assert next(k for k in app.query(FooterKey) if k.description == "Retry") is retry
+        assert not retry.has_class("-disabled") and not retry._disabled
+        app.can_retry = False
+        app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert retry.has_class("-disabled") and retry._disabled
+        assert app.recomposes == 0
+
+
+async def test_a_change_in_the_keys_shown_rebuilds_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        _count_recomposes(app, monkeypatch)
+        app.can_retry = True
+        app.offers_new = False  # a key goes: rebuilt
+        for _ in range(3):
+            app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
         assert app.recomposes == 1
-        retry = next(key for key in app.query(FooterKey) if key.description == "Retry")
-        assert not retry.has_class("-disabled")
+        keys = {key.description: key for key in app.query(FooterKey)}
+        assert "New" not in keys and not keys["Retry"].has_class("-disabled")

@@ -7,6 +7,9 @@ that was 8 recomposes on the chat skeleton alone, ~0.13 s of the event loop's ti
 with cProfile on the 2-core benchmark machine), while the keys shown never changed. Here the
 footer recomposes only if the shown bindings (key, label, action, enabled, tooltip, group)
 differ from what it shows; the other refreshes queued in the same frame then find nothing new.
+When only whether keys are enabled changed (a reply starts: Esc cancels; it ends: F5 retries),
+the keys it shows are dimmed or lit in place, as a rebuild would show them, without mounting
+new widgets and laying the screen out again in the middle of a turn.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class WeaverFooter(Footer):
@@ -51,5 +55,30 @@ class WeaverFooter(Footer):
         shown = self.shown_bindings()
         if shown == self._shown:
             return
+        only_enabled = self._only_enabled_changed(shown)
         self._shown = shown
-        await super().recompose()
+        if only_enabled:
+            self._show_enabled()
+        else:
+            await super().recompose()
+
+    def _only_enabled_changed(self, shown: tuple[Any, ...]) -> bool:
+        """Whether ``shown`` differs from what is shown only in which keys are enabled."""
+        if self._shown is None:
+            return False
+        (keys, *rest), (old_keys, *old_rest) = shown, self._shown
+        if rest != old_rest or len(keys) != len(old_keys):
+            return False
+        return all(a[:4] + a[5:] == b[:4] + b[5:] for a, b in zip(keys, old_keys, strict=True))
+
+    def _show_enabled(self) -> None:
+        """Dim or light each key as :meth:`compose` would build it (the first shown binding of
+        its action decides; ``FooterKey._disabled`` is what its click checks)."""
+        bindings = self.screen.active_bindings.values()
+        enabled: dict[str, bool] = {}
+        for _node, binding, is_enabled, _tooltip in sorted(bindings, key=lambda b: not b[1].show):
+            enabled.setdefault(binding.action, is_enabled)
+        for key in self.query(FooterKey):
+            if key.action in enabled:
+                key._disabled = not enabled[key.action]
+                key.set_class(key._disabled, "-disabled")

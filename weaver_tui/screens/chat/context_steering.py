@@ -10,7 +10,6 @@ last message it covers. The tree keeps every message either way (see :mod:`agent
 from __future__ import annotations
 
 import logging
-from functools import partial
 from typing import TYPE_CHECKING
 
 from storage.store import StorageError
@@ -47,6 +46,7 @@ class ContextSteering:
         self._state = state
         self._services = services
         self._told: tuple[str, int] | None = None
+        self._turn_ended = False
 
     def toggle_mark(self, message_id: str | None, mark: str) -> None:
         """Set ``mark`` (``pinned``, ``excluded``) on ``message_id``, or take it off again."""
@@ -82,7 +82,7 @@ class ContextSteering:
         header = self._surface.header
         header.busy = "summarising"
         try:
-            handle = self._services.model
+            handle = await self._services.amodel()
             record = await summarise_older(self._state.store, handle.model, leaf_id)
         except WeaverError as exc:
             self._surface.notify(exc.user_message, severity="error", title="Not summarised")
@@ -103,9 +103,15 @@ class ContextSteering:
             f"Summarised the {covered} older messages: the model reads the summary in their place."
         )
 
+    def turn_ended(self) -> None:
+        """A turn has streamed: from now on the header's count may ask the server for the
+        model's context window. Asked earlier, the question would compete with the first
+        turn; asked now, it goes over the connection the turn left open."""
+        self._turn_ended = True
+
     def _served_window(self) -> int | None:
-        """The server's own figure for the header's model, asked once, in a thread (building
-        the model may itself ask the server which model it serves: never on the UI thread)."""
+        """The server's own figure for the header's model, asked once per model and server,
+        after a turn, with the model's own client (see :meth:`turn_ended`)."""
         header = self._surface.header
         key = (
             header.provider,
@@ -113,27 +119,16 @@ class ContextSteering:
             str(self._services.settings.provider_config().base_url),
         )
         if key not in _SERVED:
+            if not (self._turn_ended and self._services.model_built):
+                return None
             _SERVED[key] = None
             self._surface.run_worker(
-                partial(self._ask_served_window, key),
-                thread=True,
-                group="context-window",
-                exit_on_error=False,
+                self._ask_served_window(key), group="context-window", exit_on_error=False
             )
         return _SERVED[key]
 
-    def _ask_served_window(self, key: tuple[str, str, str]) -> None:
-        from agents.context import ask_served_context_window
-
-        try:
-            handle = self._services.model
-        except Exception:  # no model yet (a missing key ...): nothing to ask
-            return
-        if handle.is_offline or not handle.base_url:
-            return
-        api_key = self._services.settings.provider_config().api_key
-        secret = api_key.get_secret_value() if api_key else None
-        window = ask_served_context_window(handle.base_url, secret, handle.model_name)
+    async def _ask_served_window(self, key: tuple[str, str, str]) -> None:
+        window = await self._services.model.served_context_window()
         if window:
             _SERVED[key] = window
             self._surface.post_message(ContextWindowKnown())

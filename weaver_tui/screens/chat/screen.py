@@ -310,12 +310,25 @@ class ChatScreen(Screen[None]):
 
     @work(thread=True, group="warm-up", exit_on_error=False)
     def _warm_up(self) -> None:
-        """Import the agent stack after the first paint, so the first turn starts at once."""
+        """After the first paint, off the event loop: import the agent stack (then the
+        panels and the count that need it can show), then build the chat model (the provider
+        stack's imports, its HTTP client), so the first turn starts at once. A model that
+        cannot be built is said by the turn that needs it."""
         import agents.runtime.agent_runtime  # noqa: F401
+        from agents.errors import WeaverError
 
         warm_profile_modules(self.state.profile)
-        freeze_long_lived("agent stack imported")
         self.app.call_from_thread(setattr, self, "agents_ready", True)
+        try:
+            self.services.model  # noqa: B018 - built here, once (see Services.model)
+        except WeaverError as exc:
+            logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
+        freeze_long_lived("agent stack imported")
+        self.app.call_from_thread(self._prepare_turns)
+
+    def _prepare_turns(self) -> None:
+        """The warm-up's last step, on the event loop: the runtime the first turn uses."""
+        self.run_worker(self.turns.prepare(), group="warm-up", exit_on_error=False)
 
     async def on_unmount(self) -> None:
         await self.opener.close()  # closed while a long conversation was still being read
@@ -670,6 +683,7 @@ class ChatScreen(Screen[None]):
             )
         if outcome.status in RETRYABLE:
             self.retry_user_id = event.user_message_id
+        self.steering.turn_ended()
         self.presenter.update_header()
         if self.state.traits.participants and self.agents_ready:
             self.presenter.show_path()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
+from weaver_tui.heap import freeze_long_lived
 from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat.requests import TurnEnded
 
@@ -58,6 +59,7 @@ class TurnRunner:
         self._row_filter = row_filter
         self._runtime: AgentRuntime | None = None
         self._runtime_stack = AsyncExitStack()
+        self._runtime_opening = asyncio.Lock()
         self.cancel_event: asyncio.Event | None = None
         """Set while a turn (or a hold) runs; setting it stops that."""
         self.turn: TurnView | None = None
@@ -128,10 +130,20 @@ class TurnRunner:
         """Close the agent runtime (the screen is going away)."""
         await self._runtime_stack.aclose()
 
+    async def prepare(self) -> None:
+        """Open the runtime and compile the open profile's graph before the first turn needs
+        them (the end of the screen's warm-up); a turn that comes first opens them itself."""
+        from agents.profiles import get_profile
+
+        runtime = await self._open_runtime()
+        runtime.graph_for(get_profile(self._state.profile))
+        freeze_long_lived("first turn: the runtime is loaded", once=True)
+
     async def _open_runtime(self) -> AgentRuntime:
-        if self._runtime is None:
-            opened = self._services.runtime()
-            self._runtime = await self._runtime_stack.enter_async_context(opened)
+        async with self._runtime_opening:  # the warm-up's prepare and a first turn
+            if self._runtime is None:
+                opened = self._services.runtime()
+                self._runtime = await self._runtime_stack.enter_async_context(opened)
         return self._runtime
 
     async def _run(
@@ -160,7 +172,7 @@ class TurnRunner:
         )
         try:
             try:
-                model = self._services.model
+                model = await self._services.amodel()
             except WeaverError as exc:
                 turn.model_unavailable(user_message_id, exc)
             else:

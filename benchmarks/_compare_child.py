@@ -1,0 +1,232 @@
+"""One measurement of ``benchmarks/compare``, in a fresh interpreter, on one checkout.
+
+The parent runs this file with ``PYTHONPATH`` set to the checkout under test (the working tree
+or the previous commit's worktree), so every ``weaver_tui`` / ``agents`` import below comes
+from that checkout; this file itself only uses what both sides have (the ``weaver-tui``
+command, ``make_app``, the chat screen's status). It prints one JSON line; times are
+``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
+
+    python _compare_child.py MODE [TOKENS]
+
+MODE is one of
+
+- ``bare``: a bare Textual app (header, a label, footer) to its ``Ready`` event: the launch
+  baseline;
+- ``launch``: the ``weaver-tui`` command, headless at 120x40, to its ``Ready`` event, when the
+  launch frame's composer takes keys;
+- ``reply``: the app as the command builds it (settings validated after the first paint),
+  left to finish its warm-up, then one message whose reply is TOKENS tokens: the time from
+  Enter to the first frame that shows the reply's last token, and the process's peak RSS;
+- ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
+  its text kept: the stream baseline;
+- ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import resource
+import sys
+import time
+from typing import Any
+
+SIZE = (120, 40)
+SENTINEL = "ZQXEND"
+"""The reply's last token (see ``_app_harness``)."""
+BOUND_S = 300.0
+"""Upper bound of any wait (against a hang, not a timing check)."""
+
+
+def emit(**result: Any) -> None:
+    result["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+def prompt(tokens: int) -> str:
+    return f"bench tokens={tokens} rate=0"
+
+
+# -- launch ------------------------------------------------------------------------------------
+
+
+def bare() -> None:
+    from textual.app import App
+    from textual.widgets import Footer, Header, Static
+
+    class Bare(App[None]):
+        def compose(self) -> Any:
+            yield Header()
+            yield Static("hello")
+            yield Footer()
+
+        def on_ready(self) -> None:
+            emit(ready=time.monotonic())
+            self.exit()
+
+    Bare().run(headless=True, size=SIZE)
+
+
+def launch() -> None:
+    """The real command (``weaver_tui.cli.main``), only made headless, ended at its first
+    ``Ready``; Textual is imported where the command imports it."""
+    from weaver_tui import cli
+
+    make = cli._make_app
+
+    def headless(services: Any, args: Any) -> Any:
+        app = make(services, args)
+        app_class = type(app)
+        run = app_class.run
+
+        def on_ready(self: Any) -> None:
+            emit(ready=time.monotonic())
+            self.exit()
+
+        app_class.on_ready = on_ready
+        app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
+        return app
+
+    cli._make_app = headless
+    sys.exit(cli.main([]))
+
+
+# -- a reply -----------------------------------------------------------------------------------
+
+
+async def _until(predicate: Any) -> None:
+    deadline = time.monotonic() + BOUND_S
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise SystemExit("the app never reached the expected state")
+        await asyncio.sleep(0.002)
+
+
+def _warm(app: Any) -> bool:
+    """The chat screen is in, its composer focused, and its warm-up worker has ended."""
+    from weaver_tui.screens.chat.screen import ChatScreen
+
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if not isinstance(screen, ChatScreen) or not screen.composer_ready or not screen.agents_ready:
+        return False
+    return not any(w.group == "warm-up" and not w.is_finished for w in app.workers)
+
+
+def _reply_shown(screen: Any) -> bool:
+    turn = screen.turn
+    if screen.running or turn is None or turn.outcome.status == "running":
+        return False
+    if turn.outcome.status != "complete":
+        raise SystemExit(f"the turn ended {turn.outcome.status}: {turn.outcome.error}")
+    item = screen.messages.get_item(turn.outcome.reply_ids[-1])
+    shown = any(SENTINEL in line for line in screen.messages.visible_text())
+    return item is not None and item.content.rstrip().endswith(SENTINEL) and shown
+
+
+def _stamped_app(services: Any) -> Any:
+    """The app as ``make_app`` builds it, stamping the first frame on which its ``waiting``
+    check holds (frames are taken where Textual hands them to the driver)."""
+    from weaver_tui.app import make_app
+
+    app = make_app(services)
+    app.waiting, app.shown_at = None, None
+    display = app._display
+
+    def stamped(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        check = app.waiting
+        if renderable is not None and not app._batch_count and check and check():
+            app.shown_at = time.monotonic()
+            app.waiting = None
+
+    app._display = stamped
+    return app
+
+
+async def reply(tokens: int) -> None:
+    from weaver_tui.services import Services
+    from weaver_tui.settings.pending import PendingSettings
+
+    app = _stamped_app(Services(PendingSettings.peek(env_file=None)))
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(lambda: _warm(app))
+        warm = time.monotonic()
+        screen = app.screen_stack[0]
+        screen.composer.load_text(prompt(tokens))
+        app.waiting = lambda: _reply_shown(screen)
+        started = time.monotonic()
+        await pilot.press("enter")
+        await _until(lambda: app.shown_at is not None)
+        elapsed = app.shown_at - started
+    emit(elapsed=elapsed, warm=warm)
+
+
+# -- baselines ---------------------------------------------------------------------------------
+
+
+def _body(tokens: int) -> dict[str, Any]:
+    return {
+        "model": os.environ["WEAVER_MODEL"],
+        "messages": [{"role": "user", "content": prompt(tokens)}],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+
+
+def raw(tokens: int) -> None:
+    """The reply read as plain server-sent events: request sent to ``[DONE]`` read."""
+    import httpx
+
+    url = os.environ["WEAVER_BASE_URL"] + "/chat/completions"
+    text: list[str] = []
+    with httpx.Client(trust_env=False, timeout=BOUND_S) as client:
+        started = time.monotonic()
+        with client.stream("POST", url, json=_body(tokens)) as answer:
+            for line in answer.iter_lines():
+                if line.startswith("data: {"):
+                    choices = json.loads(line[6:]).get("choices")
+                    text += [c["delta"].get("content") or "" for c in choices or ()]
+        elapsed = time.monotonic() - started
+    if not "".join(text).endswith(SENTINEL):
+        raise SystemExit("the raw read never saw the reply's last token")
+    emit(elapsed=elapsed)
+
+
+async def astream(tokens: int) -> None:
+    from langchain_core.messages import HumanMessage
+    from langchain_openai import ChatOpenAI
+
+    model = ChatOpenAI(
+        model=os.environ["WEAVER_MODEL"],
+        base_url=os.environ["WEAVER_BASE_URL"],
+        api_key=os.environ["WEAVER_API_KEY"],  # type: ignore[arg-type]
+        max_retries=0,
+        stream_usage=True,
+    )
+    started = time.monotonic()
+    last = ""
+    async for chunk in model.astream([HumanMessage(prompt(tokens))]):
+        last = str(chunk.content) or last
+    elapsed = time.monotonic() - started
+    if not last.endswith(SENTINEL):
+        raise SystemExit("astream never saw the reply's last token")
+    emit(elapsed=elapsed)
+
+
+if __name__ == "__main__":
+    mode, *rest = sys.argv[1:]
+    count = int(rest[0]) if rest else 0
+    if mode == "bare":
+        bare()
+    elif mode == "launch":
+        launch()
+    elif mode == "reply":
+        asyncio.run(reply(count))
+    elif mode == "raw":
+        raw(count)
+    elif mode == "astream":
+        asyncio.run(astream(count))
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")

@@ -1,0 +1,43 @@
+"""``benchmarks/compare`` still runs: one small round against HEAD, every row of its table.
+
+Not a timing check (figures on a shared machine mean nothing): the script passes when it builds
+the other commit's worktree, measures both checkouts and their baselines, prints a row per
+figure with both sides and a verdict for each target, and removes the worktree again.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ROWS = (
+    "launch -> composer takes keys",
+    "short reply on screen",
+    "long reply on screen",
+    "peak RSS after the long reply",
+    "launch -> warm-up over (info)",
+)
+
+
+def _worktrees() -> list[str]:
+    listed = subprocess.run(
+        ["git", "worktree", "list", "--porcelain"], cwd=ROOT, capture_output=True, text=True
+    )
+    return [line for line in listed.stdout.splitlines() if line.startswith("worktree ")]
+
+
+def test_compare_measures_both_checkouts_and_prints_every_row() -> None:
+    before = _worktrees()
+    done = subprocess.run(
+        [str(ROOT / "benchmarks" / "compare"), "HEAD", "--runs", "1", "--tokens", "300",
+         "--short", "20"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
+    rows = {line.split("  ")[0].strip(): line for line in done.stdout.splitlines()}
+    for row in ROWS:
+        assert row in rows, done.stdout
+    for row in ROWS[:4]:
+        assert rows[row].count("PASS") + rows[row].count("FAIL") == 2, rows[row]
+    assert _worktrees() == before  # the temporary worktree is gone

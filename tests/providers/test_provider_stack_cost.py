@@ -1,0 +1,84 @@
+"""What building a network model costs stays small: one SSL context for the model's clients,
+no aiohttp transport imported by the SDK, and the model's own client reused for the server's
+model list."""
+
+from __future__ import annotations
+
+import os
+import ssl
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agents.providers as providers
+from agents.providers import ChatModelHandle
+from tests.support.fake_openai import FakeOpenAI
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_models_of_a_process_load_the_certificate_bundle_once(
+    fake_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_model()  # the SDK and langchain-openai imported (their import makes a context too)
+    providers._ssl_context.cache_clear()  # as in a fresh process
+    loads: list[object] = []
+    load = ssl.SSLContext.load_verify_locations
+
+    def counted(self: ssl.SSLContext, *args: Any, **kwargs: Any) -> None:
+        loads.append(self)
+        load(self, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+    handle = fake_model()
+    assert len(loads) == 1  # the sync and the async client share one context
+    assert handle.http_async_client is handle.model.http_async_client
+    fake_model(model="fake-model-large")  # another model (a switch): the same context
+    assert len(loads) == 1
+
+
+def test_the_sdk_does_not_import_its_aiohttp_transport() -> None:
+    code = (
+        "import sys\n"
+        "from pydantic import SecretStr\n"
+        "from agents.providers import ProviderConfig, make_chat_model\n"
+        "make_chat_model(ProviderConfig(provider='openai-compatible', model='m',"
+        " base_url='http://127.0.0.1:9/v1', api_key=SecretStr('k')))\n"
+        "import aiohttp  # installed: the check below means something\n"
+        "print('openai' in sys.modules, 'openai._vendor.httpx_aiohttp' in sys.modules"
+        " and sys.modules['openai._vendor.httpx_aiohttp'] is not None)\n"
+    )
+    pytest.importorskip("aiohttp")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
+
+
+async def test_the_served_context_window_comes_over_the_models_own_connection(
+    fake_model: Callable[..., ChatModelHandle], fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.model_info["fake-model"] = {"max_model_len": 8192}
+    fake_openai.script("hello")
+    handle = fake_model()
+    async for _ in handle.model.astream("hi"):
+        pass
+    assert await handle.served_context_window() == 8192
+    chat, models = fake_openai.requests[-2:]
+    assert chat.path.endswith("/chat/completions") and models.path.endswith("/models")
+    assert models.peer == chat.peer  # the same client, the same kept-alive connection
+    assert models.headers["authorization"] == "Bearer sk-test-DO-NOT-LEAK-1234567890"
+    await handle.http_async_client.aclose()
+
+
+async def test_an_unreachable_server_leaves_the_window_unknown(
+    fake_model: Callable[..., ChatModelHandle],
+) -> None:
+    handle = fake_model(base_url="http://127.0.0.1:9/v1")
+    assert await handle.served_context_window() is None
