@@ -15,6 +15,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from agents.shared_space.marks import unmarked
 from agents.speaker import speaker_of
 
 _PARTICIPANTS = re.compile(r"^\s*participants\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
@@ -160,7 +161,7 @@ def read_conversation(
     system = "\n\n".join(text_of(m.content) for m in messages if isinstance(m, SystemMessage))
     last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=-1)
     earlier = tuple(
-        text_of(m.content).strip()
+        unmarked(text_of(m.content)).strip()
         for m in messages[: max(last_human, 0)]
         if isinstance(m, HumanMessage)
     )
@@ -183,7 +184,7 @@ def read_conversation(
     if last_human >= 0:
         human = messages[last_human]
         sender = speaker_of(human.name, participants)
-        user_text = text_of(human.content).strip()
+        user_text = unmarked(text_of(human.content)).strip()
         images = _image_parts(human.content)
 
     calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
