@@ -5,6 +5,7 @@ screen, with the space stored in a real SQLite file and the app on the offline m
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual.widgets import Label
@@ -108,3 +109,22 @@ async def test_sams_tool_pane_never_shows_a_private_reply_to_alex(
         shown = screen_text(pilot)
         assert "Thank you for telling me" not in shown and "reply_privately" not in shown
         assert SHARED_POST[:20] in shown  # the post to everyone reaches Sam
+
+
+async def test_an_export_from_alexs_view_holds_only_what_alex_may_read(services: Services) -> None:
+    cid = _space(services.store)
+    async with new_app(services, profile="mediator", conversation_id=cid).run_test(
+        size=SIZE
+    ) as pilot:
+        screen = await _open(pilot)
+        await switch_to(pilot, screen, "Alex")
+        screen.saver.export_conversation()
+        await settle(pilot)
+    exports = Path(services.settings.data_dir) / "exports"
+    (folder,) = exports.iterdir()
+    assert folder.name.endswith("-alex")
+    markdown = (folder / "conversation.md").read_text(encoding="utf-8")
+    records = (folder / "messages.jsonl").read_text(encoding="utf-8")
+    assert ALEX_SHARED in markdown and ALEX_SHARED in records
+    for text in (markdown, records):
+        assert "Casino" not in text and "Courage" not in text
