@@ -133,6 +133,10 @@ class ProfileTraits:
     participants: tuple[str, ...] = ()
     """The default speakers of a conversation with several people (empty: one user). With
     participants the app offers who speaks, whom they address, and one view per channel."""
+    private_messages: bool = False
+    """Some messages are private to one participant: a conversation's title then comes only
+    from a message everyone may read (else a neutral one naming the participants), since the
+    title shows in every view and every list."""
     preview: bool = True
     """Whether a long conversation's last messages may be drawn before the rest is read (a
     profile whose views hide records from some readers needs the whole conversation first)."""

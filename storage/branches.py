@@ -10,6 +10,7 @@ import logging
 import os
 import sqlite3
 
+from storage.audience import Viewer, viewer_key, visible_condition
 from storage.codec import MESSAGE_COLUMNS, now_text
 from storage.database import Database
 from storage.models import MessageRecord
@@ -33,6 +34,18 @@ WITH RECURSIVE up(id, parent_id, n) AS (
 _PATH_UP = f"""{_UP}
 SELECT {_M_COLUMNS} FROM up JOIN messages m ON m.id = up.id ORDER BY up.n DESC
 """
+
+_VISIBLE_PATH_UP = f"""
+WITH RECURSIVE up(id, parent_id, n) AS (
+    SELECT id, parent_id, 0 FROM messages WHERE id = :leaf
+    UNION ALL
+    SELECT p.id, p.parent_id, up.n + 1 FROM up JOIN messages p ON p.id = up.parent_id
+)
+SELECT {_M_COLUMNS} FROM up JOIN messages m ON m.id = up.id
+WHERE {visible_condition("m")}
+ORDER BY up.n DESC
+"""
+"""The records of the path up from ``:leaf`` that ``:viewer`` may read, root first."""
 
 _TAIL_WITH_VERSIONS = f"""{_UP}
 SELECT {_M_COLUMNS},
@@ -95,9 +108,21 @@ class BranchOps:
     def get_message(self, message_id: str) -> MessageRecord:  # provided by the store
         raise NotImplementedError
 
-    def path_to_root(self, message_id: str) -> list[MessageRecord]:
+    def path_to_root(self, message_id: str, viewer: Viewer = None) -> list[MessageRecord]:
+        """Root first; with a ``viewer``, only the records of the path they may read."""
         with self._db.read() as conn:
-            rows = conn.execute(_PATH_UP, (message_id, _NO_LIMIT)).fetchall()
+            if viewer is None:
+                rows = conn.execute(_PATH_UP, (message_id, _NO_LIMIT)).fetchall()
+            else:
+                rows = conn.execute(
+                    _VISIBLE_PATH_UP, {"leaf": message_id, "viewer": viewer_key(viewer)}
+                ).fetchall()
+                exists = (
+                    rows
+                    or conn.execute("SELECT 1 FROM messages WHERE id = ?", (message_id,)).fetchone()
+                )
+                if exists:
+                    return [row_to_message(row) for row in rows]
         if not rows:
             raise NotFoundError(f"No message with id {message_id}.")
         return [row_to_message(row) for row in rows]

@@ -8,6 +8,7 @@ Credentials never leave: meta passes through :func:`storage.secrets.scrub`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -16,12 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.codec import time_to_text
-from storage.models import MessageRecord, MessageStatus
+from storage.models import Conversation, MessageRecord, MessageStatus
 from storage.secrets import scrub, scrub_text
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from storage.audience import Viewer
     from storage.interchange_ports import ExportSource
+    from storage.rows import MessageRow
 
 logger = logging.getLogger(__name__)
 
@@ -37,11 +40,19 @@ _STATUS_NOTE = {
 }
 
 
-def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None = None) -> str:
-    """The path to ``leaf_id`` (default: the active leaf) as a Markdown document."""
+def to_markdown(
+    store: ExportSource,
+    conversation_id: str,
+    leaf_id: str | None = None,
+    viewer: Viewer = None,
+) -> str:
+    """The path to ``leaf_id`` (default: the active leaf) as a Markdown document; with a
+    ``viewer``, only the records of it they may read (:mod:`storage.audience`)."""
     conversation = store.get_conversation(conversation_id)
-    index = store.tree_index(conversation_id)
-    if leaf_id is not None:
+    index = store.tree_index(conversation_id, viewer)
+    if viewer is not None:
+        path = _viewer_path(store, conversation, leaf_id, viewer)
+    elif leaf_id is not None:
         if leaf_id not in index:
             raise StorageError(f"Message {leaf_id} is not in conversation {conversation_id}.")
         path = index.records(index.path_to(leaf_id))
@@ -59,8 +70,23 @@ def to_markdown(store: ExportSource, conversation_id: str, leaf_id: str | None =
         quoted = "\n".join(f"> {line}" for line in instructions.strip().splitlines())
         lines += ["**Instructions for this conversation:**", "", scrub(quoted), ""]
     for record in path:
-        lines += _record_markdown(record, len(index.siblings(record.id)))
+        versions = len(index.siblings(record.id)) if record.id in index else 1
+        lines += _record_markdown(record, versions)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _viewer_path(
+    store: ExportSource, conversation: Conversation, leaf_id: str | None, viewer: str
+) -> list[MessageRecord]:
+    """What ``viewer`` may read of the path to ``leaf_id`` (default: the active leaf), which
+    may itself be a record they cannot read."""
+    leaf = leaf_id or conversation.meta.get("active_leaf")
+    if not leaf:
+        return []
+    path = store.path_to_root(str(leaf), viewer)
+    if any(record.conversation_id != conversation.id for record in path):
+        raise StorageError(f"Message {leaf} is not in conversation {conversation.id}.")
+    return path
 
 
 def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
@@ -113,10 +139,23 @@ def _fenced(text: str, language: str) -> list[str]:
     return [fence + language, text, fence, ""]
 
 
-def write_jsonl(store: ExportSource, conversation_id: str, directory: Path) -> Path:
-    """Write ``meta.json`` and ``messages.jsonl`` into ``directory`` (created); return it."""
+def write_jsonl(
+    store: ExportSource, conversation_id: str, directory: Path, viewer: Viewer = None
+) -> Path:
+    """Write ``meta.json`` and ``messages.jsonl`` into ``directory`` (created); return it.
+    With a ``viewer``, the tree they may read (:meth:`ExportSource.message_rows`)."""
     conversation = store.get_conversation(conversation_id)
-    records = store.list_messages(conversation_id)
+    choices = store.branch_choices(conversation_id)
+    if viewer is None:
+        records = store.list_messages(conversation_id)
+    else:
+        records = _viewer_records(store.message_rows(conversation_id, viewer))
+        kept = {record.id for record in records}
+        choices = {
+            parent: child
+            for parent, child in choices.items()
+            if child in kept and (parent == "" or parent in kept)
+        }
     directory = Path(directory)
     meta = {
         "format": FORMAT,
@@ -128,7 +167,7 @@ def write_jsonl(store: ExportSource, conversation_id: str, directory: Path) -> P
         "created_at": time_to_text(conversation.created_at),
         "updated_at": time_to_text(conversation.updated_at),
         "meta": scrub(conversation.meta),
-        "branch_choices": store.branch_choices(conversation_id),
+        "branch_choices": choices,
     }
     lines = [json.dumps(_record_json(record), ensure_ascii=False) for record in records]
     try:
@@ -141,6 +180,18 @@ def write_jsonl(store: ExportSource, conversation_id: str, directory: Path) -> P
         "exported conversation %s (%d records) to %s", conversation_id, len(records), directory
     )
     return directory
+
+
+def _viewer_records(rows: list[MessageRow]) -> list[MessageRecord]:
+    """A viewer's rows as records of a tree of their own: each record's depth counts the
+    readable ancestors it hangs under (parents first, as the stored depths order them)."""
+    depth: dict[str, int] = {}
+    records: list[MessageRecord] = []
+    for row in sorted(rows, key=lambda r: (r.depth, r.created_at)):
+        level = 0 if row.parent_id is None else depth[row.parent_id] + 1
+        depth[row.id] = level
+        records.append(dataclasses.replace(row.record(), depth=level))
+    return records
 
 
 def _record_json(record: MessageRecord) -> dict[str, Any]:

@@ -24,6 +24,8 @@ from storage.models import Conversation, MessageRecord
 from storage.printable import printable_title
 
 if TYPE_CHECKING:
+    from storage.audience import Viewer
+    from storage.rows import MessageRow
     from storage.tree_index import TreeIndex
 
 logger = logging.getLogger(__name__)
@@ -39,14 +41,18 @@ class InterchangeOps:
 
     if TYPE_CHECKING:  # provided by the store, read by the export
 
-        def tree_index(self, conversation_id: str) -> TreeIndex: ...
+        def tree_index(self, conversation_id: str, viewer: Viewer = None) -> TreeIndex: ...
         def list_messages(self, conversation_id: str) -> list[MessageRecord]: ...
+        def message_rows(self, conversation_id: str, viewer: Viewer = None) -> list[MessageRow]: ...
+        def path_to_root(self, message_id: str, viewer: Viewer = None) -> list[MessageRecord]: ...
 
-    def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str:
-        return to_markdown(self, conversation_id, leaf_id)
+    def export_markdown(
+        self, conversation_id: str, leaf_id: str | None = None, viewer: Viewer = None
+    ) -> str:
+        return to_markdown(self, conversation_id, leaf_id, viewer)
 
-    def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
-        return write_jsonl(self, conversation_id, directory)
+    def export_jsonl(self, conversation_id: str, directory: Path, viewer: Viewer = None) -> Path:
+        return write_jsonl(self, conversation_id, directory, viewer)
 
     def import_jsonl(self, directory: Path) -> Conversation:
         return read_jsonl(self, directory)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from storage.audience import Viewer, conversation_condition, viewer_key
 from storage.store import SearchHit
 
 HIGHLIGHT_OPEN = "«"
@@ -28,16 +29,19 @@ RANKED_MATCHES = 5000
 
 _SEARCH_SQL = """
 SELECT m.conversation_id, c.title, m.id, m.role,
-       snippet(messages_fts, -1, ?, ?, ?, ?)
+       snippet(messages_fts, -1, :open, :close, :ellipsis, :tokens)
 FROM messages_fts
 JOIN messages m ON m.rowid = messages_fts.rowid
 JOIN conversations c ON c.id = m.conversation_id
-WHERE messages_fts MATCH ?
+WHERE messages_fts MATCH :query{audience}
 ORDER BY {order}
-LIMIT ?
+LIMIT :limit
 """
-_BY_RANK = _SEARCH_SQL.format(order="rank")
-_NEWEST_FIRST = _SEARCH_SQL.format(order="messages_fts.rowid DESC")
+_AUDIENCE = f" AND {conversation_condition('c', 'm')}"
+_BY_RANK = _SEARCH_SQL.format(order="rank", audience="")
+_NEWEST_FIRST = _SEARCH_SQL.format(order="messages_fts.rowid DESC", audience="")
+_BY_RANK_FOR_VIEWER = _SEARCH_SQL.format(order="rank", audience=_AUDIENCE)
+_NEWEST_FIRST_FOR_VIEWER = _SEARCH_SQL.format(order="messages_fts.rowid DESC", audience=_AUDIENCE)
 _COUNT_SQL = "SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)"
 
 
@@ -51,17 +55,30 @@ def fts_query(text: str) -> str | None:
     return " ".join(phrases)
 
 
-def search_messages(conn: sqlite3.Connection, text: str, limit: int) -> list[SearchHit]:
-    """Best matches first (bm25), across all conversations and branches."""
+def search_messages(
+    conn: sqlite3.Connection, text: str, limit: int, viewer: Viewer = None
+) -> list[SearchHit]:
+    """Best matches first (bm25), across all conversations and branches; with a ``viewer``,
+    in a shared space only the records they may read (:mod:`storage.audience`)."""
     query = fts_query(text)
     if query is None or limit <= 0:
         return []
     (matches,) = conn.execute(_COUNT_SQL, (query, RANKED_MATCHES + 1)).fetchone()
-    sql = _BY_RANK if matches <= RANKED_MATCHES else _NEWEST_FIRST
-    rows = conn.execute(
-        sql,
-        (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, ELLIPSIS, SNIPPET_TOKENS, query, limit),
-    ).fetchall()
+    ranked = matches <= RANKED_MATCHES
+    if viewer is None:
+        sql = _BY_RANK if ranked else _NEWEST_FIRST
+    else:
+        sql = _BY_RANK_FOR_VIEWER if ranked else _NEWEST_FIRST_FOR_VIEWER
+    params = {
+        "open": HIGHLIGHT_OPEN,
+        "close": HIGHLIGHT_CLOSE,
+        "ellipsis": ELLIPSIS,
+        "tokens": SNIPPET_TOKENS,
+        "query": query,
+        "limit": limit,
+        "viewer": None if viewer is None else viewer_key(viewer),
+    }
+    rows = conn.execute(sql, params).fetchall()
     return [
         SearchHit(
             conversation_id=conv_id,

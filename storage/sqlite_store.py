@@ -20,6 +20,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from storage.audience import Viewer, viewer_key, visible_rows_sql
 from storage.branches import BranchOps
 from storage.codec import (
     MESSAGE_COLUMNS,
@@ -42,6 +43,7 @@ from storage.tree_index import TreeIndex
 logger = logging.getLogger(__name__)
 
 ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
+_VISIBLE_ROWS = visible_rows_sql(list(MessageRow._fields))
 
 
 class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
@@ -199,15 +201,21 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
             ).fetchall()
         return [row_to_message(row) for row in rows]
 
-    def message_rows(self, conversation_id: str) -> list[MessageRow]:
+    def message_rows(self, conversation_id: str, viewer: Viewer = None) -> list[MessageRow]:
         """Every record of the conversation as an undecoded :class:`MessageRow` (in no
         particular order): opening a 10,000-record tree to show one path should not parse
-        10,000 meta JSON texts."""
+        10,000 meta JSON texts. With a ``viewer``, only what they may read, each hung under
+        its nearest visible ancestor (:func:`storage.audience.visible_rows_sql`)."""
         with self._db.read() as conn:
-            return self._message_rows(conn, conversation_id)
+            return self._message_rows(conn, conversation_id, viewer)
 
     @staticmethod
-    def _message_rows(conn: sqlite3.Connection, conversation_id: str) -> list[MessageRow]:
+    def _message_rows(
+        conn: sqlite3.Connection, conversation_id: str, viewer: Viewer = None
+    ) -> list[MessageRow]:
+        if viewer is not None:
+            params = {"conversation": conversation_id, "viewer": viewer_key(viewer)}
+            return message_rows(conn.execute(_VISIBLE_ROWS, params))
         return message_rows(
             conn.execute(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",
@@ -228,11 +236,12 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
         record = self.get_message(message_id)
         return self.children(record.parent_id, record.conversation_id)
 
-    def tree_index(self, conversation_id: str) -> TreeIndex:
-        """The whole tree of a conversation, its remembered choices and active leaf, in memory."""
+    def tree_index(self, conversation_id: str, viewer: Viewer = None) -> TreeIndex:
+        """The whole tree of a conversation, its remembered choices and active leaf, in memory
+        (with a ``viewer``: the part they may read, see :meth:`message_rows`)."""
         with self._db.read() as conn:
             meta = self._conversation_meta(conn, conversation_id)
-            rows = self._message_rows(conn, conversation_id)
+            rows = self._message_rows(conn, conversation_id, viewer)
             choices = dict(
                 conn.execute(
                     "SELECT parent_key, child_id FROM branch_choices WHERE conversation_id = ?",
@@ -243,6 +252,6 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
 
     # -- search and interchange ----------------------------------------------------------
 
-    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 50, viewer: Viewer = None) -> list[SearchHit]:
         with self._db.read() as conn:
-            return search_messages(conn, query, limit)
+            return search_messages(conn, query, limit, viewer)

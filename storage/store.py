@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from storage.audience import Viewer
 from storage.models import Conversation, MessageRecord, MessageStatus, Role
 from storage.rows import MessageRow
 
@@ -85,9 +86,11 @@ class ConversationStore(Protocol):
         """Every record of the conversation, ordered by (depth, created_at)."""
         ...
 
-    def message_rows(self, conversation_id: str) -> list[MessageRow]:
+    def message_rows(self, conversation_id: str, viewer: Viewer = None) -> list[MessageRow]:
         """Every record as an undecoded :class:`MessageRow` (any order of rows; none for an
-        unknown conversation), decoded when read with :meth:`MessageRow.record`."""
+        unknown conversation), decoded when read with :meth:`MessageRow.record`. With a
+        ``viewer`` (:mod:`storage.audience`) only the records they may read, each with its
+        nearest readable ancestor as ``parent_id``."""
         ...
 
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
@@ -98,8 +101,9 @@ class ConversationStore(Protocol):
         """The record and its siblings (same parent), ordered by version."""
         ...
 
-    def path_to_root(self, message_id: str) -> list[MessageRecord]:
-        """Root first, ``message_id`` last."""
+    def path_to_root(self, message_id: str, viewer: Viewer = None) -> list[MessageRecord]:
+        """Root first, ``message_id`` last; with a ``viewer`` only the records of the path
+        they may read."""
         ...
 
     def path_tail(self, leaf_id: str, limit: int) -> list[tuple[MessageRecord, int, int]]:
@@ -128,10 +132,20 @@ class ConversationStore(Protocol):
         ...
 
     # search and interchange
-    def search(self, query: str, limit: int = 50) -> list[SearchHit]: ...
-    def export_markdown(self, conversation_id: str, leaf_id: str | None = None) -> str: ...
-    def export_jsonl(self, conversation_id: str, directory: Path) -> Path:
-        """Write ``meta.json`` + ``messages.jsonl`` (see :mod:`storage.export`) into ``directory``."""
+    def search(self, query: str, limit: int = 50, viewer: Viewer = None) -> list[SearchHit]:
+        """With a ``viewer``, a shared space's records only when they may read them."""
+        ...
+
+    def export_markdown(
+        self, conversation_id: str, leaf_id: str | None = None, viewer: Viewer = None
+    ) -> str:
+        """The path to ``leaf_id`` (default: the active leaf) as Markdown; with a ``viewer``
+        only the records of it they may read."""
+        ...
+
+    def export_jsonl(self, conversation_id: str, directory: Path, viewer: Viewer = None) -> Path:
+        """Write ``meta.json`` + ``messages.jsonl`` (see :mod:`storage.export`) into
+        ``directory``; with a ``viewer``, the tree they may read."""
         ...
 
     def import_jsonl(self, directory: Path) -> Conversation: ...

@@ -6,8 +6,8 @@ call whose results are not in the window (a cancelled round) is sent without tha
 tool result whose call is not in the window is dropped, since providers reject either half
 alone. A tool-calling reply keeps its reasoning beside it, for the servers that need it back
 with the calls. Cancelled and failed replies are included as what was said; empty ones are skipped.
-Who said a user message travels as the message's ``name`` (:mod:`agents.speaker`), never in
-its text.
+Who said a user message travels as the message's ``name`` (:mod:`agents.speaker`); whether it
+was private to its sender, as a mark on its first line (:mod:`agents.shared_space.marks`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
 from agents.providers.thinking import REASONING_KEY
+from agents.shared_space.marks import is_private, marked
 from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
@@ -27,13 +28,17 @@ from storage.store import ConversationStore
 
 def user_message(record: MessageRecord) -> HumanMessage:
     """A user record as the model reads it: its words (and attached files), and who said
-    them as the ``name``."""
+    them as the ``name``; a message private to its sender starts with the private mark
+    (:mod:`agents.shared_space.marks`)."""
     name = message_name(record.sender) if record.sender else None
+    text = record.content
+    if record.sender and is_private(record.meta.get("visibility")):
+        text = marked(text, record.sender)
     attachments = attachments_of(record.meta)
     if attachments:
-        parts: list[str | dict[str, Any]] = list(content_parts(record.content, attachments))
+        parts: list[str | dict[str, Any]] = list(content_parts(text, attachments))
         return HumanMessage(content=parts, name=name, id=record.id)
-    return HumanMessage(content=record.content, name=name, id=record.id)
+    return HumanMessage(content=text, name=name, id=record.id)
 
 
 def _broken_call(call: dict[str, Any]) -> dict[str, Any]:

@@ -5,15 +5,23 @@ a :class:`NewMessage` to :func:`store_user_message`, directly or through
 :meth:`agents.runtime.agent_runtime.AgentRuntime.send`; none of them writes a user record itself. So a new
 conversation is created, titled and retitled the same way everywhere, and the message is
 committed before any model is called.
+
+A profile whose conversations hold private messages (``ProfileTraits.private_messages``)
+takes its title only from a message everyone may read: until one is sent the title names the
+participants (:func:`neutral_title`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.profile import ProfileTraits
+from agents.profiles import UnknownProfileError, get_traits
+from agents.shared_space.events import SHARED
+from agents.shared_space.space import names_in_words
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 
@@ -65,16 +73,51 @@ class StoredMessage:
     record: MessageRecord
 
 
+def _traits(profile: str) -> ProfileTraits:
+    try:
+        return get_traits(profile)
+    except UnknownProfileError:
+        return ProfileTraits()
+
+
+def neutral_title(participants: Sequence[str]) -> str:
+    """The title of a space until someone says something to everyone."""
+    return f"Shared space with {names_in_words(participants)}" if participants else DEFAULT_TITLE
+
+
+def _may_name(message: NewMessage, traits: ProfileTraits) -> bool:
+    """Whether the message's words may become the title: always, unless the profile has
+    private messages and this one is not for everyone (a title shows in every view)."""
+    meta = message.meta
+    # as a stored record reads: no visibility is the sender's own, no sender is everyone's
+    return (
+        not traits.private_messages
+        or (meta.get("visibility") or meta.get("sender") or SHARED) == SHARED
+    )
+
+
 def _open_conversation(store: ConversationStore, message: NewMessage) -> Conversation:
+    traits = _traits(message.profile)
+    may_name = _may_name(message, traits)
     if message.conversation_id is None:
+        participants = message.conversation_meta.get("participants") or traits.participants
+        title = title_from(message.text) if may_name else neutral_title(participants)
         return store.create_conversation(
-            message.profile, title_from(message.text), meta=dict(message.conversation_meta)
+            message.profile, title, meta=dict(message.conversation_meta)
         )
     conversation = store.get_conversation(message.conversation_id)
+    if not may_name:
+        return conversation
     first = message.parent_id is None and not message.at_active_leaf
-    if (conversation.title == DEFAULT_TITLE and first) or (
+    title = conversation.title
+    placeholder = traits.private_messages and title == neutral_title(
+        conversation.meta.get("participants") or traits.participants
+    )
+    if (
+        placeholder
+        or (title == DEFAULT_TITLE and first)
         # "hi" named the conversation: the first message that says something renames it
-        is_small_talk(conversation.title) and not is_small_talk(message.text)
+        or (is_small_talk(title) and not is_small_talk(message.text))
     ):
         conversation = store.rename_conversation(conversation.id, title_from(message.text))
     return conversation

@@ -87,11 +87,12 @@ async def test_private_and_shared_deliveries_and_each_participants_view(
     assert isinstance(events[-1], RunFinished)
     system = fake_openai.chat_requests[2].body["messages"][0]["content"]
     assert "Now speaking: Sam, in the shared space, so everyone has read it." in system
-    # The model's context holds everything, Alex's private words included.
+    # The model's context holds everything, Alex's private words included, marked private.
     sent = [
         (m.get("name"), m.get("content")) for m in fake_openai.chat_requests[2].body["messages"]
     ]
-    assert ("Alex", "I'm worried about our rent.") in sent
+    assert ("Alex", "[private: Alex → mediator]\nI'm worried about our rent.") in sent
+    assert ("Sam", "Fine by me.") in sent
 
     path = store.path_to_root(events[-1].leaf_id)
     alex = [(m.author, m.content, m.visibility) for m in view_for(path, "Alex")]

@@ -189,7 +189,7 @@ class FailingSearchStore(SqliteConversationStore):
         super().__init__(path)
         self.error = error
 
-    def search(self, query: str, limit: int = 50) -> list:  # type: ignore[type-arg]
+    def search(self, query: str, limit: int = 50, viewer: str | None = None) -> list:  # type: ignore[type-arg]
         raise self.error
 
 

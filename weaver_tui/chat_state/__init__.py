@@ -125,6 +125,22 @@ class ChatState:
         records decoded so far are shared)."""
         return self.index.copy()
 
+    def reader_tree_index(self, viewer: str) -> TreeIndex:
+        """The tree as ``viewer`` may read it, read from the store's filtered query (the
+        records they may not read never enter it), with the remembered choices."""
+        if self.conversation is None:
+            return TreeIndex()
+        self._writes.settle()
+        rows = self.store.message_rows(self.conversation.id, viewer)
+        return TreeIndex.from_rows(rows, self.index.choices)
+
+    def nearest_in(self, index: TreeIndex, message_id: str | None) -> str | None:
+        """The last record of the path to ``message_id`` that ``index`` holds (a reader's
+        tree holds only part of the path)."""
+        if message_id is None or message_id not in self.index:
+            return None
+        return next((i for i in reversed(self.index.path_to(message_id)) if i in index), None)
+
     def open_latest(self, profile: str | None = None) -> bool:
         """Open the most recently used conversation (of ``profile``); False if there is none."""
         conversations = self.store.list_conversations(profile)

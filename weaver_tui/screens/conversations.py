@@ -115,9 +115,12 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
     }
     """
 
-    def __init__(self, store: ConversationStore) -> None:
+    def __init__(self, store: ConversationStore, viewer: str | None = None) -> None:
         super().__init__()
         self.store = store
+        self.viewer = viewer
+        """Whose view the list was opened from (``None``: everything): in a shared space,
+        search finds only what that reader may read (the store's query filters it)."""
         self._conversations: list[Conversation] = []
         self._hits: list[SearchHit] = []
 
@@ -314,7 +317,9 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
             return
         await asyncio.sleep(SEARCH_DELAY_S)
         try:
-            hits = await asyncio.to_thread(self.store.search, query, SEARCH_LIMIT)
+            hits = await asyncio.to_thread(
+                self.store.search, query, SEARCH_LIMIT, viewer=self.viewer
+            )
         except StorageError as exc:
             self._status(str(exc))
             return

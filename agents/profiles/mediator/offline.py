@@ -12,6 +12,7 @@ from __future__ import annotations
 from agents.offline import OfflineSteps, OfflineTurn, PlannedCall, Reply, cannot
 from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED
+from agents.shared_space.marks import unmarked
 from agents.speaker import speaker_of
 
 
@@ -21,12 +22,12 @@ def _said(turn: OfflineTurn) -> tuple[str, str | None, bool]:
     last = turn.last_user
     name = last.name if last is not None else None
     if context is None:
-        return turn.user_text, speaker_of(name), False
+        return unmarked(turn.user_text), speaker_of(name), False
     people = tuple(getattr(context, "participants", ()) or ())
     try:
         record = context.store.get_message(context.user_message_id)
     except Exception:
-        return turn.user_text, context.sender or speaker_of(name, people), False
+        return unmarked(turn.user_text), context.sender or speaker_of(name, people), False
     shared = record.meta.get("visibility") == SHARED
     return record.content.strip(), context.sender or speaker_of(name, people), shared
 

@@ -5,7 +5,9 @@ the model reads and can correct) and returns a short confirmation for the model 
 tool message's artifact, the delivery facts the record keeps: ``record_meta`` with
 ``visibility``, ``recipient``, ``delivered_by`` and ``delivered_content``. The delivered
 words are the call's arguments, stored with the assistant's tool-call record, so every view
-can be rebuilt from the tree (see :mod:`space`).
+can be rebuilt from the tree (see :mod:`space`). ``post_to_shared`` holds a post that repeats
+a participant's private words (:mod:`agents.shared_space.guard`): the model reads why, as an
+error result, and the tool pane shows the held call.
 """
 
 from __future__ import annotations
@@ -16,19 +18,33 @@ from typing import Any
 from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
+from agents.profile import TurnContext
 from agents.shared_space import DEFAULT_PARTICIPANTS
 from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED
+from agents.shared_space.guard import held_for
 from agents.shared_space.space import (
     canonical_participant,
     names_in_words,
 )
+from storage.models import MessageRecord
+from storage.store import NotFoundError
 
 logger = logging.getLogger(__name__)
 
 
 def _participants(runtime: ToolRuntime[Any]) -> tuple[str, ...]:
     return tuple(runtime.context.participants) or DEFAULT_PARTICIPANTS
+
+
+def _branch(runtime: ToolRuntime[Any]) -> list[MessageRecord]:
+    """The branch this turn answers, root first (empty when its message is not stored)."""
+    context: TurnContext = runtime.context
+    try:
+        return context.store.path_to_root(context.user_message_id)
+    except NotFoundError:
+        logger.warning("turn message not stored", extra={"id": context.user_message_id})
+        return []
 
 
 def _checked_content(content: str) -> str:
@@ -79,9 +95,18 @@ def post_to_shared(content: str, runtime: ToolRuntime[Any]) -> tuple[str, dict[s
     content: the message for everyone.
     Use it for neutral summaries, agreements, proposals and questions for all; it must not
     reveal anything a participant told you privately unless they asked you to share it.
+    A post that repeats someone's private words is held, not posted: rephrase and post again.
     """
     text = _checked_content(content)
     people = _participants(runtime)
+    whose = held_for(text, _branch(runtime))
+    if whose:
+        logger.warning("shared post held", extra={"repeated": whose, "chars": len(text)})
+        raise ToolException(
+            f"Shared post held: it repeated {names_in_words(whose)}'s private words, so "
+            "nobody was shown it. Rephrase it in your own neutral words, without quoting what "
+            "anyone told you privately, then call post_to_shared again."
+        )
     logger.info("post_to_shared", extra={"chars": len(text)})
     meta = {
         "visibility": SHARED,

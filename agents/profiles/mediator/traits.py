@@ -8,6 +8,7 @@ from agents.shared_space import DEFAULT_PARTICIPANTS
 
 TRAITS = ProfileTraits(
     participants=DEFAULT_PARTICIPANTS,
+    private_messages=True,
     preview=False,  # a view shows each reader only what they may read: the whole space first
     panel="speakers",
     demo="agents.profiles.mediator.demo",

@@ -34,30 +34,36 @@ class ArtifactSaver:
         *,
         data_dir: Callable[[], Path],
         project_dir: Callable[[], Path],
+        viewer: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._surface = surface
         self._state = state
         self._data_dir = data_dir
         self._project_dir = project_dir
+        self._viewer = viewer
 
     def export_conversation(self) -> None:
-        """The open conversation as Markdown (the active path) and JSON lines (every record)."""
+        """The open conversation as Markdown (the active path) and JSON lines (every record);
+        from a reader's view, only what that reader may read (the store's queries filter)."""
         state = self._state
         conversation = state.conversation
         if conversation is None:
             self._surface.notify("There is nothing to export yet.")
             return
         slug = re.sub(r"[^a-z0-9]+", "-", conversation.title.lower()).strip("-")[:40] or "chat"
-        folder = self._data_dir() / "exports" / f"{slug}-{conversation.id[:8]}"
+        viewer = self._viewer()
+        reader = "" if viewer is None else "-" + re.sub(r"[^a-z0-9]+", "-", viewer.lower())
+        folder = self._data_dir() / "exports" / f"{slug}-{conversation.id[:8]}{reader}"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            markdown = state.store.export_markdown(conversation.id, state.leaf_id)
+            markdown = state.store.export_markdown(conversation.id, state.leaf_id, viewer)
             (folder / "conversation.md").write_text(markdown, encoding="utf-8")
-            state.store.export_jsonl(conversation.id, folder)
+            state.store.export_jsonl(conversation.id, folder, viewer)
         except (OSError, StorageError) as exc:
             self._surface.notify(f"Export failed: {exc}", severity="error")
             return
-        self._surface.notify(f"Exported to {folder}", title="Conversation exported")
+        seen = "" if viewer is None else f" (what {viewer} may read)"
+        self._surface.notify(f"Exported to {folder}{seen}", title="Conversation exported")
 
     def save_artifacts(self, selected_id: str | None) -> None:
         """Save the artifacts of ``selected_id`` (else the latest reply on the path with some)

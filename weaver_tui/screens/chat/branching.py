@@ -137,7 +137,7 @@ class Branching:
             self._mode.keep_draft(text)
             return
         self._mode.clear()
-        self._surface.tree.add_record(record)
+        self._presenter.add_to_tree(record)
         self._presenter.show_path(select=record.id)
         version, count = state.index.version_of(record.id)
         more = (

@@ -99,7 +99,7 @@ class ConversationSwitcher:
             else:
                 self._after_list_closed()
 
-        screen = ConversationsScreen(self._state.store)
+        screen = ConversationsScreen(self._state.store, viewer=self._panels.viewer())
         self._surface.app.push_screen(screen, chosen)
         if search:
             screen.call_after_refresh(screen.action_search)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from weaver_tui.chat_preview import profile_badge
 
 if TYPE_CHECKING:
+    from storage.models import MessageRecord
+    from storage.tree_index import TreeIndex
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.context_steering import ContextSteering
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -55,6 +57,8 @@ class PathPresenter:
         self._project_root = project_root
         self.tree_pending = False
         """The tree pane waits for the frame after the first paint (see :meth:`load_tree`)."""
+        self._reader_index: TreeIndex | None = None
+        """The tree pane's index while a reader's view is shown (``None``: the whole tree)."""
 
     def show_conversation(self, *, defer_tree: bool = False) -> None:
         """Redraw everything from the state (after opening, new, delete).
@@ -65,12 +69,12 @@ class PathPresenter:
         """
         surface = self._surface
         self.tree_pending = defer_tree
+        surface.tools.clear()
+        self._panels.mount()
         if defer_tree:
             surface.call_after_refresh(self.load_tree)
         else:
-            surface.tree.load_index(self._state.tree_index(), self._state.leaf_id)
-        surface.tools.clear()
-        self._panels.mount()
+            self.reload_tree()
         self.show_path()
 
     def load_tree(self) -> None:
@@ -79,7 +83,26 @@ class PathPresenter:
         if not self.tree_pending:
             return
         self.tree_pending = False
-        self._surface.tree.load_index(self._state.tree_index(), self._state.leaf_id)
+        self.reload_tree()
+
+    def reload_tree(self) -> None:
+        """Fill the tree pane for the chosen view: the whole tree, or in a reader's view the
+        part the store's filtered query gives for that reader."""
+        viewer = self._panels.viewer()
+        if viewer is None:
+            self._reader_index = None
+            self._surface.tree.load_index(self._state.tree_index(), self._state.leaf_id)
+            return
+        index = self._reader_index = self._state.reader_tree_index(viewer)
+        self._surface.tree.load_index(index, self._state.nearest_in(index, self._state.leaf_id))
+
+    def add_to_tree(self, record: MessageRecord) -> None:
+        """Show a record just written in the tree pane: added, or in a reader's view by
+        reading the reader's tree again (the record may be one they may not read)."""
+        if self._panels.viewer() is None:
+            self._surface.tree.add_record(record)
+        elif not self.tree_pending:
+            self.reload_tree()
 
     def show_path(self, *, select: str | None = None) -> None:
         """Show the active path in the view, the tree and the header (``select``: and select
@@ -91,8 +114,11 @@ class PathPresenter:
             surface.empty_hint.update(self._panels.empty_view_note() or EMPTY_HINT)
         leaf = state.leaf_id
         tree = surface.tree
-        if leaf is not None and not self.tree_pending and tree.active_leaf_id != leaf:
-            tree.set_active_path(leaf)
+        if leaf is not None and not self.tree_pending:
+            if self._reader_index is not None:  # the path's last record this reader may read
+                leaf = state.nearest_in(self._reader_index, leaf)
+            if leaf is not None and tree.active_leaf_id != leaf:
+                tree.set_active_path(leaf)
         retry = None
         if leaf is not None and state.index.get(leaf).status.value in RETRYABLE:
             retry = state.nearest_user(leaf)

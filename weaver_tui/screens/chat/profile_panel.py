@@ -194,6 +194,15 @@ class ProfilePanel:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_view()
 
+    def viewer(self) -> str | None:
+        """The reader whose view is shown, as the store's queries take it (``None``: the
+        facilitator's view of everything; ``"shared"``: the shared channel; else a
+        participant's name). The tree pane, search and exports of a reader's view read only
+        what that reader may read."""
+        if not self._state.traits.participants or self.mediator_panel() is None:
+            return None
+        return self.view
+
     def empty_view_note(self) -> str | None:
         """What the message view says when the chosen view hides every message of the path
         (``None``: nothing hidden, the usual hint of an empty conversation applies)."""

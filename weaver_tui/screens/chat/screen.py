@@ -136,6 +136,8 @@ class ChatScreen(Screen[None]):
             services,
             project_root=project_root,
             row_filter=self.panels.live_row_filter,
+            add_to_tree=self.presenter.add_to_tree,
+            shows_calls=lambda: self.panels.viewer() is None,
         )
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
@@ -165,6 +167,7 @@ class ChatScreen(Screen[None]):
             state,
             data_dir=lambda: Path(services.settings.data_dir),
             project_dir=self.panels.project_dir,
+            viewer=self.panels.viewer,
         )
         self.draft_pending = False
         """The app has yet to hand over what was typed at the launch frame (:meth:`take_draft`);
@@ -517,6 +520,10 @@ class ChatScreen(Screen[None]):
 
     def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
         self.panels.view = event.view
+        if self.panels.viewer() is not None:
+            self.tools.clear()  # the agent's tool calls are not a reader's to see
+        if not self.presenter.tree_pending:
+            self.presenter.reload_tree()
         if not self.running:
             self.presenter.show_path()
         elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
@@ -686,6 +693,8 @@ class ChatScreen(Screen[None]):
         self.steering.turn_ended()
         self.presenter.update_header()
         if self.state.traits.participants and self.agents_ready:
+            if self.panels.viewer() is not None and not self.presenter.tree_pending:
+                self.presenter.reload_tree()  # records whose audience was settled late
             self.presenter.show_path()
         pending = self.features.pending_count()
         self.panels.show_pending_count(pending)

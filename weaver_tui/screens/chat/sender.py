@@ -126,7 +126,7 @@ class Sender:
             return
         self._mode.clear()
         self._settings.pending_attachments = []
-        surface.tree.add_record(user)
+        self._presenter.add_to_tree(user)
         if not self._presenter.append_sent(user.id):
             self._presenter.show_path()  # the new leaf is a complete message: no retry offered
         self._turns.start(user.id)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from agents.runtime.agent_runtime import AgentRuntime
+    from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
@@ -51,12 +52,16 @@ class TurnRunner:
         *,
         project_root: Path | None,
         row_filter: Callable[[], RowFilter | None],
+        add_to_tree: Callable[[MessageRecord], object] | None = None,
+        shows_calls: Callable[[], bool] = lambda: True,
     ) -> None:
         self._surface = surface
         self._state = state
         self._services = services
         self._project_root = project_root
         self._row_filter = row_filter
+        self._add_to_tree = add_to_tree
+        self._shows_calls = shows_calls
         self._runtime: AgentRuntime | None = None
         self._runtime_stack = AsyncExitStack()
         self._runtime_opening = asyncio.Lock()
@@ -169,6 +174,8 @@ class TurnRunner:
             header=surface.header,
             notify_tokens=lambda message_id: surface.post_message(TokensArrived(message_id)),
             row_for=self._row_filter(),
+            add_to_tree=self._add_to_tree,
+            shows_calls=self._shows_calls,
         )
         try:
             try:

@@ -91,6 +91,8 @@ class TurnView:
         header: ChatHeader,
         notify_tokens: Callable[[str], object],
         row_for: RowFilter | None = None,
+        add_to_tree: Callable[[MessageRecord], object] | None = None,
+        shows_calls: Callable[[], bool] = lambda: True,
     ) -> None:
         self.state = state
         self.view = view
@@ -110,6 +112,12 @@ class TurnView:
         self._reasoned: dict[str, list[str]] = {}
         """Likewise every piece of reasoning."""
         self.row_for = row_for
+        self.add_to_tree = add_to_tree or tree.add_record
+        """How a new record of the turn reaches the tree pane (a reader's view reads the
+        reader's tree again from the store instead of adding it)."""
+        self.shows_calls = shows_calls
+        """Whether the tool pane shows the agent's tool calls now (a reader's view does not:
+        the agent's working, a private reply's arguments included, is not theirs to read)."""
         self._usage: Usage | None = None
 
     # ------------------------------------------------------------------ tokens
@@ -202,11 +210,13 @@ class TurnView:
         elif isinstance(event, RecordSaved):
             self._record_saved(event)
         elif isinstance(event, ToolStarted):
-            self.tools.tool_started(event.call_id, event.name, event.args)
+            if self.shows_calls():
+                self.tools.tool_started(event.call_id, event.name, event.args)
         elif isinstance(event, ToolFinished):
-            self.tools.tool_finished(
-                event.call_id, event.name, event.output, event.error, event.duration_ms
-            )
+            if self.shows_calls():
+                self.tools.tool_finished(
+                    event.call_id, event.name, event.output, event.error, event.duration_ms
+                )
         elif isinstance(event, NodeStatus):
             stage = self.state.traits.stages.get(event.node)
             text = f"{stage}: {event.text}" if stage and event.text else stage or event.text
@@ -229,7 +239,7 @@ class TurnView:
         self.state.leaf_id = record.id
         self._shown.add(record.id)
         self.outcome.reply_ids.append(record.id)
-        self.tree.add_record(record)
+        self.add_to_tree(record)
         self.tree.follow(record.id)
         row = self._row(record.id)
         if row is None:

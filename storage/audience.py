@@ -1,0 +1,71 @@
+"""Who may read a record: the viewer filter of the store's queries, written in SQL.
+
+A conversation with several participants (the mediator's shared space) keeps each record's
+audience in its meta: ``visibility`` is ``"shared"`` (everyone), a participant's name (that
+person only) or absent (the agent's own working: tool calls, tool results, notes); a user
+record also names its ``sender``, who always reads their own words. A user record with neither
+key was said to everyone.
+
+A *viewer* is ``None`` (the facilitator, who reads everything), ``"shared"`` (what everyone
+reads) or a participant's name. The condition is part of each query, so a participant's view
+never loads another person's private records into the process at all. Names compare without
+regard to case or runs of spaces, as participant names do everywhere else.
+"""
+
+from __future__ import annotations
+
+Viewer = str | None
+"""``None``: everything; ``"shared"``: the shared channel; else a participant's name."""
+
+EVERYONE = "shared"
+"""The visibility of what every participant reads."""
+
+
+def viewer_key(viewer: str) -> str:
+    """The form names are compared in: spaces collapsed, lower case."""
+    return " ".join(viewer.split()).lower()
+
+
+def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
+    """An SQL condition, true for a record of ``alias`` (a ``messages`` row) the viewer may
+    read (1, else 0: never NULL); ``param`` (a named or numbered parameter) holds
+    :func:`viewer_key` of the viewer."""
+    meta = f"{alias}.meta"
+    visibility = f"json_extract({meta}, '$.visibility')"
+    sender = f"json_extract({meta}, '$.sender')"
+    return (
+        f"(coalesce({visibility}, CASE WHEN {alias}.role = 'user' "
+        f"THEN coalesce({sender}, '{EVERYONE}') END) = '{EVERYONE}'"
+        f" OR lower({visibility}) = {param}"
+        f" OR ({alias}.role = 'user' AND lower({sender}) = {param})) IS 1"
+    )
+
+
+def conversation_condition(
+    conversation_alias: str, message_alias: str = "m", param: str = ":viewer"
+) -> str:
+    """An SQL condition for queries across conversations: a record of a conversation without
+    participants is everyone's; one of a shared space must be visible to the viewer."""
+    participants = f"json_extract({conversation_alias}.meta, '$.participants')"
+    return f"({participants} IS NULL OR {visible_condition(message_alias, param)})"
+
+
+def visible_rows_sql(columns: list[str]) -> str:
+    """The rows of one conversation (``:conversation``) the viewer (``:viewer``) may read,
+    selecting ``columns`` of alias ``m``, with ``m.parent_id`` replaced by the record's nearest
+    visible ancestor: the viewer's tree hangs together without the records it may not read.
+    Only ids and parent ids of hidden records are read, inside the query."""
+    picked = ", ".join("lift.up" if column == "parent_id" else f"m.{column}" for column in columns)
+    return f"""
+WITH RECURSIVE seen(id, parent_id, ok) AS (
+    SELECT m.id, m.parent_id, {visible_condition("m")} FROM messages m
+    WHERE m.conversation_id = :conversation
+),
+lift(id, up) AS (
+    SELECT id, parent_id FROM seen WHERE ok
+    UNION ALL
+    SELECT lift.id, p.parent_id FROM lift JOIN seen p ON p.id = lift.up WHERE NOT p.ok
+)
+SELECT {picked} FROM lift JOIN messages m ON m.id = lift.id
+WHERE lift.up IS NULL OR (SELECT ok FROM seen WHERE seen.id = lift.up)
+"""
