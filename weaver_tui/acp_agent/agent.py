@@ -10,6 +10,7 @@ Expected failures answer with one sentence (a JSON-RPC error whose message is th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from agents.errors import WeaverError
 from agents.profiles import get_traits
 from agents.runtime.user_message import NewMessage
 from weaver_tui import __version__
+from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.prompt_content import prompt_content
 from weaver_tui.acp_agent.replay import branch_updates
 from weaver_tui.acp_agent.sessions import (
@@ -39,7 +41,6 @@ from weaver_tui.acp_agent.sessions import (
     find_conversation,
     mcp_server_settings,
 )
-from weaver_tui.acp_agent.turn import AcpTurn, turn_failure
 from weaver_tui.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
@@ -48,18 +49,29 @@ if TYPE_CHECKING:
     from agents.runtime.agent_runtime import AgentRuntime
     from weaver_tui.services import Services
 
+
 logger = logging.getLogger(__name__)
 
 
 class WeaverAcpAgent:
     """The ACP agent of one profile (new sessions use it; a loaded conversation keeps its own)."""
 
-    def __init__(self, services: Services, runtime: AgentRuntime, profile: str) -> None:
+    def __init__(
+        self, services: Services, profile: str, resources: contextlib.AsyncExitStack
+    ) -> None:
         self.services = services
-        self.runtime = runtime
         self.profile = profile
+        self._resources = resources
+        self._runtime: AgentRuntime | None = None
         self.sessions: dict[str, AcpSession] = {}
         self._client: Client | None = None
+
+    async def runtime(self) -> AgentRuntime:
+        """The runtime, opened on first use: ``initialize`` answers before the graph
+        libraries are even imported (an editor waits on it)."""
+        if self._runtime is None:
+            self._runtime = await self._resources.enter_async_context(self.services.runtime())
+        return self._runtime
 
     def on_connect(self, conn: Client) -> None:
         self._client = conn
@@ -100,7 +112,7 @@ class WeaverAcpAgent:
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> LoadSessionResponse:
-        store = self.runtime.store
+        store = (await self.runtime()).store
         conversation = find_conversation(store, session_id)
         if conversation is None:
             raise turn_failure(
@@ -146,12 +158,14 @@ class WeaverAcpAgent:
             raise turn_failure(exc.user_message, exc.code) from None
         if not content.text.strip() and not content.attachments:
             raise turn_failure("The prompt is empty: type a message to send.", "empty")
+        from weaver_tui.acp_agent.turn import AcpTurn
+
         session.busy, session.cancel = True, asyncio.Event()
         try:
             turn = AcpTurn(
                 self._connection(),
                 session,
-                self.runtime,
+                await self.runtime(),
                 model,
                 TurnUpdates(get_traits(session.profile).stages),
             )

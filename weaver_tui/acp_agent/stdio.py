@@ -8,6 +8,7 @@ and can never corrupt the JSON-RPC stream the client reads. Logs go to the log f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 from typing import IO, TYPE_CHECKING, cast
@@ -33,11 +34,24 @@ def protocol_stdout() -> IO[bytes]:
     return protocol
 
 
+class NotConnected(Exception):
+    """stdin or stdout is not a pipe (a file, say): no client is there to talk to."""
+
+    def __str__(self) -> str:
+        return (
+            "acp talks to an editor over pipes: add `weaver-tui acp` to your editor's agent "
+            "servers (see the README) instead of running it with a file as input or output"
+        )
+
+
 async def stdio_streams(out: IO[bytes]) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=STDIO_LIMIT)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
+    except ValueError:  # asyncio's pipe transports take pipes, sockets and terminals only
+        raise NotConnected() from None
     writer = asyncio.StreamWriter(transport, protocol, reader, loop)
     return reader, writer
 
@@ -47,7 +61,7 @@ async def serve_stdio(services: Services, profile: str) -> None:
     from weaver_tui.acp_agent.agent import WeaverAcpAgent
 
     reader, writer = await stdio_streams(protocol_stdout())
-    async with services.runtime() as runtime:
+    async with contextlib.AsyncExitStack() as resources:
         # The SDK routes only the methods an agent defines; the others answer "not found".
-        agent = cast("Agent", WeaverAcpAgent(services, runtime, profile))
+        agent = cast("Agent", WeaverAcpAgent(services, profile, resources))
         await run_agent(agent, writer, reader)

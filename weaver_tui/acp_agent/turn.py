@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp import RequestError
 from acp.helpers import SessionUpdate
 from acp.schema import PromptResponse
 
 from agents.patch_review.review import Decision, PendingReview, find_pending_review, resume_value
 from agents.runtime import events as ev
+from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.patch_permission import (
     PERMISSION_OPTIONS,
     applied_update,
@@ -43,18 +43,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-TURN_FAILED = -32603
-"""The JSON-RPC code of a prompt that failed; its message is the sentence to show."""
-
-
-def turn_failure(sentence: str, code: str = "error") -> RequestError:
-    """A failed prompt, as the client shows it: the one sentence, no traceback."""
-    return RequestError(TURN_FAILED, sentence, {"code": code})
-
 
 @dataclass
 class _Applying:
-    """A patch being decided: which tool call, which file, its text before the decision."""
+    """A patch being decided: the tool call that proposed it, its file, the file's text before
+    the decision."""
 
     review: PendingReview
     call_id: str
@@ -148,9 +141,14 @@ class AcpTurn:
 
     @staticmethod
     def _applied(event: ev.RunEvent, applying: _Applying) -> bool:
-        if not isinstance(event, ev.RecordSaved) or event.record.id != applying.review.record_id:
+        """The settled result of the reviewed call (written in place of "waiting for review")
+        says the patch was applied."""
+        if not isinstance(event, ev.RecordSaved) or event.record.role != "tool":
             return False
-        return event.record.meta.get("patch_status") == "applied"
+        meta = event.record.meta
+        return (
+            meta.get("tool_call_id") == applying.call_id and meta.get("patch_status") == "applied"
+        )
 
     def _applying(self, review: PendingReview) -> _Applying:
         path = patch_file(self.session.cwd, review.patch)

@@ -362,11 +362,13 @@ def serve_in_browser(args: argparse.Namespace) -> int:
 
 def serve_acp(args: argparse.Namespace) -> int:
     """Speak ACP on stdin/stdout as ``--profile`` (default: the configured profile)."""
-    from weaver_tui.acp_agent.stdio import serve_stdio
+    from weaver_tui.acp_agent.stdio import NotConnected, serve_stdio
 
     services = open_services(args)
     try:
         asyncio.run(serve_stdio(services, args.profile or services.settings.default_profile))
+    except NotConnected as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
     finally:
         services.close_store()
     return 0
