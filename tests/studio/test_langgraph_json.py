@@ -13,9 +13,11 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.pregel import Pregel
+from langgraph.types import Command
 
 from agents.profiles import PROFILE_NAMES
 from storage.sqlite_store import SqliteConversationStore
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,3 +76,35 @@ async def test_a_graph_from_langgraph_json_runs_a_turn_on_the_offline_model(
         [conversation] = store.list_conversations()
         assert conversation.profile == "paper-pilot"
         assert conversation.meta["studio_thread"] == "studio-1"
+
+
+async def test_the_patch_review_pauses_as_an_interrupt_and_resumes_in_studio(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_openai: FakeOpenAI
+) -> None:
+    for name, value in {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_API_KEY": "sk-studio-test-0123456789",
+        "WEAVER_MODEL": "fake-model",
+        "WEAVER_DATA_DIR": str(tmp_path / "data"),
+        "WEAVER_CONFIG": str(tmp_path / "config.yaml"),
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_text('print("Hello")\n', encoding="utf-8")
+    edit = {"path": "app.py", "start_line": 1, "end_line": 1, "new_content": 'print("Hi")'}
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("propose_edit", edit, id="c_studio")]), Reply("Done.")
+    )
+    graph = load_graph(graph_specs()["ide-helper"])
+    runnable = graph.builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "studio-review"}}
+
+    paused = await runnable.ainvoke({"messages": [HumanMessage("Say Hi")]}, config)
+    assert paused["__interrupt__"][0].value["kind"] == "patch_review"
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == 'print("Hello")\n'
+
+    result = await runnable.ainvoke(Command(resume={"decision": "accept"}), config)
+
+    assert (tmp_path / "app.py").read_text(encoding="utf-8") == 'print("Hi")\n'
+    assert result["messages"][-1].content == "Done."
