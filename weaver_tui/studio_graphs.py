@@ -24,7 +24,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from agents.profile import Profile, TurnContext
-from agents.profiles import get_profile
+from agents.profiles import PROFILE_NAMES, get_profile
 from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
@@ -92,7 +92,10 @@ def studio_graph(name: str) -> CompiledStateGraph[Any, Any, Any, Any]:
     return outer.compile(name=f"weaver-tui {name}")
 
 
-mediator = studio_graph("mediator")
-ide_helper = studio_graph("ide-helper")
-paper_pilot = studio_graph("paper-pilot")
-atom_developer = studio_graph("atom-developer")
+def variable_name(profile: str) -> str:
+    """The module variable ``langgraph.json`` names for a profile (``ide-helper``: ``ide_helper``)."""
+    return profile.replace("-", "_")
+
+
+# One compiled graph per registered profile, as the LangGraph CLI loads them (module variables).
+globals().update({variable_name(name): studio_graph(name) for name in PROFILE_NAMES})

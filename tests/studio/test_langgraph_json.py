@@ -18,6 +18,7 @@ from langgraph.types import Command
 from agents.profiles import PROFILE_NAMES
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+from weaver_tui.studio_graphs import variable_name
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,6 +44,7 @@ def load_graph(spec: str) -> Any:
 def test_langgraph_json_names_every_profile_and_each_graph_compiles() -> None:
     specs = graph_specs()
     assert sorted(specs) == sorted(PROFILE_NAMES)
+    assert all(spec.endswith(f":{variable_name(name)}") for name, spec in specs.items())
     for name, spec in specs.items():
         graph = load_graph(spec)
         assert isinstance(graph, Pregel), name
