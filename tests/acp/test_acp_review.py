@@ -108,3 +108,35 @@ async def test_a_cancelled_permission_request_leaves_the_patch_pending(
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         [conversation] = store.list_conversations()
         assert find_pending_review(store, conversation.id) is not None
+
+
+async def test_a_tool_needing_approval_asks_permission_and_runs_once_allowed(
+    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    import json
+    import sys
+
+    from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+
+    log = tmp_path / "tickets.log"
+    server = {
+        "command": sys.executable,
+        "args": [str(SERVER_SCRIPT)],
+        "env": {"TICKETS_LOG": str(log)},
+    }
+    (tmp_path / "config.yaml").write_text(json.dumps({"mcp_servers": {"tickets": server}}))
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "42"}, id="c_t")]),
+        Reply("Ticket 42 is open."),
+    )
+    async with acp_agent(
+        "--profile", "ide-helper", env=server_env(fake_openai), answer="once"
+    ) as agent:
+        session = await agent.start(tmp_path)
+        response = await agent.ask(session, "Look up ticket 42")
+
+    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    [asked] = agent.client.permission_requests
+    assert asked.tool_call_id == "c_t" and "lookup_ticket" in asked.title
+    assert ran(log)
+    assert agent.client.agent_text().endswith("Ticket 42 is open.")

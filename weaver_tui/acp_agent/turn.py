@@ -18,9 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp.helpers import SessionUpdate
-from acp.schema import PromptResponse
+from acp.schema import (
+    AllowedOutcome,
+    PermissionOption,
+    PromptResponse,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
 
-from agents.patch_review.review import Decision, PendingReview, find_pending_review, resume_value
+from agents.graph.approval import approval_value
+from agents.patch_review.review import PendingReview, find_pending_review, resume_value
 from agents.runtime import events as ev
 from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.patch_permission import (
@@ -30,6 +37,12 @@ from weaver_tui.acp_agent.patch_permission import (
     decision_of,
     patch_file,
     review_request,
+)
+from weaver_tui.acp_agent.tool_permission import (
+    APPROVAL_OPTIONS,
+    approval_decision,
+    approval_request,
+    pending_approval,
 )
 from weaver_tui.acp_agent.turn_updates import TurnUpdates
 
@@ -82,17 +95,18 @@ class AcpTurn:
             review = find_pending_review(
                 self.runtime.store, self._conversation_id(), finished.leaf_id
             )
-            if review is None:
-                break
-            applying = self._applying(review)
-            decision = await self._ask(applying)
-            if decision is None:
+            applying = self._applying(review) if review is not None else None
+            asked = await (
+                self._ask(applying) if applying is not None else self._approve(finished.leaf_id)
+            )
+            if asked is None:
                 finished = ev.RunFinished("cancelled", finished.leaf_id)
                 break
+            record_id, value = asked
             events = self.runtime.resume_turn(
                 conversation_id=self._conversation_id(),
-                record_id=review.record_id,
-                value=resume_value(decision),
+                record_id=record_id,
+                value=value,
                 model=self.model,
                 cancel=self.cancel,
             )
@@ -155,13 +169,42 @@ class AcpTurn:
         call_id = review.patch.tool_call_id or review.record_id
         return _Applying(review, call_id, path, current_text(path))
 
-    async def _ask(self, applying: _Applying) -> Decision | None:
-        """The user's decision on the patch; ``None`` when the prompt was cancelled first."""
+    async def _ask(self, applying: _Applying) -> tuple[str, Any] | None:
+        """The user's decision on the patch (the record to resume and the value), ``None``
+        when the prompt was cancelled first."""
+        patch = applying.review.patch
+        answer = await self._permission(
+            review_request(self.session.cwd, patch, applying.call_id), PERMISSION_OPTIONS
+        )
+        decision = decision_of(answer) if answer is not None else None
+        logger.info(
+            "patch reviewed over ACP", extra={"patch": patch.id, "decision": decision or "none"}
+        )
+        return None if decision is None else (applying.review.record_id, resume_value(decision))
+
+    async def _approve(self, leaf_id: str) -> tuple[str, Any] | None:
+        """The user's approval of a tool call the turn paused on (``None``: cancelled)."""
+        pending = pending_approval(self.runtime.store, leaf_id)
+        if pending is None:
+            raise turn_failure(
+                "The turn paused on a question this editor cannot show: open the conversation "
+                "in the app (weaver-tui --conversation ID) to answer it.",
+                "paused",
+            )
+        record_id, question = pending
+        answer = await self._permission(approval_request(question), APPROVAL_OPTIONS)
+        outcome: Any = answer.outcome if answer is not None else None
+        if not isinstance(outcome, AllowedOutcome):
+            return None
+        return record_id, approval_value(approval_decision(outcome.option_id))
+
+    async def _permission(
+        self, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> RequestPermissionResponse | None:
+        """Ask the client; ``None`` when the prompt is cancelled before it answers."""
         question = asyncio.ensure_future(
             self.client.request_permission(
-                session_id=self.session.id,
-                tool_call=review_request(self.session.cwd, applying.review.patch, applying.call_id),
-                options=PERMISSION_OPTIONS,
+                session_id=self.session.id, tool_call=tool_call, options=options
             )
         )
         cancelled = asyncio.ensure_future(self.cancel.wait())
@@ -171,14 +214,8 @@ class AcpTurn:
             cancelled.cancel()
         if not question.done():
             question.cancel()
-            logger.info("patch review left pending", extra={"patch": applying.review.patch.id})
             return None
-        decision = decision_of(question.result())
-        logger.info(
-            "patch reviewed over ACP",
-            extra={"patch": applying.review.patch.id, "decision": decision or "cancelled"},
-        )
-        return decision
+        return question.result()
 
     async def _send(self, update: SessionUpdate) -> None:
         update_: Any = update
