@@ -2,9 +2,9 @@
 
 ``weaver-tui`` starts the app; ``ask`` runs one turn and streams the reply to stdout (tool and
 stage lines to stderr, ending with ``conversation: ID``); ``conversations``, ``export`` and
-``import`` work on the store. Expected failures print one line on stderr: exit code 2 for a
-configuration problem, 1 for anything else that went wrong, 130 after Ctrl+C. The headless
-verbs never import Textual.
+``import`` work on the store; ``acp`` is the profile's agent for an editor (ACP on stdio).
+Expected failures print one line on stderr: exit code 2 for a configuration problem, 1 for
+anything else that went wrong, 130 after Ctrl+C. The headless verbs never import Textual.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ MAX_MESSAGE = 2_000_000
 """The default of the ``max_message_bytes`` setting."""
 
 
-BUILTIN_VERBS = ("ask", "conversations", "export", "import", "serve")
+BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve")
 _OPTIONS_WITH_VALUE = frozenset(
     {
         "--config",
@@ -187,6 +187,11 @@ def build_parser(
     )
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
 
+    verbs.add_parser(
+        "acp",
+        help="be the profile's agent for an editor (Agent Client Protocol over stdin/stdout)",
+    )
+
     for name, command in (profile_verbs or {}).items():
         sub = verbs.add_parser(name, help=command.help)
         command.add_arguments(sub)
@@ -203,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return launch_app(args)
         if args.verb == "serve":
             return serve_in_browser(args)
+        if args.verb == "acp":
+            return serve_acp(args)
         command = getattr(args, "profile_command", None)
         if command is not None:
             return run_profile_command(command, args)
@@ -351,6 +358,20 @@ def serve_in_browser(args: argparse.Namespace) -> int:
         return serve(args.host, args.port, app_args, sys.stderr)
     except ServeError as exc:
         raise CliError(str(exc)) from None
+
+
+def serve_acp(args: argparse.Namespace) -> int:
+    """Speak ACP on stdin/stdout as ``--profile`` (default: the configured profile)."""
+    from weaver_tui.acp_agent.stdio import NotConnected, serve_stdio
+
+    services = open_services(args)
+    try:
+        asyncio.run(serve_stdio(services, args.profile or services.settings.default_profile))
+    except NotConnected as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    finally:
+        services.close_store()
+    return 0
 
 
 def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> int:

@@ -1,0 +1,70 @@
+"""The ide-helper's patch review as an ACP permission request, and an applied patch as a diff.
+
+A turn that pauses on a proposed patch asks the client for permission on that tool call
+(accept or reject, once); the patch's file travels as a ``diff`` (old and new text, absolute
+path) so the editor shows the change before it is made. After an accepted patch is applied,
+the tool call is updated with the same diff, completed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from acp import tool_diff_content, update_tool_call
+from acp.helpers import SessionUpdate
+from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
+
+from agents.patch_review.patches import Patch
+from storage.printable import printable
+
+ACCEPT = "accept"
+REJECT = "reject"
+
+PERMISSION_OPTIONS = [
+    PermissionOption(option_id=ACCEPT, name="Apply the patch", kind="allow_once"),
+    PermissionOption(option_id=REJECT, name="Reject the patch", kind="reject_once"),
+]
+
+
+def patch_file(project_root: Path, patch: Patch) -> Path:
+    """The absolute path of the file the patch changes (ACP paths are absolute)."""
+    return (project_root / patch.path).resolve()
+
+
+def current_text(path: Path) -> str | None:
+    """The file's text now (``None`` for a file the patch creates, or one that cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUpdate:
+    """The tool call a permission request is about: the proposed edit, shown as a diff."""
+    path = patch_file(project_root, patch)
+    return ToolCallUpdate(
+        tool_call_id=call_id,
+        title=printable(f"Apply {patch.summary}?"),
+        kind="edit",
+        status="pending",
+        content=[tool_diff_content(str(path), patch.new_content, current_text(path))],
+        raw_input=patch.to_dict(),
+    )
+
+
+def decision_of(response: RequestPermissionResponse) -> Literal["accept", "reject"] | None:
+    """The user's decision, or ``None`` when the client cancelled the request."""
+    outcome: Any = response.outcome
+    if not isinstance(outcome, AllowedOutcome):
+        return None
+    return "accept" if outcome.option_id == ACCEPT else "reject"
+
+
+def applied_update(call_id: str, path: Path, old_text: str | None, patch: Patch) -> SessionUpdate:
+    """The edit as made: the tool call completed, with the file's diff."""
+    return update_tool_call(
+        call_id,
+        status="completed",
+        content=[tool_diff_content(str(path), patch.new_content, old_text)],
+    )

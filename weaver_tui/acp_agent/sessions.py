@@ -1,0 +1,66 @@
+"""ACP sessions: one conversation of the tree each, and the MCP servers the client brought.
+
+A new session has no conversation until its first prompt: the runtime creates it then (as for
+any first message), with the session id in its meta (``acp_session``), so a session that never
+gets a prompt leaves nothing in the tree. ``session/load`` takes that session id or any
+conversation's id (one started in the app, say).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from storage.models import Conversation
+from storage.store import ConversationStore, NotFoundError
+
+SESSION_META = "acp_session"
+
+
+@dataclass
+class AcpSession:
+    """What the agent keeps for one client session."""
+
+    id: str
+    profile: str
+    cwd: Path
+    conversation_id: str | None = None
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    """The client's MCP servers (``session/new``), as plain settings: name, then command,
+    args and env (stdio) or url and headers (http, sse)."""
+    cancel: asyncio.Event | None = None
+    """Set by ``session/cancel``; a fresh one for each prompt."""
+    busy: bool = False
+
+    @staticmethod
+    def new_id() -> str:
+        return f"acp-{uuid.uuid4().hex}"
+
+
+def mcp_server_settings(servers: list[Any] | None) -> list[dict[str, Any]]:
+    """The client's MCP server descriptions as plain dicts (the shape of the config's ``mcp``)."""
+    found: list[dict[str, Any]] = []
+    for server in servers or ():
+        data = server.model_dump(exclude_none=True, exclude={"field_meta"})
+        for key in ("env", "headers"):
+            if key in data:
+                data[key] = {item["name"]: item["value"] for item in data[key]}
+        data.setdefault("type", "stdio")
+        found.append(data)
+    return found
+
+
+def find_conversation(store: ConversationStore, session_id: str) -> Conversation | None:
+    """The conversation ``session_id`` names: its own id, or the id of the ACP session that
+    started it."""
+    try:
+        return store.get_conversation(session_id)
+    except NotFoundError:
+        pass
+    for conversation in store.list_conversations():
+        if conversation.meta.get(SESSION_META) == session_id:
+            return conversation
+    return None

@@ -1,0 +1,222 @@
+"""One ``session/prompt``: the runtime's turn streamed to the client, reviews asked as
+permissions, until the turn ends.
+
+The turn goes through :meth:`AgentRuntime.send` (the runtime stores the user message and every
+record, as for any front end). A turn that pauses on a proposed patch asks the client; its
+answer resumes the turn (:meth:`AgentRuntime.resume_turn`), which may pause again on the next
+patch. ``session/cancel`` stops the turn (its partial reply is kept, marked cancelled) or
+withdraws a pending question (the patch then stays pending for the app to review).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acp.helpers import SessionUpdate
+from acp.schema import (
+    AllowedOutcome,
+    PermissionOption,
+    PromptResponse,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
+
+from agents.graph.approval import approval_value
+from agents.patch_review.review import PendingReview, find_pending_review, resume_value
+from agents.runtime import events as ev
+from weaver_tui.acp_agent.failures import turn_failure
+from weaver_tui.acp_agent.patch_permission import (
+    PERMISSION_OPTIONS,
+    applied_update,
+    current_text,
+    decision_of,
+    patch_file,
+    review_request,
+)
+from weaver_tui.acp_agent.tool_permission import (
+    APPROVAL_OPTIONS,
+    approval_decision,
+    approval_request,
+    pending_approval,
+)
+from weaver_tui.acp_agent.turn_updates import TurnUpdates
+
+if TYPE_CHECKING:
+    from acp.interfaces import Client
+
+    from agents.providers import ChatModelHandle
+    from agents.runtime.agent_runtime import AgentRuntime
+    from agents.runtime.user_message import NewMessage
+    from weaver_tui.acp_agent.sessions import AcpSession
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Applying:
+    """A patch being decided: the tool call that proposed it, its file, the file's text before
+    the decision."""
+
+    review: PendingReview
+    call_id: str
+    path: Path
+    old_text: str | None
+
+
+class AcpTurn:
+    """Streams one prompt's turn (and its resumed parts) to the client."""
+
+    def __init__(
+        self,
+        client: Client,
+        session: AcpSession,
+        runtime: AgentRuntime,
+        model: ChatModelHandle,
+        updates: TurnUpdates,
+    ) -> None:
+        self.client = client
+        self.session = session
+        self.runtime = runtime
+        self.model = model
+        self.updates = updates
+        self.cancel = session.cancel or asyncio.Event()
+
+    async def run(self, message: NewMessage) -> PromptResponse:
+        events = self.runtime.send(
+            message, model=self.model, cancel=self.cancel, project_root=self.session.cwd
+        )
+        finished = await self._forward(events)
+        while finished.paused and finished.status == "complete":
+            review = find_pending_review(
+                self.runtime.store, self._conversation_id(), finished.leaf_id
+            )
+            applying = self._applying(review) if review is not None else None
+            asked = await (
+                self._ask(applying) if applying is not None else self._approve(finished.leaf_id)
+            )
+            if asked is None:
+                finished = ev.RunFinished("cancelled", finished.leaf_id)
+                break
+            record_id, value = asked
+            events = self.runtime.resume_turn(
+                conversation_id=self._conversation_id(),
+                record_id=record_id,
+                value=value,
+                model=self.model,
+                cancel=self.cancel,
+            )
+            finished = await self._forward(events, applying)
+        for update in self.updates.finish_plan():
+            await self._send(update)
+        return PromptResponse(
+            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
+        )
+
+    def _conversation_id(self) -> str:
+        assert self.session.conversation_id is not None  # set by MessageStored
+        return self.session.conversation_id
+
+    async def _forward(
+        self, events: AsyncGenerator[ev.RunEvent, None], applying: _Applying | None = None
+    ) -> ev.RunFinished:
+        """Send the events' updates; return how the turn ended, or raise its failure."""
+        finished: ev.RunFinished | None = None
+        try:
+            async for event in events:
+                if isinstance(event, ev.MessageStored):
+                    self.session.conversation_id = event.conversation.id
+                elif isinstance(event, ev.RunError):
+                    for update in self.updates.finish_plan():
+                        await self._send(update)
+                    raise turn_failure(event.error.user_message, event.error.code)
+                elif isinstance(event, ev.RunFinished):
+                    finished = event
+                for update in self.updates.updates(event):
+                    await self._send(update)
+                if applying is not None and self._applied(event, applying):
+                    await self._send(
+                        applied_update(
+                            applying.call_id,
+                            applying.path,
+                            applying.old_text,
+                            applying.review.patch,
+                        )
+                    )
+        finally:
+            await events.aclose()  # the turn lock is released when the turn's generator ends
+        if finished is None:
+            raise turn_failure("The turn ended without a result; send the message again.")
+        return finished
+
+    @staticmethod
+    def _applied(event: ev.RunEvent, applying: _Applying) -> bool:
+        """The settled result of the reviewed call (written in place of "waiting for review")
+        says the patch was applied."""
+        if not isinstance(event, ev.RecordSaved) or event.record.role != "tool":
+            return False
+        meta = event.record.meta
+        return (
+            meta.get("tool_call_id") == applying.call_id and meta.get("patch_status") == "applied"
+        )
+
+    def _applying(self, review: PendingReview) -> _Applying:
+        path = patch_file(self.session.cwd, review.patch)
+        call_id = review.patch.tool_call_id or review.record_id
+        return _Applying(review, call_id, path, current_text(path))
+
+    async def _ask(self, applying: _Applying) -> tuple[str, Any] | None:
+        """The user's decision on the patch (the record to resume and the value), ``None``
+        when the prompt was cancelled first."""
+        patch = applying.review.patch
+        answer = await self._permission(
+            review_request(self.session.cwd, patch, applying.call_id), PERMISSION_OPTIONS
+        )
+        decision = decision_of(answer) if answer is not None else None
+        logger.info(
+            "patch reviewed over ACP", extra={"patch": patch.id, "decision": decision or "none"}
+        )
+        return None if decision is None else (applying.review.record_id, resume_value(decision))
+
+    async def _approve(self, leaf_id: str) -> tuple[str, Any] | None:
+        """The user's approval of a tool call the turn paused on (``None``: cancelled)."""
+        pending = pending_approval(self.runtime.store, leaf_id)
+        if pending is None:
+            raise turn_failure(
+                "The turn paused on a question this editor cannot show: open the conversation "
+                "in the app (weaver-tui --conversation ID) to answer it.",
+                "paused",
+            )
+        record_id, question = pending
+        answer = await self._permission(approval_request(question), APPROVAL_OPTIONS)
+        outcome: Any = answer.outcome if answer is not None else None
+        if not isinstance(outcome, AllowedOutcome):
+            return None
+        return record_id, approval_value(approval_decision(outcome.option_id))
+
+    async def _permission(
+        self, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> RequestPermissionResponse | None:
+        """Ask the client; ``None`` when the prompt is cancelled before it answers."""
+        question = asyncio.ensure_future(
+            self.client.request_permission(
+                session_id=self.session.id, tool_call=tool_call, options=options
+            )
+        )
+        cancelled = asyncio.ensure_future(self.cancel.wait())
+        try:
+            await asyncio.wait({question, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+        if not question.done():
+            question.cancel()
+            return None
+        return question.result()
+
+    async def _send(self, update: SessionUpdate) -> None:
+        update_: Any = update
+        await self.client.session_update(session_id=self.session.id, update=update_)
