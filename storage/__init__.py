@@ -1,25 +1,6 @@
 """Conversation storage: the message tree on SQLite, export/import, the graph checkpointer.
 
-Imports nothing of weaver's own and never imports Textual. The checkpointer
-(:mod:`storage.checkpointer`) is not imported here: it pulls in LangGraph.
+Imports nothing of weaver's own and never imports Textual. The package itself imports nothing,
+so a light module (``storage.printable``, ``storage.models``) costs no SQLite or pydantic at
+start-up: import what you need from its module (``storage.sqlite_store``, ``storage.store``).
 """
-
-from storage.models import Conversation, MessageRecord, MessageStatus, Role
-from storage.rows import MessageRow
-from storage.sqlite_store import SqliteConversationStore
-from storage.store import ConversationStore, NotFoundError, SearchHit, StorageError
-from storage.tree_index import TreeIndex
-
-__all__ = [
-    "Conversation",
-    "ConversationStore",
-    "MessageRecord",
-    "MessageRow",
-    "MessageStatus",
-    "NotFoundError",
-    "Role",
-    "SearchHit",
-    "SqliteConversationStore",
-    "StorageError",
-    "TreeIndex",
-]

@@ -102,7 +102,9 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fak
 def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound(
     tmp_path: Path, fake_openai
 ):
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    # long enough that the first reply is still streaming however slowly the second process
+    # starts (it is interrupted as soon as the second has answered)
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(30000)], token_delay=0.01))
     first = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(first, 60)
