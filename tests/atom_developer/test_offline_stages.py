@@ -125,7 +125,8 @@ def test_the_offline_model_answers_the_draft_stage_with_code_and_spec() -> None:
     request = prompts.draft_message("extract the error code", ERROR_SAMPLE)
     reply = str(model.invoke(request).content)
     code, spec = last_block(reply, frozenset({"python"})), last_block(reply, frozenset({"yaml"}))
-    assert "def extract_context" in code and "pattern: 'regex:" in spec
+    assert "def extract_context" in code
+    assert "pattern: 'regex:" in spec
     assert validate(code, spec, ERROR_SAMPLE).valid
 
 
@@ -133,7 +134,8 @@ def test_each_error_is_fixed_by_what_it_names_and_the_rest_is_kept() -> None:
     before = validate(BROKEN_DRAFT, None, ERROR_SAMPLE)
     assert not before.valid
     fixed = fix_draft("extract the error code", ERROR_SAMPLE, BROKEN_DRAFT, "", before.errors)
-    assert "import os" not in fixed.code and "subprocess" not in fixed.code
+    assert "import os" not in fixed.code
+    assert "subprocess" not in fixed.code
     assert "print(" not in fixed.code
     assert 'CODE = re.compile(r"code=(\\d+)")' in fixed.code  # the user's own pattern stays
     assert "def validate_logic" in fixed.code  # the spec written for it is read through it

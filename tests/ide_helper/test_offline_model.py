@@ -89,6 +89,8 @@ async def test_a_file_asked_about_as_a_folder_is_read(
         assert [e.name for e in finished] == ["list_files", "read_file"]
         answer = store.get_message(events[-1].leaf_id).content
         assert answer.count("remember the milk") == 1  # shown once, in the file's preview
-        assert "It reads:" in answer and "starts with" not in answer  # the whole of it
+        assert "It reads:" in answer
+        assert "starts with" not in answer  # the whole of it
         # The detour is not recounted, and the file's own name is no term to look for in it.
-        assert "did not work" not in answer and "does not appear" not in answer
+        assert "did not work" not in answer
+        assert "does not appear" not in answer

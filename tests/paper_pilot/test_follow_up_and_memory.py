@@ -10,10 +10,12 @@ from agents.offline.conversation import Conversation
 from agents.offline.reply import PlannedCall, Reply
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from agents.profiles.paper_pilot.offline import ALREADY_LEARNED, RULES, synthesize
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
 
-async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime):
+async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is LoRA?")
@@ -22,14 +24,18 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime)
     )
     assert turn.trace["intent"] == "follow_up"
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
-    assert "LoRA" in slots["query"] and "that" not in slots["query"].split()
+    assert "LoRA" in slots["query"]
+    assert "that" not in slots["query"].split()
     assert slots["entities"] == ["LoRA", "full fine-tuning"]
     assert (
-        "`ml/lora`" in turn.reply.content and "Compared with full fine-tuning" in turn.reply.content
+        "`ml/lora`" in turn.reply.content
+    )
+    assert (
+        "Compared with full fine-tuning" in turn.reply.content
     )
 
 
-async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime):
+async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is known about quantization?")
@@ -40,7 +46,7 @@ async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime):
     assert "`ml/quantization`" in turn.reply.content.partition("**Sources**")[2]
 
 
-async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):
+async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     first = await ask(runtime, store, conversation.id, "What is LoRA?")
@@ -50,19 +56,21 @@ async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):
     store.set_active_leaf(conversation.id, second.reply.id)
     follow = await ask(runtime, store, conversation.id, "what are its limits?")
     slots = next(s for s in follow.trace["stages"] if s["stage"] == "slot_fill")
-    assert "DPO" in slots["query"] and "LoRA" not in slots["query"]
+    assert "DPO" in slots["query"]
+    assert "LoRA" not in slots["query"]
     assert root_user.content == "What is LoRA?"
 
 
 async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
-    pilot_runtime, data_dir: Path
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
+) -> None:
     runtime, store = pilot_runtime
     first = store.create_conversation("paper-pilot", "one")
     await ask(runtime, store, first.id, "What is LoRA?")
     with Memory(memory_path(data_dir)) as memory:
         facts = memory.all()
-    assert facts and all(f.conversation_id == first.id for f in facts)
+    assert facts
+    assert all(f.conversation_id == first.id for f in facts)
 
     later = store.create_conversation("paper-pilot", "two")
     turn = await ask(runtime, store, later.id, "How many parameters does LoRA train?")
@@ -70,7 +78,8 @@ async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
     assert recalled["recalled"] >= 1
     body, _, sources = turn.reply.content.partition("**Sources**")
     # What was recalled is what this answer cites again: said once, and the user told so.
-    assert ALREADY_LEARNED in body and "From what you learned before" not in body
+    assert ALREADY_LEARNED in body
+    assert "From what you learned before" not in body
     assert all(body.count(fact.text.rstrip(".")) <= 1 for fact in facts)
     assert "memory" not in sources  # prior knowledge is never a cited source
 
@@ -86,13 +95,14 @@ def _rejecting_critic(conv: Conversation) -> Reply | None:
     return None
 
 
-async def test_retries_then_a_forced_pass_that_is_not_remembered(pilot_runtime, data_dir: Path):
+async def test_retries_then_a_forced_pass_that_is_not_remembered(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     model = OfflineChatModel().with_rules([_rejecting_critic, *RULES])
     turn = await ask(runtime, store, conversation.id, "What is LoRA?", model=model)
 
-    assert turn.trace["retries"] == 2 and turn.trace["forced"]
+    assert turn.trace["retries"] == 2
+    assert turn.trace["forced"]
     assert [s["stage"] for s in turn.trace["stages"]].count("route") == 3
     assert sum("retry" in line for line in turn.stages) >= 2
     assert "could not confirm every claim" in turn.reply.content
@@ -109,19 +119,22 @@ LORA_NOTES = {
 }  # fmt: skip
 
 
-def test_prior_knowledge_adds_only_what_the_answer_does_not_say():
+def test_prior_knowledge_adds_only_what_the_answer_does_not_say() -> None:
     fresh = "QLoRA quantizes the frozen base model to four bits."
     said = "LoRA freezes the model and learns a low-rank update."
     answer = synthesize("How does LoRA learn its update?", LORA_NOTES, [said, fresh])
     body, _, prior = answer.partition("_From what you learned before:_")
-    assert said.rstrip(".") in body and fresh in prior and said not in prior
+    assert said.rstrip(".") in body
+    assert fresh in prior
+    assert said not in prior
 
     repeated = synthesize("How does LoRA learn its update?", LORA_NOTES, [said])
-    assert "From what you learned before" not in repeated and ALREADY_LEARNED in repeated
+    assert "From what you learned before" not in repeated
+    assert ALREADY_LEARNED in repeated
     assert synthesize("How does LoRA learn its update?", LORA_NOTES, []).count("_") == 0
 
 
-def test_a_sentence_lifted_from_a_note_names_what_it_stood_for():
+def test_a_sentence_lifted_from_a_note_names_what_it_stood_for() -> None:
     answer = synthesize("How does plan-and-execute plan its steps?", LORA_NOTES, [])
     assert "Plan-and-execute plans every step up front" in answer
     assert not any(line.startswith("It ") for line in answer.split(". "))

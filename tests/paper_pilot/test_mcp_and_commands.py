@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -19,10 +21,12 @@ from agents.profiles.paper_pilot.knowledge.client import (
 )
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
 from agents.profiles.paper_pilot.web_search import web_search
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
 
-async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path):
+async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> None:
     name, connection = chosen_connection({}, tmp_path / "index.sqlite")
     client = KnowledgeClient(name, connection)
     try:
@@ -31,14 +35,15 @@ async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path):
         collections = await client.call("list_collections", {})
         assert {c["name"] for c in collections["collections"]} == {"agents", "ml"}
         summary = await client.call("get_document_summary", {"doc_id": "ml/dpo"})
-        assert summary["title"].startswith("DPO") and "Compared with RLHF" in summary["sections"]
+        assert summary["title"].startswith("DPO")
+        assert "Compared with RLHF" in summary["sections"]
         missing = await client.call("get_document_summary", {"doc_id": "nope"})
         assert "no document" in missing["error"]
     finally:
         await client.aclose()
 
 
-async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path):
+async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path) -> None:
     own = tmp_path / "own"
     own.mkdir()
     (own / "zebras.md").write_text("# Zebras\n\n## Stripes\nZebra stripes deter flies.\n")
@@ -54,12 +59,13 @@ async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path):
     client = KnowledgeClient(name, connection)
     try:
         hits = await client.query("why do zebras have stripes")
-        assert name == "zoo" and hits[0].doc_id == "zoo/zebras"
+        assert name == "zoo"
+        assert hits[0].doc_id == "zoo/zebras"
     finally:
         await client.aclose()
 
 
-async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path):
+async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
     settings = {"mcp": {"connections": {"broken": {"command": str(tmp_path / "missing")}}}}
     client = KnowledgeClient(*chosen_connection(settings, tmp_path / "i.sqlite"))
     with pytest.raises(KnowledgeError, match="could not be started or reached"):
@@ -68,8 +74,8 @@ async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path):
 
 
 async def test_a_turn_with_the_server_down_says_so_and_does_not_crash(
-    pilot_runtime, tmp_path: Path
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], tmp_path: Path
+) -> None:
     runtime, store = pilot_runtime
     runtime.profile_settings = {"mcp": {"connections": {"down": {"command": str(tmp_path / "x")}}}}
     conversation = store.create_conversation("paper-pilot", "research")
@@ -94,7 +100,7 @@ class _Search(BaseHTTPRequestHandler):
         pass
 
 
-async def test_the_web_fallback_cites_urls_from_a_search_service():
+async def test_the_web_fallback_cites_urls_from_a_search_service() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -106,7 +112,7 @@ async def test_the_web_fallback_cites_urls_from_a_search_service():
         server.shutdown()
 
 
-def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
+def test_kb_add_and_list_through_the_command(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     notes = tmp_path / "mynotes"
     notes.mkdir()
     (notes / "a.md").write_text("# Alpha\nAlpha particles are helium nuclei.\n")
@@ -117,24 +123,29 @@ def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
     again = weaver("kb", "add", str(notes), "--collection", "physics")
     assert "0 added, 0 updated, 1 unchanged" in again.stdout
     listed = weaver("kb", "list")
-    assert "physics  1 documents" in listed.stdout and "ml  6 documents" in listed.stdout
+    assert "physics  1 documents" in listed.stdout
+    assert "ml  6 documents" in listed.stdout
     missing = weaver("kb", "add", str(tmp_path / "nope"))
-    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+    assert missing.returncode == 2
+    assert "is not a folder" in missing.stderr
 
 
-def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(weaver):
+def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     asked = weaver("--provider", "offline", "ask", "--profile", "paper-pilot", "What is LoRA?")
     assert asked.returncode == 0, asked.stderr
-    assert "route: intent factual" in asked.stderr and "critic: passed" in asked.stderr
-    assert "[1]" in asked.stdout and "**Sources**" in asked.stdout
+    assert "route: intent factual" in asked.stderr
+    assert "critic: passed" in asked.stderr
+    assert "[1]" in asked.stdout
+    assert "**Sources**" in asked.stdout
     facts = weaver("memory", "list")
-    assert facts.returncode == 0 and "LoRA" in facts.stdout
+    assert facts.returncode == 0
+    assert "LoRA" in facts.stdout
     first_id = facts.stdout.split()[0]
     assert weaver("memory", "forget", first_id).returncode == 0
     assert weaver("memory", "forget", "9999").returncode == 1
 
 
-def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
+def test_asyncio_is_not_left_with_a_session(tmp_path: Path) -> None:
     async def run() -> int:
         client = KnowledgeClient(*chosen_connection({}, tmp_path / "i.sqlite"))
         await client.query("attention")
@@ -144,7 +155,7 @@ def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
     assert asyncio.run(run()) == 0
 
 
-async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
+async def test_a_users_own_server_over_streamable_http(tmp_path: Path) -> None:
     import socket
     import subprocess
     import time
@@ -173,7 +184,8 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
         client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
         try:
             hits = await client.query("direct preference optimization reward model")
-            assert client.name == "remote" and hits[0].doc_id == "ml/dpo"
+            assert client.name == "remote"
+            assert hits[0].doc_id == "ml/dpo"
         finally:
             await client.aclose()
     finally:
@@ -181,7 +193,7 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
         server.wait(timeout=10)
 
 
-async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_runtime):
+async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     from agents.offline import OfflineChatModel
     from agents.profiles.paper_pilot.offline import RULES
     from tests.paper_pilot.test_follow_up_and_memory import _rejecting_critic
@@ -202,7 +214,7 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_r
     assert any(line.startswith("web_fallback:") for line in turn.stages)
 
 
-async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tmp_path: Path):
+async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tmp_path: Path) -> None:
     own = tmp_path / "own"
     own.mkdir()
     hostile = "Zebra stripes\x1b]52;c;cm0gLXJmIH4K\x07 deter\x1b[2J\x9b31m flies.\x9d0;x\x9c"
