@@ -19,10 +19,11 @@ def broken(good: str, old: str, new: str) -> str:
     return good.replace(old, new, 1)
 
 
-def test_the_good_atoms_pass_all_three_levels(good_atoms: str):
+def test_the_good_atoms_pass_all_three_levels(good_atoms: str) -> None:
     report = validate(good_atoms, SPEC, SAMPLE)
     assert [level.status for level in report.levels] == ["passed"] * 3, report.render()
-    assert report.valid and report.errors == []
+    assert report.valid
+    assert report.errors == []
 
 
 @pytest.mark.parametrize(
@@ -42,7 +43,7 @@ def test_the_good_atoms_pass_all_three_levels(good_atoms: str):
 )  # fmt: skip
 def test_each_broken_behaviour_fails_level_2_with_its_message(
     good_atoms: str, old: str, new: str, message: str
-):
+) -> None:
     report = validate(broken(good_atoms, old, new))
     assert report.levels[0].status == "passed", report.render()
     assert report.levels[1].status == "failed"
@@ -59,25 +60,25 @@ def test_each_broken_behaviour_fails_level_2_with_its_message(
         ("kind: wildcard\npattern: 'regex:^E'\n", "Consistency Error: the spec declares a wildcard pattern, but validate_logic reports kind 'regex' for line 1"),
     ],
 )  # fmt: skip
-def test_spec_errors_fail_level_3_only(good_atoms: str, spec: str, message: str):
+def test_spec_errors_fail_level_3_only(good_atoms: str, spec: str, message: str) -> None:
     report = validate(good_atoms, spec, SAMPLE)
     assert [level.status for level in report.levels] == ["passed", "passed", "failed"]
     assert any(message in error for error in report.levels[2].errors), report.render()
 
 
-def test_extract_context_must_find_something_in_the_sample(good_atoms: str):
+def test_extract_context_must_find_something_in_the_sample(good_atoms: str) -> None:
     report = validate(good_atoms, SPEC, "all fine\nnothing here\nok\n")
     assert "extract_context finds nothing in the 3 sample lines" in report.levels[2].errors
 
 
-def test_without_a_spec_level_3_is_skipped(good_atoms: str):
+def test_without_a_spec_level_3_is_skipped(good_atoms: str) -> None:
     report = validate(good_atoms)
     assert report.levels[2].status == "skipped"
     assert report.levels[2].note == "no YAML spec given"
     assert report.valid
 
 
-def test_a_spec_needs_validate_logic(good_atoms: str):
+def test_a_spec_needs_validate_logic(good_atoms: str) -> None:
     only_c = (
         good_atoms.split("def extract_context")[0]
         + "def check_existence"
@@ -88,10 +89,11 @@ def test_a_spec_needs_validate_logic(good_atoms: str):
     assert report.levels[2].errors == ("the spec is checked through validate_logic; define it",)
 
 
-def test_the_report_is_json_and_renders_one_line_per_level(good_atoms: str):
+def test_the_report_is_json_and_renders_one_line_per_level(good_atoms: str) -> None:
     report = validate(broken(good_atoms, '"evidence": list(items),', '"evidence": [],'))
     data = json.loads(json.dumps(report.as_dict()))
-    assert data["valid"] is False and data["errors"] == report.errors
+    assert data["valid"] is False
+    assert data["errors"] == report.errors
     assert [level["status"] for level in data["levels"]] == ["passed", "failed", "skipped"]
     lines = report.render().splitlines()
     assert lines[0].startswith("- Level 1 · AST: passed (")

@@ -9,10 +9,14 @@ from pathlib import Path
 from agents.profiles.atom_developer.graph import FIXING, VALIDATING
 from agents.profiles.atom_developer.traits import reply_badge
 from agents.profiles.atom_developer.validation import avalidate
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.atom_developer.graph_support import BROKEN_DRAFT, ERROR_SAMPLE, atom_turn
 
 
-async def test_a_first_draft_that_passes_is_answered_with_code_spec_and_report(atoms) -> None:
+async def test_a_first_draft_that_passes_is_answered_with_code_spec_and_report(
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = atoms
     turn = await atom_turn(
         runtime, store, f"Extract the error code when it is 500 or 503:\n```\n{ERROR_SAMPLE}\n```"
@@ -36,7 +40,9 @@ async def test_a_first_draft_that_passes_is_answered_with_code_spec_and_report(a
     assert (await avalidate(code, spec, ERROR_SAMPLE)).valid
 
 
-async def test_a_broken_draft_the_offline_model_cannot_fix_ends_in_the_safe_stub(atoms) -> None:
+async def test_a_broken_draft_the_offline_model_cannot_fix_ends_in_the_safe_stub(
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = atoms
     message = (
         f"Check my atom for the error code:\n```python\n{BROKEN_DRAFT}```\n```\n{ERROR_SAMPLE}\n```"
@@ -53,7 +59,7 @@ async def test_a_broken_draft_the_offline_model_cannot_fix_ends_in_the_safe_stub
 
 
 async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_three_fixes(
-    atoms,
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
     runtime, store = atoms
     sample = "2024-01-01 10:00:00 INFO all good\n2024-01-01 10:00:01 INFO still fine"
@@ -75,7 +81,9 @@ async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_thr
     assert reply_badge(turn.reply.meta) == "safe stub"
 
 
-async def test_the_sample_may_be_a_file_under_the_project_root(atoms, tmp_path: Path) -> None:
+async def test_the_sample_may_be_a_file_under_the_project_root(
+    atoms: tuple[AgentRuntime, SqliteConversationStore], tmp_path: Path
+) -> None:
     runtime, store = atoms
     project = tmp_path / "project"
     (project / "logs").mkdir(parents=True)
@@ -88,7 +96,7 @@ async def test_the_sample_may_be_a_file_under_the_project_root(atoms, tmp_path: 
 
 
 async def test_a_sample_file_that_leads_outside_the_project_is_not_read(
-    atoms, tmp_path: Path
+    atoms: tuple[AgentRuntime, SqliteConversationStore], tmp_path: Path
 ) -> None:
     runtime, store = atoms
     project = tmp_path / "project"
@@ -106,7 +114,9 @@ async def test_a_sample_file_that_leads_outside_the_project_is_not_read(
     assert "999" not in turn.reply.content and "secret line" not in turn.reply.content
 
 
-async def test_a_request_with_nothing_to_work_on_gets_a_guide_not_an_atom(atoms) -> None:
+async def test_a_request_with_nothing_to_work_on_gets_a_guide_not_an_atom(
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = atoms
     turn = await atom_turn(runtime, store, "hello there")
     assert turn.reply.content.startswith("Tell me what to pull out of a log")

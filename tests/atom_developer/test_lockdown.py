@@ -39,14 +39,15 @@ def escape_code(marker: Path) -> str:
 
 async def run_one(marker: Path, name: str) -> CallOutcome:
     result = await run_atoms(escape_code(marker), [{"atom": name, "args": [1], "kwargs": {}}])
-    assert result.stopped == "" and result.load_error == ""
+    assert result.stopped == ""
+    assert result.load_error == ""
     (outcome,) = result.outcomes
     return outcome
 
 
 async def test_the_reported_exploit_past_level_1_fails_level_2_and_runs_nothing(
     marker: Path, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     bypassed = StaticResult(atoms=("check_existence",))
     monkeypatch.setattr(validation, "check_static", lambda code: bypassed)
     report = await validation.avalidate(escape_code(marker))
@@ -55,7 +56,7 @@ async def test_the_reported_exploit_past_level_1_fails_level_2_and_runs_nothing(
     assert not marker.exists()
 
 
-async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path):
+async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path) -> None:
     assert (await run_one(marker, "unhooked_frame")).value == "unhooked_frame"
 
 
@@ -63,22 +64,22 @@ async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path):
     "name",
     ["unhooked_fork_exec", "unhooked_system", "unhooked_fork", "unhooked_write", "unhooked_mknod"],
 )
-async def test_without_the_hook_no_program_runs_and_no_file_is_made(marker: Path, name: str):
+async def test_without_the_hook_no_program_runs_and_no_file_is_made(marker: Path, name: str) -> None:
     outcome = await run_one(marker, name)
     assert not marker.exists()
     assert not outcome.ok or outcome.value != 0
 
 
-async def test_without_the_hook_no_socket_opens(marker: Path):
+async def test_without_the_hook_no_socket_opens(marker: Path) -> None:
     assert (await run_one(marker, "unhooked_socket")).value == [-1, errno.EPERM]
 
 
 @pytest.mark.parametrize("name", ["unhooked_read", "unhooked_kill_parent"])
-async def test_without_the_hook_no_file_is_read_and_no_process_signalled(marker: Path, name: str):
+async def test_without_the_hook_no_file_is_read_and_no_process_signalled(marker: Path, name: str) -> None:
     assert (await run_one(marker, name)).error.startswith("PermissionError")
 
 
-async def test_as_root_the_atom_runs_as_nobody_with_no_groups(marker: Path):
+async def test_as_root_the_atom_runs_as_nobody_with_no_groups(marker: Path) -> None:
     ids = (await run_one(marker, "who_am_i")).value
     if os.geteuid() == 0:
         assert ids == [65534] * 6 + [[]]
@@ -86,7 +87,7 @@ async def test_as_root_the_atom_runs_as_nobody_with_no_groups(marker: Path):
         assert ids[:3] == list(os.getresuid())
 
 
-async def test_without_pyseccomp_no_child_starts(marker: Path, monkeypatch: pytest.MonkeyPatch):
+async def test_without_pyseccomp_no_child_starts(marker: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sandbox, "lockdown_settings", lambda: "the pyseccomp package is missing")
     report = await validation.avalidate(atom_file("only_existence"))
     assert report.levels[1].status == "failed"
@@ -98,7 +99,7 @@ async def test_without_pyseccomp_no_child_starts(marker: Path, monkeypatch: pyte
 
 async def test_when_the_child_cannot_load_libseccomp_the_atom_never_runs(
     marker: Path, monkeypatch: pytest.MonkeyPatch
-):
+) -> None:
     settings = sandbox.lockdown_settings()
     assert isinstance(settings, dict)
     broken = {**settings, "libraries": {"c": "libc.so.6", "seccomp": "libmissing.so.9"}}

@@ -17,8 +17,10 @@ def test_the_fenced_blocks_are_sample_code_and_spec_and_the_rest_is_the_intent()
     )
     request = read_request(text, None)
     assert request.intent == "Fix my atom for error codes please"
-    assert request.sample == "ERROR code=500" and request.sample_from == "message"
-    assert request.code.startswith("def extract_context") and request.spec == "pattern: '500'\n"
+    assert request.sample == "ERROR code=500"
+    assert request.sample_from == "message"
+    assert request.code.startswith("def extract_context")
+    assert request.spec == "pattern: '500'\n"
 
 
 def test_a_named_file_under_the_root_is_the_sample_cut_to_its_first_lines(tmp_path: Path) -> None:
@@ -39,6 +41,7 @@ def test_a_file_outside_the_root_or_a_pipe_is_not_read(tmp_path: Path) -> None:
 
     for name in ("../outside.log", "link.log", "pipe.log"):
         request = read_request(f"extract the codes in {name}", root)
-        assert request.sample == "" and request.note, name
+        assert request.sample == "", name
+        assert request.note, name
     assert "outside the project root" in read_request("codes in link.log", root).note
     assert "not a regular file" in read_request("codes in pipe.log", root).note

@@ -55,7 +55,7 @@ def bodies(fake: FakeOpenAI) -> list[dict[str, Any]]:
 
 
 async def test_a_request_in_russian_is_drafted_because_the_model_says_it_asks_for_an_atom(
-    atoms, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     runtime, store = atoms
     fake_openai.script(check(True), answer(GOOD))
@@ -66,23 +66,26 @@ async def test_a_request_in_russian_is_drafted_because_the_model_says_it_asks_fo
     assert asked["tools"][0]["function"]["name"] == "AtomRequestCheck"
     assert RUSSIAN in message_texts(asked)
     last = drafted["messages"][-1]["content"]
-    assert last.startswith("Stage: draft") and f"Intent: {RUSSIAN}" in last
-    assert reply.content != GUIDE and "```python" in reply.content
+    assert last.startswith("Stage: draft")
+    assert f"Intent: {RUSSIAN}" in last
+    assert reply.content != GUIDE
+    assert "```python" in reply.content
 
 
 async def test_a_message_the_model_says_asks_for_no_atom_gets_the_guide(
-    atoms, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     runtime, store = atoms
     fake_openai.script(check(False))
     conversation = store.create_conversation(PROFILE, "atoms")
     reply = await turn(runtime, store, conversation.id, "Спасибо, всё понятно!", openai_model())
 
-    assert reply.content == GUIDE and len(fake_openai.chat_requests) == 1
+    assert reply.content == GUIDE
+    assert len(fake_openai.chat_requests) == 1
 
 
 async def test_a_follow_up_is_drafted_from_the_last_draft_and_its_sample(
-    atoms, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     runtime, store = atoms
     handle = openai_model()
@@ -96,13 +99,15 @@ async def test_a_follow_up_is_drafted_from_the_last_draft_and_its_sample(
     asked, drafted = bodies(fake_openai)[1:3]
     assert asked["tools"][0]["function"]["name"] == "AtomRequestCheck"
     last = drafted["messages"][-1]["content"]
-    assert last.startswith("Stage: draft") and "make it handle 504 as well" in last
+    assert last.startswith("Stage: draft")
+    assert "make it handle 504 as well" in last
     assert ERROR_SAMPLE.splitlines()[-1] in last  # the earlier sample
-    assert "Previous code" in last and GOOD.strip().splitlines()[-1] in last  # the last draft
+    assert "Previous code" in last
+    assert GOOD.strip().splitlines()[-1] in last  # the last draft
 
 
 async def test_offline_a_follow_up_without_log_words_still_drafts_from_the_last_sample(
-    atoms, tmp_path: Path
+    atoms: tuple[AgentRuntime, SqliteConversationStore], tmp_path: Path
 ) -> None:
     from tests.atom_developer.graph_support import offline_handle
 
@@ -110,4 +115,5 @@ async def test_offline_a_follow_up_without_log_words_still_drafts_from_the_last_
     conversation = store.create_conversation(PROFILE, "atoms")
     await turn(runtime, store, conversation.id, REQUEST, offline_handle())
     reply = await turn(runtime, store, conversation.id, "make it handle 504 as well", offline_handle())  # fmt: skip
-    assert reply.content != GUIDE and "```python" in reply.content
+    assert reply.content != GUIDE
+    assert "```python" in reply.content

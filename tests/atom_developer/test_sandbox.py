@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agents.profiles.atom_developer.validation import sandbox
 from agents.profiles.atom_developer.validation.sandbox import (
     Opaque,
     SandboxLimits,
@@ -35,27 +35,28 @@ def group_gone(pid: int) -> bool:
     return False
 
 
-async def test_plain_results_come_back_typed_and_the_rest_as_type_and_repr():
+async def test_plain_results_come_back_typed_and_the_rest_as_type_and_repr() -> None:
     result = await run("fine")
     (outcome,) = result.outcomes
     assert outcome.value == [1, {"k": Opaque("tuple", "(1, 2)")}, None, 1.5, True]
 
 
-async def test_an_endless_loop_is_stopped_by_the_cpu_limit_naming_the_call():
+async def test_an_endless_loop_is_stopped_by_the_cpu_limit_naming_the_call() -> None:
     result = await run("fine", "loop", "fine", limits=SandboxLimits(cpu_seconds=1))
     assert result.stopped == "the sandbox stopped loop(1) after 1 s of CPU time (an endless loop?)"
-    assert result.stopped_at == 1 and len(result.outcomes) == 1
+    assert result.stopped_at == 1
+    assert len(result.outcomes) == 1
     assert group_gone(result.pid)
     assert not Path(result.folder).exists()
 
 
-async def test_an_endless_loop_is_stopped_by_the_wall_clock():
+async def test_an_endless_loop_is_stopped_by_the_wall_clock() -> None:
     result = await run("loop", limits=SandboxLimits(cpu_seconds=30, wall_seconds=1))
     assert result.stopped == "the sandbox stopped loop(1) after 1 s (an endless loop?)"
     assert group_gone(result.pid)
 
 
-async def test_a_memory_bomb_runs_out_of_memory_and_the_next_call_still_runs():
+async def test_a_memory_bomb_runs_out_of_memory_and_the_next_call_still_runs() -> None:
     result = await run("memory_bomb", "fine")
     bomb, after = result.outcomes
     assert explain("memory_bomb(1)", bomb.error, SandboxLimits()) == (
@@ -64,13 +65,13 @@ async def test_a_memory_bomb_runs_out_of_memory_and_the_next_call_still_runs():
     assert after.ok
 
 
-async def test_a_fork_bomb_is_refused():
+async def test_a_fork_bomb_is_refused() -> None:
     (outcome,) = (await run("fork_bomb")).outcomes
     assert outcome.error == "RuntimeError: sandbox: os.fork is not allowed"
 
 
 @pytest.mark.parametrize("name", ["big_file", "big_file_low_level", "passwd"])
-async def test_files_cannot_be_opened(name: str):
+async def test_files_cannot_be_opened(name: str) -> None:
     result = await run(name)
     assert result.outcomes[0].error == "RuntimeError: sandbox: open is not allowed"
     assert explain(name, result.outcomes[0].error, SandboxLimits()) == (
@@ -79,13 +80,13 @@ async def test_files_cannot_be_opened(name: str):
     assert not Path(result.folder).exists()
 
 
-async def test_what_the_atom_prints_is_kept_in_a_small_buffer():
+async def test_what_the_atom_prints_is_kept_in_a_small_buffer() -> None:
     result = await run("chatty")
     assert result.outcomes[0].value == "done"
     assert len(result.printed) == 4096
 
 
-async def test_a_flood_on_the_real_stdout_is_cut_at_the_output_limit():
+async def test_a_flood_on_the_real_stdout_is_cut_at_the_output_limit() -> None:
     result = await run("flood_stdout")
     assert result.stopped == (
         "flood_stdout(1) wrote more than 1 MiB of output; the sandbox stopped it"
@@ -102,20 +103,20 @@ async def test_a_flood_on_the_real_stdout_is_cut_at_the_output_limit():
         ("import_os", "RuntimeError: sandbox: import of os is not allowed"),
     ],
 )
-async def test_network_programs_and_imports_are_refused(name: str, error: str):
+async def test_network_programs_and_imports_are_refused(name: str, error: str) -> None:
     assert (await run(name)).outcomes[0].error == error
 
 
-async def test_cancelling_the_run_kills_the_child(monkeypatch: pytest.MonkeyPatch):
+async def test_cancelling_the_run_kills_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[asyncio.subprocess.Process] = []
     real = asyncio.create_subprocess_exec
 
-    async def spy(*args, **kwargs):
+    async def spy(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
         process = await real(*args, **kwargs)
         started.append(process)
         return process
 
-    monkeypatch.setattr(sandbox.asyncio, "create_subprocess_exec", spy)
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", spy)
     task = asyncio.ensure_future(run("loop", limits=SandboxLimits(cpu_seconds=30)))
     await asyncio.sleep(0.5)
     task.cancel()

@@ -12,7 +12,8 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_search_code.
 
 def test_benchmark_tree_is_searchable(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("bench_search_code", BENCH)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     bench.generate_tree(tmp_path, 501)

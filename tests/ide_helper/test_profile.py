@@ -52,7 +52,9 @@ def test_a_later_user_message_abandons_a_pending_review(store: Any) -> None:
         conversation.id, "tool", "waiting", call.id, meta={"tool_call_id": "c1"}
     )
     found = find_pending_review(store, conversation.id)
-    assert found is not None and found.record_id == call.id and found.patch == PATCH
+    assert found is not None
+    assert found.record_id == call.id
+    assert found.patch == PATCH
     store.add_message(conversation.id, "user", "never mind", tool.id)
     assert find_pending_review(store, conversation.id) is None
     assert find_pending_review(store, conversation.id, tool.id) is not None

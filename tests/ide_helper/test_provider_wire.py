@@ -55,7 +55,7 @@ async def test_reasoning_is_sent_back_after_the_servers_400_and_then_at_once(
     events = await turn(store, tmp_path, first, model)
 
     assert isinstance(events[-1], RunFinished), events[-1]
-    requests = [r.body for r in fake_openai.chat_requests]
+    requests = fake_openai.chat_bodies
     assert len(requests) == 3  # the tool round, the refused follow-up, its one retry
     assert "reasoning_content" not in assistant_calls(requests[1])[0]
     assert assistant_calls(requests[2])[0]["reasoning_content"] == "PLAN: read app.py"
@@ -68,7 +68,7 @@ async def test_reasoning_is_sent_back_after_the_servers_400_and_then_at_once(
     events = await turn(store, tmp_path, second, model)
 
     assert isinstance(events[-1], RunFinished), events[-1]
-    later = [r.body for r in fake_openai.chat_requests[3:]]
+    later = fake_openai.chat_bodies[3:]
     assert len(later) == 2  # remembered: no 400 this time
     sent = assistant_calls(later[-1])
     assert [m["reasoning_content"] for m in sent] == ["PLAN: read app.py", "AGAIN"]
@@ -90,9 +90,12 @@ async def test_a_call_with_broken_arguments_is_answered_and_the_models_retry_run
     started = [(e.call_id, e.name) for e in events if isinstance(e, ToolStarted)]
     assert started == [("b1", "read_file"), ("b2", "read_file")]
     failed, read = [e for e in events if isinstance(e, ToolFinished)]
-    assert failed.call_id == "b1" and failed.error and "not valid JSON" in failed.error
-    assert read.error is None and "def greet" in read.output
-    retry_request = fake_openai.chat_requests[1].body["messages"]
+    assert failed.call_id == "b1"
+    assert failed.error
+    assert "not valid JSON" in failed.error
+    assert read.error is None
+    assert "def greet" in read.output
+    retry_request = fake_openai.chat_bodies[1]["messages"]
     assert retry_request[-2]["tool_calls"][0]["id"] == "b1"
     assert (retry_request[-1]["role"], retry_request[-1]["tool_call_id"]) == ("tool", "b1")
     assert store.get_message(events[-1].leaf_id).content == "greet is in src/app.py."
@@ -100,7 +103,7 @@ async def test_a_call_with_broken_arguments_is_answered_and_the_models_retry_run
     follow_up = start(store, project, "thanks", parent=events[-1].leaf_id)
     fake_openai.script(Reply("You're welcome."))
     await turn(store, tmp_path, follow_up, openai_model())
-    resent = fake_openai.chat_requests[-1].body["messages"]
+    resent = fake_openai.chat_bodies[-1]["messages"]
     broken = [m for m in resent if m.get("tool_calls") and m["tool_calls"][0]["id"] == "b1"]
     assert broken[0]["tool_calls"][0]["function"]["arguments"] == '{"path": src/app.py}'
     assert any(m.get("tool_call_id") == "b1" for m in resent)
@@ -147,5 +150,5 @@ async def test_a_tool_name_repeated_in_every_chunk_still_runs_the_tool(
     finished = [e for e in events if isinstance(e, ToolFinished)]
     assert [(e.name, e.error) for e in finished] == [("read_file", None)]
     assert "def greet" in finished[0].output
-    sent = fake_openai.chat_requests[1].body["messages"][-2]["tool_calls"][0]["function"]
+    sent = fake_openai.chat_bodies[1]["messages"][-2]["tool_calls"][0]["function"]
     assert sent["name"] == "read_file"

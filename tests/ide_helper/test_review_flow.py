@@ -87,10 +87,10 @@ async def resume_after_restart(
 
 
 def tool_result_sent_to_model(fake_openai: Any) -> str:
-    messages = fake_openai.chat_requests[-1].body["messages"]
+    messages = fake_openai.chat_bodies[-1]["messages"]
     tool_messages = [m for m in messages if m["role"] == "tool" and m["tool_call_id"] == "c_e"]
     assert len(tool_messages) == 1, "exactly one result for the propose_edit call"
-    return tool_messages[0]["content"]
+    return str(tool_messages[0]["content"])
 
 
 async def test_accept_after_restart_applies_and_the_model_reads_the_outcome(
@@ -107,11 +107,13 @@ async def test_accept_after_restart_applies_and_the_model_reads_the_outcome(
     try:
         assert (project / "src/app.py").read_text() == APP_PY.replace("Hello, {name}", "Hi, {name}")
         settled = [e for e in events if isinstance(e, ToolFinished)]
-        assert len(settled) == 1 and settled[0].error is None
+        assert len(settled) == 1
+        assert settled[0].error is None
         assert settled[0].output.startswith("Applied patch p-")
         assert tool_result_sent_to_model(fake_openai).startswith("Applied patch p-")
         finished = events[-1]
-        assert isinstance(finished, RunFinished) and finished.status == "complete"
+        assert isinstance(finished, RunFinished)
+        assert finished.status == "complete"
         path = store.path_to_root(finished.leaf_id)
         assert [r.role for r in path] == [
             "user",
@@ -127,7 +129,8 @@ async def test_accept_after_restart_applies_and_the_model_reads_the_outcome(
         assert path[4].meta["patch_path"] == "src/app.py"
         # The outcome is written on the record that waited for it: no second version.
         assert [r.id for r in store.children(path[3].id, conversation_id)] == [path[4].id]
-        assert path[4].version == 1 and "waiting" not in path[4].content
+        assert path[4].version == 1
+        assert "waiting" not in path[4].content
         assert path[-1].content == "Done: greet now says Hi (src/app.py:5)."
         assert find_pending_review(store, conversation_id) is None
         assert store.get_message(record_id).meta.get("pending_interrupt") is None
@@ -165,7 +168,8 @@ async def test_a_file_changed_during_the_review_is_a_conflict(
     store.close()
     assert (project / "src/app.py").read_text().endswith("# edited meanwhile\n")
     settled = next(e for e in events if isinstance(e, ToolFinished))
-    assert settled.error is not None and "has changed since patch" in settled.error
+    assert settled.error is not None
+    assert "has changed since patch" in settled.error
     assert "has changed since patch" in tool_result_sent_to_model(fake_openai)
 
 

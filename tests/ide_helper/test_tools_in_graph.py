@@ -44,11 +44,11 @@ async def test_a_refused_path_is_an_error_result_the_model_reads(
     )
     assert found.error is None
     assert found.output.startswith("src/app.py:4: def greet(name: str) -> str:")
-    second_request = fake_openai.chat_requests[1].body["messages"]
+    second_request = fake_openai.chat_bodies[1]["messages"]
     assert second_request[-1]["role"] == "tool"
     assert second_request[-1]["tool_call_id"] == "c1"
     assert second_request[-1]["content"] == refused.error
-    assert {t["function"]["name"] for t in fake_openai.chat_requests[0].body["tools"]} == {
+    assert {t["function"]["name"] for t in fake_openai.chat_bodies[0]["tools"]} == {
         "read_file",
         "list_files",
         "search_code",
@@ -99,7 +99,8 @@ async def test_two_patches_in_one_round_are_reviewed_one_after_the_other(
             )
         ]
         first = find_pending_review(store, user.conversation_id)
-        assert first is not None and first.patch.path == "src/app.py"
+        assert first is not None
+        assert first.patch.path == "src/app.py"
         [
             e
             async for e in runtime.resume_turn(
@@ -110,7 +111,8 @@ async def test_two_patches_in_one_round_are_reviewed_one_after_the_other(
             )
         ]
         second = find_pending_review(store, user.conversation_id)
-        assert second is not None and second.patch.path == "README.md"
+        assert second is not None
+        assert second.patch.path == "README.md"
         events = [
             e
             async for e in runtime.resume_turn(
@@ -124,7 +126,7 @@ async def test_two_patches_in_one_round_are_reviewed_one_after_the_other(
     assert (project / "README.md").read_text().startswith("# Demo\n")
     results = {
         m["tool_call_id"]: m["content"]
-        for m in fake_openai.chat_requests[-1].body["messages"]
+        for m in fake_openai.chat_bodies[-1]["messages"]
         if m["role"] == "tool"
     }
     assert results["e1"].startswith("Applied patch")
@@ -152,7 +154,7 @@ async def test_tool_round_limit_forces_an_answer(
             )
         ]
     assert len([e for e in events if isinstance(e, ToolFinished)]) == 2
-    last_request = fake_openai.chat_requests[-1].body
+    last_request = fake_openai.chat_bodies[-1]
     assert "tools" not in last_request or not last_request["tools"]
     assert isinstance(events[-1], RunFinished)
 
@@ -170,4 +172,5 @@ async def test_a_missing_project_root_is_explained(
             )
         ]
     (failed,) = [e for e in events if isinstance(e, ToolFinished)]
-    assert failed.error is not None and "is not there any more" in failed.error
+    assert failed.error is not None
+    assert "is not there any more" in failed.error

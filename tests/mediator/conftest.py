@@ -8,21 +8,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.models import Conversation
+from storage.sqlite_store import SqliteConversationStore
 
 
 @pytest.fixture
-async def checkpointer(tmp_path: Path) -> AsyncIterator[Any]:
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
+async def checkpointer(tmp_path: Path) -> AsyncIterator[AsyncSqliteSaver]:
     async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "checkpoints.db")) as saver:
         yield saver
 
 
 @pytest.fixture
-def runtime(store: Any, checkpointer: Any) -> AgentRuntime:
+def runtime(store: SqliteConversationStore, checkpointer: AsyncSqliteSaver) -> AgentRuntime:
     return AgentRuntime(store, checkpointer, context_messages=40, max_tool_rounds=5)
 
 

@@ -62,7 +62,7 @@ async def test_private_and_shared_deliveries_and_each_participants_view(
     assert finished["reply_privately"].output == (
         "Delivered privately to Alex; only Alex can read it."
     )
-    system = fake_openai.chat_requests[0].body["messages"][0]["content"]
+    system = fake_openai.chat_bodies[0]["messages"][0]["content"]
     assert "Participants: Alex, Sam" in system
     assert "Now speaking: Alex, privately to you (Sam cannot see it)." in system
     assert "never reveal, quote or hint" in system
@@ -85,11 +85,11 @@ async def test_private_and_shared_deliveries_and_each_participants_view(
         UserMessageEvent(sender="Sam", content="Fine by me.", visibility="shared"),
     )
     assert isinstance(events[-1], RunFinished)
-    system = fake_openai.chat_requests[2].body["messages"][0]["content"]
+    system = fake_openai.chat_bodies[2]["messages"][0]["content"]
     assert "Now speaking: Sam, in the shared space, so everyone has read it." in system
     # The model's context holds everything, Alex's private words included, marked private.
     sent = [
-        (m.get("name"), m.get("content")) for m in fake_openai.chat_requests[2].body["messages"]
+        (m.get("name"), m.get("content")) for m in fake_openai.chat_bodies[2]["messages"]
     ]
     assert ("Alex", "[private: Alex → mediator]\nI'm worried about our rent.") in sent
     assert ("Sam", "Fine by me.") in sent
@@ -153,8 +153,9 @@ async def test_unknown_recipient_is_an_error_the_model_reads_and_nothing_is_deli
         "Use one of those names exactly."
     )
     assert good.error is None
-    second = fake_openai.chat_requests[1].body["messages"]
-    assert second[-1]["role"] == "tool" and second[-1]["content"] == bad.error
+    second = fake_openai.chat_bodies[1]["messages"]
+    assert second[-1]["role"] == "tool"
+    assert second[-1]["content"] == bad.error
     path = store.path_to_root(events[-1].leaf_id)
     assert [m.content for m in view_for(path, "Sam") if m.author == "Mediator"] == ["Hi Sam"]
     assert [m.content for m in view_for(path, "Alex")] == []

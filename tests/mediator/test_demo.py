@@ -15,6 +15,7 @@ from agents.providers import ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta, ToolFinished
 from agents.shared_space.space import participants_of, view_for
+from tests.runtime.helpers import finish_of
 
 
 def test_the_scenario_has_both_partners_and_both_channels() -> None:
@@ -51,7 +52,7 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
         isinstance(e, TokenDelta) for r in played for e in r.events
     )
 
-    path = store.path_to_root(played[-1].events[-1].leaf_id)
+    path = store.path_to_root(finish_of(played[-1].events).leaf_id)
     alex = view_for(path, "Alex")
     sam = view_for(path, "Sam")
     secret = DEMO_TURNS[1].content  # Sam's private debt message
@@ -60,7 +61,8 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
     assert all(secret != m.content for m in alex)
     assert all(DEMO_TURNS[2].content != m.content for m in sam)  # Alex's private frustration
     shared_posts = [m for m in alex if m.author == "Mediator" and m.visibility == "shared"]
-    assert shared_posts and shared_posts == [
+    assert shared_posts
+    assert shared_posts == [
         m for m in sam if m.author == "Mediator" and m.visibility == "shared"
     ]
     assert len(shared_posts) == sum(

@@ -27,7 +27,8 @@ def test_every_state_field_is_documented_and_steps_accumulate() -> None:
         while typing.get_origin(hint) in (typing.NotRequired, typing.Required):
             hint = typing.get_args(hint)[0]
         fields = [m for m in hint.__metadata__ if isinstance(m, FieldInfo)]
-        assert fields and fields[0].description, f"SpaceState.{name} has no description"
+        assert fields, f"SpaceState.{name} has no description"
+        assert fields[0].description, f"SpaceState.{name} has no description"
     steps = typing.get_args(typing.get_type_hints(SpaceState, include_extras=True)["steps"])[0]
     assert steps.__metadata__[-1](["a"], ["b"]) == ["a", "b"]
 

@@ -47,7 +47,7 @@ async def test_a_delivery_round_completes_when_the_server_wants_reasoning_back(
 
     assert isinstance(events[-1], RunFinished), events[-1]
     assert len(fake_openai.chat_requests) == 3  # one 400, one retry with the reasoning
-    retried = with_calls(fake_openai.chat_requests[2].body)
+    retried = with_calls(fake_openai.chat_bodies[2])
     assert retried[0]["reasoning_content"] == "THOUGHT: answer Alex privately"
     path = store.path_to_root(events[-1].leaf_id)
     assert all("THOUGHT" not in r.content for r in path)
@@ -57,7 +57,7 @@ async def test_a_delivery_round_completes_when_the_server_wants_reasoning_back(
 
     assert isinstance(events[-1], RunFinished), events[-1]
     assert len(fake_openai.chat_requests) == 5  # remembered: sent at once, no 400
-    assert all("reasoning_content" in m for m in with_calls(fake_openai.chat_requests[4].body))
+    assert all("reasoning_content" in m for m in with_calls(fake_openai.chat_bodies[4]))
 
 
 async def test_a_broken_delivery_call_is_answered_and_the_retry_delivers(
@@ -78,6 +78,6 @@ async def test_a_broken_delivery_call_is_answered_and_the_retry_delivers(
     assert isinstance(events[-1], RunFinished), events[-1]
     finished = [(e.call_id, bool(e.error)) for e in events if isinstance(e, ToolFinished)]
     assert finished == [("bad1", True), ("ok1", False)]
-    answered = fake_openai.chat_requests[1].body["messages"][-1]
+    answered = fake_openai.chat_bodies[1]["messages"][-1]
     assert (answered["role"], answered["tool_call_id"]) == ("tool", "bad1")
     assert "not valid JSON" in answered["content"]

@@ -8,10 +8,14 @@ from pathlib import Path
 from agents.offline import OfflineChatModel, OfflineTurn, Reply
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from agents.profiles.paper_pilot.offline import ALREADY_LEARNED, STEPS, synthesize_text
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
 
-async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime):
+async def test_a_follow_up_resolves_that_to_what_the_branch_named(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is LoRA?")
@@ -25,7 +29,9 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(pilot_runtime)
     assert "`ml/lora`" in turn.reply.content
 
 
-async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime):
+async def test_a_follow_up_finds_a_topic_named_without_capitals(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is known about quantization?")
@@ -36,7 +42,9 @@ async def test_a_follow_up_finds_a_topic_named_without_capitals(pilot_runtime):
     assert "`ml/quantization`" in turn.reply.content.partition("**Sources**")[2]
 
 
-async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):
+async def test_a_fork_follows_up_on_its_own_branch(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     first = await ask(runtime, store, conversation.id, "What is LoRA?")
@@ -51,8 +59,8 @@ async def test_a_fork_follows_up_on_its_own_branch(pilot_runtime):
 
 
 async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
-    pilot_runtime, data_dir: Path
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
+) -> None:
     runtime, store = pilot_runtime
     first = store.create_conversation("paper-pilot", "one")
     await ask(runtime, store, first.id, "What is LoRA?")
@@ -79,7 +87,9 @@ def _rejecting_critic(turn: OfflineTurn) -> Reply | None:
     return turn.answer({"score": 0.1, "passed": False, "feedback": "the citations do not hold"})
 
 
-async def test_retries_then_a_forced_pass_that_is_not_remembered(pilot_runtime, data_dir: Path):
+async def test_retries_then_a_forced_pass_that_is_not_remembered(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     model = OfflineChatModel().with_steps({**STEPS, "critic": _rejecting_critic})
@@ -102,7 +112,7 @@ LORA_NOTES = [
 ]  # fmt: skip
 
 
-def test_prior_knowledge_adds_only_what_the_answer_does_not_say():
+def test_prior_knowledge_adds_only_what_the_answer_does_not_say() -> None:
     fresh = "QLoRA quantizes the frozen base model to four bits."
     said = "LoRA freezes the model and learns a low-rank update."
     answer = synthesize_text("How does LoRA learn its update?", LORA_NOTES, [said, fresh])
@@ -114,6 +124,6 @@ def test_prior_knowledge_adds_only_what_the_answer_does_not_say():
     assert synthesize_text("How does LoRA learn its update?", LORA_NOTES, []).count("_") == 0
 
 
-def test_a_passage_about_another_named_thing_is_not_cited():
+def test_a_passage_about_another_named_thing_is_not_cited() -> None:
     answer = synthesize_text("How does LoRA plan its steps?", LORA_NOTES, [])
     assert "[1]" in answer and "[2]" not in answer

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex, chunk_body
 
 
@@ -19,20 +21,23 @@ def _notes(folder: Path) -> Path:
     return folder
 
 
-def test_documents_are_chunked_by_section_and_ranked(tmp_path: Path):
+def test_documents_are_chunked_by_section_and_ranked(tmp_path: Path) -> None:
     with KnowledgeIndex(tmp_path / "index.sqlite") as index:
         report = index.add_folder(_notes(tmp_path / "animals"))
         assert (report.added, report.updated, report.unchanged) == (2, 0, 0)
         hits = index.query("what do otters eat?")
-        assert hits[0].doc_id == "animals/otters" and hits[0].section == "Diet"
-        assert hits[0].title == "Otters" and hits[0].cite() == "animals/otters#Diet"
+        assert hits[0].doc_id == "animals/otters"
+        assert hits[0].section == "Diet"
+        assert hits[0].title == "Otters"
+        assert hits[0].cite() == "animals/otters#Diet"
         assert index.collections() == [{"name": "animals", "documents": 2, "chunks": 3}]
         summary = index.summary("animals/otters")
-        assert summary is not None and summary["sections"] == ["Diet", "Habitat"]
+        assert summary is not None
+        assert summary["sections"] == ["Diet", "Habitat"]
         assert index.query("the of and") == []
 
 
-def test_indexing_again_reads_only_what_changed_and_forgets_what_is_gone(tmp_path: Path):
+def test_indexing_again_reads_only_what_changed_and_forgets_what_is_gone(tmp_path: Path) -> None:
     folder = _notes(tmp_path / "animals")
     with KnowledgeIndex(tmp_path / "index.sqlite") as index:
         index.add_folder(folder)
@@ -47,7 +52,7 @@ def test_indexing_again_reads_only_what_changed_and_forgets_what_is_gone(tmp_pat
         assert (again.updated, again.unchanged) == (0, 1)
 
 
-def test_links_fifos_and_big_files_are_skipped(tmp_path: Path, monkeypatch):
+def test_links_fifos_and_big_files_are_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import agents.profiles.paper_pilot.knowledge.index as module
 
     outside = tmp_path / "outside"
@@ -68,21 +73,25 @@ def test_links_fifos_and_big_files_are_skipped(tmp_path: Path, monkeypatch):
         assert any("big.md" in s for s in report.skipped)
 
 
-def test_long_sections_are_cut_between_paragraphs():
+def test_long_sections_are_cut_between_paragraphs() -> None:
     body = "\n\n".join(f"paragraph {n} " + "word " * 60 for n in range(6))
     chunks = chunk_body(body, limit=700)
-    assert all(len(c) <= 700 for c in chunks) and len(chunks) >= 3
+    assert all(len(c) <= 700 for c in chunks)
+    assert len(chunks) >= 3
     assert "".join(chunks).count("paragraph") == 6
 
 
-def test_the_benchmark_runs_at_a_small_size(capsys):
+def test_the_benchmark_runs_at_a_small_size(capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util
 
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_paper_pilot.py"
     spec = importlib.util.spec_from_file_location("bench_paper_pilot", script)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(["--quick"]) == 0
     out = capsys.readouterr().out
-    assert "docs/s" in out and "p95" in out and "outside the model" in out
+    assert "docs/s" in out
+    assert "p95" in out
+    assert "outside the model" in out

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -19,10 +21,12 @@ from agents.profiles.paper_pilot.knowledge.client import (
 )
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
 from agents.profiles.paper_pilot.web_search import web_search
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
 
-async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path):
+async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> None:
     name, connection = chosen_connection({}, tmp_path / "index.sqlite")
     client = KnowledgeClient(name, connection)
     try:
@@ -38,7 +42,7 @@ async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path):
         await client.aclose()
 
 
-async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path):
+async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path) -> None:
     own = tmp_path / "own"
     own.mkdir()
     (own / "zebras.md").write_text("# Zebras\n\n## Stripes\nZebra stripes deter flies.\n")
@@ -59,7 +63,7 @@ async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path):
         await client.aclose()
 
 
-async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path):
+async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
     settings = {"mcp": {"connections": {"broken": {"command": str(tmp_path / "missing")}}}}
     client = KnowledgeClient(*chosen_connection(settings, tmp_path / "i.sqlite"))
     with pytest.raises(KnowledgeError, match="could not be started or reached"):
@@ -68,8 +72,8 @@ async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path):
 
 
 async def test_a_turn_with_the_server_down_says_so_and_does_not_crash(
-    pilot_runtime, tmp_path: Path
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], tmp_path: Path
+) -> None:
     runtime, store = pilot_runtime
     runtime.profile_settings = {"mcp": {"connections": {"down": {"command": str(tmp_path / "x")}}}}
     conversation = store.create_conversation("paper-pilot", "research")
@@ -94,7 +98,7 @@ class _Search(BaseHTTPRequestHandler):
         pass
 
 
-async def test_the_web_fallback_cites_urls_from_a_search_service():
+async def test_the_web_fallback_cites_urls_from_a_search_service() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -106,7 +110,9 @@ async def test_the_web_fallback_cites_urls_from_a_search_service():
         server.shutdown()
 
 
-def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
+def test_kb_add_and_list_through_the_command(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     notes = tmp_path / "mynotes"
     notes.mkdir()
     (notes / "a.md").write_text("# Alpha\nAlpha particles are helium nuclei.\n")
@@ -122,7 +128,9 @@ def test_kb_add_and_list_through_the_command(weaver, tmp_path: Path):
     assert missing.returncode == 2 and "is not a folder" in missing.stderr
 
 
-def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(weaver):
+def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     asked = weaver("--provider", "offline", "ask", "--profile", "paper-pilot", "What is LoRA?")
     assert asked.returncode == 0, asked.stderr
     assert "route: intent factual" in asked.stderr and "critic: passed" in asked.stderr
@@ -134,7 +142,7 @@ def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(weaver):
     assert weaver("memory", "forget", "9999").returncode == 1
 
 
-def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
+def test_asyncio_is_not_left_with_a_session(tmp_path: Path) -> None:
     async def run() -> int:
         client = KnowledgeClient(*chosen_connection({}, tmp_path / "i.sqlite"))
         await client.query("attention")
@@ -144,7 +152,7 @@ def test_asyncio_is_not_left_with_a_session(tmp_path: Path):
     assert asyncio.run(run()) == 0
 
 
-async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
+async def test_a_users_own_server_over_streamable_http(tmp_path: Path) -> None:
     import socket
     import subprocess
     import time
@@ -181,7 +189,9 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path):
         server.wait(timeout=10)
 
 
-async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_runtime):
+async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     from agents.offline import OfflineChatModel, OfflineTurn, Reply
     from agents.profiles.paper_pilot.offline import STEPS
     from tests.paper_pilot.test_follow_up_and_memory import _rejecting_critic
@@ -207,7 +217,9 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(pilot_r
     assert any(line.startswith("web_fallback:") for line in turn.stages)
 
 
-async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tmp_path: Path):
+async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(
+    tmp_path: Path,
+) -> None:
     own = tmp_path / "own"
     own.mkdir()
     hostile = "Zebra stripes\x1b]52;c;cm0gLXJmIH4K\x07 deter\x1b[2J\x9b31m flies.\x9d0;x\x9c"
@@ -232,7 +244,7 @@ async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(tm
     assert not [c for c in said if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"], said
 
 
-def test_kb_adds_progress_bar_on_a_terminal_ends_its_line(tmp_path: Path):
+def test_kb_adds_progress_bar_on_a_terminal_ends_its_line(tmp_path: Path) -> None:
     import os
     import pty
     import subprocess

@@ -45,5 +45,6 @@ def test_a_pdf_is_indexed_and_found_and_a_damaged_one_is_skipped(tmp_path: Path)
         assert report.added == 2
         assert any("broken.pdf (not a readable PDF" in line for line in report.skipped)
         hits = index.query("low-rank adapters base weights")
-        assert hits and hits[0].doc_id == "papers/adapters"
+        assert hits
+        assert hits[0].doc_id == "papers/adapters"
         assert "freeze the base weights" in hits[0].text

@@ -79,7 +79,7 @@ def synthesis_bodies(fake: FakeOpenAI) -> list[dict[str, Any]]:
 
 
 async def test_a_thinking_model_that_refuses_a_forced_tool_still_answers_with_citations(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, refuses=frozenset({"tool_choice"}))
@@ -87,21 +87,24 @@ async def test_a_thinking_model_that_refuses_a_forced_tool_still_answers_with_ci
     handle = openai_model()
     turn = await provider_turn(pilot, store, conversation.id, "What is LoRA?", handle)
 
-    assert turn.trace["intent"] == "factual" and turn.trace["verdict"]["passed"]
+    assert turn.trace["intent"] == "factual"
+    assert turn.trace["verdict"]["passed"]
     body, _, sources = turn.reply.content.partition("**Sources**")
-    assert "[1]" in body and "`ml/lora`" in sources
-    first = fake_openai.chat_requests[0].body or {}
+    assert "[1]" in body
+    assert "`ml/lora`" in sources
+    first = fake_openai.chat_bodies[0] or {}
     assert forced_tool(first) == "RouteDecision"  # it was tried once, and refused
 
     before = len(fake_openai.chat_requests)
     await provider_turn(pilot, store, conversation.id, "What is LoRA?", handle)
     later = [r.body or {} for r in fake_openai.chat_requests[before:]]
-    assert later and not any(forced_tool(b) for b in later)
+    assert later
+    assert not any(forced_tool(b) for b in later)
     assert all(b.get("tool_choice") == "auto" for b in later if b.get("tools"))
 
 
 async def test_json_in_a_fence_from_a_server_that_ignores_tool_choice_is_read(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     pilot, store = runtime
     answers = StructuredAnswers(ANSWERS, ANSWER, style="fence")
@@ -110,12 +113,13 @@ async def test_json_in_a_fence_from_a_server_that_ignores_tool_choice_is_read(
     turn = await provider_turn(pilot, store, conversation.id, "What is LoRA?", openai_model())
 
     assert (turn.trace["intent"], turn.trace["confidence"]) == ("factual", 0.9)
-    assert turn.trace["verdict"] == PASSED and not turn.trace["unchecked"]
+    assert turn.trace["verdict"] == PASSED
+    assert not turn.trace["unchecked"]
     assert answers.asked == ["RouteDecision", "SlotFill", "CriticVerdict"]  # one request each
 
 
 async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_remembered(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], tmp_path: Path
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], tmp_path: Path
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, style="prose")
@@ -125,7 +129,8 @@ async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_rem
     assert any(line.startswith("critic: no verdict") for line in turn.stages), turn.stages
     assert any(line.startswith("route: no intent read") for line in turn.stages)
     assert not any("passed (" in line or "factual (" in line for line in turn.stages)
-    assert turn.trace["unchecked"] and turn.trace["verdict"] is None
+    assert turn.trace["unchecked"]
+    assert turn.trace["verdict"] is None
     assert turn.trace["intent"] != "factual"  # the prose said "factual": never read from words
     assert "Unchecked" in turn.reply.content
     assert reply_badge(turn.reply.meta) == "no intent · direct · unchecked"
@@ -134,21 +139,23 @@ async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_rem
 
 
 async def test_a_model_without_tools_still_runs_every_structured_step(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, refuses=frozenset({"tools"}))
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await provider_turn(pilot, store, conversation.id, "What is LoRA?", openai_model())
 
-    assert turn.trace["intent"] == "factual" and turn.trace["verdict"]["passed"]
+    assert turn.trace["intent"] == "factual"
+    assert turn.trace["verdict"]["passed"]
     assert "[1]" in turn.reply.content
     json_mode = [r.body for r in fake_openai.chat_requests if r.body and r.body.get("response_format")]  # fmt: skip
-    assert json_mode and all(not b.get("tools") for b in json_mode)
+    assert json_mode
+    assert all(not b.get("tools") for b in json_mode)
 
 
 async def test_the_system_prompt_its_override_and_the_instructions_reach_every_call(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle],
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle],
     config_dir: Path,
 ) -> None:  # fmt: skip
     pilot, store = runtime
@@ -165,12 +172,13 @@ async def test_the_system_prompt_its_override_and_the_instructions_reach_every_c
     for body in bodies:
         system = body["messages"][0]
         assert system["role"] == "system"
-        assert "Lab Scout" in system["content"] and "Write British English." in system["content"]
+        assert "Lab Scout" in system["content"]
+        assert "Write British English." in system["content"]
         assert "You are Paper Pilot" not in system["content"]  # the override replaces it
 
 
 async def test_synthesis_of_a_follow_up_gets_the_users_words_and_the_recent_turns(
-    runtime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     pilot, store = runtime
     conversation = store.create_conversation("paper-pilot", "research")
@@ -187,4 +195,5 @@ async def test_synthesis_of_a_follow_up_gets_the_users_words_and_the_recent_turn
     synthesis = message_texts(synthesis_bodies(fake_openai)[-1])
     assert "Question: How much memory does LoRA save?" in synthesis
     assert "Original question: and how much memory does it save?" in synthesis
-    assert "Earlier in this conversation:" in synthesis and "user: What is LoRA?" in synthesis
+    assert "Earlier in this conversation:" in synthesis
+    assert "user: What is LoRA?" in synthesis

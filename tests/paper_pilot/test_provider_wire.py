@@ -49,17 +49,19 @@ async def test_inline_reasoning_never_reaches_critic_answer_citations_or_memory(
 
     finished = [e for e in events if isinstance(e, ev.RunFinished)]
     assert finished, [e for e in events if isinstance(e, ev.RunError)]
-    requests = [r.body for r in fake_openai.chat_requests]
+    requests = fake_openai.chat_bodies
     assert len(requests) == 4
     assert "SECRET" not in json.dumps(requests[3])  # what the critic judged
     assert DRAFT.removesuffix(" [1].") in json.dumps(requests[3])
     reply = store.get_message(finished[0].leaf_id)
-    assert "SECRET" not in reply.content and "<think>" not in reply.content
+    assert "SECRET" not in reply.content
+    assert "<think>" not in reply.content
     assert reply.content.startswith("LoRA trains two small low-rank matrices")
     assert len(reply.meta["sources"]) == 1  # the [2] it only thought of is not cited
     with Memory(memory_path(data_dir)) as memory:
         facts = [fact.text for fact in memory.all()]
-    assert facts and not any("SECRET" in fact or "think" in fact for fact in facts)
+    assert facts
+    assert not any("SECRET" in fact or "think" in fact for fact in facts)
 
     # Every model call's tokens, summed: 3 decisions and the synthesis.
     assert finished[0].usage == ev.Usage(600, 70, 670)

@@ -8,6 +8,8 @@ import re
 import pytest
 
 from agents.profiles.paper_pilot.graph import renumber_citations
+from agents.runtime.agent_runtime import AgentRuntime
+from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
 
@@ -26,14 +28,19 @@ from tests.paper_pilot.conftest import ask
     ],
 )
 async def test_each_intent_runs_its_strategy_and_cites_its_sources(
-    pilot_runtime, question, intent, strategy, cited_doc
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    question: str,
+    intent: str,
+    strategy: str,
+    cited_doc: str,
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, question)
 
     assert (turn.trace["intent"], turn.trace["strategy"]) == (intent, strategy)
-    assert turn.trace["verdict"]["passed"] and not turn.trace["forced"]
+    assert turn.trace["verdict"]["passed"]
+    assert not turn.trace["forced"]
     body, _, sources = turn.reply.content.partition("**Sources**")
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
     assert cited == set(range(1, len(cited) + 1)), turn.reply.content  # numbered from 1
@@ -41,12 +48,13 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
     assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
     names = [stage["stage"] for stage in turn.trace["stages"]]
-    assert names[:3] == ["load_memory", "route", "slot_fill"] and "critic" in names
+    assert names[:3] == ["load_memory", "route", "slot_fill"]
+    assert "critic" in names
     assert any(line.startswith("route: intent " + intent) for line in turn.stages)
     assert any("retrieve:" in line for line in turn.stages)
 
 
-async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilot_runtime):
+async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "Compare DPO and RLHF in terms of cost")
@@ -63,8 +71,8 @@ async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilo
     ],
 )
 async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
-    pilot_runtime, question
-):
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], question: str
+) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, question)
@@ -74,12 +82,13 @@ async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
     assert [q.split()[0] for q in rewoo["queries"]] == ["ReWOO", "ReAct"]
 
 
-async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot_runtime):
+async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "What is the capital of France?")
     assert "nothing on this question" in turn.reply.content
-    assert "[1]" not in turn.reply.content and "**Sources**" not in turn.reply.content
+    assert "[1]" not in turn.reply.content
+    assert "**Sources**" not in turn.reply.content
     assert turn.reply.meta["sources"] == []
 
 

@@ -6,11 +6,12 @@ import asyncio
 from typing import Any
 
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.events import RunEvent
+from agents.runtime.events import RunEvent, RunFinished
 from storage.models import MessageRecord
+from storage.sqlite_store import SqliteConversationStore
 
 
-def new_turn(store: Any, profile: str, text: str, parent_id: str | None = None) -> MessageRecord:
+def new_turn(store: SqliteConversationStore, profile: str, text: str, parent_id: str | None = None) -> MessageRecord:
     """A conversation (or the given parent's) with a committed user record."""
     if parent_id is None:
         conversation = store.create_conversation(profile, "test")
@@ -36,6 +37,18 @@ async def run(
     ):
         events.append(event)
     return events
+
+
+def active_leaf_id(store: SqliteConversationStore, conversation_id: str) -> str | None:
+    """The id of the conversation's active leaf, or None when it has no messages."""
+    leaf = store.active_leaf(conversation_id)
+    return leaf.id if leaf else None
+
+
+def finish_of(events: list[RunEvent]) -> RunFinished:
+    """The event that ended the turn: the last one, which must be ``RunFinished``."""
+    assert isinstance(events[-1], RunFinished), events[-1]
+    return events[-1]
 
 
 def of_type(events: list[RunEvent], kind: type) -> list[Any]:

@@ -35,7 +35,8 @@ def test_a_dotenv_in_the_working_folder_is_not_read(
     settings = load_settings()
     resolved = resolve_provider(settings.provider_config())
 
-    assert settings.base_url is None and settings.theme == "weaver-dark"
+    assert settings.base_url is None
+    assert settings.theme == "weaver-dark"
     assert settings.env_file is None
     assert (resolved.provider, resolved.base_url) == ("openai", "https://api.openai.com/v1")
     assert peek_settings().theme == "weaver-dark"
@@ -78,7 +79,9 @@ def test_a_key_from_the_environment_is_not_sent_to_a_url_from_the_env_file(
         resolve_provider(load_settings(env_file=dotenv).provider_config())
 
     message = caught.value.user_message
-    assert EVIL in message and str(dotenv) in message and KEY not in message
+    assert EVIL in message
+    assert str(dotenv) in message
+    assert KEY not in message
 
 
 def test_weaver_base_url_in_the_env_file_with_the_users_key_is_refused(
@@ -97,7 +100,8 @@ def test_key_and_url_from_the_same_env_file_go_together(tmp_path: Path) -> None:
     resolved = resolve_provider(load_settings(env_file=dotenv).provider_config())
 
     assert resolved.base_url == EVIL
-    assert resolved.api_key is not None and resolved.api_key.get_secret_value() == KEY
+    assert resolved.api_key is not None
+    assert resolved.api_key.get_secret_value() == KEY
 
 
 def test_the_users_own_url_and_a_key_from_the_env_file_are_allowed(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from agents.errors import ConfigError
 from weaver_tui.settings.config import load_settings, save_setting
@@ -24,7 +24,8 @@ def config_error(**kwargs: object) -> str:
     with pytest.raises(ConfigError) as caught:
         load_settings(**kwargs)  # type: ignore[arg-type]
     message = caught.value.user_message
-    assert "\n" not in message and "Traceback" not in message
+    assert "\n" not in message
+    assert "Traceback" not in message
     return message
 
 
@@ -72,7 +73,8 @@ def test_invalid_dotenv_value_names_the_dotenv_file(isolated_settings_env: Path)
 
     message = config_error(env_file=dotenv)
 
-    assert "http_timeout" in message and str(dotenv) in message
+    assert "http_timeout" in message
+    assert str(dotenv) in message
 
 
 def test_invalid_option_names_the_command_line() -> None:
@@ -84,7 +86,8 @@ def test_an_invalid_api_key_value_is_not_echoed(config_file: Path) -> None:
 
     message = config_error()
 
-    assert "api_key" in message and "sk-list-SECRET-11111" not in message
+    assert "api_key" in message
+    assert "sk-list-SECRET-11111" not in message
 
 
 def test_yaml_that_does_not_parse_names_the_file_and_line(config_file: Path) -> None:
@@ -92,7 +95,9 @@ def test_yaml_that_does_not_parse_names_the_file_and_line(config_file: Path) -> 
 
     message = config_error()
 
-    assert str(config_file) in message and "not valid YAML" in message and "line" in message
+    assert str(config_file) in message
+    assert "not valid YAML" in message
+    assert "line" in message
 
 
 def test_yaml_that_is_not_a_mapping_is_refused(config_file: Path) -> None:
@@ -106,7 +111,8 @@ def test_unknown_yaml_key_is_refused_by_name(config_file: Path) -> None:
 
     message = config_error()
 
-    assert "'temprature'" in message and str(config_file) in message
+    assert "'temprature'" in message
+    assert str(config_file) in message
 
 
 def test_config_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:

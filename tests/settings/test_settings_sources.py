@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_precedence_init_env_dotenv_yaml_default(
         write(isolated_settings_env / ".env", "WEAVER_MODEL=from-dotenv\n")
     if "env" in layers:
         monkeypatch.setenv("WEAVER_MODEL", "from-env")
-    overrides = {"model": "from-init"} if "init" in layers else {}
+    overrides: dict[str, Any] = {"model": "from-init"} if "init" in layers else {}
     env_file = isolated_settings_env / ".env" if "dotenv" in layers else None
 
     settings = load_settings(env_file=env_file, **overrides)
@@ -130,7 +131,7 @@ def test_agent_log_redact_content_is_honoured(
     assert load_settings().log_redact_content is expected
 
 
-def test_agent_log_redact_content_beats_the_yaml_file(config_file: Path, monkeypatch) -> None:
+def test_agent_log_redact_content_beats_the_yaml_file(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(config_file, "log_redact_content: false\n")
     monkeypatch.setenv("AGENT_LOG_REDACT_CONTENT", "true")
 
@@ -159,8 +160,10 @@ def test_the_api_key_is_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
 
     settings = load_settings()
 
-    assert settings.api_key is not None and settings.api_key.get_secret_value() == KEY
-    assert KEY not in repr(settings) and KEY not in str(settings)
+    assert settings.api_key is not None
+    assert settings.api_key.get_secret_value() == KEY
+    assert KEY not in repr(settings)
+    assert KEY not in str(settings)
     assert KEY not in repr(settings.provider_config())
     assert KEY not in settings.model_dump_json()
 
@@ -180,7 +183,8 @@ def test_provider_config_carries_the_provider_settings(monkeypatch: pytest.Monke
         "http://127.0.0.1:8000/v1",
     )
     assert (config.temperature, config.timeout) == (0.4, 7.5)
-    assert config.api_key is not None and config.api_key.get_secret_value() == KEY
+    assert config.api_key is not None
+    assert config.api_key.get_secret_value() == KEY
 
 
 def test_provider_keys_in_the_dotenv_file_are_found(isolated_settings_env: Path) -> None:
@@ -193,7 +197,8 @@ def test_provider_keys_in_the_dotenv_file_are_found(isolated_settings_env: Path)
 
     assert settings.theme == "from-dotenv"
     assert resolved.provider == "moonshot"
-    assert resolved.api_key is not None and resolved.api_key.get_secret_value() == KEY
+    assert resolved.api_key is not None
+    assert resolved.api_key.get_secret_value() == KEY
 
 
 def test_no_key_anywhere_means_the_offline_model() -> None:

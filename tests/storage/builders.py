@@ -66,6 +66,8 @@ def assert_consistent(db_path: Path) -> None:
 def assert_sentence(caught: pytest.ExceptionInfo[BaseException], *words: str) -> None:
     """The error reads as one sentence a user can act on, naming each of ``words``."""
     text = str(caught.value)
-    assert text and "\n" not in text and text.endswith("."), text
+    assert text, text
+    assert "\n" not in text, text
+    assert text.endswith("."), text
     for word in words:
         assert word in text, (word, text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from storage.models import Role
 from storage.sqlite_store import SqliteConversationStore
 
 
@@ -12,7 +13,7 @@ def test_switching_back_and_forth_rewrites_only_the_changed_fork(
     parent: str | None = None
     chain: list[str] = []
     for i in range(60):
-        role = "user" if i % 2 == 0 else "assistant"
+        role: Role = "user" if i % 2 == 0 else "assistant"
         parent = store.add_message(conv.id, role, f"m{i}", parent).id
         chain.append(parent)
     side = store.add_message(conv.id, "assistant", "other version", chain[49])

@@ -14,7 +14,8 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -39,7 +40,8 @@ def test_bench_open_tree_builds_the_exact_size_and_reports(
     bench.main(["--runs", "1", "--records", "120"])
     out = capsys.readouterr().out
     assert "open a conversation of 120 records" in out
-    assert "baseline connect + SELECT *" in out and "ratio" in out
+    assert "baseline connect + SELECT *" in out
+    assert "ratio" in out
 
 
 def test_bench_store_scale_builds_a_small_store_and_reports_each_figure(
@@ -51,4 +53,6 @@ def test_bench_store_scale_builds_a_small_store_and_reports_each_figure(
     assert "store of 20 conversations x 100 records" in out
     for figure in ("list", "open", "search"):
         line = next(line for line in out.splitlines() if line.strip().startswith(figure))
-        assert "baseline" in line and "ratio" in line and ("PASS" in line or "FAIL" in line)
+        assert "baseline" in line
+        assert "ratio" in line
+        assert ("PASS" in line or "FAIL" in line)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, TypedDict
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
 from storage.checkpointer import open_checkpointer
@@ -18,7 +19,7 @@ class CounterState(TypedDict):
     steps: Annotated[list[str], operator.add]
 
 
-def _graph() -> StateGraph:
+def _graph() -> StateGraph[CounterState]:
     builder = StateGraph(CounterState)
     builder.add_node("step", lambda state: {"steps": [f"step {len(state['steps']) + 1}"]})
     builder.add_edge(START, "step")
@@ -27,7 +28,7 @@ def _graph() -> StateGraph:
 
 
 async def test_a_graph_checkpoints_through_it_and_resumes_after_reopening(tmp_path: Path) -> None:
-    config = {"configurable": {"thread_id": "conversation:message"}}
+    config: RunnableConfig = {"configurable": {"thread_id": "conversation:message"}}
     async with open_checkpointer(tmp_path / "data") as saver:
         graph = _graph().compile(checkpointer=saver)
         await graph.ainvoke({"steps": ["start"]}, config)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from storage.models import Conversation
+from storage.models import Conversation, Role
 from storage.sqlite_store import SqliteConversationStore
 from tests.storage.builders import add_tool_round, add_turn
 
@@ -25,7 +25,8 @@ def test_last_n_records_without_system(
     assert window[-1].id == leaf
     assert all(r.role != "system" for r in window)
     whole = store.context_window(leaf, limit=100)
-    assert len(whole) == 30 and whole[0].content == "q0"
+    assert len(whole) == 30
+    assert whole[0].content == "q0"
 
 
 def test_only_the_requested_branch_is_in_the_window(
@@ -87,10 +88,11 @@ def test_a_deep_path_walks_only_as_far_as_needed(
 ) -> None:
     parent = None
     for i in range(300):
-        role = "system" if i % 3 == 0 else "user"
-        parent = store.add_message(conversation.id, role, f"m{i}", parent and parent.id)
+        role: Role = "system" if i % 3 == 0 else "user"
+        parent = store.add_message(conversation.id, role, f"m{i}", parent.id if parent else None)
     assert parent is not None
     window = store.context_window(parent.id, limit=50)
-    assert len(window) == 50 and all(r.role == "user" for r in window)
+    assert len(window) == 50
+    assert all(r.role == "user" for r in window)
     assert window[-1].id == parent.id
     assert store.context_window(parent.id, limit=0) == []

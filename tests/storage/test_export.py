@@ -79,7 +79,8 @@ def test_jsonl_layout_follows_seed_001_and_holds_no_secret(
     conv, _ = _rich_tree(store)
     folder = store.export_jsonl(conv.id, tmp_path / "out")
     meta = json.loads((folder / "meta.json").read_text())
-    assert meta["id"] == conv.id and meta["agent_type"] == "ide-helper"
+    assert meta["id"] == conv.id
+    assert meta["agent_type"] == "ide-helper"
     assert meta["meta"] == {"project_root": "/repo", "active_leaf": conv.meta["active_leaf"]}
     lines = (folder / "messages.jsonl").read_text().splitlines()
     assert len(lines) == len(store.list_messages(conv.id))
@@ -89,7 +90,8 @@ def test_jsonl_layout_follows_seed_001_and_holds_no_secret(
     }  # fmt: skip
     assert first["created_at"].endswith("Z")
     everything = (folder / "meta.json").read_text() + "\n".join(lines)
-    assert SECRET not in everything and "Bearer" not in everything
+    assert SECRET not in everything
+    assert "Bearer" not in everything
     assert '"input_tokens": 5' in everything  # usage counts are not secrets
 
 
@@ -124,7 +126,8 @@ def test_importing_into_the_same_database_renumbers_and_keeps_structure(
     conv, ids = _rich_tree(store)
     folder = store.export_jsonl(conv.id, tmp_path / "out")
     copy = store.import_jsonl(folder / "messages.jsonl")  # naming a file of the folder works too
-    assert copy.id != conv.id and copy.title == conv.title
+    assert copy.id != conv.id
+    assert copy.title == conv.title
     old, new = store.tree_index(conv.id), store.tree_index(copy.id)
     assert not set(old) & set(new)
 
@@ -193,9 +196,12 @@ def test_seed_001_example_imports(store: SqliteConversationStore, tmp_path: Path
         for i, role, parent, depth in rows
     ))  # fmt: skip
     conv = store.import_jsonl(folder)
-    assert conv.id == "c-123" and conv.profile == "ide-helper"
+    assert conv.id == "c-123"
+    assert conv.profile == "ide-helper"
     leaf = store.active_leaf(conv.id)
-    assert leaf is not None and leaf.id == "m3" and leaf.status is MessageStatus.COMPLETE
+    assert leaf is not None
+    assert leaf.id == "m3"
+    assert leaf.status is MessageStatus.COMPLETE
     assert [r.id for r in store.path_to_root("m3")] == ["m1", "m2", "m3"]
 
 
@@ -210,10 +216,11 @@ def test_who_said_a_message_survives_export_and_import(
         assert other.get_message(said.id).sender == "Alex"
 
 
-def test_an_attached_file_is_exported_without_a_key_it_holds(store) -> None:
+def test_an_attached_file_is_exported_without_a_key_it_holds(store: SqliteConversationStore) -> None:
     conversation = store.create_conversation("researcher", "keys")
     attached = {"name": ".env", "size": 60, "kind": "text", "text": f"OPENAI_API_KEY={SECRET}\n"}
     store.add_message(conversation.id, "user", "why?", None, meta={"attachments": [attached]})
     markdown = store.export_markdown(conversation.id)
-    assert "📎 *.env*" in markdown and "OPENAI_API_KEY=" in markdown
+    assert "📎 *.env*" in markdown
+    assert "OPENAI_API_KEY=" in markdown
     assert SECRET not in markdown

@@ -41,7 +41,8 @@ def test_every_protocol_method_exists_with_the_same_parameters(
 def test_a_created_conversation_reads_back_equal_with_its_meta(backend: ConversationStore) -> None:
     created = backend.create_conversation("mediator", "Budget talk", {"participants": ["A", "B"]})
     assert backend.get_conversation(created.id) == created
-    assert created.created_at.tzinfo is not None and created.updated_at == created.created_at
+    assert created.created_at.tzinfo is not None
+    assert created.updated_at == created.created_at
     assert created.meta == {"participants": ["A", "B"]}
     assert backend.create_conversation("ide-helper").title == "New conversation"
 
@@ -64,7 +65,8 @@ def test_renaming_changes_the_title_and_moves_updated_at_forward(
 ) -> None:
     conversation = backend.create_conversation("ide-helper", "Old")
     renamed = backend.rename_conversation(conversation.id, "New")
-    assert renamed.title == "New" and renamed.updated_at >= conversation.updated_at
+    assert renamed.title == "New"
+    assert renamed.updated_at >= conversation.updated_at
     assert backend.get_conversation(conversation.id) == renamed
 
 
@@ -85,7 +87,8 @@ def test_deleting_a_conversation_deletes_its_messages_and_leaves_the_others(
     add_turn(backend, kept.id, None, "other question", "other answer")
     backend.delete_conversation(doomed.id)
     assert [c.id for c in backend.list_conversations()] == [kept.id]
-    assert backend.list_messages(doomed.id) == [] and backend.message_rows(doomed.id) == []
+    assert backend.list_messages(doomed.id) == []
+    assert backend.message_rows(doomed.id) == []
     assert backend.search("zebra") == []
     with pytest.raises(NotFoundError):
         backend.get_message(doomed_reply.id)
@@ -108,7 +111,8 @@ def test_add_message_computes_depth_and_version_and_makes_it_the_active_leaf(
         "assistant",
     )
     assert reply.meta == {"model": "m", "status": "complete"}
-    assert reply.status is MessageStatus.COMPLETE and reply.created_at.tzinfo is not None
+    assert reply.status is MessageStatus.COMPLETE
+    assert reply.created_at.tzinfo is not None
     assert backend.get_message(reply.id) == reply
     assert backend.active_leaf(conversation.id) == reply
 
@@ -154,14 +158,17 @@ def test_update_message_replaces_content_sets_status_and_merges_meta(
     assert reply.status is MessageStatus.STREAMING
     for text in ("Hel", "Hello", "Hello there"):
         flushed = backend.update_message(reply.id, content=text)
-    assert flushed.content == "Hello there" and flushed.status is MessageStatus.STREAMING
+    assert flushed.content == "Hello there"
+    assert flushed.status is MessageStatus.STREAMING
     done = backend.update_message(
         reply.id, status=MessageStatus.COMPLETE, meta={"latency_ms": 12, "model": None}
     )
-    assert done.meta == {"latency_ms": 12, "status": "complete"} and done.content == "Hello there"
+    assert done.meta == {"latency_ms": 12, "status": "complete"}
+    assert done.content == "Hello there"
     assert backend.get_message(reply.id) == done
     failed = backend.update_message(reply.id, meta={"status": "error", "error": "Boom."})
-    assert failed.status is MessageStatus.ERROR and failed.meta["error"] == "Boom."
+    assert failed.status is MessageStatus.ERROR
+    assert failed.meta["error"] == "Boom."
     assert (failed.id, failed.parent_id, failed.version) == (reply.id, user.id, reply.version)
 
 
@@ -175,7 +182,8 @@ def test_list_messages_gives_every_branch_by_depth_then_creation(
     _, deep = add_turn(backend, conversation.id, first.id, "q2", "deep")
     listed = backend.list_messages(conversation.id)
     assert [r.depth for r in listed] == sorted(r.depth for r in listed)
-    assert listed[:4] == [system, user, first, second] and listed[-1] == deep
+    assert listed[:4] == [system, user, first, second]
+    assert listed[-1] == deep
     assert backend.list_messages("no-such-conversation") == []
 
 
@@ -196,8 +204,10 @@ def test_message_rows_decode_to_the_listed_records_and_index_like_the_store(
         records, key=lambda r: r.id
     )
     by_id = {row.id: row for row in rows}
-    assert by_id[second.id].parent_id == user.id and by_id[second.id].status == "error"
-    assert by_id[first.id].version == 1 and by_id[second.id].version == 2
+    assert by_id[second.id].parent_id == user.id
+    assert by_id[second.id].status == "error"
+    assert by_id[first.id].version == 1
+    assert by_id[second.id].version == 2
 
     index = TreeIndex.from_rows(rows)
     assert index.decoded_count == 0

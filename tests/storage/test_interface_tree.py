@@ -65,8 +65,10 @@ def test_context_window_keeps_the_last_records_of_the_path_without_system_ones(
         _, reply = add_turn(backend, conversation.id, parent, f"q{i}", f"a{i}")
         parent = reply.id
     window = backend.context_window(parent, limit=20)
-    assert len(window) == 20 and [r.content for r in window[:2]] == ["q5", "a5"]
-    assert window[-1].id == parent and all(r.role != "system" for r in window)
+    assert len(window) == 20
+    assert [r.content for r in window[:2]] == ["q5", "a5"]
+    assert window[-1].id == parent
+    assert all(r.role != "system" for r in window)
     assert len(backend.context_window(parent, limit=100)) == 30
     assert backend.context_window(parent, limit=0) == []
 
@@ -180,7 +182,8 @@ def test_search_finds_text_on_every_branch_and_conversation_with_a_marked_snippe
     assert (hits[hidden.id].conversation_id, hits[hidden.id].role) == (conversation_id, "assistant")
     assert hits[asked.id].conversation_title == "Birds again"
     assert "pelican" in hits[hidden.id].snippet.lower()
-    assert len(backend.search("pelican", limit=1)) == 1 and backend.search("pelican", 0) == []
+    assert len(backend.search("pelican", limit=1)) == 1
+    assert backend.search("pelican", 0) == []
 
 
 def test_search_finds_tool_names_and_arguments(backend: ConversationStore) -> None:
@@ -208,9 +211,12 @@ def test_markdown_export_follows_the_active_path_or_a_given_leaf(
 ) -> None:
     conversation_id, r = _branched(backend)
     text = backend.export_markdown(conversation_id)
-    assert text.startswith("# Branched\n") and "v1 leaf" in text and "q edited" not in text
+    assert text.startswith("# Branched\n")
+    assert "v1 leaf" in text
+    assert "q edited" not in text
     other = backend.export_markdown(conversation_id, r["v2"].id)
-    assert "v2" in other and "v1 leaf" not in other
+    assert "v2" in other
+    assert "v1 leaf" not in other
     with pytest.raises(StorageError) as caught:
         backend.export_markdown(conversation_id, "not-a-message")
     assert_sentence(caught, "not-a-message")
@@ -237,7 +243,8 @@ def test_importing_into_the_same_store_makes_a_copy_with_new_ids_and_the_same_tr
     conversation_id, r = _branched(backend)
     folder = backend.export_jsonl(conversation_id, tmp_path / "out")
     copy = backend.import_jsonl(folder)
-    assert copy.id != conversation_id and copy.title == "Branched"
+    assert copy.id != conversation_id
+    assert copy.title == "Branched"
     old, new = backend.list_messages(conversation_id), backend.list_messages(copy.id)
     assert not {m.id for m in old} & {m.id for m in new}
 
@@ -246,7 +253,8 @@ def test_importing_into_the_same_store_makes_a_copy_with_new_ids_and_the_same_tr
 
     assert shape(new) == shape(old)
     leaf = backend.active_leaf(copy.id)
-    assert leaf is not None and shape(backend.path_to_root(leaf.id)) == shape(
+    assert leaf is not None
+    assert shape(backend.path_to_root(leaf.id)) == shape(
         backend.path_to_root(r["v1_leaf"].id)
     )
 
@@ -260,7 +268,8 @@ def test_a_malformed_import_is_refused_with_a_sentence_and_imports_nothing(
     (folder / "messages.jsonl").write_text("")
     with pytest.raises(StorageError) as caught:
         backend.import_jsonl(folder)
-    assert "\n" not in str(caught.value) and "profile" in str(caught.value)
+    assert "\n" not in str(caught.value)
+    assert "profile" in str(caught.value)
     with pytest.raises(StorageError):
         backend.import_jsonl(tmp_path / "missing")
     assert backend.list_conversations() == []

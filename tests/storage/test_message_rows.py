@@ -23,7 +23,8 @@ def test_rows_decode_to_the_records_of_the_conversation_only(
     decoded = sorted((row.record() for row in rows), key=lambda r: r.id)
     assert decoded == sorted(store.list_messages(conversation.id), key=lambda r: r.id)
     by_id = {record.id: record for record in decoded}
-    assert by_id[reply.id].status.value == "error" and by_id[reply.id].meta["provider"] == "p"
+    assert by_id[reply.id].status.value == "error"
+    assert by_id[reply.id].meta["provider"] == "p"
     assert store.message_rows("no-such-conversation") == []
 
 
@@ -36,8 +37,11 @@ def test_rows_carry_the_stored_fields_by_name_with_meta_undecoded(
     assert isinstance(row, MessageRow)
     assert (row.conversation_id, row.role, row.content) == (conversation.id, "assistant", "hi")
     assert (row.parent_id, row.depth, row.version, row.status) == (root.id, 1, 1, "complete")
-    assert isinstance(row.meta, str) and '"model"' in row.meta and "status" not in row.meta
-    assert isinstance(row.created_at, str) and row.created_at.endswith("Z")
+    assert isinstance(row.meta, str)
+    assert '"model"' in row.meta
+    assert "status" not in row.meta
+    assert isinstance(row.created_at, str)
+    assert row.created_at.endswith("Z")
     assert row.record() == reply
 
 

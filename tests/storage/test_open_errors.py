@@ -16,7 +16,8 @@ def _open_error(path: Path) -> str:
     with pytest.raises(StorageError) as caught:
         SqliteConversationStore(path)
     message = str(caught.value)
-    assert "\n" not in message and "Traceback" not in message
+    assert "\n" not in message
+    assert "Traceback" not in message
     assert str(path) in message or str(path.parent) in message
     return message
 
@@ -52,7 +53,9 @@ def test_a_write_after_sqlite_rolled_back_reports_the_damage(tmp_path: Path) -> 
             raise sqlite3.DatabaseError("database disk image is malformed")
         assert not db._conn.in_transaction
     message = str(caught.value)
-    assert "is damaged" in message and str(path) in message and "rollback" not in message
+    assert "is damaged" in message
+    assert str(path) in message
+    assert "rollback" not in message
 
 
 def test_another_programs_database(tmp_path: Path) -> None:

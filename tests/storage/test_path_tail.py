@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.models import Conversation
+from storage.models import Conversation, Role
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import NotFoundError
 from storage.tree_index import TreeIndex
@@ -17,7 +17,7 @@ def _path_with_versions(store: SqliteConversationStore, conversation: Conversati
     parent: str | None = None
     path: list[str] = []
     for n in range(12):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         if n == 5:
             store.add_message(conversation.id, role, "v1 of 5", parent)
             record = store.add_message(conversation.id, role, "v2 of 5", parent)

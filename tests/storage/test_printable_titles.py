@@ -65,7 +65,7 @@ def test_an_imported_title_is_stored_clean(tmp_path: Path) -> None:
         "updated_at": "2025-11-14T12:05:00Z",
     }
     (folder / "meta.json").write_text(json.dumps(meta))
-    message = {"id": "m1", "conversation_id": "c-1", "role": "user", "content": "hi",
+    message: dict[str, object] = {"id": "m1", "conversation_id": "c-1", "role": "user", "content": "hi",
                "parent_id": None, "depth": 0, "version": 1,
                "created_at": "2025-11-14T12:01:00Z", "meta": {}}  # fmt: skip
     (folder / "messages.jsonl").write_text(json.dumps(message) + "\n")

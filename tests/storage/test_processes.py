@@ -43,7 +43,8 @@ def test_sigkill_mid_stream_leaves_a_consistent_file_and_the_partial_reply(
         assert reopened.mark_interrupted_replies() == [reply.id]
         marked = reopened.get_message(reply.id)
         assert marked.status is MessageStatus.CANCELLED
-        assert marked.meta["interrupted"] is True and marked.content == reply.content
+        assert marked.meta["interrupted"] is True
+        assert marked.content == reply.content
         assert reopened.mark_interrupted_replies() == []
         assert [h.message_id for h in reopened.search("token3")] == [reply.id]
     assert_consistent(db_path)

@@ -91,7 +91,8 @@ def test_a_streaming_reply_is_indexed_once_it_finishes_and_deletes_leave_the_ind
     store.update_message(reply.id, content="finished marmalade", status=MessageStatus.CANCELLED)
     assert [h.message_id for h in store.search("marmalade")] == [reply.id]
     store.update_message(reply.id, content="edited jam")
-    assert store.search("marmalade") == [] and len(store.search("jam")) == 1
+    assert store.search("marmalade") == []
+    assert len(store.search("jam")) == 1
     assert_consistent(db_path)
     store.delete_branch(user.id)
     assert store.search("jam") == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.models import Conversation, MessageStatus
+from storage.models import Conversation, MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.storage.builders import add_turn
 
@@ -125,7 +125,8 @@ def test_delete_branch_removes_the_subtree_and_moves_the_active_leaf(
     assert [r.version for r in store.siblings(v1.id)] == [1, 3]  # versions stay as they were
     assert {r.id for r in store.list_messages(conversation.id)} == {user.id, v1.id, v3.id}
     active = store.active_leaf(conversation.id)
-    assert active is not None and active.parent_id == user.id
+    assert active is not None
+    assert active.parent_id == user.id
     assert store.latest_leaf(user.id) == active
     v4 = store.add_message(conversation.id, "assistant", "v4", user.id)
     assert v4.version == 4  # never reuses a version still shown
@@ -157,12 +158,13 @@ def test_deleting_every_root_empties_the_conversation(
 def test_deep_chain_delete_has_no_recursion_limit(
     store: SqliteConversationStore, conversation: Conversation
 ) -> None:
-    parent = None
-    first = None
+    parent: MessageRecord | None = None
+    first: MessageRecord | None = None
     for i in range(1200):  # deeper than SQLite's 1000 trigger-depth limit
-        parent = store.add_message(conversation.id, "user", f"m{i}", parent and parent.id)
+        parent = store.add_message(conversation.id, "user", f"m{i}", parent.id if parent else None)
         first = first or parent
-    assert first is not None and parent is not None
+    assert first is not None
+    assert parent is not None
     assert len(store.path_to_root(parent.id)) == 1200
     store.delete_branch(first.id)
     assert store.list_messages(conversation.id) == []
@@ -178,7 +180,8 @@ def test_update_message_flushes_content_status_and_merges_meta(
     assert reply.status is MessageStatus.STREAMING
     for text in ("Hel", "Hello", "Hello there"):
         flushed = store.update_message(reply.id, content=text)
-    assert flushed.content == "Hello there" and flushed.status is MessageStatus.STREAMING
+    assert flushed.content == "Hello there"
+    assert flushed.status is MessageStatus.STREAMING
     done = store.update_message(
         reply.id,
         status=MessageStatus.COMPLETE,
@@ -188,4 +191,5 @@ def test_update_message_flushes_content_status_and_merges_meta(
     assert done.meta == {"usage": {"total_tokens": 3}, "latency_ms": 12, "status": "complete"}
     assert store.get_message(reply.id) == done
     errored = store.update_message(reply.id, meta={"status": "error", "error": "Boom."})
-    assert errored.status is MessageStatus.ERROR and errored.meta["error"] == "Boom."
+    assert errored.status is MessageStatus.ERROR
+    assert errored.meta["error"] == "Boom."

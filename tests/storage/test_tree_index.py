@@ -25,7 +25,8 @@ def test_index_answers_like_the_store(
     index = store.tree_index(conversation.id)
     assert len(index) == len(store.list_messages(conversation.id)) == 6
     assert index.active_leaf_id == ids["v1_leaf"]
-    assert index.choices[ROOT_KEY] == ids["user"] and index.choices[ids["user"]] == ids["v1"]
+    assert index.choices[ROOT_KEY] == ids["user"]
+    assert index.choices[ids["user"]] == ids["v1"]
     for record in store.list_messages(conversation.id):
         assert index.records(index.path_to(record.id)) == store.path_to_root(record.id)
         assert index.records(index.siblings(record.id)) == store.siblings(record.id)
@@ -46,7 +47,8 @@ def test_leaf_from_with_other_choices_and_choose(
     assert index.leaf_from(None, choices={}) == ids["edit"]
     assert index.leaf_from(ids["user"], choices={ids["user"]: ids["v2"]}) == ids["v2"]
     index.choose(ids["v2"])
-    assert index.active_leaf_id == ids["v2"] and index.leaf_from(None) == ids["v2"]
+    assert index.active_leaf_id == ids["v2"]
+    assert index.leaf_from(None) == ids["v2"]
     assert [r.id for r in index.active_path()] == [ids["user"], ids["v2"]]
 
 
@@ -58,12 +60,15 @@ def test_add_keeps_children_in_version_order(
     v3 = store.add_message(conversation.id, "assistant", "v3", ids["user"])
     index.add(v3)
     assert [r.version for r in index.records(index.siblings(v3.id))] == [1, 2, 3]
-    assert v3.id in index and index.get(v3.id) == v3
+    assert v3.id in index
+    assert index.get(v3.id) == v3
 
 
 def test_empty_index() -> None:
     index = TreeIndex([])
-    assert index.leaf_from(None) is None and index.active_path() == [] and len(index) == 0
+    assert index.leaf_from(None) is None
+    assert index.active_path() == []
+    assert len(index) == 0
 
 
 def test_lazy_rows_and_eager_records_build_the_same_index(
@@ -73,7 +78,8 @@ def test_lazy_rows_and_eager_records_build_the_same_index(
     lazy = store.tree_index(conversation.id)
     eager = TreeIndex(store.list_messages(conversation.id), lazy.choices, lazy.active_leaf_id)
     assert all(lazy.children(i) == eager.children(i) for i in [None, *ids.values()])
-    assert set(lazy) == set(eager) and len(lazy) == len(eager)
+    assert set(lazy) == set(eager)
+    assert len(lazy) == len(eager)
     assert [r.id for r in lazy.active_path()] == [r.id for r in eager.active_path()]
     assert all(lazy.get(i) == eager.get(i) for i in ids.values())
     assert "missing" not in lazy

@@ -114,6 +114,14 @@ class FakeOpenAI:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     @property
+    def chat_bodies(self) -> list[dict[str, Any]]:
+        """The JSON bodies of the chat-completions requests, oldest first."""
+        bodies = [r.body for r in self.chat_requests]
+        if any(body is None for body in bodies):
+            raise AssertionError("a chat-completions request to the fake server was not JSON")
+        return [body for body in bodies if body is not None]
+
+    @property
     def last_body(self) -> dict[str, Any]:
         """The JSON body of the latest chat-completions request."""
         bodies = self.chat_requests

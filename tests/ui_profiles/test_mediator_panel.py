@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual._compositor import LayoutUpdate
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tests.ui_profiles.conftest import SIZE, PanelHost
@@ -11,7 +13,7 @@ from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 
-def labels(bar: SpeakerBar | ChannelTabs) -> list[str]:
+def labels(bar: Widget) -> list[str]:
     return [str(choice.render()) for choice in bar.query(Choice)]
 
 
@@ -112,7 +114,8 @@ async def test_an_empty_space_cycles_nothing() -> None:
         await pilot.press("f2")
         await pilot.pause()
         panel = app.query_one(MediatorPanel)
-        assert panel.speaker is None and app.posted == []
+        assert panel.speaker is None
+        assert app.posted == []
 
 
 async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() -> None:
@@ -131,7 +134,8 @@ async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() ->
         assert app.posted[1:] == [("speaker", "Sam"), ("shared", "no")]
         assert (panel.speaker, panel.shared) == ("Sam", False)
         panel.audience_bar.set_shared(True)
-        assert panel.shared and len(app.posted) == 3
+        assert panel.shared
+        assert len(app.posted) == 3
 
 
 async def test_the_view_tabs_of_a_space_of_four_fit_beside_the_tree_and_the_tool_pane() -> None:
@@ -140,6 +144,7 @@ async def test_the_view_tabs_of_a_space_of_four_fit_beside_the_tree_and_the_tool
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.pause()
         update = app.screen._compositor.render_update(full=True)
+        assert isinstance(update, LayoutUpdate)
         rows = ["".join(strip.text for strip in line) for line in update.strips]
         tabs = next(row for row in rows if "Shared" in row)
         for label in ("All", "Shared", "Alex", "Sam", "Jordan", "Riley"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pygments.styles import get_style_by_name
-from pygments.token import Generic
+from pygments.styles import get_style_by_name  # type: ignore[import-untyped]
+from pygments.token import Generic  # type: ignore[import-untyped]
 from textual.widgets import Static
 
 from agents.patch_review.patches import Patch, make_patch
@@ -35,7 +35,9 @@ async def test_accept_applies_the_patch_to_the_file_and_dismisses_applied(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         header = str(app.screen.query_one("#review-header", Static).render())
-        assert "src/app.py" in header and "+3" in header and "-2" in header
+        assert "src/app.py" in header
+        assert "+3" in header
+        assert "-2" in header
         await pilot.press("a")
         await pilot.pause()
     assert app.results == [
@@ -95,7 +97,8 @@ async def test_conflict_shows_the_sentence_and_leaves_the_edited_file_alone(
         )
         assert app.results == []
         keys = {b.binding.key: b.binding.description for b in screen.active_bindings.values()}
-        assert keys["a"] == "Try again" and keys["c"] == "Close, tell the model"
+        assert keys["a"] == "Try again"
+        assert keys["c"] == "Close, tell the model"
         # Put the old content back: trying again now applies the patch.
         (project / "src/app.py").write_text(APP_PY, encoding="utf-8")
         await pilot.press("a")
@@ -129,7 +132,8 @@ async def test_accepting_a_new_file_creates_it(project: Path) -> None:
     app = host(patch, project)
     async with app.run_test(size=SIZE) as pilot:
         header = str(app.screen.query_one("#review-header", Static).render())
-        assert "new file" in header and "+3 -0" in header
+        assert "new file" in header
+        assert "+3 -0" in header
         await pilot.press("a")
         await pilot.pause()
     assert app.results[0].applied
@@ -153,7 +157,7 @@ async def test_a_file_replaced_by_a_folder_is_a_conflict_not_a_crash(
 
 def inserted_colour(style: str) -> str:
     """What the Pygments style itself says an inserted line looks like."""
-    return get_style_by_name(style).styles[Generic.Inserted].split()[-1].lower()
+    return str(get_style_by_name(style).styles[Generic.Inserted].split()[-1].lower())
 
 
 def added_line_colour(app: ScreenHost) -> str:

@@ -69,7 +69,8 @@ async def test_the_root_line_counts_pending_patches_and_asks_for_a_review_on_cli
     async with app.run_test(size=SIZE) as pilot:
         label = app.label
         text = str(label.render())
-        assert str(tmp_path) in text and "no patch waiting for review" in text
+        assert str(tmp_path) in text
+        assert "no patch waiting for review" in text
         await pilot.click(ProjectRootLabel)
         await pilot.pause()
         assert app.requests == 0  # nothing to review

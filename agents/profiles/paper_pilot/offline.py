@@ -12,7 +12,7 @@ every cited sentence is in the passage it cites.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agents.offline import OfflineSteps, OfflineTurn, Reply
@@ -140,7 +140,7 @@ def refine(turn: OfflineTurn) -> Reply:
     return turn.answer({"query": " ".join(terms) or question})
 
 
-def synthesize_text(question: str, chunks: list[Mapping[str, Any]], prior: list[str]) -> str:
+def synthesize_text(question: str, chunks: Sequence[Mapping[str, Any]], prior: Sequence[str]) -> str:
     """The passages' sentences most about ``question``, quoted and cited; or, when no passage
     is about it, a plain sentence that cites nothing."""
     wanted = {t[:5] for t in query_terms(question)}
