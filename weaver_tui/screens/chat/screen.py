@@ -56,6 +56,7 @@ from weaver_tui.screens.chat.context_steering import ContextSteering
 from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
+from weaver_tui.screens.chat.file_rewind import FileRewind
 from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
 from weaver_tui.screens.chat.profile_features import (
@@ -142,6 +143,7 @@ class ChatScreen(Screen[None]):
         )
         self.approvals = ToolApprovals(self, state)
         self.branching = Branching(self, state, mode, self.presenter)
+        self.file_rewind = FileRewind(self, state, self.panels.project_dir)
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
             panels=self.panels,
@@ -533,7 +535,7 @@ class ChatScreen(Screen[None]):
     def on_conversation_tree_checkout_requested(
         self, event: ConversationTree.CheckoutRequested
     ) -> None:
-        self.branching.checkout(event.message_id)
+        self._checkout(event.message_id)
 
     def on_conversation_tree_version_flip_requested(
         self, event: ConversationTree.VersionFlipRequested
@@ -578,7 +580,19 @@ class ChatScreen(Screen[None]):
         self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
 
     def action_checkout_selected(self) -> None:
-        self.branching.with_selected(self.branching.checkout)
+        self.branching.with_selected(self._checkout)
+
+    def _checkout(self, message_id: str) -> None:
+        """Check out ``message_id``, then offer to rewind the files the move concerns."""
+        old_leaf = self.state.leaf_id
+        if self.branching.checkout(message_id) and old_leaf is not None:
+            self.file_rewind.offer_after_checkout(old_leaf, message_id)
+
+    def action_undo_patch(self) -> None:
+        self.file_rewind.undo_last()
+
+    def action_redo_patch(self) -> None:
+        self.file_rewind.redo()
 
     def action_delete_selected(self) -> None:
         self.branching.with_selected(self.branching.delete)
