@@ -57,6 +57,7 @@ from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
 from weaver_tui.screens.chat.profile_features import (
@@ -148,8 +149,14 @@ class ChatScreen(Screen[None]):
             self, state, mode, presenter=self.presenter, branching=self.branching,
             panels=self.panels,
         )  # fmt: skip
+        self.local_models = LocalModels(self, services)
         self.conversation_settings = ConversationSettings(
-            self, state, services, compose_mode=mode, project_dir=self.panels.project_dir
+            self,
+            state,
+            services,
+            compose_mode=mode,
+            project_dir=self.panels.project_dir,
+            local_servers=lambda: self.local_models.servers,
         )
         self.sender = Sender(
             self,
@@ -340,6 +347,7 @@ class ChatScreen(Screen[None]):
         modules (and show the path through its view), send a draft that waited for it."""
         if not ready:
             return
+        self.local_models.start()
         self.steering.update_count()
         if self.state.traits.participants:
             self.panels.mount()
