@@ -334,6 +334,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "summarise_older",
     ),
     KeyAction(
+        "Auto-summary for this conversation",
+        "Turn off (again: on) the summary of older turns made before a turn would pass 90% of the model's window",
+        None,
+        "chat",
+        "toggle_auto_summary",
+    ),
+    KeyAction(
         "Undo last patch",
         "ide-helper: revert the latest patch applied on this branch (only if the file still holds it)",
         None,

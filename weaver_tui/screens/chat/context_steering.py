@@ -83,7 +83,9 @@ class ContextSteering:
         header.busy = "summarising"
         try:
             handle = self._services.model
-            record = await summarise_older(self._state.store, handle.model, leaf_id)
+            record = await summarise_older(
+                self._state.store, handle.model, leaf_id, extractive=handle.is_offline
+            )
         except WeaverError as exc:
             self._surface.notify(exc.user_message, severity="error", title="Not summarised")
             return
@@ -102,6 +104,12 @@ class ContextSteering:
         self._surface.notify(
             f"Summarised the {covered} older messages: the model reads the summary in their place."
         )
+
+    def window(self) -> int | None:
+        """The header's model's context window in tokens (``None`` while unknown)."""
+        from agents.context import context_window_of
+
+        return context_window_of(self._surface.header.model) or self._served_window()
 
     def _served_window(self) -> int | None:
         """The server's own figure for the header's model, asked once, in a thread (building

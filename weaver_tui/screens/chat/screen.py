@@ -50,6 +50,7 @@ from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
+from weaver_tui.screens.chat.auto_summary import AutoSummary
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.compose_mode import ComposeMode
 from weaver_tui.screens.chat.context_steering import ContextSteering
@@ -132,12 +133,14 @@ class ChatScreen(Screen[None]):
         )
         self.steering = ContextSteering(self, state, services)
         self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
+        self.auto_summary = AutoSummary(self, state, services, self.steering.window)
         self.turns = TurnRunner(
             self,
             state,
             services,
             project_root=project_root,
             row_filter=self.panels.live_row_filter,
+            before_turn=self.auto_summary.before_turn,
         )
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
@@ -626,6 +629,9 @@ class ChatScreen(Screen[None]):
 
     def action_leave_out_of_context(self) -> None:
         self.steering.toggle_mark(self._selected_message(), "excluded")
+
+    def action_toggle_auto_summary(self) -> None:
+        self.auto_summary.toggle_for_conversation()
 
     def action_summarise_older(self) -> None:
         if self.running:
