@@ -160,6 +160,27 @@ def replace_confined(root: Path, relative: str | Path, data: bytes) -> None:
         os.close(folder)
 
 
+def remove_confined(root: Path, relative: str | Path) -> None:
+    """Delete the regular file at ``relative`` through the same handles (never a link, folder
+    or device; a file that is already gone raises :class:`FileNotFoundError`)."""
+    parts = Path(relative).parts
+    shown = Path(relative).as_posix()
+    if not parts or parts[-1].casefold() in VCS_FOLDERS:
+        raise _refused(shown, "it is not a file the tools may write")
+    root_fd = open_root(root)
+    try:
+        folder = open_folder(root_fd, parts[:-1], shown)
+    finally:
+        os.close(root_fd)
+    try:
+        existing = os.stat(parts[-1], dir_fd=folder, follow_symlinks=False)
+        if not stat.S_ISREG(existing.st_mode):
+            raise _refused(shown, "it is not a regular file (a link, folder or device)")
+        os.unlink(parts[-1], dir_fd=folder)
+    finally:
+        os.close(folder)
+
+
 def _replace_in(folder: int, name: str, data: bytes, shown: str) -> None:
     mode = 0o644
     try:

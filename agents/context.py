@@ -127,10 +127,14 @@ def older_records(path: Sequence[MessageRecord]) -> list[MessageRecord]:
     return usable[:-SUMMARY_KEEPS] if len(usable) > SUMMARY_KEEPS else []
 
 
-async def summarise_older(store: Any, model: Any, leaf_id: str) -> MessageRecord | None:
+async def summarise_older(
+    store: Any, model: Any, leaf_id: str, *, extractive: bool = False
+) -> MessageRecord | None:
     """Summarise the branch to ``leaf_id`` above its latest turns with ``model`` (a chat
     model) and store the summary on the last record it covers; ``None`` when the branch is
-    too short to need one."""
+    too short to need one. ``extractive`` (the offline demo, which cannot summarise) keeps
+    the first line of each message instead of asking the model, so a summary never puts a
+    sentence with no content in the place of real messages."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
     path = store.path_to_root(leaf_id)
@@ -138,13 +142,59 @@ async def summarise_older(store: Any, model: Any, leaf_id: str) -> MessageRecord
     if not older:
         return None
     earlier, _ = context_records(path[: path.index(older[-1]) + 1], 0)
-    text = transcript(older)
-    if earlier:
-        text = f"{SUMMARY_HEADING}\n{earlier}\n\n{text}"
-    answer = await model.ainvoke(
-        [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
-    )
-    summary = answer.content if isinstance(answer.content, str) else str(answer.content)
+    if extractive:
+        summary = extract(earlier, older)
+    else:
+        text = transcript(older)
+        if earlier:
+            text = f"{SUMMARY_HEADING}\n{earlier}\n\n{text}"
+        answer = await model.ainvoke(
+            [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
+        )
+        summary = answer.content if isinstance(answer.content, str) else str(answer.content)
     return store.update_message(  # type: ignore[no-any-return]
-        older[-1].id, meta={"summary": summary.strip(), "summary_covers": len(older)}
+        older[-1].id,
+        meta={
+            "summary": summary.strip(),
+            "summary_covers": len(older),
+            "summary_kind": "extract" if extractive else "model",
+        },
     )
+
+
+EXTRACT_HEADING = "Extract of the earlier messages (their first lines; no model summarised them):"
+EXTRACT_LINE_CHARS = 200
+EXTRACT_LINES = 60
+
+
+def extract(earlier: str, records: Sequence[MessageRecord]) -> str:
+    """An extractive summary: an earlier summary as it was, then the first line of each
+    message (cut at :data:`EXTRACT_LINE_CHARS`), the latest :data:`EXTRACT_LINES` of them."""
+    lines = []
+    for record in records:
+        if record.role in ("system", "tool") or not record.content.strip():
+            continue
+        who = record.meta.get("sender") or record.role
+        first = record.content.strip().splitlines()[0][:EXTRACT_LINE_CHARS]
+        lines.append(f"- {who}: {first}")
+    dropped = len(lines) - EXTRACT_LINES
+    lines = lines[-EXTRACT_LINES:]
+    if dropped > 0:
+        lines.insert(0, f"- ({dropped} earlier messages not listed)")
+    head = f"{earlier}\n\n{EXTRACT_HEADING}" if earlier else EXTRACT_HEADING
+    return "\n".join([head, *lines])
+
+
+def needs_auto_summary(
+    path: Sequence[MessageRecord], system_prompt: str, limit: int, window: int, share: float
+) -> int | None:
+    """The tokens the next turn on ``path`` would send when that passes ``share`` of
+    ``window`` and summarising older turns would change something; else ``None``."""
+    summary, records = context_records(path, limit)
+    tokens = estimate_tokens(system_prompt, summary, records)
+    if tokens < window * share:
+        return None
+    older = older_records(path)
+    if not older or older[-1].meta.get("summary"):
+        return None  # nothing older to summarise, or summarised up to there already
+    return tokens

@@ -210,7 +210,7 @@ KEYMAP: tuple[KeyAction, ...] = (
     ),
     KeyAction(
         "Check out message",
-        "Show the path through the selected message and its remembered branch",
+        "Show the path through the selected message and its remembered branch (offers to revert the patches applied after it)",
         "enter",
         "tree",
         "checkout_selected",
@@ -332,6 +332,27 @@ KEYMAP: tuple[KeyAction, ...] = (
         None,
         "chat",
         "summarise_older",
+    ),
+    KeyAction(
+        "Auto-summary for this conversation",
+        "Turn off (again: on) the summary of older turns made before a turn would pass 90% of the model's window",
+        None,
+        "chat",
+        "toggle_auto_summary",
+    ),
+    KeyAction(
+        "Undo last patch",
+        "ide-helper: revert the latest patch applied on this branch (only if the file still holds it)",
+        None,
+        "chat",
+        "undo_patch",
+    ),
+    KeyAction(
+        "Redo patch",
+        "ide-helper: apply again the patch undone last on this branch (only if the file is as before)",
+        None,
+        "chat",
+        "redo_patch",
     ),
     KeyAction(
         "Continue reply",

@@ -20,6 +20,7 @@ from typing import Any
 
 from agents.confined_files import read_confined, replace_confined
 from agents.errors import ToolError
+from agents.patch_review.file_edit import text_edit
 from agents.project_paths import (
     relative_display,
     resolve_inside,
@@ -54,6 +55,9 @@ class Patch:
     start_line: int
     end_line: int
     tool_call_id: str | None = None
+    edit: dict[str, Any] | None = None
+    """The change as a :func:`~agents.patch_review.file_edit.text_edit` (what rewind reverts
+    and re-applies); ``None`` on patches stored before rewind existed."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -178,6 +182,7 @@ def make_patch(
         start_line=start_line,
         end_line=end_line,
         tool_call_id=tool_call_id,
+        edit=text_edit(old_text if exists else None, new_text),
     )
 
 

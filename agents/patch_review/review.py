@@ -14,7 +14,8 @@ In the tree, the settled result is written into the "waiting for review" record 
 runtime settles a paused call's result in place: ``TurnRecorder.resume_below``), so a review
 adds no version and no branch. The record carries ``patch_id``, ``patch_path`` and
 ``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` / ``failed``)
-in its meta, so the tree can show what became of each patch.
+in its meta, so the tree can show what became of each patch; an applied one also keeps its
+``patch_edit``, which rewind (:mod:`agents.patch_review.rewind`) reverts and re-applies.
 """
 
 from __future__ import annotations
@@ -193,6 +194,7 @@ async def review_node(
                 "patch_id": patch.id,
                 "patch_path": patch.path,
                 "patch_status": outcome.status,
+                "patch_edit": patch.edit if outcome.status == "applied" else None,
             },
         },
     )

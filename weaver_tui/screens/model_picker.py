@@ -8,6 +8,7 @@ with a key counted as configured when its environment variable (or ``WEAVER_API_
 Up/down picks a provider (its default model fills the model field, or the current model for
 the current provider); the model field takes any name, with the provider's suggested models
 offered as completions. Enter in the list moves to the field; Enter in the field applies.
+Local servers the app found on 127.0.0.1 (``local``) come first, each with its models.
 Below, the conversation's own temperature and max tokens (empty: the provider's default); they
 are kept with the conversation, so the callback gets a :class:`PickedModel`.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.text import Text
 from textual import on
@@ -32,6 +33,9 @@ from agents.providers.model_options import BadModelOption, ModelOptions
 from storage.printable import printable
 from weaver_tui.widgets.inline_bindings import OrderedInput
 
+if TYPE_CHECKING:
+    from agents.providers.local_servers import LocalServer
+
 
 class PickedModel(NamedTuple):
     """What the picker gives back: the provider and model for the next turns, and the
@@ -40,6 +44,8 @@ class PickedModel(NamedTuple):
     provider: str
     model: str
     options: ModelOptions = ModelOptions()
+    base_url: str | None = None
+    """The server's address for a local server the app found (else the preset's)."""
 
 
 class ModelChoice(NamedTuple):
@@ -53,6 +59,25 @@ class ModelChoice(NamedTuple):
     key_configured: bool = True
     key_variable: str | None = None
     """What to set when the key is missing (an environment variable or config key)."""
+    base_url: str | None = None
+    """Where a local server the app found answers (``None``: the preset's own address)."""
+    provider: str | None = None
+    """The preset that talks to it, when ``name`` only tells the rows apart."""
+
+
+def local_choices(servers: Sequence[LocalServer]) -> list[ModelChoice]:
+    """One row per local server found on 127.0.0.1, offering the models it lists."""
+    return [
+        ModelChoice(
+            name=f"local:{server.name}",
+            title=f"{server.name} on this machine (found)",
+            default_model=server.models[0],
+            suggested_models=server.models,
+            base_url=server.base_url,
+            provider=server.provider,
+        )
+        for server in servers
+    ]
 
 
 def preset_choices(current_provider: str | None = None) -> list[ModelChoice]:
@@ -124,12 +149,14 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
         current_model: str,
         presets: Sequence[ModelChoice] | None = None,
         options: ModelOptions | None = None,
+        local: Sequence[ModelChoice] = (),
     ) -> None:
         super().__init__()
         self.current_provider = current_provider
         self.current_model = current_model
         self.options = options or ModelOptions()
-        self.presets = list(preset_choices(current_provider) if presets is None else presets)
+        listed = preset_choices(current_provider) if presets is None else presets
+        self.presets = [*local, *listed]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="model-dialog"):
@@ -154,7 +181,9 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
         options = []
         for preset in self.presets:
             current = preset.name == self.current_provider
-            if not preset.needs_key:
+            if preset.base_url:
+                key = Text(f"{preset.base_url} · no key needed", "green")
+            elif not preset.needs_key:
                 key = Text("no key needed", "dim")
             elif preset.key_configured:
                 key = Text("key set", "green")
@@ -223,7 +252,7 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
             hint.add_class("-error")
             return
         model = self._model_input.value.strip() or preset.default_model
-        self.dismiss(PickedModel(preset.name, model, options))
+        self.dismiss(PickedModel(preset.provider or preset.name, model, options, preset.base_url))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

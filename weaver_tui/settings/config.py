@@ -130,6 +130,10 @@ class McpServerEntry(BaseModel):
         return value
 
 
+LOCAL_SERVER_PORTS = {"ollama": 11434, "llama.cpp": 8080, "vllm": 8000}
+"""Where Ollama, llama.cpp's server and vLLM listen by default."""
+
+
 class Settings(BaseSettings):
     """Everything the app, the CLI verbs and the runtime may be configured with.
 
@@ -176,6 +180,17 @@ class Settings(BaseSettings):
 
     max_tool_rounds: int = Field(default=5, ge=0, le=50)
     """Tool rounds per turn before the model must answer without tools."""
+
+    auto_summary: bool = Field(default=True)
+    """Summarise the older part of a branch before a turn that would pass
+    ``auto_summary_at`` of the model's context window (off per conversation in the palette)."""
+
+    auto_summary_at: float = Field(default=0.9, gt=0.1, le=1.0)
+    """The share of the context window the next turn may fill before the automatic summary."""
+
+    local_servers: dict[str, int] = Field(default_factory=lambda: dict(LOCAL_SERVER_PORTS))
+    """Local model servers looked for on 127.0.0.1 (name: port) when no key is set and the
+    provider is ``auto``; ``{}`` looks for none."""
 
     theme: str = Field(default=DEFAULT_THEME_SETTING)
     """The Textual theme the app starts with (the app saves the one you pick)."""

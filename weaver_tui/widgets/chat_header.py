@@ -106,6 +106,8 @@ class ChatHeader(Widget):
     """The conversation has instructions of its own (shown as a mark after the title)."""
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
+    local_model: reactive[str] = reactive("")
+    """A model served on this machine that the offline app could use ("ollama: llama3.2")."""
 
     # The title (an import's, a provider's words), the model (a server's list) and the project
     # folder's name come from outside: kept printable as they are set, so the line never
@@ -118,6 +120,9 @@ class ChatHeader(Widget):
 
     def validate_project(self, project: str) -> str:
         return printable(project)
+
+    def validate_local_model(self, local_model: str) -> str:
+        return printable(local_model)
 
     def fields(self) -> list[HeaderField]:
         """Each field that has something to show, left to right, with its shorter forms;
@@ -143,6 +148,8 @@ class ChatHeader(Widget):
             fields.append(HeaderField("branch", self.branch.forms(), "header--branch"))
         offline = self.provider == OFFLINE_PROVIDER
         badges = (self.model_text,) if offline or not self.model else (self.model_text, self.model)
+        if offline and self.local_model:
+            badges = ("offline · local model available (Ctrl+L)", "offline · local model", *badges)
         fields.append(
             HeaderField("model", badges, "header--offline" if offline else "header--model")
         )

@@ -78,13 +78,15 @@ class Branching:
 
     # ------------------------------------------------------------------ tree operations
 
-    def checkout(self, message_id: str) -> None:
-        """Show root → ``message_id`` → its remembered leaf, and remember that choice."""
+    def checkout(self, message_id: str) -> bool:
+        """Show root → ``message_id`` → its remembered leaf, and remember that choice;
+        ``False`` when the chat cannot move now."""
         if self.busy():
-            return
+            return False
         self._state.checkout(message_id)
         self._mode.clear()
         self._presenter.show_path()
+        return True
 
     def flip_version(self, message_id: str, delta: int) -> bool:
         """Show the sibling ``delta`` versions away (root → it → its remembered leaf) in the

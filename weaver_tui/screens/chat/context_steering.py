@@ -83,7 +83,9 @@ class ContextSteering:
         header.busy = "summarising"
         try:
             handle = await self._services.amodel()
-            record = await summarise_older(self._state.store, handle.model, leaf_id)
+            record = await summarise_older(
+                self._state.store, handle.model, leaf_id, extractive=handle.is_offline
+            )
         except WeaverError as exc:
             self._surface.notify(exc.user_message, severity="error", title="Not summarised")
             return
@@ -108,6 +110,12 @@ class ContextSteering:
         model's context window. Asked earlier, the question would compete with the first
         turn; asked now, it goes over the connection the turn left open."""
         self._turn_ended = True
+
+    def window(self) -> int | None:
+        """The header's model's context window in tokens (``None`` while unknown)."""
+        from agents.context import context_window_of
+
+        return context_window_of(self._surface.header.model) or self._served_window()
 
     def _served_window(self) -> int | None:
         """The server's own figure for the header's model, asked once per model and server,

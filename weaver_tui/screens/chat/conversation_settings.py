@@ -9,7 +9,7 @@ the next message for attachments) and calls ``on_changed`` so the screen redraws
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from storage.store import StorageError
 from weaver_tui.screens.chat.requests import HeaderStale
 
 if TYPE_CHECKING:
+    from agents.providers.local_servers import LocalServer
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -41,7 +42,9 @@ class ConversationSettings:
         *,
         compose_mode: ComposeMode,
         project_dir: Callable[[], Path],
+        local_servers: Callable[[], Sequence[LocalServer]] = tuple,
     ) -> None:
+        self._local_servers = local_servers
         self._surface = surface
         self._state = state
         self._services = services
@@ -73,7 +76,7 @@ class ConversationSettings:
     def switch_model(self) -> None:
         """Choose the provider, the model and this conversation's options for it."""
         from agents.providers.model_options import ModelOptions
-        from weaver_tui.screens.model_picker import ModelPickerScreen, PickedModel
+        from weaver_tui.screens.model_picker import ModelPickerScreen, PickedModel, local_choices
 
         header = self._surface.header
 
@@ -81,7 +84,9 @@ class ConversationSettings:
             if not choice:
                 return
             try:
-                handle = self._services.switch_model(choice.provider, choice.model)
+                handle = self._services.switch_model(
+                    choice.provider, choice.model, base_url=choice.base_url
+                )
                 self._state.set_setting("model_options", choice.options.as_meta())
             except StorageError as exc:
                 self._surface.notify(str(exc), severity="error")
@@ -100,7 +105,8 @@ class ConversationSettings:
             )
 
         options = ModelOptions.from_meta(self._state.setting("model_options"))
-        picker = ModelPickerScreen(header.provider, header.model, options=options)
+        local = local_choices(self._local_servers())
+        picker = ModelPickerScreen(header.provider, header.model, options=options, local=local)
         self._surface.app.push_screen(picker, chosen)
 
     # ------------------------------------------------------------------ instructions

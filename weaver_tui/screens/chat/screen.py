@@ -50,12 +50,15 @@ from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import bindings_for
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
+from weaver_tui.screens.chat.auto_summary import AutoSummary
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.compose_mode import ComposeMode
 from weaver_tui.screens.chat.context_steering import ContextSteering
 from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
+from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
 from weaver_tui.screens.chat.profile_features import (
@@ -130,6 +133,7 @@ class ChatScreen(Screen[None]):
         )
         self.steering = ContextSteering(self, state, services)
         self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
+        self.auto_summary = AutoSummary(self, state, services, self.steering.window)
         self.turns = TurnRunner(
             self,
             state,
@@ -138,18 +142,26 @@ class ChatScreen(Screen[None]):
             row_filter=self.panels.live_row_filter,
             add_to_tree=self.presenter.add_to_tree,
             shows_calls=lambda: self.panels.viewer() is None,
+            before_turn=self.auto_summary.before_turn,
         )
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
         )
         self.approvals = ToolApprovals(self, state)
         self.branching = Branching(self, state, mode, self.presenter)
+        self.file_rewind = FileRewind(self, state, self.panels.project_dir)
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
             panels=self.panels,
         )  # fmt: skip
+        self.local_models = LocalModels(self, services)
         self.conversation_settings = ConversationSettings(
-            self, state, services, compose_mode=mode, project_dir=self.panels.project_dir
+            self,
+            state,
+            services,
+            compose_mode=mode,
+            project_dir=self.panels.project_dir,
+            local_servers=lambda: self.local_models.servers,
         )
         self.sender = Sender(
             self,
@@ -354,6 +366,7 @@ class ChatScreen(Screen[None]):
         modules (and show the path through its view), send a draft that waited for it."""
         if not ready:
             return
+        self.local_models.start()
         self.steering.update_count()
         if self.state.traits.participants:
             self.panels.mount()
@@ -553,7 +566,7 @@ class ChatScreen(Screen[None]):
     def on_conversation_tree_checkout_requested(
         self, event: ConversationTree.CheckoutRequested
     ) -> None:
-        self.branching.checkout(event.message_id)
+        self._checkout(event.message_id)
 
     def on_conversation_tree_version_flip_requested(
         self, event: ConversationTree.VersionFlipRequested
@@ -598,7 +611,19 @@ class ChatScreen(Screen[None]):
         self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
 
     def action_checkout_selected(self) -> None:
-        self.branching.with_selected(self.branching.checkout)
+        self.branching.with_selected(self._checkout)
+
+    def _checkout(self, message_id: str) -> None:
+        """Check out ``message_id``, then offer to rewind the files the move concerns."""
+        old_leaf = self.state.leaf_id
+        if self.branching.checkout(message_id) and old_leaf is not None:
+            self.file_rewind.offer_after_checkout(old_leaf, message_id)
+
+    def action_undo_patch(self) -> None:
+        self.file_rewind.undo_last()
+
+    def action_redo_patch(self) -> None:
+        self.file_rewind.redo()
 
     def action_delete_selected(self) -> None:
         self.branching.with_selected(self.branching.delete)
@@ -624,6 +649,9 @@ class ChatScreen(Screen[None]):
 
     def action_leave_out_of_context(self) -> None:
         self.steering.toggle_mark(self._selected_message(), "excluded")
+
+    def action_toggle_auto_summary(self) -> None:
+        self.auto_summary.toggle_for_conversation()
 
     def action_summarise_older(self) -> None:
         if self.running:

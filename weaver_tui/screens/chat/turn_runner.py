@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ from weaver_tui.screens.chat.requests import TurnEnded
 if TYPE_CHECKING:
     from textual.worker import Worker
 
+    from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
@@ -54,7 +55,10 @@ class TurnRunner:
         row_filter: Callable[[], RowFilter | None],
         add_to_tree: Callable[[MessageRecord], object] | None = None,
         shows_calls: Callable[[], bool] = lambda: True,
+        before_turn: Callable[[str, ChatModelHandle], Awaitable[None]] | None = None,
     ) -> None:
+        self._before_turn = before_turn
+        """Run before a new turn (not a resumed or continued one): the automatic summary."""
         self._surface = surface
         self._state = state
         self._services = services
@@ -184,6 +188,8 @@ class TurnRunner:
                 turn.model_unavailable(user_message_id, exc)
             else:
                 runtime = await self._open_runtime()
+                if resume is None and continue_from is None and self._before_turn is not None:
+                    await self._before_turn(user_message_id, model)
                 if resume is None:
                     events = runtime.run_turn(
                         conversation_id=conversation_id,

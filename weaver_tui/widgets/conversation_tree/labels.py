@@ -32,6 +32,12 @@ STATUS_MARKS: dict[MessageStatus, str] = {
     MessageStatus.ERROR: "✗ error",
 }
 
+PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
+"""Where a patch was written to a file (and whether rewind has taken it back since)."""
+
+SUMMARY_MARK = "▤ summary"
+"""On the record a summary of the branch above it is stored on."""
+
 PRIVATE_MARK = "→"
 """Before the recipient of a private message ("→Alex Thank you for ..."), in ``$private``."""
 
@@ -120,6 +126,11 @@ def label_parts(
     mark = STATUS_MARKS.get(record.status)
     if mark:
         parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
+    patch_mark = PATCH_MARKS.get(str(record.meta.get("patch_status")))
+    if patch_mark and record.role == "tool":
+        parts.append((f"  {patch_mark}", "active"))
+    if record.meta.get("summary"):
+        parts.append((f"  {SUMMARY_MARK}", "muted"))
     if hidden:
         parts.append((f"  +{hidden}", "muted"))
     return [(printable(text), part) for text, part in parts]

@@ -1,0 +1,164 @@
+"""Rewind: revert the patches accepted on a branch, and re-apply them.
+
+An applied patch's tool record keeps its change (``meta["patch_edit"]``, see
+:mod:`agents.patch_review.file_edit`). Reverting writes the text from before the patch, and
+only when the file still holds exactly the patched text; re-applying writes the patched text
+only when the file holds the text from before. Anything else is a conflict: the file is left
+alone and the outcome says what differs. Writes go through :mod:`agents.confined_files`, as
+accepting a patch does. The record's ``patch_status`` becomes ``reverted`` / ``applied``, so
+the tree shows where the files stand.
+
+Which patches a move in the tree concerns (:func:`patches_to_rewind`): going from one leaf to
+another, the applied patches of the old path below the point the two paths share are reverted
+(newest first) and the reverted patches of the new path below it are re-applied (oldest
+first). Checking out an earlier message of the same path reverts what was applied after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from agents.confined_files import read_confined, remove_confined, replace_confined
+from agents.errors import WeaverError
+from agents.patch_review.file_edit import holds, redo_text, undo_text
+from agents.project_paths import resolve_inside, resolve_project_path
+from storage.models import MessageRecord
+from storage.store import ConversationStore
+
+logger = logging.getLogger(__name__)
+
+APPLIED = "applied"
+REVERTED = "reverted"
+MAX_FILE_BYTES = 2_000_000
+Direction = Literal["revert", "redo"]
+
+
+@dataclass(frozen=True, slots=True)
+class PatchOnBranch:
+    """An applied or reverted patch, as its tool record keeps it."""
+
+    record_id: str
+    patch_id: str
+    path: str
+    status: str
+    edit: dict[str, Any]
+
+    @classmethod
+    def of(cls, record: MessageRecord) -> PatchOnBranch | None:
+        meta = record.meta
+        edit = meta.get("patch_edit")
+        status = meta.get("patch_status")
+        if record.role != "tool" or status not in (APPLIED, REVERTED) or not edit:
+            return None
+        return cls(record.id, str(meta.get("patch_id")), str(meta.get("patch_path")), status, edit)
+
+    @property
+    def summary(self) -> str:
+        return f"{self.patch_id} {self.path}"
+
+
+@dataclass(frozen=True, slots=True)
+class RewindOutcome:
+    """What one revert or redo did: ``done`` false for a conflict (``message`` says which)."""
+
+    patch: PatchOnBranch
+    direction: Direction
+    done: bool
+    message: str
+
+
+def patches_on(path: Sequence[MessageRecord], status: str) -> list[PatchOnBranch]:
+    """The patches of ``path`` (root first) whose status is ``status``, in path order."""
+    found = (PatchOnBranch.of(record) for record in path)
+    return [patch for patch in found if patch is not None and patch.status == status]
+
+
+def patches_to_rewind(
+    old_path: Sequence[MessageRecord], new_path: Sequence[MessageRecord], target_id: str
+) -> tuple[list[PatchOnBranch], list[PatchOnBranch]]:
+    """(to revert newest first, to re-apply oldest first) for a move from ``old_path`` to
+    ``new_path`` (both root first) that checks out ``target_id``."""
+    new_ids = [record.id for record in new_path]
+    shared = 0
+    while shared < min(len(old_path), len(new_ids)) and old_path[shared].id == new_ids[shared]:
+        shared += 1
+    if target_id in new_ids:  # an earlier message of the old path: what follows it goes
+        shared = min(shared, new_ids.index(target_id) + 1)
+    revert = patches_on(old_path[shared:], APPLIED)
+    revert.reverse()
+    kept = {record.id for record in old_path}
+    redo = [p for p in patches_on(new_path[shared:], REVERTED) if p.record_id not in kept]
+    return revert, redo
+
+
+def rewind(
+    root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
+) -> RewindOutcome:
+    """Revert (or re-apply) ``patch`` in the files under ``root`` and record its new status;
+    never raises for an expected failure."""
+    try:
+        return _rewind(root, store, patch, direction)
+    except (WeaverError, OSError, UnicodeDecodeError) as err:
+        reason = err.user_message if isinstance(err, WeaverError) else str(err)
+        logger.warning("rewind %s of %s failed: %s", direction, patch.patch_id, reason)
+        verb = "reverted" if direction == "revert" else "re-applied"
+        return RewindOutcome(patch, direction, False, f"{patch.summary} was not {verb}: {reason}")
+
+
+def _rewind(
+    root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
+) -> RewindOutcome:
+    real_root = resolve_inside(root, ".")
+    relative = resolve_project_path(root, patch.path).relative_to(real_root)
+    current = _read(real_root, relative)
+    edit = patch.edit
+    expected, goal = edit["new_sha256"], edit["base_sha256"]
+    if direction == "redo":
+        expected, goal = goal, expected
+    if holds(current, goal):  # already there (rewound by hand, say): only the record changes
+        wanted = current
+    elif not holds(current, expected):
+        return RewindOutcome(patch, direction, False, _conflict(patch, direction, current))
+    else:
+        assert current is not None or direction == "redo"
+        if direction == "revert":
+            wanted = undo_text(edit, current or "")
+        else:
+            wanted = redo_text(edit, current or "")
+        if not holds(wanted, goal):
+            raise ValueError("the rebuilt text does not match the recorded hash")
+        if wanted is None:
+            remove_confined(real_root, relative)
+        else:
+            replace_confined(real_root, relative, wanted.encode("utf-8"))
+    status = REVERTED if direction == "revert" else APPLIED
+    store.update_message(patch.record_id, meta={"patch_status": status})
+    logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+    if direction == "revert":
+        what = "deleted the file it created" if wanted is None else "restored the file"
+        return RewindOutcome(patch, direction, True, f"Reverted {patch.summary}: {what}.")
+    return RewindOutcome(patch, direction, True, f"Re-applied {patch.summary}.")
+
+
+def _read(real_root: Path, relative: Path) -> str | None:
+    try:
+        data = read_confined(real_root, relative, MAX_FILE_BYTES)
+    except FileNotFoundError:
+        return None
+    return data.decode("utf-8")
+
+
+def _conflict(patch: PatchOnBranch, direction: Direction, current: str | None) -> str:
+    """The conflict in one sentence: what the file holds instead, and what to do."""
+    verb = "reverted" if direction == "revert" else "re-applied"
+    if current is None:
+        return f"{patch.summary} was not {verb}: the file was deleted since; restore it first."
+    state = "the patched text" if direction == "revert" else "the text from before the patch"
+    return (
+        f"{patch.summary} was not {verb}: the file no longer holds {state} (it was changed "
+        "since), so it was left alone; edit it by hand."
+    )

@@ -1,0 +1,107 @@
+"""Rewind in the app: checking out an earlier message offers to revert the patches applied
+after it (the file really goes back), the palette's "Redo patch" and "Undo last patch" move one
+patch, a file edited by hand since is a conflict left alone, and the tree marks the patch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from agents.patch_review.patches import make_patch
+from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
+from tests.ui_app.test_branching import tree_cursor_to
+from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.screens.confirm import ConfirmScreen
+from weaver_tui.services import Services
+from weaver_tui.widgets.conversation_tree.labels import PATCH_MARKS
+
+ORIGINAL = "def greet(name):\n    return 'Hello, ' + name\n"
+PATCHED = "def greet(name):\n    return 'Hi, ' + name\n"
+
+
+def seed_applied_patch(services: Services, project: Path) -> tuple[str, str]:
+    """first question → reply → applied patch record → reply, with the file patched on disk
+    (as accepting it in review leaves it): (first user id, patch record id)."""
+    (project / "src").mkdir(parents=True)
+    (project / "src/app.py").write_text(ORIGINAL)
+    patch = make_patch(project, "src/app.py", 2, 2, "    return 'Hi, ' + name")
+    (project / "src/app.py").write_text(patch.new_content)
+    store = services.store
+    conversation = store.create_conversation(
+        "ide-helper", "greet", meta={"project_root": str(project)}
+    )
+    cid = conversation.id
+    first = store.add_message(cid, "user", "look at greet", None)
+    reply = store.add_message(cid, "assistant", "It says Hello.", first.id)
+    ask = store.add_message(cid, "user", "say Hi instead", reply.id)
+    meta = {
+        "tool_call_id": "c1",
+        "name": "propose_edit",
+        "patch_id": patch.id,
+        "patch_path": patch.path,
+        "patch_status": "applied",
+        "patch_edit": patch.edit,
+    }
+    call = store.add_message(
+        cid, "assistant", "", ask.id, meta={"tool_calls": [{"id": "c1", "name": "propose_edit"}]}
+    )
+    tool = store.add_message(cid, "tool", f"Applied patch {patch.id}", call.id, meta=meta)
+    done = store.add_message(cid, "assistant", "Done: it says Hi.", tool.id)
+    store.set_active_leaf(cid, done.id)
+    return first.id, tool.id
+
+
+def notes(pilot: Pilot[Any]) -> list[str]:
+    return [n.message for n in pilot.app._notifications]
+
+
+def tree_line(pilot: Pilot[Any], record_id: str) -> str:
+    tree = chat(pilot.app).tree  # type: ignore[arg-type]
+    return tree.label_text(record_id)
+
+
+async def test_checking_out_an_earlier_message_reverts_the_patch_after_it_and_redo_restores(
+    services: Services, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    first_id, tool_id = seed_applied_patch(services, project)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
+        await tree_cursor_to(pilot, first_id)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == ORIGINAL
+        assert any("Reverted" in n and "src/app.py" in n for n in notes(pilot))
+        assert PATCH_MARKS["reverted"] in tree_line(pilot, tool_id)
+
+        await palette_run(pilot, "Redo patch")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == PATCHED
+        assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
+
+        await palette_run(pilot, "Undo last patch")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == ORIGINAL
+
+
+async def test_undo_of_a_file_edited_since_shows_the_conflict_and_leaves_it(
+    services: Services, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    _first_id, tool_id = seed_applied_patch(services, project)
+    mine = PATCHED + "# my own line\n"
+    (project / "src/app.py").write_text(mine)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await palette_run(pilot, "Undo last patch")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == mine
+        conflict = [n for n in pilot.app._notifications if n.title == "Conflict"]
+        assert conflict and "src/app.py" in conflict[0].message
+        assert conflict[0].severity == "error"
+        assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)

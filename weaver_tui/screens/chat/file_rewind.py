@@ -1,0 +1,103 @@
+"""Rewind the project's files with the branch: revert the patches accepted after the message
+you go back to, re-apply them when you come back, or undo and redo one patch at a time.
+
+The work is :mod:`agents.patch_review.rewind` (each file written only while it holds the text
+expected, through the confined file path); this piece asks first when a move in the tree
+concerns patches, says what each revert or redo did (a conflict in the error colour, naming
+the file) and redraws the tree, whose patch lines say ``applied`` or ``reverted``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from weaver_tui.messages import PathChanged
+
+if TYPE_CHECKING:
+    from agents.patch_review.rewind import Direction, PatchOnBranch
+    from storage.models import MessageRecord
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.surface import ChatSurface
+
+logger = logging.getLogger(__name__)
+
+
+class FileRewind:
+    """Reverting and re-applying accepted patches for one chat screen (``project_dir``: the
+    conversation's project root)."""
+
+    def __init__(
+        self, surface: ChatSurface, state: ChatState, project_dir: Callable[[], Path]
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._project_dir = project_dir
+
+    def offer_after_checkout(self, old_leaf: str, target_id: str) -> None:
+        """After checking out ``target_id`` (the chat was at ``old_leaf``): ask whether to
+        revert the patches accepted after it, and re-apply those of the branch now shown."""
+        from agents.patch_review.rewind import patches_to_rewind
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        store, leaf = self._state.store, self._state.leaf_id
+        if leaf is None:
+            return
+        revert, redo = patches_to_rewind(
+            store.path_to_root(old_leaf), store.path_to_root(leaf), target_id
+        )
+        if not revert and not redo:
+            return
+        lines = [f"revert {p.summary}" for p in revert] + [f"re-apply {p.summary}" for p in redo]
+        question = "Rewind the files to this message? " + "; ".join(lines) + "."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run([(p, "revert") for p in revert] + [(p, "redo") for p in redo])
+            else:
+                self._surface.notify("Files left as they are.")
+
+        self._surface.app.push_screen(ConfirmScreen(question, "Rewind files"), answered)
+
+    def undo_last(self) -> None:
+        """Revert the latest patch applied on the shown branch."""
+        from agents.patch_review.rewind import APPLIED, patches_on
+
+        applied = patches_on(self._path(), APPLIED)
+        if not applied:
+            self._surface.notify("No applied patch on this branch to undo.")
+            return
+        self._run([(applied[-1], "revert")])
+
+    def redo(self) -> None:
+        """Re-apply the earliest reverted patch of the shown branch (the last one undone)."""
+        from agents.patch_review.rewind import REVERTED, patches_on
+
+        reverted = patches_on(self._path(), REVERTED)
+        if not reverted:
+            self._surface.notify("No reverted patch on this branch to redo.")
+            return
+        self._run([(reverted[0], "redo")])
+
+    def _path(self) -> list[MessageRecord]:
+        leaf = self._state.leaf_id
+        return [] if leaf is None else self._state.store.path_to_root(leaf)
+
+    def _run(self, steps: Sequence[tuple[PatchOnBranch, Direction]]) -> None:
+        from agents.patch_review.rewind import rewind
+
+        if self._surface.running:
+            self._surface.notify("Wait for the reply to finish (or press Esc) first.")
+            return
+        root = self._project_dir()
+        for patch, direction in steps:
+            outcome = rewind(root, self._state.store, patch, direction)
+            if outcome.done:
+                self._surface.notify(outcome.message)
+            else:
+                self._surface.notify(outcome.message, severity="error", title="Conflict")
+            record = self._state.refresh(patch.record_id)
+            self._surface.tree.update_record(record)
+        self._surface.post_message(PathChanged())
