@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.shared_space.seat_runner import SeatQueueRunner
+from agents.runtime.seat_queue import SeatQueueRunner
 from storage.change_signal import StoreChanges
 from storage.models import Conversation
 from storage.seats import SeatBook
