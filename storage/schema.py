@@ -98,12 +98,48 @@ CREATE INDEX messages_user_by_time ON messages (created_at) WHERE role = 'user';
 """
 """The user's prompts, newest first, without reading the rest (the composer's history)."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
+SCHEMA_V3 = """
+CREATE TABLE IF NOT EXISTS space_seats (
+    token           TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    revoked_at      TEXT,
+    connections     INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS space_seats_by_conversation ON space_seats (conversation_id);
+
+CREATE TABLE IF NOT EXISTS seat_messages (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    shared          INTEGER NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'waiting'
+                    CHECK (status IN ('waiting', 'answering', 'failed')),
+    record_id       TEXT,
+    error           TEXT,
+    created_at      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seat_messages_in_order ON seat_messages (conversation_id, id);
+"""
+"""The seats of a shared space (a link's token per participant) and the messages their seats
+sent that the host has not answered yet (see :mod:`storage.seats`). ``IF NOT EXISTS``: a file
+whose version was set back by hand still migrates."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)
 
-OUR_TABLES = {"conversations", "messages", "branch_choices", "messages_fts"}
+OUR_TABLES = {
+    "conversations",
+    "messages",
+    "branch_choices",
+    "messages_fts",
+    "space_seats",
+    "seat_messages",
+}
 """Views are not tables: ``messages_searchable`` needs no entry."""
 
 

@@ -74,8 +74,14 @@ class GuardedServer(Server):
     """Serves ``command`` to the browser that holds the token; see the module docstring.
 
     A subclass that serves several people overrides :meth:`command_for` (a token per seat,
-    each with its own command) and :meth:`announce`.
+    each with its own command) and :meth:`announce`, and may name the page's token parameter
+    (:attr:`token_parameter`).
     """
+
+    token_parameter = "token"
+    """The page's query parameter that carries the token (``/?token=...``)."""
+    app_service: type[ScopedAppService] = ScopedAppService
+    """The process a connection's app runs in."""
 
     def __init__(
         self,
@@ -104,7 +110,7 @@ class GuardedServer(Server):
 
     def url_for(self, token: str) -> str:
         """The link that opens the page for ``token``."""
-        return f"http://{self.served_address}/?token={token}"
+        return f"http://{self.served_address}/?{self.token_parameter}={token}"
 
     def announce(self) -> None:
         """Say where to point the browser: one line, the only URL shown."""
@@ -179,7 +185,7 @@ class GuardedServer(Server):
 
     async def handle_page(self, request: web.Request) -> web.Response:
         """The page, for the token's holder: a terminal wired to ``/ws/<token>``."""
-        token = request.query.get("token", "")
+        token = request.query.get(self.token_parameter, "")
         if self.command_for(token) is None:
             logger.warning("refused the page: no valid token")
             return forbidden("Open the link weaver-tui serve printed: it carries the token.")
@@ -219,7 +225,7 @@ class GuardedServer(Server):
         async def close() -> None:
             await websocket.close()
 
-        service = ScopedAppService(
+        service = self.app_service(
             # exec: the shell becomes the app, so stopping the process stops the app.
             f"exec {command}",
             write_bytes=websocket.send_bytes,

@@ -55,10 +55,11 @@ def check_port_free(host: str, port: int) -> None:
             raise ServeError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
 
 
-def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
-    """Serve the app on ``host:port`` until Ctrl+C; returns the exit status."""
+def check_address(host: str, port: int, err: TextIO) -> None:
+    """Refuse a wildcard or taken address (and a missing serve extra) with
+    :class:`ServeError`; say out loud that an address beyond this machine is served."""
     try:
-        from weaver_tui.guarded_server import WILDCARD_HOSTS, GuardedServer
+        from weaver_tui.guarded_server import WILDCARD_HOSTS
     except ImportError:
         raise ServeError(SERVE_MISSING) from None
 
@@ -74,6 +75,13 @@ def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
             f"weaver-tui: serving on {host}: anyone who can reach this address can use the app "
             "with your keys and files.\n"
         )
+
+
+def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
+    """Serve the app on ``host:port`` until Ctrl+C; returns the exit status."""
+    check_address(host, port, err)
+    from weaver_tui.guarded_server import GuardedServer
+
     command = app_command(app_args)
     logger.info("serving the app", extra={"host": host, "port": port})
     GuardedServer(command, host=host, port=port).serve()

@@ -25,6 +25,7 @@ from agents.profiles import get_traits
 from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.cli.space_verbs import add_space_parser, run_space_verb
 from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ MAX_MESSAGE = 2_000_000
 """The default of the ``max_message_bytes`` setting."""
 
 
-BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve")
+BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve", "space")
 _OPTIONS_WITH_VALUE = frozenset(
     {
         "--config",
@@ -191,6 +192,7 @@ def build_parser(
         "acp",
         help="be the profile's agent for an editor (Agent Client Protocol over stdin/stdout)",
     )
+    add_space_parser(verbs)
 
     for name, command in (profile_verbs or {}).items():
         sub = verbs.add_parser(name, help=command.help)
@@ -210,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve_in_browser(args)
         if args.verb == "acp":
             return serve_acp(args)
+        if args.verb == "space":
+            return space(args)
         command = getattr(args, "profile_command", None)
         if command is not None:
             return run_profile_command(command, args)
@@ -372,6 +376,21 @@ def serve_acp(args: argparse.Namespace) -> int:
     finally:
         services.close_store()
     return 0
+
+
+def space(args: argparse.Namespace) -> int:
+    """``space open|close|seat``; a seat reads no settings (it is given its data folder)."""
+    from storage.store import StorageError
+
+    if args.space_action == "seat":
+        return run_space_verb(args, None)
+    services = open_services(args)
+    try:
+        return run_space_verb(args, services)
+    except StorageError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        services.close_store()
 
 
 def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> int:

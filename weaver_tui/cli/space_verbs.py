@@ -1,0 +1,188 @@
+"""``weaver-tui space``: serve a mediator conversation to its participants, one seat each.
+
+``space open --participants Alex,Sam [--conversation ID]`` prints ``NAME: URL`` per seat and
+serves until Ctrl+C, answering the seats' messages in this process (it has the model);
+``space close --conversation ID`` revokes the space's links; ``space seat`` is the app a
+seat's connection runs (started by ``space open``, given only the participant, the
+conversation and the data folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+
+if TYPE_CHECKING:
+    from storage.models import Conversation
+    from storage.seats import Seat, SeatBook
+    from storage.store import ConversationStore
+    from weaver_tui.services import Services
+
+
+def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    space = verbs.add_parser("space", help="serve a mediator conversation, one seat per person")
+    actions = space.add_subparsers(dest="space_action", metavar="ACTION", required=True)
+    opening = actions.add_parser("open", help="print one link per participant and serve them")
+    opening.add_argument(
+        "--participants", help="comma-separated names (default: the conversation's)"
+    )
+    opening.add_argument("--conversation", dest="space_conversation", metavar="ID")
+    opening.add_argument("--host", default="127.0.0.1", help="address (default: local only)")
+    opening.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    closing = actions.add_parser("close", help="revoke every link of a space")
+    closing.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
+    seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
+    seat.add_argument("--data-dir", type=Path, required=True)
+    seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
+    seat.add_argument("--participant", required=True)
+
+
+def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
+    if args.space_action == "seat":
+        return run_seat(args)
+    assert services is not None
+    if args.space_action == "close":
+        return close_space(services, args.space_conversation)
+    return open_space(services, args)
+
+
+def space_conversation(
+    store: ConversationStore, conversation_id: str | None, names: str | None
+) -> tuple[Conversation, tuple[str, ...]]:
+    """The conversation to serve and the participants to seat (as it spells them)."""
+    from agents.errors import ConfigError
+    from agents.runtime.user_message import neutral_title
+    from agents.shared_space.space import (
+        canonical_participant,
+        clean_participants,
+        names_in_words,
+        new_space,
+    )
+
+    wanted = [n for n in (names or "").split(",") if n.strip()]
+    try:
+        if conversation_id is None:
+            if not wanted:
+                raise CliError("name the participants: --participants Alex,Sam", EXIT_CONFIG)
+            seated = clean_participants(wanted)
+            return new_space(store, seated, neutral_title(seated)), seated
+        conversation = store.get_conversation(conversation_id)
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    participants = tuple(conversation.meta.get("participants") or ())
+    if not participants:
+        raise CliError(
+            f"conversation {conversation.id} has no participants: open a space with "
+            "--participants and no --conversation, or pick a mediator conversation",
+            EXIT_CONFIG,
+        )
+    found_names: list[str] = []
+    for name in wanted or participants:
+        found = canonical_participant(name, participants)
+        if found is None:
+            raise CliError(
+                f"{name.strip()!r} is not a participant of this conversation; its participants "
+                f"are {names_in_words(participants)}",
+                EXIT_CONFIG,
+            )
+        found_names.append(found)
+    return conversation, tuple(found_names)
+
+
+def seat_command(data_dir: Path, seat: Seat) -> str:
+    """The app command of ``seat``'s connection: its participant and nothing secret."""
+    return shlex.join(
+        [
+            sys.executable,
+            "-m",
+            "weaver_tui",
+            "space",
+            "seat",
+            "--data-dir",
+            str(data_dir),
+            "--conversation",
+            seat.conversation_id,
+            "--participant",
+            seat.participant,
+        ]
+    )
+
+
+def open_space(services: Services, args: argparse.Namespace) -> int:
+    from storage.seats import SeatBook
+    from weaver_tui.serve import ServeError, check_address
+    from weaver_tui.space_server import SpaceServer
+
+    store = services.store
+    try:
+        check_address(args.host, args.port, sys.stderr)
+    except ServeError as exc:
+        raise CliError(str(exc)) from None
+    conversation, seated = space_conversation(store, args.space_conversation, args.participants)
+    book = SeatBook(store.path)
+    try:
+        book.open_seats(conversation.id, seated)
+        data_dir = services.data_dir.resolve()
+
+        async def answer_seats(stop: asyncio.Event) -> None:
+            await _answer_seats(services, book, conversation.id, stop)
+
+        server = SpaceServer(
+            book,
+            conversation.id,
+            lambda seat: seat_command(data_dir, seat),
+            host=args.host,
+            port=args.port,
+            host_work=answer_seats,
+        )
+        sys.stderr.write(f"weaver-tui: serving space {conversation.id}; Ctrl+C stops\n")
+        server.serve()
+    finally:
+        book.close()
+    return 0
+
+
+async def _answer_seats(
+    services: Services, book: SeatBook, conversation_id: str, stop: asyncio.Event
+) -> None:
+    from agents.runtime.seat_queue import SeatQueueRunner
+    from storage.change_signal import StoreChanges
+
+    changes = StoreChanges(book.path)
+    try:
+        async with services.runtime() as runtime:
+            model = await services.amodel()
+            await SeatQueueRunner(runtime, book, conversation_id, model).run(changes, stop)
+    finally:
+        changes.close()
+        await services.aclose()
+
+
+def close_space(services: Services, conversation_id: str) -> int:
+    from storage.seats import SeatBook
+
+    services.store.get_conversation(conversation_id)  # an unknown id is said as such
+    book = SeatBook(services.store.path)
+    try:
+        closed = book.close_space(conversation_id)
+    finally:
+        book.close()
+    print(f"closed {closed} seat{'s' if closed != 1 else ''} of space {conversation_id}")
+    return 0
+
+
+def run_seat(args: argparse.Namespace) -> int:
+    from weaver_tui.seat_app import SeatApp
+    from weaver_tui.services import DB_FILE
+
+    db_path = args.data_dir / DB_FILE
+    if not db_path.is_file():
+        raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
+    SeatApp(db_path, args.space_conversation, args.participant).run()
+    return 0
