@@ -28,6 +28,9 @@ _APP_VARIABLES = frozenset(
 _APP_PREFIXES = ("LC_", "XDG_", "WEAVER_")
 
 
+_SERVED_ALWAYS = frozenset({"COLUMNS", "ROWS", "TERM_PROGRAM", "TERM_PROGRAM_VERSION"})
+
+
 def provider_variables() -> frozenset[str]:
     """The provider presets' key and base-URL variables (``OPENAI_API_KEY``, ...)."""
     names = {p.key_env for p in PRESETS.values()} | {p.base_url_env for p in PRESETS.values()}
@@ -48,7 +51,13 @@ class ScopedAppService(AppService):
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         full = super()._build_environment(width=width, height=height)
-        served = {k: v for k, v in full.items() if os.environ.get(k) != v}
+        # What textual-serve sets for its web driver: what differs from our environment, and
+        # the terminal's size and driver, which may happen to equal a variable we have.
+        served = {
+            k: v
+            for k, v in full.items()
+            if os.environ.get(k) != v or k in _SERVED_ALWAYS or k.startswith("TEXTUAL")
+        }
         return {**app_environment(os.environ), **served}
 
     async def stop(self) -> None:

@@ -7,12 +7,14 @@ the demo all make a user record's meta through :meth:`UserMessageEvent.record_me
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.messages import HumanMessage
 from pydantic import BaseModel, Field
 
 from agents.speaker import message_name
+
+if TYPE_CHECKING:  # the runtime's message type; imported where a message is made
+    from langchain_core.messages import HumanMessage
 
 SHARED = "shared"
 """The visibility of what everyone in the space sees."""
@@ -38,6 +40,8 @@ class UserMessageEvent(BaseModel):
     def to_message(self) -> HumanMessage:
         """The message as the model reads it: the words, the sender as the message ``name``
         (as the runtime's history sends it)."""
+        from langchain_core.messages import HumanMessage
+
         return HumanMessage(content=self.content, name=message_name(self.sender))
 
     def record_meta(self) -> dict[str, Any]:

@@ -55,7 +55,7 @@ def test_instructions_over_the_limit_are_refused_before_anything_is_stored(
 ) -> None:
     code, out, err = _ask(capsys, "--system", "x" * (INSTRUCTIONS_MAX_CHARS + 1), "hi")
     assert code == 2 and out == ""
-    assert "Instructions are at most" in err
+    assert "instructions are at most" in err.lower()
     assert (
         not (data_dir / "weaver.db").exists()
         or not SqliteConversationStore(data_dir / "weaver.db").list_conversations()

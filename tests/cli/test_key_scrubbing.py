@@ -49,6 +49,7 @@ def test_an_echoed_key_is_scrubbed_everywhere(
     assert fake_openai.chat_requests, "the provider was never asked"
     conversation = asked.stderr.strip().rsplit("conversation ", 1)[1].rstrip(")")
     markdown = weaver("export", conversation, env=env)
+    (tmp_path / "out").mkdir()  # an existing folder gets meta.json and messages.jsonl
     jsonl = weaver("export", conversation, "--format", "jsonl", "--output", "out", env=env)
     assert markdown.returncode == 0 and jsonl.returncode == 0, markdown.stderr + jsonl.stderr
 

@@ -149,9 +149,9 @@ async def test_a_file_replaced_by_a_folder_is_a_conflict_not_a_crash(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
         await pilot.pause()
-        assert "was deleted since patch p-0a1b2c3d" in str(
-            app.screen.query_one("#review-error", Static).render()
-        )
+        error = str(app.screen.query_one("#review-error", Static).render())
+        assert "could not be applied" in error
+        assert "src/app.py" in error
     assert app.results == []
 
 

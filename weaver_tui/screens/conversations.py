@@ -284,7 +284,8 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the box opens the highlighted hit (the best one unless the user moved)."""
+        """Enter in the box opens the highlighted hit (the best one unless the user moved), or,
+        with nothing typed, the highlighted conversation (Ctrl+O, Enter reopens the newest)."""
         event.stop()
         if self.searching and self._hits:
             index = self._results.highlighted or 0
@@ -293,7 +294,9 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
             return
         if event.value.strip():  # typed faster than the search ran: Enter waits for its hits
             return
-        self.action_to_list()
+        chosen = self._highlighted()
+        if chosen is not None:
+            self.dismiss(OpenConversation(chosen[0], chosen[1]))
 
     def action_to_list(self) -> None:
         """From the search box down to the hits (or to the list when not searching)."""
