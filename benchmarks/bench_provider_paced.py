@@ -1,0 +1,179 @@
+"""Model round trips and time to the first answer word, against a provider paced like a real one.
+
+The test suite's local OpenAI-compatible server answers with a first byte after 400 ms and
+60 tokens/s (``--first-byte``, ``--rate``), the way a hosted model does. Measured through the
+real ``ChatOpenAI`` client and the real runtime (``AgentRuntime.send``), each against the same
+baseline in the same run: a bare ``ChatOpenAI.astream`` of one answer, to its first word.
+
+- ide-helper, a question answered without tools;
+- mediator, a message answered by one private reply (a tool round, then the closing words);
+- paper-pilot, a factual question: route and slots (one structured call where the model allows
+  it), retrieval from the bundled knowledge base, the streamed synthesis, the critic.
+
+For each: the model requests the turn made (round trips) and the time from send to the first
+answer word on the event stream, as a multiple of the baseline. Goal: a factual paper-pilot
+question shows its first answer word within 3 round trips of the baseline's time.
+
+    .venv/bin/python benchmarks/bench_provider_paced.py [--runs 3] [--first-byte 0.4] [--rate 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pydantic import SecretStr  # noqa: E402
+
+from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model  # noqa: E402
+from agents.runtime.events import MessageStored, TokenDelta  # noqa: E402
+from agents.runtime.user_message import NewMessage  # noqa: E402
+from agents.structured import MEMO  # noqa: E402
+from tests.support.fake_openai import FakeOpenAI  # noqa: E402
+from tests.support.openai_script import Reply, ToolCall  # noqa: E402
+from tests.support.structured_answers import StructuredAnswers  # noqa: E402
+
+ANSWER = "LoRA trains small low-rank matrices beside the frozen weights [1], so few weights move."
+PAPER_PILOT = {
+    "RouteDecision": {"intent": "factual", "confidence": 0.9, "reason": "one thing"},
+    "SlotFill": {
+        "entities": ["LoRA"],
+        "dimensions": [],
+        "constraints": [],
+        "reformulated_query": "What is LoRA?",
+    },
+    "CriticVerdict": {"score": 0.95, "passed": True, "feedback": ""},
+}
+TARGET_ROUND_TRIPS = 3.0
+
+
+def paced(source: Callable[[dict[str, Any]], Reply], first_byte: float, rate: float) -> Any:
+    """``source`` with every reply's first byte and tokens paced like a hosted model."""
+
+    def reply(body: dict[str, Any]) -> Reply:
+        answer = source(body)
+        answer.first_byte_delay = first_byte
+        answer.token_delay = 1.0 / rate
+        return answer
+
+    return reply
+
+
+def mediator_source(body: dict[str, Any]) -> Reply:
+    """A private reply through the tool, then a short closing line."""
+    if any(m.get("role") == "tool" for m in body.get("messages") or []):
+        return Reply("I have answered Alex privately.")
+    args = {"recipient": "Alex", "content": "Saving a little each month is a fine start."}
+    return Reply(tool_calls=[ToolCall("reply_privately", args)])
+
+
+def handle(server: FakeOpenAI) -> ChatModelHandle:
+    config = ProviderConfig(
+        provider="openai-compatible",
+        model="paced-model",
+        base_url=server.base_url,
+        api_key=SecretStr("sk-bench-not-a-real-key"),
+    )
+    return make_chat_model(config)
+
+
+async def baseline(model: ChatModelHandle) -> float:
+    start = time.perf_counter()
+    async for chunk in model.model.astream("Say something."):
+        if chunk.content:
+            return time.perf_counter() - start
+    raise RuntimeError("the baseline answer had no words")
+
+
+async def turn(
+    tmp: Path, model: ChatModelHandle, server: FakeOpenAI, message: NewMessage
+) -> tuple[float, int]:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from agents.runtime.agent_runtime import AgentRuntime
+    from storage.sqlite_store import SqliteConversationStore
+
+    before = len(server.chat_requests)
+    store = SqliteConversationStore(tmp / "weaver.db")
+    try:
+        async with AsyncSqliteSaver.from_conn_string(str(tmp / "checkpoints.db")) as saver:
+            runtime = AgentRuntime(store, saver, data_dir=tmp / "data")
+            start = first = 0.0
+            async for event in runtime.send(
+                message, model=model, sender=message.meta.get("sender")
+            ):
+                if isinstance(event, MessageStored):
+                    start = time.perf_counter()
+                elif isinstance(event, TokenDelta) and event.text.strip() and not first:
+                    first = time.perf_counter() - start
+    finally:
+        store.close()
+    return first, len(server.chat_requests) - before
+
+
+CASES: dict[str, tuple[Callable[[dict[str, Any]], Reply], NewMessage]] = {
+    "ide-helper, no tools": (
+        lambda body: Reply("The config is read in settings.py, at start-up."),
+        NewMessage(profile="ide-helper", text="Where is the config read?"),
+    ),
+    "mediator, one private reply": (
+        mediator_source,
+        NewMessage(
+            profile="mediator",
+            text="I want to save more each month.",
+            meta={"sender": "Alex", "visibility": "private"},
+            conversation_meta={"participants": ["Alex", "Sam"]},
+        ),
+    ),
+    "paper-pilot, factual": (
+        StructuredAnswers(PAPER_PILOT, ANSWER),
+        NewMessage(profile="paper-pilot", text="What is LoRA?"),
+    ),
+}
+
+
+async def main(runs: int, first_byte: float, rate: float) -> None:
+    with FakeOpenAI() as server:
+        model = handle(server)
+        rows: dict[str, list[tuple[float, int]]] = {name: [] for name in CASES}
+        bases: list[float] = []
+        for _ in range(runs):
+            server.default = paced(StructuredAnswers({}, ANSWER), first_byte, rate)
+            bases.append(await baseline(model))
+            for name, (source, message) in CASES.items():
+                MEMO.forget()
+                server.default = paced(source, first_byte, rate)
+                with tempfile.TemporaryDirectory() as folder:
+                    rows[name].append(await turn(Path(folder), model, server, message))
+    base = statistics.median(bases)
+    print(
+        f"provider paced: first byte {first_byte * 1000:.0f} ms, {rate:.0f} tokens/s, {runs} runs"
+    )
+    print(f"baseline ChatOpenAI.astream, first word: {base * 1000:.0f} ms")
+    print(f"{'turn':<30} {'round trips':>11} {'first word':>11} {'x baseline':>11}")
+    for name, results in rows.items():
+        first = statistics.median(r[0] for r in results)
+        trips = statistics.median(r[1] for r in results)
+        print(f"{name:<30} {trips:>11.0f} {first * 1000:>9.0f} ms {first / base:>10.2f}x")
+    pilot = statistics.median(r[0] for r in rows["paper-pilot, factual"]) / base
+    verdict = "PASS" if pilot <= TARGET_ROUND_TRIPS else "FAIL"
+    print(f"paper-pilot factual first word within {TARGET_ROUND_TRIPS:.0f}x baseline: {verdict}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--first-byte", type=float, default=0.4)
+    parser.add_argument("--rate", type=float, default=60.0)
+    args = parser.parse_args()
+    asyncio.run(main(args.runs, args.first_byte, args.rate))
