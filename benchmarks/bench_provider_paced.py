@@ -44,7 +44,7 @@ from tests.support.openai_script import Reply, ToolCall  # noqa: E402
 from tests.support.structured_answers import StructuredAnswers  # noqa: E402
 
 ANSWER = "LoRA trains small low-rank matrices beside the frozen weights [1], so few weights move."
-PAPER_PILOT = {
+PAPER_PILOT: dict[str, Any] = {
     "RouteDecision": {"intent": "factual", "confidence": 0.9, "reason": "one thing"},
     "SlotFill": {
         "entities": ["LoRA"],
