@@ -76,6 +76,7 @@ from weaver_tui.screens.chat.requests import (
     TurnEnded,
 )
 from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
@@ -189,6 +190,9 @@ class ChatScreen(Screen[None]):
         self.pane_fit = PaneFit()
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self.opener = ConversationOpener(state, profile, conversation_id)
+        self.follower = SpaceFollower(
+            self, state, services.store.path, presenter=self.presenter, panels=self.panels
+        )
 
     # ------------------------------------------------------------------ layout
 
@@ -314,6 +318,7 @@ class ChatScreen(Screen[None]):
         self.composer.focus()
         self.composer_ready = True
         self.conversation_open = True  # its watcher sends a draft that waited
+        self.set_interval(FOLLOW_S, self.follower.poll, name="follow-space")
         if self.services.settings_ready:
             self.call_after_refresh(self._warm_up)
 
@@ -349,6 +354,7 @@ class ChatScreen(Screen[None]):
         await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self.turns.aclose()
+        self.follower.close()
 
     # ------------------------------------------------------------------ the status
 
