@@ -52,6 +52,7 @@ class MediatorPanel(Vertical):
         self._view = view
         self._shared = shared
         self._seats: tuple[Seat, ...] = ()
+        self._waiting: tuple[tuple[str, str], ...] = ()
 
     def compose(self) -> ComposeResult:
         # one row each: side by side, a narrow chat (tree pane open) squeezed the speakers out
@@ -76,11 +77,12 @@ class MediatorPanel(Vertical):
     def presence(self) -> SeatPresence:
         return self.query_one("#seat-presence", SeatPresence)
 
-    def show_seats(self, seats: Sequence[Seat]) -> None:
-        """Who of a served space is connected (no seats: the line is hidden)."""
+    def show_seats(self, seats: Sequence[Seat], waiting: Sequence[tuple[str, str]] = ()) -> None:
+        """Who of a served space is connected, and the messages waiting for their turn."""
         self._seats = tuple(seats)
+        self._waiting = tuple(waiting)
         for presence in self.query(SeatPresence):  # none until the panel is composed
-            presence.show_seats(seats)
+            presence.show_seats(seats, waiting)
 
     @property
     def speaker(self) -> str | None:

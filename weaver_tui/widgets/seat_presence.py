@@ -16,9 +16,10 @@ from storage.printable import printable
 from storage.seats import Seat
 
 
-def presence_text(seats: Sequence[Seat]) -> Text:
-    """One line naming each seat's participant and whether anyone holds it open."""
-    text = Text("Seats: ", style="dim")
+def presence_text(seats: Sequence[Seat], waiting: Sequence[tuple[str, str]] = ()) -> Text:
+    """One line naming each seat's participant and whether anyone holds it open; then a line
+    per message waiting for its turn (speaker, words)."""
+    text = Text("Seats: " if seats else "", style="dim")
     for i, seat in enumerate(seats):
         if i:
             text.append(", ")
@@ -27,6 +28,9 @@ def presence_text(seats: Sequence[Seat]) -> Text:
             text.append(" ● connected", style="green")
         else:
             text.append(" ○ away", style="dim")
+    for speaker, words in waiting:
+        text.append(f"\nWaiting for its turn: {printable(speaker)}: ", style="dim bold")
+        text.append(printable(words), style="dim")
     return text
 
 
@@ -34,7 +38,7 @@ class SeatPresence(Static):
     """The seats of the open space and who is connected (hidden while there are none)."""
 
     DEFAULT_CSS = """
-    SeatPresence { height: 1; padding: 0 1; display: none; }
+    SeatPresence { height: auto; max-height: 6; padding: 0 1; display: none; }
     SeatPresence.-seated { display: block; }
     """
 
@@ -43,14 +47,17 @@ class SeatPresence(Static):
         self.seats: tuple[Seat, ...] = ()
         """The seats shown (what the last :meth:`show_seats` was given)."""
         self._first = tuple(seats)
+        self.waiting: tuple[tuple[str, str], ...] = ()
+        """The messages shown as waiting for their turn (speaker, words)."""
 
     def on_mount(self) -> None:
         self.show_seats(self._first)
 
-    def show_seats(self, seats: Sequence[Seat]) -> None:
-        """Show ``seats`` (nothing: the line is hidden); redraws only when they changed."""
-        if tuple(seats) == self.seats:
+    def show_seats(self, seats: Sequence[Seat], waiting: Sequence[tuple[str, str]] = ()) -> None:
+        """Show ``seats`` and the messages ``waiting`` (none of either: hidden); redraws only
+        when they changed."""
+        if (tuple(seats), tuple(waiting)) == (self.seats, self.waiting):
             return
-        self.seats = tuple(seats)
-        self.set_class(bool(seats), "-seated")
-        self.update(presence_text(seats))
+        self.seats, self.waiting = tuple(seats), tuple(waiting)
+        self.set_class(bool(seats or waiting), "-seated")
+        self.update(presence_text(seats, waiting))

@@ -15,6 +15,7 @@ change it made is taken once it ends. A timer, not a worker: it lives as long as
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,7 +47,9 @@ class SpaceFollower:
         *,
         presenter: PathPresenter,
         panels: ProfilePanel,
+        waiting: Callable[[], list[tuple[str, str]]],
     ) -> None:
+        self._waiting = waiting
         self._surface = surface
         self._state = state
         self._presenter = presenter
@@ -61,6 +64,7 @@ class SpaceFollower:
         self._failing = False
         """The last look failed (said once, until a look succeeds)."""
         self._seats_seen: list[Seat] = []
+        self._waiting_seen: list[tuple[str, str]] = []
         self._shown_on: MediatorPanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
 
@@ -91,6 +95,7 @@ class SpaceFollower:
         try:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)
+            self._waiting_seen = self._waiting()
         except StorageError as exc:
             if not self._failing:
                 logger.warning("the space could not be followed", extra={"error": str(exc)})
@@ -111,7 +116,7 @@ class SpaceFollower:
     def _show_seats(self) -> None:
         self._shown_on = panel = self._panels.mediator_panel()
         if panel is not None:
-            panel.show_seats(self._seats_seen)
+            panel.show_seats(self._seats_seen, self._waiting_seen)
 
     def close(self) -> None:
         if self._changes is not None:
