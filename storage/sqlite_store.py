@@ -223,6 +223,27 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
             )
         )
 
+    def write_mark(self) -> int:
+        """The newest record's rowid: SQLite gives each insert a larger one than any so far."""
+        with self._db.read() as conn:
+            return int(conn.execute("SELECT coalesce(max(rowid), 0) FROM messages").fetchone()[0])
+
+    def rows_written_after(self, conversation_id: str, mark: int) -> tuple[list[MessageRow], int]:
+        """Read by rowid range (the table's own key): the cost is the new rows, not the
+        conversation's size."""
+        with self._db.read() as conn:
+            newest = int(conn.execute("SELECT coalesce(max(rowid), 0) FROM messages").fetchone()[0])
+            if newest <= mark:
+                return [], mark
+            rows = message_rows(
+                conn.execute(
+                    f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE rowid > ? AND rowid <= ?"
+                    " AND conversation_id = ? ORDER BY rowid",
+                    (mark, newest, conversation_id),
+                )
+            )
+        return rows, newest
+
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         with self._db.read() as conn:
             rows = conn.execute(

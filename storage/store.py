@@ -93,6 +93,16 @@ class ConversationStore(Protocol):
         nearest readable ancestor as ``parent_id``."""
         ...
 
+    def write_mark(self) -> int:
+        """A mark of every record written so far (new records come after it)."""
+        ...
+
+    def rows_written_after(self, conversation_id: str, mark: int) -> tuple[list[MessageRow], int]:
+        """The conversation's records written after ``mark`` (by any process), oldest first,
+        and the mark to ask from next time: a front end follows what others write without
+        reading the whole conversation again."""
+        ...
+
     def children(self, message_id: str | None, conversation_id: str) -> list[MessageRecord]:
         """Children ordered by version; ``message_id=None`` gives the roots."""
         ...

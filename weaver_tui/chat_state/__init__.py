@@ -62,6 +62,11 @@ class ChatState:
         record) of the last :meth:`path_items`."""
         self._leaves: tuple[TreeIndex, int, dict[str, int]] | None = None
         """(index, its shape version, message -> leaves in its subtree) for the header."""
+        self._written_mark = 0
+        """The store's write mark when the open conversation was read (see
+        :meth:`take_written`)."""
+        self._streaming_elsewhere: set[str] = set()
+        """Records another process was streaming when last taken: read again until done."""
 
     @property
     def traits(self) -> ProfileTraits:
@@ -93,6 +98,8 @@ class ChatState:
         opens in a thread (the chat screen's first mount) leaves only drawing to the UI.
         """
         self._writes.settle()
+        self._written_mark = self.store.write_mark()  # before the read: nothing falls between
+        self._streaming_elsewhere.clear()
         self.conversation = self.store.get_conversation(conversation_id)
         self.profile = self.conversation.profile
         self.index = TreeIndex.from_rows(self.store.message_rows(conversation_id))
@@ -251,6 +258,33 @@ class ChatState:
         running turn's events carry its records, so showing them reads nothing back."""
         self.index.add(record)
         return record
+
+    def take_written(self) -> list[MessageRecord]:
+        """Put into the index what was written to the open conversation since it was read
+        (or since the last call) that the index does not hold as it is: another process's
+        records (a shared space's host runner, a seat's message stored). Reads only the
+        records written since (and those still streaming then), never the whole conversation.
+        Returns them oldest first; the active leaf follows a record written below it."""
+        if self.conversation is None:
+            return []
+        self._writes.settle()
+        rows, self._written_mark = self.store.rows_written_after(
+            self.conversation.id, self._written_mark
+        )
+        records = [row.record() for row in rows]
+        fresh = {record.id for record in records}
+        for message_id in sorted(self._streaming_elsewhere - fresh):
+            records.append(self.store.get_message(message_id))
+        taken: list[MessageRecord] = []
+        for record in records:
+            if record.id in self.index and self.index.get(record.id) == record:
+                continue
+            self.index.add(record)
+            if record.parent_id == self._leaf_id:
+                self._leaf_id = record.id
+            taken.append(record)
+        self._streaming_elsewhere = {r.id for r in records if r.status == "streaming"}
+        return taken
 
     # ------------------------------------------------------------------ moving
 

@@ -1,8 +1,9 @@
 """The mediator's panel above the composer: who is speaking to whom, and which channel shows.
 
 A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
-:class:`~weaver_tui.widgets.speaker_bar.AudienceBar` and a
-:class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`, one row each. The panel adds no messages of its own:
+:class:`~weaver_tui.widgets.speaker_bar.AudienceBar`, a
+:class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`, one row each, and, while the space is
+served, the :class:`~weaver_tui.widgets.seat_presence.SeatPresence` line. The panel adds no messages of its own:
 ``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
 bubble up through it to the screen. The chat screen's keys call
 :meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
@@ -18,7 +19,9 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from storage.seats import Seat
 from weaver_tui.widgets.channel_tabs import ChannelTabs
+from weaver_tui.widgets.seat_presence import SeatPresence
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
 
 
@@ -48,12 +51,15 @@ class MediatorPanel(Vertical):
         self._speaker = speaker
         self._view = view
         self._shared = shared
+        self._seats: tuple[Seat, ...] = ()
+        self._waiting: tuple[tuple[str, str], ...] = ()
 
     def compose(self) -> ComposeResult:
         # one row each: side by side, a narrow chat (tree pane open) squeezed the speakers out
         yield SpeakerBar(self._participants, self._speaker, id="speaker-bar")
         yield AudienceBar(self._shared, id="audience-bar")
         yield ChannelTabs(self._participants, self._view, id="channel-tabs")
+        yield SeatPresence(self._seats, id="seat-presence")
 
     @property
     def speaker_bar(self) -> SpeakerBar:
@@ -66,6 +72,17 @@ class MediatorPanel(Vertical):
     @property
     def channel_tabs(self) -> ChannelTabs:
         return self.query_one("#channel-tabs", ChannelTabs)
+
+    @property
+    def presence(self) -> SeatPresence:
+        return self.query_one("#seat-presence", SeatPresence)
+
+    def show_seats(self, seats: Sequence[Seat], waiting: Sequence[tuple[str, str]] = ()) -> None:
+        """Who of a served space is connected, and the messages waiting for their turn."""
+        self._seats = tuple(seats)
+        self._waiting = tuple(waiting)
+        for presence in self.query(SeatPresence):  # none until the panel is composed
+            presence.show_seats(seats, waiting)
 
     @property
     def speaker(self) -> str | None:

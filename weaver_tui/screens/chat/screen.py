@@ -58,6 +58,7 @@ from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.host_queue import HostQueue
 from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
@@ -76,6 +77,7 @@ from weaver_tui.screens.chat.requests import (
     TurnEnded,
 )
 from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
@@ -163,6 +165,7 @@ class ChatScreen(Screen[None]):
             project_dir=self.panels.project_dir,
             local_servers=lambda: self.local_models.servers,
         )
+        self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
         self.sender = Sender(
             self,
             state,
@@ -172,6 +175,7 @@ class ChatScreen(Screen[None]):
             panels=self.panels,
             presenter=self.presenter,
             turns=self.turns,
+            queue=self.host_queue,
             project_root=project_root,
         )
         self.saver = ArtifactSaver(
@@ -189,6 +193,14 @@ class ChatScreen(Screen[None]):
         self.pane_fit = PaneFit()
         """Side panes hidden while the terminal is too narrow (see :mod:`.pane_fit`)."""
         self.opener = ConversationOpener(state, profile, conversation_id)
+        self.follower = SpaceFollower(
+            self,
+            state,
+            services.store.path,
+            presenter=self.presenter,
+            panels=self.panels,
+            waiting=self.host_queue.waiting,
+        )
 
     # ------------------------------------------------------------------ layout
 
@@ -314,8 +326,14 @@ class ChatScreen(Screen[None]):
         self.composer.focus()
         self.composer_ready = True
         self.conversation_open = True  # its watcher sends a draft that waited
+        self.set_interval(FOLLOW_S, self._follow_space, name="follow-space")
         if self.services.settings_ready:
             self.call_after_refresh(self._warm_up)
+
+    def _follow_space(self) -> None:
+        """The screen's timer: what others wrote, then a message of this chat in line."""
+        self.follower.poll()
+        self.host_queue.tick()
 
     def _settings_validated(self, settings: object) -> None:
         """The launch validated the settings after this screen appeared: the model badge,
@@ -349,6 +367,8 @@ class ChatScreen(Screen[None]):
         await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self.turns.aclose()
+        self.follower.close()
+        self.host_queue.close()
 
     # ------------------------------------------------------------------ the status
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from weaver_tui.screens.chat.branching import Branching
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.conversation_settings import ConversationSettings
+    from weaver_tui.screens.chat.host_queue import HostQueue
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -45,8 +46,10 @@ class Sender:
         panels: ProfilePanel,
         presenter: PathPresenter,
         turns: TurnRunner,
+        queue: HostQueue,
         project_root: Path | None,
     ) -> None:
+        self._queue = queue
         self._surface = surface
         self._state = state
         self._mode = compose_mode
@@ -90,7 +93,9 @@ class Sender:
                 surface.notify(SEND_WHEN_READY_SENTENCE)
             self._pending = True
             return
-        if surface.running:
+        if self._queue.space_busy():
+            if not self._mode.active and self._queue.wait_in_line(text):
+                return  # answered in its turn (see :mod:`.host_queue`)
             surface.notify(BUSY_SENTENCE)
             composer.set_draft(text)
             return
