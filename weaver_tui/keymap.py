@@ -382,6 +382,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "answer_tool_approval",
     ),
+    KeyAction(
+        "MCP servers",
+        "List your MCP servers and their tools, how each is doing, and switch any off for this conversation",
+        None,
+        "chat",
+        "show_mcp_servers",
+    ),
 )
 """Every action weaver offers, in the order the help screen lists them."""
 

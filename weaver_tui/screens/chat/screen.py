@@ -59,6 +59,7 @@ from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
 from weaver_tui.screens.chat.local_models import LocalModels
+from weaver_tui.screens.chat.mcp_switches import McpSwitches
 from weaver_tui.screens.chat.pane_fit import PaneFit
 from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
 from weaver_tui.screens.chat.profile_features import (
@@ -148,6 +149,7 @@ class ChatScreen(Screen[None]):
             self, state, services, stage=self, project_dir=self.panels.project_dir
         )
         self.approvals = ToolApprovals(self, state)
+        self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
         self.branching = Branching(self, state, mode, self.presenter)
         self.file_rewind = FileRewind(self, state, self.panels.project_dir)
         self.switcher = ConversationSwitcher(
@@ -527,6 +529,9 @@ class ChatScreen(Screen[None]):
 
     def action_answer_tool_approval(self) -> None:
         self.approvals.ask()
+
+    def action_show_mcp_servers(self) -> None:
+        self.mcp_switches.show()
 
     def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
         self.composer.speaker = event.name

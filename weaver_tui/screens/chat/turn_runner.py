@@ -144,11 +144,12 @@ class TurnRunner:
         them (the end of the screen's warm-up); a turn that comes first opens them itself."""
         from agents.profiles import get_profile
 
-        runtime = await self._open_runtime()
+        runtime = await self.open_runtime()
         runtime.graph_for(get_profile(self._state.profile))
         freeze_long_lived("first turn: the runtime is loaded", once=True)
 
-    async def _open_runtime(self) -> AgentRuntime:
+    async def open_runtime(self) -> AgentRuntime:
+        """The agent runtime, opened once for the screen (a turn, or the MCP servers' list)."""
         async with self._runtime_opening:  # the warm-up's prepare and a first turn
             if self._runtime is None:
                 opened = self._services.runtime()
@@ -187,7 +188,7 @@ class TurnRunner:
             except WeaverError as exc:
                 turn.model_unavailable(user_message_id, exc)
             else:
-                runtime = await self._open_runtime()
+                runtime = await self.open_runtime()
                 if resume is None and continue_from is None and self._before_turn is not None:
                     await self._before_turn(user_message_id, model)
                 if resume is None:
