@@ -92,11 +92,13 @@ class ProfileCommand:
 
 @dataclass(frozen=True, slots=True)
 class RememberedItem:
-    """One thing a profile remembers for the user: its id, its text and where it came from."""
+    """One thing a profile remembers for the user: its id, its text and where it came from
+    (``conversation_id``, which the app names by its title; ``origin`` when there is none)."""
 
     id: str
     text: str
     origin: str = ""
+    conversation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,12 @@ def remembered_facts(data_dir: Path) -> list[RememberedItem]:
 
     with Memory(memory_path(data_dir)) as memory:
         return [
-            RememberedItem(str(f.id), f.text, f"from conversation {f.conversation_id[:8]}")
+            RememberedItem(
+                str(f.id),
+                f.text,
+                f"from conversation {f.conversation_id[:8]}",
+                conversation_id=f.conversation_id,
+            )
             for f in memory.all()
         ]
 
