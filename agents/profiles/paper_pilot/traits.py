@@ -46,7 +46,14 @@ def forget_fact(data_dir: Path, item_id: str) -> bool:
         return memory.forget(int(item_id))
 
 
+WELCOME = (
+    "Ask a research question: the answer comes from your knowledge base (scripts/run kb add "
+    "DIR adds documents) with numbered citations a critic has checked. Facts you learn are "
+    'remembered across conversations (palette: "Remembered items").'
+)
+
 TRAITS = ProfileTraits(
+    welcome=WELCOME,
     continue_reply=False,
     stages={
         "load_memory": "memory",

@@ -61,7 +61,7 @@ from weaver_tui.screens.chat.file_rewind import FileRewind
 from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.mcp_switches import McpSwitches
 from weaver_tui.screens.chat.pane_fit import PaneFit
-from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
+from weaver_tui.screens.chat.path_presenter import RETRYABLE, PathPresenter, empty_hint
 from weaver_tui.screens.chat.profile_features import (
     PROFILE_ACTIONS,
     ProfileFeatures,
@@ -199,7 +199,7 @@ class ChatScreen(Screen[None]):
         with Horizontal(id="chat-body"):
             yield ConversationTree(id="tree-pane")
             with Vertical(id="chat-main"):
-                yield Static(EMPTY_HINT, id="empty-hint")
+                yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield Vertical(id="profile-panel")
                 composer = Composer(id="composer")
