@@ -557,6 +557,17 @@ class ChatScreen(Screen[None]):
     def flip_version(self, message_id: str, delta: int) -> bool:
         return self.branching.flip_version(message_id, delta)
 
+    def on_message_view_typed_ahead(self, event: MessageView.TypedAhead) -> None:
+        """A key typed in the message view that belongs in the message being written."""
+        composer = self.composer
+        composer.focus()
+        composer.move_cursor(composer.document.end)
+        composer.insert(event.character)
+
+    @on(Composer.Changed, "#composer")
+    def _composing(self, event: Composer.Changed) -> None:
+        self.messages.composing = bool(event.text_area.text.strip())
+
     def on_message_view_selected(self, event: MessageView.Selected) -> None:
         self.branching.selected_id = event.message_id
 
