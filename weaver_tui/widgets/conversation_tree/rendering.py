@@ -79,11 +79,14 @@ class LabelledTree(TreeLayout):
         cached = self._labels.get(message_id)
         if cached is not None and cached.key == key:
             return cached
+        siblings = self._index.siblings(message_id)
+        versions = [self._index.get(s) for s in siblings if s != message_id]
         parts = label_parts(
             self._index.get(message_id),
-            version=self._index.version_of(message_id),
+            version=(siblings.index(message_id) + 1, len(siblings)),
             active=key[0],
             hidden=hidden,
+            versions=versions,
         )
         label = self._labels[message_id] = _Label(key, parts, label_width(parts))
         return label

@@ -42,6 +42,10 @@ from weaver_tui.widgets.conversation_tree.rendering import LabelledTree
 logger = logging.getLogger(__name__)
 
 
+HEADING = "Conversation tree"
+"""The pane's heading (the tool pane beside it is headed "Tools")."""
+
+
 class ConversationTree(LabelledTree):
     """The whole message tree of one conversation, with the active path in bold."""
 
@@ -111,6 +115,7 @@ class ConversationTree(LabelledTree):
         disabled: bool = False,
     ) -> None:
         super().__init__("conversation", name=name, id=id, classes=classes, disabled=disabled)
+        self.border_title = HEADING  # drawn where the app's CSS gives the pane a top border
         self.set_reactive(Tree.show_root, False)
         self.set_reactive(Tree.auto_expand, False)
         self.set_reactive(Tree.guide_depth, 3)
@@ -207,10 +212,11 @@ class ConversationTree(LabelledTree):
         if record.id not in self._index:
             return
         self._index.update(record)
-        self._forget_label(record.id)
-        node = self._line_nodes.get(record.id)
-        if node is not None:
-            node.refresh()
+        for version in self._index.siblings(record.id):  # their lines say what differs
+            self._forget_label(version)
+            node = self._line_nodes.get(version)
+            if node is not None:
+                node.refresh()
 
     def follow(self, message_id: str) -> None:
         """Keep the cursor on ``message_id`` (a streaming reply) unless the user browses away.
