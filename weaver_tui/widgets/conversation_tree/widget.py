@@ -37,7 +37,7 @@ from textual.widgets import Tree
 import weaver_tui.widgets.conversation_tree.messages as requests
 from storage.models import MessageRecord
 from storage.tree_index import TreeIndex
-from weaver_tui.widgets.conversation_tree.rendering import LabelledTree
+from weaver_tui.widgets.conversation_tree.rendering import NEAR_VERSIONS, LabelledTree
 
 logger = logging.getLogger(__name__)
 
@@ -212,7 +212,10 @@ class ConversationTree(LabelledTree):
         if record.id not in self._index:
             return
         self._index.update(record)
-        for version in self._index.siblings(record.id):  # their lines say what differs
+        siblings = self._index.siblings(record.id)
+        position = siblings.index(record.id)
+        near = siblings[max(position - NEAR_VERSIONS, 0) : position + 1 + NEAR_VERSIONS]
+        for version in near:  # their lines say what differs from this one
             self._forget_label(version)
             node = self._line_nodes.get(version)
             if node is not None:
