@@ -92,11 +92,13 @@ class ProfileCommand:
 
 @dataclass(frozen=True, slots=True)
 class RememberedItem:
-    """One thing a profile remembers for the user: its id, its text and where it came from."""
+    """One thing a profile remembers for the user: its id, its text and where it came from
+    (``conversation_id``, which the app names by its title; ``origin`` when there is none)."""
 
     id: str
     text: str
     origin: str = ""
+    conversation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +163,9 @@ class ProfileTraits:
     memory: RememberedItems | None = None
     """What the profile remembers across conversations, listed (and forgotten) from the
     palette's "Remembered items"."""
+    welcome: str = ""
+    """What an empty conversation says first: what to ask this profile, and how (the app adds
+    the keys every profile shares)."""
     demo: str | None = None
     """The module of the profile's scripted demo (``create_demo_space(store)``,
     ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``), played from the command palette."""

@@ -38,6 +38,8 @@ class KeyAction:
     """Whether the footer shows the key."""
     priority: bool = False
     """Bind before the focused widget sees the key (so the composer does not swallow it)."""
+    short: str = ""
+    """The footer's label when the whole row of keys does not fit (empty: the command)."""
 
     @property
     def key_display(self) -> str:
@@ -75,6 +77,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "new_conversation",
         show=True,
+        short="New",
         priority=True,
     ),
     KeyAction(
@@ -84,6 +87,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "open_conversations",
         show=True,
+        short="Open",
         priority=True,
     ),
     KeyAction(
@@ -100,6 +104,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "toggle_tree",
         show=True,
+        short="Tree",
         priority=True,
     ),
     KeyAction(
@@ -109,6 +114,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "toggle_tool_pane",
         show=True,
+        short="Tools",
         priority=True,
     ),
     KeyAction(
@@ -382,6 +388,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "chat",
         "answer_tool_approval",
     ),
+    KeyAction(
+        "MCP servers",
+        "List your MCP servers and their tools, how each is doing, and switch any off for this conversation",
+        None,
+        "chat",
+        "show_mcp_servers",
+    ),
 )
 """Every action weaver offers, in the order the help screen lists them."""
 
@@ -469,6 +482,11 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
 def all_actions() -> tuple[KeyAction, ...]:
     """:data:`KEYMAP` and :data:`PROFILE_KEYS` (speakers, patch review, demo)."""
     return (*KEYMAP, *PROFILE_KEYS)
+
+
+def short_labels() -> dict[str, str]:
+    """Command -> the footer's short label, for the keys that have one."""
+    return {item.command: item.short for item in all_actions() if item.short}
 
 
 def palette_commands() -> Iterable[KeyAction]:

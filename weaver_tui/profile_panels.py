@@ -53,8 +53,8 @@ class PanelOptions:
     """``speakers``: who speaks first (default: the first participant)."""
     view: str | None = None
     """``speakers``: the view shown at first (default: everything)."""
-    pending_patches: int = 0
-    """``project``: patches waiting for review."""
+    pending_patches: int | None = None
+    """``project``: patches waiting for review (``None``: not known yet)."""
 
 
 def _speakers_panel(options: PanelOptions) -> Widget:

@@ -143,6 +143,11 @@ class McpToolbox:
         """Start every server (the palette's list shows their tools)."""
         await asyncio.gather(*(self._connection(s) for s in self.servers))
 
+    async def start(self, names: Collection[str]) -> None:
+        """Start the servers named (again, for one that failed or stopped); the outcome is
+        in :meth:`statuses`, never an exception."""
+        await asyncio.gather(*(self._connection(s) for s in self.servers if s.name in names))
+
     def statuses(self) -> list[ServerStatus]:
         result = []
         for server in self.servers:

@@ -96,6 +96,27 @@ def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(tmp_path: Path
     assert _messages(tmp_path, "assistant")
 
 
+def test_a_message_typed_before_the_first_frame_is_sent(tmp_path: Path):
+    """Typed the moment the command starts (before Python has even loaded the app, so the
+    terminal is still in line mode and Enter arrives as a line feed): kept and sent once."""
+    env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}
+    terminal = Terminal(
+        [sys.executable, "-m", "weaver_tui", "--provider", "offline", "--profile", "ide-helper"],
+        tmp_path,
+        env,
+    )
+    try:
+        terminal.type(b"hello there\r", pause_s=0)
+        end = time.monotonic() + BOUND_S
+        while not _messages(tmp_path, "assistant") and time.monotonic() < end:
+            terminal.read(0.1)
+        terminal.type(b"\x11")  # Ctrl+Q
+    finally:
+        terminal.close()
+    assert _messages(tmp_path, "user") == ["hello there"]
+    assert _messages(tmp_path, "assistant")
+
+
 def _messages(tmp_path: Path, role: str) -> list[str]:
     db = tmp_path / "data" / "weaver.db"
     if not db.exists():

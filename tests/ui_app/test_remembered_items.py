@@ -14,8 +14,9 @@ from weaver_tui.services import Services
 
 async def test_the_palette_lists_the_facts_and_delete_forgets_one(services: Services) -> None:
     path = memory_path(services.data_dir)
+    lora = services.store.create_conversation("paper-pilot", "Adapters for fine-tuning")
     with Memory(path) as memory:
-        memory.save("LoRA trains low-rank adapters.", "conv-aaaa1111", "msg-1")
+        memory.save("LoRA trains low-rank adapters.", lora.id, "msg-1")
         memory.save("DPO skips the reward model.", "conv-bbbb2222", "msg-2")
     async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -24,7 +25,10 @@ async def test_the_palette_lists_the_facts_and_delete_forgets_one(services: Serv
         listing = pilot.app.screen.query_one("#remembered-list")
         shown = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert any("DPO skips the reward model." in line for line in shown)
-        assert any("from conversation conv-aaa" in line for line in shown)
+        (lora_line,) = [line for line in shown if "LoRA" in line]
+        assert "Adapters for fine-tuning" in lora_line and lora.id[:8] not in lora_line
+        (dpo_line,) = [line for line in shown if "DPO" in line]
+        assert "from a deleted conversation" in dpo_line
 
         listing.highlighted = next(i for i, line in enumerate(shown) if "LoRA" in line)
         await pilot.press("delete")

@@ -65,7 +65,7 @@ async def test_the_speakers_panel_shows_the_participants_it_is_given() -> None:
 async def test_the_root_line_counts_pending_patches_and_asks_for_a_review_on_click(
     tmp_path: Path,
 ) -> None:
-    app = LabelHost(ProjectRootLabel(tmp_path))
+    app = LabelHost(ProjectRootLabel(tmp_path, 0))
     async with app.run_test(size=SIZE) as pilot:
         label = app.label
         text = str(label.render())

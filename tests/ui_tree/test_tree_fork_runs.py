@@ -64,7 +64,7 @@ async def test_a_run_of_forks_stays_one_indent_deep() -> None:
         assert tree.is_shown(leaf)
         assert tree.selected_message_id == leaf
         # the versions still read as versions, and the group line is not a message
-        assert tree.label_text(leaf).endswith("v2/2")
+        assert "v2/2" in tree.label_text(leaf).split()
         tree.move_cursor(tree._line_nodes[leaf].parent)
         assert tree.selected_message_id is None
 
@@ -78,7 +78,7 @@ async def test_a_fork_on_the_chain_still_holds_its_own_versions() -> None:
     async with TreeHost(f.records, follow_up.id).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
         tree = pilot.app.tree
-        assert [(text.split()[-1], depth) for text, depth, _ in outline(tree)] == [
+        assert [(text.split()[1], depth) for text, depth, _ in outline(tree)] == [
             ("question", 1),
             ("v1/2", 2),
             ("v2/2", 2),

@@ -123,3 +123,15 @@ def test_other_tool_calls_still_name_the_tool() -> None:
 def test_mediator_tree_snapshot(snap_compare) -> None:
     f, r = mediator_turn()
     assert snap_compare(TreeHost(f.records, r["closing"].id), terminal_size=(80, 10))  # type: ignore[attr-defined]
+
+
+def test_versions_that_begin_alike_leave_out_the_words_they_share() -> None:
+    from weaver_tui.widgets.conversation_tree.summaries import distinct_text
+
+    defined = "where is load_settings defined in this project?"
+    called = "where is load_settings called from in this project?"
+    assert distinct_text(defined, [called]) == "…defined in this project?"
+    assert distinct_text(called, [defined]) == "…called from in this project?"
+    assert distinct_text("Use pathlib", ["Use open()"]) == "Use pathlib"  # differ early
+    assert distinct_text(defined, [defined]) == defined  # nothing differs: whole
+    assert distinct_text(defined, []) == defined

@@ -11,6 +11,11 @@ chat screen and swaps it in, carrying over whatever was typed (see ``WeaverApp._
 Nothing here can act on a conversation: the chat keys show as unavailable until the chat screen
 takes over a moment later. Enter keeps the draft and asks for it to be sent: the chat screen
 sends it as soon as it can (``ChatScreen.take_draft``).
+
+Keys typed before the composer has the focus (while Python and Textual start) reach this screen
+itself, not the composer; :meth:`ChatSkeleton.on_key` hands them to it. They were typed while
+the terminal was still in line mode, where Enter arrives as a line feed (Ctrl+J): among those
+early keys it sends, as the Enter it was.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from weaver_tui.widgets.footer import WeaverFooter
 _TOOL_PANE = "[b]Tools[/b]\nNo tool has run in this turn."
 """What the empty tool pane says (``ToolStatusPane``; a test compares the two frames)."""
 
+
+EARLY_ENTER_KEYS = frozenset({"enter", "ctrl+j", "ctrl+m"})
+"""Enter as it arrives when typed before the app put the terminal in raw mode (a line feed)."""
 
 SEND_WHEN_READY_SENTENCE = "Opening the conversation; your message goes as soon as it is open."
 """Said when Enter is pressed before the chat can send (the message is sent once it can)."""
@@ -77,6 +85,19 @@ class ChatSkeleton(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return None  # shown, but unavailable until the chat screen is in
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that reached the screen rather than the composer (it came before the composer
+        had the focus; the composer keeps every printable key and Enter it sees): typed into
+        the composer, or for Enter (a line feed, typed in line mode), sent."""
+        composer = self._composer
+        if event.key in EARLY_ENTER_KEYS:
+            event.stop()
+            composer.submit()
+        elif event.is_printable and event.character:
+            event.stop()
+            composer.move_cursor(composer.document.end)
+            composer.insert(event.character)
 
     @on(Composer.Submitted)
     def _keep_the_draft(self, event: Composer.Submitted) -> None:

@@ -9,6 +9,7 @@ the conversation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from agents.profile import RememberedItems
+from agents.profile import RememberedItem, RememberedItems
 from storage.printable import printable
 from weaver_tui.screens.confirm import ConfirmScreen
 
@@ -59,10 +60,18 @@ class RememberedScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, memory: RememberedItems, data_dir: Path) -> None:
+    def __init__(
+        self,
+        memory: RememberedItems,
+        data_dir: Path,
+        *,
+        title_of: Callable[[str], str | None] = lambda conversation_id: None,
+    ) -> None:
+        """``title_of(conversation_id)``: that conversation's title (``None``: it is gone)."""
         super().__init__()
         self.memory = memory
         self.data_dir = data_dir
+        self._title_of = title_of
 
     def compose(self) -> ComposeResult:
         with Vertical(id="remembered-dialog"):
@@ -84,11 +93,19 @@ class RememberedScreen(ModalScreen[None]):
             return
         for item in items:
             line = Text(printable(item.text))  # remembered from a model's answer
-            if item.origin:
-                line.append(f"  {printable(item.origin)}", style="dim")
+            origin = self._origin(item)
+            if origin:
+                line.append(f"  {printable(origin)}", style="dim")
             options.add_option(Option(line, id=item.id))
         if highlighted is not None:
             options.highlighted = min(highlighted, options.option_count - 1)
+
+    def _origin(self, item: RememberedItem) -> str:
+        """Where ``item`` came from: its conversation's title, or that it was deleted."""
+        if item.conversation_id is None:
+            return item.origin
+        title = self._title_of(item.conversation_id)
+        return f"from “{title}”" if title else "from a deleted conversation"
 
     def action_forget(self) -> None:
         options = self.query_one(OptionList)

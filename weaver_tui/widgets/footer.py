@@ -10,14 +10,29 @@ differ from what it shows; the other refreshes queued in the same frame then fin
 When only whether keys are enabled changed (a reply starts: Esc cancels; it ends: F5 retries),
 the keys it shows are dimmed or lit in place, as a rebuild would show them, without mounting
 new widgets and laying the screen out again in the middle of a turn.
+
+When the row of keys is wider than the terminal, the keys that have a short label in the keymap
+("New" for "New conversation") show it, and F1 (help, which lists every key) comes first, so it
+is never the key pushed off the row.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual import events
+from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+from weaver_tui.keymap import short_labels
+
+KEY_CELLS = 3
+"""Cells a key takes besides its key and label (the padding around them)."""
+PALETTE_CELLS = 14
+"""Cells the command palette's key takes at the right end."""
+HELP_ACTION = "help"
+"""The action of F1, the key that lists every other key."""
 
 
 class WeaverFooter(Footer):
@@ -45,7 +60,38 @@ class WeaverFooter(Footer):
             for (_node, binding, enabled, tooltip) in self.screen.active_bindings.values()
             if binding.show
         )
-        return (keys, self.show_command_palette, self.compact)
+        return (keys, self.show_command_palette, self.compact, self._short())
+
+    def _short(self) -> bool:
+        """Whether the keys shown with their full labels would be wider than the terminal."""
+        seen: set[str] = set()
+        cells = PALETTE_CELLS if self.show_command_palette else 0
+        for _node, binding, _enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in seen:
+                seen.add(binding.action)
+                key = self.app.get_key_display(binding)
+                cells += len(key) + len(binding.description) + KEY_CELLS
+        return cells > self.app.size.width and not self._grouped()
+
+    def _grouped(self) -> bool:
+        """Whether a key shown belongs to a group (drawn inside a container: kept as it is)."""
+        bindings = self.screen.active_bindings.values()
+        return any(binding.show and binding.group for _n, binding, _e, _t in bindings)
+
+    def compose(self) -> ComposeResult:
+        if not (self._bindings_ready and self._short()):
+            yield from super().compose()
+            return
+        short = short_labels()
+        widgets = list(super().compose())  # the keys shown carry no group, see _grouped
+        widgets.sort(key=lambda w: not (isinstance(w, FooterKey) and w.action == HELP_ACTION))
+        for widget in widgets:
+            if isinstance(widget, FooterKey) and widget.description in short:
+                widget.description = short[widget.description]
+            yield widget
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_later(self.recompose)  # the labels may have to be short, or may be long again
 
     async def recompose(self) -> None:
         """Rebuild only if the keys shown would change (the other refreshes queued in the same

@@ -6,7 +6,9 @@ closed with "decide later" stays pending). When one does, a click on the line po
 :class:`ProjectRootLabel.ReviewRequested` so the chat screen can open the review again.
 
 When the root is a reopened conversation's own folder and not the one the app was started
-in, the line says so (``set_root(root, started_in=...)``): the tools work in the root shown.
+in, the panel says so on a line of its own (``set_root(root, started_in=...)``): the tools work
+in the root shown. The panel wraps rather than cut what it says on a narrow chat column, and
+says nothing about patches until it knows (``pending=None``) rather than "none" first.
 
 API: ``ProjectRootLabel(root, pending=0)``, :meth:`ProjectRootLabel.set_pending`,
 :meth:`ProjectRootLabel.set_root`.
@@ -41,11 +43,11 @@ def same_folder(one: Path, other: Path) -> bool:
 
 
 class ProjectRootLabel(Static):
-    """``Project ~/src/app · 1 patch waiting for review (click to review)``."""
+    """``Project ~/src/app · 1 patch waiting for review: F4 or a click opens it``."""
 
     DEFAULT_CSS = """
     ProjectRootLabel {
-        height: 1;
+        height: auto;
         width: 1fr;
         padding: 0 1;
         background: $surface;
@@ -69,7 +71,7 @@ class ProjectRootLabel(Static):
     def __init__(
         self,
         root: Path,
-        pending: int = 0,
+        pending: int | None = None,
         *,
         id: str | None = None,
         classes: str | None = None,
@@ -89,24 +91,30 @@ class ProjectRootLabel(Static):
         if self.is_mounted:
             self._show()
 
-    def set_pending(self, count: int) -> None:
-        """How many patches wait for a decision (0 hides the note)."""
-        self.pending = max(count, 0)
+    def set_pending(self, count: int | None) -> None:
+        """How many patches wait for a decision (``None``: not known yet, nothing said)."""
+        self.pending = None if count is None else max(count, 0)
         self._show()
 
-    def _show(self) -> None:
-        self.set_class(self.pending > 0, "-pending")
+    def _pending_note(self) -> str:
+        if self.pending is None:
+            return ""
         if self.pending == 0:
-            note = "[dim]no patch waiting for review[/]"
-        else:
-            noun = "patch" if self.pending == 1 else "patches"
-            note = f"[$text-warning]$count {noun} waiting for review[/] [dim](click to review)[/]"
+            return "  ·  [dim]no patch waiting for review[/]"
+        noun = "patch" if self.pending == 1 else "patches"
+        return f"  ·  [$text-warning]$count {noun} waiting for review:[/] F4 or a click opens it"
+
+    def _show(self) -> None:
+        self.set_class(bool(self.pending), "-pending")
         elsewhere = ""
         if self.started_in is not None and not same_folder(self.root, self.started_in):
-            elsewhere = "  ·  [$text-warning]this conversation's root, not $here[/]"
+            elsewhere = (
+                "\n[$text-warning]This is the conversation's root, not $here[/] "
+                "[dim](Ctrl+N starts a conversation there)[/]"
+            )
         self.update(
             Content.from_markup(
-                f"[dim]Project[/] [b]$root[/]  ·  {note}{elsewhere}",
+                f"[dim]Project[/] [b]$root[/]{self._pending_note()}{elsewhere}",
                 root=printable(shown_root(self.root)),  # a folder's name is anyone's choice
                 here=printable(shown_root(self.started_in)) if self.started_in else "",
                 count=self.pending,
@@ -114,6 +122,6 @@ class ProjectRootLabel(Static):
         )
 
     def on_click(self, event: events.Click) -> None:
-        if self.pending > 0:
+        if self.pending:
             event.stop()
             self.post_message(self.ReviewRequested(self))

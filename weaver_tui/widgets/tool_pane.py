@@ -203,6 +203,9 @@ class ToolStatusPane(Vertical):
             yield Static("No tool has run in this turn.", id="tool-empty")
         yield Static("", id="tool-usage", markup=False)
 
+    turn_reply_id: str | None = None
+    """The reply of the turn the rows are about (a deleted branch takes its rows with it)."""
+
     def on_mount(self) -> None:
         self._frame = 0
         self._usage: tuple[int | None, int | None, float | None] = (None, None, None)
@@ -223,6 +226,7 @@ class ToolStatusPane(Vertical):
         """Another conversation is shown: none of the rows or the usage line are about it."""
         self._forget_rows()
         self.set_usage(None, None, None)
+        self.turn_reply_id = None
 
     def _forget_rows(self) -> AwaitRemove:
         self.query_one("#tool-empty").display = True

@@ -23,7 +23,14 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
     return f"{verdict} · {fixes} fix{'es' if fixes != 1 else ''}" if fixes else verdict
 
 
+WELCOME = (
+    "Say what to pull out of a log line (the intent), then paste a few sample lines in a fenced "
+    "block (``` on the lines before and after) or name a file under the project root. You get "
+    "Python atoms and their YAML spec, checked on the samples; Ctrl+S saves them."
+)
+
 TRAITS = ProfileTraits(
+    welcome=WELCOME,
     continue_reply=False,
     project_root=True,
     stages={

@@ -5,4 +5,10 @@ from __future__ import annotations
 
 from agents.profile import ProfileTraits
 
-TRAITS = ProfileTraits(project_root=True, panel="project", patch_review=True)
+WELCOME = (
+    "Ask about the code in this project: ask for its files, name a file to read it, search for "
+    "a `quoted` term or a name like load_config, or ask for a change. A patch the helper "
+    "proposes waits for your review (a accepts, r rejects, F4 reopens it)."
+)
+
+TRAITS = ProfileTraits(project_root=True, panel="project", patch_review=True, welcome=WELCOME)

@@ -6,7 +6,14 @@ from __future__ import annotations
 from agents.profile import ProfileTraits
 from agents.shared_space import DEFAULT_PARTICIPANTS
 
+WELCOME = (
+    "A neutral mediator for several people. F2 picks who speaks, F8 whether you say it to the "
+    'mediator only or to everyone, F3 which view you see; the palette\'s "Play mediator demo" '
+    "shows a session."
+)
+
 TRAITS = ProfileTraits(
+    welcome=WELCOME,
     participants=DEFAULT_PARTICIPANTS,
     private_messages=True,
     preview=False,  # a view shows each reader only what they may read: the whole space first

@@ -27,7 +27,12 @@ def remembered_facts(data_dir: Path) -> list[RememberedItem]:
 
     with Memory(memory_path(data_dir)) as memory:
         return [
-            RememberedItem(str(f.id), f.text, f"from conversation {f.conversation_id[:8]}")
+            RememberedItem(
+                str(f.id),
+                f.text,
+                f"from conversation {f.conversation_id[:8]}",
+                conversation_id=f.conversation_id,
+            )
             for f in memory.all()
         ]
 
@@ -41,7 +46,14 @@ def forget_fact(data_dir: Path, item_id: str) -> bool:
         return memory.forget(int(item_id))
 
 
+WELCOME = (
+    "Ask a research question: the answer comes from your knowledge base (scripts/run kb add "
+    "DIR adds documents) with numbered citations a critic has checked. Facts you learn are "
+    'remembered across conversations (palette: "Remembered items").'
+)
+
 TRAITS = ProfileTraits(
+    welcome=WELCOME,
     continue_reply=False,
     stages={
         "load_memory": "memory",

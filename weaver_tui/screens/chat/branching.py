@@ -229,6 +229,9 @@ class Branching:
             self._surface.notify(str(exc), severity="error")
             return
         self._surface.tree.remove_branch(message_id)
+        tools = self._surface.tools
+        if tools.turn_reply_id is not None and tools.turn_reply_id not in self._state.index:
+            tools.clear()  # its rows were about the turn just deleted
         self._mode.clear()
         self._presenter.show_path()
 

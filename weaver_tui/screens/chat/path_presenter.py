@@ -30,6 +30,13 @@ EMPTY_HINT = (
 )
 """What the message view says while the conversation is empty."""
 
+
+def empty_hint(welcome: str) -> str:
+    """The empty conversation's hint: the profile's welcome (if it declares one), then the
+    keys every profile shares."""
+    return f"{welcome}\n\n{EMPTY_HINT}" if welcome else EMPTY_HINT
+
+
 RETRYABLE = ("error", "cancelled")
 """Statuses of a reply that F5 ("Retry") answers again."""
 
@@ -111,7 +118,8 @@ class PathPresenter:
         items = self._panels.visible_items()
         surface.messages.set_messages(items, select=select)
         if not items:  # the hint shows while the view is empty (the screen watches it)
-            surface.empty_hint.update(self._panels.empty_view_note() or EMPTY_HINT)
+            note = self._panels.empty_view_note()
+            surface.empty_hint.update(note or empty_hint(state.traits.welcome))
         leaf = state.leaf_id
         tree = surface.tree
         if leaf is not None and not self.tree_pending:

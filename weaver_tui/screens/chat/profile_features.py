@@ -156,7 +156,16 @@ class ProfileFeatures:
         if memory is None:
             return
         data_dir = Path(self._services.settings.data_dir)
-        self._surface.app.push_screen(RememberedScreen(memory, data_dir))
+        screen = RememberedScreen(memory, data_dir, title_of=self._conversation_title)
+        self._surface.app.push_screen(screen)
+
+    def _conversation_title(self, conversation_id: str) -> str | None:
+        from storage.store import StorageError
+
+        try:
+            return self._services.store.get_conversation(conversation_id).title
+        except StorageError:  # deleted since (NotFoundError), or unreadable
+            return None
 
     # ------------------------------------------------------------------ demo
 

@@ -121,7 +121,7 @@ class ProfilePanel:
             self.show(None)  # mounted once the agents are loaded
             return
         participants = self.participants()
-        pending = self._pending_patches() if self._surface.agents_ready else 0
+        pending = self._pending_patches() if self._surface.agents_ready else None
         if participants:
             composer.speaker = participants[0]
         if traits.panel == "speakers" and (panel := self.mediator_panel()) is not None:

@@ -60,8 +60,9 @@ from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
 from weaver_tui.screens.chat.host_queue import HostQueue
 from weaver_tui.screens.chat.local_models import LocalModels
+from weaver_tui.screens.chat.mcp_switches import McpSwitches
 from weaver_tui.screens.chat.pane_fit import PaneFit
-from weaver_tui.screens.chat.path_presenter import EMPTY_HINT, RETRYABLE, PathPresenter
+from weaver_tui.screens.chat.path_presenter import RETRYABLE, PathPresenter, empty_hint
 from weaver_tui.screens.chat.profile_features import (
     PROFILE_ACTIONS,
     ProfileFeatures,
@@ -150,6 +151,7 @@ class ChatScreen(Screen[None]):
             self, state, services, stage=self, project_dir=self.panels.project_dir
         )
         self.approvals = ToolApprovals(self, state)
+        self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
         self.branching = Branching(self, state, mode, self.presenter)
         self.file_rewind = FileRewind(self, state, self.panels.project_dir)
         self.switcher = ConversationSwitcher(
@@ -209,7 +211,7 @@ class ChatScreen(Screen[None]):
         with Horizontal(id="chat-body"):
             yield ConversationTree(id="tree-pane")
             with Vertical(id="chat-main"):
-                yield Static(EMPTY_HINT, id="empty-hint")
+                yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield Vertical(id="profile-panel")
                 composer = Composer(id="composer")
@@ -548,6 +550,9 @@ class ChatScreen(Screen[None]):
     def action_answer_tool_approval(self) -> None:
         self.approvals.ask()
 
+    def action_show_mcp_servers(self) -> None:
+        self.mcp_switches.show()
+
     def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
         self.composer.speaker = event.name
 
@@ -571,6 +576,17 @@ class ChatScreen(Screen[None]):
 
     def flip_version(self, message_id: str, delta: int) -> bool:
         return self.branching.flip_version(message_id, delta)
+
+    def on_message_view_typed_ahead(self, event: MessageView.TypedAhead) -> None:
+        """A key typed in the message view that belongs in the message being written."""
+        composer = self.composer
+        composer.focus()
+        composer.move_cursor(composer.document.end)
+        composer.insert(event.character)
+
+    @on(Composer.Changed, "#composer")
+    def _composing(self, event: Composer.Changed) -> None:
+        self.messages.composing = bool(event.text_area.text.strip())
 
     def on_message_view_selected(self, event: MessageView.Selected) -> None:
         self.branching.selected_id = event.message_id

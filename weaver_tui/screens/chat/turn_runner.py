@@ -149,6 +149,7 @@ class TurnRunner:
         freeze_long_lived("first turn: the runtime is loaded", once=True)
 
     async def open_runtime(self) -> AgentRuntime:
+        """The agent runtime, opened once for the screen (a turn, or the MCP servers' list)."""
         async with self._runtime_opening:  # the warm-up's prepare and a first turn
             if self._runtime is None:
                 opened = self._services.runtime()

@@ -231,6 +231,7 @@ class TurnView:
     def _started(self, event: TurnStarted) -> None:
         self.header.provider = event.provider
         self.header.model = event.model
+        self.tools.turn_reply_id = event.reply.id
         self._show_new(event.reply)
 
     def _show_new(self, record: MessageRecord) -> None:

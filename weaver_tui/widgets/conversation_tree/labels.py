@@ -1,14 +1,16 @@
 """How one message reads as one line of the conversation tree.
 
-``role mark · to whom · what it says · v2/3 · status · +N hidden`` (what it says, and to
-whom, is worked out in :mod:`.summaries`). Colours come from the running theme's ``$user`` /
+``role mark · v2/3 · to whom · what it says · status · +N hidden`` (what it says, and to
+whom, is worked out in :mod:`.summaries`; a version leaves out the words it starts with like
+its siblings, so versions read apart). The version comes first, where a narrow pane never
+cuts it. Colours come from the running theme's ``$user`` /
 ``$assistant`` / ``$tool`` / ``$private`` variables, so every weaver theme (and any Textual
 theme, through the fallbacks) colours the marks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len
@@ -99,7 +101,12 @@ def private_recipient(record: MessageRecord) -> str | None:
 
 
 def label_parts(
-    record: MessageRecord, *, version: tuple[int, int], active: bool, hidden: int = 0
+    record: MessageRecord,
+    *,
+    version: tuple[int, int],
+    active: bool,
+    hidden: int = 0,
+    versions: Sequence[MessageRecord] = (),
 ) -> list[tuple[str, str]]:
     """The label as (text, part) pairs; ``part`` names the style: a role, ``active``,
     ``summary``, ``muted``, ``private`` or ``error``. Plain strings, so measuring a label
@@ -110,9 +117,12 @@ def label_parts(
         (ROLE_MARKS.get(record.role, "?"), record.role),
         (" ", "summary"),
     ]
+    position, count = version
+    if count > 1:
+        parts.append((f"v{position}/{count} ", "muted"))
     # whom a message is for comes before what it says: the tree pane is narrow, and the
     # recipient matters more than the last words
-    addressee, text = summary_parts(record)
+    addressee, text = summary_parts(record, versions=versions)
     recipient = private_recipient(record)
     if addressee:
         shared = addressee == f"to {EVERYONE}: "
@@ -120,9 +130,6 @@ def label_parts(
     elif recipient:
         parts.append((f"{PRIVATE_MARK}{recipient} ", "private"))
     parts.append((text, "summary"))
-    position, count = version
-    if count > 1:
-        parts.append((f"  v{position}/{count}", "muted"))
     mark = STATUS_MARKS.get(record.status)
     if mark:
         parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))

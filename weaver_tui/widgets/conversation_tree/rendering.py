@@ -24,6 +24,10 @@ from weaver_tui.widgets.conversation_tree.layout import TreeLayout
 
 _TOGGLE = Style.from_meta({"toggle": True})
 
+NEAR_VERSIONS = 4
+"""Versions on each side a line is told apart from (the lines drawn next to it): a message
+with hundreds of versions costs no more per line than one with a few."""
+
 
 @dataclass(slots=True)
 class _Label:
@@ -79,11 +83,17 @@ class LabelledTree(TreeLayout):
         cached = self._labels.get(message_id)
         if cached is not None and cached.key == key:
             return cached
+        siblings = self._index.siblings(message_id)
+        position = siblings.index(message_id)
+        near = siblings[max(position - NEAR_VERSIONS, 0) : position]
+        near += siblings[position + 1 : position + 1 + NEAR_VERSIONS]
+        versions = [self._index.get(s) for s in near]
         parts = label_parts(
             self._index.get(message_id),
-            version=self._index.version_of(message_id),
+            version=(position + 1, len(siblings)),
             active=key[0],
             hidden=hidden,
+            versions=versions,
         )
         label = self._labels[message_id] = _Label(key, parts, label_width(parts))
         return label

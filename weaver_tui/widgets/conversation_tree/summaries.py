@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from storage.models import MessageRecord, MessageStatus
 
@@ -114,9 +114,48 @@ def addressed(record: MessageRecord) -> list[tuple[str, str]]:
     return found
 
 
-def summary_parts(record: MessageRecord, width: int = SUMMARY_WIDTH) -> tuple[str, str]:
+SAME_START = 12
+"""Characters two versions must start alike before the line leaves that start out."""
+
+
+def _same_start(one: str, other: str) -> int:
+    """How many characters ``one`` and ``other`` begin with alike."""
+    for index, (a, b) in enumerate(zip(one, other, strict=False)):
+        if a != b:
+            return index
+    return min(len(one), len(other))
+
+
+def distinct_text(text: str, others: Sequence[str]) -> str:
+    """``text`` without the words it starts with like the most similar of ``others`` (its
+    sibling versions), ``…`` in their place, so versions that begin alike read apart; whole
+    when they differ early or not at all."""
+    same = max((_same_start(text, other) for other in others), default=0)
+    if same < SAME_START or same >= len(text):
+        return text
+    cut = text.rfind(" ", 0, same + 1)
+    if cut <= 0:
+        return text
+    return "…" + text[cut + 1 :]
+
+
+def summary_parts(
+    record: MessageRecord, width: int = SUMMARY_WIDTH, *, versions: Sequence[MessageRecord] = ()
+) -> tuple[str, str]:
     """(whom it is for, e.g. ``"to Alex: "`` or ``""``; the plain text shown), together at
-    most ``width`` characters."""
+    most ``width`` characters. With the record's other ``versions``, the words it starts
+    with like them are left out (see :func:`distinct_text`)."""
+    prefix, text = _full_summary(record)
+    if versions:
+        text = distinct_text(text, [_full_summary(other)[1] for other in versions])
+    room = max(width - len(prefix), 8)
+    if len(text) > room:
+        text = text[: room - 1].rstrip() + "…"
+    return prefix, text
+
+
+def _full_summary(record: MessageRecord) -> tuple[str, str]:
+    """(whom it is for, the whole plain first line) before any cut."""
     messages = addressed(record)
     text = plain(first_line(record.content))
     prefix = ""
@@ -133,11 +172,7 @@ def summary_parts(record: MessageRecord, width: int = SUMMARY_WIDTH) -> tuple[st
             text = f"{name}: {text}" if text else str(name)
     if not text:
         text = "…" if record.status is MessageStatus.STREAMING else "(empty)"
-    text = " ".join(text.split())
-    room = max(width - len(prefix), 8)
-    if len(text) > room:
-        text = text[: room - 1].rstrip() + "…"
-    return prefix, text
+    return prefix, " ".join(text.split())
 
 
 def summary(record: MessageRecord, width: int = SUMMARY_WIDTH) -> str:

@@ -37,9 +37,13 @@ from textual.widgets import Tree
 import weaver_tui.widgets.conversation_tree.messages as requests
 from storage.models import MessageRecord
 from storage.tree_index import TreeIndex
-from weaver_tui.widgets.conversation_tree.rendering import LabelledTree
+from weaver_tui.widgets.conversation_tree.rendering import NEAR_VERSIONS, LabelledTree
 
 logger = logging.getLogger(__name__)
+
+
+HEADING = "Conversation tree"
+"""The pane's heading (the tool pane beside it is headed "Tools")."""
 
 
 class ConversationTree(LabelledTree):
@@ -111,6 +115,7 @@ class ConversationTree(LabelledTree):
         disabled: bool = False,
     ) -> None:
         super().__init__("conversation", name=name, id=id, classes=classes, disabled=disabled)
+        self.border_title = HEADING  # drawn where the app's CSS gives the pane a top border
         self.set_reactive(Tree.show_root, False)
         self.set_reactive(Tree.auto_expand, False)
         self.set_reactive(Tree.guide_depth, 3)
@@ -207,10 +212,14 @@ class ConversationTree(LabelledTree):
         if record.id not in self._index:
             return
         self._index.update(record)
-        self._forget_label(record.id)
-        node = self._line_nodes.get(record.id)
-        if node is not None:
-            node.refresh()
+        siblings = self._index.siblings(record.id)
+        position = siblings.index(record.id)
+        near = siblings[max(position - NEAR_VERSIONS, 0) : position + 1 + NEAR_VERSIONS]
+        for version in near:  # their lines say what differs from this one
+            self._forget_label(version)
+            node = self._line_nodes.get(version)
+            if node is not None:
+                node.refresh()
 
     def follow(self, message_id: str) -> None:
         """Keep the cursor on ``message_id`` (a streaming reply) unless the user browses away.

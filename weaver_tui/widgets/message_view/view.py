@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.events import Click
+from textual.events import Click, Key
 from textual.message import Message
 from textual.reactive import var
 
@@ -17,6 +17,8 @@ from weaver_tui.widgets.message_view.items import MessageItem, Status
 from weaver_tui.widgets.message_view.viewport import TranscriptViewport
 
 ACTIONS = ("fork", "edit", "regenerate", "copy")
+SINGLE_KEY_ACTIONS = frozenset({"request", "copy_message", "copy_code", "toggle_thinking", "flip"})
+"""The actions of the view's letter keys, which wait (shown dimmed) while a draft is typed."""
 
 
 class MessageView(TranscriptViewport, can_focus=True):
@@ -39,6 +41,9 @@ class MessageView(TranscriptViewport, can_focus=True):
     | c | Copy the code block in view (or the last one) of the selected message. |
     | t | Unfold or fold the selected reply's thinking. |
     | end | Jump to the latest message and follow the stream again. |
+
+    Any other printable key, and every printable key while :attr:`composing`, is typed into
+    the composer: the view posts :class:`TypedAhead` and the screen hands it over.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,8 +134,23 @@ class MessageView(TranscriptViewport, can_focus=True):
         def control(self) -> MessageView:
             return self.view
 
+    @dataclass
+    class TypedAhead(Message):
+        """A printable key that is no command here (or came while a draft is being typed):
+        ``character`` belongs in the composer."""
+
+        view: MessageView
+        character: str
+
+        @property
+        def control(self) -> MessageView:
+            return self.view
+
     empty: var[bool] = var(True)
     """No message is shown (a hint over an empty transcript can watch this)."""
+    composing: var[bool] = var(False, bindings=True)
+    """Something is being typed in the composer: printable keys go there, the letter keys'
+    commands wait (the footer shows them dimmed)."""
 
     def __init__(
         self,
@@ -363,6 +383,22 @@ class MessageView(TranscriptViewport, can_focus=True):
 
     # -- input ------------------------------------------------------------------------------
 
+    def on_key(self, event: Key) -> None:
+        """A printable key that is not a command here goes to the composer; so does a command
+        key while a draft is being typed (typing on never forks or edits by surprise)."""
+        if not event.is_printable or not event.character:
+            return
+        if event.key in COMMAND_KEYS and not self.composing:
+            return  # the binding runs
+        event.stop()
+        event.prevent_default()
+        self.post_message(self.TypedAhead(self, event.character))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.composing and action in SINGLE_KEY_ACTIONS:
+            return None  # shown dimmed: the key types into the draft for now
+        return True
+
     def on_click(self, event: Click) -> None:
         """A click anywhere in a message selects it (links and ``<``/``>`` act as well)."""
         offset = event.get_content_offset(self)
@@ -487,3 +523,15 @@ class MessageView(TranscriptViewport, can_focus=True):
 
 def _normalised(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _command_keys(bindings: list[BindingType]) -> frozenset[str]:
+    keys: set[str] = set()
+    for binding in bindings:
+        if isinstance(binding, Binding):
+            keys.update(binding.key.split(","))
+    return frozenset(keys)
+
+
+COMMAND_KEYS = _command_keys(MessageView.BINDINGS)
+"""Every key the view binds (its printable ones are the single-key commands)."""
