@@ -61,6 +61,7 @@ from storage.models import MessageStatus
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from agents.profile import Profile
@@ -108,19 +109,33 @@ class AgentRuntime:
         await self.mcp.aclose()
 
     async def _with_mcp_tools(
-        self, context: TurnContext, profile: Profile, conversation: Conversation
+        self,
+        context: TurnContext,
+        profile: Profile,
+        conversation: Conversation,
+        session_tools: Sequence[BaseTool] = (),
     ) -> tuple[TurnContext, list[NodeStatus]]:
         """``context`` with the tools of the user's MCP servers that serve ``profile`` (and
-        are on in ``conversation``), and a status line for each server that failed."""
-        if not self.mcp:
+        are on in ``conversation``) and then ``session_tools``, and a status line for each
+        server (or tool) that could not join."""
+        if not self.mcp and not session_tools:
             return context, []
         own = [tool.name for tool in profile.make_tools()]
-        tools, problems = await self.mcp.tools_for(
-            profile.name,
-            takes_tools=bool(own),
-            off=set(conversation.meta.get(OFF_KEY) or ()),
-            taken=own,
-        )
+        tools: list[BaseTool] = []
+        problems: list[str] = []
+        if self.mcp:
+            tools, problems = await self.mcp.tools_for(
+                profile.name,
+                takes_tools=bool(own),
+                off=set(conversation.meta.get(OFF_KEY) or ()),
+                taken=own,
+            )
+        if session_tools and not own:
+            problems.append(
+                f"{profile.name} calls no tools, so the editor's MCP servers are not used here."
+            )
+        elif session_tools:
+            problems.extend(_join_session_tools(tools, session_tools, taken={*own}))
         lines = [NodeStatus("mcp", problem, "error") for problem in problems]
         return replace(context, extra_tools=tuple(tools)), lines
 
@@ -144,11 +159,15 @@ class AgentRuntime:
         sender: str | None = None,
         continue_from: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
+        session_tools: Sequence[BaseTool] = (),
     ) -> AsyncGenerator[RunEvent, None]:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
 
         ``tool_approval`` settles calls that need the user's approval when nobody can be asked
         (``approve`` or ``refuse``); ``ask`` pauses the turn for the answer.
+
+        ``session_tools`` join this turn beside the configured servers' tools: those of MCP
+        servers the caller opened itself (an editor's session's own servers).
 
         ``continue_from`` names a reply to that message to go on from: the new reply (a
         sibling version of it) starts with its text (``TurnStarted`` carries it) and the
@@ -172,7 +191,9 @@ class AgentRuntime:
                 sender=sender or user_record.meta.get("sender"),
             )
             context = replace(context, tool_approval=tool_approval)
-            context, mcp_lines = await self._with_mcp_tools(context, chosen, conversation)
+            context, mcp_lines = await self._with_mcp_tools(
+                context, chosen, conversation, session_tools
+            )
             # A continued reply gets its next version beside it: below the record it follows,
             # which is the user's message or, after a tool round, the round's last result.
             reply_parent = user_message_id
@@ -236,6 +257,7 @@ class AgentRuntime:
         project_root: Path | str | None = None,
         sender: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
+        session_tools: Sequence[BaseTool] = (),
     ) -> AsyncGenerator[RunEvent, None]:
         """Commit ``message`` and answer it: ``MessageStored`` first, then :meth:`run_turn`'s
         events.
@@ -269,6 +291,7 @@ class AgentRuntime:
                 project_root=project_root,
                 sender=sender,
                 tool_approval=tool_approval,
+                session_tools=session_tools,
             )
             try:
                 async for event in turn:
@@ -289,8 +312,10 @@ class AgentRuntime:
         value: Any,
         model: ChatModelHandle,
         cancel: asyncio.Event | None = None,
+        session_tools: Sequence[BaseTool] = (),
     ) -> AsyncGenerator[RunEvent, None]:
-        """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``.
+        """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``
+        (``session_tools`` as for :meth:`run_turn`).
 
         The paused graph continues on its own checkpoint thread, below ``record_id``: the tool
         result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
@@ -310,7 +335,9 @@ class AgentRuntime:
             )
             return
         context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
-        context, mcp_lines = await self._with_mcp_tools(context, chosen, conversation)
+        context, mcp_lines = await self._with_mcp_tools(
+            context, chosen, conversation, session_tools
+        )
         self.store.update_message(record_id, meta={"pending_interrupt": None})
         for line in mcp_lines:
             yield line
@@ -516,6 +543,25 @@ class AgentRuntime:
         except Exception as exc:  # the store that failed the start may fail this write too
             logger.warning("failed reply not marked", extra={"error": str(exc)})
             return None
+
+
+def _join_session_tools(
+    tools: list[BaseTool], session_tools: Sequence[BaseTool], *, taken: set[str]
+) -> list[str]:
+    """Add ``session_tools`` to ``tools``, but none named like the profile's own (``taken``)
+    or one already there; return a sentence for each left out."""
+    names = taken | {tool.name for tool in tools}
+    problems = []
+    for tool in session_tools:
+        if tool.name in names:
+            problems.append(
+                f"The editor's MCP server offers {tool.name}, a name already taken; it is left "
+                "out (rename it in that server)."
+            )
+            continue
+        names.add(tool.name)
+        tools.append(tool)
+    return problems
 
 
 __all__ = ["AgentRuntime", "translate_error"]

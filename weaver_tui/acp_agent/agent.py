@@ -1,9 +1,11 @@
 """One profile as an ACP agent: the protocol's methods on the app's services and runtime.
 
 ``initialize`` says what the agent can do (load sessions; text, images and embedded files in a
-prompt; MCP servers over stdio, HTTP and SSE); ``session/new`` opens a session of the profile
-in the client's folder; ``session/prompt`` runs a turn (:class:`~weaver_tui.acp_agent.turn.
-AcpTurn`); ``session/cancel`` stops it; ``session/load`` replays a conversation's active branch.
+prompt; MCP servers over stdio and HTTP); ``session/new`` opens a session of the profile
+in the client's folder, its MCP servers' tools joining its turns; ``session/prompt`` runs a
+turn (:class:`~weaver_tui.acp_agent.turn.AcpTurn`); ``session/cancel`` stops it;
+``session/load`` replays a conversation's active branch; ``session/close`` (and the agent's
+exit) ends a session's MCP servers.
 Expected failures answer with one sentence (a JSON-RPC error whose message is the sentence).
 """
 
@@ -15,9 +17,10 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp import PROTOCOL_VERSION
+from acp import PROTOCOL_VERSION, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
+    CloseSessionResponse,
     Implementation,
     InitializeResponse,
     LoadSessionResponse,
@@ -31,6 +34,7 @@ from agents.attachments import AttachmentError
 from agents.errors import WeaverError
 from agents.profiles import get_traits
 from agents.runtime.user_message import NewMessage
+from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.prompt_content import prompt_content
@@ -65,6 +69,7 @@ class WeaverAcpAgent:
         self._runtime: AgentRuntime | None = None
         self.sessions: dict[str, AcpSession] = {}
         self._client: Client | None = None
+        resources.push_async_callback(self._close_sessions)
 
     async def runtime(self) -> AgentRuntime:
         """The runtime, opened on first use: ``initialize`` answers before the graph
@@ -82,7 +87,7 @@ class WeaverAcpAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
-                mcp_capabilities=McpCapabilities(http=True, sse=True),
+                mcp_capabilities=McpCapabilities(http=True, sse=False),
             ),
             agent_info=Implementation(
                 name="weaver-tui", title=f"weaver-tui ({self.profile})", version=__version__
@@ -128,6 +133,9 @@ class WeaverAcpAgent:
             conversation_id=conversation.id,
             mcp_servers=mcp_server_settings(mcp_servers),
         )
+        earlier = self.sessions.pop(session_id, None)
+        if earlier is not None:  # loaded again: the servers it brought then are ended
+            await earlier.aclose()
         self.sessions[session_id] = session
         leaf = store.active_leaf(conversation.id)
         branch = store.path_to_root(leaf.id) if leaf is not None else []
@@ -162,6 +170,7 @@ class WeaverAcpAgent:
 
         session.busy, session.cancel = True, asyncio.Event()
         try:
+            await self._open_tools(session)
             turn = AcpTurn(
                 self._connection(),
                 session,
@@ -172,6 +181,31 @@ class WeaverAcpAgent:
             return await turn.run(self._message(session, content.text, content.attachments))
         finally:
             session.busy = False
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        session = self.sessions.pop(session_id, None)
+        if session is not None:
+            if session.cancel is not None:
+                session.cancel.set()
+            await session.aclose()
+        return CloseSessionResponse()
+
+    async def _open_tools(self, session: AcpSession) -> None:
+        """Start the session's MCP servers on its first prompt; say which could not serve."""
+        if session.toolset is not None or not session.mcp_servers:
+            return
+        from weaver_tui.acp_agent.session_tools import open_session_tools
+
+        session.toolset = await open_session_tools(session.mcp_servers, session.cwd)
+        for problem in session.toolset.problems:
+            await self._connection().session_update(
+                session_id=session.id, update=update_agent_thought_text(printable(problem))
+            )
+
+    async def _close_sessions(self) -> None:
+        sessions, self.sessions = list(self.sessions.values()), {}
+        for session in sessions:
+            await session.aclose()
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         session = self.sessions.get(session_id)

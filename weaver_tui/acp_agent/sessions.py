@@ -1,4 +1,5 @@
-"""ACP sessions: one conversation of the tree each, and the MCP servers the client brought.
+"""ACP sessions: one conversation of the tree each, and the MCP servers the client brought
+(their tools: :mod:`weaver_tui.acp_agent.session_tools`).
 
 A new session has no conversation until its first prompt: the runtime creates it then (as for
 any first message), with the session id in its meta (``acp_session``), so a session that never
@@ -12,10 +13,13 @@ import asyncio
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.models import Conversation
 from storage.store import ConversationStore, NotFoundError
+
+if TYPE_CHECKING:
+    from agents.mcp_servers import McpToolset
 
 SESSION_META = "acp_session"
 
@@ -31,6 +35,8 @@ class AcpSession:
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     """The client's MCP servers (``session/new``), as plain settings: name, then command,
     args and env (stdio) or url and headers (http, sse)."""
+    toolset: McpToolset | None = None
+    """Those servers' tools, opened on the session's first prompt (closed by :meth:`aclose`)."""
     cancel: asyncio.Event | None = None
     """Set by ``session/cancel``; a fresh one for each prompt."""
     busy: bool = False
@@ -38,6 +44,12 @@ class AcpSession:
     @staticmethod
     def new_id() -> str:
         return f"acp-{uuid.uuid4().hex}"
+
+    async def aclose(self) -> None:
+        """End the sessions to the client's MCP servers (their processes with them)."""
+        toolset, self.toolset = self.toolset, None
+        if toolset is not None:
+            await toolset.aclose()
 
 
 def mcp_server_settings(servers: list[Any] | None) -> list[dict[str, Any]]:

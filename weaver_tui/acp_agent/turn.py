@@ -88,7 +88,11 @@ class AcpTurn:
 
     async def run(self, message: NewMessage) -> PromptResponse:
         events = self.runtime.send(
-            message, model=self.model, cancel=self.cancel, project_root=self.session.cwd
+            message,
+            model=self.model,
+            cancel=self.cancel,
+            project_root=self.session.cwd,
+            session_tools=self._session_tools(),
         )
         finished = await self._forward(events)
         while finished.paused and finished.status == "complete":
@@ -109,6 +113,7 @@ class AcpTurn:
                 value=value,
                 model=self.model,
                 cancel=self.cancel,
+                session_tools=self._session_tools(),
             )
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
@@ -116,6 +121,11 @@ class AcpTurn:
         return PromptResponse(
             stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
         )
+
+    def _session_tools(self) -> list[Any]:
+        """The tools of the MCP servers the client brought with the session."""
+        toolset = self.session.toolset
+        return list(toolset.tools) if toolset is not None else []
 
     def _conversation_id(self) -> str:
         assert self.session.conversation_id is not None  # set by MessageStored

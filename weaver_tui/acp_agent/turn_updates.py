@@ -86,8 +86,11 @@ class TurnUpdates:
                 status="failed" if event.error else "completed",
                 content=output_content(event.error or event.output),
             )
-        elif isinstance(event, ev.NodeStatus):
+        elif isinstance(event, ev.NodeStatus) and event.node in self.stages:
             yield from self._stage(event)
+        elif isinstance(event, ev.NodeStatus) and event.state == "error":
+            # a problem beside the stages (an MCP server that could not serve): said aside
+            yield update_agent_thought_text(printable(event.text))
 
     def _stage(self, event: ev.NodeStatus) -> Iterator[SessionUpdate]:
         stage = self.stages.get(event.node)

@@ -1,0 +1,95 @@
+"""The MCP servers an editor passes with ``session/new`` serve that session's turns."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from acp import PROTOCOL_VERSION
+from acp.schema import AgentThoughtChunk, EnvVariable, McpServerStdio
+
+from tests.acp.conftest import AcpAgent, AgentFactory
+from tests.acp.test_acp_prompt import server_env
+from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+
+
+def tickets_server(log: Path) -> McpServerStdio:
+    return McpServerStdio(
+        name="tickets",
+        command=sys.executable,
+        args=[str(SERVER_SCRIPT)],
+        env=[EnvVariable(name="TICKETS_LOG", value=str(log))],
+    )
+
+
+async def open_session(agent: AcpAgent, cwd: Path, server: McpServerStdio) -> str:
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    return (await agent.conn.new_session(cwd=str(cwd), mcp_servers=[server])).session_id
+
+
+def thoughts(agent: AcpAgent) -> str:
+    return "".join(u.content.text for u in agent.client.updates if isinstance(u, AgentThoughtChunk))
+
+
+async def test_a_tool_of_the_editors_server_runs_without_asking_and_its_result_reaches_the_model(
+    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    log = tmp_path / "tickets.log"
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "42"}, id="c_t")]),
+        Reply("Ticket 42 is about a printer."),
+        Reply(tool_calls=[ToolCall("close_ticket", {"ticket_id": "42"}, id="c_c")]),
+        Reply("Closed."),
+    )
+    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
+        session = await open_session(agent, tmp_path, tickets_server(log))
+        first = await agent.ask(session, "Look up ticket 42")
+        second = await agent.ask(session, "Close it")
+
+    assert (first.stop_reason, second.stop_reason) == ("end_turn", "end_turn"), (
+        agent.stderr.read_text()
+    )
+    assert ran(log) == ["lookup_ticket 42", "close_ticket 42"]
+    assert agent.client.permission_requests == [], "the editor's own servers are not asked about"
+    offered = {t["function"]["name"] for t in fake_openai.chat_bodies[0]["tools"]}
+    assert {"lookup_ticket", "close_ticket", "read_file"} <= offered
+    answered = [m["content"] for m in fake_openai.chat_bodies[1]["messages"] if m["role"] == "tool"]
+    assert any("Ticket 42: the printer" in text and "\x1b" not in text for text in answered)
+    done = agent.client.of_kind("tool_call_update")
+    assert [u.status for u in done] == ["completed", "completed"]
+    assert "Ticket 42 is closed." in done[1].content[0].content.text
+
+
+async def test_an_editors_server_that_cannot_start_is_named_and_the_turn_still_answers(
+    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    broken = McpServerStdio(name="ghost", command=str(tmp_path / "no-such-server"), args=[], env=[])
+    fake_openai.script(Reply("Answered without it."))
+    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
+        session = await open_session(agent, tmp_path, broken)
+        response = await agent.ask(session, "Hello")
+
+    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert "ghost" in thoughts(agent)
+    assert agent.client.agent_text() == "Answered without it."
+    offered = {t["function"]["name"] for t in fake_openai.chat_bodies[0].get("tools", [])}
+    assert "lookup_ticket" not in offered
+
+
+async def test_closing_a_session_ends_the_servers_it_brought(tmp_path: Path) -> None:
+    from weaver_tui.acp_agent.session_tools import open_session_tools
+    from weaver_tui.acp_agent.sessions import AcpSession, mcp_server_settings
+
+    settings = mcp_server_settings([tickets_server(tmp_path / "tickets.log")])
+    session = AcpSession("acp-test", "ide-helper", tmp_path, mcp_servers=settings)
+    session.toolset = await open_session_tools(settings, tmp_path)
+    connections = list(session.toolset.connections)
+    assert [c.state for c in connections] == ["ready"]
+    assert connections[0].server.approve == "always"
+    assert connections[0].server.cwd == str(tmp_path)
+
+    await session.aclose()
+
+    assert session.toolset is None
+    assert [c.state for c in connections] == ["stopped"]
