@@ -93,3 +93,17 @@ async def test_closing_a_session_ends_the_servers_it_brought(tmp_path: Path) -> 
 
     assert session.toolset is None
     assert [c.state for c in connections] == ["stopped"]
+
+
+async def test_a_profile_that_calls_no_tools_says_the_editors_servers_are_not_used(
+    acp_agent: AgentFactory, tmp_path: Path
+) -> None:
+    log = tmp_path / "tickets.log"
+    async with acp_agent("--profile", "paper-pilot", "--provider", "offline") as agent:
+        session = await open_session(agent, tmp_path, tickets_server(log))
+        response = await agent.ask(session, "How does ReWOO save tokens?")
+
+    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert "MCP servers are not used" in thoughts(agent)
+    assert agent.client.agent_text().strip()
+    assert ran(log) == []
