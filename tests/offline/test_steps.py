@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 from langchain_core.messages import HumanMessage
 from langgraph.graph import START, StateGraph
@@ -70,7 +71,7 @@ def test_the_router_reads_the_questions_shape() -> None:
     assert entities_of("Compare ReWOO and ReAct: which uses fewer LLM calls?") == ["ReWOO", "ReAct"]
 
 
-def _house():  # type: ignore[no-untyped-def]
+def _house() -> ModuleType:
     spec = importlib.util.spec_from_file_location("house", ROOT / "scripts" / "house.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
