@@ -42,8 +42,10 @@ async def test_the_answer_is_named_and_base_url_is_the_hint(
     assert isinstance(error, ProviderBadResponseError)
     message = error.user_message
     assert "not a chat completion" in message or "no chat completion" in message
-    assert "base_url" in message and "unexpectedly" not in message
-    assert "\n" not in message and message.endswith(".")
+    assert "base_url" in message
+    assert "unexpectedly" not in message
+    assert "\n" not in message
+    assert message.endswith(".")
     for word in words:
         assert word in message
 
