@@ -43,7 +43,9 @@ async def test_a_prompt_on_the_offline_model_streams_and_becomes_a_conversation(
         [conversation] = store.list_conversations()
         assert conversation.profile == "paper-pilot"
         assert conversation.meta["acp_session"] == session
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         assert branch[0].role == "user" and branch[0].content == "How does ReWOO save tokens?"
         assert branch[-1].role == "assistant"
         assert branch[-1].status == MessageStatus.COMPLETE
@@ -77,7 +79,9 @@ async def test_a_prompt_on_an_openai_compatible_server_with_a_tool_call(
     assert sent == ["What does notes.txt say?", "Sure?"]
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         assert [r.role for r in branch] == [
             "user",
             "assistant",

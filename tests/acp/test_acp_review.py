@@ -29,7 +29,9 @@ def script_a_patch(fake_openai: FakeOpenAI, tmp_path: Path, after: str) -> Path:
 
 
 def tool_result_the_model_read(fake_openai: FakeOpenAI) -> str:
-    messages = fake_openai.chat_requests[-1].body["messages"]
+    body = fake_openai.chat_requests[-1].body
+    assert body is not None
+    messages = body["messages"]
     [result] = [m for m in messages if m["role"] == "tool" and m["tool_call_id"] == "c_edit"]
     return str(result["content"])
 
@@ -86,7 +88,9 @@ async def test_a_rejected_patch_leaves_the_file_and_the_model_hears_it(
     assert diffs == [], "nothing was applied, so no edit is reported"
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         [tool] = [r for r in branch if r.role == "tool"]
         assert tool.meta["patch_status"] == "rejected"
 

@@ -39,6 +39,7 @@ async def test_cancel_mid_reply_stops_the_turn_and_keeps_the_partial_reply(
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
         reply = store.active_leaf(conversation.id)
+        assert reply is not None
         assert reply.role == "assistant" and reply.status == MessageStatus.CANCELLED
         assert reply.content.startswith("word0 word1 word2 ")
 
@@ -59,6 +60,7 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
 
     async with acp_agent("--profile", "ide-helper", env=env) as second:
         initialized = await second.conn.initialize(protocol_version=PROTOCOL_VERSION)
+        assert initialized.agent_capabilities is not None
         assert initialized.agent_capabilities.load_session is True
         await second.conn.load_session(cwd=str(tmp_path), session_id=session, mcp_servers=[])
         replayed = [u.session_update for u in second.client.updates]
@@ -78,7 +80,9 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
     assert replayed_text == "Reading.It says 42."
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         assert [r.content for r in branch if r.role == "user"] == [
             "What does notes.txt say?",
             "Sure?",
