@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from agents import context
 from agents.context import EXTRACT_HEADING, SUMMARY_HEADING, SUMMARY_PROMPT
-from storage.models import MessageRecord
+from storage.models import MessageRecord, Role
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
@@ -28,10 +28,15 @@ def seed_long_branch(services: Services, turns: int = 4) -> list[str]:
     conversation = store.create_conversation("ide-helper", "long")
     parent, ids = None, []
     for n in range(turns):
-        for role, text in (("user", f"topic {n} question"), ("assistant", f"topic {n} answer")):
+        turn: tuple[tuple[Role, str], ...] = (
+            ("user", f"topic {n} question"),
+            ("assistant", f"topic {n} answer"),
+        )
+        for role, text in turn:
             meta = {"status": "complete"} if role == "assistant" else None
             parent = store.add_message(conversation.id, role, f"{text}\n{PADDING}", parent, meta).id
             ids.append(parent)
+    assert parent is not None
     store.set_active_leaf(conversation.id, parent)
     return ids
 

@@ -58,7 +58,7 @@ def notes(pilot: Pilot[Any]) -> list[str]:
 
 
 def tree_line(pilot: Pilot[Any], record_id: str) -> str:
-    tree = chat(pilot.app).tree  # type: ignore[arg-type]
+    tree = chat(pilot.app).tree
     return tree.label_text(record_id)
 
 

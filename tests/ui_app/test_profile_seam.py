@@ -43,10 +43,13 @@ async def test_a_registered_throwaway_profile_runs_through_the_app(
         assert screen.query_one(ProjectRootLabel) is not None  # panel kind "project"
         await send(pilot, "What does this project do?")
         conversation = screen.state.conversation
-        assert conversation is not None and conversation.profile == throwaway
+        assert conversation is not None
+        assert conversation.profile == throwaway
         assert conversation.meta["project_root"] == str(weaver_env.resolve())
         reply = screen.messages.items[-1]
-        assert reply.role == "assistant" and reply.status == "complete" and reply.content
+        assert reply.role == "assistant"
+        assert reply.status == "complete"
+        assert reply.content
         assert reply.badge == "checked by offline"  # its reply badge, from the record meta
         stage = next(row for row in screen.query(ToolRow) if row.key == "stage:check")
         assert stage.tool_name == "Checking: the question"  # its stage name
