@@ -54,7 +54,7 @@ async def _press_while(
         before = len(app.painted)
         start = time.perf_counter()
         await pilot.press("x")
-        while len(app.painted) == before:
+        while len(app.painted) == before:  # noqa: ASYNC110 (a paint is stamped, not signalled)
             await asyncio.sleep(0.001)
         latencies.append((app.stamps[-1] - start, app.painted[-1] - start))
         await asyncio.sleep(gap)

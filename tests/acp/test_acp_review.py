@@ -48,9 +48,11 @@ async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
 
     assert response.stop_reason == "end_turn"
     [asked] = agent.client.permission_requests
-    assert asked.tool_call_id == "c_edit" and asked.kind == "edit"
+    assert asked.tool_call_id == "c_edit"
+    assert asked.kind == "edit"
     [proposed] = asked.content
-    assert proposed.type == "diff" and proposed.path == str(app.resolve())
+    assert proposed.type == "diff"
+    assert proposed.path == str(app.resolve())
     assert proposed.old_text == APP_PY
     assert proposed.new_text == APP_PY.replace("Hello", "Hi")
     assert app.read_text(encoding="utf-8") == APP_PY.replace("Hello", "Hi")
@@ -59,7 +61,8 @@ async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
         for u in agent.client.of_kind("tool_call_update")
         if u.tool_call_id == "c_edit" and u.content and u.content[0].type == "diff"
     ]
-    assert diffs and diffs[-1].status == "completed"
+    assert diffs
+    assert diffs[-1].status == "completed"
     assert diffs[-1].content[0].old_text == APP_PY
     assert diffs[-1].content[0].new_text == APP_PY.replace("Hello", "Hi")
     assert tool_result_the_model_read(fake_openai).startswith("Applied patch p-")
@@ -141,6 +144,7 @@ async def test_a_tool_needing_approval_asks_permission_and_runs_once_allowed(
 
     assert response.stop_reason == "end_turn", agent.stderr.read_text()
     [asked] = agent.client.permission_requests
-    assert asked.tool_call_id == "c_t" and "lookup_ticket" in asked.title
+    assert asked.tool_call_id == "c_t"
+    assert "lookup_ticket" in asked.title
     assert ran(log)
     assert agent.client.agent_text().endswith("Ticket 42 is open.")

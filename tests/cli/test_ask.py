@@ -81,7 +81,9 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
     assert "latency_ms" in finished[0]
 
 
-def test_ask_on_the_offline_model_without_textual(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+def test_ask_on_the_offline_model_without_textual(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver(
         "ask", "--profile", "researcher", "How does ReWOO save tokens?", code=NO_TEXTUAL
     )

@@ -19,7 +19,9 @@ PNG = base64.b64decode(
 )
 
 
-def ask(tmp_path: Path, fake_openai: FakeOpenAI, *args: str, stdin: bytes | None = None, **env: str) -> subprocess.CompletedProcess[bytes]:
+def ask(
+    tmp_path: Path, fake_openai: FakeOpenAI, *args: str, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[bytes]:
     settings = {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
@@ -43,7 +45,9 @@ def stored_attachments(tmp_path: Path) -> list[str]:
     return [meta for (meta,) in rows]
 
 
-def test_attached_files_and_piped_input_reach_the_model(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+def test_attached_files_and_piped_input_reach_the_model(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "build.log").write_text("error: linker failed at step 3\n", encoding="utf-8")
     (tmp_path / "shot.png").write_bytes(PNG)
     fake_openai.script(Reply("The linker failed."))
@@ -77,21 +81,27 @@ def test_a_binary_or_missing_file_is_refused_before_anything_is_stored(
     assert not (tmp_path / "data" / "weaver.db").exists() or not stored_attachments(tmp_path)
 
 
-def test_attachments_count_toward_the_message_limit(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+def test_attachments_count_toward_the_message_limit(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "big.log").write_text("x" * 5000, encoding="utf-8")
     done = ask(tmp_path, fake_openai, "--attach", "big.log", "hi", WEAVER_MAX_MESSAGE_BYTES="2000")
     assert done.returncode == 2
     assert "limit" in done.stderr.decode()
 
 
-def test_the_offline_model_says_it_cannot_see_an_image(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+def test_the_offline_model_says_it_cannot_see_an_image(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "shot.png").write_bytes(PNG)
     done = ask(tmp_path, fake_openai, "--attach", "shot.png", "what is this?", WEAVER_PROVIDER="offline")  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()
     assert "cannot see images" in done.stdout.decode()
 
 
-def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply("hello"))
     settings = {
         "WEAVER_PROVIDER": "openai-compatible",

@@ -17,9 +17,7 @@ pytestmark = pytest.mark.usefixtures("researcher")
 
 
 @pytest.fixture
-def remote(
-    data_dir: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
-) -> FakeOpenAI:
+def remote(data_dir: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI:
     monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
     monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("WEAVER_API_KEY", "sk-test-not-a-real-key")
@@ -33,7 +31,9 @@ def system_sent(fake_openai: FakeOpenAI) -> str:
     return str(first["content"])
 
 
-def test_instructions_go_with_every_turn_until_cleared(data_dir: Path, remote: FakeOpenAI, capsys: pytest.CaptureFixture[str]) -> None:
+def test_instructions_go_with_every_turn_until_cleared(
+    data_dir: Path, remote: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
     remote.script(Reply("Bonjour."), Reply("Encore."), Reply("Hello."))
     code, _, err = _ask(capsys, "--profile", "researcher", "--system", "Answer in French.", "hi")
     assert code == 0, err

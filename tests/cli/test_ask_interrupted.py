@@ -82,7 +82,9 @@ def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
     assert len(reply.content.split()) < 2000
 
 
-def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fake_openai: FakeOpenAI) -> None:
+def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
     process = _start_ask(tmp_path, fake_openai)
     try:

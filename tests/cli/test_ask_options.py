@@ -40,7 +40,9 @@ def _ask(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, captured.out, captured.err
 
 
-def test_parent_forks_and_conversation_continues(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_parent_forks_and_conversation_continues(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = _ask(capsys, "--profile", "researcher", "What is BM25?")
     assert code == 0, err
     assert out.strip(), err
@@ -68,7 +70,9 @@ def test_parent_forks_and_conversation_continues(data_dir: Path, capsys: pytest.
         assert [r.id for r in store.path_to_root(leaf.id)][:2] == [first_user.id, fork.id]
 
 
-def test_profile_that_does_not_match_the_conversation_is_refused(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_profile_that_does_not_match_the_conversation_is_refused(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = _ask(capsys, "--profile", "researcher", "hello")
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
 
@@ -82,7 +86,10 @@ def test_profile_that_does_not_match_the_conversation_is_refused(data_dir: Path,
 
 
 def test_provider_failure_is_one_line_and_a_non_zero_exit(
-    data_dir: Path, capsys: pytest.CaptureFixture[str], fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     key = "sk-cli-test-key-0123456789"
     monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
@@ -111,7 +118,9 @@ def test_provider_failure_is_one_line_and_a_non_zero_exit(
     assert key not in (data_dir / "weaver.log").read_text(encoding="utf-8")
 
 
-def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_project_root_is_stored_and_used_by_the_ide_helper(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "notes.md").write_text("# Notes\nThe build uses ruff.\n", encoding="utf-8")
@@ -129,7 +138,9 @@ def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsy
         assert conversation.meta["project_root"] == str(project.resolve())
 
 
-def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_turn_paused_on_a_patch_review_says_how_to_decide(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project = data_dir.parent / "project"
     (project / "src").mkdir(parents=True)
     (project / "src" / "app.py").write_text("def load_config():\n    return {}\n")
@@ -155,7 +166,10 @@ def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, caps
 
 
 def test_the_ide_helpers_prompt_comes_from_the_config_folder_when_there(
-    data_dir: Path, capsys: pytest.CaptureFixture[str], fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``prompts/ide-helper.md`` beside the config file replaces the shipped prompt, and it is
     what the provider receives as the system message."""

@@ -26,7 +26,9 @@ def _message_count(tmp_path: Path, conversation_id: str) -> int:
         return len(store.list_messages(conversation_id))
 
 
-def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     with SqliteConversationStore(_db(tmp_path)) as store:
         conversation = store.create_conversation(
             "mediator", "Budget", meta={"participants": ["Alex", "Sam", "Kim"]}
@@ -43,7 +45,9 @@ def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(weav
     assert _message_count(tmp_path, conversation.id) == 0
 
 
-def test_a_new_conversation_takes_the_profile_s_participants(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_a_new_conversation_takes_the_profile_s_participants(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     refused = weaver("--provider", "offline", "ask", "--profile", "mediator",
                      "--sender", "Mallory", "hello")  # fmt: skip
     assert refused.returncode == 2
@@ -59,7 +63,9 @@ def test_a_new_conversation_takes_the_profile_s_participants(weaver: Callable[..
     assert user.meta.get("sender") == "Alex"  # spelled as the space spells it
 
 
-def test_a_profile_with_one_user_refuses_a_sender(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_a_profile_with_one_user_refuses_a_sender(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     result = weaver("--provider", "offline", "ask", "--profile", "ide-helper",
                     "--sender", "Alex", "hello")  # fmt: skip
     assert result.returncode == 2

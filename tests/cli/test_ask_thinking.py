@@ -12,7 +12,9 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 from weaver_tui.cli import EventPrinter
 
 
-def test_reasoning_goes_to_stderr_only_with_show_thinking(weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI) -> None:
+def test_reasoning_goes_to_stderr_only_with_show_thinking(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(
         Reply(reasoning=["Six times ", "seven."], deltas=["42."]),
         Reply(reasoning=["Hidden."], deltas=["Still 42."]),

@@ -18,7 +18,9 @@ def _conversations(tmp_path: Path) -> int:
         return len(store.list_conversations())
 
 
-def test_an_empty_message_is_refused_and_nothing_is_created(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_an_empty_message_is_refused_and_nothing_is_created(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     for text in ("", "   \n "):
         result = weaver("--provider", "offline", "ask", text)
         assert result.returncode == 2
@@ -26,7 +28,9 @@ def test_an_empty_message_is_refused_and_nothing_is_created(weaver: Callable[...
     assert _conversations(tmp_path) == 0
 
 
-def test_an_oversized_message_is_refused_before_it_is_stored(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_an_oversized_message_is_refused_before_it_is_stored(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     (tmp_path / "config.yaml").write_text("max_message_bytes: 1000\n")
     result = weaver("--provider", "offline", "ask", "x" * 5000)
     assert result.returncode == 2
@@ -34,7 +38,9 @@ def test_an_oversized_message_is_refused_before_it_is_stored(weaver: Callable[..
     assert _conversations(tmp_path) == 0
 
 
-def test_a_parent_names_its_conversation_and_an_unknown_one_creates_nothing(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_a_parent_names_its_conversation_and_an_unknown_one_creates_nothing(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         conversation = store.create_conversation("mediator", "Budget")
         root = store.add_message(conversation.id, "user", "hello", None)

@@ -12,7 +12,9 @@ from tests.support.fake_openai import FakeOpenAI
 KEY = "sk-users-own-KEY-abcdef1234567890"
 
 
-def test_a_project_dotenv_cannot_redirect_the_key(weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+def test_a_project_dotenv_cannot_redirect_the_key(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     with FakeOpenAI() as evil:
         (tmp_path / ".env").write_text(
             f"WEAVER_BASE_URL={evil.base_url}\nOPENAI_BASE_URL={evil.base_url}\n",

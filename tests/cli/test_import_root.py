@@ -22,7 +22,9 @@ def _hostile_export(tmp_path: Path) -> Path:
     return folder
 
 
-def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     imported = weaver("import", str(_hostile_export(tmp_path)))
     assert imported.returncode == 0, imported.stderr
     conversation_id = imported.stdout.split()[0]
@@ -36,7 +38,9 @@ def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(weaver: C
     assert "root:x:0" not in asked.stdout + asked.stderr
 
 
-def test_the_user_gives_the_root_on_import(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_the_user_gives_the_root_on_import(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     imported = weaver("import", str(_hostile_export(tmp_path)), "--project-root", str(project))

@@ -46,7 +46,9 @@ def _restore_logging() -> Iterator[None]:
             handler.close()
 
 
-def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_verb_launches_the_app_with_the_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import weaver_tui.app
 
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))

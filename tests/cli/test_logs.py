@@ -76,7 +76,9 @@ def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file: Callable[...,
     assert "trace_id" not in second
 
 
-def test_content_is_full_unless_redaction_is_on(log_file: Callable[..., Path], tmp_path: Path) -> None:
+def test_content_is_full_unless_redaction_is_on(
+    log_file: Callable[..., Path], tmp_path: Path
+) -> None:
     text = "My salary is 4200 and my partner does not know."
     path = log_file()
     logging.getLogger("x").info("user message", extra={"content": text})

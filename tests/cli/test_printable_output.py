@@ -12,7 +12,9 @@ from storage.sqlite_store import SqliteConversationStore
 HOSTILE = "Budget\x1b]0;pwned\x07 plan\x1b[2J\x1b[31m!\x9b1m\x00\x08"
 
 
-def test_conversations_and_import_print_no_escape(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_conversations_and_import_print_no_escape(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         conversation = store.create_conversation("mediator", HOSTILE)
         store.add_message(conversation.id, "user", "hello", None)

@@ -35,7 +35,11 @@ def echo(
     return seen
 
 
-def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(echo: list[tuple[argparse.Namespace, CommandContext]], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(
+    echo: list[tuple[argparse.Namespace, CommandContext]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
     code = cli.main(["--provider", "offline", "echo", "hello", "--loud"])
 
     assert code == 3
@@ -46,7 +50,9 @@ def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(echo: list[
     assert context.config_dir == tmp_path / "cfg"
 
 
-def test_built_in_verbs_and_the_app_do_not_load_the_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_built_in_verbs_and_the_app_do_not_load_the_profiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def refuse() -> dict[str, ProfileCommand]:
         raise AssertionError("profiles loaded")
 
@@ -57,7 +63,9 @@ def test_built_in_verbs_and_the_app_do_not_load_the_profiles(monkeypatch: pytest
     assert cli._wants_profile_commands(["--help"])
 
 
-def test_an_unknown_verb_is_a_usage_error(echo: list[tuple[argparse.Namespace, CommandContext]], capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_verb_is_a_usage_error(
+    echo: list[tuple[argparse.Namespace, CommandContext]], capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["nonsense"])
     assert exit_info.value.code == 2

@@ -49,7 +49,9 @@ async def test_runtime_is_opened_once_and_shared(services: Services) -> None:
     await services.aclose()
 
 
-async def test_switch_model_applies_to_the_next_turn(services: Services, fake_openai: FakeOpenAI) -> None:
+async def test_switch_model_applies_to_the_next_turn(
+    services: Services, fake_openai: FakeOpenAI
+) -> None:
     assert services.model.provider == "offline"
     store = services.store
     conversation = store.create_conversation("researcher", "t")
@@ -82,7 +84,9 @@ async def test_switch_model_applies_to_the_next_turn(services: Services, fake_op
     await services.aclose()
 
 
-def test_opening_marks_replies_a_dead_process_left_streaming(services: Services, tmp_path: Path) -> None:
+def test_opening_marks_replies_a_dead_process_left_streaming(
+    services: Services, tmp_path: Path
+) -> None:
     writer = (
         "import sys; from storage.sqlite_store import SqliteConversationStore\n"
         "s = SqliteConversationStore(sys.argv[1])\n"
@@ -107,7 +111,9 @@ def test_opening_marks_replies_a_dead_process_left_streaming(services: Services,
     assert reply.content == "half a rep"
 
 
-def test_provider_key_variables_are_scrubbed_from_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_provider_key_variables_are_scrubbed_from_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secret = "moonshot-secret-value-42"
     monkeypatch.setenv("MOONSHOT_API_KEY", secret)
     root = logging.getLogger()

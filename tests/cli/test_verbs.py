@@ -34,7 +34,9 @@ def _seed(tmp_path: Path) -> str:
         return conversation.id
 
 
-def test_export_markdown_jsonl_and_import_round_trip(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_export_markdown_jsonl_and_import_round_trip(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     conversation_id = _seed(tmp_path)
 
     markdown = weaver("export", conversation_id, "--format", "md")
@@ -65,7 +67,9 @@ def test_export_markdown_jsonl_and_import_round_trip(weaver: Callable[..., subpr
         assert copy == original
 
 
-def test_unknown_conversation_is_one_line_exit_1(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+def test_unknown_conversation_is_one_line_exit_1(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver("export", "no-such-id", "--format", "md")
     assert result.returncode == 1
     assert len(result.stderr.strip().splitlines()) == 1
@@ -78,7 +82,9 @@ def test_version(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> Non
     assert result.stdout.strip() == f"weaver-tui {__version__}"
 
 
-def test_bad_setting_is_one_line_exit_2(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+def test_bad_setting_is_one_line_exit_2(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver("conversations", env={"WEAVER_CONTEXT_MESSAGES": "lots"})
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
@@ -87,7 +93,9 @@ def test_bad_setting_is_one_line_exit_2(weaver: Callable[..., subprocess.Complet
     assert "Traceback" not in result.stderr
 
 
-def test_unreadable_config_file_is_one_line_exit_2(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_unreadable_config_file_is_one_line_exit_2(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     (tmp_path / "config.yaml").write_text("provider: [unclosed\n", encoding="utf-8")
     result = weaver("ask", "hello")
     assert result.returncode == 2
@@ -96,25 +104,33 @@ def test_unreadable_config_file_is_one_line_exit_2(weaver: Callable[..., subproc
     assert "config.yaml" in lines[0], result.stderr
 
 
-def test_missing_key_for_a_network_provider_is_exit_2(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+def test_missing_key_for_a_network_provider_is_exit_2(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver("ask", "hello", env={"WEAVER_PROVIDER": "moonshot"})
     assert result.returncode == 2
     assert "MOONSHOT_API_KEY" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_unwritable_data_folder_is_one_line_exit_2(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_unwritable_data_folder_is_one_line_exit_2(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the data folder should be", encoding="utf-8")
     result = weaver("conversations", env={"WEAVER_DATA_DIR": str(blocker / "data")})
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
 
 
-def test_help_says_a_verb_is_optional_and_that_none_starts_the_app(weaver: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+def test_help_says_a_verb_is_optional_and_that_none_starts_the_app(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver("--help")
     assert result.returncode == 0
     usage = result.stdout.splitlines()[0]
-    assert "[VERB" in usage and " VERB ..." not in usage.replace("[VERB ...]", "")
+    assert "[VERB" in usage
+    assert " VERB ..." not in usage.replace("[VERB ...]", "")
     assert "With no VERB, weaver-tui starts the app" in " ".join(result.stdout.split())

@@ -45,20 +45,25 @@ def _lookup() -> Reply:
     return Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "42"})])
 
 
-def test_without_approve_the_call_is_refused_in_one_sentence(weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+def test_without_approve_the_call_is_refused_in_one_sentence(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     log = tmp_path / "tickets.log"
     _config(tmp_path, {"tickets": _stdio(log)})
     fake_openai.script(_lookup(), Reply("I could not look it up."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
     refused = [line for line in result.stderr.splitlines() if "Refused lookup_ticket" in line]
-    assert len(refused) == 1 and "--approve" in refused[0]
+    assert len(refused) == 1
+    assert "--approve" in refused[0]
     assert "Traceback" not in result.stderr
     assert ran(log) == []
     assert "I could not look it up." in result.stdout
 
 
-def test_with_approve_the_call_runs(weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path) -> None:
+def test_with_approve_the_call_runs(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     log = tmp_path / "tickets.log"
     _config(tmp_path, {"tickets": _stdio(log)})
     fake_openai.script(_lookup(), Reply("It is on fire."))
@@ -98,7 +103,12 @@ def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         server.wait(timeout=10)
 
 
-def test_a_server_over_streamable_http(weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path, http_server: tuple[str, Path]) -> None:
+def test_a_server_over_streamable_http(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    fake_openai: FakeOpenAI,
+    tmp_path: Path,
+    http_server: tuple[str, Path],
+) -> None:
     url, log = http_server
     _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url,
                                   "headers": {"X-Team": "support"}, "approve": "always"}})  # fmt: skip
@@ -108,9 +118,12 @@ def test_a_server_over_streamable_http(weaver: Callable[..., subprocess.Complete
     assert ran(log) == ["lookup_ticket 42"]
 
 
-def test_a_wrong_entry_stops_with_one_line(weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+def test_a_wrong_entry_stops_with_one_line(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     _config(tmp_path, {"tickets": {"transport": "stdio", "approve": "sometimes"}})
     result = weaver("ask", "hello")
     assert result.returncode == 2
-    assert "mcp_servers" in result.stderr and "Traceback" not in result.stderr
+    assert "mcp_servers" in result.stderr
+    assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

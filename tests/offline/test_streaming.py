@@ -39,9 +39,7 @@ async def test_astream_matches_stream_and_puts_usage_on_the_last_chunk(
     model: OfflineChatModel,
 ) -> None:
     chunks = [c async for c in model.astream("hello there")]
-    assert "".join(c.text for c in chunks) == "".join(
-        c.text for c in model.stream("hello there")
-    )
+    assert "".join(c.text for c in chunks) == "".join(c.text for c in model.stream("hello there"))
     usage_chunks = [c for c in chunks if c.usage_metadata]
     assert len(usage_chunks) == 1
     assert usage_chunks[0] is chunks[-1]
@@ -143,9 +141,11 @@ async def test_a_whole_tool_loop_is_deterministic_and_proposes_the_rename(projec
         (type(m).__name__, m.content) for m in second
     ]
     proposed = [m for m in first if isinstance(m, ToolMessage) and m.name == "propose_edit"]
-    assert proposed and "+class Welcomer:" in proposed[0].content
+    assert proposed
+    assert "+class Welcomer:" in proposed[0].content
 
 
 def test_fenced_survives_backticks_in_content() -> None:
     block = fenced("intro\n```sh\nrun\n```", "markdown")
-    assert block.startswith("````markdown\n") and block.endswith("\n````")
+    assert block.startswith("````markdown\n")
+    assert block.endswith("\n````")

@@ -30,17 +30,20 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 async def fail(handle: ChatModelHandle) -> tuple[WeaverError, list[str]]:
     """Stream until the model raises; the translated error and the text received before it."""
     received: list[str] = []
+    failure: Exception | None = None
     try:
         async for chunk in handle.model.astream("hello"):
             if chunk.content:
                 received.append(str(chunk.content))
-    except Exception as exc:
-        error = handle.translate_error(exc)
-        assert error is translate_provider_error(exc) or type(error) is type(
-            translate_provider_error(exc)
-        )
-        return error, received
-    raise AssertionError("the stream finished without an error")
+    except Exception as exc:  # noqa: BLE001 (whatever the stream raises is what gets translated)
+        failure = exc
+    if failure is None:
+        raise AssertionError("the stream finished without an error")
+    error = handle.translate_error(failure)
+    assert error is translate_provider_error(failure) or type(error) is type(
+        translate_provider_error(failure)
+    )
+    return error, received
 
 
 def assert_one_safe_line(error: WeaverError) -> None:

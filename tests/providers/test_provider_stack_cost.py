@@ -73,7 +73,8 @@ async def test_the_served_context_window_comes_over_the_models_own_connection(
         pass
     assert await handle.served_context_window() == 8192
     chat, models = fake_openai.requests[-2:]
-    assert chat.path.endswith("/chat/completions") and models.path.endswith("/models")
+    assert chat.path.endswith("/chat/completions")
+    assert models.path.endswith("/models")
     assert models.peer == chat.peer  # the same client, the same kept-alive connection
     assert models.headers["authorization"] == "Bearer sk-test-DO-NOT-LEAK-1234567890"
     await handle.http_async_client.aclose()

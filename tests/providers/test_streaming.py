@@ -132,8 +132,9 @@ async def test_proxy_variables_are_ignored(
     assert (async_text, sync_text) == ("Straight through.", "Sync too.")
     assert len(fake_openai.chat_requests) == 2
     # The control: a client that trusts the environment goes to the dead proxy instead.
-    with httpx.Client(trust_env=True, timeout=2) as trusting, pytest.raises(httpx.HTTPError):
-        trusting.get(f"{fake_openai.base_url}/models")
+    async with httpx.AsyncClient(trust_env=True, timeout=2) as trusting:
+        with pytest.raises(httpx.HTTPError):
+            await trusting.get(f"{fake_openai.base_url}/models")
     assert len(fake_openai.requests) == 2
 
 

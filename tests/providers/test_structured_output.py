@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+import openai
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
@@ -95,7 +96,7 @@ async def test_another_failure_is_the_providers_error_not_a_step_down(
     fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     fake_openai.script(Reply.unauthorized())
-    with pytest.raises(Exception) as raised:
+    with pytest.raises(openai.APIStatusError) as raised:
         await ask(openai_model())
     assert getattr(raised.value, "status_code", None) == 401
     assert len(fake_openai.chat_requests) == 1

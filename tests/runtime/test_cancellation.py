@@ -42,7 +42,12 @@ async def _run_until(
     return events, time.perf_counter() - (cancelled_at or time.perf_counter())
 
 
-async def test_cancel_mid_stream_keeps_the_partial_reply(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_cancel_mid_stream_keeps_the_partial_reply(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     words = [f"word{i} " for i in range(400)]
     fake_openai.script(Reply(deltas=words, token_delay=0.02))
     user = new_turn(store, "researcher", "talk for a long time")
@@ -64,7 +69,12 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(store: SqliteConversati
     assert stop_time < GENEROUS_BOUND_S
 
 
-async def test_cancel_while_the_provider_is_silent(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_cancel_while_the_provider_is_silent(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply.slow_first_byte(30.0))
     user = new_turn(store, "researcher", "hello?")
     cancel = asyncio.Event()
@@ -96,7 +106,10 @@ async def test_cancel_while_the_provider_is_silent(store: SqliteConversationStor
 
 
 async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"}, id="call_x")]),
@@ -120,7 +133,10 @@ async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
 
 
 async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], token_delay=0.01))
     user = new_turn(store, "researcher", "go")

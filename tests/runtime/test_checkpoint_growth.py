@@ -25,7 +25,11 @@ def _checkpoint_rows(path: Path) -> int:
 
 
 async def test_settled_turns_leave_no_checkpoints(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], tmp_path: Path
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tmp_path: Path,
 ) -> None:
     counts = []
     parent = None

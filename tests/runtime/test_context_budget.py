@@ -39,7 +39,10 @@ def long_branch(store: SqliteConversationStore, turns: int) -> str:
 
 
 async def test_a_long_history_is_trimmed_under_the_window_keeping_the_pinned(
-    store: SqliteConversationStore, checkpointer: AsyncSqliteSaver, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime = AgentRuntime(store, checkpointer, context_messages=200)
     leaf = long_branch(store, 30)
@@ -64,7 +67,10 @@ async def test_a_long_history_is_trimmed_under_the_window_keeping_the_pinned(
 
 
 async def test_without_a_known_window_every_chosen_record_is_sent(
-    store: SqliteConversationStore, checkpointer: AsyncSqliteSaver, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime = AgentRuntime(store, checkpointer, context_messages=200)
     leaf = long_branch(store, 30)

@@ -16,7 +16,15 @@ def path_of(*specs: tuple[str, str, dict[str, Any]]) -> list[MessageRecord]:
     for depth, (record_id, role, meta) in enumerate(specs):
         records.append(
             MessageRecord(
-                record_id, "c", cast(Role, role), record_id, parent, depth, 1, datetime.now(UTC), meta
+                record_id,
+                "c",
+                cast(Role, role),
+                record_id,
+                parent,
+                depth,
+                1,
+                datetime.now(UTC),
+                meta,
             )
         )
         parent = record_id

@@ -82,7 +82,11 @@ async def _turn(store: Any, runtime: AgentRuntime, model: Any) -> dict[str, Any]
 
 
 async def test_folded_stream_records_the_same_turn_as_ainvoke(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     folds: list[int] = []
     real_fold = folded_call._fold
@@ -119,7 +123,9 @@ async def test_folded_stream_records_the_same_turn_as_ainvoke(
     assert folded["tokens"][-5:] == ["ReWOO ", "plans ", "first, ", "then ", "acts."]
 
 
-async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(
+    fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+) -> None:
     """No streaming handler attached: the same request and message ``ainvoke`` gives."""
     fake_openai.script(Reply("Plain answer.", usage=(3, 2)), Reply("Plain answer.", usage=(3, 2)))
     model = openai_model().model
@@ -209,7 +215,11 @@ def test_the_callback_manager_is_used_when_a_handler_is_async_or_not_inline() ->
 
 
 async def test_a_runtime_turn_hands_tokens_to_the_stream_handler_directly(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     through_manager: list[str] = []
     real = AsyncCallbackManagerForLLMRun.on_llm_new_token

@@ -58,7 +58,9 @@ def test_roles_and_tool_pairs(store: SqliteConversationStore) -> None:
     assert result.status == "success"
 
 
-def test_a_tool_call_without_results_is_sent_without_the_call(store: SqliteConversationStore) -> None:
+def test_a_tool_call_without_results_is_sent_without_the_call(
+    store: SqliteConversationStore,
+) -> None:
     add = _chain(store)
     add("user", "search")
     add(
@@ -88,7 +90,9 @@ def test_a_tool_result_whose_call_was_cut_off_is_dropped(store: SqliteConversati
     assert len(records_to_messages([store.get_message(call.id), *records])) == 2
 
 
-def test_cancelled_and_error_replies_count_as_said_but_empty_ones_are_skipped(store: SqliteConversationStore) -> None:
+def test_cancelled_and_error_replies_count_as_said_but_empty_ones_are_skipped(
+    store: SqliteConversationStore,
+) -> None:
     add = _chain(store)
     add("user", "one")
     add("assistant", "half an ans", status=MessageStatus.CANCELLED.value)
@@ -111,7 +115,9 @@ def test_mediator_messages_name_the_sender(store: SqliteConversationStore) -> No
     assert said == [("Alex", "I want to save more."), ("Sam", "I think we save enough.")]
 
 
-def test_a_speaker_name_is_sent_in_the_characters_the_apis_accept(store: SqliteConversationStore) -> None:
+def test_a_speaker_name_is_sent_in_the_characters_the_apis_accept(
+    store: SqliteConversationStore,
+) -> None:
     add = _chain(store, "mediator")
     user = add("user", "Hello.", sender="Mary Jane")
 

@@ -34,7 +34,9 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
-async def test_offline_model_runs_the_profile(store: SqliteConversationStore, runtime: AgentRuntime, project: Path, name: str) -> None:
+async def test_offline_model_runs_the_profile(
+    store: SqliteConversationStore, runtime: AgentRuntime, project: Path, name: str
+) -> None:
     try:
         get_profile(name)
     except UnknownProfileError:

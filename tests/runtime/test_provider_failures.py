@@ -37,7 +37,12 @@ FAULTS = [
 
 @pytest.mark.parametrize(("fault", "error_type"), FAULTS, ids=lambda v: getattr(v, "__name__", ""))
 async def test_provider_fault_becomes_run_error_and_error_record(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], fault: Reply, error_type: type[WeaverError]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    fault: Reply,
+    error_type: type[WeaverError],
 ) -> None:
     fake_openai.script(fault)
     user = new_turn(store, "researcher", "hello")
@@ -66,7 +71,10 @@ async def test_provider_fault_becomes_run_error_and_error_record(
 
 
 async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_r")]),
@@ -88,7 +96,11 @@ async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
     ]
 
 
-async def test_unknown_profile_is_a_run_error_not_an_exception(store: SqliteConversationStore, runtime: AgentRuntime, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_unknown_profile_is_a_run_error_not_an_exception(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     conversation = store.create_conversation("no-such-profile", "x")
     user = store.add_message(conversation.id, "user", "hi", None)
 
@@ -101,7 +113,10 @@ async def test_unknown_profile_is_a_run_error_not_an_exception(store: SqliteConv
 
 
 async def test_a_model_without_tools_is_named_in_one_sentence_that_says_what_to_do(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply.http_error(400, "registry.ollama.ai/library/fake-model does not support tools")

@@ -20,7 +20,10 @@ pytestmark = pytest.mark.usefixtures("researcher")
 
 
 async def test_reasoning_content_deltas_become_reasoning_events_and_meta(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply(reasoning=["Let me ", "think."], deltas=["The answer ", "is 42."]))
     user = new_turn(store, "researcher", "What is the answer?")
@@ -42,7 +45,10 @@ async def test_reasoning_content_deltas_become_reasoning_events_and_meta(
 
 
 async def test_inline_think_split_across_chunks_is_separated(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(deltas=["<thi", "nk>Hmm, ", "six times seven.</th", "ink>\n\n", "It is ", "42."])
@@ -59,7 +65,10 @@ async def test_inline_think_split_across_chunks_is_separated(
 
 
 async def test_an_answer_that_ends_while_thinking_keeps_it_as_reasoning(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply(deltas=["<think>Still ", "going</thi"]))
     user = new_turn(store, "researcher", "Think hard")
@@ -73,7 +82,10 @@ async def test_an_answer_that_ends_while_thinking_keeps_it_as_reasoning(
 
 
 async def test_the_next_turn_never_sends_the_reasoning_back(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(reasoning=["SECRET-THOUGHT-A"], deltas=["First answer."]),
@@ -102,7 +114,10 @@ async def test_the_next_turn_never_sends_the_reasoning_back(
 
 
 async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(
@@ -124,7 +139,9 @@ async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
     assert (answer.content, answer.meta["reasoning"]) == ("Done.", "SECRET-AGAIN")
 
 
-def test_reasoning_streamed_so_far_is_on_disk_with_the_reply_still_marked_streaming(store: SqliteConversationStore) -> None:
+def test_reasoning_streamed_so_far_is_on_disk_with_the_reply_still_marked_streaming(
+    store: SqliteConversationStore,
+) -> None:
     from agents.runtime.recorder import TurnRecorder
 
     user = new_turn(store, "researcher", "hi")

@@ -37,7 +37,10 @@ def carried(event: Any) -> MessageRecord | None:
 
 
 async def test_every_announced_record_equals_the_stored_one_when_it_arrives(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_1")]),
@@ -85,7 +88,10 @@ async def test_every_announced_record_equals_the_stored_one_when_it_arrives(
 
 
 async def test_a_provider_fault_marks_the_reply_in_the_runtime_alone(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply.server_error(502))
     user = new_turn(store, "researcher", "hello")
@@ -117,7 +123,11 @@ def _answer_then_break(profile: Profile) -> StateGraph[Any, TurnContext, Any, An
 
 
 async def test_a_failure_after_the_reply_closed_still_marks_that_reply(
-    store: SqliteConversationStore, runtime: AgentRuntime, openai_model: Callable[..., ChatModelHandle], fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     profile = Profile(
         name="answer-then-break",
@@ -143,7 +153,10 @@ async def test_a_failure_after_the_reply_closed_still_marks_that_reply(
 
 
 async def test_a_turn_that_cannot_start_after_its_reply_exists_marks_it(
-    store: SqliteConversationStore, runtime: AgentRuntime, openai_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def refuse(self: TurnRecorder, record_id: str, meta: dict[str, Any]) -> MessageRecord:
         raise StorageError("The database is locked.")
@@ -167,7 +180,9 @@ async def test_a_turn_that_cannot_start_after_its_reply_exists_marks_it(
 
 
 async def test_a_turn_that_cannot_start_before_any_reply_writes_nothing(
-    store: SqliteConversationStore, runtime: AgentRuntime, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     conversation = store.create_conversation("no-such-profile", "x")
     user = store.add_message(conversation.id, "user", "hi", None)

@@ -42,7 +42,11 @@ def confirming_profile(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 async def test_paused_turn_resumes_on_a_new_runtime(
-    store: SqliteConversationStore, tmp_path: Path, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], confirming_profile: str
+    store: SqliteConversationStore,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    confirming_profile: str,
 ) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -86,7 +90,11 @@ async def test_paused_turn_resumes_on_a_new_runtime(
     assert store.get_message(call_record.id).meta.get("pending_interrupt") is None
 
 
-async def test_resuming_a_record_without_a_pause_is_a_run_error(store: SqliteConversationStore, runtime: AgentRuntime, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_resuming_a_record_without_a_pause_is_a_run_error(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     user = new_turn(store, "paper-pilot", "hi")
     events = [
         e

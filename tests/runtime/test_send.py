@@ -20,7 +20,9 @@ async def collect(runtime: AgentRuntime, message: NewMessage, model: object) -> 
     return [event async for event in runtime.send(message, model=model)]  # type: ignore[arg-type]
 
 
-async def test_a_new_conversation_is_created_titled_and_its_message_stored_first(store: SqliteConversationStore, runtime: AgentRuntime) -> None:
+async def test_a_new_conversation_is_created_titled_and_its_message_stored_first(
+    store: SqliteConversationStore, runtime: AgentRuntime
+) -> None:
     model = make_chat_model(ProviderConfig(provider="offline"))
     text = "Where is the config read?\nAnd who writes it?"
 
@@ -38,7 +40,10 @@ async def test_a_new_conversation_is_created_titled_and_its_message_stored_first
 
 
 async def test_the_message_is_kept_when_the_provider_fails(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply(status=500, error_message="upstream exploded"))
     conversation = store.create_conversation("ide-helper", "kept")
@@ -59,7 +64,9 @@ async def test_the_message_is_kept_when_the_provider_fails(
     assert store.get_message(stored.record.id).content == "hello there, read app.py"
 
 
-async def test_small_talk_titles_give_way_to_the_first_real_message(store: SqliteConversationStore, runtime: AgentRuntime) -> None:
+async def test_small_talk_titles_give_way_to_the_first_real_message(
+    store: SqliteConversationStore, runtime: AgentRuntime
+) -> None:
     model = make_chat_model(ProviderConfig(provider="offline"))
     first = await collect(runtime, NewMessage(profile="ide-helper", text="hi"), model)
     conversation = next(e for e in first if isinstance(e, MessageStored)).conversation
@@ -81,7 +88,11 @@ async def test_small_talk_titles_give_way_to_the_first_real_message(store: Sqlit
 
 
 async def test_a_second_turn_at_the_same_leaf_is_refused_and_writes_nothing(
-    store: SqliteConversationStore, checkpointer: AsyncSqliteSaver, tmp_path: Path, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime = AgentRuntime(store, checkpointer, data_dir=tmp_path)
     fake_openai.script(Reply(content="a slow answer " * 20, token_delay=0.05))

@@ -137,7 +137,11 @@ async def test_cancel_reaches_a_reader_while_the_queue_is_full(
 
 
 async def test_a_fast_reply_read_slowly_arrives_whole_and_in_order(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The real path (HTTP, SDK, folded call, LangGraph) under constant backpressure."""
     monkeypatch.setattr(graph_stream, "QUEUE_SIZE", 4)

@@ -19,7 +19,10 @@ pytestmark = pytest.mark.usefixtures("researcher")
 
 
 async def test_reply_streams_as_token_deltas_and_is_stored(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply(deltas=["The ", "answer ", "is ", "42."], usage=(12, 4)))
     user = new_turn(store, "researcher", "What is the answer?")
@@ -53,7 +56,10 @@ async def test_reply_streams_as_token_deltas_and_is_stored(
 
 
 async def test_the_reply_record_exists_before_the_first_token(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(Reply("Hello there"))
     user = new_turn(store, "researcher", "hi")
@@ -66,7 +72,12 @@ async def test_the_reply_record_exists_before_the_first_token(
     assert seen_status is MessageStatus.STREAMING
 
 
-async def test_system_prompt_and_tools_are_sent(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_system_prompt_and_tools_are_sent(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("ok"))
     user = new_turn(store, "researcher", "find notes on BM25")
 
@@ -79,7 +90,12 @@ async def test_system_prompt_and_tools_are_sent(store: SqliteConversationStore, 
     assert body["messages"][-1] == {"role": "user", "content": "find notes on BM25"}
 
 
-async def test_regenerate_makes_a_sibling_version(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_regenerate_makes_a_sibling_version(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("First answer."), Reply("Second answer."))
     user = new_turn(store, "researcher", "Tell me something")
     model = openai_model()
@@ -98,13 +114,20 @@ async def test_regenerate_makes_a_sibling_version(store: SqliteConversationStore
     assert fake_openai.last_body["messages"][-1]["content"] == "Tell me something"
 
 
-async def test_only_the_last_n_records_are_sent(store: SqliteConversationStore, checkpointer: AsyncSqliteSaver, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_only_the_last_n_records_are_sent(
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     from agents.runtime.agent_runtime import AgentRuntime
 
     conversation = store.create_conversation("researcher", "long")
     parent: MessageRecord | None = None
     for i in range(10):
-        parent = store.add_message(conversation.id, "user", f"question {i}", parent.id if parent else None)
+        parent = store.add_message(
+            conversation.id, "user", f"question {i}", parent.id if parent else None
+        )
         parent = store.add_message(conversation.id, "assistant", f"answer {i}", parent.id)
     assert parent is not None
     user = store.add_message(conversation.id, "user", "the newest question", parent.id)
@@ -123,7 +146,12 @@ async def test_only_the_last_n_records_are_sent(store: SqliteConversationStore, 
     ]
 
 
-async def test_records_saved_events_name_every_record(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_records_saved_events_name_every_record(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("done"))
     user = new_turn(store, "researcher", "q")
     events = await run(runtime, user, openai_model())

@@ -23,7 +23,10 @@ QUERY = {"query": "BM25"}
 
 
 async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(
@@ -79,7 +82,12 @@ async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
     assert second[-1] == {"role": "tool", "content": tool_record.content, "tool_call_id": "call_v1"}
 
 
-async def test_the_next_turn_sees_earlier_tool_calls(store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_the_next_turn_sees_earlier_tool_calls(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReWOO"}, id="call_s1")]),
         Reply("ReWOO plans first."),
@@ -103,7 +111,10 @@ async def test_the_next_turn_sees_earlier_tool_calls(store: SqliteConversationSt
 
 
 async def test_after_max_tool_rounds_the_model_is_asked_without_tools(
-    store: SqliteConversationStore, checkpointer: AsyncSqliteSaver, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime = AgentRuntime(store, checkpointer, max_tool_rounds=2)
     fake_openai.script(
@@ -127,7 +138,10 @@ async def test_after_max_tool_rounds_the_model_is_asked_without_tools(
 
 
 async def test_a_tool_error_is_reported_and_the_model_continues(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"text": "BM25"}, id="call_bad")]),
@@ -152,7 +166,10 @@ async def test_a_tool_error_is_reported_and_the_model_continues(
 
 
 async def test_two_tool_calls_in_one_round_make_two_tool_records(
-    store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(

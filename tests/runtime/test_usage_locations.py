@@ -20,7 +20,11 @@ pytestmark = pytest.mark.usefixtures("researcher")
 
 @pytest.mark.parametrize("where", ["final chunk", "finish chunk", "in choice"])
 async def test_usage_is_recorded_wherever_the_stream_puts_it(
-    where: str, store: SqliteConversationStore, runtime: AgentRuntime, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    where: str,
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     fake_openai.script(
         Reply(

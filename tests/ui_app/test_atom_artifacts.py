@@ -43,9 +43,7 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         assert any(s.endswith("all levels passed") for s in shown_stages)
         assert [row.tool_name for row in screen.tools.rows][-1] == "validator: all levels passed"
         assert "**Valid atom**" in shown(screen)
-        assert "Level 2 · contract run: passed" in shown(
-            screen
-        )
+        assert "Level 2 · contract run: passed" in shown(screen)
         assert screen.state.leaf_id is not None
         reply = screen.state.index.get(screen.state.leaf_id)
         code = next(a["text"] for a in reply.meta["artifacts"] if a["language"] == "python")
@@ -54,7 +52,8 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         assert isinstance(pilot.app.screen, ConfirmScreen)
         question = pilot.app.screen.question
-        assert "atoms/code_atom.py" in question and "atoms/code_atom.yaml" in question
+        assert "atoms/code_atom.py" in question
+        assert "atoms/code_atom.yaml" in question
         assert "replaces" not in question
         await pilot.press("y")
         await settle(pilot)

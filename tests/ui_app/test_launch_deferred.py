@@ -123,9 +123,7 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             assert app.theme == "weaver-light"
             light = app.get_theme("weaver-light")
             assert light is not None
-            assert app.screen.styles.background == Color.parse(
-                light.background
-            )
+            assert app.screen.styles.background == Color.parse(light.background)
             await chat_ready(pilot)
             await wait_until(pilot, lambda: services.settings_ready)
             await settle(pilot)

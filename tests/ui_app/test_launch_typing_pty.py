@@ -77,7 +77,9 @@ class Terminal:
 
 
 @pytest.mark.parametrize("profile", ["ide-helper", "mediator"])
-def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(tmp_path: Path, profile: str) -> None:
+def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(
+    tmp_path: Path, profile: str
+) -> None:
     env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}
     terminal = Terminal(
         [sys.executable, "-m", "weaver_tui", "--provider", "offline", "--profile", profile],

@@ -20,7 +20,8 @@ READS = ("get_message", "list_messages", "message_rows")
 WRITES = ("add_message", "update_message")
 
 
-def spy(store: Any, names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+def spy(
+    store: Any, names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
 ) -> list[tuple[str, Any, str]]:
     """Record every call of ``names`` on ``store`` (name, first argument and the module that
     called), passing it on."""

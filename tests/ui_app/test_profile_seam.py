@@ -4,6 +4,7 @@ and the app never tests a profile's name."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,7 +46,7 @@ async def test_a_registered_throwaway_profile_runs_through_the_app(
         conversation = screen.state.conversation
         assert conversation is not None
         assert conversation.profile == throwaway
-        assert conversation.meta["project_root"] == str(weaver_env.resolve())
+        assert conversation.meta["project_root"] == str(await asyncio.to_thread(weaver_env.resolve))
         reply = screen.messages.items[-1]
         assert reply.role == "assistant"
         assert reply.status == "complete"

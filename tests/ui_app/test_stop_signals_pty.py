@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -80,7 +81,7 @@ def _ends_after(terminal: Terminal, stop: signal.Signals) -> int | None:
     terminal.process.send_signal(stop)
     try:
         return terminal.process.wait(timeout=BOUND_S)
-    except Exception:
+    except subprocess.TimeoutExpired:
         return None
 
 

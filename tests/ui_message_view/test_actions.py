@@ -46,7 +46,8 @@ async def test_keys_move_the_selection_and_post_selected() -> None:
         assert header is not None
         palette = view._palette
         assert palette is not None
-        assert all(seg.style is not None and seg.style.bgcolor is not None
+        assert all(
+            seg.style is not None and seg.style.bgcolor is not None
             for seg in header
             if seg.text.strip()
         )

@@ -136,5 +136,7 @@ async def test_a_message_written_on_several_lines_keeps_its_lines() -> None:
         view = app.query_one(MessageView)
         await pilot.pause()
         lines = [line.strip() for line in view.visible_text()]
-        assert "first line" in lines and "second line" in lines and "third line" in lines
+        assert "first line" in lines
+        assert "second line" in lines
+        assert "third line" in lines
         assert "soft wrapped reply" in lines  # a reply is Markdown: its soft breaks join

@@ -22,11 +22,15 @@ HELP_ROWS = [
 ]
 
 
-def test_conversations_screen(snap_compare: Callable[..., bool], store: SqliteConversationStore) -> None:
+def test_conversations_screen(
+    snap_compare: Callable[..., bool], store: SqliteConversationStore
+) -> None:
     assert snap_compare(ScreenHost(lambda: ConversationsScreen(store)), terminal_size=SCREEN_SIZE)
 
 
-def test_conversations_screen_search_hits(snap_compare: Callable[..., bool], store: SqliteConversationStore) -> None:
+def test_conversations_screen_search_hits(
+    snap_compare: Callable[..., bool], store: SqliteConversationStore
+) -> None:
     async def search(pilot: Pilot[None]) -> None:
         await pilot.press(*"split")
         await pilot.app.screen.workers.wait_for_complete()

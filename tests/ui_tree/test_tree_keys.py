@@ -8,7 +8,9 @@ from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
 
-async def test_left_goes_to_parent_and_right_comes_back(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_left_goes_to_parent_and_right_comes_back(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -23,7 +25,9 @@ async def test_left_goes_to_parent_and_right_comes_back(host: TreeHost, branched
         assert tree.selected_message_id == r["a2b"].id
 
 
-async def test_right_follows_the_active_path_then_the_first_child(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_right_follows_the_active_path_then_the_first_child(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -38,7 +42,9 @@ async def test_right_follows_the_active_path_then_the_first_child(host: TreeHost
         assert tree.selected_message_id == r["a2"].id
 
 
-async def test_brackets_flip_between_sibling_versions(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_brackets_flip_between_sibling_versions(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -56,7 +62,9 @@ async def test_brackets_flip_between_sibling_versions(host: TreeHost, branched: 
         assert [(m.message_id, m.delta) for m in flips] == [(r["a2b"].id, -1), (r["a2"].id, 1)]
 
 
-async def test_moving_into_a_collapsed_branch_expands_it(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_moving_into_a_collapsed_branch_expands_it(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -70,7 +78,9 @@ async def test_moving_into_a_collapsed_branch_expands_it(host: TreeHost, branche
         assert tree.is_shown(r["a1b"].id)
 
 
-async def test_space_expands_and_collapses_a_side_branch(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_space_expands_and_collapses_a_side_branch(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -104,7 +114,9 @@ async def test_enter_f_and_delete_post_requests_with_the_selected_id(
         assert all(message.control is host.conversation_tree for message in host.requests)
 
 
-async def test_edit_asks_for_any_message_the_chat_decides(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_edit_asks_for_any_message_the_chat_decides(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         host.conversation_tree.focus()
@@ -116,7 +128,9 @@ async def test_edit_asks_for_any_message_the_chat_decides(host: TreeHost, branch
         assert not host._notifications
 
 
-async def test_regenerate_names_the_reply_and_its_user_message(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_regenerate_names_the_reply_and_its_user_message(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         host.conversation_tree.focus()
@@ -132,7 +146,9 @@ async def test_regenerate_names_the_reply_and_its_user_message(host: TreeHost, b
         ]
 
 
-async def test_regenerate_refuses_a_tool_result(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_regenerate_refuses_a_tool_result(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     async with host.run_test(size=TREE_SIZE) as pilot:
         host.conversation_tree.focus()
         await pilot.press("left", "r")

@@ -10,7 +10,9 @@ from tests.ui_tree.records import RecordFactory, big_conversation
 from weaver_tui.widgets.conversation_tree.labels import ACTIVE_MARK, PRIVATE_MARK
 
 
-async def test_sibling_versions_show_their_position(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_sibling_versions_show_their_position(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE):
         tree = host.conversation_tree
@@ -21,7 +23,9 @@ async def test_sibling_versions_show_their_position(host: TreeHost, branched: tu
         assert "/" not in tree.label_text(r["u3"].id)
 
 
-async def test_active_path_is_marked_and_the_rest_is_not(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_active_path_is_marked_and_the_rest_is_not(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE):
         tree = host.conversation_tree
@@ -33,7 +37,9 @@ async def test_active_path_is_marked_and_the_rest_is_not(host: TreeHost, branche
         assert tree.selected_message_id == r["a4"].id
 
 
-async def test_labels_show_role_content_status_and_tool_calls(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_labels_show_role_content_status_and_tool_calls(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE):
         tree = host.conversation_tree
@@ -44,7 +50,9 @@ async def test_labels_show_role_content_status_and_tool_calls(host: TreeHost, br
         assert "⚙ search: found 3 results" in tree.label_text(r["t1"].id)
 
 
-async def test_side_branch_is_collapsed_with_its_size(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_side_branch_is_collapsed_with_its_size(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE):
         tree = host.conversation_tree

@@ -9,7 +9,9 @@ from tests.ui_tree.conftest import TREE_SIZE, TreeHost, tree_host
 from tests.ui_tree.records import RecordFactory
 
 
-def test_branched_tree_with_versions(snap_compare: Callable[..., bool], branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+def test_branched_tree_with_versions(
+    snap_compare: Callable[..., bool], branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     factory, r = branched
     app = TreeHost(factory.records, r["a4"].id)
 

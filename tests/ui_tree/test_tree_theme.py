@@ -48,7 +48,9 @@ def mark_colour(tree: ConversationTree, message_id: str, mark: str) -> ColorTrip
     return rgb(segment.style)
 
 
-async def test_the_tree_recolours_when_the_theme_changes(branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_the_tree_recolours_when_the_theme_changes(
+    branched: tuple[RecordFactory, dict[str, MessageRecord]],
+) -> None:
     factory, r = branched
     app = TreeHost(factory.records, r["u2"].id)
     app.register_theme(MARKED)

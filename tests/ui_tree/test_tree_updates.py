@@ -90,7 +90,9 @@ async def test_a_record_added_without_activating_keeps_the_active_path(
         assert tree.label_text(r["u1b"].id).endswith("+2")
 
 
-async def test_update_record_redraws_its_line(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_update_record_redraws_its_line(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -101,7 +103,9 @@ async def test_update_record_redraws_its_line(host: TreeHost, branched: tuple[Re
         assert "✗ error" in label
 
 
-async def test_follow_keeps_the_cursor_on_the_streaming_reply(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_follow_keeps_the_cursor_on_the_streaming_reply(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -122,7 +126,9 @@ async def test_follow_keeps_the_cursor_on_the_streaming_reply(host: TreeHost, br
         assert tree.selected_message_id == r["a4"].id
 
 
-async def test_remove_branch_drops_its_lines(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_remove_branch_drops_its_lines(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         tree = host.conversation_tree
@@ -153,7 +159,9 @@ async def test_an_opened_side_branch_stays_open_when_the_path_moves(
         assert tree.is_shown("n6")
 
 
-async def test_a_record_whose_parent_is_unknown_is_ignored(host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]) -> None:
+async def test_a_record_whose_parent_is_unknown_is_ignored(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         stray = replace(child_of(r["a4"], "n8", "user", "stray"), parent_id="nowhere")
