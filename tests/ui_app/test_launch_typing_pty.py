@@ -99,7 +99,7 @@ def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(
     assert _messages(tmp_path, "assistant")
 
 
-def test_a_message_typed_before_the_first_frame_is_sent(tmp_path: Path):
+def test_a_message_typed_before_the_first_frame_is_sent(tmp_path: Path) -> None:
     """Typed the moment the command starts (before Python has even loaded the app, so the
     terminal is still in line mode and Enter arrives as a line feed): kept and sent once."""
     env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}

@@ -28,7 +28,8 @@ async def test_the_palette_lists_the_facts_and_delete_forgets_one(services: Serv
         shown = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert any("DPO skips the reward model." in line for line in shown)
         (lora_line,) = [line for line in shown if "LoRA" in line]
-        assert "Adapters for fine-tuning" in lora_line and lora.id[:8] not in lora_line
+        assert "Adapters for fine-tuning" in lora_line
+        assert lora.id[:8] not in lora_line
         (dpo_line,) = [line for line in shown if "DPO" in line]
         assert "from a deleted conversation" in dpo_line
 
