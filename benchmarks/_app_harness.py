@@ -170,7 +170,8 @@ def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> d
             f"child {args} failed (exit {done.returncode}):\n{done.stdout[-2000:]}\n"
             f"{done.stderr[-4000:]}"
         )
-    return json.loads(lines[-1])
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
 
 
 # -- child side: the app --------------------------------------------------------------------

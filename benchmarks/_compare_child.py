@@ -77,8 +77,9 @@ def launch() -> None:
     make = cli._make_app
 
     def headless(services: Any, args: Any) -> Any:
-        app = make(services, args)
-        app_class = type(app)
+        # the app is patched in place to exit on its first ready frame, so it is handled untyped
+        app: Any = make(services, args)
+        app_class: Any = type(app)
         run = app_class.run
 
         def on_ready(self: Any) -> None:
@@ -130,7 +131,7 @@ def _stamped_app(services: Any) -> Any:
     check holds (frames are taken where Textual hands them to the driver)."""
     from weaver_tui.app import make_app
 
-    app = make_app(services)
+    app: Any = make_app(services)  # given two attributes and a patched _display: untyped
     app.waiting, app.shown_at = None, None
     display = app._display
 

@@ -206,7 +206,8 @@ def main(runs: int, path_len: int, total: int, flips: int) -> bool:
         warm.mkdir()
         shutil.copy(tmp / "empty.db", warm / "weaver.db")
         run_child(__file__, [empty, "-1", "-", "0", "0"], child_env(warm, server.base_url), ROOT)
-        full, bare = [], []
+        full: list[dict[str, Any]] = []
+        bare: list[dict[str, Any]] = []
         for run in range(runs):
             for template, results, args in (
                 ("history.db", full,
@@ -221,7 +222,7 @@ def main(runs: int, path_len: int, total: int, flips: int) -> bool:
                 results.append(run_child(__file__, args, env, ROOT))
     first = median([r["first_paint"] for r in full])
     base = median([r["first_paint"] for r in bare])
-    ok = report(
+    ok: bool = report(
         f"launch (process spawn) -> first paint showing the last of {path_len:,} messages "
         f"({history['count']:,}-record tree), median of {runs}",
         f"{first:.3f} s  (runs: {_runs(full)}; "

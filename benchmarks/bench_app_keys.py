@@ -109,7 +109,7 @@ async def child(mode: str, presses: int, tail_s: float) -> None:
             handled.append(time.monotonic())
             return result
 
-        composer.edit = stamped_edit  # type: ignore[method-assign]
+        composer.edit = stamped_edit
         app.frame_probe = lambda: len(composer.text)
         sent: list[float] = []
         thread = threading.Thread(target=press_keys, args=(app, presses, sent), daemon=True)
@@ -146,7 +146,8 @@ def main(runs: int, presses: int, tail_s: float = TAIL_S) -> bool:
         run_child(
             __file__, ["idle", "3", str(tail_s)], child_env(tmp / "warm-up", server.base_url), ROOT
         )
-        streamed, idle = [], []
+        streamed: list[dict[str, float]] = []
+        idle: list[dict[str, float]] = []
         for run in range(runs):
             for mode, results in (("stream", streamed), ("idle", idle)):
                 env = child_env(tmp / f"{mode}-{run}", server.base_url)
@@ -154,7 +155,7 @@ def main(runs: int, presses: int, tail_s: float = TAIL_S) -> bool:
     overlap = min(r["during_stream"] for r in streamed)
     _, _, p95, figure = summary(streamed, "handled_ms")
     _, _, base_p95, baseline = summary(idle, "handled_ms")
-    ok = report(
+    ok: bool = report(
         f"key press -> handled (character inserted in the composer), one key every "
         f"{INTERVAL_S * 1000:.0f} ms, {runs} fresh processes; during a {RATE:.0f} tok/s stream "
         f"(at least {overlap}/{presses} presses per run landed before the reply ended)",

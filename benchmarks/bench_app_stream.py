@@ -140,7 +140,7 @@ def measure(
     server: StampingServer, mode: str, tokens: int, rate: float, tmp: Path, run: int
 ) -> dict[str, float]:
     data_dir = tmp / f"{mode}-{tokens}-{rate}-{run}"
-    result = run_child(
+    result: dict[str, float] = run_child(
         __file__,
         [mode, str(tokens), str(rate)],
         child_env(data_dir, server.base_url),
@@ -157,7 +157,7 @@ def _runs(results: list[dict[str, float]]) -> str:
 def main(
     runs: int, tokens: int, paced_tokens: int, rate: float, *, paced_baseline: bool = True
 ) -> bool:
-    ok = True
+    ok: bool = True
     with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         # Not counted: the first child compiles the bytecode every later one imports (its

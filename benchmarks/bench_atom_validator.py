@@ -58,7 +58,8 @@ def sandbox_run() -> None:
     assert spec is not None
     cases = contract_cases(atoms, SAMPLE) + twin_cases(spec, atoms, SAMPLE)
     result = asyncio.run(run_atoms(GOOD, [case.call for case in cases]))
-    assert not result.stopped and len(result.outcomes) == len(cases)
+    assert not result.stopped
+    assert len(result.outcomes) == len(cases)
 
 
 def full() -> None:

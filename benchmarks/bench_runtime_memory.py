@@ -78,7 +78,7 @@ async def _measure(base_url: str, reader: str, traced: bool) -> dict[str, float]
                 async def plain_ainvoke(model: Any, messages: Any, config: Any) -> Any:
                     return await model.ainvoke(messages, config)
 
-                agent_node.call_model_folded = plain_ainvoke  # type: ignore[assignment]
+                agent_node.call_model_folded = plain_ainvoke  # type: ignore[attr-defined,assignment]
 
             async def one_turn(text: str) -> int:
                 if reader == "astream":
@@ -129,7 +129,8 @@ def _run_child(base_url: str, reader: str, traced: bool) -> dict[str, float]:
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"measurement failed: {out.stderr.strip()[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main(tokens: int, runs: int = RUNS) -> dict[str, dict[str, float]]:

@@ -13,6 +13,7 @@ the same run (``-I`` and the same folders excluded, so both skip the same clutte
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import shutil
@@ -98,8 +99,8 @@ def measure(label: str, root: Path, runs: int) -> float:
     worst = 0.0
     for query, regex in QUERIES:
         grep_query = query.replace(r"\d", "[0-9]").replace(r"\(", r"\(")
-        ours = median_time(lambda q=query, r=regex: search_project(root, q, 50, r), runs)
-        base = median_time(lambda q=grep_query, r=regex: grep_baseline(root, q, r), runs)
+        ours = median_time(functools.partial(search_project, root, query, 50, regex), runs)
+        base = median_time(functools.partial(grep_baseline, root, grep_query, regex), runs)
         found = search_project(root, query, 50, regex)
         worst = max(worst, ours)
         print(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,10 +45,10 @@ store.close()
 async def measure(path: Path, conversation_id: str) -> list[float]:
     store = SqliteConversationStore(path)
     changes = StoreChanges(path)
-    writer = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path), conversation_id, str(MESSAGES)],
+    writer = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITER, str(path), conversation_id, str(MESSAGES),
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    )  # fmt: skip
     seen: dict[str, float] = {}
     try:
         while len(seen) < MESSAGES:
@@ -58,7 +57,7 @@ async def measure(path: Path, conversation_id: str) -> list[float]:
             for line in seat_lines(store, conversation_id, "Alex"):
                 seen.setdefault(line.content, now - float(line.content))
     finally:
-        writer.wait(timeout=60)
+        await asyncio.wait_for(writer.wait(), 60)
         changes.close()
         store.close()
     return sorted(seen.values())

@@ -92,7 +92,7 @@ class PaintClock:
         return time.perf_counter()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        strips = super().render_lines(crop)  # type: ignore[misc]
+        strips: list[Strip] = super().render_lines(crop)  # type: ignore[misc]
         if self.painted_at is None:
             self.painted_at = time.perf_counter()
         return strips

@@ -115,7 +115,8 @@ def run_case(case: str, count: int) -> dict[str, float]:
         text=True,
         timeout=900,
     ).stdout
-    return json.loads(output.strip().splitlines()[-1])
+    result: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+    return result
 
 
 def main() -> None:

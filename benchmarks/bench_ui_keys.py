@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from _ui_harness import (
     SIZE,
@@ -40,8 +41,8 @@ TARGET_P95_MS = 50.0
 
 async def _press_while(
     app: ViewApp | MarkdownApp,
-    pilot: Pilot,
-    stream: Callable[[], Awaitable[object]] | None,
+    pilot: Pilot[Any],
+    stream: Callable[[], Coroutine[Any, Any, object]] | None,
     presses: int,
     gap: float,
 ) -> list[tuple[float, float]]:
@@ -53,7 +54,7 @@ async def _press_while(
         before = len(app.painted)
         start = time.perf_counter()
         await pilot.press("x")
-        while len(app.painted) == before:
+        while len(app.painted) == before:  # noqa: ASYNC110 (a paint is stamped, not signalled)
             await asyncio.sleep(0.001)
         latencies.append((app.stamps[-1] - start, app.painted[-1] - start))
         await asyncio.sleep(gap)
@@ -100,7 +101,7 @@ async def idle_latencies(presses: int, gap: float) -> list[tuple[float, float]]:
     app: App[None] = ViewApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        return await _press_while(app, pilot, None, presses, gap)  # type: ignore[arg-type]
+        return await _press_while(app, pilot, None, presses, gap)
 
 
 def main() -> None:

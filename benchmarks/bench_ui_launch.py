@@ -118,13 +118,14 @@ Bare().run(headless=True, size=(120, 40))
 def seed(data_dir: Path) -> None:
     """One conversation of 40 records, so launch reopens a real branch."""
     sys.path.insert(0, str(ROOT))
+    from storage.models import Role
     from storage.sqlite_store import SqliteConversationStore
 
     with SqliteConversationStore(data_dir / "weaver.db") as store:
         conversation = store.create_conversation("ide-helper", "Benchmark conversation")
         parent = None
         for n in range(40):
-            role = "user" if n % 2 == 0 else "assistant"
+            role: Role = "user" if n % 2 == 0 else "assistant"
             text = f"Message {n}: " + "some *Markdown* text with `code`. " * 8
             parent = store.add_message(conversation.id, role, text, parent).id
 
@@ -178,7 +179,9 @@ def main() -> None:
         }
         launch(BARE_CHILD, env)  # warm the OS file cache (and the bytecode cache) for both
         launch(WEAVER_CHILD, env)
-        weaver, bare, heavy_seen = [], [], set()
+        weaver: list[float] = []
+        bare: list[float] = []
+        heavy_seen: set[str] = set()
         phases: dict[str, list[float]] = {name: [] for name in PHASES.values()}
         for _ in range(args.runs):
             seconds, heavy, later = launch(WEAVER_CHILD, env)

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import os
 import time
+from typing import Any
 
 from _ui_harness import (
     SIZE,
@@ -40,7 +41,7 @@ RUNTIME_US_PER_TOKEN = 240
 """Cost per token of the real runtime (compiled graph over ChatOpenAI), as ``bench_stream_runtime.py`` measures it."""
 
 
-async def _view_on_screen(app: ViewApp, pilot: Pilot, last: str) -> None:
+async def _view_on_screen(app: ViewApp, pilot: Pilot[Any], last: str) -> None:
     app.view.finish_message("r", "complete")
     await pilot.pause()
     tail = " ".join(app.view.visible_text())

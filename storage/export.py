@@ -91,6 +91,28 @@ def _viewer_path(
 
 def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
     meta = record.meta
+    out = [_record_heading(record, versions), ""]
+    if record.role == "tool":
+        out += _fenced(record.content, "text")
+    elif record.content:
+        out += [record.content, ""]
+    for attachment in meta.get("attachments") or ():
+        if isinstance(attachment, dict):
+            out += _attachment_markdown(attachment)
+    for call in record.tool_calls:
+        args = call.get("args")
+        text = (
+            args if isinstance(args, str) else json.dumps(scrub(args), indent=2, ensure_ascii=False)
+        )
+        out += [f"**Tool call** `{call.get('name', '?')}`", "", *_fenced(text, "json")]
+    if meta.get("error"):
+        out += [f"> **Error:** {scrub(str(meta['error']))}", ""]
+    return out
+
+
+def _record_heading(record: MessageRecord, versions: int) -> str:
+    """``## Role: who (notes)``: the sender or tool, the model, the version, status, audience."""
+    meta = record.meta
     title = {"user": "User", "assistant": "Assistant", "tool": "Tool", "system": "System"}[
         record.role
     ]
@@ -107,28 +129,14 @@ def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
         notes.append(f"**{_STATUS_NOTE[record.status]}**")
     if meta.get("visibility") not in (None, "shared"):
         notes.append(f"private to {meta['visibility']}")
-    heading = f"## {title}" + (f" ({', '.join(notes)})" if notes else "")
-    out = [heading, ""]
-    if record.role == "tool":
-        out += _fenced(record.content, "text")
-    elif record.content:
-        out += [record.content, ""]
-    for attachment in meta.get("attachments") or ():
-        if isinstance(attachment, dict):
-            out += [
-                f"📎 *{attachment.get('name', 'file')}* ({attachment.get('size', 0)} bytes)",
-                "",
-            ]
-            if attachment.get("kind") == "text":
-                out += _fenced(scrub_text(str(attachment.get("text") or "")), "text")
-    for call in record.tool_calls:
-        args = call.get("args")
-        text = (
-            args if isinstance(args, str) else json.dumps(scrub(args), indent=2, ensure_ascii=False)
-        )
-        out += [f"**Tool call** `{call.get('name', '?')}`", "", *_fenced(text, "json")]
-    if meta.get("error"):
-        out += [f"> **Error:** {scrub(str(meta['error']))}", ""]
+    return f"## {title}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def _attachment_markdown(attachment: dict[str, Any]) -> list[str]:
+    """An attached file's line; a text file's content follows in a fenced block."""
+    out = [f"📎 *{attachment.get('name', 'file')}* ({attachment.get('size', 0)} bytes)", ""]
+    if attachment.get("kind") == "text":
+        out += _fenced(scrub_text(str(attachment.get("text") or "")), "text")
     return out
 
 

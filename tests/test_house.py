@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _house() -> ModuleType:
     spec = importlib.util.spec_from_file_location("house", ROOT / "scripts" / "house.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

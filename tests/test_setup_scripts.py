@@ -38,7 +38,7 @@ def _source(checkout: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_first_install_says_one_line_and_keeps_pip_warnings_in_the_log(tmp_path: Path):
+def test_a_first_install_says_one_line_and_keeps_pip_warnings_in_the_log(tmp_path: Path) -> None:
     checkout = _fake_checkout(tmp_path, pip_exit=0)
     result = _source(checkout)
 
@@ -50,7 +50,7 @@ def test_a_first_install_says_one_line_and_keeps_pip_warnings_in_the_log(tmp_pat
     assert _source(checkout).stderr == ""  # installed: nothing to say
 
 
-def test_a_failed_install_shows_what_pip_said(tmp_path: Path):
+def test_a_failed_install_shows_what_pip_said(tmp_path: Path) -> None:
     result = _source(_fake_checkout(tmp_path, pip_exit=1))
 
     assert result.returncode == 1

@@ -257,7 +257,8 @@ class WeaverApp(App[None]):
 
         skeleton = self.screen_stack[0]
         assert isinstance(skeleton, ChatSkeleton)
-        while self.screen is not skeleton:  # a screen pushed over it: swap when it is back
+        # a screen pushed over it: swap when it is back (Textual signals no pop to await)
+        while self.screen is not skeleton:  # noqa: ASYNC110
             await asyncio.sleep(0.05)
         chat = self._chat_screen()
         # switch_screen pops the result callback push_screen gives every screen it shows; the
@@ -321,7 +322,7 @@ class WeaverApp(App[None]):
         try:
             save_setting("theme", theme.name)
             self._saved_theme = theme.name
-        except Exception as exc:  # an unwritable config must not break theme switching
+        except Exception as exc:  # noqa: BLE001 (an unwritable config must not break theme switching)
             logger.warning("could not save the theme", extra={"error": str(exc)})
             self.notify(f"Theme not saved: {exc}", severity="warning")
 

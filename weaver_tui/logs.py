@@ -116,7 +116,7 @@ class ScrubFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # a bad format string must not lose the line
+        except Exception:  # noqa: BLE001 (a bad format string must not lose the line)
             message = str(record.msg)
         record.msg, record.args = self.scrubber(message), None
         for key, value in list(vars(record).items()):

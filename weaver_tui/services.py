@@ -49,7 +49,7 @@ def _configured_secrets(settings: Settings) -> list[str]:
     secrets = [_secret(getattr(settings, "api_key", None))]
     try:
         environ = settings.provider_config().env()
-    except Exception:  # the log must open even when the provider settings are broken
+    except Exception:  # noqa: BLE001 (the log must open even when the provider settings are broken)
         return secrets
     secrets += [environ.get(p.key_env, "") for p in PRESETS.values() if p.key_env]
     return [s for s in secrets if s]
@@ -287,7 +287,7 @@ async def _open_checkpointer(stack: AsyncExitStack, data_dir: Path) -> Any:
     except ImportError:
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        data_dir.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
         return await stack.enter_async_context(
             AsyncSqliteSaver.from_conn_string(str(data_dir / "checkpoints.db"))
         )

@@ -122,7 +122,7 @@ class SpaceServer(GuardedServer):
             self.seats.connected(token, -1)
 
     async def _end_when_revoked(self, token: str, session: asyncio.Task[object] | None) -> None:
-        while self.seat_for(token) is not None:
+        while self.seat_for(token) is not None:  # noqa: ASYNC110 (revoked in another process)
             await asyncio.sleep(REVOKE_CHECK_S)
         logger.warning("a revoked seat was disconnected")
         if session is not None:

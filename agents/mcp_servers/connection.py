@@ -45,7 +45,8 @@ async def _open_session(
     if server.transport == "stdio":
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
-        assert server.command is not None and stderr is not None
+        assert server.command is not None
+        assert stderr is not None
         params = StdioServerParameters(
             command=server.command, args=list(server.args), env=dict(server.env), cwd=server.cwd
         )
@@ -120,7 +121,7 @@ class McpConnection:
                 logger.info("mcp server ready", extra={"server": self.server.name,
                                                       "tools": [t.name for t in self.tools]})  # fmt: skip
                 await self._closing.wait()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (any failure of the server task goes to its waiter)
             if not self._ready.done():
                 self._ready.set_exception(exc)
             else:
@@ -132,7 +133,8 @@ class McpConnection:
             if not self._ready.done():
                 self._ready.set_exception(McpServerError("the session ended"))
 
-    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> CallToolResult:
+    # the limit is named in the sentence the user reads, so it is a parameter, not a scope
+    async def call(self, tool: str, args: dict[str, Any], timeout: float) -> CallToolResult:  # noqa: ASYNC109
         """Call ``tool``; raises :class:`McpServerError` (one sentence) when the server cannot
         answer. A server that closed the connection is marked stopped."""
         session = self._session

@@ -129,7 +129,7 @@ class ChatModelHandle:
             )
             answer.raise_for_status()
             return served_context_window(answer.json(), self.model_name)
-        except Exception as exc:  # any HTTP or JSON failure: the window stays unknown
+        except Exception as exc:  # noqa: BLE001 (any HTTP or JSON failure: the window stays unknown)
             logger.info("the server did not list a context window", extra={"error": str(exc)})
             return None
 

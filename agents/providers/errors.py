@@ -204,49 +204,12 @@ def translate_provider_error(
     """The ``WeaverError`` the user should see for ``exc`` raised while talking to a provider."""
     if isinstance(exc, WeaverError):
         return exc
-    import openai
-
-    from agents.providers.openai_answers import NO_CHUNKS, NotAChatCompletion
-
-    timeouts, transport = _transport_classes()
-    result: WeaverError
-    if isinstance(exc, NotAChatCompletion):
-        result = ProviderBadResponseError(
-            f"{_who(provider)} answered with something that is not a chat completion: "
-            f"{exc.what}; check that base_url ({base_url or 'the provider address'}) is the "
-            "API's address (it usually ends in /v1), not a web page."
-        )
-    elif isinstance(exc, ValueError) and str(exc).startswith(NO_CHUNKS):
-        result = ProviderBadResponseError(
-            f"{_who(provider)} answered with an event stream holding no chat completion "
-            "(empty, or only [DONE]); check base_url and the model name, then try again."
-        )
-    elif isinstance(exc, openai.APITimeoutError):
-        result = _timeout_error(provider, timeout)
-    elif isinstance(exc, openai.APIConnectionError):
-        result = _network_error(_where(exc, base_url), provider)
-    elif isinstance(exc, openai.APIResponseValidationError):
-        result = _bad_stream(provider, "a response in an unexpected shape")
-    elif isinstance(exc, openai.APIStatusError):
-        result = _status_error(exc, exc.status_code, provider, model)
-    elif isinstance(exc, openai.APIError):
-        detail = _provider_detail(exc)
-        result = ProviderServerError(
-            f"{_who(provider)} reported an error during the reply"
-            + (f" ({detail})" if detail else "")
-            + "; try again, or switch model or provider."
-        )
-    elif isinstance(exc, openai.OpenAIError) and "api_key" in str(exc):
-        result = MissingKeyError(f"{_who(provider)} needs an API key: set {_key_hint(provider)}.")
-    elif isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
-        result = _bad_stream(provider, "a malformed stream chunk")
-    elif isinstance(exc, timeouts):
-        result = _timeout_error(provider, timeout)
-    elif isinstance(exc, transport):
-        result = _network_error(_where(exc, base_url), provider)
-    elif isinstance(exc, ValueError) and "pydantic" in type(exc).__module__:
-        result = _bad_stream(provider, "a response in an unexpected shape")
-    else:
+    result = _answer_shape_error(exc, provider, base_url)
+    if result is None:
+        result = _sdk_error(exc, provider, base_url, timeout, model)
+    if result is None:
+        result = _wire_error(exc, provider, base_url, timeout)
+    if result is None:
         result = WeaverError(
             f"{_who(provider)} call failed unexpectedly ({type(exc).__name__}); see the log "
             "file for details."
@@ -256,6 +219,72 @@ def translate_provider_error(
         extra={"provider": provider, "error_code": result.code, "exc_type": type(exc).__name__},
     )
     return result
+
+
+def _answer_shape_error(
+    exc: BaseException, provider: str | None, base_url: str | None
+) -> WeaverError | None:
+    """An answer that is not a chat completion at all (a web page, an empty event stream)."""
+    from agents.providers.openai_answers import NO_CHUNKS, NotAChatCompletion
+
+    if isinstance(exc, NotAChatCompletion):
+        return ProviderBadResponseError(
+            f"{_who(provider)} answered with something that is not a chat completion: "
+            f"{exc.what}; check that base_url ({base_url or 'the provider address'}) is the "
+            "API's address (it usually ends in /v1), not a web page."
+        )
+    if isinstance(exc, ValueError) and str(exc).startswith(NO_CHUNKS):
+        return ProviderBadResponseError(
+            f"{_who(provider)} answered with an event stream holding no chat completion "
+            "(empty, or only [DONE]); check base_url and the model name, then try again."
+        )
+    return None
+
+
+def _sdk_error(
+    exc: BaseException,
+    provider: str | None,
+    base_url: str | None,
+    timeout: float | None,
+    model: str | None,
+) -> WeaverError | None:
+    """The OpenAI SDK's own errors, most specific class first."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return _timeout_error(provider, timeout)
+    if isinstance(exc, openai.APIConnectionError):
+        return _network_error(_where(exc, base_url), provider)
+    if isinstance(exc, openai.APIResponseValidationError):
+        return _bad_stream(provider, "a response in an unexpected shape")
+    if isinstance(exc, openai.APIStatusError):
+        return _status_error(exc, exc.status_code, provider, model)
+    if isinstance(exc, openai.APIError):
+        detail = _provider_detail(exc)
+        return ProviderServerError(
+            f"{_who(provider)} reported an error during the reply"
+            + (f" ({detail})" if detail else "")
+            + "; try again, or switch model or provider."
+        )
+    if isinstance(exc, openai.OpenAIError) and "api_key" in str(exc):
+        return MissingKeyError(f"{_who(provider)} needs an API key: set {_key_hint(provider)}.")
+    return None
+
+
+def _wire_error(
+    exc: BaseException, provider: str | None, base_url: str | None, timeout: float | None
+) -> WeaverError | None:
+    """Errors below the SDK: a malformed chunk, the HTTP transport, a failed validation."""
+    timeouts, transport = _transport_classes()
+    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
+        return _bad_stream(provider, "a malformed stream chunk")
+    if isinstance(exc, timeouts):
+        return _timeout_error(provider, timeout)
+    if isinstance(exc, transport):
+        return _network_error(_where(exc, base_url), provider)
+    if isinstance(exc, ValueError) and "pydantic" in type(exc).__module__:
+        return _bad_stream(provider, "a response in an unexpected shape")
+    return None
 
 
 __all__ = ["parse_retry_after", "scrub", "translate_provider_error"]

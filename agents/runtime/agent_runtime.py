@@ -212,7 +212,7 @@ class AgentRuntime:
                 recorder.annotate(reply.id, {"continued_from": continue_from})
             thread_id = f"{conversation_id}:{reply.id}"
             reply = recorder.annotate(reply.id, {"thread_id": thread_id})
-        except Exception as exc:  # a missing record or profile, an unreadable prompt, storage
+        except Exception as exc:  # noqa: BLE001 (a missing record or profile, an unreadable prompt, storage)
             error = exc if isinstance(exc, WeaverError) else ConfigError(start_failure(exc))
             logger.warning("turn not started", extra={"trace_id": trace_id, "error": str(error)})
             yield RunError(error, self._fail_start(recorder, error))
@@ -329,7 +329,7 @@ class AgentRuntime:
             pending = record.meta["pending_interrupt"]
             conversation = self.store.get_conversation(conversation_id)
             chosen = get_profile(pending.get("profile") or conversation.profile)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (any unreadable paused turn is said in one sentence)
             yield RunError(
                 ConfigError(f"There is no paused turn to resume on {record_id} ({exc}).")
             )
@@ -491,7 +491,7 @@ class AgentRuntime:
             return
         try:
             await delete(thread_id)
-        except Exception as exc:  # a checkpoint left behind costs space, not correctness
+        except Exception as exc:  # noqa: BLE001 (a checkpoint left behind costs space, not correctness)
             logger.warning(
                 "checkpoints not deleted", extra={"thread_id": thread_id, "error": str(exc)}
             )
@@ -540,7 +540,7 @@ class AgentRuntime:
             return recorder.finish_turn(
                 MessageStatus.ERROR, latency_ms=0.0, error=error.user_message
             )
-        except Exception as exc:  # the store that failed the start may fail this write too
+        except Exception as exc:  # noqa: BLE001 (the store that failed the start may fail this write too)
             logger.warning("failed reply not marked", extra={"error": str(exc)})
             return None
 

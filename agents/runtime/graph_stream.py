@@ -76,7 +76,7 @@ class GraphStream:
                     self._room.clear()
         except asyncio.CancelledError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (any failure of the graph task is handed to the reader)
             await self._queue.put(_Failed(exc))
             return
         await self._queue.put(_DONE)

@@ -14,10 +14,10 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
+from acp import PROTOCOL_VERSION, Client, spawn_agent_process, text_block
 from acp.core import ClientSideConnection
 from acp.schema import (
     AgentMessageChunk,
@@ -111,8 +111,10 @@ def acp_agent(tmp_path: Path) -> AgentFactory:
         client = RecordingClient(answer=answer)
         stderr_path = tmp_path / "agent-stderr.txt"
         with stderr_path.open("wb") as stderr:
+            # Client is a Protocol of every call an agent may make; this one answers only those the
+            # tests need, and the connection answers any other with "method not found".
             async with spawn_agent_process(
-                client,
+                cast(Client, client),
                 sys.executable,
                 "-m",
                 "weaver_tui",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from storage.models import MessageStatus
@@ -43,8 +44,11 @@ async def test_a_prompt_on_the_offline_model_streams_and_becomes_a_conversation(
         [conversation] = store.list_conversations()
         assert conversation.profile == "paper-pilot"
         assert conversation.meta["acp_session"] == session
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
-        assert branch[0].role == "user" and branch[0].content == "How does ReWOO save tokens?"
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
+        assert branch[0].role == "user"
+        assert branch[0].content == "How does ReWOO save tokens?"
         assert branch[-1].role == "assistant"
         assert branch[-1].status == MessageStatus.COMPLETE
         assert streamed.strip() in "\n".join(r.content for r in branch[1:])
@@ -67,7 +71,8 @@ async def test_a_prompt_on_an_openai_compatible_server_with_a_tool_call(
     assert (first.stop_reason, second.stop_reason) == ("end_turn", "end_turn")
     assert agent.client.agent_text() == "Reading.The file says 42.Still 42."
     [started] = agent.client.of_kind("tool_call")
-    assert started.status == "in_progress" and started.raw_input == {"path": "notes.txt"}
+    assert started.status == "in_progress"
+    assert started.raw_input == {"path": "notes.txt"}
     assert "read_file" in started.title
     [finished] = agent.client.of_kind("tool_call_update")
     assert finished.tool_call_id == started.tool_call_id
@@ -77,7 +82,9 @@ async def test_a_prompt_on_an_openai_compatible_server_with_a_tool_call(
     assert sent == ["What does notes.txt say?", "Sure?"]
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         assert [r.role for r in branch] == [
             "user",
             "assistant",
@@ -86,9 +93,10 @@ async def test_a_prompt_on_an_openai_compatible_server_with_a_tool_call(
             "user",
             "assistant",
         ]
-        assert conversation.meta["project_root"] == str(tmp_path.resolve())
+        assert conversation.meta["project_root"] == str(await asyncio.to_thread(tmp_path.resolve))
     log = (tmp_path / "data" / "weaver.log").read_text(encoding="utf-8")
-    assert "acp session opened" in log and KEY not in log
+    assert "acp session opened" in log
+    assert KEY not in log
 
 
 async def test_a_provider_failure_is_one_sentence_not_a_traceback(
@@ -107,6 +115,7 @@ async def test_a_provider_failure_is_one_sentence_not_a_traceback(
             raise AssertionError("the prompt should have failed")
 
     message = str(failure)
-    assert "Traceback" not in message and "\n" not in message.strip()
+    assert "Traceback" not in message
+    assert "\n" not in message.strip()
     assert "key" in message.lower()
     assert b"Traceback" not in agent.stderr.read_bytes()

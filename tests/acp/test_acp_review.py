@@ -29,7 +29,9 @@ def script_a_patch(fake_openai: FakeOpenAI, tmp_path: Path, after: str) -> Path:
 
 
 def tool_result_the_model_read(fake_openai: FakeOpenAI) -> str:
-    messages = fake_openai.chat_requests[-1].body["messages"]
+    body = fake_openai.chat_requests[-1].body
+    assert body is not None
+    messages = body["messages"]
     [result] = [m for m in messages if m["role"] == "tool" and m["tool_call_id"] == "c_edit"]
     return str(result["content"])
 
@@ -46,9 +48,11 @@ async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
 
     assert response.stop_reason == "end_turn"
     [asked] = agent.client.permission_requests
-    assert asked.tool_call_id == "c_edit" and asked.kind == "edit"
+    assert asked.tool_call_id == "c_edit"
+    assert asked.kind == "edit"
     [proposed] = asked.content
-    assert proposed.type == "diff" and proposed.path == str(app.resolve())
+    assert proposed.type == "diff"
+    assert proposed.path == str(app.resolve())
     assert proposed.old_text == APP_PY
     assert proposed.new_text == APP_PY.replace("Hello", "Hi")
     assert app.read_text(encoding="utf-8") == APP_PY.replace("Hello", "Hi")
@@ -57,7 +61,8 @@ async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
         for u in agent.client.of_kind("tool_call_update")
         if u.tool_call_id == "c_edit" and u.content and u.content[0].type == "diff"
     ]
-    assert diffs and diffs[-1].status == "completed"
+    assert diffs
+    assert diffs[-1].status == "completed"
     assert diffs[-1].content[0].old_text == APP_PY
     assert diffs[-1].content[0].new_text == APP_PY.replace("Hello", "Hi")
     assert tool_result_the_model_read(fake_openai).startswith("Applied patch p-")
@@ -86,7 +91,9 @@ async def test_a_rejected_patch_leaves_the_file_and_the_model_hears_it(
     assert diffs == [], "nothing was applied, so no edit is reported"
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         [tool] = [r for r in branch if r.role == "tool"]
         assert tool.meta["patch_status"] == "rejected"
 
@@ -137,6 +144,7 @@ async def test_a_tool_needing_approval_asks_permission_and_runs_once_allowed(
 
     assert response.stop_reason == "end_turn", agent.stderr.read_text()
     [asked] = agent.client.permission_requests
-    assert asked.tool_call_id == "c_t" and "lookup_ticket" in asked.title
+    assert asked.tool_call_id == "c_t"
+    assert "lookup_ticket" in asked.title
     assert ran(log)
     assert agent.client.agent_text().endswith("Ticket 42 is open.")

@@ -35,11 +35,14 @@ async def test_cancel_mid_reply_stops_the_turn_and_keeps_the_partial_reply(
 
     assert response.stop_reason == "cancelled"
     streamed = agent.client.agent_text()
-    assert streamed.startswith("word0 word1 word2 ") and "word1999" not in streamed
+    assert streamed.startswith("word0 word1 word2 ")
+    assert "word1999" not in streamed
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
         reply = store.active_leaf(conversation.id)
-        assert reply.role == "assistant" and reply.status == MessageStatus.CANCELLED
+        assert reply is not None
+        assert reply.role == "assistant"
+        assert reply.status == MessageStatus.CANCELLED
         assert reply.content.startswith("word0 word1 word2 ")
 
 
@@ -59,6 +62,7 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
 
     async with acp_agent("--profile", "ide-helper", env=env) as second:
         initialized = await second.conn.initialize(protocol_version=PROTOCOL_VERSION)
+        assert initialized.agent_capabilities is not None
         assert initialized.agent_capabilities.load_session is True
         await second.conn.load_session(cwd=str(tmp_path), session_id=session, mcp_servers=[])
         replayed = [u.session_update for u in second.client.updates]
@@ -74,11 +78,14 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
         "agent_message_chunk",
     ]
     assert [u.content.text for u in users] == ["What does notes.txt say?"]
-    assert tool.status == "completed" and "The answer is 42." in tool.content[0].content.text
+    assert tool.status == "completed"
+    assert "The answer is 42." in tool.content[0].content.text
     assert replayed_text == "Reading.It says 42."
     with open_store(tmp_path) as store:
         [conversation] = store.list_conversations()
-        branch = store.path_to_root(store.active_leaf(conversation.id).id)
+        leaf = store.active_leaf(conversation.id)
+        assert leaf is not None
+        branch = store.path_to_root(leaf.id)
         assert [r.content for r in branch if r.role == "user"] == [
             "What does notes.txt say?",
             "Sure?",
@@ -123,4 +130,5 @@ async def test_loading_an_unknown_session_says_what_to_do(
             message = str(error)
         else:
             raise AssertionError("loading an unknown session should fail")
-    assert "weaver-tui conversations" in message and "\n" not in message
+    assert "weaver-tui conversations" in message
+    assert "\n" not in message

@@ -44,5 +44,6 @@ def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor(tmp_path:
         )
     assert result.returncode == 2
     [line] = result.stderr.splitlines()
-    assert line.startswith("weaver-tui: ") and "editor" in line
+    assert line.startswith("weaver-tui: ")
+    assert "editor" in line
     assert out.read_bytes() == b""

@@ -26,14 +26,18 @@ async def test_a_first_draft_that_passes_is_answered_with_code_spec_and_report(
     assert f"validate: {VALIDATING}" in turn.stages
     assert "validate: all levels passed" in turn.stages
     assert not any(line.startswith("reflect:") for line in turn.stages)
-    assert turn.trace["valid"] and turn.trace["fixes"] == 0 and not turn.trace["stub"]
+    assert turn.trace["valid"]
+    assert turn.trace["fixes"] == 0
+    assert not turn.trace["stub"]
     assert [s["stage"] for s in turn.trace["stages"]] == ["read_request", "draft", "validate"]
     code, spec = turn.artifact("python"), turn.artifact("yaml")
-    assert "def extract_context" in code and "pattern: '500|503'" in spec
+    assert "def extract_context" in code
+    assert "pattern: '500|503'" in spec
     assert "kind: alternatives" in spec
     content = turn.reply.content
     assert content.startswith("**Valid atom**: the draft passed every check at once.")
-    assert "```python" in content and "```yaml" in content
+    assert "```python" in content
+    assert "```yaml" in content
     assert "Level 2 · contract run: passed" in content
     assert reply_badge(turn.reply.meta) == "valid"
     # what was saved is what passed: checking it again gives the same verdict
@@ -52,7 +56,8 @@ async def test_a_broken_draft_the_offline_model_cannot_fix_ends_in_the_safe_stub
     validations = [line for line in turn.stages if line.startswith("validate: ") and VALIDATING not in line]  # fmt: skip
     assert "forbidden import 'os'" in validations[0]
     assert f"reflect: {FIXING} (fix 1 of 3)" in turn.stages
-    assert turn.trace["stub"] and turn.trace["fixes"] == 3
+    assert turn.trace["stub"]
+    assert turn.trace["fixes"] == 3
     said = turn.reply.content.partition("**What the last fix said**")[2]
     assert "cannot fix code" in said  # the demo says it cannot, rather than pretending
     assert reply_badge(turn.reply.meta) == "safe stub"
@@ -66,18 +71,21 @@ async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_thr
     turn = await atom_turn(runtime, store, f"Extract the error code:\n```\n{sample}\n```")
 
     stages = [s["stage"] for s in turn.trace["stages"]]
-    assert stages.count("validate") == 4 and stages.count("reflect") == 3
+    assert stages.count("validate") == 4
+    assert stages.count("reflect") == 3
     assert stages[-1] == "fallback"
     assert [line for line in turn.stages if line.startswith("reflect: Type")][-1].endswith(
         "(fix 3 of 3)"
     )
-    assert turn.trace["stub"] and turn.trace["valid"]
+    assert turn.trace["stub"]
+    assert turn.trace["valid"]
     assert turn.reply.content.startswith("**Safe stub.**")
     assert "extract_context finds nothing in the 2 sample lines" in turn.reply.content
     # The last fix's own words say why no rewrite could help.
     said = turn.reply.content.partition("**What the last fix said**")[2]
     assert "cannot fix code" in said
-    assert "SAFE STUB" in turn.artifact("python") and "stub: true" in turn.artifact("yaml")
+    assert "SAFE STUB" in turn.artifact("python")
+    assert "stub: true" in turn.artifact("yaml")
     assert reply_badge(turn.reply.meta) == "safe stub"
 
 
@@ -111,7 +119,8 @@ async def test_a_sample_file_that_leads_outside_the_project_is_not_read(
         line.startswith("read_request:") and "outside the project root" in line
         for line in turn.stages
     )
-    assert "999" not in turn.reply.content and "secret line" not in turn.reply.content
+    assert "999" not in turn.reply.content
+    assert "secret line" not in turn.reply.content
 
 
 async def test_a_request_with_nothing_to_work_on_gets_a_guide_not_an_atom(

@@ -4,6 +4,7 @@ signal another process; as root the atom runs as nobody; without seccomp no atom
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import importlib.util
 import os
@@ -53,7 +54,7 @@ async def test_the_reported_exploit_past_level_1_fails_level_2_and_runs_nothing(
     report = await validation.avalidate(escape_code(marker))
     assert report.levels[1].status == "failed"
     assert not report.valid
-    assert not marker.exists()
+    assert not await asyncio.to_thread(marker.exists)
 
 
 async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path) -> None:
@@ -66,7 +67,7 @@ async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path) -> None:
 )
 async def test_without_the_hook_no_program_runs_and_no_file_is_made(marker: Path, name: str) -> None:
     outcome = await run_one(marker, name)
-    assert not marker.exists()
+    assert not await asyncio.to_thread(marker.exists)
     assert not outcome.ok or outcome.value != 0
 
 
@@ -112,4 +113,4 @@ async def test_when_the_child_cannot_load_libseccomp_the_atom_never_runs(
         "the atom sandbox cannot lock itself down, so no atom code was run: libseccomp could"
         " not be loaded (libmissing.so.9: cannot open shared object file"
     )
-    assert not marker.exists()
+    assert not await asyncio.to_thread(marker.exists)

@@ -54,4 +54,5 @@ def test_script_runs_and_reports_every_figure(
     verdicts = [line for line in result.stdout.splitlines() if "target:" in line]
     assert len(verdicts) == SCRIPTS[name], result.stdout
     assert all(line.rstrip().endswith(("PASS", "FAIL")) for line in verdicts)
-    assert "figure:" in result.stdout and "baseline:" in result.stdout
+    assert "figure:" in result.stdout
+    assert "baseline:" in result.stdout

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
-from tests.support.fake_openai import Reply, ToolCall
+from tests.runtime.helpers import active_leaf_id
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 KEY = "sk-cli-test-key-0123456789"
 NO_TEXTUAL = (
@@ -18,7 +21,7 @@ NO_TEXTUAL = (
 )
 
 
-def _server_env(fake_openai) -> dict[str, str]:
+def _server_env(fake_openai: FakeOpenAI) -> dict[str, str]:
     return {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
@@ -28,8 +31,8 @@ def _server_env(fake_openai) -> dict[str, str]:
 
 
 def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
-    weaver, fake_openai, tmp_path: Path
-):
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     fake_openai.script(
         Reply(
             content="Let me look.", tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"})]
@@ -62,19 +65,25 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
     assert "researcher" in listed.stdout
 
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
-        roles = [r.role for r in store.path_to_root(store.active_leaf(conversation_id).id)]
+        leaf_id = active_leaf_id(store, conversation_id)
+        assert leaf_id is not None
+        roles = [r.role for r in store.path_to_root(leaf_id)]
         assert roles == ["user", "assistant", "tool", "assistant", "user", "assistant"]
 
     log = (tmp_path / "data" / "weaver.log").read_text(encoding="utf-8")
     assert KEY not in log
     lines = [json.loads(line) for line in log.splitlines()]
     finished = [r for r in lines if r["msg"] == "turn finished"]
-    assert len(finished) == 2 and all(r["trace_id"] for r in finished)
+    assert len(finished) == 2
+    assert all(r["trace_id"] for r in finished)
     assert finished[0]["trace_id"] != finished[1]["trace_id"]
-    assert finished[0]["model"] == "fake-model" and "latency_ms" in finished[0]
+    assert finished[0]["model"] == "fake-model"
+    assert "latency_ms" in finished[0]
 
 
-def test_ask_on_the_offline_model_without_textual(weaver):
+def test_ask_on_the_offline_model_without_textual(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
     result = weaver(
         "ask", "--profile", "researcher", "How does ReWOO save tokens?", code=NO_TEXTUAL
     )

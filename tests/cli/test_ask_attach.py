@@ -12,14 +12,16 @@ import sys
 from pathlib import Path
 
 from tests.cli.conftest import isolated_env
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
 )
 
 
-def ask(tmp_path: Path, fake_openai, *args: str, stdin: bytes | None = None, **env: str):
+def ask(
+    tmp_path: Path, fake_openai: FakeOpenAI, *args: str, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[bytes]:
     settings = {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
@@ -43,7 +45,9 @@ def stored_attachments(tmp_path: Path) -> list[str]:
     return [meta for (meta,) in rows]
 
 
-def test_attached_files_and_piped_input_reach_the_model(tmp_path: Path, fake_openai) -> None:
+def test_attached_files_and_piped_input_reach_the_model(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "build.log").write_text("error: linker failed at step 3\n", encoding="utf-8")
     (tmp_path / "shot.png").write_bytes(PNG)
     fake_openai.script(Reply("The linker failed."))
@@ -52,42 +56,52 @@ def test_attached_files_and_piped_input_reach_the_model(tmp_path: Path, fake_ope
         "why did this fail?", stdin=b"piped: make: *** [all] Error 2\n",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()
-    content = fake_openai.chat_requests[-1].body["messages"][-1]["content"]
+    content = fake_openai.chat_bodies[-1]["messages"][-1]["content"]
     texts = [part.get("text", "") for part in content if part["type"] == "text"]
     assert texts[0] == "why did this fail?"
     assert any("Attached file build.log:" in t and "linker failed" in t for t in texts)
     assert any("Attached file stdin:" in t and "Error 2" in t for t in texts)
     images = [part for part in content if part["type"] == "image_url"]
-    assert images and images[0]["image_url"]["url"].startswith("data:image/png;base64,")
+    assert images
+    assert images[0]["image_url"]["url"].startswith("data:image/png;base64,")
     (meta,) = stored_attachments(tmp_path)
-    assert '"name":"build.log"' in meta and '"name":"stdin"' in meta
+    assert '"name":"build.log"' in meta
+    assert '"name":"stdin"' in meta
 
 
 def test_a_binary_or_missing_file_is_refused_before_anything_is_stored(
-    tmp_path: Path, fake_openai
+    tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     (tmp_path / "blob.bin").write_bytes(b"\x00\xff\xfe" * 10)
     for name, said in (("blob.bin", "is not text"), ("nope.txt", "cannot be attached")):
         done = ask(tmp_path, fake_openai, "--attach", name, "look")
         assert done.returncode == 2, done.stderr
-        assert said in done.stderr.decode() and b"Traceback" not in done.stderr
+        assert said in done.stderr.decode()
+        assert b"Traceback" not in done.stderr
     assert not (tmp_path / "data" / "weaver.db").exists() or not stored_attachments(tmp_path)
 
 
-def test_attachments_count_toward_the_message_limit(tmp_path: Path, fake_openai) -> None:
+def test_attachments_count_toward_the_message_limit(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "big.log").write_text("x" * 5000, encoding="utf-8")
     done = ask(tmp_path, fake_openai, "--attach", "big.log", "hi", WEAVER_MAX_MESSAGE_BYTES="2000")
-    assert done.returncode == 2 and "limit" in done.stderr.decode()
+    assert done.returncode == 2
+    assert "limit" in done.stderr.decode()
 
 
-def test_the_offline_model_says_it_cannot_see_an_image(tmp_path: Path, fake_openai) -> None:
+def test_the_offline_model_says_it_cannot_see_an_image(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     (tmp_path / "shot.png").write_bytes(PNG)
     done = ask(tmp_path, fake_openai, "--attach", "shot.png", "what is this?", WEAVER_PROVIDER="offline")  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()
     assert "cannot see images" in done.stdout.decode()
 
 
-def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(tmp_path: Path, fake_openai) -> None:
+def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply("hello"))
     settings = {
         "WEAVER_PROVIDER": "openai-compatible",

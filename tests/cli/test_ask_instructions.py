@@ -10,14 +10,14 @@ import pytest
 from agents.instructions import HEADING, INSTRUCTIONS_MAX_CHARS
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.test_ask_options import _ask, data_dir
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 __all__ = ["data_dir"]
 pytestmark = pytest.mark.usefixtures("researcher")
 
 
 @pytest.fixture
-def remote(data_dir: Path, fake_openai, monkeypatch: pytest.MonkeyPatch):
+def remote(data_dir: Path, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> FakeOpenAI:
     monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
     monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("WEAVER_API_KEY", "sk-test-not-a-real-key")
@@ -25,13 +25,15 @@ def remote(data_dir: Path, fake_openai, monkeypatch: pytest.MonkeyPatch):
     return fake_openai
 
 
-def system_sent(fake_openai) -> str:
-    first = fake_openai.chat_requests[-1].body["messages"][0]
+def system_sent(fake_openai: FakeOpenAI) -> str:
+    first = fake_openai.chat_bodies[-1]["messages"][0]
     assert first["role"] == "system"
     return str(first["content"])
 
 
-def test_instructions_go_with_every_turn_until_cleared(data_dir: Path, remote, capsys) -> None:
+def test_instructions_go_with_every_turn_until_cleared(
+    data_dir: Path, remote: FakeOpenAI, capsys: pytest.CaptureFixture[str]
+) -> None:
     remote.script(Reply("Bonjour."), Reply("Encore."), Reply("Hello."))
     code, _, err = _ask(capsys, "--profile", "researcher", "--system", "Answer in French.", "hi")
     assert code == 0, err
@@ -51,10 +53,11 @@ def test_instructions_go_with_every_turn_until_cleared(data_dir: Path, remote, c
 
 
 def test_instructions_over_the_limit_are_refused_before_anything_is_stored(
-    data_dir: Path, capsys
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = _ask(capsys, "--system", "x" * (INSTRUCTIONS_MAX_CHARS + 1), "hi")
-    assert code == 2 and out == ""
+    assert code == 2
+    assert out == ""
     assert "instructions are at most" in err.lower()
     assert (
         not (data_dir / "weaver.db").exists()

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from storage.models import MessageStatus
+from storage.models import MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 WAIT_S = 60
 
 
-def _start_ask(tmp_path: Path, fake_openai) -> subprocess.Popen[bytes]:
+def _start_ask(tmp_path: Path, fake_openai: FakeOpenAI) -> subprocess.Popen[bytes]:
     env = isolated_env(
         tmp_path,
         WEAVER_PROVIDER="openai-compatible",
@@ -54,7 +54,7 @@ def _read_until(process: subprocess.Popen[bytes], needed: int) -> bytes:
     return data
 
 
-def _only_reply(tmp_path: Path):
+def _only_reply(tmp_path: Path) -> MessageRecord:
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         (conversation,) = store.list_conversations()
         return store.active_leaf(conversation.id) or store.list_messages(conversation.id)[-1]
@@ -62,8 +62,8 @@ def _only_reply(tmp_path: Path):
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
-    tmp_path: Path, fake_openai, stop: str
-):
+    tmp_path: Path, fake_openai: FakeOpenAI, stop: str
+) -> None:
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
     process = _start_ask(tmp_path, fake_openai)
     try:
@@ -73,14 +73,18 @@ def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
     finally:
         process.kill()
     assert process.returncode == 130, err
-    assert b"conversation: " in err and b"Traceback" not in err
+    assert b"conversation: " in err
+    assert b"Traceback" not in err
     reply = _only_reply(tmp_path)
-    assert reply.role == "assistant" and reply.status is MessageStatus.CANCELLED
+    assert reply.role == "assistant"
+    assert reply.status is MessageStatus.CANCELLED
     assert reply.content.startswith("word0 word1 ")
     assert len(reply.content.split()) < 2000
 
 
-def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fake_openai):
+def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
     process = _start_ask(tmp_path, fake_openai)
     try:
@@ -100,8 +104,8 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(tmp_path: Path, fak
 
 
 def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound(
-    tmp_path: Path, fake_openai
-):
+    tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
     # long enough that the first reply is still streaming however slowly the second process
     # starts (it is interrupted as soon as the second has answered)
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(30000)], token_delay=0.01))

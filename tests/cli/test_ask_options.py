@@ -4,20 +4,21 @@ continues, a profile that does not match the conversation is refused in one line
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 from weaver_tui import cli
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     for name in ("WEAVER_PROVIDER", "WEAVER_API_KEY", "WEAVER_BASE_URL", "WEAVER_MODEL"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
@@ -39,13 +40,17 @@ def _ask(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, captured.out, captured.err
 
 
-def test_parent_forks_and_conversation_continues(data_dir: Path, capsys):
+def test_parent_forks_and_conversation_continues(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = _ask(capsys, "--profile", "researcher", "What is BM25?")
-    assert code == 0 and out.strip(), err
+    assert code == 0, err
+    assert out.strip(), err
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
     with SqliteConversationStore(data_dir / "weaver.db") as store:
         first_user = store.list_messages(conversation_id)[0]
-        assert first_user.role == "user" and first_user.content == "What is BM25?"
+        assert first_user.role == "user"
+        assert first_user.content == "What is BM25?"
 
     code, _, err = _ask(capsys, "--conversation", conversation_id, "And dense vectors?")
     assert code == 0, err
@@ -61,24 +66,31 @@ def test_parent_forks_and_conversation_continues(data_dir: Path, capsys):
         assert fork.parent_id == first_user.id  # a new branch right below the first question
         assert follow_up.parent_id != first_user.id  # the continuation went below the answer
         leaf = store.active_leaf(conversation_id)
+        assert leaf is not None
         assert [r.id for r in store.path_to_root(leaf.id)][:2] == [first_user.id, fork.id]
 
 
-def test_profile_that_does_not_match_the_conversation_is_refused(data_dir: Path, capsys):
+def test_profile_that_does_not_match_the_conversation_is_refused(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = _ask(capsys, "--profile", "researcher", "hello")
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
 
     code, out, err = _ask(capsys, "--conversation", conversation_id, "--profile", "mediator", "hi")
 
-    assert code == 1 and out == ""
+    assert code == 1
+    assert out == ""
     assert err.strip().splitlines() == [
         f"weaver-tui: conversation {conversation_id} belongs to the researcher profile, not mediator"
     ]
 
 
 def test_provider_failure_is_one_line_and_a_non_zero_exit(
-    data_dir: Path, capsys, fake_openai, monkeypatch: pytest.MonkeyPatch
-):
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     key = "sk-cli-test-key-0123456789"
     monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
     monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
@@ -88,20 +100,27 @@ def test_provider_failure_is_one_line_and_a_non_zero_exit(
 
     code, out, err = _ask(capsys, "--profile", "researcher", "hello")
 
-    assert code == 1 and out == ""
+    assert code == 1
+    assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("weaver-tui: ") and "API key" in lines[0]
-    assert key not in err and "Traceback" not in err
+    assert lines[0].startswith("weaver-tui: ")
+    assert "API key" in lines[0]
+    assert key not in err
+    assert "Traceback" not in err
     with SqliteConversationStore(data_dir / "weaver.db") as store:
         (conversation,) = store.list_conversations()
         reply = store.active_leaf(conversation.id)
-        assert reply.role == "assistant" and reply.status is MessageStatus.ERROR
+        assert reply is not None
+        assert reply.role == "assistant"
+        assert reply.status is MessageStatus.ERROR
         assert conversation.id in lines[0]
     assert key not in (data_dir / "weaver.log").read_text(encoding="utf-8")
 
 
-def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsys, tmp_path: Path):
+def test_project_root_is_stored_and_used_by_the_ide_helper(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "notes.md").write_text("# Notes\nThe build uses ruff.\n", encoding="utf-8")
@@ -111,14 +130,17 @@ def test_project_root_is_stored_and_used_by_the_ide_helper(data_dir: Path, capsy
     )
 
     assert code == 0, err
-    assert "→ read_file" in err and "ruff" in out
+    assert "→ read_file" in err
+    assert "ruff" in out
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
     with SqliteConversationStore(data_dir / "weaver.db") as store:
         conversation = store.get_conversation(conversation_id)
         assert conversation.meta["project_root"] == str(project.resolve())
 
 
-def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, capsys):
+def test_a_turn_paused_on_a_patch_review_says_how_to_decide(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project = data_dir.parent / "project"
     (project / "src").mkdir(parents=True)
     (project / "src" / "app.py").write_text("def load_config():\n    return {}\n")
@@ -133,17 +155,22 @@ def test_a_turn_paused_on_a_patch_review_says_how_to_decide(data_dir: Path, caps
     assert code == 0, err
     conversation_id = err.strip().splitlines()[-1].removeprefix("conversation: ")
     hint = next(line for line in err.splitlines() if line.startswith("The proposed patch waits"))
-    assert f"weaver-tui --conversation {conversation_id}" in hint and "F4" in hint
+    assert f"weaver-tui --conversation {conversation_id}" in hint
+    assert "F4" in hint
     assert "propose a change to `src/app.py`" in out
     assert (project / "src" / "app.py").read_text().startswith("def load_config")  # not applied
 
     code, _, err = _ask(capsys, "--profile", "ide-helper", "--project-root", str(project), "hi")
-    assert code == 0 and "The proposed patch waits" not in err
+    assert code == 0
+    assert "The proposed patch waits" not in err
 
 
 def test_the_ide_helpers_prompt_comes_from_the_config_folder_when_there(
-    data_dir: Path, capsys, fake_openai, monkeypatch: pytest.MonkeyPatch
-):
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """``prompts/ide-helper.md`` beside the config file replaces the shipped prompt, and it is
     what the provider receives as the system message."""
     config_dir = data_dir.parent  # WEAVER_CONFIG is config.yaml in this folder
@@ -157,6 +184,8 @@ def test_the_ide_helpers_prompt_comes_from_the_config_folder_when_there(
 
     code, out, err = _ask(capsys, "--profile", "ide-helper", "what is here?")
 
-    assert code == 0 and "Code rests in folders" in out, err
+    assert code == 0, err
+    assert "Code rests in folders" in out, err
     system = fake_openai.last_body["messages"][0]
-    assert system["role"] == "system" and system["content"].startswith("You answer in haiku only.")
+    assert system["role"] == "system"
+    assert system["content"].startswith("You answer in haiku only.")

@@ -3,6 +3,8 @@ stranger) is refused in one sentence that names the participants, before anythin
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
@@ -24,7 +26,9 @@ def _message_count(tmp_path: Path, conversation_id: str) -> int:
         return len(store.list_messages(conversation_id))
 
 
-def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(weaver, tmp_path: Path):
+def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     with SqliteConversationStore(_db(tmp_path)) as store:
         conversation = store.create_conversation(
             "mediator", "Budget", meta={"participants": ["Alex", "Sam", "Kim"]}
@@ -34,16 +38,20 @@ def test_a_sender_who_is_not_a_participant_is_refused_and_nothing_is_stored(weav
                         "--sender", stranger, "hello")  # fmt: skip
         assert result.returncode == 2, result.stderr
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and "Traceback" not in result.stderr
+        assert len(lines) == 1
+        assert "Traceback" not in result.stderr
         assert f"'{stranger}' is not a participant" in lines[0]
         assert "Alex, Sam and Kim" in lines[0]
     assert _message_count(tmp_path, conversation.id) == 0
 
 
-def test_a_new_conversation_takes_the_profile_s_participants(weaver, tmp_path: Path):
+def test_a_new_conversation_takes_the_profile_s_participants(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     refused = weaver("--provider", "offline", "ask", "--profile", "mediator",
                      "--sender", "Mallory", "hello")  # fmt: skip
-    assert refused.returncode == 2 and "Alex and Sam" in refused.stderr
+    assert refused.returncode == 2
+    assert "Alex and Sam" in refused.stderr
     assert _conversation_count(tmp_path) == 0
 
     accepted = weaver("--provider", "offline", "ask", "--profile", "mediator",
@@ -55,7 +63,10 @@ def test_a_new_conversation_takes_the_profile_s_participants(weaver, tmp_path: P
     assert user.meta.get("sender") == "Alex"  # spelled as the space spells it
 
 
-def test_a_profile_with_one_user_refuses_a_sender(weaver, tmp_path: Path):
+def test_a_profile_with_one_user_refuses_a_sender(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     result = weaver("--provider", "offline", "ask", "--profile", "ide-helper",
                     "--sender", "Alex", "hello")  # fmt: skip
-    assert result.returncode == 2 and "leave out --sender" in result.stderr
+    assert result.returncode == 2
+    assert "leave out --sender" in result.stderr

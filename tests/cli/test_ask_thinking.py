@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import io
+import subprocess
+from collections.abc import Callable
 
 from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta
 from tests.cli.test_ask import _server_env
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 from weaver_tui.cli import EventPrinter
 
 
-def test_reasoning_goes_to_stderr_only_with_show_thinking(weaver, fake_openai):
+def test_reasoning_goes_to_stderr_only_with_show_thinking(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(
         Reply(reasoning=["Six times ", "seven."], deltas=["42."]),
         Reply(reasoning=["Hidden."], deltas=["Still 42."]),
@@ -25,10 +29,11 @@ def test_reasoning_goes_to_stderr_only_with_show_thinking(weaver, fake_openai):
     assert shown.stderr.splitlines()[0] == "thinking: Six times seven."
     assert quiet.returncode == 0, quiet.stderr
     assert quiet.stdout == "Still 42.\n"
-    assert "Hidden" not in quiet.stderr and "thinking" not in quiet.stderr
+    assert "Hidden" not in quiet.stderr
+    assert "thinking" not in quiet.stderr
 
 
-def test_every_line_of_the_reasoning_is_marked_and_ends_before_the_answer():
+def test_every_line_of_the_reasoning_is_marked_and_ends_before_the_answer() -> None:
     out, err = io.StringIO(), io.StringIO()
     printer = EventPrinter(out, err, show_thinking=True)
     for event in (

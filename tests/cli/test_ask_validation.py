@@ -3,6 +3,8 @@ parent that names its own conversation (or does not exist) leave no junk convers
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
@@ -16,14 +18,19 @@ def _conversations(tmp_path: Path) -> int:
         return len(store.list_conversations())
 
 
-def test_an_empty_message_is_refused_and_nothing_is_created(weaver, tmp_path: Path):
+def test_an_empty_message_is_refused_and_nothing_is_created(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     for text in ("", "   \n "):
         result = weaver("--provider", "offline", "ask", text)
-        assert result.returncode == 2 and "the message is empty" in result.stderr
+        assert result.returncode == 2
+        assert "the message is empty" in result.stderr
     assert _conversations(tmp_path) == 0
 
 
-def test_an_oversized_message_is_refused_before_it_is_stored(weaver, tmp_path: Path):
+def test_an_oversized_message_is_refused_before_it_is_stored(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     (tmp_path / "config.yaml").write_text("max_message_bytes: 1000\n")
     result = weaver("--provider", "offline", "ask", "x" * 5000)
     assert result.returncode == 2
@@ -31,7 +38,9 @@ def test_an_oversized_message_is_refused_before_it_is_stored(weaver, tmp_path: P
     assert _conversations(tmp_path) == 0
 
 
-def test_a_parent_names_its_conversation_and_an_unknown_one_creates_nothing(weaver, tmp_path: Path):
+def test_a_parent_names_its_conversation_and_an_unknown_one_creates_nothing(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         conversation = store.create_conversation("mediator", "Budget")
         root = store.add_message(conversation.id, "user", "hello", None)
@@ -41,4 +50,5 @@ def test_a_parent_names_its_conversation_and_an_unknown_one_creates_nothing(weav
     assert _conversations(tmp_path) == 1
 
     unknown = weaver("--provider", "offline", "ask", "--parent", "nope", "hi")
-    assert unknown.returncode != 0 and _conversations(tmp_path) == 1
+    assert unknown.returncode != 0
+    assert _conversations(tmp_path) == 1

@@ -52,9 +52,10 @@ def _run_into_closed_pipe(tmp_path: Path, *args: str) -> subprocess.CompletedPro
     ],
     ids=lambda verb: " ".join(verb),
 )
-def test_a_closed_pipe_ends_the_verb_quietly(tmp_path: Path, verb: tuple[str, ...]):
+def test_a_closed_pipe_ends_the_verb_quietly(tmp_path: Path, verb: tuple[str, ...]) -> None:
     conversation_id = _seed(tmp_path)
     result = _run_into_closed_pipe(tmp_path, *(a.format(id=conversation_id) for a in verb))
-    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Exception ignored" not in result.stderr
     assert "BrokenPipe" not in result.stderr
     assert result.returncode == 141

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 OFFLINE = {"WEAVER_PROVIDER": "offline"}
@@ -20,7 +20,8 @@ OFFLINE = {"WEAVER_PROVIDER": "offline"}
 def one_sentence(result: subprocess.CompletedProcess[str], code: int, *words: str) -> str:
     assert result.returncode == code, (result.returncode, result.stderr)
     message = result.stderr.strip()
-    assert "Traceback" not in message and len(message.splitlines()) == 1, message
+    assert "Traceback" not in message, message
+    assert len(message.splitlines()) == 1, message
     for word in words:
         assert word in message, message
     return message
@@ -114,7 +115,7 @@ def test_a_damaged_page_in_the_database_is_one_sentence(weaver: Weaver, tmp_path
 
 
 def test_a_web_page_for_an_answer_names_the_base_url(
-    weaver: Weaver, fake_openai, tmp_path: Path
+    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
     fake_openai.script(Reply.raw(b"<html><title>Router login</title></html>", "text/html"))
     env = {
@@ -124,7 +125,8 @@ def test_a_web_page_for_an_answer_names_the_base_url(
     }
 
     message = one_sentence(weaver("ask", "hi", env=env), 1, "text/html", "Router login")
-    assert "base_url" in message and "unexpectedly" not in message
+    assert "base_url" in message
+    assert "unexpectedly" not in message
 
 
 def test_the_app_does_not_start_on_a_missing_config_or_env_file(

@@ -3,6 +3,8 @@ user's key only to the server the user configured."""
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.support.fake_openai import FakeOpenAI
@@ -10,7 +12,9 @@ from tests.support.fake_openai import FakeOpenAI
 KEY = "sk-users-own-KEY-abcdef1234567890"
 
 
-def test_a_project_dotenv_cannot_redirect_the_key(weaver, fake_openai, tmp_path: Path) -> None:
+def test_a_project_dotenv_cannot_redirect_the_key(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     with FakeOpenAI() as evil:
         (tmp_path / ".env").write_text(
             f"WEAVER_BASE_URL={evil.base_url}\nOPENAI_BASE_URL={evil.base_url}\n",
@@ -29,7 +33,7 @@ def test_a_project_dotenv_cannot_redirect_the_key(weaver, fake_openai, tmp_path:
 
 
 def test_opting_in_to_an_env_file_that_moves_the_key_exits_2(
-    weaver, fake_openai, tmp_path: Path
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
     dotenv = tmp_path / "project.env"
     dotenv.write_text(f"OPENAI_BASE_URL={fake_openai.base_url}\n", encoding="utf-8")
@@ -43,6 +47,7 @@ def test_opting_in_to_an_env_file_that_moves_the_key_exits_2(
     )
 
     assert result.returncode == 2, result.stderr
-    assert "comes from" in result.stderr and KEY not in result.stderr + result.stdout
+    assert "comes from" in result.stderr
+    assert KEY not in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
     assert fake_openai.requests == []

@@ -4,6 +4,8 @@ point the ide-helper's tools at the machine; the user gives the root, or it work
 from __future__ import annotations
 
 import json
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
@@ -20,7 +22,9 @@ def _hostile_export(tmp_path: Path) -> Path:
     return folder
 
 
-def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(weaver, tmp_path: Path):
+def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     imported = weaver("import", str(_hostile_export(tmp_path)))
     assert imported.returncode == 0, imported.stderr
     conversation_id = imported.stdout.split()[0]
@@ -34,7 +38,9 @@ def test_an_imported_root_is_dropped_and_tools_stay_in_the_open_folder(weaver, t
     assert "root:x:0" not in asked.stdout + asked.stderr
 
 
-def test_the_user_gives_the_root_on_import(weaver, tmp_path: Path):
+def test_the_user_gives_the_root_on_import(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     imported = weaver("import", str(_hostile_export(tmp_path)), "--project-root", str(project))
@@ -43,4 +49,5 @@ def test_the_user_gives_the_root_on_import(weaver, tmp_path: Path):
         conversation = store.get_conversation(imported.stdout.split()[0])
         assert conversation.meta["project_root"] == str(project.resolve())
     missing = weaver("import", str(tmp_path / "hostile"), "--project-root", str(tmp_path / "no"))
-    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+    assert missing.returncode == 2
+    assert "is not a folder" in missing.stderr

@@ -51,7 +51,8 @@ def test_an_echoed_key_is_scrubbed_everywhere(
     markdown = weaver("export", conversation, env=env)
     (tmp_path / "out").mkdir()  # an existing folder gets meta.json and messages.jsonl
     jsonl = weaver("export", conversation, "--format", "jsonl", "--output", "out", env=env)
-    assert markdown.returncode == 0 and jsonl.returncode == 0, markdown.stderr + jsonl.stderr
+    assert markdown.returncode == 0, markdown.stderr + jsonl.stderr
+    assert jsonl.returncode == 0, markdown.stderr + jsonl.stderr
 
     written = every_written_byte(tmp_path / "data")
     written.update(every_written_byte(tmp_path / "out"))
@@ -59,6 +60,8 @@ def test_an_echoed_key_is_scrubbed_everywhere(
     leaked = [name for name, data in written.items() if key.encode() in data]
     assert leaked == []
     printed = asked.stdout + asked.stderr + markdown.stdout + markdown.stderr
-    assert key not in printed and "Traceback" not in printed
+    assert key not in printed
+    assert "Traceback" not in printed
     assert "Error:" in markdown.stdout
-    assert BEARER not in printed and all(BEARER.encode() not in d for d in written.values())
+    assert BEARER not in printed
+    assert all(BEARER.encode() not in d for d in written.values())

@@ -13,6 +13,7 @@ import logging
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ class _FakeApp:
 
 
 @pytest.fixture(autouse=True)
-def _restore_logging():
+def _restore_logging() -> Iterator[None]:
     root = logging.getLogger()
     before = list(root.handlers)
     yield
@@ -45,7 +46,9 @@ def _restore_logging():
             handler.close()
 
 
-def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_no_verb_launches_the_app_with_the_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import weaver_tui.app
 
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
@@ -54,7 +57,7 @@ def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: 
     seen: dict[str, Any] = {}
     app = _FakeApp()
 
-    def fake_make_app(services, **kwargs):
+    def fake_make_app(services: Any, **kwargs: Any) -> _FakeApp:
         seen.update(kwargs, services=services)
         return app
 
@@ -73,11 +76,14 @@ def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: 
         ]
     )
 
-    assert code == 0 and app.ran
+    assert code == 0
+    assert app.ran
     # the collector waits for the first frame (the real app turns it back on then) and is on
     # again whatever the app did
-    assert app.collector_on_while_running is False and gc.isenabled()
-    assert seen["profile"] == "mediator" and seen["conversation_id"] == "c1"
+    assert app.collector_on_while_running is False
+    assert gc.isenabled()
+    assert seen["profile"] == "mediator"
+    assert seen["conversation_id"] == "c1"
     assert seen["project_root"] == tmp_path.resolve()
     services = seen["services"]
     assert not services.settings_ready  # the app validates them after its first paint
@@ -88,7 +94,7 @@ def test_no_verb_launches_the_app_with_the_options(tmp_path: Path, monkeypatch: 
 
 def test_a_bad_setting_after_the_first_paint_is_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-):
+) -> None:
     from weaver_tui.app import WeaverApp
 
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
@@ -102,7 +108,8 @@ def test_a_bad_setting_after_the_first_paint_is_one_line_and_exit_2(
     assert code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1, lines
-    assert "max_tool_rounds" in lines[0] and "WEAVER_MAX_TOOL_ROUNDS" in lines[0]
+    assert "max_tool_rounds" in lines[0]
+    assert "WEAVER_MAX_TOOL_ROUNDS" in lines[0]
     assert "Traceback" not in lines[0]
 
 
@@ -128,7 +135,7 @@ sys.exit(code)
 """
 
 
-def test_the_first_frame_needs_no_pydantic_markdown_store_or_agent_stack(tmp_path: Path):
+def test_the_first_frame_needs_no_pydantic_markdown_store_or_agent_stack(tmp_path: Path) -> None:
     """The real command in a real process: what was imported when the first frame was done."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEAVER_")}
     env |= {
@@ -150,7 +157,7 @@ def test_the_first_frame_needs_no_pydantic_markdown_store_or_agent_stack(tmp_pat
     assert lines == ["AT-PAINT ", "VALIDATED pydantic,pydantic_settings"], result.stderr
 
 
-def test_an_unknown_profile_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]):
+def test_an_unknown_profile_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["ask", "--profile", "ide_helper", "hi"])
     assert exit_info.value.code == 2

@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,11 +19,11 @@ CONFIGURED = "my-own-gateway-secret-77"
 
 
 @pytest.fixture
-def log_file(tmp_path: Path) -> Iterator[callable]:
+def log_file(tmp_path: Path) -> Iterator[Callable[..., Path]]:
     root = logging.getLogger()
     before, level = list(root.handlers), root.level
 
-    def configure(**kwargs) -> Path:
+    def configure(**kwargs: Any) -> Path:
         return setup_logging(tmp_path, **kwargs)
 
     yield configure
@@ -33,13 +34,13 @@ def log_file(tmp_path: Path) -> Iterator[callable]:
     root.setLevel(level)
 
 
-def _lines(path: Path) -> list[dict]:
+def _lines(path: Path) -> list[dict[str, Any]]:
     for handler in logging.getLogger().handlers:
         handler.flush()
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file):
+def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file: Callable[..., Path]) -> None:
     path = log_file()
     log = logging.getLogger("agents.runtime.agent_runtime")
     with trace("trace-123"):
@@ -56,8 +57,10 @@ def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file):
 
     first, second = _lines(path)
     assert path.name == LOG_FILE
-    assert first["level"] == "INFO" and first["module"] == "agents.runtime.agent_runtime"
-    assert first["msg"] == "turn finished" and first["ts"].endswith("+00:00")
+    assert first["level"] == "INFO"
+    assert first["module"] == "agents.runtime.agent_runtime"
+    assert first["msg"] == "turn finished"
+    assert first["ts"].endswith("+00:00")
     assert first["trace_id"] == "trace-123"
     assert (
         first["conversation_id"],
@@ -73,7 +76,9 @@ def test_lines_carry_fields_extras_and_the_turn_trace_id(log_file):
     assert "trace_id" not in second
 
 
-def test_content_is_full_unless_redaction_is_on(log_file, tmp_path: Path):
+def test_content_is_full_unless_redaction_is_on(
+    log_file: Callable[..., Path], tmp_path: Path
+) -> None:
     text = "My salary is 4200 and my partner does not know."
     path = log_file()
     logging.getLogger("x").info("user message", extra={"content": text})
@@ -88,7 +93,7 @@ def test_content_is_full_unless_redaction_is_on(log_file, tmp_path: Path):
     assert redacted == redact_content(text, 8)
 
 
-def test_api_keys_are_scrubbed_from_every_part_of_a_line(log_file):
+def test_api_keys_are_scrubbed_from_every_part_of_a_line(log_file: Callable[..., Path]) -> None:
     path = log_file(secrets=[CONFIGURED])
     log = logging.getLogger("agents.providers")
     log.info(
@@ -102,6 +107,7 @@ def test_api_keys_are_scrubbed_from_every_part_of_a_line(log_file):
         log.exception("provider error")
 
     text = path.read_text(encoding="utf-8")
-    assert KEY not in text and CONFIGURED not in text
+    assert KEY not in text
+    assert CONFIGURED not in text
     assert text.count("[REDACTED]") >= 4
     assert any("exc" in line for line in _lines(path))

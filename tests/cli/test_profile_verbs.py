@@ -25,7 +25,9 @@ def _echo_command(seen: list[tuple[argparse.Namespace, CommandContext]]) -> Prof
 
 
 @pytest.fixture
-def echo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+def echo(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> list[tuple[argparse.Namespace, CommandContext]]:
     seen: list[tuple[argparse.Namespace, CommandContext]] = []
     monkeypatch.setattr(cli, "profile_commands", lambda: {"echo": _echo_command(seen)})
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "data"))
@@ -33,7 +35,11 @@ def echo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     return seen
 
 
-def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(echo, capsys, tmp_path):
+def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(
+    echo: list[tuple[argparse.Namespace, CommandContext]],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
     code = cli.main(["--provider", "offline", "echo", "hello", "--loud"])
 
     assert code == 3
@@ -44,7 +50,9 @@ def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(echo, capsy
     assert context.config_dir == tmp_path / "cfg"
 
 
-def test_built_in_verbs_and_the_app_do_not_load_the_profiles(monkeypatch: pytest.MonkeyPatch):
+def test_built_in_verbs_and_the_app_do_not_load_the_profiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def refuse() -> dict[str, ProfileCommand]:
         raise AssertionError("profiles loaded")
 
@@ -55,7 +63,9 @@ def test_built_in_verbs_and_the_app_do_not_load_the_profiles(monkeypatch: pytest
     assert cli._wants_profile_commands(["--help"])
 
 
-def test_an_unknown_verb_is_a_usage_error(echo, capsys):
+def test_an_unknown_verb_is_a_usage_error(
+    echo: list[tuple[argparse.Namespace, CommandContext]], capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["nonsense"])
     assert exit_info.value.code == 2

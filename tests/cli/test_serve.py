@@ -91,7 +91,8 @@ def _start(tmp_path: Path) -> Served:
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
     lines: queue.Queue[str] = queue.Queue()
     stderr: list[str] = []
     readers = [_drain(process.stdout, lines.put), _drain(process.stderr, stderr.append)]
@@ -142,7 +143,8 @@ def test_the_page_needs_the_token(served: Served) -> None:
     assert httpx.get(f"http://{served.address}/", timeout=10).status_code == 403
     wrong = httpx.get(f"http://{served.address}/?token=guess", timeout=10)
     assert wrong.status_code == 403
-    assert "link" in wrong.text and "Traceback" not in wrong.text
+    assert "link" in wrong.text
+    assert "Traceback" not in wrong.text
     assert httpx.get(served.url, timeout=10).status_code == 200
 
 
@@ -255,11 +257,12 @@ def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
 def test_a_wildcard_address_is_one_clear_sentence(weaver: Weaver) -> None:
     result = weaver("serve", "--host", "0.0.0.0", "--port", str(_free_port()))
     assert result.returncode == 1
-    assert result.stderr.count("\n") == 1 and "--host" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "--host" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(tmp_path: Path):
+def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(tmp_path: Path) -> None:
     """``textual-serve`` is the optional ``serve`` extra: without it, ``serve`` says how to
     install it (here it is hidden from the child by a ``None`` entry in ``sys.modules``)."""
     code = (

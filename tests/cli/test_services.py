@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from storage.models import MessageStatus
+from tests.runtime.helpers import finish_of
+from tests.support.fake_openai import FakeOpenAI
 from weaver_tui.services import Services
 from weaver_tui.settings.config import load_settings
 
@@ -38,7 +40,7 @@ def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Servic
             handler.close()
 
 
-async def test_runtime_is_opened_once_and_shared(services: Services):
+async def test_runtime_is_opened_once_and_shared(services: Services) -> None:
     async with services.runtime() as outer, services.runtime() as inner:
         assert outer is inner
         assert outer.store is services.store
@@ -47,7 +49,9 @@ async def test_runtime_is_opened_once_and_shared(services: Services):
     await services.aclose()
 
 
-async def test_switch_model_applies_to_the_next_turn(services: Services, fake_openai):
+async def test_switch_model_applies_to_the_next_turn(
+    services: Services, fake_openai: FakeOpenAI
+) -> None:
     assert services.model.provider == "offline"
     store = services.store
     conversation = store.create_conversation("researcher", "t")
@@ -64,7 +68,8 @@ async def test_switch_model_applies_to_the_next_turn(services: Services, fake_op
         handle = services.switch_model(
             "openai-compatible", "fake-model", base_url=fake_openai.base_url, api_key="k"
         )
-        assert handle.provider == "openai-compatible" and services.model is handle
+        assert handle.provider == "openai-compatible"
+        assert services.model is handle
         second = [
             e
             async for e in runtime.run_turn(
@@ -72,14 +77,16 @@ async def test_switch_model_applies_to_the_next_turn(services: Services, fake_op
             )
         ]
 
-    replies = store.siblings(second[-1].leaf_id)
+    replies = store.siblings(finish_of(second).leaf_id)
     assert [r.meta["provider"] for r in replies if r.role == "assistant"][-1] == "openai-compatible"
-    assert store.get_message(first[-1].leaf_id).meta["provider"] == "offline"
-    assert store.get_message(second[-1].leaf_id).content == "BM25 ranks by term frequency."
+    assert store.get_message(finish_of(first).leaf_id).meta["provider"] == "offline"
+    assert store.get_message(finish_of(second).leaf_id).content == "BM25 ranks by term frequency."
     await services.aclose()
 
 
-def test_opening_marks_replies_a_dead_process_left_streaming(services: Services, tmp_path: Path):
+def test_opening_marks_replies_a_dead_process_left_streaming(
+    services: Services, tmp_path: Path
+) -> None:
     writer = (
         "import sys; from storage.sqlite_store import SqliteConversationStore\n"
         "s = SqliteConversationStore(sys.argv[1])\n"
@@ -104,7 +111,9 @@ def test_opening_marks_replies_a_dead_process_left_streaming(services: Services,
     assert reply.content == "half a rep"
 
 
-def test_provider_key_variables_are_scrubbed_from_the_log(tmp_path: Path, monkeypatch):
+def test_provider_key_variables_are_scrubbed_from_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secret = "moonshot-secret-value-42"
     monkeypatch.setenv("MOONSHOT_API_KEY", secret)
     root = logging.getLogger()
@@ -121,7 +130,8 @@ def test_provider_key_variables_are_scrubbed_from_the_log(tmp_path: Path, monkey
                 root.removeHandler(handler)
                 handler.close()
     text = (tmp_path / "d" / "weaver.log").read_text(encoding="utf-8")
-    assert "request failed with key [REDACTED]" in text and secret not in text
+    assert "request failed with key [REDACTED]" in text
+    assert secret not in text
     assert made.log_path == tmp_path / "d" / "weaver.log"
 
 

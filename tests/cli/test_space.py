@@ -42,7 +42,8 @@ def _open(tmp_path: Path) -> Space:
         cwd=tmp_path, env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
     lines: queue.Queue[str] = queue.Queue()
     stderr: list[str] = []
     readers = [_drain(process.stdout, lines.put), _drain(process.stderr, stderr.append)]
@@ -51,7 +52,8 @@ def _open(tmp_path: Path) -> Space:
         for _ in range(2):
             line = lines.get(timeout=WAIT_S).rstrip("\n")
             match = SEAT_LINE.fullmatch(line)
-            assert match and int(match[2]) == port, line
+            assert match, line
+            assert int(match[2]) == port, line
             seats[match[1]] = match[3]
     except queue.Empty:
         process.kill()

@@ -34,7 +34,7 @@ def test_profile_tools_prompt_and_graph() -> None:
 def test_resume_values_and_interrupt_payloads() -> None:
     assert resume_value("accept") == {"decision": "accept"}
     assert resume_value("reject", "no") == {"decision": "reject", "comment": "no"}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="decision must be 'accept' or 'reject'"):
         resume_value("maybe")  # type: ignore[arg-type]
     payload = [{"kind": "patch_review", "patch": PATCH.to_dict()}]
     assert patch_of_interrupt(payload) == PATCH

@@ -74,7 +74,8 @@ async def test_a_file_changed_since_is_a_conflict_and_left_alone(
         (project / "src/app.py").write_text(edited_by_hand)
         outcome = rewind(project, store, patch, "revert")
         assert not outcome.done
-        assert "src/app.py" in outcome.message and "not reverted" in outcome.message
+        assert "src/app.py" in outcome.message
+        assert "not reverted" in outcome.message
         assert (project / "src/app.py").read_text() == edited_by_hand
         assert store.get_message(patch.record_id).meta["patch_status"] == APPLIED
     finally:
@@ -107,7 +108,8 @@ def test_a_created_file_is_deleted_on_revert_and_created_again_on_redo(
 def test_text_edits_round_trip_and_refuse_other_text() -> None:
     old, new = "a\r\nb\r\nc\r\n", "a\r\nB, and more\r\nc\r\n"
     edit = text_edit(old, new)
-    assert undo_text(edit, new) == old and redo_text(edit, old) == new
+    assert undo_text(edit, new) == old
+    assert redo_text(edit, old) == new
     assert len(edit["removed"]) < len(old)  # only the changed span is kept
     try:
         undo_text(edit, "something else entirely")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ def ran(log: Path) -> list[str]:
 
 
 @pytest.fixture
-def tickets(tickets_log: Path) -> Iterator[Any]:
+def tickets(tickets_log: Path) -> Callable[..., McpServerConfig]:
     """``tickets(**overrides)``: the stdio tickets server's config."""
 
     def build(**overrides: Any) -> McpServerConfig:
@@ -50,4 +50,4 @@ def tickets(tickets_log: Path) -> Iterator[Any]:
         }
         return McpServerConfig(**fields)
 
-    yield build
+    return build

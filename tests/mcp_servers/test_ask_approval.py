@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -17,12 +17,13 @@ import pytest
 
 from tests.cli.conftest import weaver
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
 __all__ = ["weaver"]
 
 
-def _env(fake_openai) -> dict[str, str]:
+def _env(fake_openai: FakeOpenAI) -> dict[str, str]:
     return {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
@@ -44,20 +45,25 @@ def _lookup() -> Reply:
     return Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "42"})])
 
 
-def test_without_approve_the_call_is_refused_in_one_sentence(weaver, fake_openai, tmp_path):
+def test_without_approve_the_call_is_refused_in_one_sentence(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     log = tmp_path / "tickets.log"
     _config(tmp_path, {"tickets": _stdio(log)})
     fake_openai.script(_lookup(), Reply("I could not look it up."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
     refused = [line for line in result.stderr.splitlines() if "Refused lookup_ticket" in line]
-    assert len(refused) == 1 and "--approve" in refused[0]
+    assert len(refused) == 1
+    assert "--approve" in refused[0]
     assert "Traceback" not in result.stderr
     assert ran(log) == []
     assert "I could not look it up." in result.stdout
 
 
-def test_with_approve_the_call_runs(weaver, fake_openai, tmp_path):
+def test_with_approve_the_call_runs(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
     log = tmp_path / "tickets.log"
     _config(tmp_path, {"tickets": _stdio(log)})
     fake_openai.script(_lookup(), Reply("It is on fire."))
@@ -67,6 +73,7 @@ def test_with_approve_the_call_runs(weaver, fake_openai, tmp_path):
     assert "✓ lookup_ticket" in result.stderr
     assert "tickets server warming up" not in result.stderr  # its stderr went to the log
     body = fake_openai.chat_requests[1].body
+    assert body is not None
     assert any("on fire" in str(m["content"]) for m in body["messages"] if m["role"] == "tool")
 
 
@@ -96,7 +103,12 @@ def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         server.wait(timeout=10)
 
 
-def test_a_server_over_streamable_http(weaver, fake_openai, tmp_path, http_server):
+def test_a_server_over_streamable_http(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    fake_openai: FakeOpenAI,
+    tmp_path: Path,
+    http_server: tuple[str, Path],
+) -> None:
     url, log = http_server
     _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url,
                                   "headers": {"X-Team": "support"}, "approve": "always"}})  # fmt: skip
@@ -106,9 +118,12 @@ def test_a_server_over_streamable_http(weaver, fake_openai, tmp_path, http_serve
     assert ran(log) == ["lookup_ticket 42"]
 
 
-def test_a_wrong_entry_stops_with_one_line(weaver, tmp_path):
+def test_a_wrong_entry_stops_with_one_line(
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
     _config(tmp_path, {"tickets": {"transport": "stdio", "approve": "sometimes"}})
     result = weaver("ask", "hello")
     assert result.returncode == 2
-    assert "mcp_servers" in result.stderr and "Traceback" not in result.stderr
+    assert "mcp_servers" in result.stderr
+    assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -4,16 +4,23 @@ made safe, approval before a call runs (asked, remembered, refused), failures as
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from agents.graph.approval import APPROVED_KEY, approval_value
 from agents.mcp_servers import McpServerConfig
 from agents.mcp_servers.toolbox import OFF_KEY
+from agents.providers import ChatModelHandle
 from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.user_message import NewMessage
+from storage.sqlite_store import SqliteConversationStore
 from tests.mcp_servers.conftest import ran
+from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
 
@@ -31,11 +38,13 @@ def _finished(events: list[Any]) -> ev.RunFinished:
     return last
 
 
-def _tool_names(body: dict[str, Any]) -> set[str]:
+def _tool_names(body: dict[str, Any] | None) -> set[str]:
+    assert body is not None
     return {tool["function"]["name"] for tool in body.get("tools") or []}
 
 
-def _tool_results(body: dict[str, Any]) -> list[str]:
+def _tool_results(body: dict[str, Any] | None) -> list[str]:
+    assert body is not None
     return [str(m["content"]) for m in body["messages"] if m["role"] == "tool"]
 
 
@@ -48,8 +57,13 @@ def _lookup(ticket: str = "42") -> Reply:
 
 
 async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printable(
-    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     fake_openai.script(_lookup(), Reply("The printer is on fire."))
     runtime = _runtime(store, checkpointer, tickets(approve="always"))
     try:
@@ -66,8 +80,12 @@ async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printa
 
 
 async def test_a_long_answer_is_cut_to_the_tool_result_limit(
-    store, checkpointer, fake_openai, openai_model, tickets
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("ticket_history", {"ticket_id": "7"})]),
                        Reply("Long."))  # fmt: skip
     runtime = AgentRuntime(store, checkpointer, tool_result_chars=5_000,
@@ -77,36 +95,51 @@ async def test_a_long_answer_is_cut_to_the_tool_result_limit(
     finally:
         await runtime.aclose()
     (answer,) = _tool_results(fake_openai.chat_requests[1].body)
-    assert len(answer) < 6_000 and "[cut: the result had" in answer
+    assert len(answer) < 6_000
+    assert "[cut: the result had" in answer
 
 
 async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
-    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     fake_openai.script(_lookup(), Reply("I was not allowed to look."))
     runtime = _runtime(store, checkpointer, tickets())
     model = openai_model()
     try:
         events = await _send(runtime, model, "what is ticket 42?")
         finished = _finished(events)
-        assert finished.paused and ran(tickets_log) == []
+        assert finished.paused
+        assert ran(tickets_log) == []
         paused = store.get_message(finished.leaf_id)
         question = paused.meta["pending_interrupt"]["values"][0]
-        assert question["tool"] == "lookup_ticket" and question["server"] == "tickets"
+        assert question["tool"] == "lookup_ticket"
+        assert question["server"] == "tickets"
         resumed = [e async for e in runtime.resume_turn(
             conversation_id=paused.conversation_id, record_id=paused.id,
             value=approval_value("deny"), model=model)]  # fmt: skip
     finally:
         await runtime.aclose()
-    assert _finished(resumed).status == "complete" and not _finished(resumed).paused
+    assert _finished(resumed).status == "complete"
+    assert not _finished(resumed).paused
     assert ran(tickets_log) == []
     (refusal,) = _tool_results(fake_openai.chat_requests[1].body)
-    assert "not run" in refusal and "denied" in refusal
+    assert "not run" in refusal
+    assert "denied" in refusal
 
 
 async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
-    store, tmp_path, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     fake_openai.script(_lookup(), Reply("On fire."))
@@ -131,8 +164,13 @@ async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
 
 
 async def test_always_is_remembered_for_the_conversation_only(
-    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     fake_openai.script(_lookup("1"), Reply("One."), _lookup("2"), Reply("Two."),
                        _lookup("3"), Reply("Three."))  # fmt: skip
     runtime = _runtime(store, checkpointer, tickets())
@@ -155,8 +193,13 @@ async def test_always_is_remembered_for_the_conversation_only(
 
 
 async def test_never_and_headless_refusal_never_run_the_call(
-    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     fake_openai.script(_lookup("1"), Reply("No."), _lookup("2"), Reply("No."),
                        _lookup("3"), Reply("Yes."))  # fmt: skip
     model = openai_model()
@@ -171,7 +214,8 @@ async def test_never_and_headless_refusal_never_run_the_call(
         approved = await _send(asking, model, "ticket 3?", tool_approval="approve")
     finally:
         await asking.aclose()
-    assert not _finished(refused).paused and not _finished(approved).paused
+    assert not _finished(refused).paused
+    assert not _finished(approved).paused
     lines = [e.text for e in refused if isinstance(e, ev.NodeStatus) and e.state == "error"]
     assert any("lookup_ticket" in line and "--approve" in line for line in lines)
     assert ran(tickets_log) == ["lookup_ticket 3"]
@@ -179,8 +223,12 @@ async def test_never_and_headless_refusal_never_run_the_call(
 
 
 async def test_profiles_get_only_the_servers_given_to_them_and_switches_are_per_conversation(
-    store, checkpointer, fake_openai, openai_model, tickets
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+) -> None:
     fake_openai.script(Reply("a"), Reply("b"), Reply("c"))
     model = openai_model()
     runtime = _runtime(store, checkpointer, tickets(approve="always"),
@@ -195,15 +243,22 @@ async def test_profiles_get_only_the_servers_given_to_them_and_switches_are_per_
     finally:
         await runtime.aclose()
     names = [_tool_names(r.body) for r in fake_openai.chat_requests]
-    assert "lookup_ticket" in names[0] and "close_ticket" in names[0]
-    assert "lookup_ticket" in names[1] and "close_ticket" not in names[1]
-    assert "lookup_ticket" not in names[2] and "read_file" in names[2]
+    assert "lookup_ticket" in names[0]
+    assert "close_ticket" in names[0]
+    assert "lookup_ticket" in names[1]
+    assert "close_ticket" not in names[1]
+    assert "lookup_ticket" not in names[2]
+    assert "read_file" in names[2]
     assert runtime.mcp.statuses()[1].state == "not started"  # mediator's server never started
 
 
 async def test_a_server_that_cannot_start_is_one_status_line_and_the_turn_goes_on(
-    store, checkpointer, fake_openai, openai_model, tmp_path: Path
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tmp_path: Path,
+) -> None:
     fake_openai.script(Reply("Fine without it."))
     broken = McpServerConfig(name="broken", command=str(tmp_path / "missing"))
     runtime = _runtime(store, checkpointer, broken)
@@ -214,14 +269,22 @@ async def test_a_server_that_cannot_start_is_one_status_line_and_the_turn_goes_o
         await runtime.aclose()
     assert _finished(events).status == "complete"
     (line,) = [e for e in events if isinstance(e, ev.NodeStatus) and e.node == "mcp"]
-    assert line.state == "error" and "'broken' could not be started" in line.text
-    assert "\n" not in line.text and "Traceback" not in line.text
-    assert status.state == "failed" and status.problem == line.text
+    assert line.state == "error"
+    assert "'broken' could not be started" in line.text
+    assert "\n" not in line.text
+    assert "Traceback" not in line.text
+    assert status.state == "failed"
+    assert status.problem == line.text
 
 
 async def test_a_server_that_dies_is_a_status_and_is_started_again_next_turn(
-    store, checkpointer, fake_openai, openai_model, tickets, tickets_log
-):
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("stop_server", {})]), Reply("It died."),
                        _lookup(), Reply("Back."))  # fmt: skip
     runtime = _runtime(store, checkpointer, tickets(approve="always"))
@@ -230,7 +293,8 @@ async def test_a_server_that_dies_is_a_status_and_is_started_again_next_turn(
         died = await _send(runtime, model, "stop it")
         assert _finished(died).status == "complete"
         (status,) = runtime.mcp.statuses()
-        assert status.state == "stopped" and "'tickets' stopped" in (status.problem or "")
+        assert status.state == "stopped"
+        assert "'tickets' stopped" in (status.problem or "")
         back = await _send(runtime, model, "ticket 42?")
         assert _finished(back).status == "complete"
     finally:
@@ -239,7 +303,9 @@ async def test_a_server_that_dies_is_a_status_and_is_started_again_next_turn(
     assert "on fire" in _tool_results(fake_openai.chat_requests[3].body)[0]
 
 
-async def test_a_servers_stderr_goes_to_the_log(tickets, caplog):
+async def test_a_servers_stderr_goes_to_the_log(
+    tickets: Callable[..., McpServerConfig], caplog: pytest.LogCaptureFixture
+) -> None:
     from agents.mcp_servers import open_mcp_tools
     from tests.mcp_servers.tickets_server import STDERR_LINE
 
@@ -250,7 +316,9 @@ async def test_a_servers_stderr_goes_to_the_log(tickets, caplog):
     assert STDERR_LINE in lines
 
 
-async def test_open_mcp_tools_returns_the_tools_and_the_failures(tickets, tmp_path: Path):
+async def test_open_mcp_tools_returns_the_tools_and_the_failures(
+    tickets: Callable[..., McpServerConfig], tmp_path: Path
+) -> None:
     from agents.mcp_servers import open_mcp_tools
 
     toolset = await open_mcp_tools([tickets(tools=("lookup_ticket",)),

@@ -76,29 +76,34 @@ async def _switch(pilot: Any, screen: McpServersScreen, key: str) -> None:
 
 def _tools_sent(fake_openai: FakeOpenAI) -> set[str]:
     body = fake_openai.chat_requests[-1].body
+    assert body is not None
     return {tool["function"]["name"] for tool in body.get("tools") or []}
 
 
 async def test_the_list_shows_each_server_and_a_tool_switched_off_stays_off(
-    mcp_services, fake_openai
-):
+    mcp_services: Services, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply("First."), Reply("Second."))
     app = new_app(mcp_services)
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         await send(pilot, "hello")
         screen = await _open_list(pilot)
-        assert "ready" in _line(screen, "tickets") and "4 tools" in _line(screen, "tickets")
+        assert "ready" in _line(screen, "tickets")
+        assert "4 tools" in _line(screen, "tickets")
         assert "[on]" in _line(screen, "lookup_ticket")
         broken = _line(screen, "broken")
-        assert "failed" in broken and "'broken' could not be started" in broken
+        assert "failed" in broken
+        assert "'broken' could not be started" in broken
         assert "Traceback" not in broken
 
         await _switch(pilot, screen, "tickets/close_ticket")
         assert "[off]" in _line(screen, "close_ticket")
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, McpServersScreen))
-        conversation_id = chat(app).state.conversation.id
+        conversation = chat(app).state.conversation
+        assert conversation is not None
+        conversation_id = conversation.id
         await send(pilot, "again")
     assert "lookup_ticket" in _tools_sent(fake_openai)
     assert "close_ticket" not in _tools_sent(fake_openai)
@@ -117,8 +122,8 @@ async def test_the_list_shows_each_server_and_a_tool_switched_off_stays_off(
 
 
 async def test_a_server_switched_off_before_the_first_message_serves_no_tool(
-    mcp_services, fake_openai
-):
+    mcp_services: Services, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.script(Reply("Fine."))
     app = new_app(mcp_services)
     async with app.run_test(size=SIZE) as pilot:
@@ -135,8 +140,8 @@ async def test_a_server_switched_off_before_the_first_message_serves_no_tool(
 
 
 async def test_a_server_that_died_says_so_and_r_starts_it_again(
-    mcp_services, fake_openai, tickets_log
-):
+    mcp_services: Services, fake_openai: FakeOpenAI, tickets_log: Path
+) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("stop_server", {})]), Reply("It died."))
     app = new_app(mcp_services)
     async with app.run_test(size=SIZE) as pilot:
@@ -145,7 +150,9 @@ async def test_a_server_that_died_says_so_and_r_starts_it_again(
         assert ran(tickets_log) == ["stop_server"]
         screen = await _open_list(pilot)
         died = _line(screen, "tickets")
-        assert "stopped" in died and "'tickets' stopped" in died and "Traceback" not in died
+        assert "stopped" in died
+        assert "'tickets' stopped" in died
+        assert "Traceback" not in died
 
         screen.listing.highlighted = screen.listing.get_option_index("tickets")
         await pilot.press("r")
@@ -153,7 +160,7 @@ async def test_a_server_that_died_says_so_and_r_starts_it_again(
         assert "lookup_ticket" in " ".join(_lines(screen))
 
 
-async def test_with_no_servers_the_command_says_where_to_add_them(weaver_env):
+async def test_with_no_servers_the_command_says_where_to_add_them(weaver_env: Path) -> None:
     services = build_services(provider="offline")
     app = new_app(services)
     async with app.run_test(size=SIZE) as pilot:

@@ -60,10 +60,12 @@ async def test_a_shared_post_quoting_private_words_is_held_and_the_mediator_told
     finished = [e for e in events if isinstance(e, ToolFinished)]
     assert [(f.call_id, f.error is not None) for f in finished] == [("leak", True), ("ok", False)]
     held = finished[0]
-    assert "Shared post held" in str(held.error) and "Sam's private words" in str(held.error)
+    assert "Shared post held" in str(held.error)
+    assert "Sam's private words" in str(held.error)
     assert "casino" not in str(held.error)
     told = fake_openai.chat_requests[-2].body["messages"][-1]
-    assert told["role"] == "tool" and "Rephrase" in told["content"]
+    assert told["role"] == "tool"
+    assert "Rephrase" in told["content"]
     leaf = next(e for e in events if isinstance(e, RunFinished)).leaf_id
     path = store.path_to_root(leaf)
     assert [m.content for m in shared_channel(path)] == ["What is going on?", rephrased]

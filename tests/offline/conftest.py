@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.language_models import BaseChatModel
@@ -63,7 +64,7 @@ def model() -> OfflineChatModel:
 
 def build_loop(
     model: BaseChatModel, tools: Sequence[BaseTool], system: str = "You are helpful."
-) -> CompiledStateGraph:
+) -> CompiledStateGraph[Any, Any, Any, Any]:
     """START → agent → (tools → agent)* → END, the shape every profile's loop has."""
     bound = model.bind_tools(list(tools))
 
@@ -80,10 +81,11 @@ def build_loop(
 
 
 async def run_turn(
-    graph: CompiledStateGraph, text: str, sender: str | None = None
+    graph: CompiledStateGraph[Any, Any, Any, Any], text: str, sender: str | None = None
 ) -> list[BaseMessage]:
     """Run one user turn (said by ``sender``, the message ``name``) through a compiled loop;
     returns the new messages (AI and tool)."""
     message = HumanMessage(text, name=sender)
     out = await graph.ainvoke({"messages": [message]}, {"recursion_limit": 24})
-    return out["messages"][1:]
+    messages: list[BaseMessage] = out["messages"][1:]
+    return messages

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 from langchain_core.messages import HumanMessage
 from langgraph.graph import START, StateGraph
@@ -52,7 +53,8 @@ async def test_a_step_reads_its_node_and_the_graph_state_not_the_prompt() -> Non
 async def test_a_node_without_a_step_gets_the_honest_sentence() -> None:
     model = OfflineChatModel().with_steps({"elsewhere": _echo_topic})
     out = await _graph(model, structured=False).ainvoke({"topic": "otters"})  # type: ignore[attr-defined]
-    assert "offline demo model" in out["answer"] and "WEAVER_API_KEY" in out["answer"]
+    assert "offline demo model" in out["answer"]
+    assert "WEAVER_API_KEY" in out["answer"]
     assert "Ollama" in out["answer"]
 
 
@@ -70,9 +72,10 @@ def test_the_router_reads_the_questions_shape() -> None:
     assert entities_of("Compare ReWOO and ReAct: which uses fewer LLM calls?") == ["ReWOO", "ReAct"]
 
 
-def _house():  # type: ignore[no-untyped-def]
+def _house() -> ModuleType:
     spec = importlib.util.spec_from_file_location("house", ROOT / "scripts" / "house.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -98,5 +101,7 @@ def test_no_offline_file_renames_the_regex_modules() -> None:
         for path in (ROOT / package).rglob("*.py"):
             if "offline" in path.relative_to(ROOT).as_posix():
                 text = path.read_text(encoding="utf-8")
-                assert "import re as" not in text and "from re import" not in text, path
-                assert "import regex as" not in text and "from regex import" not in text, path
+                assert "import re as" not in text, path
+                assert "from re import" not in text, path
+                assert "import regex as" not in text, path
+                assert "from regex import" not in text, path

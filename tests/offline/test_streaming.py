@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
-from langchain_core.messages import AIMessageChunk, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langgraph.graph import START, MessagesState, StateGraph
 
 from agents.offline import OfflineChatModel
@@ -22,7 +29,7 @@ def test_split_tokens_round_trips_any_text() -> None:
 
 def test_stream_yields_many_chunks_that_join_to_the_invoked_text(model: OfflineChatModel) -> None:
     chunks = list(model.stream("How do I set an API key?"))
-    text = "".join(c.content for c in chunks)
+    text = "".join(c.text for c in chunks)
     assert len(chunks) > 30
     assert text == model.invoke("How do I set an API key?").content
     assert "WEAVER_API_KEY" in text
@@ -32,20 +39,25 @@ async def test_astream_matches_stream_and_puts_usage_on_the_last_chunk(
     model: OfflineChatModel,
 ) -> None:
     chunks = [c async for c in model.astream("hello there")]
-    assert "".join(c.content for c in chunks) == "".join(
-        c.content for c in model.stream("hello there")
-    )
+    assert "".join(c.text for c in chunks) == "".join(c.text for c in model.stream("hello there"))
     usage_chunks = [c for c in chunks if c.usage_metadata]
-    assert len(usage_chunks) == 1 and usage_chunks[0] is chunks[-1]
+    assert len(usage_chunks) == 1
+    assert usage_chunks[0] is chunks[-1]
     usage = chunks[-1].usage_metadata
-    assert usage["input_tokens"] > 0 and usage["output_tokens"] > 10
+    assert usage is not None
+    assert usage["input_tokens"] > 0
+    assert usage["output_tokens"] > 10
     assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
     assert chunks[-1].response_metadata["finish_reason"] == "stop"
 
 
 def test_usage_grows_with_the_prompt(model: OfflineChatModel) -> None:
-    short = model.invoke("hi").usage_metadata["input_tokens"]
-    long = model.invoke("hi " + "and more words " * 50).usage_metadata["input_tokens"]
+    short_usage = model.invoke("hi").usage_metadata
+    long_usage = model.invoke("hi " + "and more words " * 50).usage_metadata
+    assert short_usage is not None
+    assert long_usage is not None
+    short = short_usage["input_tokens"]
+    long = long_usage["input_tokens"]
     assert long > short
 
 
@@ -58,15 +70,16 @@ def test_identity_is_weaver_offline(model: OfflineChatModel) -> None:
 def test_token_delay_is_a_constructor_field() -> None:
     slow = OfflineChatModel(token_delay_ms=1)
     assert slow.token_delay_ms == 1
-    assert "".join(c.content for c in slow.stream("hi")) == OfflineChatModel().invoke("hi").content
+    assert "".join(c.text for c in slow.stream("hi")) == OfflineChatModel().invoke("hi").content
 
 
 async def test_tool_calls_stream_as_chunks_inside_the_agent_node(project: Path) -> None:
     bound = ide_helper_model().bind_tools(code_tools(project))
     pieces: list[AIMessageChunk] = []
 
-    async def agent(state: MessagesState) -> dict:
+    async def agent(state: MessagesState) -> dict[str, object]:
         async for chunk in bound.astream(state["messages"]):
+            assert isinstance(chunk, AIMessageChunk)
             pieces.append(chunk)
         return {}
 
@@ -82,18 +95,19 @@ async def test_tool_calls_stream_as_chunks_inside_the_agent_node(project: Path) 
 
 
 async def test_tokens_arrive_through_langgraph_messages_stream(model: OfflineChatModel) -> None:
-    async def agent(state: MessagesState) -> dict:
+    async def agent(state: MessagesState) -> dict[str, list[BaseMessage]]:
         return {"messages": [await model.ainvoke([SystemMessage("Be brief."), *state["messages"]])]}
 
     builder = StateGraph(MessagesState)
     builder.add_node("agent", agent)
     builder.add_edge(START, "agent")
-    pieces = []
-    async for chunk, metadata in builder.compile().astream(
+    pieces: list[str] = []
+    async for item in builder.compile().astream(
         {"messages": [HumanMessage("Which model is this?")]}, stream_mode="messages"
     ):
+        chunk, metadata = cast(tuple[BaseMessage, dict[str, Any]], item)
         assert metadata["langgraph_node"] == "agent"
-        pieces.append(chunk.content)
+        pieces.append(chunk.text)
     assert len(pieces) > 20
     assert "".join(pieces) == model.invoke("Which model is this?").content
 
@@ -127,9 +141,11 @@ async def test_a_whole_tool_loop_is_deterministic_and_proposes_the_rename(projec
         (type(m).__name__, m.content) for m in second
     ]
     proposed = [m for m in first if isinstance(m, ToolMessage) and m.name == "propose_edit"]
-    assert proposed and "+class Welcomer:" in proposed[0].content
+    assert proposed
+    assert "+class Welcomer:" in proposed[0].content
 
 
 def test_fenced_survives_backticks_in_content() -> None:
     block = fenced("intro\n```sh\nrun\n```", "markdown")
-    assert block.startswith("````markdown\n") and block.endswith("\n````")
+    assert block.startswith("````markdown\n")
+    assert block.endswith("\n````")

@@ -69,14 +69,7 @@ def code_tools(root: Path) -> list[BaseTool]:
     @tool
     def search_code(query: str, max_results: int = 50, regex: bool = False) -> str:
         """Search the project's files for a string; returns file:line: text lines."""
-        matcher = re.compile(query if regex else re.escape(query))
-        hits = []
-        for path in sorted(root.rglob("*")):
-            if not path.is_file():
-                continue
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-                if matcher.search(line):
-                    hits.append(f"{path.relative_to(root).as_posix()}:{n}: {line.strip()}")
+        hits = _matching_lines(root, re.compile(query if regex else re.escape(query)))
         if not hits:
             return f"No matches for {query!r}."
         return "\n".join([*hits[:max_results], "", f"{len(hits)} matching lines."])
@@ -95,6 +88,18 @@ def code_tools(root: Path) -> list[BaseTool]:
         return f"Proposed patch for {path}; it is waiting for review.\n```diff\n{diff}```"
 
     return [read_file, list_files, search_code, propose_edit]
+
+
+def _matching_lines(root: Path, matcher: re.Pattern[str]) -> list[str]:
+    """``file:line: text`` for every line under ``root`` that ``matcher`` finds."""
+    hits = []
+    for path in sorted(root.rglob("*")):
+        if not path.is_file():
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if matcher.search(line):
+                hits.append(f"{path.relative_to(root).as_posix()}:{n}: {line.strip()}")
+    return hits
 
 
 def mediator_tools(

@@ -24,7 +24,8 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(
     )
     assert turn.trace["intent"] == "follow_up"
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
-    assert "LoRA" in slots["query"] and "that" not in slots["query"].split()
+    assert "LoRA" in slots["query"]
+    assert "that" not in slots["query"].split()
     assert slots["entities"][0] == "LoRA"
     assert "`ml/lora`" in turn.reply.content
 
@@ -54,7 +55,8 @@ async def test_a_fork_follows_up_on_its_own_branch(
     store.set_active_leaf(conversation.id, second.reply.id)
     follow = await ask(runtime, store, conversation.id, "what are its limits?")
     slots = next(s for s in follow.trace["stages"] if s["stage"] == "slot_fill")
-    assert "DPO" in slots["query"] and "LoRA" not in slots["query"]
+    assert "DPO" in slots["query"]
+    assert "LoRA" not in slots["query"]
     assert root_user.content == "What is LoRA?"
 
 
@@ -66,7 +68,8 @@ async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
     await ask(runtime, store, first.id, "What is LoRA?")
     with Memory(memory_path(data_dir)) as memory:
         facts = memory.all()
-    assert facts and all(f.conversation_id == first.id for f in facts)
+    assert facts
+    assert all(f.conversation_id == first.id for f in facts)
 
     later = store.create_conversation("paper-pilot", "two")
     turn = await ask(runtime, store, later.id, "How many parameters does LoRA train?")
@@ -74,7 +77,8 @@ async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
     assert recalled["recalled"] >= 1
     body, _, sources = turn.reply.content.partition("**Sources**")
     # What was recalled is what this answer cites again: said once, and the user told so.
-    assert ALREADY_LEARNED in body and "From what you learned before" not in body
+    assert ALREADY_LEARNED in body
+    assert "From what you learned before" not in body
     assert all(body.count(fact.text.rstrip(".")) <= 1 for fact in facts)
     assert "memory" not in sources  # prior knowledge is never a cited source
 
@@ -95,7 +99,8 @@ async def test_retries_then_a_forced_pass_that_is_not_remembered(
     model = OfflineChatModel().with_steps({**STEPS, "critic": _rejecting_critic})
     turn = await ask(runtime, store, conversation.id, "What is LoRA?", model=model)
 
-    assert turn.trace["retries"] == 2 and turn.trace["forced"]
+    assert turn.trace["retries"] == 2
+    assert turn.trace["forced"]
     assert [s["stage"] for s in turn.trace["stages"]].count("route") == 3
     assert sum("retry" in line for line in turn.stages) >= 2
     assert "could not confirm every claim" in turn.reply.content
@@ -117,13 +122,17 @@ def test_prior_knowledge_adds_only_what_the_answer_does_not_say() -> None:
     said = "LoRA freezes the model and learns a low-rank update."
     answer = synthesize_text("How does LoRA learn its update?", LORA_NOTES, [said, fresh])
     body, _, prior = answer.partition("_From what you learned before:_")
-    assert said.rstrip(".") in body and fresh in prior and said not in prior
+    assert said.rstrip(".") in body
+    assert fresh in prior
+    assert said not in prior
 
     repeated = synthesize_text("How does LoRA learn its update?", LORA_NOTES, [said])
-    assert "From what you learned before" not in repeated and ALREADY_LEARNED in repeated
+    assert "From what you learned before" not in repeated
+    assert ALREADY_LEARNED in repeated
     assert synthesize_text("How does LoRA learn its update?", LORA_NOTES, []).count("_") == 0
 
 
 def test_a_passage_about_another_named_thing_is_not_cited() -> None:
     answer = synthesize_text("How does LoRA plan its steps?", LORA_NOTES, [])
-    assert "[1]" in answer and "[2]" not in answer
+    assert "[1]" in answer
+    assert "[2]" not in answer

@@ -25,6 +25,8 @@ from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> None:
     name, connection = chosen_connection({}, tmp_path / "index.sqlite")
@@ -35,7 +37,8 @@ async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> No
         collections = await client.call("list_collections", {})
         assert {c["name"] for c in collections["collections"]} == {"agents", "ml"}
         summary = await client.call("get_document_summary", {"doc_id": "ml/dpo"})
-        assert summary["title"].startswith("DPO") and "Compared with RLHF" in summary["sections"]
+        assert summary["title"].startswith("DPO")
+        assert "Compared with RLHF" in summary["sections"]
         missing = await client.call("get_document_summary", {"doc_id": "nope"})
         assert "no document" in missing["error"]
     finally:
@@ -52,13 +55,14 @@ async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path) -> None:
         "transport": "stdio", "command": sys.executable,
         "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index",
                  str(tmp_path / "own.sqlite")],
-        "env": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        "env": {"PYTHONPATH": str(ROOT)},
     }}}}  # fmt: skip
     name, connection = chosen_connection(settings, tmp_path / "unused.sqlite")
     client = KnowledgeClient(name, connection)
     try:
         hits = await client.query("why do zebras have stripes")
-        assert name == "zoo" and hits[0].doc_id == "zoo/zebras"
+        assert name == "zoo"
+        assert hits[0].doc_id == "zoo/zebras"
     finally:
         await client.aclose()
 
@@ -123,9 +127,11 @@ def test_kb_add_and_list_through_the_command(
     again = weaver("kb", "add", str(notes), "--collection", "physics")
     assert "0 added, 0 updated, 1 unchanged" in again.stdout
     listed = weaver("kb", "list")
-    assert "physics  1 documents" in listed.stdout and "ml  6 documents" in listed.stdout
+    assert "physics  1 documents" in listed.stdout
+    assert "ml  6 documents" in listed.stdout
     missing = weaver("kb", "add", str(tmp_path / "nope"))
-    assert missing.returncode == 2 and "is not a folder" in missing.stderr
+    assert missing.returncode == 2
+    assert "is not a folder" in missing.stderr
 
 
 def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(
@@ -133,10 +139,13 @@ def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(
 ) -> None:
     asked = weaver("--provider", "offline", "ask", "--profile", "paper-pilot", "What is LoRA?")
     assert asked.returncode == 0, asked.stderr
-    assert "route: intent factual" in asked.stderr and "critic: passed" in asked.stderr
-    assert "[1]" in asked.stdout and "**Sources**" in asked.stdout
+    assert "route: intent factual" in asked.stderr
+    assert "critic: passed" in asked.stderr
+    assert "[1]" in asked.stdout
+    assert "**Sources**" in asked.stdout
     facts = weaver("memory", "list")
-    assert facts.returncode == 0 and "LoRA" in facts.stdout
+    assert facts.returncode == 0
+    assert "LoRA" in facts.stdout
     first_id = facts.stdout.split()[0]
     assert weaver("memory", "forget", first_id).returncode == 0
     assert weaver("memory", "forget", "9999").returncode == 1
@@ -162,31 +171,32 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "agents.profiles.paper_pilot.knowledge.server",
-         "--index", str(tmp_path / "http.sqlite"), "--sample", "--http", str(port)],
-        cwd=Path(__file__).resolve().parents[2],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "agents.profiles.paper_pilot.knowledge.server",
+        "--index", str(tmp_path / "http.sqlite"), "--sample", "--http", str(port),
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/mcp", timeout=1)
-                break
-            except httpx.TransportError:
-                await asyncio.sleep(0.2)
+        async with httpx.AsyncClient(timeout=1) as http:
+            while time.monotonic() < deadline:
+                try:
+                    await http.get(f"http://127.0.0.1:{port}/mcp")
+                    break
+                except httpx.TransportError:
+                    await asyncio.sleep(0.2)
         settings = {"mcp": {"connections": {"remote": {
             "transport": "streamable_http", "url": f"http://127.0.0.1:{port}/mcp"}}}}  # fmt: skip
         client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
         try:
             hits = await client.query("direct preference optimization reward model")
-            assert client.name == "remote" and hits[0].doc_id == "ml/dpo"
+            assert client.name == "remote"
+            assert hits[0].doc_id == "ml/dpo"
         finally:
             await client.aclose()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        await asyncio.wait_for(server.wait(), 10)
 
 
 async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
@@ -230,7 +240,7 @@ async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(
         "transport": "stdio", "command": sys.executable,
         "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index",
                  str(tmp_path / "own.sqlite")],
-        "env": {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        "env": {"PYTHONPATH": str(ROOT)},
     }}}}  # fmt: skip
     client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
     try:
@@ -276,5 +286,6 @@ def test_kb_adds_progress_bar_on_a_terminal_ends_its_line(tmp_path: Path) -> Non
         assert process.wait(timeout=120) == 0
     os.close(master)
     terminal = seen.decode()
-    assert "2/2" in terminal and terminal.endswith("\r\n")
+    assert "2/2" in terminal
+    assert terminal.endswith("\r\n")
     assert "2 added" in summary

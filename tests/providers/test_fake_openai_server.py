@@ -45,11 +45,13 @@ def test_stream_follows_the_chat_completions_chunk_format(fake_openai: FakeOpenA
     assert deltas[0] == {"role": "assistant", "content": ""}
     assert "".join(d.get("content", "") for d in deltas) == "Hi there"
     calls = [d["tool_calls"][0] for d in deltas if "tool_calls" in d]
-    assert calls[0]["id"] == "call_1" and calls[0]["function"]["name"] == "list_files"
+    assert calls[0]["id"] == "call_1"
+    assert calls[0]["function"]["name"] == "list_files"
     args = "".join(call["function"]["arguments"] for call in calls)
     assert json.loads(args) == {"pattern": "*.py"}
     assert [c["choices"][0]["finish_reason"] for c in chunks if c["choices"]][-1] == "tool_calls"
-    assert chunks[-1]["choices"] == [] and chunks[-1]["usage"]["completion_tokens"] > 0
+    assert chunks[-1]["choices"] == []
+    assert chunks[-1]["usage"]["completion_tokens"] > 0
 
 
 def test_no_usage_chunk_unless_asked(fake_openai: FakeOpenAI) -> None:
@@ -150,7 +152,8 @@ def test_markdown_tokens_are_deterministic_and_exact() -> None:
     assert tokens == markdown_tokens(20_000)
     assert all(tokens)
     text = "".join(tokens)
-    assert text.count("```") >= 2 and "- first point" in text
+    assert text.count("```") >= 2
+    assert "- first point" in text
 
 
 def test_stop_cuts_open_connections_and_ends_its_threads() -> None:
@@ -173,7 +176,8 @@ def test_stop_cuts_open_connections_and_ends_its_threads() -> None:
         if server.chat_requests:
             break
         worker.join(timeout=0.01)
-    assert server.chat_requests and worker.is_alive()
+    assert server.chat_requests
+    assert worker.is_alive()
 
     server.stop()
     worker.join(timeout=5)
@@ -196,7 +200,8 @@ def test_runs_alone_and_prints_its_base_url() -> None:
     try:
         assert process.stdout is not None
         base_url = process.stdout.readline().strip()
-        assert base_url.startswith("http://127.0.0.1:") and base_url.endswith("/v1")
+        assert base_url.startswith("http://127.0.0.1:")
+        assert base_url.endswith("/v1")
         with httpx.Client(trust_env=False, timeout=10) as client:
             events = sse_events(client, f"{base_url}/chat/completions", {"stream": True})
         assert len(events) == 50 + 3  # role chunk, 50 tokens, finish chunk, [DONE]

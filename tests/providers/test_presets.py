@@ -40,11 +40,14 @@ def test_keyed_preset_builds_chat_openai_from_its_own_key_variable(
     assert llm.openai_api_base == base_url
     assert str(llm.root_client.base_url).rstrip("/") == base_url
     assert llm.openai_api_key is not None
+    assert isinstance(llm.openai_api_key, SecretStr)
     assert llm.openai_api_key.get_secret_value() == TEST_KEY
     assert llm.streaming is True
     assert llm.stream_usage is True
     assert llm.max_retries == 0
     assert llm.request_timeout == 12.5
+    assert llm.http_client is not None
+    assert llm.http_async_client is not None
     assert llm.http_client.trust_env is False
     assert llm.http_async_client.trust_env is False
     assert llm.root_client._client is llm.http_client
@@ -96,6 +99,7 @@ def test_ollama_needs_no_key_and_talks_to_the_local_port() -> None:
     assert isinstance(llm, ChatOpenAI)
     assert llm.openai_api_base == "http://127.0.0.1:11434/v1"
     assert handle.model_name == "qwen2.5-coder"
+    assert llm.http_async_client is not None
     assert llm.http_async_client.trust_env is False
 
 
@@ -170,7 +174,8 @@ def test_list_presets_offers_every_provider_for_the_model_picker() -> None:
     }
     assert presets["moonshot"].default_model == "kimi-k2-turbo-preview"
     assert presets["moonshot"].key_env == "MOONSHOT_API_KEY"
-    assert presets["dashscope"].needs_key and not presets["ollama"].needs_key
+    assert presets["dashscope"].needs_key
+    assert not presets["ollama"].needs_key
     assert "deepseek-reasoner" in presets["deepseek"].suggested_models
     assert list(presets)[-1] == "offline"
     for preset in presets.values():

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_openai import ChatOpenAI
 
 import agents.providers as providers
 from agents.providers import ChatModelHandle
@@ -36,6 +37,7 @@ def test_the_models_of_a_process_load_the_certificate_bundle_once(
     monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
     handle = fake_model()
     assert len(loads) == 1  # the sync and the async client share one context
+    assert isinstance(handle.model, ChatOpenAI)
     assert handle.http_async_client is handle.model.http_async_client
     fake_model(model="fake-model-large")  # another model (a switch): the same context
     assert len(loads) == 1
@@ -71,7 +73,8 @@ async def test_the_served_context_window_comes_over_the_models_own_connection(
         pass
     assert await handle.served_context_window() == 8192
     chat, models = fake_openai.requests[-2:]
-    assert chat.path.endswith("/chat/completions") and models.path.endswith("/models")
+    assert chat.path.endswith("/chat/completions")
+    assert models.path.endswith("/models")
     assert models.peer == chat.peer  # the same client, the same kept-alive connection
     assert models.headers["authorization"] == "Bearer sk-test-DO-NOT-LEAK-1234567890"
     await handle.http_async_client.aclose()

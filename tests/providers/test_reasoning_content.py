@@ -18,8 +18,7 @@ async def test_streamed_reasoning_content_is_kept_in_additional_kwargs(
     fake_openai.script(Reply(reasoning=["Let me ", "think."], deltas=["Yes."]))
 
     chunks: list[AIMessageChunk] = [
-        chunk  # type: ignore[misc]
-        async for chunk in fake_model().model.astream([HumanMessage("Well?")])
+        chunk async for chunk in fake_model().model.astream([HumanMessage("Well?")])
     ]
 
     thoughts = [c.additional_kwargs.get(REASONING_KEY) for c in chunks]

@@ -79,6 +79,7 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
     merged: AIMessageChunk | None = None
     argument_pieces = 0
     async for chunk in bound.astream("What is in providers.py?"):
+        assert isinstance(chunk, AIMessageChunk)
         argument_pieces += sum(1 for part in chunk.tool_call_chunks if part.get("args"))
         merged = chunk if merged is None else merged + chunk
 
@@ -131,8 +132,9 @@ async def test_proxy_variables_are_ignored(
     assert (async_text, sync_text) == ("Straight through.", "Sync too.")
     assert len(fake_openai.chat_requests) == 2
     # The control: a client that trusts the environment goes to the dead proxy instead.
-    with httpx.Client(trust_env=True, timeout=2) as trusting, pytest.raises(httpx.HTTPError):
-        trusting.get(f"{fake_openai.base_url}/models")
+    async with httpx.AsyncClient(trust_env=True, timeout=2) as trusting:
+        with pytest.raises(httpx.HTTPError):
+            await trusting.get(f"{fake_openai.base_url}/models")
     assert len(fake_openai.requests) == 2
 
 
@@ -167,7 +169,8 @@ def test_a_long_markdown_reply_streams_whole(
     text = "".join(str(chunk.content) for chunk in fake_model().model.stream("long"))
 
     assert text == "".join(tokens)
-    assert "```python" in text and "## Section" in text
+    assert "```python" in text
+    assert "## Section" in text
 
 
 def test_make_chat_model_offline_needs_no_server(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,7 +192,7 @@ async def test_streamed_chunks_reach_langchain_without_the_sdks_typed_constructi
     import openai._base_client as base_client
 
     built: list[object] = []
-    real = base_client.construct_type
+    real = base_client.construct_type  # type: ignore[attr-defined]
 
     def counting(*, type_: object, value: object) -> object:
         built.append(type_)
@@ -210,7 +213,7 @@ def test_a_chunk_choice_without_a_delta_gets_an_empty_one_and_other_types_stay_t
     chunk = client._process_response_data(
         data={"id": "c", "choices": [{"index": 0, "finish_reason": "stop"}]},
         cast_to=ChatCompletionChunk,
-        response=None,  # type: ignore[arg-type]
+        response=None,
     )
     assert chunk == {"id": "c", "choices": [{"index": 0, "finish_reason": "stop", "delta": {}}]}
     completion = client._process_response_data(
@@ -228,7 +231,7 @@ def test_a_chunk_choice_without_a_delta_gets_an_empty_one_and_other_types_stay_t
             ],
         },
         cast_to=ChatCompletion,
-        response=None,  # type: ignore[arg-type]
+        response=None,
     )
     assert isinstance(completion, ChatCompletion)
     assert completion.choices[0].message.content == "hi"

@@ -5,8 +5,9 @@ prose) and remembering per endpoint where to start."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
+import openai
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
@@ -27,7 +28,7 @@ class Verdict(BaseModel):
     kind: Literal["claim", "question"] = "claim"
 
 
-GOOD = {"passed": True, "score": 0.8, "kind": "claim"}
+GOOD: dict[str, Any] = {"passed": True, "score": 0.8, "kind": "claim"}
 MESSAGES = [SystemMessage("You check drafts."), HumanMessage("Draft: LoRA adds adapters [1].")]
 
 
@@ -62,7 +63,8 @@ async def test_no_tools_and_no_json_mode_leave_json_in_the_prose(
     handle = openai_model()
     assert await ask(handle) == Verdict(**GOOD)
     last = fake_openai.last_body
-    assert not last.get("tools") and not last.get("response_format")
+    assert not last.get("tools")
+    assert not last.get("response_format")
     assert "JSON schema" in last["messages"][-1]["content"]
     assert MEMO.start(endpoint_of(handle.model)) is Rung.PROSE_JSON
 
@@ -85,7 +87,8 @@ async def test_prose_with_no_json_is_no_answer_with_its_reason(
 ) -> None:
     fake_openai.default = StructuredAnswers({"Verdict": GOOD}, style="prose")
     answer = await ask(openai_model())
-    assert isinstance(answer, NoAnswer) and "no JSON" in answer.reason
+    assert isinstance(answer, NoAnswer)
+    assert "no JSON" in answer.reason
     assert len(fake_openai.chat_requests) == 4  # every rung, once
 
 
@@ -93,7 +96,7 @@ async def test_another_failure_is_the_providers_error_not_a_step_down(
     fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     fake_openai.script(Reply.unauthorized())
-    with pytest.raises(Exception) as raised:
+    with pytest.raises(openai.APIStatusError) as raised:
         await ask(openai_model())
     assert getattr(raised.value, "status_code", None) == 401
     assert len(fake_openai.chat_requests) == 1

@@ -5,15 +5,17 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def _load(name: str):
+def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -26,7 +28,8 @@ def test_bench_stream_runtime_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
     out = capsys.readouterr().out
     assert ratio > 0
-    assert "(200 token deltas, stored)" in out and "ratio (c)/(b)" in out
+    assert "(200 token deltas, stored)" in out
+    assert "ratio (c)/(b)" in out
 
 
 def test_bench_cancel_latency_runs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta, ToolFinished, TurnStarted
-from storage.models import MessageStatus
-from tests.runtime.helpers import new_turn, of_type
-from tests.support.fake_openai import Reply, ToolCall
+from storage.models import MessageRecord, MessageStatus
+from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import active_leaf_id, new_turn, of_type
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
@@ -18,8 +23,15 @@ pytestmark = pytest.mark.usefixtures("researcher")
 GENEROUS_BOUND_S = 5.0
 
 
-async def _run_until(runtime, user, model, cancel, predicate):
-    events, cancelled_at = [], None
+async def _run_until(
+    runtime: AgentRuntime,
+    user: MessageRecord,
+    model: ChatModelHandle,
+    cancel: asyncio.Event,
+    predicate: Callable[[list[Any]], bool],
+) -> tuple[list[Any], float]:
+    events: list[Any] = []
+    cancelled_at: float | None = None
     async for event in runtime.run_turn(
         conversation_id=user.conversation_id, user_message_id=user.id, model=model, cancel=cancel
     ):
@@ -30,7 +42,12 @@ async def _run_until(runtime, user, model, cancel, predicate):
     return events, time.perf_counter() - (cancelled_at or time.perf_counter())
 
 
-async def test_cancel_mid_stream_keeps_the_partial_reply(store, runtime, fake_openai, openai_model):
+async def test_cancel_mid_stream_keeps_the_partial_reply(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     words = [f"word{i} " for i in range(400)]
     fake_openai.script(Reply(deltas=words, token_delay=0.02))
     user = new_turn(store, "researcher", "talk for a long time")
@@ -41,17 +58,23 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(store, runtime, fake_op
     )
 
     finished = events[-1]
-    assert isinstance(finished, RunFinished) and finished.status == "cancelled"
+    assert isinstance(finished, RunFinished)
+    assert finished.status == "cancelled"
     streamed = "".join(e.text for e in of_type(events, TokenDelta))
     reply = store.get_message(events[0].reply_id)
     assert reply.status is MessageStatus.CANCELLED
     assert reply.content == streamed
     assert 5 <= len(of_type(events, TokenDelta)) < len(words)
-    assert finished.leaf_id == reply.id == store.active_leaf(user.conversation_id).id
+    assert finished.leaf_id == reply.id == active_leaf_id(store, user.conversation_id)
     assert stop_time < GENEROUS_BOUND_S
 
 
-async def test_cancel_while_the_provider_is_silent(store, runtime, fake_openai, openai_model):
+async def test_cancel_while_the_provider_is_silent(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply.slow_first_byte(30.0))
     user = new_turn(store, "researcher", "hello?")
     cancel = asyncio.Event()
@@ -75,14 +98,19 @@ async def test_cancel_while_the_provider_is_silent(store, runtime, fake_openai, 
 
     assert time.perf_counter() - started < GENEROUS_BOUND_S
     assert isinstance(events[0], TurnStarted)
-    assert isinstance(events[-1], RunFinished) and events[-1].status == "cancelled"
+    assert isinstance(events[-1], RunFinished)
+    assert events[-1].status == "cancelled"
     reply = store.get_message(events[0].reply_id)
-    assert reply.status is MessageStatus.CANCELLED and reply.content == ""
+    assert reply.status is MessageStatus.CANCELLED
+    assert reply.content == ""
 
 
 async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "RRF"}, id="call_x")]),
         Reply.slow_first_byte(30.0),
@@ -105,8 +133,11 @@ async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
 
 
 async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], token_delay=0.01))
     user = new_turn(store, "researcher", "go")
     stream = runtime.run_turn(
@@ -120,6 +151,7 @@ async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
             break
     await stream.aclose()
 
+    assert reply_id is not None
     reply = store.get_message(reply_id)
     assert reply.status is MessageStatus.CANCELLED
     assert reply.content.startswith("t0")

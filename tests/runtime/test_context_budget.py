@@ -3,21 +3,26 @@ messages go, the system prompt, the pinned messages and the question stay."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from agents.context_budget import request_budget
+from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
 WINDOW = 8_000
 
 
-def long_branch(store, turns: int) -> str:
+def long_branch(store: SqliteConversationStore, turns: int) -> str:
     """A branch of ``turns`` question/answer pairs of ~2,000 characters each; returns its leaf,
     with the first answer pinned."""
     leaf = None
@@ -34,8 +39,11 @@ def long_branch(store, turns: int) -> str:
 
 
 async def test_a_long_history_is_trimmed_under_the_window_keeping_the_pinned(
-    store, checkpointer, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     runtime = AgentRuntime(store, checkpointer, context_messages=200)
     leaf = long_branch(store, 30)
     user = new_turn(store, "researcher", "LAST-QUESTION: sum it up", parent_id=leaf)
@@ -59,8 +67,11 @@ async def test_a_long_history_is_trimmed_under_the_window_keeping_the_pinned(
 
 
 async def test_without_a_known_window_every_chosen_record_is_sent(
-    store, checkpointer, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     runtime = AgentRuntime(store, checkpointer, context_messages=200)
     leaf = long_branch(store, 30)
     user = new_turn(store, "researcher", "LAST-QUESTION", parent_id=leaf)

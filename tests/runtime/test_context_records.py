@@ -4,19 +4,28 @@ stands in for everything above it (a pure function of the path)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from agents.context import context_records, older_records
-from storage.models import MessageRecord
+from storage.models import MessageRecord, Role
 
 
 def path_of(*specs: tuple[str, str, dict[str, Any]]) -> list[MessageRecord]:
-    records, parent = [], None
+    records: list[MessageRecord] = []
+    parent: str | None = None
     for depth, (record_id, role, meta) in enumerate(specs):
         records.append(
             MessageRecord(
-                record_id, "c", role, record_id, parent, depth, 1, datetime.now(UTC), meta
-            )  # type: ignore[arg-type]
+                record_id,
+                "c",
+                cast(Role, role),
+                record_id,
+                parent,
+                depth,
+                1,
+                datetime.now(UTC),
+                meta,
+            )
         )
         parent = record_id
     return records
@@ -42,7 +51,8 @@ def test_a_summary_stands_in_for_its_record_and_all_above_but_pins_stay() -> Non
         ("q2", "user", {}), ("a2", "assistant", {}),
     )  # fmt: skip
     summary, records = context_records(path, 20)
-    assert summary == "S1" and ids(records) == ["q1", "q2", "a2"]
+    assert summary == "S1"
+    assert ids(records) == ["q1", "q2", "a2"]
 
 
 def test_the_window_never_starts_with_a_tool_result_cut_from_its_call() -> None:

@@ -8,9 +8,10 @@ token deltas and tool events must be the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 from langchain_core.callbacks import (
@@ -19,14 +20,16 @@ from langchain_core.callbacks import (
     BaseCallbackHandler,
 )
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
-from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.outputs import ChatGenerationChunk, GenerationChunk
 
 import agents.graph.agent_node as agent_node
 import agents.graph.folded_call as folded_call
+from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta, ToolFinished, ToolStarted
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
@@ -79,8 +82,12 @@ async def _turn(store: Any, runtime: AgentRuntime, model: Any) -> dict[str, Any]
 
 
 async def test_folded_stream_records_the_same_turn_as_ainvoke(
-    store, runtime, fake_openai, openai_model, monkeypatch: pytest.MonkeyPatch
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     folds: list[int] = []
     real_fold = folded_call._fold
 
@@ -116,7 +123,9 @@ async def test_folded_stream_records_the_same_turn_as_ainvoke(
     assert folded["tokens"][-5:] == ["ReWOO ", "plans ", "first, ", "then ", "acts."]
 
 
-async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(fake_openai, openai_model):
+async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(
+    fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+) -> None:
     """No streaming handler attached: the same request and message ``ainvoke`` gives."""
     fake_openai.script(Reply("Plain answer.", usage=(3, 2)), Reply("Plain answer.", usage=(3, 2)))
     model = openai_model().model
@@ -127,7 +136,7 @@ async def test_outside_a_messages_stream_the_call_is_plain_ainvoke(fake_openai, 
     assert isinstance(folded, AIMessage)
     assert folded.content == plain.content == "Plain answer."
     assert folded.usage_metadata == plain.usage_metadata
-    assert fake_openai.chat_requests[0].body == fake_openai.chat_requests[1].body
+    assert fake_openai.chat_bodies[0] == fake_openai.chat_bodies[1]
 
 
 class _Inline(BaseCallbackHandler):
@@ -138,8 +147,17 @@ class _Inline(BaseCallbackHandler):
         self.fail = fail
         self.raise_error = raise_error
 
-    def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
-        self.calls.append((token, kwargs["chunk"], kwargs["run_id"], kwargs["tags"]))
+    def on_llm_new_token(
+        self,
+        token: str | list[str | dict[str, Any]],
+        *,
+        chunk: GenerationChunk | ChatGenerationChunk | None = None,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.calls.append((token, chunk, run_id, tags))
         if self.fail:
             raise RuntimeError("handler broke")
 
@@ -147,7 +165,16 @@ class _Inline(BaseCallbackHandler):
 class _Async(AsyncCallbackHandler):
     run_inline = True
 
-    async def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+    async def on_llm_new_token(
+        self,
+        token: str | list[str | dict[str, Any]],
+        *,
+        chunk: GenerationChunk | ChatGenerationChunk | None = None,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         return None
 
 
@@ -188,8 +215,12 @@ def test_the_callback_manager_is_used_when_a_handler_is_async_or_not_inline() ->
 
 
 async def test_a_runtime_turn_hands_tokens_to_the_stream_handler_directly(
-    store, runtime, fake_openai, openai_model, monkeypatch: pytest.MonkeyPatch
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     through_manager: list[str] = []
     real = AsyncCallbackManagerForLLMRun.on_llm_new_token
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -17,26 +17,29 @@ from agents.graph import AgentState, build_react_graph, emit_status, should_cont
 from agents.graph.agent_node import tool_rounds_this_turn
 from agents.profile import Profile, TurnContext
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile, list_profiles
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
-from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import finish_of, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.support.research_profile.profile import PROFILE as RESEARCH
 from tests.support.research_profile.tools import make_tools
 
 RESEARCH_PROMPT = RESEARCH.prompt_file
 
 
-async def _router(state: Mapping[str, Any], runtime: Runtime[TurnContext]) -> dict[str, Any]:
+async def _router(state: AgentState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """An internal stage: asks the model to classify (its tokens are not the answer)."""
     emit_status("router", "Classifying the question ...")
     verdict = await runtime.context.model.ainvoke(
-        [HumanMessage("classify: " + state["messages"][-1].content)]
+        [HumanMessage("classify: " + state["messages"][-1].text)]
     )
     emit_status("router", f"Intent: {verdict.content}", "done")
     return {}
 
 
-def _staged_graph(profile: Profile) -> StateGraph:
+def _staged_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     builder = build_react_graph(AgentState, profile.make_tools(), entry="router")
     builder.add_node("router", _router)
     builder.add_edge("router", "agent")
@@ -58,8 +61,12 @@ def staged_profile(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 async def test_stage_lines_become_node_status_and_internal_tokens_stay_out(
-    store, runtime, fake_openai, openai_model, staged_profile
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    staged_profile: str,
+) -> None:
     fake_openai.script(Reply("lookup"), Reply("The real answer."))
     user = new_turn(store, staged_profile, "What is RRF?")
 
@@ -74,12 +81,12 @@ async def test_stage_lines_become_node_status_and_internal_tokens_stay_out(
     assert store.get_message(events[-1].leaf_id).content == "The real answer."
 
 
-def test_graph_is_compiled_once_per_profile(runtime):
+def test_graph_is_compiled_once_per_profile(runtime: AgentRuntime) -> None:
     profile = get_profile("paper-pilot")
     assert runtime.graph_for(profile) is runtime.graph_for(profile)
 
 
-def test_registry_has_exactly_the_four_profiles():
+def test_registry_has_exactly_the_four_profiles() -> None:
     assert PROFILE_NAMES == ("mediator", "ide-helper", "paper-pilot", "atom-developer")
     names = {p.name for p in list_profiles()}
     assert {"paper-pilot", "atom-developer"} <= names <= set(PROFILE_NAMES)
@@ -87,7 +94,7 @@ def test_registry_has_exactly_the_four_profiles():
         get_profile("ide_helper")
 
 
-def test_should_continue_and_round_counting():
+def test_should_continue_and_round_counting() -> None:
     from langchain_core.messages import AIMessage
 
     call = AIMessage("", tool_calls=[{"id": "1", "name": "t", "args": {}}])
@@ -97,7 +104,7 @@ def test_should_continue_and_round_counting():
 
 
 @tool
-async def summarize(text: str, runtime: ToolRuntime) -> str:
+async def summarize(text: str, runtime: ToolRuntime[Any]) -> str:
     """Summarise ``text`` with the turn's model (an LLM call inside a tool)."""
     summary = await runtime.context.model.ainvoke([HumanMessage(f"summarise: {text}")])
     return f"summary: {summary.content}"
@@ -121,8 +128,12 @@ def summarizing_profile(monkeypatch: pytest.MonkeyPatch) -> str:
 # pydantic warns that ``context`` is not ``None`` (the unparameterised ``ToolRuntime``); harmless.
 @pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:UserWarning")
 async def test_tokens_of_an_llm_call_inside_a_tool_are_not_the_answer(
-    store, runtime, fake_openai, openai_model, summarizing_profile
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    summarizing_profile: str,
+) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("summarize", {"text": "a long text"}, id="call_sum")]),
         Reply(deltas=["inner ", "summary"]),
@@ -135,7 +146,7 @@ async def test_tokens_of_an_llm_call_inside_a_tool_are_not_the_answer(
     assert "".join(t.text for t in of_type(events, TokenDelta)) == "Final answer."
     (finished,) = of_type(events, ToolFinished)
     assert finished.output == "summary: inner summary"
-    assert store.get_message(events[-1].leaf_id).content == "Final answer."
+    assert store.get_message(finish_of(events).leaf_id).content == "Final answer."
 
 
 async def _broken_router(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -143,9 +154,12 @@ async def _broken_router(state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 async def test_a_bug_in_a_node_is_a_run_error_with_one_sentence(
-    store, runtime, openai_model, monkeypatch: pytest.MonkeyPatch
-):
-    def broken_graph(profile: Profile) -> StateGraph:
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
         builder = build_react_graph(AgentState, profile.make_tools(), entry="router")
         builder.add_node("router", _broken_router)
         builder.add_edge("router", "agent")
@@ -169,4 +183,5 @@ async def test_a_bug_in_a_node_is_a_run_error_with_one_sentence(
     assert error.error.user_message == (
         "The turn failed unexpectedly (KeyError); see weaver.log for details."
     )
+    assert error.reply_id is not None
     assert store.get_message(error.reply_id).meta["error"] == error.error.user_message

@@ -8,8 +8,10 @@ import pytest
 
 from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile
 from agents.providers import ProviderConfig, make_chat_model
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished
 from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import of_type, run
 
 QUESTIONS = {
@@ -32,13 +34,15 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
-async def test_offline_model_runs_the_profile(store, runtime, project, name):
+async def test_offline_model_runs_the_profile(
+    store: SqliteConversationStore, runtime: AgentRuntime, project: Path, name: str
+) -> None:
     try:
         get_profile(name)
     except UnknownProfileError:
         pytest.skip(f"profile {name} is not in the tree yet")
     sender, text = QUESTIONS[name]
-    meta = {"project_root": str(project)}
+    meta: dict[str, object] = {"project_root": str(project)}
     if name == "mediator":
         meta["participants"] = ["Alex", "Sam"]
     conversation = store.create_conversation(name, "offline", meta=meta)
@@ -51,7 +55,8 @@ async def test_offline_model_runs_the_profile(store, runtime, project, name):
 
     assert not of_type(events, RunError), of_type(events, RunError)
     finished = events[-1]
-    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert isinstance(finished, RunFinished)
+    assert finished.status == "complete"
     assert of_type(events, TokenDelta), "the offline model streams its answer"
     tools = of_type(events, ToolFinished)
     # a profile's work shows as tool calls, or as the stage lines of its own graph
@@ -59,7 +64,8 @@ async def test_offline_model_runs_the_profile(store, runtime, project, name):
     assert all(t.error is None for t in tools), [t.error for t in tools]
     path = store.path_to_root(finished.leaf_id)
     answer = path[-1]
-    assert answer.role == "assistant" and answer.status is MessageStatus.COMPLETE
+    assert answer.role == "assistant"
+    assert answer.status is MessageStatus.COMPLETE
     assert answer.content.strip()
     assert answer.meta["provider"] == "offline"
     if tools:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from agents.errors import (
@@ -13,10 +15,13 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunError, RunFinished, TokenDelta, TurnStarted
 from storage.models import MessageStatus
-from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import active_leaf_id, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
@@ -32,8 +37,13 @@ FAULTS = [
 
 @pytest.mark.parametrize(("fault", "error_type"), FAULTS, ids=lambda v: getattr(v, "__name__", ""))
 async def test_provider_fault_becomes_run_error_and_error_record(
-    store, runtime, fake_openai, openai_model, fault, error_type
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    fault: Reply,
+    error_type: type[WeaverError],
+) -> None:
     fake_openai.script(fault)
     user = new_turn(store, "researcher", "hello")
 
@@ -45,21 +55,27 @@ async def test_provider_fault_becomes_run_error_and_error_record(
     assert not of_type(events, RunFinished)
     assert isinstance(last.error, error_type), last.error
     sentence = last.error.user_message
-    assert sentence and "\n" not in sentence and "Traceback" not in sentence
+    assert sentence
+    assert "\n" not in sentence
+    assert "Traceback" not in sentence
     assert "sk-test-not-a-real-key" not in sentence
+    assert last.reply_id is not None
     reply = store.get_message(last.reply_id)
     assert reply.status is MessageStatus.ERROR
     assert reply.meta["error"] == sentence
     streamed = "".join(e.text for e in of_type(events, TokenDelta))
     assert reply.content == streamed  # whatever arrived before the fault is kept
-    assert store.active_leaf(user.conversation_id).id == reply.id
+    assert active_leaf_id(store, user.conversation_id) == reply.id
     if error_type is ProviderRateLimitError:
         assert last.error.retry_after == 7
 
 
 async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_r")]),
         Reply.server_error(502),
@@ -68,8 +84,10 @@ async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
 
     events = await run(runtime, user, openai_model())
 
-    assert isinstance(events[-1], RunError)
-    path = store.path_to_root(events[-1].reply_id)
+    failed = events[-1]
+    assert isinstance(failed, RunError)
+    assert failed.reply_id is not None
+    path = store.path_to_root(failed.reply_id)
     assert [(r.role, r.status) for r in path] == [
         ("user", MessageStatus.COMPLETE),
         ("assistant", MessageStatus.COMPLETE),
@@ -78,20 +96,28 @@ async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
     ]
 
 
-async def test_unknown_profile_is_a_run_error_not_an_exception(store, runtime, openai_model):
+async def test_unknown_profile_is_a_run_error_not_an_exception(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     conversation = store.create_conversation("no-such-profile", "x")
     user = store.add_message(conversation.id, "user", "hi", None)
 
     events = await run(runtime, user, openai_model())
 
-    assert len(events) == 1 and isinstance(events[0], RunError)
+    assert len(events) == 1
+    assert isinstance(events[0], RunError)
     assert isinstance(events[0].error, WeaverError)
     assert "no-such-profile" in events[0].error.user_message
 
 
 async def test_a_model_without_tools_is_named_in_one_sentence_that_says_what_to_do(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply.http_error(400, "registry.ollama.ai/library/fake-model does not support tools")
     )
@@ -102,5 +128,7 @@ async def test_a_model_without_tools_is_named_in_one_sentence_that_says_what_to_
     last = events[-1]
     assert isinstance(last, RunError), events
     sentence = last.error.user_message
-    assert "'fake-model' does not support tools" in sentence and "pick a model" in sentence
-    assert "\n" not in sentence and sentence.endswith(".")
+    assert "'fake-model' does not support tools" in sentence
+    assert "pick a model" in sentence
+    assert "\n" not in sentence
+    assert sentence.endswith(".")

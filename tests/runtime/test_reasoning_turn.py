@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta, TurnStarted
 from agents.runtime.history import turn_messages
 from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
 
 async def test_reasoning_content_deltas_become_reasoning_events_and_meta(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply(reasoning=["Let me ", "think."], deltas=["The answer ", "is 42."]))
     user = new_turn(store, "researcher", "What is the answer?")
 
@@ -38,8 +45,11 @@ async def test_reasoning_content_deltas_become_reasoning_events_and_meta(
 
 
 async def test_inline_think_split_across_chunks_is_separated(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(deltas=["<thi", "nk>Hmm, ", "six times seven.</th", "ink>\n\n", "It is ", "42."])
     )
@@ -55,8 +65,11 @@ async def test_inline_think_split_across_chunks_is_separated(
 
 
 async def test_an_answer_that_ends_while_thinking_keeps_it_as_reasoning(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply(deltas=["<think>Still ", "going</thi"]))
     user = new_turn(store, "researcher", "Think hard")
 
@@ -69,8 +82,11 @@ async def test_an_answer_that_ends_while_thinking_keeps_it_as_reasoning(
 
 
 async def test_the_next_turn_never_sends_the_reasoning_back(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(reasoning=["SECRET-THOUGHT-A"], deltas=["First answer."]),
         Reply(deltas=["<think>SECRET-THOUGHT-B</think>", "Second answer."]),
@@ -85,9 +101,10 @@ async def test_the_next_turn_never_sends_the_reasoning_back(
 
     await run(runtime, third, model)
 
-    messages = fake_openai.chat_requests[-1].body["messages"]
+    messages = fake_openai.chat_bodies[-1]["messages"]
     sent = json.dumps(messages)
-    assert "SECRET-THOUGHT" not in sent and "reasoning_content" not in sent
+    assert "SECRET-THOUGHT" not in sent
+    assert "reasoning_content" not in sent
     assert [m["content"] for m in messages if m["role"] == "assistant"] == [
         "First answer.",
         "Second answer.",
@@ -97,8 +114,11 @@ async def test_the_next_turn_never_sends_the_reasoning_back(
 
 
 async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(
             deltas=["<think>SECRET-PLAN</think>", "Checking."],
@@ -110,7 +130,7 @@ async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
 
     events = await run(runtime, user, openai_model())
 
-    second_request = json.dumps(fake_openai.chat_requests[-1].body["messages"])
+    second_request = json.dumps(fake_openai.chat_bodies[-1]["messages"])
     assert "SECRET" not in second_request
     assert "Checking." in second_request
     path = store.path_to_root(of_type(events, RunFinished)[0].leaf_id)
@@ -119,7 +139,9 @@ async def test_inline_reasoning_of_a_tool_round_is_not_sent_with_its_call(
     assert (answer.content, answer.meta["reasoning"]) == ("Done.", "SECRET-AGAIN")
 
 
-def test_reasoning_streamed_so_far_is_on_disk_with_the_reply_still_marked_streaming(store):
+def test_reasoning_streamed_so_far_is_on_disk_with_the_reply_still_marked_streaming(
+    store: SqliteConversationStore,
+) -> None:
     from agents.runtime.recorder import TurnRecorder
 
     user = new_turn(store, "researcher", "hi")

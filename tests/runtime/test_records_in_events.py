@@ -3,7 +3,7 @@ failure: a consumer shows what arrives and never reads the store back, nor write
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -13,12 +13,15 @@ import agents.profiles as registry
 from agents.graph import AgentState
 from agents.graph.agent_node import make_agent_node
 from agents.profile import Profile, TurnContext
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RecordSaved, RunError, RunFinished, TurnStarted
 from agents.runtime.recorder import TurnRecorder
 from storage.models import MessageRecord, MessageStatus
+from storage.sqlite_store import SqliteConversationStore
 from storage.store import StorageError
-from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from tests.runtime.helpers import active_leaf_id, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.support.research_profile.profile import PROFILE as RESEARCH
 from tests.support.research_profile.tools import make_tools
 
@@ -34,8 +37,11 @@ def carried(event: Any) -> MessageRecord | None:
 
 
 async def test_every_announced_record_equals_the_stored_one_when_it_arrives(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_1")]),
         Reply(deltas=["ReAct ", "interleaves ", "reasoning."], usage=(9, 3)),
@@ -56,48 +62,57 @@ async def test_every_announced_record_equals_the_stored_one_when_it_arrives(
     started = events[0]
     assert isinstance(started, TurnStarted)
     assert started.reply.status is MessageStatus.STREAMING
-    assert started.reply.parent_id == user.id and started.reply.content == ""
+    assert started.reply.parent_id == user.id
+    assert started.reply.content == ""
     assert started.reply.meta["provider"] == "openai-compatible"
     assert "thread_id" in started.reply.meta
     finished = events[-1]
-    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert isinstance(finished, RunFinished)
+    assert finished.status == "complete"
     # the last record carried for each id is the final stored record: nothing left to read
     stored = {record.id: record for record in store.list_messages(user.conversation_id)}
     assert set(latest) == set(finished.record_ids) == set(stored) - {user.id}
     assert all(latest[record_id] == stored[record_id] for record_id in latest)
     answer = latest[finished.leaf_id]
     assert answer.content == "ReAct interleaves reasoning."
-    assert answer.status is MessageStatus.COMPLETE and answer.meta["latency_ms"] > 0
+    assert answer.status is MessageStatus.COMPLETE
+    assert answer.meta["latency_ms"] > 0
     tool_calls = [r for r in latest.values() if r.tool_calls]
-    assert tool_calls and tool_calls[0].tool_calls[0]["name"] == "search_knowledge_base"
+    assert tool_calls
+    assert tool_calls[0].tool_calls[0]["name"] == "search_knowledge_base"
     tool = next(r for r in latest.values() if r.role == "tool")
-    assert tool.tool_call_id == "call_1" and tool.parent_id == tool_calls[0].id
+    assert tool.tool_call_id == "call_1"
+    assert tool.parent_id == tool_calls[0].id
     saved = of_type(events, RecordSaved)
     assert saved[-1].record is answer  # the closing write is announced before RunFinished
 
 
 async def test_a_provider_fault_marks_the_reply_in_the_runtime_alone(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply.server_error(502))
     user = new_turn(store, "researcher", "hello")
 
     events = await run(runtime, user, openai_model())  # no app, no screen: only the runtime
 
     error = events[-1]
-    assert isinstance(error, RunError) and error.record is not None
+    assert isinstance(error, RunError)
+    assert error.record is not None
     sentence = error.error.user_message
     assert error.record.status is MessageStatus.ERROR
     assert error.record.meta["error"] == sentence
     assert error.record == store.get_message(error.record.id)
-    assert store.active_leaf(user.conversation_id).id == error.record.id
+    assert active_leaf_id(store, user.conversation_id) == error.record.id
 
 
 async def _broken_check(state: Mapping[str, Any]) -> dict[str, Any]:
     raise KeyError("verdict")
 
 
-def _answer_then_break(profile: Profile) -> StateGraph:
+def _answer_then_break(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     builder = StateGraph(AgentState, context_schema=TurnContext)
     builder.add_node("agent", make_agent_node(()))
     builder.add_node("check", _broken_check)
@@ -108,8 +123,12 @@ def _answer_then_break(profile: Profile) -> StateGraph:
 
 
 async def test_a_failure_after_the_reply_closed_still_marks_that_reply(
-    store, runtime, openai_model, fake_openai, monkeypatch: pytest.MonkeyPatch
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     profile = Profile(
         name="answer-then-break",
         title="Breaks after answering",
@@ -125,7 +144,8 @@ async def test_a_failure_after_the_reply_closed_still_marks_that_reply(
     events = await run(runtime, user, openai_model(), profile=profile.name)
 
     error = events[-1]
-    assert isinstance(error, RunError) and error.record is not None
+    assert isinstance(error, RunError)
+    assert error.record is not None
     assert error.record.content == "An answer."
     assert error.record.status is MessageStatus.ERROR
     assert error.record.meta["error"] == error.error.user_message
@@ -133,8 +153,11 @@ async def test_a_failure_after_the_reply_closed_still_marks_that_reply(
 
 
 async def test_a_turn_that_cannot_start_after_its_reply_exists_marks_it(
-    store, runtime, openai_model, monkeypatch: pytest.MonkeyPatch
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def refuse(self: TurnRecorder, record_id: str, meta: dict[str, Any]) -> MessageRecord:
         raise StorageError("The database is locked.")
 
@@ -143,10 +166,12 @@ async def test_a_turn_that_cannot_start_after_its_reply_exists_marks_it(
 
     events = await run(runtime, user, openai_model())
 
-    assert len(events) == 1 and isinstance(events[0], RunError)
+    assert len(events) == 1
+    assert isinstance(events[0], RunError)
     error = events[0]
     assert error.error.user_message == "The database is locked."
-    assert error.record is not None and error.record.parent_id == user.id
+    assert error.record is not None
+    assert error.record.parent_id == user.id
     assert error.record.status is MessageStatus.ERROR
     assert error.record.meta["error"] == "The database is locked."
     assert error.record == store.get_message(error.record.id)
@@ -155,13 +180,16 @@ async def test_a_turn_that_cannot_start_after_its_reply_exists_marks_it(
 
 
 async def test_a_turn_that_cannot_start_before_any_reply_writes_nothing(
-    store, runtime, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     conversation = store.create_conversation("no-such-profile", "x")
     user = store.add_message(conversation.id, "user", "hi", None)
 
     events = await run(runtime, user, openai_model())
 
-    assert len(events) == 1 and isinstance(events[0], RunError)
+    assert len(events) == 1
+    assert isinstance(events[0], RunError)
     assert events[0].record is None
     assert [r.id for r in store.list_messages(conversation.id)] == [user.id]

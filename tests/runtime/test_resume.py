@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,12 @@ from langgraph.types import interrupt
 import agents.profiles as registry
 from agents.graph import AgentState, build_react_graph
 from agents.profile import Profile
+from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.events import RunFinished, ToolFinished
-from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from agents.runtime.events import RunError, RunFinished, ToolFinished
+from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import finish_of, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 
 @tool
@@ -39,8 +42,12 @@ def confirming_profile(monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 async def test_paused_turn_resumes_on_a_new_runtime(
-    store, tmp_path, fake_openai, openai_model, confirming_profile
-):
+    store: SqliteConversationStore,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    confirming_profile: str,
+) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     fake_openai.script(
@@ -55,7 +62,8 @@ async def test_paused_turn_resumes_on_a_new_runtime(
             AgentRuntime(store, saver), user, openai_model(), profile=confirming_profile
         )
 
-    assert isinstance(paused[-1], RunFinished) and paused[-1].status == "complete"
+    assert isinstance(paused[-1], RunFinished)
+    assert paused[-1].status == "complete"
     call_record = store.get_message(paused[-1].leaf_id)
     pending = call_record.meta["pending_interrupt"]
     assert call_record.tool_calls[0]["id"] == "call_p"
@@ -76,13 +84,17 @@ async def test_paused_turn_resumes_on_a_new_runtime(
 
     (finished_tool,) = of_type(resumed, ToolFinished)
     assert finished_tool.output == "The user answered 'yes' to 'delete logs'."
-    path = store.path_to_root(resumed[-1].leaf_id)
+    path = store.path_to_root(finish_of(resumed).leaf_id)
     assert [r.role for r in path] == ["user", "assistant", "tool", "assistant"]
     assert path[-1].content == "Deleted, as you allowed."
     assert store.get_message(call_record.id).meta.get("pending_interrupt") is None
 
 
-async def test_resuming_a_record_without_a_pause_is_a_run_error(store, runtime, openai_model):
+async def test_resuming_a_record_without_a_pause_is_a_run_error(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     user = new_turn(store, "paper-pilot", "hi")
     events = [
         e
@@ -90,4 +102,6 @@ async def test_resuming_a_record_without_a_pause_is_a_run_error(store, runtime, 
             conversation_id=user.conversation_id, record_id=user.id, value="x", model=openai_model()
         )
     ]
-    assert len(events) == 1 and "no paused turn" in events[0].error.user_message
+    assert len(events) == 1
+    assert isinstance(events[0], RunError)
+    assert "no paused turn" in events[0].error.user_message

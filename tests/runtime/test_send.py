@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from agents.providers import ProviderConfig, make_chat_model
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import MessageStored, RunError, RunFinished, TurnStarted
 from agents.runtime.user_message import NewMessage
+from storage.sqlite_store import SqliteConversationStore
+from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
 
 
@@ -15,7 +20,9 @@ async def collect(runtime: AgentRuntime, message: NewMessage, model: object) -> 
     return [event async for event in runtime.send(message, model=model)]  # type: ignore[arg-type]
 
 
-async def test_a_new_conversation_is_created_titled_and_its_message_stored_first(store, runtime):
+async def test_a_new_conversation_is_created_titled_and_its_message_stored_first(
+    store: SqliteConversationStore, runtime: AgentRuntime
+) -> None:
     model = make_chat_model(ProviderConfig(provider="offline"))
     text = "Where is the config read?\nAnd who writes it?"
 
@@ -26,14 +33,18 @@ async def test_a_new_conversation_is_created_titled_and_its_message_stored_first
     assert isinstance(events[1], TurnStarted)
     assert isinstance(events[-1], RunFinished)
     assert stored.conversation.title == "Where is the config read?"
-    assert stored.record.role == "user" and stored.record.content == text
+    assert stored.record.role == "user"
+    assert stored.record.content == text
     assert store.get_message(stored.record.id).content == text
     assert events[1].user_message_id == stored.record.id
 
 
 async def test_the_message_is_kept_when_the_provider_fails(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply(status=500, error_message="upstream exploded"))
     conversation = store.create_conversation("ide-helper", "kept")
 
@@ -53,7 +64,9 @@ async def test_the_message_is_kept_when_the_provider_fails(
     assert store.get_message(stored.record.id).content == "hello there, read app.py"
 
 
-async def test_small_talk_titles_give_way_to_the_first_real_message(store, runtime):
+async def test_small_talk_titles_give_way_to_the_first_real_message(
+    store: SqliteConversationStore, runtime: AgentRuntime
+) -> None:
     model = make_chat_model(ProviderConfig(provider="offline"))
     first = await collect(runtime, NewMessage(profile="ide-helper", text="hi"), model)
     conversation = next(e for e in first if isinstance(e, MessageStored)).conversation
@@ -75,9 +88,13 @@ async def test_small_talk_titles_give_way_to_the_first_real_message(store, runti
 
 
 async def test_a_second_turn_at_the_same_leaf_is_refused_and_writes_nothing(
-    store, checkpointer, tmp_path: Path, fake_openai, openai_model
-):
-    runtime = AgentRuntime(store, checkpointer, data_dir=tmp_path)  # type: ignore[arg-type]
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
+    runtime = AgentRuntime(store, checkpointer, data_dir=tmp_path)
     fake_openai.script(Reply(content="a slow answer " * 20, token_delay=0.05))
     conversation = store.create_conversation("ide-helper", "busy")
     model = openai_model()
@@ -93,7 +110,8 @@ async def test_a_second_turn_at_the_same_leaf_is_refused_and_writes_nothing(
 
     refused = await collect(runtime, at_leaf("second question"), model)
 
-    assert len(refused) == 1 and isinstance(refused[0], RunError)
+    assert len(refused) == 1
+    assert isinstance(refused[0], RunError)
     assert refused[0].error.code == "busy"
     rest = [event async for event in first]
     assert isinstance(rest[-1], RunFinished)

@@ -10,7 +10,7 @@ after every chunk) or to an hour (never), and the backpressure is observed on qu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -19,11 +19,14 @@ import agents.graph.folded_call as folded_call
 import agents.graph.pacing as pacing
 import agents.runtime.graph_stream as graph_stream
 from agents.graph.pacing import StreamPacer, reader_room
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta
 from agents.runtime.graph_stream import GraphStream
 from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type
-from tests.support.fake_openai import Reply
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
@@ -134,7 +137,11 @@ async def test_cancel_reaches_a_reader_while_the_queue_is_full(
 
 
 async def test_a_fast_reply_read_slowly_arrives_whole_and_in_order(
-    store, runtime, fake_openai, openai_model, monkeypatch: pytest.MonkeyPatch
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The real path (HTTP, SDK, folded call, LangGraph) under constant backpressure."""
     monkeypatch.setattr(graph_stream, "QUEUE_SIZE", 4)
@@ -163,7 +170,8 @@ async def test_a_fast_reply_read_slowly_arrives_whole_and_in_order(
     await ticker.stop()
 
     finished = events[-1]
-    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert isinstance(finished, RunFinished)
+    assert finished.status == "complete"
     assert "".join(e.text for e in of_type(events, TokenDelta)) == "".join(words)
     reply = store.get_message(finished.leaf_id)
     assert reply.content == "".join(words)

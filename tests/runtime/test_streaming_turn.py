@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
 
+import pytest
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RecordSaved, RunFinished, TokenDelta, TurnStarted, Usage
-from storage.models import MessageStatus
-from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply
+from storage.models import MessageRecord, MessageStatus
+from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import active_leaf_id, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
 
 async def test_reply_streams_as_token_deltas_and_is_stored(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply(deltas=["The ", "answer ", "is ", "42."], usage=(12, 4)))
     user = new_turn(store, "researcher", "What is the answer?")
 
@@ -30,7 +39,8 @@ async def test_reply_streams_as_token_deltas_and_is_stored(
     assert [e.text for e in of_type(events, TokenDelta)] == ["The ", "answer ", "is ", "42."]
     assert {e.message_id for e in of_type(events, TokenDelta)} == {started.reply_id}
     finished = events[-1]
-    assert isinstance(finished, RunFinished) and finished.status == "complete"
+    assert isinstance(finished, RunFinished)
+    assert finished.status == "complete"
     assert finished.leaf_id == started.reply_id
     assert finished.usage == Usage(12, 4, 16)
 
@@ -42,12 +52,15 @@ async def test_reply_streams_as_token_deltas_and_is_stored(
     assert reply.meta["model"] == "fake-model"
     assert reply.meta["usage"] == {"input_tokens": 12, "output_tokens": 4, "total_tokens": 16}
     assert reply.meta["latency_ms"] > 0
-    assert store.active_leaf(user.conversation_id).id == reply.id
+    assert active_leaf_id(store, user.conversation_id) == reply.id
 
 
 async def test_the_reply_record_exists_before_the_first_token(
-    store, runtime, fake_openai, openai_model
-):
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("Hello there"))
     user = new_turn(store, "researcher", "hi")
     seen_status = None
@@ -59,7 +72,12 @@ async def test_the_reply_record_exists_before_the_first_token(
     assert seen_status is MessageStatus.STREAMING
 
 
-async def test_system_prompt_and_tools_are_sent(store, runtime, fake_openai, openai_model):
+async def test_system_prompt_and_tools_are_sent(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("ok"))
     user = new_turn(store, "researcher", "find notes on BM25")
 
@@ -72,7 +90,12 @@ async def test_system_prompt_and_tools_are_sent(store, runtime, fake_openai, ope
     assert body["messages"][-1] == {"role": "user", "content": "find notes on BM25"}
 
 
-async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, openai_model):
+async def test_regenerate_makes_a_sibling_version(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("First answer."), Reply("Second answer."))
     user = new_turn(store, "researcher", "Tell me something")
     model = openai_model()
@@ -86,19 +109,27 @@ async def test_regenerate_makes_a_sibling_version(store, runtime, fake_openai, o
         ("Second answer.", 2),
     ]
     assert first.leaf_id != second.leaf_id
-    assert store.active_leaf(user.conversation_id).id == second.leaf_id
+    assert active_leaf_id(store, user.conversation_id) == second.leaf_id
     # the second request saw only the user message, not the first answer
     assert fake_openai.last_body["messages"][-1]["content"] == "Tell me something"
 
 
-async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai, openai_model):
+async def test_only_the_last_n_records_are_sent(
+    store: SqliteConversationStore,
+    checkpointer: AsyncSqliteSaver,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     from agents.runtime.agent_runtime import AgentRuntime
 
     conversation = store.create_conversation("researcher", "long")
-    parent = None
+    parent: MessageRecord | None = None
     for i in range(10):
-        parent = store.add_message(conversation.id, "user", f"question {i}", parent and parent.id)
+        parent = store.add_message(
+            conversation.id, "user", f"question {i}", parent.id if parent else None
+        )
         parent = store.add_message(conversation.id, "assistant", f"answer {i}", parent.id)
+    assert parent is not None
     user = store.add_message(conversation.id, "user", "the newest question", parent.id)
     fake_openai.script(Reply("ok"))
     runtime = AgentRuntime(store, checkpointer, context_messages=5)
@@ -115,11 +146,17 @@ async def test_only_the_last_n_records_are_sent(store, checkpointer, fake_openai
     ]
 
 
-async def test_records_saved_events_name_every_record(store, runtime, fake_openai, openai_model):
+async def test_records_saved_events_name_every_record(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(Reply("done"))
     user = new_turn(store, "researcher", "q")
     events = await run(runtime, user, openai_model())
     finished = events[-1]
     assert isinstance(finished, RunFinished)
     saved = {e.message_id for e in of_type(events, RecordSaved)}
+    assert isinstance(events[0], TurnStarted)
     assert set(finished.record_ids) <= saved | {events[0].reply_id}

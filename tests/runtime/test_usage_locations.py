@@ -4,19 +4,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, Usage
+from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type, run
-from tests.support.fake_openai import Reply, ToolCall
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
 
 @pytest.mark.parametrize("where", ["final chunk", "finish chunk", "in choice"])
 async def test_usage_is_recorded_wherever_the_stream_puts_it(
-    where, store, runtime, fake_openai, openai_model
-):
+    where: str,
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     fake_openai.script(
         Reply(
             tool_calls=[ToolCall("search_knowledge_base", {"query": "BM25"})],

@@ -304,7 +304,7 @@ def test_threads_share_one_store_without_errors_or_repeated_versions(
                 )
                 backend.search(f"t{tag}")
                 TreeIndex.from_rows(backend.message_rows(conversation.id))
-        except BaseException as err:  # pragma: no cover - reported below
+        except BaseException as err:  # pragma: no cover  # noqa: BLE001 (reported below)
             errors.append(err)
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]

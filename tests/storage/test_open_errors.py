@@ -48,9 +48,14 @@ def test_a_write_after_sqlite_rolled_back_reports_the_damage(tmp_path: Path) -> 
     path = tmp_path / "conversations.sqlite"
     with SqliteConversationStore(path) as store:
         db = store._db
-        with pytest.raises(StorageError) as caught, db.write() as conn:
-            conn.execute("ROLLBACK")  # what SQLite did on its own
-            raise sqlite3.DatabaseError("database disk image is malformed")
+
+        def write_after_rollback() -> None:
+            with db.write() as conn:
+                conn.execute("ROLLBACK")  # what SQLite did on its own
+                raise sqlite3.DatabaseError("database disk image is malformed")
+
+        with pytest.raises(StorageError) as caught:
+            write_after_rollback()
         assert not db._conn.in_transaction
     message = str(caught.value)
     assert "is damaged" in message

@@ -33,7 +33,8 @@ def test_each_participant_gets_an_unguessable_token_of_their_own(
     space = _space(store)
     alex, sam = book.open_seats(space, ["Alex", "Sam"])
     assert (alex.participant, sam.participant) == ("Alex", "Sam")
-    assert alex.token != sam.token and len(alex.token) >= 43
+    assert alex.token != sam.token
+    assert len(alex.token) >= 43
     assert book.seat_for(alex.token) == alex
     assert book.seat_for(sam.token + "x") is None
     assert book.seat_for("") is None

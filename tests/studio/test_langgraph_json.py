@@ -35,7 +35,8 @@ def load_graph(spec: str) -> Any:
     module_spec = importlib.util.spec_from_file_location(
         f"studio_graphs_{abs(hash(path))}", REPO / path
     )
-    assert module_spec is not None and module_spec.loader is not None
+    assert module_spec is not None
+    assert module_spec.loader is not None
     module: ModuleType = importlib.util.module_from_spec(module_spec)
     module_spec.loader.exec_module(module)
     return getattr(module, variable)
@@ -73,7 +74,8 @@ async def test_a_graph_from_langgraph_json_runs_a_turn_on_the_offline_model(
     )
 
     reply = result["messages"][-1]
-    assert isinstance(reply, AIMessage) and str(reply.content).strip()
+    assert isinstance(reply, AIMessage)
+    assert str(reply.content).strip()
     with SqliteConversationStore(offline_settings / "weaver.db") as store:
         [conversation] = store.list_conversations()
         assert conversation.profile == "paper-pilot"

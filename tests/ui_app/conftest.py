@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 from textual.worker import WorkerState
 
@@ -73,7 +74,7 @@ def remote_services(weaver_env: Path, fake_openai: FakeOpenAI) -> Iterator[Servi
     built.close_store()
 
 
-def chat(app: WeaverApp) -> ChatScreen:
+def chat(app: App[Any]) -> ChatScreen:
     screen = app.screen_stack[0]
     assert isinstance(screen, ChatScreen)
     return screen
@@ -108,7 +109,7 @@ async def settle(pilot: Pilot[Any], *, bound_s: float = 30) -> None:
 
 async def send(pilot: Pilot[Any], text: str, *, wait: bool = True) -> None:
     """Type ``text`` into the composer as a draft and press Enter, then wait for the reply."""
-    screen = chat(pilot.app)  # type: ignore[arg-type]
+    screen = chat(pilot.app)
     composer = screen.composer
     composer.focus()
     composer.load_text(text)

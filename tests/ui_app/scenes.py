@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storage.models import Conversation, MessageRecord
+from storage.models import Conversation, MessageRecord, Role
 from storage.sqlite_store import SqliteConversationStore
 
 EPOCH = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
@@ -24,7 +24,7 @@ class SceneBuilder:
         self.records: list[MessageRecord] = []
         self.choices: dict[str, str] = {}
 
-    def add(self, record_id: str, role: str, content: str, parent: str | None, **meta: Any) -> str:
+    def add(self, record_id: str, role: Role, content: str, parent: str | None, **meta: Any) -> str:
         depth = 0
         if parent is not None:
             depth = next(r.depth for r in self.records if r.id == parent) + 1
@@ -40,7 +40,7 @@ class SceneBuilder:
             depth,
             version,
             created,
-            meta,  # type: ignore[arg-type]
+            meta,
         )
         self.records.append(record)
         return record_id

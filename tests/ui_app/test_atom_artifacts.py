@@ -9,13 +9,15 @@ from pathlib import Path
 
 from tests.atom_developer.graph_support import ERROR_SAMPLE
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.services import Services
+from weaver_tui.widgets.tool_pane import RowState
 
 REQUEST = f"Extract the error code when it is 500 or 503:\n```\n{ERROR_SAMPLE}\n```"
 
 
-def shown(screen) -> str:
+def shown(screen: ChatScreen) -> str:
     return "\n".join(item.content for item in screen.messages.items)
 
 
@@ -31,7 +33,7 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         shown_stages: list[str] = []
         stage = screen.tools.stage
 
-        def recording(node: str, text: str, state) -> None:
+        def recording(node: str, text: str, state: RowState) -> None:
             shown_stages.append(f"{node}: {text}")
             stage(node, text, state)
 
@@ -40,16 +42,18 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         assert any("Running Architecture 10.2 compliance tests" in s for s in shown_stages)
         assert any(s.endswith("all levels passed") for s in shown_stages)
         assert [row.tool_name for row in screen.tools.rows][-1] == "validator: all levels passed"
-        assert "**Valid atom**" in shown(screen) and "Level 2 · contract run: passed" in shown(
-            screen
-        )
+        assert "**Valid atom**" in shown(screen)
+        assert "Level 2 · contract run: passed" in shown(screen)
+        assert screen.state.leaf_id is not None
         reply = screen.state.index.get(screen.state.leaf_id)
         code = next(a["text"] for a in reply.meta["artifacts"] if a["language"] == "python")
 
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        assert isinstance(pilot.app.screen, ConfirmScreen)
         question = pilot.app.screen.question
-        assert "atoms/code_atom.py" in question and "atoms/code_atom.yaml" in question
+        assert "atoms/code_atom.py" in question
+        assert "atoms/code_atom.yaml" in question
         assert "replaces" not in question
         await pilot.press("y")
         await settle(pilot)

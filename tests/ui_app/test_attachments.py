@@ -45,7 +45,7 @@ async def test_an_at_mention_completed_with_tab_attaches_the_file(
 
         user = next(item for item in screen.messages.items if item.role == "user")
         assert "📎 `build.log · 21 B`" in user.content
-        content = fake_openai.chat_requests[-1].body["messages"][-1]["content"]
+        content = fake_openai.chat_bodies[-1]["messages"][-1]["content"]
         assert any("linker failed" in part.get("text", "") for part in content)
 
 

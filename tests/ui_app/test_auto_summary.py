@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from agents import context
 from agents.context import EXTRACT_HEADING, SUMMARY_HEADING, SUMMARY_PROMPT
-from storage.models import MessageRecord
+from storage.models import MessageRecord, Role
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
@@ -28,10 +28,15 @@ def seed_long_branch(services: Services, turns: int = 4) -> list[str]:
     conversation = store.create_conversation("ide-helper", "long")
     parent, ids = None, []
     for n in range(turns):
-        for role, text in (("user", f"topic {n} question"), ("assistant", f"topic {n} answer")):
+        turn: tuple[tuple[Role, str], ...] = (
+            ("user", f"topic {n} question"),
+            ("assistant", f"topic {n} answer"),
+        )
+        for role, text in turn:
             meta = {"status": "complete"} if role == "assistant" else None
             parent = store.add_message(conversation.id, role, f"{text}\n{PADDING}", parent, meta).id
             ids.append(parent)
+    assert parent is not None
     store.set_active_leaf(conversation.id, parent)
     return ids
 
@@ -56,12 +61,14 @@ async def test_a_turn_near_the_window_summarises_older_turns_through_the_model(
         await settle(pilot)
         await send(pilot, "topic 4 question")
         summary_request, turn_request = (r.body for r in fake_openai.chat_requests[-2:])
-        assert summary_request is not None and turn_request is not None
+        assert summary_request is not None
+        assert turn_request is not None
         assert summary_request["messages"][0]["content"] == SUMMARY_PROMPT
         assert "topic 0 question" in summary_request["messages"][-1]["content"]
         sent = "\n".join(str(m["content"]) for m in turn_request["messages"])
         assert f"{SUMMARY_HEADING}\n- topics 0 and 1 were discussed" in sent
-        assert "topic 0 question" not in sent and "topic 4 question" in sent
+        assert "topic 0 question" not in sent
+        assert "topic 4 question" in sent
         assert summarised(pilot)
         [covered] = summaries(remote_services, ids)
         assert covered.meta["summary"] == "- topics 0 and 1 were discussed"
@@ -79,7 +86,8 @@ async def test_offline_the_summary_is_an_extract_of_the_messages(
         [covered] = summaries(services, ids)
         summary = covered.meta["summary"]
         assert summary.startswith(EXTRACT_HEADING)
-        assert "topic 0 question" in summary and "topic 0 answer" in summary
+        assert "topic 0 question" in summary
+        assert "topic 0 answer" in summary
         assert PADDING not in summary  # first lines only
         assert any("extract" in note for note in summarised(pilot))
 

@@ -13,7 +13,8 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -26,7 +27,8 @@ def test_big_conversation_has_the_path_and_tree_it_claims(tmp_path: Path) -> Non
         (conversation,) = store.list_conversations()
         assert len(store.list_messages(conversation.id)) == 200
         leaf = store.active_leaf(conversation.id)
-        assert leaf is not None and len(store.path_to_root(leaf.id)) == 40
+        assert leaf is not None
+        assert len(store.path_to_root(leaf.id)) == 40
         assert store.latest_leaf(store.path_to_root(leaf.id)[0].id).id == leaf.id
 
 
@@ -36,4 +38,5 @@ def test_launch_benchmark_seeds_a_conversation_to_reopen(tmp_path: Path) -> None
     with SqliteConversationStore(tmp_path / "weaver.db") as store:
         (conversation,) = store.list_conversations()
         leaf = store.active_leaf(conversation.id)
-        assert leaf is not None and len(store.path_to_root(leaf.id)) == 40
+        assert leaf is not None
+        assert len(store.path_to_root(leaf.id)) == 40

@@ -5,10 +5,12 @@ All against a real SQLite file."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from storage.models import Role
 from storage.sqlite_store import SqliteConversationStore
 from storage.tree_index import TreeIndex
 from weaver_tui.chat_state import ChatState
@@ -19,9 +21,9 @@ own three-message continuation is a side branch."""
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SqliteConversationStore:
+def store(tmp_path: Path) -> Iterator[SqliteConversationStore]:
     opened = SqliteConversationStore(tmp_path / "weaver.db")
-    yield opened  # type: ignore[misc]
+    yield opened
     opened.close()
 
 
@@ -32,7 +34,7 @@ def _branched(store: SqliteConversationStore) -> tuple[str, list[str], dict[str,
     main: list[str] = []
     parent: str | None = None
     for n in range(PATH):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         meta = {"provider": "openai-compatible", "model": "m"} if role == "assistant" else None
         parent = store.add_message(conversation.id, role, f"main {n}", parent, meta).id
         main.append(parent)
@@ -87,10 +89,13 @@ def test_a_copy_is_independent_but_shares_decoded_records(
     assert twin.get(main[3]) is index.get(main[3])
     added = store.add_message(conversation_id, "user", "only in the copy", main[-1])
     twin.add(added)
-    assert added.id in twin and added.id not in index
+    assert added.id in twin
+    assert added.id not in index
     twin.remove_branch(main[-2])
-    assert main[-1] not in twin and main[-1] in index
-    assert main[-1] in index.children(main[-2]) and index.children(main[-1]) == []
+    assert main[-1] not in twin
+    assert main[-1] in index
+    assert main[-1] in index.children(main[-2])
+    assert index.children(main[-1]) == []
 
 
 def test_opening_decodes_the_active_path_not_the_tree(store: SqliteConversationStore) -> None:
@@ -99,7 +104,8 @@ def test_opening_decodes_the_active_path_not_the_tree(store: SqliteConversationS
     assert len(state.index) == PATH + 4 * (PATH // 2)
     assert state.index.decoded_count == PATH
     assert [item.content for item in state.path_items()] == [f"main {n}" for n in range(PATH)]
-    assert state.path_items()[1].badge and state.path_items()[1].sibling_count == 2
+    assert state.path_items()[1].badge
+    assert state.path_items()[1].sibling_count == 2
 
 
 def test_a_switch_reuses_the_rows_above_the_fork_and_rebuilds_below(
@@ -135,6 +141,7 @@ def test_checkouts_written_behind_reach_the_store_in_order(
         state.flip_version(others[reply], -1)
         state.flip_version(reply, +1)
     expected = state.leaf_id
+    assert expected is not None
     assert expected == state.index.path_to(expected)[-1]
     state.settle()
     assert store.active_leaf(conversation_id).id == expected  # type: ignore[union-attr]

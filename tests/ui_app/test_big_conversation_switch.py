@@ -4,6 +4,7 @@ below the fork are rendered only around the flipped message, and the branch is r
 
 from __future__ import annotations
 
+from storage.models import Role
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from weaver_tui.services import Services
 
@@ -18,7 +19,7 @@ def _seed(services: Services) -> tuple[str, list[str], str]:
     main: list[str] = []
     parent = None
     for n in range(PATH):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         body = "\n\n".join(f"Paragraph {k} of message {n}." for k in range(4))
         parent = store.add_message(
             conversation.id, role, f"Message {n} begins.\n\n{body}", parent

@@ -37,12 +37,14 @@ def test_the_copy_holds_the_path_and_notes_its_origin(services: Services) -> Non
     copy = branch_to_conversation(services.store, leaf)
     records = services.store.list_messages(copy.id)
     assert [r.content for r in records] == ["q1", "", "a.py", "a1", "q2", "half an answer"]
-    assert records[1].tool_calls[0]["id"] == "c1" and records[2].tool_call_id == "c1"
+    assert records[1].tool_calls[0]["id"] == "c1"
+    assert records[2].tool_call_id == "c1"
     assert records[-1].status is MessageStatus.CANCELLED
     assert copy.meta["branched_from"] == {
         "conversation_id": source_id, "message_id": leaf, "title": "Refactor",
     }  # fmt: skip
-    assert copy.meta["project_root"] == "/p" and copy.title == "Refactor (branch)"
+    assert copy.meta["project_root"] == "/p"
+    assert copy.title == "Refactor (branch)"
     assert len(services.store.list_messages(source_id)) == 7  # the original keeps every branch
 
 
@@ -55,7 +57,8 @@ async def test_the_palette_copies_the_selected_branch_and_opens_it(services: Ser
         await palette_run(pilot, "Branch as new conversation")
         await settle(pilot)
         opened = screen.state.conversation
-        assert opened is not None and opened.id != source_id
+        assert opened is not None
+        assert opened.id != source_id
         assert [item.content for item in screen.messages.items][-1] == "a1"
         assert opened.meta["branched_from"]["message_id"] == path_ids[3]
         assert any("Copied 4 messages" in n.message for n in pilot.app._notifications)

@@ -34,7 +34,7 @@ def shown(screen: ChatScreen) -> list[str]:
 
 async def tree_cursor_to(pilot: Pilot[Any], message_id: str) -> None:
     """Focus the tree (Ctrl+T) and walk the cursor to ``message_id`` with the arrow keys."""
-    screen = chat(pilot.app)  # type: ignore[arg-type]
+    screen = chat(pilot.app)
     if not screen.tree.has_focus:
         await pilot.press("ctrl+t")
     for key in ("up", "down"):
@@ -47,7 +47,7 @@ async def tree_cursor_to(pilot: Pilot[Any], message_id: str) -> None:
 
 async def view_select(pilot: Pilot[Any], message_id: str) -> None:
     """Focus the message view and select ``message_id`` with the arrow keys."""
-    screen = chat(pilot.app)  # type: ignore[arg-type]
+    screen = chat(pilot.app)
     screen.messages.focus()
     for key in ("up", "down"):
         for _ in range(40):
@@ -72,7 +72,7 @@ def seed_two_turns(services: Services) -> None:
 
 
 async def two_turns(pilot: Pilot[Any]) -> ChatScreen:
-    screen = chat(pilot.app)  # type: ignore[arg-type]
+    screen = chat(pilot.app)
     assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
     return screen
 
@@ -86,20 +86,24 @@ async def test_fork_from_a_tree_node_starts_a_new_branch_there(
         first_reply = by_content(screen, "You said: one")
         await tree_cursor_to(pilot, first_reply.id)
         await pilot.press("f")
-        assert screen.composer.has_focus and "fork" in screen.composer.hint
+        assert screen.composer.has_focus
+        assert "fork" in screen.composer.hint
         assert shown(screen) == ["one", "You said: one"]
         await pilot.press("escape")  # changed my mind: back to the branch as it was
-        assert not screen.compose_mode.forking and screen.composer.hint == ""
+        assert not screen.compose_mode.forking
+        assert screen.composer.hint == ""
         assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
         await tree_cursor_to(pilot, first_reply.id)
         await pilot.press("f")
         await send(pilot, "other way")
         forked = by_content(screen, "other way")
-        assert forked.parent_id == first_reply.id and forked.version == 2
+        assert forked.parent_id == first_reply.id
+        assert forked.version == 2
         assert shown(screen) == ["one", "You said: one", "other way", "You said: other way"]
         assert str(screen.header.branch) == "branch 2/2 · depth 4"
         leaf = screen.state.store.active_leaf(forked.conversation_id)
-        assert leaf is not None and leaf.content == "You said: other way"
+        assert leaf is not None
+        assert leaf.content == "You said: other way"
 
 
 async def test_edit_makes_a_sibling_version_and_a_new_reply(remote_services: Services) -> None:
@@ -109,15 +113,18 @@ async def test_edit_makes_a_sibling_version_and_a_new_reply(remote_services: Ser
         second = by_content(screen, "two")
         await view_select(pilot, second.id)
         await pilot.press("e")
-        assert screen.composer.text == "two" and "editing" in screen.composer.hint
+        assert screen.composer.text == "two"
+        assert "editing" in screen.composer.hint
         await send(pilot, "two, edited")
         edited = by_content(screen, "two, edited")
-        assert edited.parent_id == second.parent_id and edited.version == 2
+        assert edited.parent_id == second.parent_id
+        assert edited.version == 2
         assert [r.id for r in screen.state.store.siblings(second.id)] == [second.id, edited.id]
         assert by_content(screen, "You said: two, edited").parent_id == edited.id
         assert by_content(screen, "You said: two").parent_id == second.id  # the old one stays
         item = screen.messages.get_item(edited.id)
-        assert item is not None and (item.version, item.sibling_count) == (2, 2)
+        assert item is not None
+        assert (item.version, item.sibling_count) == (2, 2)
 
 
 async def test_e_on_a_reply_edits_it_from_the_tree_as_from_the_view(
@@ -150,7 +157,8 @@ async def test_regenerate_adds_a_sibling_reply(remote_services: Services) -> Non
         await settle(pilot)
         replies = screen.state.store.siblings(old.id)
         assert [r.version for r in replies] == [1, 2]
-        assert replies[1].content == "You said: two" and replies[1].id != old.id
+        assert replies[1].content == "You said: two"
+        assert replies[1].id != old.id
         assert screen.messages.items[-1].id == replies[1].id
         assert (screen.messages.items[-1].version, screen.messages.items[-1].sibling_count) == (
             2,
@@ -174,7 +182,8 @@ async def test_version_flip_switches_the_rest_of_the_path(remote_services: Servi
         assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
         assert screen.messages.selected_message_id == second.id
         leaf = screen.state.store.active_leaf(second.conversation_id)
-        assert leaf is not None and leaf.content == "You said: two"
+        assert leaf is not None
+        assert leaf.content == "You said: two"
         await pilot.press("right_square_bracket")
         await pilot.pause()
         # back on v2, the remembered branch below it comes back, down to its last reply
@@ -217,7 +226,8 @@ async def test_tree_brackets_switch_the_version_the_chat_shows(
         assert screen.tree.active_leaf_id == by_content(screen, "You said: two").id
         screen.state.settle()
         leaf = screen.state.store.active_leaf(two.conversation_id)
-        assert leaf is not None and leaf.content == "You said: two"  # remembered, as Enter does
+        assert leaf is not None
+        assert leaf.content == "You said: two"  # remembered, as Enter does
         await pilot.press("left_square_bracket")  # no version before v1: nothing changes
         await pilot.pause()
         assert screen.tree.selected_message_id == two.id
@@ -245,7 +255,8 @@ async def test_check_out_a_tree_node_shows_its_remembered_branch(
         assert shown(screen) == ["one", "You said: one", "two", "You said: two"]
         assert screen.tree.active_leaf_id == by_content(screen, "You said: two").id
         leaf = screen.state.store.active_leaf(two.conversation_id)
-        assert leaf is not None and leaf.content == "You said: two"
+        assert leaf is not None
+        assert leaf.content == "You said: two"
 
 
 async def test_delete_branch_asks_first_and_removes_the_subtree(

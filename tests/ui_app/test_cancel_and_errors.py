@@ -30,12 +30,14 @@ async def test_escape_cancels_and_keeps_the_partial_reply_marked_cancelled(
         await pilot.press("escape")
         await settle(pilot)
         reply = screen.state.store.get_message(screen.messages.items[-1].id)
-        assert reply.role == "assistant" and reply.status == MessageStatus.CANCELLED
+        assert reply.role == "assistant"
+        assert reply.status == MessageStatus.CANCELLED
         assert reply.content.startswith("word0 word1 word2 word3")
         assert len(reply.content.split()) < len(words)
         assert screen.messages.items[-1].status == "cancelled"
         assert screen.messages.items[-1].content == reply.content
-        assert not screen.running and screen.header.busy == ""
+        assert not screen.running
+        assert screen.header.busy == ""
         assert screen.check_action("retry", ()) is True
 
 
@@ -48,12 +50,15 @@ async def test_provider_error_is_shown_inline_and_notified_then_retried(
         screen = chat(app)
         await send(pilot, "hello?")
         failed = screen.messages.items[-1]
-        assert failed.role == "assistant" and failed.status == "error"
-        assert failed.error and "Traceback" not in failed.error
+        assert failed.role == "assistant"
+        assert failed.status == "error"
+        assert failed.error
+        assert "Traceback" not in failed.error
         stored = screen.state.store.get_message(failed.id)
         assert stored.status == MessageStatus.ERROR
         notices = [n for n in app._notifications if n.severity == "error"]
-        assert notices and failed.error in notices[-1].message
+        assert notices
+        assert failed.error in notices[-1].message
         assert all("Traceback" not in n.message for n in app._notifications)
         await pilot.press("f5")
         await settle(pilot)
@@ -72,7 +77,8 @@ async def test_missing_key_names_the_variable_to_set(weaver_env: object) -> None
             assert any("OPENAI_API_KEY" in m and "api_key" in m for m in warnings)
             await send(pilot, "anyone there?")
             item = screen.messages.items[-1]
-            assert item.role == "user" and item.status == "error"
+            assert item.role == "user"
+            assert item.status == "error"
             assert "OPENAI_API_KEY" in item.error
             assert services.store.get_message(item.id).content == "anyone there?"
     finally:

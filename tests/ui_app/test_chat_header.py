@@ -30,7 +30,8 @@ async def test_fields_in_order_and_the_title_fills_the_line() -> None:
         assert len(text) == 80
         assert text.startswith(" ide-helper  Refactor ")
         assert text.endswith(" branch 2/3 · depth 7  offline ")
-        assert "in " not in text and "replying" not in text
+        assert "in " not in text
+        assert "replying" not in text
 
         header.project, header.busy = "weaver", "replying"
         text = line(header).plain
@@ -47,7 +48,8 @@ async def test_a_long_title_is_cut_and_the_badges_stay_whole() -> None:
         text = line(header).plain
         assert len(text) == 40
         # the provider's name, then the branch position give way to the title's first words
-        assert text.endswith(" gpt-4o-mini ") and " new " not in text
+        assert text.endswith(" gpt-4o-mini ")
+        assert " new " not in text
         assert text.startswith(" mediator  A very long… ")
 
 
@@ -126,8 +128,10 @@ async def test_a_full_header_fits_80_100_and_120_columns_dropping_whole_fields()
         text, fields = await fitted(width)
         assert len(text) == width, width
         # what matters most is always there, whole
-        assert fields[0] == "ide-helper" and text.startswith(" ide-helper ")
-        assert "replying" in fields and len(fields[1]) >= 8  # the title keeps a few words
+        assert fields[0] == "ide-helper"
+        assert text.startswith(" ide-helper ")
+        assert "replying" in fields
+        assert len(fields[1]) >= 8  # the title keeps a few words
         assert fields[-1] in (full["model"], "deepseek-ai/DeepSeek-V3.1-Terminus")
         assert text.rstrip().endswith(fields[-1])
         # every other field is shown whole (or in its short form) or not at all
@@ -137,8 +141,10 @@ async def test_a_full_header_fits_80_100_and_120_columns_dropping_whole_fields()
             assert field in (*full.values(), "branch 2/3"), (width, field)
         seen[width] = fields
     # the wider the terminal, the more is shown: at 120 the provider and the branch's depth
-    assert seen[120][-1] == full["model"] and full["branch"] in seen[120]
-    assert seen[80][-1] != full["model"] and not {"branch 2/3", full["branch"]} & set(seen[80])
+    assert seen[120][-1] == full["model"]
+    assert full["branch"] in seen[120]
+    assert seen[80][-1] != full["model"]
+    assert not {"branch 2/3", full["branch"]} & set(seen[80])
     assert len(" ".join(seen[80])) < len(" ".join(seen[100])) <= len(" ".join(seen[120]))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agents.runtime.user_message import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
@@ -40,14 +42,16 @@ def test_a_greeting_names_the_conversation_only_until_something_is_said(
 ) -> None:
     state = ChatState(store, "ide-helper")
     first = state.add_user_message("hi!", None)
-    assert state.conversation is not None and state.conversation.title == "hi!"
+    assert state.conversation is not None
+    assert state.conversation.title == "hi!"
     second = state.add_user_message("thanks", first.id)
     assert state.conversation.title == "hi!"
     third = state.add_user_message("Where is the config loaded?", second.id)
     assert state.conversation.title == "Where is the config loaded?"
     state.add_user_message("And what about the cache?", third.id)
     assert store.get_conversation(state.conversation.id).title == "Where is the config loaded?"
-    assert is_small_talk("Hello there!") and not is_small_talk("hello, can you read app.py")
+    assert is_small_talk("Hello there!")
+    assert not is_small_talk("hello, can you read app.py")
 
 
 def test_flip_version_moves_to_the_sibling_and_its_remembered_branch(
@@ -117,7 +121,7 @@ def test_rows_are_reused_until_their_record_or_versions_change(
 
 
 def test_apply_takes_a_written_record_as_given_without_reading_the_store(
-    store: SqliteConversationStore, monkeypatch
+    store: SqliteConversationStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state, ids = _conversation(store)
     before = state.item(ids["v2"])
@@ -131,9 +135,11 @@ def test_apply_takes_a_written_record_as_given_without_reading_the_store(
         raise AssertionError("apply read the store")
 
     monkeypatch.setattr(store, "get_message", no_reads)
-    assert state.apply(added) is added and state.index.children(ids["more"]) == [added.id]
+    assert state.apply(added) is added
+    assert state.index.children(ids["more"]) == [added.id]
     assert state.apply(closed) is closed
-    assert state.index.get(added.id) is closed and state.item(added.id).content == "done"
+    assert state.index.get(added.id) is closed
+    assert state.item(added.id).content == "done"
     assert state.item(ids["v2"]) is before  # a row the record did not touch is kept
 
 
@@ -150,4 +156,5 @@ def test_branch_position_follows_added_and_deleted_branches(
     state.delete_branch(ids["v2"])
     position = state.branch_position()
     assert position.count == 2
+    assert state.leaf_id is not None
     assert position.index == [ids["v1"], v3].index(state.leaf_id) + 1

@@ -61,7 +61,11 @@ async def test_the_editor_gets_the_draft_and_its_text_comes_back(
     ],
 )
 async def test_without_a_working_editor_the_composer_keeps_its_text(
-    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env, said
+    services: Services,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    env: dict[str, str],
+    said: str,
 ) -> None:
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)

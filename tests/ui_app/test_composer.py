@@ -48,8 +48,10 @@ async def test_speaker_and_hint_show_in_the_border() -> None:
         composer.hint = "editing v1/2"
         composer.set_draft("old words")
         await pilot.pause()
-        assert composer.border_title == "Sam" and composer.border_subtitle == "editing v1/2"
-        assert composer.text == "old words" and composer.has_focus
+        assert composer.border_title == "Sam"
+        assert composer.border_subtitle == "editing v1/2"
+        assert composer.text == "old words"
+        assert composer.has_focus
         await pilot.press("enter")
         await pilot.pause()
         assert app.sent == [("old words", "Sam")]

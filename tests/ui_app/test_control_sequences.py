@@ -88,12 +88,14 @@ async def test_an_imported_conversation_shows_printable_on_every_pane(
         screen = chat(pilot.app)
         screen.messages.action_toggle_thinking("m4")  # the reasoning, unfolded
         await settle(pilot)
-        assert screen.tree.display and screen.header.display
+        assert screen.tree.display
+        assert screen.header.display
         text = screen_text(pilot)
         for shown in ("Budget", "plan", "echo", "notes", "failed", "thinking"):
             assert shown in text, f"{shown!r} is not on screen"
         lines = "\n".join(screen.messages.text_lines())
-        assert controls_in(lines) == [] and "Here is the plan Budget plan" in lines
+        assert controls_in(lines) == []
+        assert "Here is the plan Budget plan" in lines
         tree_lines = [screen.tree.label_text(i) for i in ("m1", "m3", "m4")]
         assert all(controls_in(line) == [] for line in tree_lines), tree_lines
         assert any("Budget plan" in line for line in tree_lines), tree_lines

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle, wait_until
 from weaver_tui.screens.conversations import ConversationsScreen
@@ -31,12 +32,14 @@ async def test_new_and_reopened_ide_helper_conversations_keep_one_project_line(
         await pilot.press("ctrl+n")
         await settle(pilot)
         assert not screen.tools.rows  # the last conversation's tools are not this one's
-        assert str(screen.tools.query_one("#tool-usage").content) == ""
+        assert str(screen.tools.query_one("#tool-usage", Static).content) == ""
         await pilot.press("ctrl+n")
         await settle(pilot)
-        assert app.is_running and screen.state.conversation is None
+        assert app.is_running
+        assert screen.state.conversation is None
         labels = list(screen.query(ProjectRootLabel))
-        assert len(labels) == 1 and labels[0].root == weaver_env
+        assert len(labels) == 1
+        assert labels[0].root == weaver_env
 
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: isinstance(app.screen, ConversationsScreen))
@@ -44,7 +47,8 @@ async def test_new_and_reopened_ide_helper_conversations_keep_one_project_line(
         await pilot.press("enter")  # the newest conversation is highlighted
         await settle(pilot)
         assert app.is_running
-        assert screen.state.conversation is not None and screen.state.conversation.id == first.id
+        assert screen.state.conversation is not None
+        assert screen.state.conversation.id == first.id
         assert len(list(screen.query(ProjectRootLabel))) == 1
 
 
@@ -74,7 +78,8 @@ async def test_the_start_folder_is_stored_and_a_reopened_conversation_keeps_it(
         screen = chat(app)
         assert screen.project_dir() == started_in.resolve()
         label = screen.project_label()
-        assert label is not None and label.root == started_in.resolve()
+        assert label is not None
+        assert label.root == started_in.resolve()
         assert screen.header.project == "repo"
         await send(pilot, "what files are here?")
         assert screen.state.leaf_id is not None

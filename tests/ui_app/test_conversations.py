@@ -52,7 +52,8 @@ async def test_search_opens_the_conversation_on_the_branch_of_the_hit(
         ]
         assert screen.messages.selected_message_id == target["hidden"].id
         leaf = services.store.active_leaf(screen.state.conversation.id)
-        assert leaf is not None and leaf.id == target["hidden"].id
+        assert leaf is not None
+        assert leaf.id == target["hidden"].id
 
 
 async def test_reopening_lands_on_the_branch_the_user_left(services: Services) -> None:

@@ -39,7 +39,7 @@ async def test_an_edited_reply_is_a_new_version_and_continues_from_its_text(
         continued = screen.messages.items[-1]
         assert continued.content == "The answer is 42, because Then add one."
         assert (continued.version, continued.sibling_count) == (3, 3)
-        sent = fake_openai.chat_requests[-1].body["messages"]
+        sent = fake_openai.chat_bodies[-1]["messages"]
         assert sent[-2] == {"role": "assistant", "content": "The answer is 42, because"}
         assert sent[-1] == {"role": "user", "content": CONTINUE_PROMPT}
         stored = remote_services.store.get_message(continued.id)
@@ -57,7 +57,8 @@ async def test_the_offline_model_continues_and_a_question_graph_does_not_offer_i
         await palette_run(pilot, "Continue reply")
         await settle(pilot)
         after = screen.messages.items[-1]
-        assert after.content.startswith(before) and len(after.content) > len(before)
+        assert after.content.startswith(before)
+        assert len(after.content) > len(before)
         assert after.version == 2
     async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
@@ -97,5 +98,7 @@ async def test_continuing_an_edited_reply_after_a_tool_round_makes_its_next_vers
         assert store.get_message(continued.id).parent_id == store.get_message(edited.id).parent_id
         path = [m.id for m in store.path_to_root(continued.id)]
         assert store.get_message(reply.id).parent_id in path  # the tool round stays on the path
-        sent = fake_openai.chat_requests[-1].body["messages"]
+        body = fake_openai.chat_requests[-1].body
+        assert body is not None
+        sent = body["messages"]
         assert any(m["role"] == "tool" for m in sent)  # the model sees the tool round again

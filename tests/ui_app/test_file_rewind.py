@@ -58,7 +58,7 @@ def notes(pilot: Pilot[Any]) -> list[str]:
 
 
 def tree_line(pilot: Pilot[Any], record_id: str) -> str:
-    tree = chat(pilot.app).tree  # type: ignore[arg-type]
+    tree = chat(pilot.app).tree
     return tree.label_text(record_id)
 
 
@@ -102,6 +102,7 @@ async def test_undo_of_a_file_edited_since_shows_the_conflict_and_leaves_it(
         await settle(pilot)
         assert (project / "src/app.py").read_text() == mine
         conflict = [n for n in pilot.app._notifications if n.title == "Conflict"]
-        assert conflict and "src/app.py" in conflict[0].message
+        assert conflict
+        assert "src/app.py" in conflict[0].message
         assert conflict[0].severity == "error"
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)

@@ -40,7 +40,8 @@ async def test_a_message_sent_while_another_turn_runs_waits_and_is_answered_afte
         sys.executable, "-c", HOLD_LOCK, str(services.data_dir), conversation_id,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout is not None
+    assert holder.stdin is not None
     assert (await asyncio.wait_for(holder.stdout.readline(), 60)).strip() == b"holding"
     app = new_app(services, conversation_id=conversation_id)
     notes: list[str] = []

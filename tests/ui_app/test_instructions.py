@@ -36,6 +36,7 @@ async def test_instructions_set_before_the_first_message_go_with_every_turn(
         assert conversation is not None
         assert conversation.meta["instructions"] == "Answer in French."
         for request in fake_openai.chat_requests:
+            assert request.body is not None
             system = request.body["messages"][0]["content"]
             assert system.endswith(f"{HEADING}\nAnswer in French.\n")
 

@@ -26,10 +26,12 @@ async def test_the_error_on_screen_holds_no_key(weaver_env: Path, fake_openai: F
             screen = chat(app)
             await send(pilot, "hello?")
             failed = screen.messages.items[-1]
-            assert failed.status == "error" and "may not use this model" in failed.error
+            assert failed.status == "error"
+            assert "may not use this model" in failed.error
             assert KEY not in failed.error
             notices = [n.message for n in app._notifications]
-            assert notices and all(KEY not in n for n in notices)
+            assert notices
+            assert all(KEY not in n for n in notices)
             assert KEY not in str(services.store.get_message(failed.id).meta)
     finally:
         services.close_store()

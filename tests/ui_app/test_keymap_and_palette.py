@@ -40,7 +40,8 @@ def test_every_issue_command_is_in_the_palette_and_runs_a_chat_action() -> None:
     assert set(names) >= ISSUE_COMMANDS
     for name in ISSUE_COMMANDS:
         action = names[name].action
-        assert action is not None and hasattr(ChatScreen, f"action_{action}"), name
+        assert action is not None, name
+        assert hasattr(ChatScreen, f"action_{action}"), name
 
 
 def test_bound_keys_are_unique_and_keep_textual_quit_and_copy() -> None:
@@ -103,7 +104,8 @@ async def test_palette_commands_act_on_the_chat(services: Services) -> None:
         assert "What does ReWOO do?" in exports[0].read_text(encoding="utf-8")
         assert (exports[0].parent / "messages.jsonl").is_file()
         await palette_run(pilot, "New conversation")
-        assert screen.state.conversation is None and screen.messages.items == []
+        assert screen.state.conversation is None
+        assert screen.messages.items == []
 
 
 async def test_help_lists_every_binding(services: Services) -> None:

@@ -14,9 +14,10 @@ import gc
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
+from textual._compositor import LayoutUpdate
 from textual.color import Color
 
 import weaver_tui.app
@@ -52,7 +53,8 @@ def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:
 def _screen_lines(app: WeaverApp) -> list[str]:
     """The text of every row of the current screen, as drawn."""
     update = app.screen._compositor.render_update(full=True)
-    return ["".join(strip.text for strip in row) for row in update.strips]  # type: ignore[attr-defined]
+    assert isinstance(update, LayoutUpdate)
+    return ["".join(strip.text for strip in row) for row in update.strips]
 
 
 def _where(lines: list[str], text: str) -> tuple[int, int]:
@@ -60,7 +62,7 @@ def _where(lines: list[str], text: str) -> tuple[int, int]:
     return next((row, line.index(text)) for row, line in enumerate(lines) if text in line)
 
 
-def _pending(**overrides: object) -> Services:
+def _pending(**overrides: Any) -> Services:
     return Services(
         PendingSettings.peek(env_file=None, provider="offline", **overrides),
         configure_logging=False,
@@ -111,7 +113,8 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
     app = make_app(services)
     thresholds = gc.get_threshold()
     assert app.theme == "weaver-light"  # the configured theme before the first frame
-    assert app.has_class("-theme-weaver-light", "-light-mode") and not app.has_class("-dark-mode")
+    assert app.has_class("-theme-weaver-light", "-light-mode")
+    assert not app.has_class("-dark-mode")
     pause_collector()  # as the weaver-tui command does before importing Textual
     themes_seen: list[str] = []
     try:
@@ -119,9 +122,8 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             app.theme_changed_signal.subscribe(app, lambda theme: themes_seen.append(theme.name))
             assert app.theme == "weaver-light"
             light = app.get_theme("weaver-light")
-            assert light is not None and app.screen.styles.background == Color.parse(
-                light.background
-            )
+            assert light is not None
+            assert app.screen.styles.background == Color.parse(light.background)
             await chat_ready(pilot)
             await wait_until(pilot, lambda: services.settings_ready)
             await settle(pilot)
@@ -134,7 +136,8 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             assert all(screen.tree.is_shown(message_id) for message_id in ids)
             assert isinstance(services.settings, Settings)
             assert services.settings.theme == "weaver-light"
-            assert app.theme == "weaver-light" and themes_seen == []
+            assert app.theme == "weaver-light"
+            assert themes_seen == []
             assert gc.isenabled()  # paused for the first frame only
             assert gc.get_threshold()[0] == YOUNG_THRESHOLD  # young collections made rarer
     finally:
@@ -158,7 +161,8 @@ async def test_a_bad_setting_found_after_the_paint_ends_the_app_with_exit_2(
         services.close_store()
     assert app.return_code == 2
     assert app.startup_error is not None
-    assert "context_messages" in app.startup_error and "config.yaml" in app.startup_error
+    assert "context_messages" in app.startup_error
+    assert "config.yaml" in app.startup_error
     assert "\n" not in app.startup_error
     assert gc.isenabled()
 
@@ -204,8 +208,10 @@ async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over
         await chat_ready(pilot)
         await settle(pilot)
         screen = chat(app)
-        assert isinstance(app.screen, ChatScreen) and len(app.screen_stack) == 1
-        assert screen.composer.text == "hello" and screen.composer.has_focus
+        assert isinstance(app.screen, ChatScreen)
+        assert len(app.screen_stack) == 1
+        assert screen.composer.text == "hello"
+        assert screen.composer.has_focus
         assert [item.id for item in screen.messages.items] == ids
         assert app.check_action("help", ()) is True
         assert len(services.store.list_messages(conversation_id)) == 2  # nothing was sent
@@ -226,15 +232,18 @@ async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
         assert isinstance(skeleton, ChatSkeleton)
         await pilot.press(*"hello", "enter", "enter")  # twice, as an impatient user does
         await pilot.pause()
-        assert skeleton.draft == "hello" and skeleton.send_requested
+        assert skeleton.draft == "hello"
+        assert skeleton.send_requested
         release.set()
         await chat_ready(pilot)
         await settle(pilot)
         screen = chat(app)
-        assert screen.composer.text == "" and screen.composer.has_focus
+        assert screen.composer.text == ""
+        assert screen.composer.has_focus
         records = services.store.list_messages(conversation_id)
         sent = [r for r in records if r.role == "user" and r.content == "hello"]
-        assert len(sent) == 1 and sent[0].parent_id == ids[-1]  # sent once, on the branch
+        assert len(sent) == 1
+        assert sent[0].parent_id == ids[-1]  # sent once, on the branch
         assert any(r.role == "assistant" for r in records if r.id not in ids)
 
 
@@ -250,5 +259,6 @@ async def test_a_database_that_cannot_be_opened_ends_the_app_with_exit_2(
         await wait_until(pilot, lambda: app.startup_error is not None)
         await pilot.pause()
     assert app.return_code == 2
-    assert app.startup_error is not None and "\n" not in app.startup_error
+    assert app.startup_error is not None
+    assert "\n" not in app.startup_error
     assert "not-a-folder" in app.startup_error, app.startup_error

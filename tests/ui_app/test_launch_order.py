@@ -5,6 +5,7 @@ conversation cannot be opened or a message is sent before the tree has loaded.""
 
 from __future__ import annotations
 
+from storage.models import Role
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
 from weaver_tui.services import Services
 
@@ -15,7 +16,7 @@ def _seed(services: Services, count: int = 6) -> tuple[str, list[str]]:
     ids: list[str] = []
     parent = None
     for n in range(count):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         parent = store.add_message(conversation.id, role, f"message {n}", parent).id
         ids.append(parent)
     return conversation.id, ids
@@ -45,7 +46,8 @@ async def test_a_message_sent_before_the_tree_loads_is_in_the_tree(services: Ser
         await send(pilot, "hello before the tree")
         records = services.store.list_messages(conversation_id)
         sent = [r for r in records if r.role == "user" and r.content == "hello before the tree"]
-        assert len(sent) == 1 and records[-1].role == "assistant"
+        assert len(sent) == 1
+        assert records[-1].role == "assistant"
         leaf = screen.state.leaf_id
         assert leaf == records[-1].id
         assert screen.tree.active_leaf_id == leaf

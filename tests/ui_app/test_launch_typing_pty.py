@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.conftest import isolated_env
+from tests.support.fake_openai import FakeOpenAI
 
 BOUND_S = 60
 
@@ -76,7 +77,9 @@ class Terminal:
 
 
 @pytest.mark.parametrize("profile", ["ide-helper", "mediator"])
-def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(tmp_path: Path, profile: str):
+def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(
+    tmp_path: Path, profile: str
+) -> None:
     env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}
     terminal = Terminal(
         [sys.executable, "-m", "weaver_tui", "--provider", "offline", "--profile", profile],
@@ -96,7 +99,7 @@ def test_a_message_typed_and_sent_at_the_first_frame_is_sent_once(tmp_path: Path
     assert _messages(tmp_path, "assistant")
 
 
-def test_a_message_typed_before_the_first_frame_is_sent(tmp_path: Path):
+def test_a_message_typed_before_the_first_frame_is_sent(tmp_path: Path) -> None:
     """Typed the moment the command starts (before Python has even loaded the app, so the
     terminal is still in line mode and Enter arrives as a line feed): kept and sent once."""
     env = {**isolated_env(tmp_path), "TERM": "xterm-256color"}
@@ -131,8 +134,8 @@ def _messages(tmp_path: Path, role: str) -> list[str]:
 
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
 def test_a_stop_signal_mid_reply_cancels_and_keeps_the_partial_reply(
-    tmp_path: Path, fake_openai, stop: str
-):
+    tmp_path: Path, fake_openai: FakeOpenAI, stop: str
+) -> None:
     import signal
 
     from tests.support.fake_openai import Reply
@@ -165,5 +168,6 @@ def test_a_stop_signal_mid_reply_cancels_and_keeps_the_partial_reply(
     with sqlite3.connect(tmp_path / "data" / "weaver.db") as connection:
         statuses = [s for (s,) in connection.execute(
             "SELECT status FROM messages WHERE role = 'assistant'")]  # fmt: skip
-    assert statuses and "streaming" not in statuses
+    assert statuses
+    assert "streaming" not in statuses
     assert "cancelled" in statuses

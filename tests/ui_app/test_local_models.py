@@ -73,7 +73,8 @@ async def test_a_local_server_is_offered_in_the_picker_and_used_once_picked(
         assert handle.model_name == "fake-model"
         await send(pilot, "hello over loopback")
         chats = [r for r in fake_openai.requests if r.path.endswith("/chat/completions")]
-        assert chats and chats[-1].body is not None
+        assert chats
+        assert chats[-1].body is not None
         assert chats[-1].body["messages"][-1]["content"] == "hello over loopback"
 
 

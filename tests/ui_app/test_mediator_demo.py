@@ -47,7 +47,8 @@ async def test_the_demo_plays_every_turn_in_the_app(services: Services) -> None:
         )
         await settle(pilot)
         demo = screen.demo
-        assert demo is not None and demo.phase == "finished", demo.phase
+        assert demo is not None
+        assert demo.phase == "finished", demo.phase
         assert demo.statuses == ["complete"] * len(DEMO_TURNS)
         conversation = screen.state.store.get_conversation(demo.conversation_id or "")
         assert conversation.profile == "mediator"
@@ -68,7 +69,8 @@ async def test_the_demo_plays_every_turn_in_the_app(services: Services) -> None:
         headers = [item.badge for item in screen.messages.items if item.badge.startswith("Medi")]
         expected = sum(len(turn.expected) for turn in DEMO_TURNS)
         assert len(headers) == expected
-        assert "Mediator → everyone" in headers and "Mediator → Sam" in headers
+        assert "Mediator → everyone" in headers
+        assert "Mediator → Sam" in headers
         assert not any(i.content.startswith("Delivered ") for i in screen.messages.items)
 
 
@@ -83,7 +85,8 @@ async def test_esc_stops_the_demo(services: Services) -> None:
         await wait_until(pilot, lambda: screen.demo is not None and not screen.demo.active)
         await settle(pilot)
         demo = screen.demo
-        assert demo is not None and demo.phase == "stopped"
+        assert demo is not None
+        assert demo.phase == "stopped"
         assert demo.statuses == ["complete"]
         records = screen.state.store.list_messages(demo.conversation_id or "")
         assert [r.content for r in records if r.role == "user"] == [DEMO_TURNS[0].content]
@@ -111,7 +114,8 @@ async def test_esc_in_a_turn_cancels_it_and_stops_the_demo(
         await wait_until(pilot, lambda: screen.demo is not None and not screen.demo.active)
         await settle(pilot)
         demo = screen.demo
-        assert demo is not None and demo.phase == "stopped"
+        assert demo is not None
+        assert demo.phase == "stopped"
         assert demo.statuses == ["cancelled"]
         records = screen.state.store.list_messages(demo.conversation_id or "")
         assert [r.content for r in records if r.role == "user"] == [DEMO_TURNS[0].content]

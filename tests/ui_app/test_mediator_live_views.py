@@ -123,6 +123,7 @@ async def test_the_empty_views_hint_goes_when_the_first_row_it_may_read_streams_
         await wait_until(pilot, lambda: "Nothing in Sam's view yet" in str(hint.render()))
         await wait_until(pilot, lambda: screen.turn is not None and not screen.running)
         await settle(pilot)
-        assert hint_shown_at_rows and not any(hint_shown_at_rows)
+        assert hint_shown_at_rows
+        assert not any(hint_shown_at_rows)
         assert [item.content for item in screen.messages.items] == [SHARED_POST]
         assert not hint.display

@@ -5,6 +5,10 @@ everything streamed so far. The model runs on the local OpenAI-compatible test s
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.pilot import Pilot
+
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, new_app, send, settle, wait_until
 from tests.ui_app.test_mediator_live_views import open_view, record_rows
@@ -24,7 +28,7 @@ def shown_text(screen: ChatScreen) -> str:
     return "\n".join(item.content for item in screen.messages.items)
 
 
-async def switch_to(pilot, screen: ChatScreen, view: str | None) -> None:
+async def switch_to(pilot: Pilot[Any], screen: ChatScreen, view: str | None) -> None:
     while screen.mediator_view != view:
         await pilot.press("f3")
         await pilot.pause()
@@ -41,7 +45,8 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
 
         await switch_to(pilot, screen, "Sam")
         assert screen.running, "the reply ended before the view was switched"
-        assert "private" not in shown_text(screen) and ALEX_SAYS not in shown_text(screen)
+        assert "private" not in shown_text(screen)
+        assert ALEX_SAYS not in shown_text(screen)
         seen = record_rows(screen)
         turn = screen.turn
         assert turn is not None
@@ -97,12 +102,15 @@ async def test_a_view_that_hides_everything_says_so_instead_of_the_empty_chat_hi
     async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 0)
         hint = screen.empty_hint
-        assert hint.display and "Write a message below" in str(hint.render())
+        assert hint.display
+        assert "Write a message below" in str(hint.render())
         await send(pilot, ALEX_SAYS)
         await settle(pilot)
         assert not hint.display
         await switch_to(pilot, screen, "Sam")
-        assert screen.messages.items == [] and hint.display
+        assert screen.messages.items == []
+        assert hint.display
         assert "Nothing in Sam's view yet" in str(hint.render())
         await switch_to(pilot, screen, None)
-        assert screen.messages.items and not hint.display
+        assert screen.messages.items
+        assert not hint.display

@@ -4,6 +4,9 @@ shown again when the picker reopens; a value out of range is refused in the pick
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tests.support.fake_openai import FakeOpenAI, Reply
@@ -12,13 +15,15 @@ from weaver_tui.screens.model_picker import ModelPickerScreen
 from weaver_tui.services import Services
 
 
-async def open_picker(pilot) -> ModelPickerScreen:
+async def open_picker(pilot: Pilot[Any]) -> ModelPickerScreen:
     await pilot.press("ctrl+l")
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, ModelPickerScreen))
-    return pilot.app.screen
+    screen = pilot.app.screen
+    assert isinstance(screen, ModelPickerScreen)
+    return screen
 
 
-def sampling(body: dict) -> tuple[object, object]:
+def sampling(body: dict[str, Any]) -> tuple[object, object]:
     return body.get("temperature"), body.get("max_completion_tokens", body.get("max_tokens"))
 
 
@@ -36,7 +41,7 @@ async def test_options_go_with_this_conversations_turns_only(
         await pilot.press("enter")
         await wait_until(pilot, lambda: not isinstance(pilot.app.screen, ModelPickerScreen))
         await send(pilot, "review this")
-        assert sampling(fake_openai.chat_requests[-1].body) == (0.2, 64)
+        assert sampling(fake_openai.chat_bodies[-1]) == (0.2, 64)
         conversation = screen.state.conversation
         assert conversation is not None
         assert conversation.meta["model_options"] == {"temperature": 0.2, "max_tokens": 64}
@@ -47,7 +52,7 @@ async def test_options_go_with_this_conversations_turns_only(
         await pilot.press("ctrl+n")
         await settle(pilot)
         await send(pilot, "another topic")
-        assert sampling(fake_openai.chat_requests[-1].body) == (None, None)
+        assert sampling(fake_openai.chat_bodies[-1]) == (None, None)
 
 
 async def test_an_option_out_of_range_is_refused_in_the_picker(services: Services) -> None:

@@ -20,10 +20,12 @@ READS = ("get_message", "list_messages", "message_rows")
 WRITES = ("add_message", "update_message")
 
 
-def spy(store: Any, names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+def spy(
+    store: Any, names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, Any, str]]:
     """Record every call of ``names`` on ``store`` (name, first argument and the module that
     called), passing it on."""
-    calls: list[tuple] = []
+    calls: list[tuple[str, Any, str]] = []
 
     def wrap(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
         def recorded(*args: Any, **kwargs: Any) -> Any:
@@ -66,7 +68,8 @@ async def test_a_streamed_turn_with_a_tool_reads_back_none_of_its_records(
         shown = screen.messages.items
         assert [item.id for item in shown] == [r.id for r in records]
         assert shown[-1].content == records[-1].content == "".join(f"w{n} " for n in range(200))
-        assert shown[-1].status == "complete" and screen.state.leaf_id == records[-1].id
+        assert shown[-1].status == "complete"
+        assert screen.state.leaf_id == records[-1].id
 
 
 async def test_a_failed_turn_is_written_by_the_runtime_and_only_shown_by_the_screen(
@@ -82,12 +85,16 @@ async def test_a_failed_turn_is_written_by_the_runtime_and_only_shown_by_the_scr
         await send(pilot, "hello")
         monkeypatch.undo()
         failed = screen.messages.items[-1]
-        assert failed.role == "assistant" and failed.status == "error" and failed.error
+        assert failed.role == "assistant"
+        assert failed.status == "error"
+        assert failed.error
         stored = store.get_message(failed.id)
-        assert stored.status is MessageStatus.ERROR and stored.meta["error"] == failed.error
+        assert stored.status is MessageStatus.ERROR
+        assert stored.meta["error"] == failed.error
         assert screen.state.index.get(failed.id) == stored
         # every write of the reply is the runtime's (its thread, its failure), none the app's
         of_reply = [(name, caller) for name, arg, caller in writes if arg == failed.id]
-        assert of_reply and all(caller.startswith("agents.") for _, caller in of_reply)
+        assert of_reply
+        assert all(caller.startswith("agents.") for _, caller in of_reply)
         assert [call for call in writes if call[2].startswith("weaver_tui.screens")] == []
         assert [call for call in reads if call[1] == failed.id] == []

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from storage.models import Role
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import (
     SIZE,
@@ -35,7 +36,7 @@ def _long(store: SqliteConversationStore, profile: str = "ide-helper") -> tuple[
     main: list[str] = []
     parent: str | None = None
     for n in range(PATH):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         meta = {"provider": "openai-compatible", "model": "m"} if role == "assistant" else None
         record = store.add_message(conversation.id, role, f"message {n} of the path", parent, meta)
         if n == PATH - 11:
@@ -89,14 +90,16 @@ def test_the_preview_is_the_bottom_of_the_path_as_the_full_open_shows_it(
         store = services.store
         conversation_id, main = _long(store)
         preview = read_preview(store, None, conversation_id)
-        assert preview is not None and preview.conversation.id == conversation_id
+        assert preview is not None
+        assert preview.conversation.id == conversation_id
         state = ChatState(store, "ide-helper")
         state.open(conversation_id)
         assert preview.items == state.path_items()[-PREVIEW_MESSAGES:]
         assert [item.id for item in preview.items] == main[-PREVIEW_MESSAGES:]
         assert preview.items[-11].sibling_count == 2
         latest = read_preview(store, "ide-helper", None)
-        assert latest is not None and latest.items == preview.items
+        assert latest is not None
+        assert latest.items == preview.items
 
         short = store.create_conversation("ide-helper", "Short")
         store.add_message(short.id, "user", "hi", None)

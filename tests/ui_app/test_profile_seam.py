@@ -4,6 +4,7 @@ and the app never tests a profile's name."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,10 +44,13 @@ async def test_a_registered_throwaway_profile_runs_through_the_app(
         assert screen.query_one(ProjectRootLabel) is not None  # panel kind "project"
         await send(pilot, "What does this project do?")
         conversation = screen.state.conversation
-        assert conversation is not None and conversation.profile == throwaway
-        assert conversation.meta["project_root"] == str(weaver_env.resolve())
+        assert conversation is not None
+        assert conversation.profile == throwaway
+        assert conversation.meta["project_root"] == str(await asyncio.to_thread(weaver_env.resolve))
         reply = screen.messages.items[-1]
-        assert reply.role == "assistant" and reply.status == "complete" and reply.content
+        assert reply.role == "assistant"
+        assert reply.status == "complete"
+        assert reply.content
         assert reply.badge == "checked by offline"  # its reply badge, from the record meta
         stage = next(row for row in screen.query(ToolRow) if row.key == "stage:check")
         assert stage.tool_name == "Checking: the question"  # its stage name

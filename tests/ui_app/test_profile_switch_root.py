@@ -46,7 +46,9 @@ async def test_switching_profile_names_the_reopened_conversation_s_root(
         label = screen.query_one(ProjectRootLabel)
         assert label.root == old_root
         line = str(label.render())
-        assert shown_root(old_root) in line and "not" in line and shown_root(new_root) in line
+        assert shown_root(old_root) in line
+        assert "not" in line
+        assert shown_root(new_root) in line
         assert screen.header.project == "old-project"
 
 

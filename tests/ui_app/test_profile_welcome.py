@@ -14,7 +14,8 @@ PROFILES = [profile.name for profile in list_profiles()]
 
 def test_every_shipped_profile_declares_a_welcome_of_its_own() -> None:
     welcomes = [get_traits(name).welcome for name in PROFILES]
-    assert all(welcomes) and len(set(welcomes)) == len(welcomes)
+    assert all(welcomes)
+    assert len(set(welcomes)) == len(welcomes)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -34,4 +35,5 @@ async def test_atom_developer_explains_the_intent_and_the_fenced_sample(
     async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         await settle(pilot)
         shown = str(chat(pilot.app).empty_hint.render())
-        assert "intent" in shown and "fenced" in shown
+        assert "intent" in shown
+        assert "fenced" in shown

@@ -24,10 +24,12 @@ async def test_mediator_speaker_and_views_follow_the_keys(services: Services) ->
         assert screen.composer.speaker == "Alex"
         await send(pilot, "I think we spend too much on eating out")
         conversation = screen.state.conversation
-        assert conversation is not None and conversation.meta["participants"] == ["Alex", "Sam"]
+        assert conversation is not None
+        assert conversation.meta["participants"] == ["Alex", "Sam"]
         records = screen.state.store.list_messages(conversation.id)
         first = records[0]
-        assert first.meta["sender"] == "Alex" and first.meta["visibility"] == "Alex"
+        assert first.meta["sender"] == "Alex"
+        assert first.meta["visibility"] == "Alex"
         # the record is the space's own event, stored as the event keeps itself
         said = UserMessageEvent(sender="Alex", content=first.content).record_meta()
         assert {key: first.meta[key] for key in said} == said
@@ -42,7 +44,8 @@ async def test_mediator_speaker_and_views_follow_the_keys(services: Services) ->
         await send(pilot, "Groceries matter more to me")
         records = screen.state.store.list_messages(conversation.id)
         sams = [r for r in records if r.role == "user" and r.meta.get("sender") == "Sam"]
-        assert sams and sams[0].meta["visibility"] == "shared"
+        assert sams
+        assert sams[0].meta["visibility"] == "shared"
         everything = len(screen.messages.items)
         await pilot.press("f3")  # the shared channel
         await pilot.pause()
@@ -78,13 +81,16 @@ async def test_a_proposed_patch_opens_for_review_and_accepting_resumes_the_turn(
         ).read_text() != 'def greet(name):\n    return "hi " + name\n'
         records = screen.state.store.list_messages(screen.state.conversation.id)  # type: ignore[union-attr]
         assert any(r.role == "tool" and "Applied patch" in r.content for r in records)
-        assert records[-1].role == "assistant" and records[-1].status.value == "complete"
+        assert records[-1].role == "assistant"
+        assert records[-1].status.value == "complete"
         assert screen.messages.items[-1].id == screen.state.leaf_id
         assert screen.pending_review() is None
         # The decision settles the waiting result in place: no second version, no new branch.
         tool_records = [r for r in records if r.role == "tool" and r.meta.get("patch_id")]
-        assert len(tool_records) == 1 and tool_records[0].meta["patch_status"] == "applied"
-        assert screen.header.branch is not None and screen.header.branch.count == 1
+        assert len(tool_records) == 1
+        assert tool_records[0].meta["patch_status"] == "applied"
+        assert screen.header.branch is not None
+        assert screen.header.branch.count == 1
         shown = [item.id for item in screen.messages.items]
         assert shown.count(tool_records[0].id) == 1
 

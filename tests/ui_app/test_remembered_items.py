@@ -4,6 +4,8 @@ remembers nothing does not offer the command."""
 
 from __future__ import annotations
 
+from textual.widgets import OptionList
+
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
@@ -22,11 +24,12 @@ async def test_the_palette_lists_the_facts_and_delete_forgets_one(services: Serv
         await settle(pilot)
         await palette_run(pilot, "Remembered items")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, RememberedScreen))
-        listing = pilot.app.screen.query_one("#remembered-list")
+        listing = pilot.app.screen.query_one("#remembered-list", OptionList)
         shown = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert any("DPO skips the reward model." in line for line in shown)
         (lora_line,) = [line for line in shown if "LoRA" in line]
-        assert "Adapters for fine-tuning" in lora_line and lora.id[:8] not in lora_line
+        assert "Adapters for fine-tuning" in lora_line
+        assert lora.id[:8] not in lora_line
         (dpo_line,) = [line for line in shown if "DPO" in line]
         assert "from a deleted conversation" in dpo_line
 

@@ -29,17 +29,20 @@ async def test_send_on_the_offline_model_stores_user_then_complete_reply(
         assert records[0].role == "user"
         assert records[0].content == "What does ReWOO do?"
         final = records[-1]
-        assert final.role == "assistant" and final.status.value == "complete"
+        assert final.role == "assistant"
+        assert final.status.value == "complete"
         assert final.meta["provider"] == "offline"
         shown = screen.messages.items
         assert [item.id for item in shown] == [r.id for r in records]
-        assert shown[-1].content == final.content and final.content
+        assert shown[-1].content == final.content
+        assert final.content
         assert screen.state.leaf_id == final.id
         assert str(screen.header.branch) == f"branch 1/1 · depth {len(records)}"
         assert conversation.title == "What does ReWOO do?"
         assert screen.header.title == "What does ReWOO do?"
         rows = screen.tools.rows
-        assert rows and rows[0].tool_name == "search_knowledge_base"
+        assert rows
+        assert rows[0].tool_name == "search_knowledge_base"
         assert rows[0].state == "done"
 
 
@@ -65,10 +68,13 @@ async def test_reply_streams_from_an_openai_compatible_server_with_a_tool(
         view_text = "\n".join(screen.messages.text_lines())
         assert "ReWOO plans first, then works." in view_text
         row = screen.tools.rows[0]
-        assert isinstance(row, ToolRow) and row.state == "done" and "rewoo" in row.detail
+        assert isinstance(row, ToolRow)
+        assert row.state == "done"
+        assert "rewoo" in row.detail
         usage = str(screen.tools.query_one("#tool-usage").render())
         tokens_in, tokens_out = (int(part.split()[0]) for part in usage.split(" · ")[:2])
-        assert tokens_in >= 42 and tokens_out >= 7  # the turn's two model calls, summed
+        assert tokens_in >= 42
+        assert tokens_out >= 7  # the turn's two model calls, summed
 
 
 async def test_sending_while_a_reply_runs_keeps_the_draft(
@@ -107,10 +113,12 @@ async def test_a_fast_stream_is_coalesced_into_few_view_updates(
         reply = screen.messages.items[-1]
         assert reply.content == "".join(tokens)
         stored = remote_services.store.get_message(reply.id)
-        assert stored.content == reply.content and stored.status.value == "complete"
+        assert stored.content == reply.content
+        assert stored.status.value == "complete"
         turn = screen.turn  # how the turn ended, as its RunFinished told the screen
         assert turn is not None
         assert (turn.outcome.status, turn.outcome.leaf_id) == ("complete", reply.id)
-        assert screen.state.leaf_id == reply.id and not screen.running
+        assert screen.state.leaf_id == reply.id
+        assert not screen.running
     # one message per drained batch, not one per token
     assert 0 < len(arrived) < len(tokens) / 10

@@ -143,7 +143,7 @@ def test_error_state(
 
     async def fail(pilot: Pilot[Any]) -> None:
         await send(pilot, "Hello?")
-        assert chat(pilot.app).messages.items[-1].status == "error"  # type: ignore[arg-type]
+        assert chat(pilot.app).messages.items[-1].status == "error"
 
     app = app_for(remote_services, profile="researcher")
     assert snap_compare(app, terminal_size=SIZE, run_before=then(fail))

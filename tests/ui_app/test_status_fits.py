@@ -99,7 +99,8 @@ async def test_a_restart_never_says_no_patch_waiting_before_it_knows(
             await settle(pilot)
     finally:
         again.close_store()
-    assert said and "1 patch waiting" in said[-1]
+    assert said
+    assert "1 patch waiting" in said[-1]
     assert not [line for line in said if "no patch waiting" in line]
 
 
@@ -110,6 +111,7 @@ async def test_the_footer_keeps_help_on_screen(services: Services, width: int) -
         await settle(pilot)
         keys = {key.action: key for key in chat(pilot.app).query(FooterKey)}
         help_key = keys["help"]
-        assert help_key.region.width and help_key.region.right <= width
+        assert help_key.region.width
+        assert help_key.region.right <= width
         palette = next(key for key in keys.values() if key.has_class("-command-palette"))
         assert help_key.region.right <= palette.region.x

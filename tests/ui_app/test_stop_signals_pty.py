@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -80,14 +81,14 @@ def _ends_after(terminal: Terminal, stop: signal.Signals) -> int | None:
     terminal.process.send_signal(stop)
     try:
         return terminal.process.wait(timeout=BOUND_S)
-    except Exception:
+    except subprocess.TimeoutExpired:
         return None
 
 
 @pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
 def test_a_closed_terminal_mid_reply_then_a_stop_signal_ends_the_app_and_marks_the_reply(
     tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
-):
+) -> None:
     terminal = _start(tmp_path, fake_openai, _long_reply())
     try:
         assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
@@ -106,7 +107,7 @@ def test_a_closed_terminal_mid_reply_then_a_stop_signal_ends_the_app_and_marks_t
 
 def test_a_terminal_that_stops_reading_does_not_keep_the_app_alive(
     tmp_path: Path, fake_openai: FakeOpenAI
-):
+) -> None:
     terminal = _start(tmp_path, fake_openai, _long_reply())
     try:
         assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
@@ -130,7 +131,7 @@ def test_a_terminal_that_stops_reading_does_not_keep_the_app_alive(
 @pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
 def test_a_stop_signal_after_a_finished_turn_with_the_terminal_gone_ends_the_app(
     tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
-):
+) -> None:
     terminal = _start(tmp_path, fake_openai, Reply("A short and finished answer."))
     try:
         assert _wait_until(lambda: _statuses(tmp_path) == ["complete"], terminal), "no reply"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
@@ -46,11 +46,13 @@ async def test_profile_switch_starts_then_reopens_conversations_of_that_profile(
         await highlight(pilot, picker.query_one(OptionList), "atom-developer")
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.state.profile == "atom-developer" and screen.state.conversation is None
+        assert screen.state.profile == "atom-developer"
+        assert screen.state.conversation is None
         assert screen.header.profile == "atom-developer"
         await send(pilot, "write an atom")
         conversation = screen.state.conversation
-        assert conversation is not None and conversation.profile == "atom-developer"
+        assert conversation is not None
+        assert conversation.profile == "atom-developer"
         assert store.get_conversation(conversation.id).profile == "atom-developer"
         await pilot.press("ctrl+r")
         await pilot.pause()

@@ -7,6 +7,7 @@ import pytest
 
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.usefixtures("researcher")
 THOUGHT = "Six times seven is forty-two."
 
 
-def shown(screen) -> list[str]:  # type: ignore[no-untyped-def]
+def shown(screen: ChatScreen) -> list[str]:
     return screen.messages.text_lines()
 
 

@@ -30,8 +30,10 @@ async def test_rows_show_calls_stages_errors_and_expand() -> None:
         pane.stage("validate", "Running compliance tests ...", "running")
         await pilot.pause()
         first, stage = pane.rows
-        assert first.state == "running" and "path=src/app.py" in first.detail
-        assert stage.state == "running" and stage.kind == "stage"
+        assert first.state == "running"
+        assert "path=src/app.py" in first.detail
+        assert stage.state == "running"
+        assert stage.kind == "stage"
         output = "\n".join(f"line {n}" for n in range(30))
         pane.tool_finished("c1", "read_file", output, None, 12.0)
         pane.stage("validate", "Compliance tests passed", "done")
@@ -39,9 +41,12 @@ async def test_rows_show_calls_stages_errors_and_expand() -> None:
         await pilot.pause()
         first, stage, failed = pane.rows
         folded = "line 0\nline 1\nline 2\nline 3\nline 4\n… 25 more lines (Enter)"
-        assert first.state == "done" and preview_of(first) == folded
-        assert stage.state == "done" and stage.tool_name == "Compliance tests passed"
-        assert failed.state == "error" and failed.has_class("-error")
+        assert first.state == "done"
+        assert preview_of(first) == folded
+        assert stage.state == "done"
+        assert stage.tool_name == "Compliance tests passed"
+        assert failed.state == "error"
+        assert failed.has_class("-error")
         assert preview_of(failed) == "The pattern is not valid."
         first.focus()
         await pilot.press("enter")  # the whole output, in a dialog
@@ -72,12 +77,15 @@ async def test_a_stage_that_runs_again_gets_a_row_of_its_own_in_order() -> None:
         pane.stage("validate", "all levels passed", "done")  # the running row is updated
         await pilot.pause()
         assert [r.tool_name for r in pane.rows][-1] == "all levels passed"
-        assert len(pane.rows) == 3 and len({r.key for r in pane.rows}) == 3
+        assert len(pane.rows) == 3
+        assert len({r.key for r in pane.rows}) == 3
 
 
 def test_short_args_and_durations_stay_short() -> None:
     line = short_args({"query": "x" * 100, "max_results": 50, "regex": True}, width=40)
-    assert len(line) <= 40 and line.startswith("query=xxx") and line.endswith("…")
+    assert len(line) <= 40
+    assert line.startswith("query=xxx")
+    assert line.endswith("…")
     assert format_duration(12.4) == "12 ms"
     assert format_duration(1540) == "1.5 s"
     assert format_duration(125_000) == "2 m 05 s"
@@ -138,7 +146,8 @@ async def test_a_long_result_shows_its_first_lines_and_opens_whole_on_a_click() 
         (row,) = pane.rows
         preview = preview_of(row).splitlines()
         assert preview[:3] == ["372 files", "src/module_000.py", "src/module_001.py"]
-        assert preview[-1] == "… 368 more lines (Enter)" and len(preview) == 6
+        assert preview[-1] == "… 368 more lines (Enter)"
+        assert len(preview) == 6
         await pilot.click(row)
         await pilot.pause()
         dialog = app.screen

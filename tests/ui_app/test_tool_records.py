@@ -7,6 +7,8 @@ splitter) and, in the running app, the lines on screen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle
 from weaver_tui.chat_state import ChatState
@@ -45,7 +47,8 @@ def test_fences_inside_the_output_cannot_close_the_block() -> None:
     assert [block.kind for block in blocks] == ["fence"]
     assert code_of(blocks[0]) == FENCED
     longest = tool_output_markdown("a ````` b")
-    assert longest.startswith("``````text\n") and longest.endswith("\n``````")
+    assert longest.startswith("``````text\n")
+    assert longest.endswith("\n``````")
 
 
 def test_short_and_empty_output() -> None:
@@ -55,7 +58,7 @@ def test_short_and_empty_output() -> None:
     assert one_more.endswith("_… 1 more line_")
 
 
-def test_the_tool_row_is_fenced_and_keeps_its_badge(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_tool_row_is_fenced_and_keeps_its_badge(tmp_path: Path) -> None:
     store = SqliteConversationStore(tmp_path / "weaver.db")
     conversation_id, tool_id = _tool_conversation(store, NUMBERED)
     state = ChatState(store, "ide-helper")

@@ -45,7 +45,8 @@ async def test_versions_read_apart_and_show_their_whole_version_label(
         tree = chat(app).tree
         one, two = drawn_line(tree, "v1/2"), drawn_line(tree, "v2/2")
         assert one.replace("v1/2", "") != two.replace("v2/2", "")
-        assert "defined" in one and "called" in two
+        assert "defined" in one
+        assert "called" in two
 
 
 async def test_the_pane_is_headed_and_grows_with_the_terminal(services: Services) -> None:

@@ -26,7 +26,8 @@ async def test_letters_that_are_no_command_start_a_message(services: Services) -
         await settle(pilot)
         assert screen.composer.text == "hi there"
         assert screen.composer.has_focus
-        assert not screen.forking and screen.editing_id is None
+        assert not screen.forking
+        assert screen.editing_id is None
 
 
 async def test_while_a_draft_is_typed_command_letters_type_into_it(services: Services) -> None:
@@ -41,7 +42,8 @@ async def test_while_a_draft_is_typed_command_letters_type_into_it(services: Ser
         await pilot.press(*"find all TODOs")
         await settle(pilot)
         assert screen.composer.text == "please find all TODOs"
-        assert not screen.forking and screen.editing_id is None
+        assert not screen.forking
+        assert screen.editing_id is None
 
 
 async def test_with_nothing_typed_a_command_letter_still_acts(services: Services) -> None:

@@ -76,7 +76,11 @@ def history(count: int) -> list[MessageItem]:
     return items
 
 
-async def drained(view: MessageView, pilot: Pilot, timeout: float = 10.0) -> None:
+async def drained(
+    view: MessageView,
+    pilot: Pilot[None],
+    timeout: float = 10.0,  # noqa: ASYNC109 (fails as an assertion)
+) -> None:
     """Wait until everything appended to ``view`` is rendered and painted.
 
     A streamed render waits for the render budget (up to half a second on a busy machine), so

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.geometry import Offset
 from textual.selection import Selection
 
@@ -23,7 +25,7 @@ ITEMS = [
 ]
 
 
-def _posted(app: HostApp, kind: type) -> list:
+def _posted(app: HostApp, kind: type) -> list[Any]:
     return [message for message in app.posted if isinstance(message, kind)]
 
 
@@ -43,8 +45,13 @@ async def test_keys_move_the_selection_and_post_selected() -> None:
         header = view._line_strip(view._layout.tops[1])
         assert header is not None
         palette = view._palette
-        assert all(seg.style.bgcolor is not None for seg in header if seg.text.strip())
-        assert palette.selected_header.bgcolor in {seg.style.bgcolor for seg in header}
+        assert palette is not None
+        assert all(
+            seg.style is not None and seg.style.bgcolor is not None
+            for seg in header
+            if seg.text.strip()
+        )
+        assert palette.selected_header.bgcolor in {seg.style.bgcolor for seg in header if seg.style}
 
 
 async def test_version_keys_and_header_arrows_request_flips() -> None:
@@ -83,7 +90,7 @@ async def test_fork_edit_and_regenerate_keys_post_action_requests() -> None:
 async def test_copy_keys_put_the_message_and_the_code_block_on_the_clipboard() -> None:
     app = HostApp(ITEMS)
     copied: list[str] = []
-    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign,assignment]
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("up", "y")
         await pilot.pause()
@@ -133,7 +140,8 @@ async def test_links_are_clickable() -> None:
         x = lines[y].index("the docs")
         strip = view.render_line(y)
         metas = [seg.style.meta for seg in strip if seg.style and seg.style.link]
-        assert metas and "@click" in metas[0]
+        assert metas
+        assert "@click" in metas[0]
         await pilot.click(MessageView, offset=(x + 1, y))
         await pilot.pause()
         links = _posted(app, MessageView.LinkClicked)

@@ -26,7 +26,9 @@ async def test_update_item_redraws_the_header_and_keeps_rendered_blocks() -> Non
         await pilot.pause()
         assert view.blocks_rendered == rendered + 1
         assert "A new answer." in view.visible_text()
-        assert view.get_item("m3").content == "A new *answer*."
+        item = view.get_item("m3")
+        assert item is not None
+        assert item.content == "A new *answer*."
 
 
 async def test_set_messages_replaces_the_path_and_forgets_a_vanished_selection() -> None:
@@ -56,7 +58,8 @@ async def test_select_all_over_a_long_path_copies_everything_without_rendering_i
         text = app.screen.get_selected_text()
         assert text is not None
         assert text.startswith("▌ user\nQuestion number 0?")
-        assert "print(1001)" in text and text.endswith("print(1999)")
+        assert "print(1001)" in text
+        assert text.endswith("print(1999)")
         assert view.cached_block_count <= 40
 
 
@@ -71,7 +74,8 @@ async def test_an_error_notice_wraps_under_the_message_and_the_theme_redraws_it(
         await pilot.pause()
         lines = view.visible_text()
         notice = [line for line in lines if "provider refused" in line]
-        assert len(notice) >= 2 and notice[0].startswith("✗ ")
+        assert len(notice) >= 2
+        assert notice[0].startswith("✗ ")
         # header, body, the wrapped notice, the blank line between messages
         assert view._layout.total == 3 + len(notice)
         app.theme = "textual-light"
@@ -94,7 +98,8 @@ async def test_update_item_mid_stream_keeps_the_streamed_text() -> None:
         view.append_text("r", ".")
         await drained(view, pilot)
         item = view.get_item("r")
-        assert item is not None and item.badge == "x"
+        assert item is not None
+        assert item.badge == "x"
         assert item.content == "Hello, this arrived and this is still pending."
         assert "Hello, this arrived and this is still pending." in view.visible_text()
 
@@ -131,5 +136,7 @@ async def test_a_message_written_on_several_lines_keeps_its_lines() -> None:
         view = app.query_one(MessageView)
         await pilot.pause()
         lines = [line.strip() for line in view.visible_text()]
-        assert "first line" in lines and "second line" in lines and "third line" in lines
+        assert "first line" in lines
+        assert "second line" in lines
+        assert "third line" in lines
         assert "soft wrapped reply" in lines  # a reply is Markdown: its soft breaks join

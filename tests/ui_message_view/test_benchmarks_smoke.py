@@ -21,11 +21,14 @@ from _ui_harness import markdown_reply  # noqa: E402
 
 async def test_stream_benchmark_runs_on_a_short_reply() -> None:
     tokens = markdown_reply(300)
-    assert len(tokens) == 300 and "```" in "".join(markdown_reply(3000))
+    assert len(tokens) == 300
+    assert "```" in "".join(markdown_reply(3000))
     wall, cpu = await bench_ui_stream.view_full_speed(tokens)
-    assert wall > 0 and cpu > 0
+    assert wall > 0
+    assert cpu > 0
     lag, load = await bench_ui_stream.view_paced_lag(tokens, rate=5000)
-    assert lag >= 0 and load >= 0
+    assert lag >= 0
+    assert load >= 0
 
 
 async def test_keys_benchmark_measures_presses_while_streaming() -> None:
@@ -38,4 +41,5 @@ async def test_keys_benchmark_measures_presses_while_streaming() -> None:
 async def test_history_benchmark_opens_a_path() -> None:
     result = await bench_ui_history.view_case(60)
     assert 0 < result["first_paint"] <= result["seconds"]
-    assert 0 < result["blocks"] <= 60 and result["switch"] > 0
+    assert 0 < result["blocks"] <= 60
+    assert result["switch"] > 0

@@ -46,7 +46,8 @@ def test_split_follows_markdown_it_top_level_blocks() -> None:
     ]
     # A blank line inside a list item or a fence does not split the block.
     assert blocks[2].source == "- one\n- two\n\n  still item two"
-    assert blocks[3].source.endswith("return 1\n```") and blocks[3].fence == "```"
+    assert blocks[3].source.endswith("return 1\n```")
+    assert blocks[3].fence == "```"
     assert REPLY[last_start:] == "Last words."
 
 

@@ -9,7 +9,7 @@ from weaver_tui.widgets.message_view import MessageItem, MessageView
 from .conftest import SIZE, HostApp, drained, history
 
 
-async def _stream(view: MessageView, pilot: Pilot, lines: range) -> None:
+async def _stream(view: MessageView, pilot: Pilot[None], lines: range) -> None:
     for i in lines:
         view.append_text("r", f"line {i} of the streamed reply\n\n")
     await drained(view, pilot)
@@ -72,7 +72,8 @@ async def test_the_scrollbar_thumb_sits_at_the_bottom_when_a_stream_first_overfl
         view.start_message(MessageItem(id="r", role="assistant"))
         view.append_text("r", "".join(f"paragraph {i} of the story\n\n" for i in range(60)))
         await drained(view, pilot)
-        assert view.following and view.scroll_y == view.max_scroll_y > 0
+        assert view.following
+        assert view.scroll_y == view.max_scroll_y > 0
         assert view.show_vertical_scrollbar
         assert view.vertical_scrollbar.position == view.scroll_y
 
@@ -89,7 +90,8 @@ async def test_jumping_to_a_message_while_following_stops_following_at_once() ->
         assert view.following
 
         view.scroll_to_message(items[2].id)
-        assert not view.following and view.scroll_y < view.max_scroll_y
+        assert not view.following
+        assert view.scroll_y < view.max_scroll_y
         await pilot.pause()
         shown = view.visible_text()[:-1]  # (the last line is the "jump to latest" overlay)
         await _stream(view, pilot, range(20, 40))
@@ -97,4 +99,5 @@ async def test_jumping_to_a_message_while_following_stops_following_at_once() ->
         assert not view.following
 
         view.action_scroll_home()
-        assert view.scroll_y == 0 and not view.following
+        assert view.scroll_y == 0
+        assert not view.following

@@ -13,7 +13,8 @@ async def test_a_two_thousand_message_path_shows_the_last_messages_at_once() -> 
         await pilot.pause()
         view = app.query_one(MessageView)
         visible = "\n".join(view.visible_text())
-        assert "print(1999)" in visible and "Question number 1998?" in visible
+        assert "print(1999)" in visible
+        assert "Question number 1998?" in visible
         assert view.scroll_y == view.max_scroll_y
         # Only the blocks near the viewport were rendered: a few screens, not 2,000 messages.
         assert 0 < view.cached_block_count <= 40

@@ -58,7 +58,8 @@ async def test_a_stream_that_adds_lines_while_following_repaints_the_view() -> N
         view.append_text("r", "".join(f"more {i}\n\n" for i in range(5)))
         await drained(view, pilot)
         drawn = set(painted)
-        assert view.following and view.scroll_y == view.max_scroll_y
+        assert view.following
+        assert view.scroll_y == view.max_scroll_y
         assert "more 4" in "\n".join(view.visible_text())
         assert set(range(SIZE[1] - 1)) <= drawn  # everything moved up: all redrawn
 
@@ -80,14 +81,16 @@ async def test_far_blocks_drop_their_lines_and_render_again_unchanged(
         await pilot.pause(0.3)
         lines = view.text_lines()  # renders every block: all heights are real now
         entry = view._layout.get("r")
-        assert entry is not None and entry.blocks is not None
+        assert entry is not None
+        assert entry.blocks is not None
         total, heights = view._layout.total, [block.height for block in entry.blocks]
 
         view.action_jump_to_latest()  # the next update finds far too many rendered lines
         await pilot.pause(0.3)
         rendered = [block for block in entry.blocks if block.strips is not None]
         assert 0 < len(rendered) < len(entry.blocks) // 4  # the far ones were dropped
-        assert entry.blocks[0].strips is None and entry.blocks[-1].strips is not None
+        assert entry.blocks[0].strips is None
+        assert entry.blocks[-1].strips is not None
         assert "Sentence number 199" in "\n".join(view.visible_text())
 
         view.scroll_to_message("r")  # back to the top: rendered again, in the same place

@@ -29,8 +29,10 @@ async def test_two_thousand_small_appends_end_with_the_full_text_in_the_lines() 
 
         body = " ".join(view.text_lines()).split()
         assert [w for w in body if w.startswith("w")] == words
-        assert view.get_item("r").content.split() == words
-        assert view.get_item("r").status == "complete"
+        item = view.get_item("r")
+        assert item is not None
+        assert item.content.split() == words
+        assert item.status == "complete"
         visible = " ".join(view.visible_text())
         assert "w1999" in visible
 
@@ -72,6 +74,7 @@ async def test_a_code_fence_streamed_in_pieces_renders_as_code() -> None:
         code_line = next(i for i, line in enumerate(lines) if "def answer():" in line)
         strip = view._line_strip(code_line)
         assert strip is not None
+        assert view._palette is not None
         code_background = view._palette.code_background.lower()
         assert any(
             seg.style is not None
@@ -82,7 +85,8 @@ async def test_a_code_fence_streamed_in_pieces_renders_as_code() -> None:
         # Highlighted: the keyword has a colour of its own (pygments), unlike the prose.
         colours = {seg.style.color for seg in strip if seg.style and seg.style.color}
         assert len(colours) >= 2
-        assert lines[-1] == "" and "That's all." in lines
+        assert lines[-1] == ""
+        assert "That's all." in lines
 
 
 async def test_cancelled_and_error_replies_are_marked_in_the_header() -> None:
@@ -98,9 +102,12 @@ async def test_cancelled_and_error_replies_are_marked_in_the_header() -> None:
         view.finish_message("b", "error", error="The server closed the connection.")
         await pilot.pause()
         lines = view.text_lines()
-        assert "cancelled" in lines[0] and "partial answ" in lines[1]
+        assert "cancelled" in lines[0]
+        assert "partial answ" in lines[1]
         assert any("✗ The server closed the connection." in line for line in lines)
-        assert view.get_item("a").content == "partial answ"
+        item = view.get_item("a")
+        assert item is not None
+        assert item.content == "partial answ"
 
 
 async def test_a_reply_streamed_in_random_pieces_draws_the_lines_of_the_finished_text() -> None:

@@ -19,6 +19,7 @@ def _mark_colour(view: MessageView, index: int) -> RichColor | None:
     header = view._line_strip(view._layout.tops[index])
     assert header is not None
     mark = next(seg for seg in header if seg.text.startswith("▌"))
+    assert mark.style is not None
     return mark.style.color
 
 
@@ -39,7 +40,8 @@ async def test_switching_theme_changes_the_header_colours() -> None:
         await pilot.pause()
         light_user = _mark_colour(view, 0)
         assert light_user not in (dark_user, RichColor.parse("#ff0000"))
-        assert view._palette is not None and view._palette.code_theme == "friendly"
+        assert view._palette is not None
+        assert view._palette.code_theme == "friendly"
 
 
 async def test_resizing_rewraps_the_text() -> None:

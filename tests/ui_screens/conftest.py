@@ -74,7 +74,8 @@ def store(tmp_path: Path, fixed_clock: Clock) -> Iterator[SqliteConversationStor
         side = store.add_message(second.id, "assistant", "Split by zebra stripes.", ask.id)
         main = store.add_message(second.id, "assistant", "Split by income.", ask.id)
         store.set_active_leaf(second.id, main.id)
-        assert side.version == 1 and main.version == 2
+        assert side.version == 1
+        assert main.version == 2
 
         fixed_clock.advance(days=2, minutes=3)
         third = store.create_conversation("paper-pilot", "Literature review")

@@ -9,6 +9,7 @@ from textual.worker import WorkerFailed
 
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import StorageError
+from tests.runtime.helpers import active_leaf_id
 from tests.ui_screens.conftest import SCREEN_SIZE, ScreenHost
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.conversations import (
@@ -68,7 +69,7 @@ async def test_search_finds_a_message_on_a_side_branch_and_opens_it_there(
 ) -> None:
     budget = store.list_conversations()[1]
     side = next(m for m in store.list_messages(budget.id) if "zebra" in m.content)
-    assert store.active_leaf(budget.id).id != side.id  # not on the active branch
+    assert active_leaf_id(store, budget.id) != side.id  # not on the active branch
     app = host_for(store)
     async with app.run_test(size=SCREEN_SIZE) as pilot:
         await pilot.press("n")  # typing in the box never triggers the n key
@@ -99,7 +100,8 @@ async def test_down_from_the_search_box_chooses_among_the_hits(
         results = app.screen.query_one("#search-results", OptionList)
         assert results.option_count == 2
         await pilot.press("down")  # from the box to the first hit
-        assert results.has_focus and results.highlighted == 0
+        assert results.has_focus
+        assert results.highlighted == 0
         await pilot.press("down", "enter")  # the second hit
         await pilot.pause()
         hits = store.search("split", 10)  # the order the screen lists them in
@@ -113,10 +115,12 @@ async def test_clearing_the_search_shows_the_list_again(store: SqliteConversatio
         app.screen.query_one("#search", Input).value = "parser"
         await pilot.pause()
         await app.screen.workers.wait_for_complete()
+        assert isinstance(app.screen, ConversationsScreen)
         assert app.screen.searching
         app.screen.query_one("#search", Input).value = ""
         await pilot.pause()
         await app.screen.workers.wait_for_complete()
+        assert isinstance(app.screen, ConversationsScreen)
         assert not app.screen.searching
         assert len(titles(app)) == 3
 

@@ -90,12 +90,14 @@ async def test_a_key_that_becomes_enabled_is_lit_in_place(
         await pilot.pause()
         assert app.recomposes == 0
         assert next(k for k in app.query(FooterKey) if k.description == "Retry") is retry
-        assert not retry.has_class("-disabled") and not retry._disabled
+        assert not retry.has_class("-disabled")
+        assert not retry._disabled
         app.can_retry = False
         app.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert retry.has_class("-disabled") and retry._disabled
+        assert retry.has_class("-disabled")
+        assert retry._disabled
         assert app.recomposes == 0
 
 
@@ -114,4 +116,5 @@ async def test_a_change_in_the_keys_shown_rebuilds_it_once(
         await pilot.pause()
         assert app.recomposes == 1
         keys = {key.description: key for key in app.query(FooterKey)}
-        assert "New" not in keys and not keys["Retry"].has_class("-disabled")
+        assert "New" not in keys
+        assert not keys["Retry"].has_class("-disabled")

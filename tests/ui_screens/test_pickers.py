@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+from textual._compositor import LayoutUpdate
 from textual.widgets import Input, OptionList
 
 from agents.providers.model_options import ModelOptions
@@ -53,14 +55,17 @@ async def test_profile_picker_escape_keeps_the_profile() -> None:
 async def test_profile_picker_reads_the_registry_by_default() -> None:
     app = ScreenHost(lambda: ProfilePickerScreen("ide-helper"))
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        names = [profile.name for profile in app.screen.profiles]
+        picker = app.screen
+        assert isinstance(picker, ProfilePickerScreen)
+        names = [profile.name for profile in picker.profiles]
         assert "ide-helper" in names
-        assert all(profile.description for profile in app.screen.profiles)
+        assert all(profile.description for profile in picker.profiles)
         # one-line descriptions: each is drawn whole on one line of the picker
         await pilot.pause()
         update = app.screen._compositor.render_update(full=True)
+        assert isinstance(update, LayoutUpdate)
         lines = ["".join(strip.text for strip in line) for line in update.strips]
-        for profile in app.screen.profiles:
+        for profile in picker.profiles:
             assert any(profile.description in line for line in lines), profile.name
 
 
@@ -92,14 +97,17 @@ async def test_model_picker_accepts_a_free_model_name() -> None:
 async def test_model_picker_reads_the_presets_by_default() -> None:
     app = ScreenHost(lambda: ModelPickerScreen("offline", "offline"))
     async with app.run_test(size=SCREEN_SIZE) as pilot:
-        names = [preset.name for preset in app.screen.presets]
-        assert "offline" in names and "moonshot" in names
+        model_picker = app.screen
+        assert isinstance(model_picker, ModelPickerScreen)
+        names = [preset.name for preset in model_picker.presets]
+        assert "offline" in names
+        assert "moonshot" in names
         await pilot.press("escape")
         await pilot.pause()
         assert app.results == [None]
 
 
-def test_a_key_shown_as_set_is_a_key_the_switch_uses(monkeypatch) -> None:
+def test_a_key_shown_as_set_is_a_key_the_switch_uses(monkeypatch: pytest.MonkeyPatch) -> None:
     from weaver_tui.screens.model_picker import preset_choices
 
     monkeypatch.setenv("WEAVER_API_KEY", "k-general")
@@ -107,6 +115,7 @@ def test_a_key_shown_as_set_is_a_key_the_switch_uses(monkeypatch) -> None:
     choices = {c.name: c for c in preset_choices("openai")}
     assert choices["openai"].key_configured  # the configured provider's own key
     deepseek = choices["deepseek"]
-    assert not deepseek.key_configured and deepseek.key_variable == "DEEPSEEK_API_KEY"
+    assert not deepseek.key_configured
+    assert deepseek.key_variable == "DEEPSEEK_API_KEY"
     monkeypatch.setenv("DEEPSEEK_API_KEY", "k-deepseek")
     assert {c.name: c for c in preset_choices("openai")}["deepseek"].key_configured

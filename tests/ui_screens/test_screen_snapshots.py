@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_screens.conftest import SCREEN_SIZE, ScreenHost
 from weaver_tui.screens.conversations import ConversationsScreen
@@ -18,12 +22,16 @@ HELP_ROWS = [
 ]
 
 
-def test_conversations_screen(snap_compare, store: SqliteConversationStore) -> None:
+def test_conversations_screen(
+    snap_compare: Callable[..., bool], store: SqliteConversationStore
+) -> None:
     assert snap_compare(ScreenHost(lambda: ConversationsScreen(store)), terminal_size=SCREEN_SIZE)
 
 
-def test_conversations_screen_search_hits(snap_compare, store: SqliteConversationStore) -> None:
-    async def search(pilot) -> None:  # type: ignore[no-untyped-def]
+def test_conversations_screen_search_hits(
+    snap_compare: Callable[..., bool], store: SqliteConversationStore
+) -> None:
+    async def search(pilot: Pilot[None]) -> None:
         await pilot.press(*"split")
         await pilot.app.screen.workers.wait_for_complete()
         await pilot.pause()
@@ -32,5 +40,5 @@ def test_conversations_screen_search_hits(snap_compare, store: SqliteConversatio
     assert snap_compare(app, terminal_size=SCREEN_SIZE, run_before=search)
 
 
-def test_help_screen(snap_compare) -> None:
+def test_help_screen(snap_compare: Callable[..., bool]) -> None:
     assert snap_compare(ScreenHost(lambda: HelpScreen(HELP_ROWS)), terminal_size=SCREEN_SIZE)

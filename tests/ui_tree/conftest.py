@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.message import Message
+from textual.pilot import Pilot
 
 from storage.models import MessageRecord
 from tests.ui_tree.records import RecordFactory, branched_conversation
@@ -22,7 +24,8 @@ class TreeHost(App[None]):
         super().__init__()
         self._records = list(records)
         self._active_leaf_id = active_leaf_id
-        self.requests: list[Message] = []
+        # ConversationTree's request messages, each read by its own fields
+        self.requests: list[Any] = []
 
     def compose(self) -> ComposeResult:
         yield ConversationTree(self._records, self._active_leaf_id, id="tree")
@@ -46,8 +49,15 @@ class TreeHost(App[None]):
         self.requests.append(message)
 
     @property
-    def tree(self) -> ConversationTree:
+    def conversation_tree(self) -> ConversationTree:
         return self.query_one(ConversationTree)
+
+
+def tree_host(pilot: Pilot[None]) -> TreeHost:
+    """The pilot's app as the TreeHost it is."""
+    app = pilot.app
+    assert isinstance(app, TreeHost)
+    return app
 
 
 @pytest.fixture

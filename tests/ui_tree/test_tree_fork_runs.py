@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from storage.models import MessageRecord
-from tests.ui_tree.conftest import TREE_SIZE, TreeHost, other_branch_leaf
+from storage.models import MessageRecord, Role
+from tests.ui_tree.conftest import TREE_SIZE, TreeHost, other_branch_leaf, tree_host
 from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
@@ -16,7 +16,7 @@ def every_message_forks(length: int) -> tuple[list[MessageRecord], str]:
     f = RecordFactory()
     parent: MessageRecord | None = None
     for n in range(length):
-        role = "user" if n % 2 == 0 else "assistant"
+        role: Role = "user" if n % 2 == 0 else "assistant"
         f.add(role, f"older {n}", parent)
         parent = f.add(role, f"newer {n}", parent)
     assert parent is not None
@@ -52,7 +52,7 @@ async def test_a_run_of_forks_stays_one_indent_deep() -> None:
     records, leaf = every_message_forks(12)
     async with TreeHost(records, leaf).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
-        tree = pilot.app.tree
+        tree = tree_host(pilot).conversation_tree
         depths = {len(line.path) for line in tree._tree_lines}
         assert depths == {1, 2}, "group lines at the top, versions one level under them"
         groups = [text for text, depth, _ in outline(tree) if depth == 1]
@@ -77,7 +77,7 @@ async def test_a_fork_on_the_chain_still_holds_its_own_versions() -> None:
     follow_up = f.add("user", "follow-up", second)
     async with TreeHost(f.records, follow_up.id).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
-        tree = pilot.app.tree
+        tree = tree_host(pilot).conversation_tree
         assert [(text.split()[1], depth) for text, depth, _ in outline(tree)] == [
             ("question", 1),
             ("v1/2", 2),
@@ -92,7 +92,7 @@ async def test_switching_inside_fork_runs_lays_out_what_a_fresh_load_does() -> N
     switched: list[tuple[str, list[tuple[str, int, bool]]]] = []
     async with TreeHost(records, leaf).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
-        tree = pilot.app.tree
+        tree = tree_host(pilot).conversation_tree
         index = tree._index
         forks = [m for m in index.path_to(leaf)[:-1] if len(index.children(m)) > 1]
         for fork in rng.sample(forks, 8):
@@ -107,19 +107,22 @@ async def test_switching_inside_fork_runs_lays_out_what_a_fresh_load_does() -> N
     for target, lines in switched:
         async with TreeHost(records, target).run_test(size=TREE_SIZE) as pilot:
             await pilot.pause()
-            assert outline(pilot.app.tree) == lines, target
+            assert outline(tree_host(pilot).conversation_tree) == lines, target
 
 
 async def test_enter_on_a_group_line_closes_and_opens_it() -> None:
     records, leaf = every_message_forks(4)
     async with TreeHost(records, leaf).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
-        tree = pilot.app.tree
+        tree = tree_host(pilot).conversation_tree
         tree.focus()
         group = tree._line_nodes[leaf].parent
+        assert group is not None
         tree.move_cursor(group)
         await pilot.press("enter")
-        assert not group.is_expanded and not tree.is_shown(leaf)
-        assert pilot.app.requests == []  # no checkout asked for
+        assert not group.is_expanded
+        assert not tree.is_shown(leaf)
+        assert tree_host(pilot).requests == []  # no checkout asked for
         await pilot.press("enter")
-        assert group.is_expanded and tree.is_shown(leaf)
+        assert group.is_expanded
+        assert tree.is_shown(leaf)

@@ -27,7 +27,7 @@ async def test_switches_near_the_bottom_keep_the_lines_above_the_fork() -> None:
     records, leaf = big_conversation(path_length=300, total=900, seed=3)
     host = TreeHost(records, leaf)
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         await pilot.pause()
         index = tree._index
         path = index.path_to(leaf)

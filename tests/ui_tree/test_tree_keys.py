@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from storage.models import MessageRecord
 from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
 
-async def test_left_goes_to_parent_and_right_comes_back(host: TreeHost, branched) -> None:
+async def test_left_goes_to_parent_and_right_comes_back(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         await pilot.press("left", "left", "left")
         assert tree.selected_message_id == r["u3"].id
@@ -21,10 +25,12 @@ async def test_left_goes_to_parent_and_right_comes_back(host: TreeHost, branched
         assert tree.selected_message_id == r["a2b"].id
 
 
-async def test_right_follows_the_active_path_then_the_first_child(host: TreeHost, branched) -> None:
+async def test_right_follows_the_active_path_then_the_first_child(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         tree.set_active_path(r["a1"].id)
         tree.move_cursor(tree.get_node_at_line(1))  # u1, the first root version
@@ -36,10 +42,12 @@ async def test_right_follows_the_active_path_then_the_first_child(host: TreeHost
         assert tree.selected_message_id == r["a2"].id
 
 
-async def test_brackets_flip_between_sibling_versions(host: TreeHost, branched) -> None:
+async def test_brackets_flip_between_sibling_versions(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         await pilot.press("left", "left", "left", "left")
         assert tree.selected_message_id == r["a2b"].id
@@ -54,10 +62,12 @@ async def test_brackets_flip_between_sibling_versions(host: TreeHost, branched) 
         assert [(m.message_id, m.delta) for m in flips] == [(r["a2b"].id, -1), (r["a2"].id, 1)]
 
 
-async def test_moving_into_a_collapsed_branch_expands_it(host: TreeHost, branched) -> None:
+async def test_moving_into_a_collapsed_branch_expands_it(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         tree.move_cursor(tree.get_node_at_line(1))
         await pilot.press("right_square_bracket")
@@ -68,10 +78,12 @@ async def test_moving_into_a_collapsed_branch_expands_it(host: TreeHost, branche
         assert tree.is_shown(r["a1b"].id)
 
 
-async def test_space_expands_and_collapses_a_side_branch(host: TreeHost, branched) -> None:
+async def test_space_expands_and_collapses_a_side_branch(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         tree.move_cursor(tree.get_node_at_line(2))
         assert tree.selected_message_id == r["u1b"].id
@@ -84,11 +96,11 @@ async def test_space_expands_and_collapses_a_side_branch(host: TreeHost, branche
 
 
 async def test_enter_f_and_delete_post_requests_with_the_selected_id(
-    host: TreeHost, branched
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
 ) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        host.tree.focus()
+        host.conversation_tree.focus()
         await pilot.press("left")  # t1
         await pilot.press("enter", "f", "delete")
         await pilot.pause()
@@ -99,13 +111,15 @@ async def test_enter_f_and_delete_post_requests_with_the_selected_id(
             ConversationTree.DeleteRequested,
         ]
         assert {message.message_id for message in host.requests} == {r["t1"].id}
-        assert all(message.control is host.tree for message in host.requests)
+        assert all(message.control is host.conversation_tree for message in host.requests)
 
 
-async def test_edit_asks_for_any_message_the_chat_decides(host: TreeHost, branched) -> None:
+async def test_edit_asks_for_any_message_the_chat_decides(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        host.tree.focus()
+        host.conversation_tree.focus()
         await pilot.press("e")  # on the assistant leaf: the chat edits a reply too
         await pilot.press("left", "left", "left", "e")  # u3
         await pilot.pause()
@@ -114,10 +128,12 @@ async def test_edit_asks_for_any_message_the_chat_decides(host: TreeHost, branch
         assert not host._notifications
 
 
-async def test_regenerate_names_the_reply_and_its_user_message(host: TreeHost, branched) -> None:
+async def test_regenerate_names_the_reply_and_its_user_message(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        host.tree.focus()
+        host.conversation_tree.focus()
         await pilot.press("r")  # the final answer of the u3 turn
         await pilot.press("left", "left", "left", "r")  # u3 itself: regenerate its reply
         await pilot.press("left", "r")  # u2's reply a2b
@@ -130,9 +146,11 @@ async def test_regenerate_names_the_reply_and_its_user_message(host: TreeHost, b
         ]
 
 
-async def test_regenerate_refuses_a_tool_result(host: TreeHost, branched) -> None:
+async def test_regenerate_refuses_a_tool_result(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     async with host.run_test(size=TREE_SIZE) as pilot:
-        host.tree.focus()
+        host.conversation_tree.focus()
         await pilot.press("left", "r")
         await pilot.pause()
         assert host.requests == []

@@ -3,9 +3,12 @@ and a message said through a tool reads as ``to Alex: ...`` / ``to everyone: ...
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from storage.models import MessageRecord
+from tests.ui_tree.conftest import TREE_SIZE, TreeHost, tree_host
 from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree.labels import PRIVATE_MARK
 from weaver_tui.widgets.conversation_tree.summaries import plain, summary
@@ -40,7 +43,7 @@ def test_a_reply_starting_with_a_code_fence_shows_its_first_code_line() -> None:
     assert summary(reply) == "print('hi')"
 
 
-def mediator_turn() -> tuple[RecordFactory, dict[str, object]]:
+def mediator_turn() -> tuple[RecordFactory, dict[str, MessageRecord]]:
     """A mediator turn as the runtime stores it: the user's private message, the model's two
     tool calls (one private reply, one shared post), their results, and the closing reply."""
     f = RecordFactory()
@@ -90,19 +93,21 @@ def mediator_turn() -> tuple[RecordFactory, dict[str, object]]:
 
 async def test_mediator_lines_say_what_was_said_and_to_whom() -> None:
     f, r = mediator_turn()
-    async with TreeHost(f.records, r["closing"].id).run_test(size=TREE_SIZE) as pilot:  # type: ignore[attr-defined]
+    async with TreeHost(f.records, r["closing"].id).run_test(size=TREE_SIZE) as pilot:
         await pilot.pause()
-        tree = pilot.app.tree
-        calls = tree.label_text(r["calls"].id)  # type: ignore[attr-defined]
+        tree = tree_host(pilot).conversation_tree
+        calls = tree.label_text(r["calls"].id)
         assert "to Alex: Thank you, Alex. I hear you. · to everyone: Let us" in calls
-        assert "reply_privately" not in calls and "**" not in calls
-        private = tree.label_text(r["private"].id)  # type: ignore[attr-defined]
+        assert "reply_privately" not in calls
+        assert "**" not in calls
+        private = tree.label_text(r["private"].id)
         assert "to Alex: Thank you, Alex. I hear you." in private
-        assert PRIVATE_MARK not in private and "Delivered" not in private
-        assert "to everyone: Let us list costs." in tree.label_text(r["shared"].id)  # type: ignore[attr-defined]
-        assert tree.label_text(r["closing"].id).endswith("I replied privately to Alex.")  # type: ignore[attr-defined]
+        assert PRIVATE_MARK not in private
+        assert "Delivered" not in private
+        assert "to everyone: Let us list costs." in tree.label_text(r["shared"].id)
+        assert tree.label_text(r["closing"].id).endswith("I replied privately to Alex.")
         # a participant's own private message keeps its mark, and loses its Markdown
-        assert f"{PRIVATE_MARK}Alex I worry about money." in tree.label_text(r["question"].id)  # type: ignore[attr-defined]
+        assert f"{PRIVATE_MARK}Alex I worry about money." in tree.label_text(r["question"].id)
 
 
 def test_other_tool_calls_still_name_the_tool() -> None:
@@ -120,9 +125,9 @@ def test_other_tool_calls_still_name_the_tool() -> None:
     assert summary(write).startswith("→ write(")
 
 
-def test_mediator_tree_snapshot(snap_compare) -> None:
+def test_mediator_tree_snapshot(snap_compare: Callable[..., bool]) -> None:
     f, r = mediator_turn()
-    assert snap_compare(TreeHost(f.records, r["closing"].id), terminal_size=(80, 10))  # type: ignore[attr-defined]
+    assert snap_compare(TreeHost(f.records, r["closing"].id), terminal_size=(80, 10))
 
 
 def test_versions_that_begin_alike_leave_out_the_words_they_share() -> None:

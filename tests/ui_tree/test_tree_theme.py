@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from rich.color import ColorTriplet
+from rich.color_triplet import ColorTriplet
+from rich.style import Style
 from textual.color import Color
 from textual.theme import Theme
 
+from storage.models import MessageRecord
 from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.conversation_tree.labels import LabelStyles
 
@@ -18,7 +21,8 @@ MARKED = Theme(
 )
 
 
-def rgb(style) -> ColorTriplet:  # type: ignore[no-untyped-def]
+def rgb(style: Style) -> ColorTriplet:
+    assert style.color is not None
     return style.color.get_truecolor()
 
 
@@ -37,16 +41,16 @@ def test_without_weaver_variables_the_marks_use_textual_colours() -> None:
 
 
 def mark_colour(tree: ConversationTree, message_id: str, mark: str) -> ColorTriplet:
-    node = next(
-        tree.get_node_at_line(y)
-        for y in range(tree.last_line + 1)
-        if tree.get_node_at_line(y).data == message_id
-    )
+    nodes = (tree.get_node_at_line(y) for y in range(tree.last_line + 1))
+    node = next(n for n in nodes if n is not None and n.data == message_id)
     segment = next(s for s in tree.render_line(node.line - tree.scroll_offset.y) if mark in s.text)
-    return segment.style.color.get_truecolor()
+    assert segment.style is not None
+    return rgb(segment.style)
 
 
-async def test_the_tree_recolours_when_the_theme_changes(branched) -> None:
+async def test_the_tree_recolours_when_the_theme_changes(
+    branched: tuple[RecordFactory, dict[str, MessageRecord]],
+) -> None:
     factory, r = branched
     app = TreeHost(factory.records, r["u2"].id)
     app.register_theme(MARKED)
@@ -54,11 +58,11 @@ async def test_the_tree_recolours_when_the_theme_changes(branched) -> None:
         app.theme = "marked"
         await pilot.pause()
         # (the cursor is on u2, whose line takes the cursor's colours)
-        assert mark_colour(app.tree, r["u1"].id, "●") == ColorTriplet(255, 0, 0)
-        assert mark_colour(app.tree, r["a1"].id, "◆") == ColorTriplet(255, 255, 0)
+        assert mark_colour(app.conversation_tree, r["u1"].id, "●") == ColorTriplet(255, 0, 0)
+        assert mark_colour(app.conversation_tree, r["a1"].id, "◆") == ColorTriplet(255, 255, 0)
         app.theme = "textual-light"
         await pilot.pause()
         light = app.get_theme("textual-light")
         assert light is not None
         expected = Color.parse(light.primary).rich_color.get_truecolor()
-        assert mark_colour(app.tree, r["u1"].id, "●") == expected  # no $user: primary
+        assert mark_colour(app.conversation_tree, r["u1"].id, "●") == expected  # no $user: primary

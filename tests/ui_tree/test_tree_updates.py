@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from storage.models import MessageRecord
 from tests.ui_tree.conftest import TREE_SIZE, TreeHost
+from tests.ui_tree.records import RecordFactory
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.conversation_tree.labels import ACTIVE_MARK
 
@@ -37,11 +38,11 @@ def line_nodes(tree: ConversationTree) -> dict[str, object]:
 
 
 async def test_a_new_reply_is_appended_and_nothing_else_is_rebuilt(
-    host: TreeHost, branched
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
 ) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         before = line_nodes(tree)
         question = child_of(r["a4"], "n1", "user", "One more question")
         tree.add_record(question)
@@ -53,15 +54,17 @@ async def test_a_new_reply_is_appended_and_nothing_else_is_rebuilt(
         assert tree.active_leaf_id == "n2"
         assert tree.label_text("n2").startswith(ACTIVE_MARK)
         assert "streaming" in tree.label_text("n2")
-        assert tree.get_node_at_line(tree.last_line).data == "n2"
+        last = tree.get_node_at_line(tree.last_line)
+        assert last is not None
+        assert last.data == "n2"
 
 
 async def test_a_regenerated_reply_becomes_a_new_version_below_the_fork_only(
-    host: TreeHost, branched
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
 ) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         before = line_nodes(tree)
         again = child_of(r["u2"], "n3", "assistant", "A third try", version=3)
         tree.add_record(again)
@@ -76,21 +79,23 @@ async def test_a_regenerated_reply_becomes_a_new_version_below_the_fork_only(
 
 
 async def test_a_record_added_without_activating_keeps_the_active_path(
-    host: TreeHost, branched
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
 ) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.add_record(child_of(r["a1b"], "n4", "user", "hidden follow-up"), make_active=False)
         await pilot.pause()
         assert tree.active_leaf_id == r["a4"].id
         assert tree.label_text(r["u1b"].id).endswith("+2")
 
 
-async def test_update_record_redraws_its_line(host: TreeHost, branched) -> None:
+async def test_update_record_redraws_its_line(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.update_record(replace(r["a4"], content="Rewritten answer", meta={"status": "error"}))
         await pilot.pause()
         label = tree.label_text(r["a4"].id)
@@ -98,10 +103,12 @@ async def test_update_record_redraws_its_line(host: TreeHost, branched) -> None:
         assert "✗ error" in label
 
 
-async def test_follow_keeps_the_cursor_on_the_streaming_reply(host: TreeHost, branched) -> None:
+async def test_follow_keeps_the_cursor_on_the_streaming_reply(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         question = child_of(r["a4"], "n1", "user", "next")
         tree.add_record(question)
@@ -119,10 +126,12 @@ async def test_follow_keeps_the_cursor_on_the_streaming_reply(host: TreeHost, br
         assert tree.selected_message_id == r["a4"].id
 
 
-async def test_remove_branch_drops_its_lines(host: TreeHost, branched) -> None:
+async def test_remove_branch_drops_its_lines(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.remove_branch(r["a2b"].id)
         await pilot.pause()
         assert not tree.is_shown(r["u3"].id)
@@ -131,11 +140,11 @@ async def test_remove_branch_drops_its_lines(host: TreeHost, branched) -> None:
 
 
 async def test_an_opened_side_branch_stays_open_when_the_path_moves(
-    host: TreeHost, branched
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
 ) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
-        tree = host.tree
+        tree = host.conversation_tree
         tree.focus()
         tree.move_cursor(tree.get_node_at_line(5))  # a2, the cancelled first try
         assert tree.selected_message_id == r["a2"].id
@@ -150,11 +159,13 @@ async def test_an_opened_side_branch_stays_open_when_the_path_moves(
         assert tree.is_shown("n6")
 
 
-async def test_a_record_whose_parent_is_unknown_is_ignored(host: TreeHost, branched) -> None:
+async def test_a_record_whose_parent_is_unknown_is_ignored(
+    host: TreeHost, branched: tuple[RecordFactory, dict[str, MessageRecord]]
+) -> None:
     _, r = branched
     async with host.run_test(size=TREE_SIZE) as pilot:
         stray = replace(child_of(r["a4"], "n8", "user", "stray"), parent_id="nowhere")
-        host.tree.add_record(stray)
+        host.conversation_tree.add_record(stray)
         await pilot.pause()
-        assert not host.tree.is_shown("n8")
-        assert host.tree.active_leaf_id == r["a4"].id
+        assert not host.conversation_tree.is_shown("n8")
+        assert host.conversation_tree.active_leaf_id == r["a4"].id

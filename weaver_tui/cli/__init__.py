@@ -30,7 +30,16 @@ from weaver_tui.cli.store_verbs import export, import_conversation, list_convers
 
 if TYPE_CHECKING:
     from agents.profile import ProfileCommand
-    from agents.runtime.events import RunEvent
+    from agents.runtime.events import (
+        NodeStatus,
+        RunError,
+        RunEvent,
+        RunFinished,
+        TokenDelta,
+        ToolFinished,
+        ToolStarted,
+        TurnStarted,
+    )
     from agents.runtime.user_message import NewMessage
     from weaver_tui.app import WeaverApp
     from weaver_tui.services import Services
@@ -685,15 +694,32 @@ class EventPrinter:
                 self._think(event.text)
             return
         self._end_thinking()
-        if isinstance(event, ev.TurnStarted) and event.reply.content:
-            self.reply_id = event.reply.id  # a continued reply starts with the text it goes on from
-            self._write_out(event.reply.content)
-        elif isinstance(event, ev.TokenDelta):
-            if self.reply_id is not None and event.message_id != self.reply_id:
-                self._write_out("\n" if self.at_line_start else "\n\n")
-            self.reply_id = event.message_id
-            self._write_out(event.text)
-        elif isinstance(event, ev.ToolStarted):
+        if isinstance(event, ev.TurnStarted | ev.TokenDelta):
+            self._show_text(event)
+        elif isinstance(event, ev.ToolStarted | ev.ToolFinished | ev.NodeStatus):
+            self._show_step(event)
+        elif isinstance(event, ev.RunError | ev.RunFinished):
+            self._show_end(event)
+
+    def _show_text(self, event: TurnStarted | TokenDelta) -> None:
+        from agents.runtime import events as ev
+
+        if isinstance(event, ev.TurnStarted):
+            if event.reply.content:
+                self.reply_id = (
+                    event.reply.id
+                )  # a continued reply starts with the text it goes on from
+                self._write_out(event.reply.content)
+            return
+        if self.reply_id is not None and event.message_id != self.reply_id:
+            self._write_out("\n" if self.at_line_start else "\n\n")
+        self.reply_id = event.message_id
+        self._write_out(event.text)
+
+    def _show_step(self, event: ToolStarted | ToolFinished | NodeStatus) -> None:
+        from agents.runtime import events as ev
+
+        if isinstance(event, ev.ToolStarted):
             self._line(f"→ {event.name}({_short_args(event.args)})")
         elif isinstance(event, ev.ToolFinished):
             if event.error:
@@ -702,17 +728,20 @@ class EventPrinter:
                 )
             else:
                 self._line(f"✓ {event.name} ({event.duration_ms:.0f} ms)")
-        elif isinstance(event, ev.NodeStatus):
+        else:
             self._line(f"· {event.node}: {event.text}")
-        elif isinstance(event, ev.RunError):
-            self._end_output()
+
+    def _show_end(self, event: RunError | RunFinished) -> None:
+        from agents.runtime import events as ev
+
+        self._end_output()
+        if isinstance(event, ev.RunError):
             self.error = event.error.user_message
-        elif isinstance(event, ev.RunFinished):
-            self._end_output()
-            self.cancelled = event.status == "cancelled"
-            self.review_waiting = event.paused
-            if self.cancelled:
-                self._line("(reply cancelled; the partial reply is kept)")
+            return
+        self.cancelled = event.status == "cancelled"
+        self.review_waiting = event.paused
+        if self.cancelled:
+            self._line("(reply cancelled; the partial reply is kept)")
 
     def _think(self, text: str) -> None:
         if not self.thinking_line_open:

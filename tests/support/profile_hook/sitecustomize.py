@@ -5,5 +5,5 @@ try:
     from tests.support.profiles import register_test_profiles
 
     register_test_profiles()
-except Exception:  # never stop a process from starting
+except Exception:  # noqa: BLE001 (never stop a process from starting)
     pass

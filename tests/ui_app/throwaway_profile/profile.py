@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from agents.graph import AgentState, build_react_graph, emit_status
-from agents.profile import Profile
+from agents.profile import Profile, TurnContext
 from tests.ui_app.throwaway_profile.traits import TRAITS
 
 
@@ -17,7 +17,7 @@ def check(state: AgentState) -> dict[str, Any]:
     return {}
 
 
-def build_graph(profile: Profile) -> StateGraph:
+def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
     builder = build_react_graph(AgentState, profile.make_tools(), entry="check")
     builder.add_node("check", check)
     builder.add_edge("check", "agent")

@@ -88,7 +88,7 @@ class AutoSummary:
             record = await summarise_older(
                 self._state.store, model.model, user_message_id, extractive=model.is_offline
             )
-        except Exception as exc:  # a provider's failure: said, and trimming takes over
+        except Exception as exc:  # noqa: BLE001 (a provider's failure: said, and trimming takes over)
             sentence = getattr(exc, "user_message", None) or str(exc)
             logger.warning("auto-summary failed: %s", sentence)
             self._surface.notify(

@@ -89,7 +89,7 @@ class ContextSteering:
         except WeaverError as exc:
             self._surface.notify(exc.user_message, severity="error", title="Not summarised")
             return
-        except Exception as exc:  # a provider's failure, in one sentence
+        except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
             sentence = getattr(exc, "user_message", None) or str(exc)
             self._surface.notify(sentence[:300], severity="error", title="Not summarised")
             return

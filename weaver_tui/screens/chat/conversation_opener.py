@@ -84,5 +84,5 @@ class ConversationOpener:
                 self._state.open(conversation_id)
             elif not self._state.open_latest(profile):
                 self._state.new(profile)
-        except Exception as exc:  # handed to the screen, which reports it
+        except Exception as exc:  # noqa: BLE001 (handed to the screen, which reports it)
             self._error = exc

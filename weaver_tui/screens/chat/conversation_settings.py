@@ -91,7 +91,7 @@ class ConversationSettings:
             except StorageError as exc:
                 self._surface.notify(str(exc), severity="error")
                 return
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
                 sentence = getattr(exc, "user_message", None) or str(exc)
                 self._surface.notify(sentence, severity="error", title="Model not switched")
                 return

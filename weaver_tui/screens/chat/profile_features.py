@@ -111,7 +111,7 @@ class ProfileFeatures:
 
         try:
             return find_pending_review(self._state.store, conversation.id, self._state.leaf_id)
-        except Exception as exc:  # a damaged record must not break the chat
+        except Exception as exc:  # noqa: BLE001 (a damaged record must not break the chat)
             logger.warning("pending review not readable", extra={"error": str(exc)})
             return None
 

@@ -91,7 +91,8 @@ class SpaceFollower:
     def catch_up(self) -> None:
         """Take the records others wrote, show the path again if any, and the seats."""
         state = self._state
-        assert state.conversation is not None and self._seats is not None
+        assert state.conversation is not None
+        assert self._seats is not None
         try:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)

@@ -35,7 +35,7 @@ class ToolApprovals:
 
         try:
             return find_pending_approval(self._state.store, conversation.id, self._state.leaf_id)
-        except Exception as exc:  # a damaged record must not break the chat
+        except Exception as exc:  # noqa: BLE001 (a damaged record must not break the chat)
             logger.warning("pending approval not readable", extra={"error": str(exc)})
             return None
 

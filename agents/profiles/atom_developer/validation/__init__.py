@@ -16,6 +16,7 @@ from agents.profiles.atom_developer.validation.report import LevelResult, Valida
 from agents.profiles.atom_developer.validation.sandbox import (
     DEFAULT_LIMITS,
     SandboxLimits,
+    SandboxResult,
     explain,
     run_atoms,
 )
@@ -41,6 +42,20 @@ async def _run_levels(
     code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits
 ) -> tuple[LevelResult, LevelResult]:
     started = time.perf_counter()
+    cases, spec_errors = _cases(atoms, spec, sample)
+    spec_ms = (time.perf_counter() - started) * 1000
+    result = await run_atoms(code, [case.call for case in cases], limits)
+    errors = _errors_by_level(cases, result, spec_errors, limits)
+    contract = _level(2, errors[2], result.ms)
+    if spec is None:
+        return contract, _skipped(3, "no YAML spec given")
+    if result.load_error and not spec_errors:
+        return contract, _skipped(3, "the code fails when it is loaded")
+    return contract, _level(3, errors[3], spec_ms)
+
+
+def _cases(atoms: tuple[str, ...], spec: str | None, sample: str) -> tuple[list[Case], list[str]]:
+    """The contract cases, with the spec's twin cases when it reads; and the spec's errors."""
     spec_errors: list[str] = []
     cases: list[Case] = contract_cases(atoms, sample)
     if spec is not None:
@@ -49,8 +64,13 @@ async def _run_levels(
             spec_errors.append("the spec is checked through validate_logic; define it")
         elif parsed is not None:
             cases += twin_cases(parsed, atoms, sample)
-    spec_ms = (time.perf_counter() - started) * 1000
-    result = await run_atoms(code, [case.call for case in cases], limits)
+    return cases, spec_errors
+
+
+def _errors_by_level(
+    cases: list[Case], result: SandboxResult, spec_errors: list[str], limits: SandboxLimits
+) -> dict[int, list[str]]:
+    """Each level's errors from the sandbox's outcomes; checks it never reached are counted."""
     errors: dict[int, list[str]] = {2: [], 3: list(spec_errors)}
     if result.load_error:
         errors[2].append(f"the code fails when it is loaded: {result.load_error}")
@@ -69,12 +89,7 @@ async def _run_levels(
     for level, count in unrun.items():
         if count and not errors[level]:
             errors[level].append(f"{count} checks did not run: the sandbox stopped before them")
-    contract = _level(2, errors[2], result.ms)
-    if spec is None:
-        return contract, _skipped(3, "no YAML spec given")
-    if result.load_error and not spec_errors:
-        return contract, _skipped(3, "the code fails when it is loaded")
-    return contract, _level(3, errors[3], spec_ms)
+    return errors
 
 
 async def avalidate(

@@ -57,34 +57,38 @@ def _items_errors(value: Any, text: str, source_file: str, call: str) -> list[st
     errors: list[str] = []
     lines = len(text.splitlines())
     for number, item in enumerate(value, 1):
-        where = f"({call}, item {number})"
-        if not isinstance(item, dict):
-            errors.append(f"Atom A: the item is {type_name(item)}, must be a dict {where}")
-            continue
-        missing = [key for key in ITEM_KEYS if key not in item]
-        if missing:
-            errors.append(f"Atom A: missing key {', '.join(map(repr, missing))} {where}")
-            continue
-        for key in ("value", "matched_content"):
-            if not isinstance(item[key], str):
-                errors.append(f"Atom A: '{key}' is {type_name(item[key])}, must be str {where}")
-        if item["source_file"] != source_file:
-            errors.append(f"Atom A: 'source_file' is {item['source_file']!r}, must be {source_file!r} {where}")  # fmt: skip
-        line = item["line_number"]
-        if not isinstance(line, int) or isinstance(line, bool):
-            errors.append(f"Atom A: 'line_number' is {type_name(line)}, must be int {where}")
-        elif not 1 <= line <= lines:
-            errors.append(f"Atom A: 'line_number' {line} is out of range 1..{lines} {where}")
-        if isinstance(item["matched_content"], str) and item["matched_content"] not in text:
-            errors.append(f"Atom A: 'matched_content' is not found in the text {where}")
-        fields = item["parsed_fields"]
-        if not isinstance(fields, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in fields.items()
-        ):
-            errors.append(f"Atom A: 'parsed_fields' must be a dict of str to str {where}")
+        errors += _item_errors(item, text, lines, source_file, f"({call}, item {number})")
         if len(errors) >= MAX_ERRORS_PER_CASE:
             break
     return errors[:MAX_ERRORS_PER_CASE]
+
+
+def _item_errors(item: Any, text: str, lines: int, source_file: str, where: str) -> list[str]:
+    """What is wrong with one item of extract_context's result (``where`` names it)."""
+    if not isinstance(item, dict):
+        return [f"Atom A: the item is {type_name(item)}, must be a dict {where}"]
+    missing = [key for key in ITEM_KEYS if key not in item]
+    if missing:
+        return [f"Atom A: missing key {', '.join(map(repr, missing))} {where}"]
+    errors: list[str] = []
+    for key in ("value", "matched_content"):
+        if not isinstance(item[key], str):
+            errors.append(f"Atom A: '{key}' is {type_name(item[key])}, must be str {where}")
+    if item["source_file"] != source_file:
+        errors.append(f"Atom A: 'source_file' is {item['source_file']!r}, must be {source_file!r} {where}")  # fmt: skip
+    line = item["line_number"]
+    if not isinstance(line, int) or isinstance(line, bool):
+        errors.append(f"Atom A: 'line_number' is {type_name(line)}, must be int {where}")
+    elif not 1 <= line <= lines:
+        errors.append(f"Atom A: 'line_number' {line} is out of range 1..{lines} {where}")
+    if isinstance(item["matched_content"], str) and item["matched_content"] not in text:
+        errors.append(f"Atom A: 'matched_content' is not found in the text {where}")
+    fields = item["parsed_fields"]
+    if not isinstance(fields, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in fields.items()
+    ):
+        errors.append(f"Atom A: 'parsed_fields' must be a dict of str to str {where}")
+    return errors
 
 
 def _extract_cases(sample: str) -> list[Case]:

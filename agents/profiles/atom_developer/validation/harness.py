@@ -54,7 +54,7 @@ def lock_down(settings: dict[str, Any]) -> str:
     try:
         lockdown = load_lockdown()
         lockdown.lock_down(settings["pyseccomp"], settings["libraries"])
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 (any lockdown failure is the sandbox's report)
         return str(exc) if type(exc).__name__ == "LockdownError" else describe(exc)
     return ""
 
@@ -109,7 +109,7 @@ def encode(value: Any, depth: int = 0) -> dict[str, Any]:
     if kind is int:
         try:
             return {"type": "int", "value": value} if abs(value) < 2**63 else opaque(value)
-        except Exception:
+        except Exception:  # noqa: BLE001 (an int subclass from atom code may raise anything)
             return opaque(value)
     if depth >= MAX_DEPTH:
         return {"type": kind.__name__, "repr": "(nested too deeply)"}
@@ -126,7 +126,7 @@ def encode(value: Any, depth: int = 0) -> dict[str, Any]:
 def opaque(value: Any) -> dict[str, Any]:
     try:
         text = repr(value)[:MAX_REPR]
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 (atom code's repr may raise anything)
         text = f"(repr failed: {type(exc).__name__})"
     return {"type": type(value).__name__, "repr": text}
 
@@ -134,7 +134,7 @@ def opaque(value: Any) -> dict[str, Any]:
 def describe(exc: BaseException) -> str:
     try:
         message = str(exc)[:MAX_REPR]
-    except Exception:
+    except Exception:  # noqa: BLE001 (atom code's exception may fail to print)
         message = "(no message)"
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
@@ -193,13 +193,13 @@ def run_call(namespace: dict[str, Any], index: int, call: dict[str, Any], out: A
             raise NameError(f"{call['atom']} is not defined")
         value = function(*args, **kwargs)
         record = {"ok": True, "value": encode(value)}
-    except BaseException as exc:
+    except BaseException as exc:  # noqa: BLE001 (atom code may raise anything, SystemExit too)
         record = {"ok": False, "error": describe(exc)}
     record["ms"] = (time.perf_counter() - started) * 1000
     try:
         record["args"] = [encode(a) for a in args]
         record["kwargs"] = {k: encode(v) for k, v in kwargs.items()}
-    except BaseException as exc:
+    except BaseException as exc:  # noqa: BLE001 (atom values may fail to encode in any way)
         record["args_error"] = describe(exc)
     record["result"] = index
     out.write(json.dumps(record) + "\n")
@@ -228,7 +228,7 @@ def main() -> None:
     load_error = ""
     try:
         exec(module_code, namespace)
-    except BaseException as exc:
+    except BaseException as exc:  # noqa: BLE001 (atom code may raise anything, SystemExit too)
         load_error = describe(exc)
     for index, call in enumerate(request["calls"] if not load_error else ()):
         run_call(namespace, index, call, out)

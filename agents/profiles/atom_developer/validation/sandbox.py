@@ -199,7 +199,9 @@ async def _talk(
     process: asyncio.subprocess.Process, request: bytes, out: bytearray, err: bytearray, cap: int
 ) -> bool:
     """Send the request, read the child's output until it ends; True on an output overflow."""
-    assert process.stdin and process.stdout and process.stderr
+    assert process.stdin
+    assert process.stdout
+    assert process.stderr
     out_task = asyncio.ensure_future(_read_capped(process.stdout, out, cap))
     err_task = asyncio.ensure_future(_read_capped(process.stderr, err, 65536))
     try:

@@ -104,13 +104,13 @@ class KnowledgeClient:
                         result = await asyncio.wait_for(
                             session.call_tool(tool, args), CALL_TIMEOUT_S
                         )
-                    except Exception as exc:  # a call's failure belongs to that call
+                    except Exception as exc:  # noqa: BLE001 (a call's failure belongs to that call)
                         if not answer.done():
                             answer.set_exception(exc)
                         continue
                     if not answer.done():
                         answer.set_result(result)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (any failure of the server task goes to its waiter)
             if not self._ready.done():
                 self._ready.set_exception(exc)
             else:
