@@ -134,7 +134,8 @@ def history_items(count: int, seed: int = 11) -> list[MessageItem]:
 class ViewApp(App[None]):
     """A host with one ``MessageView`` and a key whose handler stamps the time it ran."""
 
-    BINDINGS = [("x", "stamp", "Stamp")]  # noqa: RUF012
+    # A function key: the message view sends printable keys on to a composer.
+    BINDINGS = [("f9", "stamp", "Stamp")]  # noqa: RUF012
 
     def __init__(self) -> None:
         super().__init__()
@@ -157,7 +158,8 @@ class ViewApp(App[None]):
 class MarkdownApp(App[None]):
     """The baseline: Textual's own ``Markdown`` widgets in a scrolling container."""
 
-    BINDINGS = [("x", "stamp", "Stamp")]  # noqa: RUF012
+    # A function key: the message view sends printable keys on to a composer.
+    BINDINGS = [("f9", "stamp", "Stamp")]  # noqa: RUF012
 
     def __init__(self) -> None:
         super().__init__()

@@ -53,8 +53,11 @@ async def _press_while(
     for _ in range(presses):
         before = len(app.painted)
         start = time.perf_counter()
-        await pilot.press("x")
+        await pilot.press("f9")
+        deadline = start + 10.0
         while len(app.painted) == before:  # noqa: ASYNC110 (a paint is stamped, not signalled)
+            if time.perf_counter() > deadline:
+                raise RuntimeError("a key press was never answered: is its binding shadowed?")
             await asyncio.sleep(0.001)
         latencies.append((app.stamps[-1] - start, app.painted[-1] - start))
         await asyncio.sleep(gap)
