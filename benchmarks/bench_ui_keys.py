@@ -55,7 +55,7 @@ async def _press_while(
         start = time.perf_counter()
         await pilot.press("f9")
         deadline = start + 10.0
-        while len(app.painted) == before:  # noqa: ASYNC110 (a paint is stamped, not signalled)
+        while len(app.painted) == before:  # a paint is stamped, not signalled: poll
             if time.perf_counter() > deadline:
                 raise RuntimeError("a key press was never answered: is its binding shadowed?")
             await asyncio.sleep(0.001)
