@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import OptionList
@@ -45,14 +46,23 @@ def keyless_services(weaver_env: Path, fake_openai: FakeOpenAI) -> Iterator[Serv
 
 
 async def test_a_local_server_is_offered_in_the_picker_and_used_once_picked(
-    keyless_services: Services, fake_openai: FakeOpenAI
+    keyless_services: Services, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with new_app(keyless_services, profile="ide-helper").run_test(size=SIZE) as pilot:
+    app = new_app(keyless_services, profile="ide-helper")
+    said: list[str] = []
+    notify = app.notify
+
+    def noted(message: str, **options: Any) -> None:
+        said.append(message)  # kept: a toast expires after a few seconds on a slow machine
+        notify(message, **options)
+
+    monkeypatch.setattr(app, "notify", noted)
+    async with app.run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         await wait_until(pilot, lambda: bool(screen.header.local_model))
         assert screen.header.provider == "offline"
         assert "local model" in "".join(text for text, _ in screen.header.shown())
-        assert any("Ctrl+L" in n.message for n in pilot.app._notifications)
+        assert any("Ctrl+L" in message for message in said)
         assert keyless_services.model.is_offline  # the demo stays until the user picks
 
         await pilot.press("ctrl+l")
