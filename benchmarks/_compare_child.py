@@ -107,7 +107,10 @@ async def _until(predicate: Any) -> None:
 
 def _warm(app: Any) -> bool:
     """The chat screen is in, its composer focused, and its warm-up worker has ended."""
-    from weaver_tui.screens.chat.screen import ChatScreen
+    try:  # the layout since the chat screen became a package, else the one before
+        from weaver_tui.screens.chat.screen import ChatScreen
+    except ImportError:
+        from weaver_tui.screens.chat import ChatScreen  # type: ignore[no-redef,attr-defined]
 
     screen = app.screen_stack[0] if app.screen_stack else None
     if not isinstance(screen, ChatScreen) or not screen.composer_ready or not screen.agents_ready:
@@ -148,7 +151,10 @@ def _stamped_app(services: Any) -> Any:
 
 async def reply(tokens: int) -> None:
     from weaver_tui.services import Services
-    from weaver_tui.settings.pending import PendingSettings
+    try:  # the layout since settings became a package, else the one before
+        from weaver_tui.settings.pending import PendingSettings
+    except ImportError:
+        from weaver_tui.settings_pending import PendingSettings  # type: ignore[import-not-found,no-redef]
 
     app = _stamped_app(Services(PendingSettings.peek(env_file=None)))
     async with app.run_test(size=SIZE) as pilot:
