@@ -23,6 +23,7 @@ from langchain_core.tools import BaseTool
 from langgraph.types import interrupt
 
 from agents.graph.status import emit_status
+from agents.pending_interrupt import pending_at_leaf
 from agents.profile import TurnContext
 from storage.printable import printable
 from storage.store import ConversationStore, NotFoundError
@@ -162,17 +163,5 @@ def find_pending_approval(
 ) -> PendingApproval | None:
     """The question waiting at the end of the path to ``leaf_id`` (default: the active leaf);
     a user message sent after the pause abandons it."""
-    if leaf_id is None:
-        leaf = store.active_leaf(conversation_id)
-        if leaf is None:
-            return None
-        leaf_id = leaf.id
-    for record in reversed(store.path_to_root(leaf_id)):
-        if record.role == "user":
-            return None
-        pending = record.meta.get("pending_interrupt")
-        if pending:
-            question = ApprovalQuestion.of(pending.get("values"))
-            if question is not None:
-                return PendingApproval(record.id, question)
-    return None
+    found = pending_at_leaf(store, conversation_id, leaf_id, ApprovalQuestion.of)
+    return PendingApproval(*found) if found is not None else None

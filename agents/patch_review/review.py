@@ -34,6 +34,7 @@ from agents.errors import WeaverError
 from agents.graph import ANSWER_NODE, emit_status
 from agents.patch_review import PROPOSE_EDIT
 from agents.patch_review.patches import Patch, PatchConflict, apply_patch, reject_patch
+from agents.pending_interrupt import pending_at_leaf
 from agents.profile import TurnContext
 from storage.store import ConversationStore
 
@@ -115,20 +116,8 @@ def find_pending_review(
     A user message sent after the pause abandons the review: only a pause at the end of the
     path is offered.
     """
-    if leaf_id is None:
-        leaf = store.active_leaf(conversation_id)
-        if leaf is None:
-            return None
-        leaf_id = leaf.id
-    for record in reversed(store.path_to_root(leaf_id)):
-        if record.role == "user":
-            return None
-        pending = record.meta.get("pending_interrupt")
-        if pending:
-            patch = patch_of_interrupt(pending.get("values"))
-            if patch is not None:
-                return PendingReview(record.id, patch)
-    return None
+    found = pending_at_leaf(store, conversation_id, leaf_id, patch_of_interrupt)
+    return PendingReview(*found) if found is not None else None
 
 
 def unsettled_patches(messages: Sequence[AnyMessage]) -> list[tuple[ToolMessage, Patch]]:
