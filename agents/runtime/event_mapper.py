@@ -4,7 +4,9 @@ Only tokens of the answer node (``agent``, or an LLM call tagged ``weaver:answer
 answer stream; tokens of LLM calls inside tools or internal nodes (or tagged ``nostream`` /
 ``weaver:internal``) are kept out of it. Tool calls come from the agent node's update; tool
 starts and finishes from the custom stream of the shared ``ToolNode`` (with a fallback on the
-tools node's update for a plain ``ToolNode``); stage lines from ``emit_status`` payloads.
+tools node's update for a plain ``ToolNode``); stage lines from ``emit_status`` payloads, a draft's state from ``emit_draft`` payloads
+(:mod:`agents.graph.draft`): a reply written as a draft is replaced, when its node hands back
+the settled answer, by that answer whole.
 
 A thinking model's reasoning becomes ``ReasoningDelta`` events, never answer text: what the
 server sends apart (``additional_kwargs[REASONING_KEY]``) and a ``<think>`` block at the start
@@ -16,15 +18,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from agents.graph.agent_node import ANSWER_NODE
+from agents.graph.draft import ANSWER_TAG, DRAFT_KEY
 from agents.graph.status import STATUS_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
 from agents.providers.thinking import REASONING_KEY, ThinkSplitter, split_thinking
 from agents.runtime.events import (
+    AnswerDraft,
+    DraftStage,
     NodeStatus,
     ReasoningDelta,
     RecordSaved,
@@ -40,7 +45,9 @@ from storage.models import MessageStatus
 
 logger = logging.getLogger(__name__)
 
-ANSWER_TAG = "weaver:answer"
+__all__ = ["ANSWER_TAG", "TurnEventMapper", "is_answer_token"]
+
+DRAFT_STAGES: frozenset[str] = frozenset({"draft", "rejected", "checked", "unchecked"})
 RECORD_META_KEY = "record_meta"
 """An AI message's ``additional_kwargs[RECORD_META_KEY]`` is stored in its reply record's meta
 (a profile's trace, its sources, its artifacts); it is never sent to a model."""
@@ -92,6 +99,8 @@ class TurnEventMapper:
         self._splitter = ThinkSplitter()
         self._split_reply: str | None = None
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
+        self._draft_reply: str | None = None
+        """The reply streaming as a draft, until its settled answer arrives."""
 
     @property
     def usage(self) -> Usage:
@@ -194,6 +203,8 @@ class TurnEventMapper:
             return
         yield from self._ensure_reply()
         yield from self.settle_reply()
+        if self._draft_reply is not None and self._draft_reply == self.recorder.reply_id:
+            yield self._draft_event("settled", "", withdrawn=True)  # the answer, whole, follows
         streamed = self.recorder.reasoning
         if reasoning.startswith(streamed) and len(reasoning) > len(streamed):
             yield from self._reasoning(reasoning[len(streamed) :])
@@ -271,8 +282,35 @@ class TurnEventMapper:
                 payload.get("duration_ms"),
                 payload.get("record_meta"),
             )
+        elif DRAFT_KEY in payload:
+            yield from self._on_draft(str(payload[DRAFT_KEY]), str(payload.get("note") or ""))
         elif STATUS_KEY in payload:
             state = payload.get("state", "running")
             if state not in ("running", "done", "error"):
                 state = "running"
             yield NodeStatus(str(payload[STATUS_KEY]), str(payload.get("text", "")), state)
+
+    # -- a reply written as a draft ---------------------------------------------------------
+
+    def _on_draft(self, stage: str, note: str) -> Iterator[RunEvent]:
+        if stage not in DRAFT_STAGES:
+            logger.warning("unknown draft stage", extra={"stage": stage})
+            return
+        yield from self._ensure_reply()
+        withdrawn = stage == "draft" and bool(self.recorder.text)
+        self._draft_reply = self.recorder.reply_id
+        yield self._draft_event(cast(DraftStage, stage), note, withdrawn=withdrawn)
+
+    def _draft_event(self, stage: DraftStage, note: str, *, withdrawn: bool) -> AnswerDraft:
+        """Mark the open reply's draft ``stage`` on its record; ``withdrawn`` takes its text back."""
+        reply_id = self.recorder.reply_id
+        assert reply_id is not None, "a draft belongs to an open reply"
+        if withdrawn:
+            self.recorder.withdraw()
+            self.recorder.flush()  # the record as written holds no text of the withdrawn draft
+            self._split_reply = None  # the next text is read from a fresh start
+        if stage == "settled":
+            self._draft_reply = None
+        check = {"state": stage, "note": note} if stage != "settled" else {}
+        record = self.recorder.annotate(reply_id, {"check": check} if check else {})
+        return AnswerDraft(record, stage, note, withdrawn)

@@ -1,7 +1,7 @@
 """What one turn yields, as plain dataclasses the UI (or the CLI) turns into its own messages.
 
 Order within a turn: ``TurnStarted`` first; then any mix of ``TokenDelta``, ``ReasoningDelta``,
-``ToolStarted``, ``ToolFinished``, ``NodeStatus``, ``RecordSaved`` and ``Usage``; then exactly
+``AnswerDraft``, ``ToolStarted``, ``ToolFinished``, ``NodeStatus``, ``RecordSaved`` and ``Usage``; then exactly
 one of ``RunFinished`` (status complete or cancelled) or ``RunError`` last.
 """
 
@@ -55,6 +55,32 @@ class ReasoningDelta:
 
     message_id: str
     text: str
+
+
+DraftStage = Literal["draft", "rejected", "checked", "unchecked", "settled"]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDraft:
+    """The reply ``record`` streams as a draft that a check settles later.
+
+    ``draft``: a draft starts streaming (``withdrawn``: the text streamed into the reply before,
+    a rejected draft, is taken back; the new draft replaces it). ``rejected``: the check sent
+    the draft back and a retry follows. ``checked`` / ``unchecked`` (``note`` says why): the
+    check settled it. ``settled``: the answer as stored replaces the draft: ``withdrawn`` is
+    true and the settled text follows as ``TokenDelta``. A consumer that must never present a
+    rejected draft as the answer (the CLI, an editor) treats the reply's text as the answer
+    only after ``settled``. ``record`` is the reply as written (``meta["check"]`` holds the
+    state, so a reply cut short mid-draft stays marked as one)."""
+
+    record: MessageRecord
+    stage: DraftStage
+    note: str = ""
+    withdrawn: bool = False
+
+    @property
+    def message_id(self) -> str:
+        return self.record.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +174,7 @@ RunEvent = (
     | TurnStarted
     | TokenDelta
     | ReasoningDelta
+    | AnswerDraft
     | ToolStarted
     | ToolFinished
     | NodeStatus

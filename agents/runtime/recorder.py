@@ -92,6 +92,12 @@ class TurnRecorder:
         if now - self._last_flush >= self.flush_interval:
             self.flush(now)
 
+    def withdraw(self) -> None:
+        """Take back the open reply's text (a draft the next one replaces); its reasoning stays.
+        The store holds the empty text from the next flush on."""
+        self._parts = []
+        self._dirty = True
+
     def append_reasoning(self, text: str) -> None:
         """Add streamed reasoning; flushed with the text, into ``meta["reasoning"]``."""
         self._thoughts.append(text)

@@ -23,7 +23,7 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(
         runtime, store, conversation.id, "and how does that compare with full fine-tuning?"
     )
     assert turn.trace["intent"] == "follow_up"
-    slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
+    slots = next(s for s in turn.trace["stages"] if s["stage"] == "route")
     assert "LoRA" in slots["query"]
     assert "that" not in slots["query"].split()
     assert slots["entities"][0] == "LoRA"
@@ -38,7 +38,7 @@ async def test_a_follow_up_finds_a_topic_named_without_capitals(
     await ask(runtime, store, conversation.id, "What is known about quantization?")
     turn = await ask(runtime, store, conversation.id, "what are its limits?")
     assert turn.trace["intent"] == "follow_up"
-    slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
+    slots = next(s for s in turn.trace["stages"] if s["stage"] == "route")
     assert "quantization" in slots["query"]
     assert "`ml/quantization`" in turn.reply.content.partition("**Sources**")[2]
 
@@ -54,7 +54,7 @@ async def test_a_fork_follows_up_on_its_own_branch(
     second = await ask(runtime, store, conversation.id, "What is DPO?", parent=None)
     store.set_active_leaf(conversation.id, second.reply.id)
     follow = await ask(runtime, store, conversation.id, "what are its limits?")
-    slots = next(s for s in follow.trace["stages"] if s["stage"] == "slot_fill")
+    slots = next(s for s in follow.trace["stages"] if s["stage"] == "route")
     assert "DPO" in slots["query"]
     assert "LoRA" not in slots["query"]
     assert root_user.content == "What is LoRA?"

@@ -22,12 +22,12 @@ from tests.paper_pilot.conftest import Turn
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.structured_answers import StructuredAnswers, forced_tool, message_texts
 
-ROUTE = {"intent": "factual", "confidence": 0.9, "reason": "one thing asked about"}
 SLOTS = {"entities": ["LoRA"], "dimensions": [], "constraints": [],
          "reformulated_query": "What is LoRA?"}  # fmt: skip
+ROUTE = {"intent": "factual", "confidence": 0.9, "reason": "one thing asked about", **SLOTS}
 PASSED = {"score": 0.95, "passed": True, "feedback": ""}
 ANSWER = "LoRA trains small low-rank matrices beside the frozen weights [1]."
-ANSWERS: dict[str, Any] = {"RouteDecision": ROUTE, "SlotFill": SLOTS, "CriticVerdict": PASSED}
+ANSWERS: dict[str, Any] = {"RouteDecision": ROUTE, "CriticVerdict": PASSED}
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +115,7 @@ async def test_json_in_a_fence_from_a_server_that_ignores_tool_choice_is_read(
     assert (turn.trace["intent"], turn.trace["confidence"]) == ("factual", 0.9)
     assert turn.trace["verdict"] == PASSED
     assert not turn.trace["unchecked"]
-    assert answers.asked == ["RouteDecision", "SlotFill", "CriticVerdict"]  # one request each
+    assert answers.asked == ["RouteDecision", "CriticVerdict"]  # one request each
 
 
 async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_remembered(
@@ -133,7 +133,8 @@ async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_rem
     assert turn.trace["verdict"] is None
     assert turn.trace["intent"] != "factual"  # the prose said "factual": never read from words
     assert "Unchecked" in turn.reply.content
-    assert reply_badge(turn.reply.meta) == "no intent · direct · unchecked"
+    assert reply_badge(turn.reply.meta) == "no intent · direct"  # the draft's mark says the rest
+    assert turn.reply.meta["check"] == {"state": "unchecked", "note": "critic gave no verdict"}
     with Memory(memory_path(tmp_path / "data")) as memory:
         assert memory.all() == []
 
@@ -168,7 +169,7 @@ async def test_the_system_prompt_its_override_and_the_instructions_reach_every_c
     await provider_turn(pilot, store, conversation.id, "What is LoRA?", openai_model())
 
     bodies = [r.body for r in fake_openai.chat_requests if r.body]
-    assert len(bodies) >= 4  # route, slot filling, synthesis, critic
+    assert len(bodies) >= 3  # route with slot filling, synthesis, critic
     for body in bodies:
         system = body["messages"][0]
         assert system["role"] == "system"
@@ -185,11 +186,9 @@ async def test_synthesis_of_a_follow_up_gets_the_users_words_and_the_recent_turn
     handle = openai_model()
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER)
     await provider_turn(pilot, store, conversation.id, "What is LoRA?", handle)
-    follow = {"intent": "follow_up", "confidence": 0.8, "reason": "leans on the last turn"}
-    resolved = {**SLOTS, "reformulated_query": "How much memory does LoRA save?"}
-    fake_openai.default = StructuredAnswers(
-        {**ANSWERS, "RouteDecision": follow, "SlotFill": resolved}, ANSWER
-    )
+    follow = {"intent": "follow_up", "confidence": 0.8, "reason": "leans on the last turn",
+              **SLOTS, "reformulated_query": "How much memory does LoRA save?"}  # fmt: skip
+    fake_openai.default = StructuredAnswers({**ANSWERS, "RouteDecision": follow}, ANSWER)
     await provider_turn(pilot, store, conversation.id, "and how much memory does it save?", handle)
 
     synthesis = message_texts(synthesis_bodies(fake_openai)[-1])

@@ -22,8 +22,14 @@ def decision(name: str, **args: Any) -> Reply:
 
 def script(fake_openai: Any) -> None:
     fake_openai.script(
-        decision("RouteDecision", intent="factual", confidence=0.9, reason="a definition"),
-        decision("SlotFill", entities=["LoRA"], reformulated_query="What is LoRA?"),
+        decision(
+            "RouteDecision",
+            intent="factual",
+            confidence=0.9,
+            reason="a definition",
+            entities=["LoRA"],
+            reformulated_query="What is LoRA?",
+        ),
         Reply(
             deltas=["<think>SECRET-PLAN: cite ", "[2] too.</think>", "\n\n", DRAFT],
             usage=(300, 40),
@@ -50,9 +56,9 @@ async def test_inline_reasoning_never_reaches_critic_answer_citations_or_memory(
     finished = [e for e in events if isinstance(e, ev.RunFinished)]
     assert finished, [e for e in events if isinstance(e, ev.RunError)]
     requests = fake_openai.chat_bodies
-    assert len(requests) == 4
-    assert "SECRET" not in json.dumps(requests[3])  # what the critic judged
-    assert DRAFT.removesuffix(" [1].") in json.dumps(requests[3])
+    assert len(requests) == 3
+    assert "SECRET" not in json.dumps(requests[2])  # what the critic judged
+    assert DRAFT.removesuffix(" [1].") in json.dumps(requests[2])
     reply = store.get_message(finished[0].leaf_id)
     assert "SECRET" not in reply.content
     assert "<think>" not in reply.content
@@ -63,7 +69,7 @@ async def test_inline_reasoning_never_reaches_critic_answer_citations_or_memory(
     assert facts
     assert not any("SECRET" in fact or "think" in fact for fact in facts)
 
-    # Every model call's tokens, summed: 3 decisions and the synthesis.
-    assert finished[0].usage == ev.Usage(600, 70, 670)
-    assert [e for e in events if isinstance(e, ev.Usage)] == [ev.Usage(600, 70, 670)]
-    assert reply.meta["turn_usage"]["input_tokens"] == 600
+    # Every model call's tokens, summed: 2 decisions and the synthesis.
+    assert finished[0].usage == ev.Usage(500, 60, 560)
+    assert [e for e in events if isinstance(e, ev.Usage)] == [ev.Usage(500, 60, 560)]
+    assert reply.meta["turn_usage"]["input_tokens"] == 500

@@ -48,7 +48,7 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
     assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
     names = [stage["stage"] for stage in turn.trace["stages"]]
-    assert names[:3] == ["load_memory", "route", "slot_fill"]
+    assert names[:2] == ["load_memory", "route"]  # intent and slots: one stage, one call
     assert "critic" in names
     assert any(line.startswith("route: intent " + intent) for line in turn.stages)
     assert any("retrieve:" in line for line in turn.stages)
@@ -76,7 +76,7 @@ async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
     runtime, store = pilot_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, question)
-    slots = next(s for s in turn.trace["stages"] if s["stage"] == "slot_fill")
+    slots = next(s for s in turn.trace["stages"] if s["stage"] == "route")
     assert slots["entities"] == ["ReWOO", "ReAct"]
     rewoo = next(stage for stage in turn.trace["stages"] if stage["stage"] == "rewoo")
     assert [q.split()[0] for q in rewoo["queries"]] == ["ReWOO", "ReAct"]

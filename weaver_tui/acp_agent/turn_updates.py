@@ -1,6 +1,9 @@
 """A turn's events as ACP session updates: what the tool pane and the message view show.
 
-Answer text becomes ``agent_message_chunk``, reasoning ``agent_thought_chunk``; a tool call is
+Answer text becomes ``agent_message_chunk``, reasoning ``agent_thought_chunk``; a reply
+written as a draft that a check settles later (``AnswerDraft``) streams as thought chunks, with
+a line saying how the check went, and only the settled answer becomes the message, so an
+editor never shows a rejected draft as the agent's answer; a tool call is
 a ``tool_call`` (in progress) then a ``tool_call_update`` (completed or failed, with its
 output), as the tool pane marks a row running, then done or failed. A profile that names its
 graph's stages (``ProfileTraits.stages``) gets them as a plan: each stage an entry, in the
@@ -64,10 +67,17 @@ class TurnUpdates:
         self.stages = stages
         self.plan: dict[str, PlanStatus] = {}
         """Stage name -> status, in the order the turn reached them."""
+        self.drafting: set[str] = set()
+        """Replies streaming as a draft (sent as thoughts until settled)."""
 
     def updates(self, event: ev.RunEvent) -> Iterator[SessionUpdate]:
         if isinstance(event, ev.TokenDelta) and event.text:
-            yield update_agent_message_text(printable(event.text))
+            if event.message_id in self.drafting:
+                yield update_agent_thought_text(printable(event.text))
+            else:
+                yield update_agent_message_text(printable(event.text))
+        elif isinstance(event, ev.AnswerDraft):
+            yield from self._draft(event)
         elif isinstance(event, ev.TurnStarted) and event.reply.content:
             yield update_agent_message_text(printable(event.reply.content))
         elif isinstance(event, ev.ReasoningDelta) and event.text:
@@ -91,6 +101,20 @@ class TurnUpdates:
         elif isinstance(event, ev.NodeStatus) and event.state == "error":
             # a problem beside the stages (an MCP server that could not serve): said aside
             yield update_agent_thought_text(printable(event.text))
+
+    def _draft(self, event: ev.AnswerDraft) -> Iterator[SessionUpdate]:
+        if event.stage == "settled":
+            self.drafting.discard(event.message_id)
+            return
+        self.drafting.add(event.message_id)
+        note = f": {event.note}" if event.note else ""
+        lines = {
+            "draft": "\n\n(draft, to be checked)\n\n",
+            "rejected": f"\n\n(draft rejected{note})\n\n",
+            "checked": "\n\n(draft checked)\n\n",
+            "unchecked": f"\n\n(draft unchecked{note})\n\n",
+        }
+        yield update_agent_thought_text(printable(lines[event.stage]))
 
     def _stage(self, event: ev.NodeStatus) -> Iterator[SessionUpdate]:
         stage = self.stages.get(event.node)

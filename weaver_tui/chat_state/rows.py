@@ -53,7 +53,7 @@ def build_item(
     elif record.role == "user":
         badge = str(meta.get("sender") or "")
         content = with_attachments(content, meta)
-    badge = context_marks(meta, badge)
+    badge = context_marks(meta, " · ".join(filter(None, [check_mark(meta), badge])))
     visibility = meta.get("visibility")
     return MessageItem(
         id=record.id,
@@ -67,6 +67,26 @@ def build_item(
         error=str(meta.get("error") or ""),
         reasoning=str(meta.get("reasoning") or "") if record.role == "assistant" else "",
     )
+
+
+CHECK_MARKS = {
+    "draft": "✎ draft",
+    "rejected": "✎ draft · rejected, retrying",
+    "checked": "✓ checked",
+    "unchecked": "unchecked",
+}
+"""How a reply streamed as a draft stands (``meta["check"]``, written by the runtime)."""
+
+
+def check_mark(meta: Mapping[str, Any]) -> str:
+    """``✎ draft`` while a draft streams, ``✓ checked`` or ``unchecked: <why>`` once settled."""
+    check = meta.get("check")
+    if not isinstance(check, Mapping):
+        return ""
+    state = str(check.get("state") or "")
+    mark = CHECK_MARKS.get(state, "")
+    note = str(check.get("note") or "")
+    return f"{mark}: {note}" if mark and note and state == "unchecked" else mark
 
 
 def context_marks(meta: Mapping[str, Any], badge: str) -> str:

@@ -31,6 +31,7 @@ from weaver_tui.cli.store_verbs import export, import_conversation, list_convers
 if TYPE_CHECKING:
     from agents.profile import ProfileCommand
     from agents.runtime.events import (
+        AnswerDraft,
         NodeStatus,
         RunError,
         RunEvent,
@@ -670,6 +671,10 @@ THINKING_PREFIX = "thinking: "
 class EventPrinter:
     """Prints a turn's events: answer text to ``out`` as it arrives, the rest to ``err``.
 
+    A reply written as a draft that a check settles later (``AnswerDraft``) is not answer text
+    yet: ``out`` gets the answer once it is settled, whole; ``err`` says a draft is being
+    written and how the check went, so a rejected draft never reads as the answer.
+
     A thinking model's reasoning is printed only with ``show_thinking``: to ``err``, every line
     after ``thinking: `` (so it reads apart from the answer and from tool lines), as it streams.
     """
@@ -685,6 +690,8 @@ class EventPrinter:
         self.cancelled = False
         self.review_waiting = False
         """The turn ended paused for the user (the ide-helper's patch review)."""
+        self.drafting: set[str] = set()
+        """Replies streaming as a draft: their text is held back until settled."""
 
     def show(self, event: RunEvent) -> None:
         from agents.runtime import events as ev
@@ -694,7 +701,11 @@ class EventPrinter:
                 self._think(event.text)
             return
         self._end_thinking()
-        if isinstance(event, ev.TurnStarted | ev.TokenDelta):
+        if isinstance(event, ev.TokenDelta) and event.message_id in self.drafting:
+            return
+        if isinstance(event, ev.AnswerDraft):
+            self._show_draft(event)
+        elif isinstance(event, ev.TurnStarted | ev.TokenDelta):
             self._show_text(event)
         elif isinstance(event, ev.ToolStarted | ev.ToolFinished | ev.NodeStatus):
             self._show_step(event)
@@ -715,6 +726,19 @@ class EventPrinter:
             self._write_out("\n" if self.at_line_start else "\n\n")
         self.reply_id = event.message_id
         self._write_out(event.text)
+
+    def _show_draft(self, event: AnswerDraft) -> None:
+        if event.stage == "settled":
+            self.drafting.discard(event.message_id)
+            return
+        self.drafting.add(event.message_id)
+        lines = {
+            "draft": "writing a draft (the answer is printed once it is checked)",
+            "rejected": "draft rejected" + (f": {event.note}" if event.note else ""),
+            "checked": "draft checked",
+            "unchecked": "draft unchecked" + (f": {event.note}" if event.note else ""),
+        }
+        self._line(f"· answer: {lines[event.stage]}")
 
     def _show_step(self, event: ToolStarted | ToolFinished | NodeStatus) -> None:
         from agents.runtime import events as ev

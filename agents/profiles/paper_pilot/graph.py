@@ -1,15 +1,18 @@
 """paper-pilot's graph: route the question, retrieve by the strategy its intent calls for, write
 a cited answer, let a critic check it, retry or settle, remember, format.
 
-    load_memory → route → slot_fill → direct | plan_and_execute | rewoo | react → synthesize
-      → critic → pass: save_memory → format_output
-               → retry (at most MAX_RETRIES): retry_refine → route
-               → retries exhausted: web_fallback (when configured) | force_pass → format_output
+    load_memory → route (intent and slots, one call) → direct | plan_and_execute | rewoo | react
+      → synthesize → critic → pass: save_memory → format_output
+                            → retry (at most MAX_RETRIES): retry_refine → route
+                            → retries exhausted: web_fallback (when configured) | force_pass
+                              → format_output
 
 Every stage reports a line to the tool pane (``emit_status``); the model calls of the stages
-are internal (``nostream``), and the answer appears whole once the critic has settled it, so a
-rejected draft is never shown. The reply record keeps the turn's trace (intent, strategy,
-steps, queries, verdict, durations) and its sources.
+are internal (``nostream``) except the synthesis: it streams into the chat as a draft
+(:mod:`agents.graph.draft`) that the critic then marks checked, rejected (the retry's draft
+replaces it) or unchecked; ``format_output`` hands back the settled answer with its citations
+and Sources, which replaces the draft. The reply record keeps the turn's trace (intent,
+strategy, steps, queries, verdict, each rejected draft, durations) and its sources.
 """
 
 from __future__ import annotations
@@ -26,12 +29,12 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
 from agents.graph import emit_status
+from agents.graph.draft import DRAFT_CALL, emit_draft
 from agents.profile import Profile, TurnContext
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.commands import index_path
@@ -50,7 +53,6 @@ from agents.profiles.paper_pilot.state import (
     ReplanDecision,
     ResearchPlan,
     RouteDecision,
-    SlotFill,
 )
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
 from agents.structured import NoAnswer, structured_call
@@ -63,7 +65,7 @@ MAX_REACT_STEPS = 3
 MAX_QUERIES = 6
 TOP_K = 4
 HISTORY_LINES = 6
-INTERNAL: RunnableConfig = {"tags": ["nostream"]}
+UNCONFIRMED = "the critic could not confirm every claim"
 _CITATION = re.compile(r"\[(\d+)\]")
 M = TypeVar("M", bound=BaseModel)
 Node = Callable[[PaperPilotState, Runtime[TurnContext]], Awaitable[dict[str, Any]]]
@@ -206,49 +208,40 @@ def _question_text(state: PaperPilotState) -> str:
 
 
 async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """The intent (which picks the strategy) and the slots (what the question names, the
+    question standing on its own) in one structured call: one round trip before retrieval."""
     started = time.perf_counter()
     emit_status("route", "reading the question")
     decision = await _structured(
         runtime.context, RouteDecision, prompts.ROUTER, _question_text(state), "route"
     )
+    query = state.get("query", "")
     if isinstance(decision, NoAnswer):
         emit_status("route", f"no intent read ({decision.reason}): searching the question as asked", "error")  # fmt: skip
         return {
             "intent": "",
             "confidence": None,
             "strategy": "direct",
+            "query": query,
+            "entities": [],
+            "dimensions": [],
             "trace": _traced(state, _trace("route", started, intent=None, strategy="direct",
-                             no_answer=decision.reason)),
+                             query=query, no_answer=decision.reason)),
         }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
-    emit_status(
-        "route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done"
-    )
+    query = decision.reformulated_query.strip() or query
+    entities, dimensions = list(decision.entities), list(decision.dimensions)
+    emit_status("route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done")  # fmt: skip
+    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
     return {
         "intent": decision.intent,
         "confidence": decision.confidence,
         "strategy": strategy,
-        "trace": _traced(state, _trace("route", started, intent=decision.intent, strategy=strategy,
-                         confidence=decision.confidence)),
-    }  # fmt: skip
-
-
-async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    started = time.perf_counter()
-    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, _question_text(state), "slot_fill")  # fmt: skip
-    if isinstance(slots, NoAnswer):
-        query = state.get("query", "")
-        emit_status("slot_fill", f"no slots read ({slots.reason}): searching the question as asked", "error")  # fmt: skip
-        return {"query": query, "entities": [], "dimensions": [],
-                "trace": _traced(state, _trace("slot_fill", started, query=query, no_answer=slots.reason))}  # fmt: skip
-    query = slots.reformulated_query.strip() or state.get("query", "")
-    entities, dimensions = list(slots.entities), list(slots.dimensions)
-    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
-    return {
         "query": query,
         "entities": entities,
         "dimensions": dimensions,
-        "trace": _traced(state, _trace("slot_fill", started, query=query, entities=entities,
+        "trace": _traced(state, _trace("route", started, intent=decision.intent, strategy=strategy,
+                         confidence=decision.confidence, query=query, entities=entities,
                          dimensions=dimensions)),
     }  # fmt: skip
 
@@ -407,9 +400,10 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
             "trace": _traced(state, _trace("synthesize", started, skipped=True)),
         }
     emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
+    emit_draft("draft")  # streams into the chat, marked as a draft until the critic settles it
     system = _system(runtime.context, prompts.SYNTHESIZE)
     answer = await runtime.context.model.ainvoke(
-        [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=INTERNAL
+        [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
     draft = _text(answer).strip()
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
@@ -424,12 +418,17 @@ async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     verdict = await _structured(runtime.context, CriticVerdict, prompts.CRITIC, text, "critic")
     if isinstance(verdict, NoAnswer):
         emit_status("critic", f"no verdict ({verdict.reason}): the answer is shown unchecked and not remembered", "error")  # fmt: skip
+        emit_draft("unchecked", "critic gave no verdict")
         return {"verdict": None, "unchecked": True,
                 "trace": _traced(state, _trace("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
     word = "passed" if verdict.passed else "needs another pass"
     emit_status("critic", f"{word} (score {verdict.score:.2f})" + (f": {verdict.feedback}" if verdict.feedback and not verdict.passed else ""),
                 "done" if verdict.passed else "error")  # fmt: skip
-    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": _traced(state, _trace("critic", started, **verdict.model_dump()))}  # fmt: skip
+    emit_draft(
+        "checked" if verdict.passed else "rejected", "" if verdict.passed else verdict.feedback
+    )
+    rejected = {} if verdict.passed else {"rejected_draft": state.get("draft", "")}
+    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": _traced(state, _trace("critic", started, **verdict.model_dump(), **rejected))}  # fmt: skip
 
 
 def after_critic(state: PaperPilotState) -> str:
@@ -462,6 +461,7 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     config = runtime.context.settings.get("web_search") or {}
     if not config.get("enabled"):
         emit_status("critic", "retries spent: answering with what was found (not remembered)", "done")  # fmt: skip
+        emit_draft("unchecked", UNCONFIRMED)
         return {"forced": True, "trace": _traced(state, _trace("force_pass", started))}
     query = state.get("query") or state.get("question", "")
     emit_status("web_fallback", f"searching the web: {query}")
@@ -469,6 +469,7 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         found = await web_search(config, query)
     except WebSearchError as exc:
         emit_status("web_fallback", str(exc), "error")
+        emit_draft("unchecked", UNCONFIRMED)
         return {
             "forced": True,
             "trace": _traced(state, _trace("web_fallback", started, error=str(exc))),
@@ -476,6 +477,7 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     emit_status("web_fallback", f"{len(found)} web results", "done")
     merged = {**state, "chunks": _merge(state.get("chunks") or [], found)}
     answer = await synthesize(merged, runtime)  # type: ignore[arg-type]
+    emit_draft("unchecked", UNCONFIRMED)
     return {"chunks": merged["chunks"], "draft": answer["draft"], "forced": True,
             "trace": _traced(state, _trace("web_fallback", started, queries=[query], found=len(found)))}  # fmt: skip
 
@@ -570,7 +572,6 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     )
     graph.add_node("load_memory", load_memory)
     graph.add_node("route", route)
-    graph.add_node("slot_fill", slot_fill)
     graph.add_node("direct", direct)
     graph.add_node("rewoo", rewoo)
     graph.add_node("react", react)
@@ -582,10 +583,9 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     graph.add_node("format_output", format_output)
     graph.add_edge(START, "load_memory")
     graph.add_edge("load_memory", "route")
-    graph.add_edge("route", "slot_fill")
     plan_entry = add_plan_and_execute(graph)
     graph.add_conditional_edges(
-        "slot_fill",
+        "route",
         choose_strategy,
         {"direct": "direct", "plan_and_execute": plan_entry, "rewoo": "rewoo", "react": "react"},
     )

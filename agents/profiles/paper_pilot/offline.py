@@ -90,22 +90,22 @@ def _question(state: Mapping[str, Any]) -> str:
 
 
 def route(turn: OfflineTurn) -> Reply:
-    intent, reason = route_of(_question(turn.state), list(turn.state.get("history") or []))
-    return turn.answer({"intent": intent, "confidence": 0.6, "reason": reason})
-
-
-def slot_fill(turn: OfflineTurn) -> Reply:
+    """The intent from the question's shape, and the slots: what it names (a follow-up's
+    pronoun resolved first), and for a comparison the aspect after the last named thing."""
+    history = list(turn.state.get("history") or [])
     question = _question(turn.state)
-    if turn.state.get("intent") == "follow_up":
-        question = resolved(question, list(turn.state.get("history") or []))
+    intent, reason = route_of(question, history)
+    if intent == "follow_up":
+        question = resolved(question, history)
     named = entities_of(question)
-    clause = first_clause(question)
-    tail = clause.split(named[-1], 1)[-1] if named else ""
-    dimensions = query_terms(tail)[-1:] if len(named) >= 2 else []
+    tail = first_clause(question).split(named[-1], 1)[-1] if named else ""
     return turn.answer(
         {
+            "intent": intent,
+            "confidence": 0.6,
+            "reason": reason,
             "entities": named,
-            "dimensions": dimensions,
+            "dimensions": query_terms(tail)[-1:] if len(named) >= 2 else [],
             "constraints": [],
             "reformulated_query": question,
         }
@@ -191,7 +191,6 @@ def critic(turn: OfflineTurn) -> Reply:
 
 STEPS: OfflineSteps = {
     "route": route,
-    "slot_fill": slot_fill,
     "plan": plan,
     "replan": replan,
     "react": react,

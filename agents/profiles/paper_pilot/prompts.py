@@ -10,11 +10,10 @@ ROUTER = """You route research questions. Classify the question into one intent:
 - multi_hop: a fact is needed to find another ("What does the method that skips the reward model compare against?")
 - exploratory: an open survey ("What is known about quantization?")
 - follow_up: continues the conversation and only makes sense with it ("and how does that compare?")
-Answer with the intent, your confidence and a short reason."""
-
-SLOT_FILL = """You prepare a research question for retrieval. List the entities (methods, models,
-papers) it names, the dimensions it asks about, any constraints, and rewrite it as a
-self-contained query: resolve "that", "it", "this" and "they" to what the conversation named."""
+Answer with the intent, your confidence and a short reason. Then prepare the question for
+retrieval: list the entities (methods, models, papers) it names, the dimensions it asks about,
+any constraints, and rewrite it as a self-contained query: resolve "that", "it", "this" and
+"they" to what the conversation named."""
 
 PLANNER = """You plan retrieval for a question that needs one fact to find another. Give at most
 three short search steps, in order; a later step may depend on what an earlier one finds."""

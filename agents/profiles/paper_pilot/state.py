@@ -22,22 +22,20 @@ STRATEGY_OF: dict[str, Strategy] = {
 
 
 class RouteDecision(BaseModel):
-    """The kind of research question, judged from the question and the conversation so far."""
+    """The kind of research question and what it is about, in one answer: the intent (which
+    picks the strategy), the things it names and the question rewritten to stand on its own."""
 
     intent: Intent = Field(description="factual, comparative, multi_hop, exploratory or follow_up")
     confidence: float = Field(ge=0.0, le=1.0, description="how sure, from 0 to 1")
     reason: str = Field(default="", description="one short sentence")
-
-
-class SlotFill(BaseModel):
-    """What the question is about, and the question rewritten to stand on its own."""
-
     entities: list[str] = Field(default_factory=list, description="methods, models, papers named")
     dimensions: list[str] = Field(
         default_factory=list, description="aspects asked about (cost, quality, ...)"
     )
     constraints: list[str] = Field(default_factory=list)
-    reformulated_query: str = Field(description="the question with every reference resolved")
+    reformulated_query: str = Field(
+        default="", description="the question with every reference resolved"
+    )
 
 
 class ResearchPlan(BaseModel):

@@ -13,12 +13,14 @@ from agents.profile import ProfileTraits, RememberedItem, RememberedItems
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
     """``comparative · rewoo``: the intent the router saw and the strategy that answered
-    (``unchecked`` after them when no critic checked the answer)."""
+    (``unchecked`` after them when no critic checked the answer and the draft's own mark,
+    ``meta["check"]``, does not say so already)."""
     trace = meta.get("paper_pilot")
     if not isinstance(trace, Mapping) or not trace.get("strategy"):
         return None
     badge = f"{trace.get('intent') or 'no intent'} · {trace.get('strategy')}"
-    return badge + " · unchecked" if trace.get("unchecked") else badge
+    said = isinstance(meta.get("check"), Mapping)
+    return badge + " · unchecked" if trace.get("unchecked") and not said else badge
 
 
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:

@@ -14,7 +14,9 @@ view in one append, so a fast stream costs one view update per screen message-lo
 one per token, and key presses queued meanwhile are never behind a backlog of token messages.
 Before any other event the buffers are drained, so text and tool rows appear in order. A
 thinking model's reasoning (:class:`~agents.runtime.events.ReasoningDelta`) takes the same path into
-its own buffer, and the view adds it to the reply's folded thinking line.
+its own buffer, and the view adds it to the reply's folded thinking line. A reply streamed
+as a draft (:class:`~agents.runtime.events.AnswerDraft`) carries its state in its badge; a
+withdrawn draft is emptied from the view and the text that replaces it streams in.
 
 A profile may show a turn through a filter (``row_for``): given a record id it returns the row
 the view shows for it (rewritten, e.g. a mediator delivery as the mediator's message) or
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from agents.errors import WeaverError
 from agents.runtime.events import (
+    AnswerDraft,
     NodeStatus,
     ReasoningDelta,
     RecordSaved,
@@ -209,14 +212,10 @@ class TurnView:
             self._started(event)
         elif isinstance(event, RecordSaved):
             self._record_saved(event)
-        elif isinstance(event, ToolStarted):
-            if self.shows_calls():
-                self.tools.tool_started(event.call_id, event.name, event.args)
-        elif isinstance(event, ToolFinished):
-            if self.shows_calls():
-                self.tools.tool_finished(
-                    event.call_id, event.name, event.output, event.error, event.duration_ms
-                )
+        elif isinstance(event, AnswerDraft):
+            self._draft(event)
+        elif isinstance(event, ToolStarted | ToolFinished):
+            self._tool_event(event)
         elif isinstance(event, NodeStatus):
             stage = self.state.traits.stages.get(event.node)
             text = f"{stage}: {event.text}" if stage and event.text else stage or event.text
@@ -227,6 +226,16 @@ class TurnView:
             self._failed(event)
         elif isinstance(event, RunFinished):
             self._finished(event)
+
+    def _tool_event(self, event: ToolStarted | ToolFinished) -> None:
+        if not self.shows_calls():
+            return
+        if isinstance(event, ToolStarted):
+            self.tools.tool_started(event.call_id, event.name, event.args)
+        else:
+            self.tools.tool_finished(
+                event.call_id, event.name, event.output, event.error, event.duration_ms
+            )
 
     def _started(self, event: TurnStarted) -> None:
         self.header.provider = event.provider
@@ -285,6 +294,26 @@ class TurnView:
         self.tree.update_record(record)
         if record.status != MessageStatus.STREAMING:
             self._present(record.id, as_status(record.status.value))
+
+    def _draft(self, event: AnswerDraft) -> None:
+        """A reply streaming as a draft: its badge says how the draft stands; a withdrawn draft
+        (rejected, or replaced by the settled answer) leaves the view, and what streams next
+        takes its place."""
+        record = event.record
+        if record.id not in self._shown:
+            self._show_new(record)
+            return
+        self.state.apply(record)
+        if event.withdrawn:
+            self._streamed.pop(record.id, None)
+        row = self._row(record.id)
+        if row is None or record.id in self._hidden:
+            return
+        row = replace(row, content=self.streamed(record.id), reasoning=self.reasoned(record.id))
+        if event.withdrawn:
+            self.view.start_message(row)  # the same entry, emptied, streaming again
+        else:
+            self.view.update_item(row)
 
     def _failed(self, event: RunError) -> None:
         """Show the failure the runtime wrote: the reply it marked (status error, the
