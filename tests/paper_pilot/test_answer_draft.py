@@ -16,33 +16,15 @@ from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
-from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+from tests.paper_pilot.drafts import REJECTED as FIRST
+from tests.paper_pilot.drafts import SETTLED as SECOND
+from tests.paper_pilot.drafts import route, script_rejected_then_settled, verdict
+from tests.support.fake_openai import FakeOpenAI, Reply
 
-FIRST = "LoRA replaces every weight of the model with a new one [1]."
-SECOND = "LoRA trains two small low-rank matrices beside each frozen weight [1]."
 WAIT_S = 30.0
 """How long a gated reply waits for the test (only a failing test waits that long)."""
 
 Pilot = tuple[AgentRuntime, SqliteConversationStore]
-
-
-def decision(name: str, **args: Any) -> Reply:
-    return Reply(tool_calls=[ToolCall(name, args)])
-
-
-def route() -> Reply:
-    return decision(
-        "RouteDecision",
-        intent="factual",
-        confidence=0.9,
-        reason="a definition",
-        entities=["LoRA"],
-        reformulated_query="What is LoRA?",
-    )
-
-
-def verdict(passed: bool, feedback: str = "") -> Reply:
-    return decision("CriticVerdict", score=0.9 if passed else 0.1, passed=passed, feedback=feedback)
 
 
 async def run(
@@ -101,15 +83,7 @@ async def test_the_draft_streams_into_the_chat_before_the_critic_is_asked(
 async def test_a_rejected_draft_is_replaced_by_the_retry_and_never_stored_as_the_reply(
     pilot_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
-    fake_openai.script(
-        route(),
-        Reply(FIRST),
-        verdict(False, "the source does not say every weight is replaced"),
-        decision("Refinement", query="LoRA low-rank adaptation"),
-        route(),
-        Reply(SECOND),
-        verdict(True),
-    )
+    script_rejected_then_settled(fake_openai)
     events, reply = await run(pilot_runtime, openai_model())
 
     marks = [(e.stage, e.withdrawn) for e in events if isinstance(e, ev.AnswerDraft)]
