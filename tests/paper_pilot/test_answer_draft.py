@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from agents.providers import ChatModelHandle
@@ -162,3 +164,39 @@ async def test_a_draft_cut_short_by_cancel_is_kept_marked_as_a_cancelled_draft(
     leaf = store.active_leaf(conversation.id)
     assert leaf is not None
     assert leaf.id == reply.id
+
+
+def knowledge_server_running(index_folder: Path) -> bool:
+    """Whether a knowledge server process on an index in ``index_folder`` runs now."""
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            words = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue  # the process ended meanwhile
+        if b"agents.profiles.paper_pilot.knowledge.server" in words and any(
+            str(index_folder).encode() in word for word in words
+        ):
+            return True
+    return False
+
+
+async def test_the_knowledge_server_starts_while_the_question_is_routed(
+    pilot_runtime: Pilot,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    data_dir: Path,
+) -> None:
+    running_while_routed: list[bool] = []
+
+    def routing(body: dict[str, Any]) -> Reply:
+        deadline = time.monotonic() + WAIT_S
+        while not knowledge_server_running(data_dir) and time.monotonic() < deadline:
+            time.sleep(0.02)  # polling a condition, bounded: only a failing test waits long
+        running_while_routed.append(knowledge_server_running(data_dir))
+        return route()
+
+    fake_openai.script(routing, Reply(SECOND), verdict(True))
+    _, reply = await run(pilot_runtime, openai_model())
+
+    assert running_while_routed == [True]
+    assert "**Sources**" in reply.content

@@ -18,6 +18,7 @@ strategy, steps, queries, verdict, each rejected draft, durations) and its sourc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -111,6 +112,13 @@ def _knowledge(context: TurnContext) -> KnowledgeClient:
     if client is None or not client.usable:
         client = _CLIENTS[key] = KnowledgeClient(name, connection)
     return client
+
+
+def _open_knowledge_soon(context: TurnContext) -> None:
+    """Start the knowledge session while the question is routed: the first question of a
+    session then waits for the slower of the two, not for both in turn."""
+    with contextlib.suppress(KnowledgeError):  # misconfigured: the retrieval's line says so
+        _knowledge(context).open_soon()
 
 
 async def _retrieve(context: TurnContext, query: str, node: str) -> list[dict[str, Any]]:
@@ -212,6 +220,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     question standing on its own) in one structured call: one round trip before retrieval."""
     started = time.perf_counter()
     emit_status("route", "reading the question")
+    _open_knowledge_soon(runtime.context)
     decision = await _structured(
         runtime.context, RouteDecision, prompts.ROUTER, _question_text(state), "route"
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -85,10 +86,17 @@ class KnowledgeClient:
         self._task: asyncio.Task[None] | None = None
 
     async def _serve(self) -> None:
-        from langchain_mcp_adapters.client import MultiServerMCPClient
-
         assert self._ready is not None
-        client = MultiServerMCPClient({self.name: self.connection})  # type: ignore[dict-item]
+        try:
+            # Imported in a thread: the first import takes about a second, and the event loop
+            # meanwhile carries the turn's routing call.
+            adapters = await asyncio.to_thread(
+                importlib.import_module, "langchain_mcp_adapters.client"
+            )
+        except Exception as exc:  # noqa: BLE001 (the waiter reports it)
+            self._ready.set_exception(exc)
+            return
+        client = adapters.MultiServerMCPClient({self.name: self.connection})
         try:
             async with client.session(self.name) as session:
                 self._ready.set_result(None)
@@ -124,10 +132,17 @@ class KnowledgeClient:
         """False once the session ended (closed, idle, or the server went away)."""
         return self._task is None or not self._task.done()
 
+    def open_soon(self) -> None:
+        """Start the session in the background (a turn routes its question meanwhile); a
+        failure is reported by the first call, as without it."""
+        if self._task is not None:
+            return
+        self._ready = asyncio.get_running_loop().create_future()
+        self._ready.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self._task = asyncio.create_task(self._serve(), name=f"mcp:{self.name}")
+
     async def _start(self) -> None:
-        if self._task is None:
-            self._ready = asyncio.get_running_loop().create_future()
-            self._task = asyncio.create_task(self._serve(), name=f"mcp:{self.name}")
+        self.open_soon()
         assert self._ready is not None
         try:
             await asyncio.wait_for(asyncio.shield(self._ready), START_TIMEOUT_S)
