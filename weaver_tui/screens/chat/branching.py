@@ -287,18 +287,19 @@ class Branching(Horizontal):
         """A key pressed in the tree, on the message under its cursor."""
         request.stop()
         message_id = request.message_id
-        if isinstance(request, ConversationTree.CheckoutRequested):
-            self.checkout_and_offer_rewind(message_id)
-        elif isinstance(request, ConversationTree.VersionFlipRequested):
-            self.flip_from_tree(message_id, request.delta)
-        elif isinstance(request, ConversationTree.ForkRequested):
-            self.fork_from(message_id)
-        elif isinstance(request, ConversationTree.EditRequested):
-            self.edit(message_id)
-        elif isinstance(request, ConversationTree.RegenerateRequested):
-            self._surface.post_message(AnswerRequested(request.user_message_id))
-        elif isinstance(request, ConversationTree.DeleteRequested):
-            self.delete(message_id)
+        match request:
+            case ConversationTree.CheckoutRequested():
+                self.checkout_and_offer_rewind(message_id)
+            case ConversationTree.VersionFlipRequested(delta=delta):
+                self.flip_from_tree(message_id, delta)
+            case ConversationTree.ForkRequested():
+                self.fork_from(message_id)
+            case ConversationTree.EditRequested():
+                self.edit(message_id)
+            case ConversationTree.RegenerateRequested(user_message_id=user_message_id):
+                self._surface.post_message(AnswerRequested(user_message_id))
+            case ConversationTree.DeleteRequested():
+                self.delete(message_id)
 
     def on_message_view_selected(self, event: MessageView.Selected) -> None:
         self.selected_id = event.message_id
