@@ -12,10 +12,11 @@ the action it runs. ``scope`` says who owns the binding:
 
 ``action`` is a Textual action string run on the chat screen (``"fork_selected"``) or the app
 (``"app.help"``); ``None`` for widget keys, which act on the focused widget. ``owner`` names the
-chat widget whose action it is when that is not the screen (``Branching``, ``ProfilePanel``):
-the command palette runs it there, the widget binds its keys itself
-(:func:`owned_bindings`), and the screen binds those that work from anywhere on the chat
-(:func:`reach_from_anywhere`).
+chat widget whose action it is when that is not the screen (``Branching``, ``ProfilePanel``),
+and the command palette runs it there. A ``chat`` key of an owner is bound on the owner itself
+(:func:`owned_bindings`: it acts while the focus is inside it) and on the screen, which hands it
+to the owner from anywhere else on the chat (:func:`reach_from_anywhere`); a ``tree`` or
+``messages`` key is that widget's own, which asks the owner through a message.
 """
 
 from __future__ import annotations
@@ -506,11 +507,11 @@ def _binding(item: KeyAction, action: str) -> Binding:
 
 
 def owned_bindings(owner: str) -> list[Binding]:
-    """The bindings a chat widget defines itself: the keys of the actions it owns."""
+    """The bindings a chat widget defines itself: the ``chat`` keys of the actions it owns."""
     return [
         _binding(item, item.action)
         for item in all_actions()
-        if item.owner == owner and item.key is not None and item.action is not None
+        if item.owner == owner and item.scope == "chat" and item.key and item.action
     ]
 
 

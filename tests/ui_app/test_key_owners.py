@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run, seed_conversation
+from weaver_tui.keymap import all_actions
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
 from weaver_tui.screens.chat.screen import ChatScreen
@@ -61,6 +62,21 @@ def test_the_screen_forwards_no_action_of_the_widgets_that_own_them() -> None:
     for owner in (Branching, ProfilePanel):
         assert own_actions(owner), owner
         assert not own_actions(owner) & set(dir(ChatScreen)), owner
+
+
+def test_each_owned_command_is_an_action_of_its_owner_and_its_chat_key_is_bound_twice() -> None:
+    owners: dict[str, type[Widget]] = {"Branching": Branching, "ProfilePanel": ProfilePanel}
+    screen_keys = {(b.key, b.action) for b in ChatScreen.BINDINGS}  # type: ignore[union-attr]
+    owned = [item for item in all_actions() if item.owner]
+    assert {item.owner for item in owned} == set(owners)
+    for item in owned:
+        owner = owners[item.owner]
+        assert hasattr(owner, f"action_{item.action}"), item.command
+        assert not hasattr(ChatScreen, f"action_{item.action}"), item.command
+        if item.scope == "chat" and item.key:
+            own_keys = {(b.key, b.action) for b in owner.BINDINGS}  # type: ignore[union-attr]
+            assert (item.key, item.action) in own_keys, item.command
+            assert (item.key, f"on_widget({item.owner!r}, {item.action!r})") in screen_keys
 
 
 async def test_the_panels_keys_act_when_the_panel_has_the_focus(services: Services) -> None:
