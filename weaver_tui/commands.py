@@ -1,9 +1,11 @@
 """The command palette's weaver commands: every action of :data:`~weaver_tui.keymap.KEYMAP`
 under its stable plain name ("New conversation", "Fork from selected message", ...).
 
-The provider runs the action on the screen the palette was opened from (or on the app for
-``app.`` actions), so it never imports the app or a screen. Commands a screen cannot run right
-now (``check_action`` says no, e.g. "Cancel reply" with no reply running) are left out.
+The provider runs the action on the screen the palette was opened from, on the widget of that
+screen which owns it (``owner``: the branching of the chat's body, its profile panel), or on the
+app for ``app.`` actions, so it never imports the app or a screen. Commands the owner cannot
+run right now (``check_action`` says no, e.g. "Cancel reply" with no reply running) and
+commands of a widget the screen does not have are left out.
 """
 
 from __future__ import annotations
@@ -11,12 +13,20 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
 
 from weaver_tui.keymap import KeyAction, palette_commands
 
 
 class WeaverCommands(Provider):
     """Commands for everything weaver can do, with their key in the help text."""
+
+    def _owner(self, item: KeyAction) -> DOMNode | None:
+        """The node whose action ``item`` runs (``None``: not on this screen)."""
+        if not item.owner:
+            return self.screen
+        found = self.screen.query(item.owner)
+        return found.first() if found else None
 
     def _available(self) -> list[KeyAction]:
         available: list[KeyAction] = []
@@ -25,8 +35,11 @@ class WeaverCommands(Provider):
             if item.action.startswith("app."):
                 available.append(item)
                 continue
-            checked = self.screen.check_action(item.action, ())
-            if checked is True and hasattr(self.screen, f"action_{item.action}"):
+            owner = self._owner(item)
+            if owner is None:
+                continue
+            checked = owner.check_action(item.action, ())
+            if checked is True and hasattr(owner, f"action_{item.action}"):
                 available.append(item)
         return available
 
@@ -38,8 +51,8 @@ class WeaverCommands(Provider):
         assert item.action is not None
         if item.action.startswith("app."):
             await self.app.run_action(item.action)
-        else:
-            await self.screen.run_action(item.action)
+        elif (owner := self._owner(item)) is not None:
+            await self.app.run_action(item.action, owner)
 
     async def discover(self) -> Hits:
         for item in self._available():

@@ -11,7 +11,12 @@ the action it runs. ``scope`` says who owns the binding:
   here for the help screen and the README only.
 
 ``action`` is a Textual action string run on the chat screen (``"fork_selected"``) or the app
-(``"app.help"``); ``None`` for widget keys, which act on the focused widget.
+(``"app.help"``); ``None`` for widget keys, which act on the focused widget. ``owner`` names the
+chat widget whose action it is when that is not the screen (``Branching``, ``ProfilePanel``),
+and the command palette runs it there. A ``chat`` key of an owner is bound on the owner itself
+(:func:`owned_bindings`: it acts while the focus is inside it) and on the screen, which hands it
+to the owner from anywhere else on the chat (:func:`reach_from_anywhere`); a ``tree`` or
+``messages`` key is that widget's own, which asks the owner through a message.
 """
 
 from __future__ import annotations
@@ -40,6 +45,9 @@ class KeyAction:
     """Bind before the focused widget sees the key (so the composer does not swallow it)."""
     short: str = ""
     """The footer's label when the whole row of keys does not fit (empty: the command)."""
+    owner: str = ""
+    """The type name of the chat widget whose action this is (empty: the screen, or the app
+    for ``app.`` actions); the palette finds it on the screen by that name."""
 
     @property
     def key_display(self) -> str:
@@ -67,6 +75,11 @@ def _display_one(key: str) -> str:
         return key
     return "+".join(_KEY_NAMES.get(p, p.capitalize() if len(p) > 1 else p.upper()) for p in parts)
 
+
+BRANCHING = "Branching"
+"""The chat's body, which owns branching (:class:`weaver_tui.screens.chat.branching.Branching`)."""
+PROFILE_PANEL = "ProfilePanel"
+"""The slot above the composer (:class:`weaver_tui.screens.chat.profile_panel.ProfilePanel`)."""
 
 KEYMAP: tuple[KeyAction, ...] = (
     # global
@@ -185,6 +198,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "f",
         "tree",
         "fork_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Edit message",
@@ -192,6 +206,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "e",
         "tree",
         "edit_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Regenerate reply",
@@ -199,6 +214,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "r",
         "tree",
         "regenerate_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Next version",
@@ -206,6 +222,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "]",
         "tree",
         "next_version",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Previous version",
@@ -213,6 +230,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "[",
         "tree",
         "previous_version",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Check out message",
@@ -220,6 +238,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "enter",
         "tree",
         "checkout_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Delete branch",
@@ -227,6 +246,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "delete",
         "tree",
         "delete_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Move in the tree",
@@ -249,6 +269,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         "y",
         "messages",
         "copy_selected",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Copy code block",
@@ -366,6 +387,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         None,
         "chat",
         "continue_reply",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Branch as new conversation",
@@ -373,6 +395,7 @@ KEYMAP: tuple[KeyAction, ...] = (
         None,
         "chat",
         "branch_to_conversation",
+        owner=BRANCHING,
     ),
     KeyAction(
         "Export conversation",
@@ -400,22 +423,14 @@ KEYMAP: tuple[KeyAction, ...] = (
 
 
 def bindings_for(scope: Scope) -> list[Binding]:
-    """Textual bindings for the keys of ``scope`` that have a key and an action."""
+    """Textual bindings for the keys of ``scope`` that have a key and an action of the screen
+    (or the app) itself."""
     bindings: list[Binding] = []
     for item in KEYMAP:
-        if item.scope != scope or item.key is None or item.action is None:
+        if item.scope != scope or item.key is None or item.action is None or item.owner:
             continue
         action = item.action.removeprefix("app.") if scope == "app" else item.action
-        bindings.append(
-            Binding(
-                item.key,
-                action,
-                item.command,
-                show=item.show,
-                priority=item.priority,
-                tooltip=item.description,
-            )
-        )
+        bindings.append(_binding(item, action))
     return bindings
 
 
@@ -435,7 +450,7 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         SPEAKER_KEY,
         "chat",
         "cycle_speaker",
-        priority=True,
+        owner=PROFILE_PANEL,
     ),
     KeyAction(
         "Switch audience",
@@ -443,7 +458,7 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         AUDIENCE_KEY,
         "chat",
         "cycle_audience",
-        priority=True,
+        owner=PROFILE_PANEL,
     ),
     KeyAction(
         "Switch view",
@@ -451,7 +466,7 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         VIEW_KEY,
         "chat",
         "cycle_view",
-        priority=True,
+        owner=PROFILE_PANEL,
     ),
     KeyAction(
         "Review pending patch",
@@ -459,7 +474,7 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         REVIEW_KEY,
         "chat",
         "review_patch",
-        priority=True,
+        owner=PROFILE_PANEL,
     ),
     KeyAction(
         "Remembered items",
@@ -477,6 +492,38 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
     ),
 )
 """Chat-screen keys of the profile panels and traits (speakers, patch review, demo)."""
+
+
+def _binding(item: KeyAction, action: str) -> Binding:
+    assert item.key is not None
+    return Binding(
+        item.key,
+        action,
+        item.command,
+        show=item.show,
+        priority=item.priority,
+        tooltip=item.description,
+    )
+
+
+def owned_bindings(owner: str) -> list[Binding]:
+    """The bindings a chat widget defines itself: the ``chat`` keys of the actions it owns."""
+    return [
+        _binding(item, item.action)
+        for item in all_actions()
+        if item.owner == owner and item.scope == "chat" and item.key and item.action
+    ]
+
+
+def reach_from_anywhere(owner: str) -> list[Binding]:
+    """Screen bindings for the keys of ``owner`` that work from anywhere on the chat (its
+    ``chat`` keys): each runs the owner's action through the screen's ``on_widget`` action,
+    as Textual looks for a binding only along the focused widget and its ancestors."""
+    return [
+        _binding(item, f"on_widget({owner!r}, {item.action!r})")
+        for item in all_actions()
+        if item.owner == owner and item.scope == "chat" and item.key and item.action
+    ]
 
 
 def all_actions() -> tuple[KeyAction, ...]:

@@ -22,7 +22,7 @@ async def test_an_edited_reply_is_a_new_version_and_continues_from_its_text(
         await send(pilot, "what is the answer?")
         reply = screen.messages.items[-1]
         screen.selected_id = reply.id
-        screen.action_edit_selected()
+        screen.branching.action_edit_selected()
         await pilot.pause()
         assert screen.composer.text == "The answer is 41."
         assert screen.composer.hint.startswith("editing reply v1/1")
@@ -63,7 +63,7 @@ async def test_the_offline_model_continues_and_a_question_graph_does_not_offer_i
     async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         await settle(pilot)
-        assert screen.check_action("continue_reply", ()) is not True
+        assert screen.branching.check_action("continue_reply", ()) is not True
 
 
 async def test_continuing_an_edited_reply_after_a_tool_round_makes_its_next_version(
@@ -81,7 +81,7 @@ async def test_continuing_an_edited_reply_after_a_tool_round_makes_its_next_vers
         store = remote_services.store
         assert store.get_message(reply.id).role == "assistant"
         screen.selected_id = reply.id
-        screen.action_edit_selected()
+        screen.branching.action_edit_selected()
         await pilot.pause()
         screen.composer.load_text("There are exactly two files.")
         await pilot.press("enter")

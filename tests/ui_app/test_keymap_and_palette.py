@@ -14,6 +14,8 @@ from textual.widgets import Static
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from weaver_tui.app import WeaverApp
 from weaver_tui.keymap import all_actions, keymap_markdown, palette_commands
+from weaver_tui.screens.chat.branching import Branching
+from weaver_tui.screens.chat.profile_panel import ProfilePanel
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.help import HelpScreen
 from weaver_tui.services import Services
@@ -36,12 +38,13 @@ ISSUE_COMMANDS = {
 
 
 def test_every_issue_command_is_in_the_palette_and_runs_a_chat_action() -> None:
+    owners = {"": ChatScreen, "Branching": Branching, "ProfilePanel": ProfilePanel}
     names = {item.command: item for item in palette_commands()}
     assert set(names) >= ISSUE_COMMANDS
     for name in ISSUE_COMMANDS:
         action = names[name].action
         assert action is not None, name
-        assert hasattr(ChatScreen, f"action_{action}"), name
+        assert hasattr(owners[names[name].owner], f"action_{action}"), name
 
 
 def test_bound_keys_are_unique_and_keep_textual_quit_and_copy() -> None:
@@ -154,7 +157,7 @@ async def test_in_edit_mode_the_footer_offers_leaving_it_not_cancelling_a_reply(
         await wait_until(pilot, lambda: screen.state.conversation is not None)
         question = screen.messages.items[0]
         screen.selected_id = question.id
-        screen.action_edit_selected()
+        screen.branching.action_edit_selected()
         await pilot.pause()
         escape = screen.active_bindings["escape"].binding
         assert escape.description == "Leave edit or fork mode"

@@ -126,7 +126,7 @@ async def test_a_long_conversation_shows_its_bottom_first_then_everything(
         last_entry = screen.messages._layout.entries[-1]
         # Meanwhile the screen only shows: no action; Enter keeps the draft and sends it once
         # the conversation is open.
-        assert screen.check_action("fork_selected", ()) is None
+        assert screen.branching.check_action("fork_selected", ()) is None
         screen.composer.load_text("too early")
         await pilot.press("enter")
         await pilot.pause()
@@ -140,7 +140,7 @@ async def test_a_long_conversation_shows_its_bottom_first_then_everything(
         items = [item.id for item in screen.messages.items]
         assert items[: len(main)] == main
         assert screen.messages._layout.entries[len(main) - 1] is last_entry  # drawn once, kept
-        assert screen.check_action("fork_selected", ()) is True
+        assert screen.branching.check_action("fork_selected", ()) is True
         assert screen.composer.text == ""
         sent = services.store.get_message(items[len(main)])
         assert (sent.role, sent.content, sent.parent_id) == ("user", "too early", main[-1])

@@ -54,7 +54,7 @@ async def test_a_registered_throwaway_profile_runs_through_the_app(
         assert reply.badge == "checked by offline"  # its reply badge, from the record meta
         stage = next(row for row in screen.query(ToolRow) if row.key == "stage:check")
         assert stage.tool_name == "Checking: the question"  # its stage name
-        assert not screen.check_action("cycle_speaker", ())  # no participants declared
+        assert not screen.panels.check_action("cycle_speaker", ())  # no participants declared
 
 
 def test_reply_blocks_draw_what_the_traits_declare() -> None:

@@ -5,7 +5,7 @@ A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
 :class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`, one row each, and, while the space is
 served, the :class:`~weaver_tui.widgets.seat_presence.SeatPresence` line. The panel adds no messages of its own:
 ``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
-bubble up through it to the screen. The chat screen's keys call
+bubble up through it to the chat's profile panel and screen. The profile panel's keys call
 :meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
 :meth:`MediatorPanel.cycle_view` (the composer has the focus, so the bars' own keys rarely
 see the press); the chat screen makes the next user record from :attr:`MediatorPanel.speaker`

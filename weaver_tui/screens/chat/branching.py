@@ -1,11 +1,14 @@
-"""The chat screen's branching: fork, edit, regenerate, continue, flip versions, check out,
-copy a branch, delete; and which message these act on (the selection).
+"""The chat's branching: fork, edit, regenerate, continue, flip versions, check out, copy a
+branch, delete; and which message these act on (the selection).
 
 Each is a tree operation on the store through :class:`~weaver_tui.chat_state.ChatState`
-followed by a redraw of what it changed. They are reached from the tree's keys, the message
-view's keys and the command palette, all through the screen, which forwards them here. Those
-that need a turn (regenerate, continue) or another conversation (a branch copied out) post
-their request to the screen (:mod:`.chat_requests`).
+followed by a redraw of what it changed. :class:`Branching` is the chat's body (``#chat-body``:
+tree | messages and composer | tools), the nearest widget that holds both the tree and the
+message view: their keys post requests that bubble up to it (one handler for the tree's six,
+:class:`~weaver_tui.widgets.conversation_tree.ConversationTree.Request`), and the command
+palette runs its actions on it (``owner="Branching"`` in :mod:`weaver_tui.keymap`), so the
+screen forwards none of them. Those that need a turn (regenerate, continue) or another
+conversation (a branch copied out) post their request to the screen (:mod:`.requests`).
 """
 
 from __future__ import annotations
@@ -14,8 +17,13 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from textual import on
+from textual.containers import Horizontal
+
 from storage.store import StorageError
 from weaver_tui.screens.chat.requests import AnswerRequested, ConversationRequested
+from weaver_tui.widgets.conversation_tree import ConversationTree
+from weaver_tui.widgets.message_view import MessageView
 
 if TYPE_CHECKING:
     from weaver_tui.chat_state import ChatState
@@ -27,9 +35,16 @@ logger = logging.getLogger(__name__)
 
 BUSY_SENTENCE = "Wait for the reply to finish (or press Esc) first."
 
+NEEDS_A_CONVERSATION = frozenset(
+    {"fork_selected", "edit_selected", "regenerate_selected", "delete_selected"}
+    | {"branch_to_conversation"}
+)
+"""Actions with nothing to act on before the conversation's first message."""
 
-class Branching:
-    """Branching for one chat screen (``presenter`` redraws what an operation changed)."""
+
+class Branching(Horizontal):
+    """The chat's body, which owns branching (``presenter`` redraws what an operation
+    changed; ``after_checkout(old_leaf, message_id)`` runs after the path moved)."""
 
     def __init__(
         self,
@@ -37,11 +52,16 @@ class Branching:
         state: ChatState,
         compose_mode: ComposeMode,
         presenter: PathPresenter,
+        *,
+        after_checkout: Callable[[str, str], None],
+        id: str | None = None,
     ) -> None:
+        super().__init__(id=id)
         self._surface = surface
         self._state = state
         self._mode = compose_mode
         self._presenter = presenter
+        self._after_checkout = after_checkout
         self.selected_id: str | None = None
         """The message selected in the message view (``None``: none yet)."""
 
@@ -53,6 +73,12 @@ class Branching:
         tree = self._surface.tree
         if tree.has_focus and tree.selected_message_id is not None:
             return tree.selected_message_id
+        if self.selected_id is not None and self.selected_id in self._state.index:
+            return self.selected_id
+        return self._state.leaf_id
+
+    def selected_or_leaf(self) -> str | None:
+        """The message selected in the view, else the active leaf (the tree's cursor aside)."""
         if self.selected_id is not None and self.selected_id in self._state.index:
             return self.selected_id
         return self._state.leaf_id
@@ -87,6 +113,12 @@ class Branching:
         self._mode.clear()
         self._presenter.show_path()
         return True
+
+    def checkout_and_offer_rewind(self, message_id: str) -> None:
+        """Check out ``message_id``, then offer to rewind the files the move concerns."""
+        old_leaf = self._state.leaf_id
+        if self.checkout(message_id) and old_leaf is not None:
+            self._after_checkout(old_leaf, message_id)
 
     def flip_version(self, message_id: str, delta: int) -> bool:
         """Show the sibling ``delta`` versions away (root → it → its remembered leaf) in the
@@ -159,7 +191,7 @@ class Branching:
         self._surface.app.copy_to_clipboard(printable(self._state.index.get(message_id).content))
         self._surface.notify("Copied the message.")
 
-    def continue_reply(self) -> None:
+    def action_continue_reply(self) -> None:
         """A new version of the selected reply (else the path's last) that starts with its
         text and goes on from there."""
         index = self._state.index
@@ -185,7 +217,7 @@ class Branching:
             return
         self._surface.post_message(AnswerRequested(user_id))
 
-    def branch_to_conversation(self) -> None:
+    def action_branch_to_conversation(self) -> None:
         """Copy the path to the selected message (else the active leaf) into a conversation
         of its own, and open it there."""
         from storage.branch_copy import branch_to_conversation
@@ -247,3 +279,71 @@ class Branching:
             self.edit(message_id)
         elif action in ("regenerate", "retry"):
             self.regenerate(message_id)
+
+    # ------------------------------------------------------------------ what the panes ask
+
+    @on(ConversationTree.Request)
+    def _tree_asked(self, request: ConversationTree.Request) -> None:
+        """A key pressed in the tree, on the message under its cursor."""
+        request.stop()
+        message_id = request.message_id
+        match request:
+            case ConversationTree.CheckoutRequested():
+                self.checkout_and_offer_rewind(message_id)
+            case ConversationTree.VersionFlipRequested(delta=delta):
+                self.flip_from_tree(message_id, delta)
+            case ConversationTree.ForkRequested():
+                self.fork_from(message_id)
+            case ConversationTree.EditRequested():
+                self.edit(message_id)
+            case ConversationTree.RegenerateRequested(user_message_id=user_message_id):
+                self._surface.post_message(AnswerRequested(user_message_id))
+            case ConversationTree.DeleteRequested():
+                self.delete(message_id)
+
+    def on_message_view_selected(self, event: MessageView.Selected) -> None:
+        self.selected_id = event.message_id
+
+    def on_message_view_version_flip_requested(
+        self, event: MessageView.VersionFlipRequested
+    ) -> None:
+        self.flip_version(event.message_id, event.delta)
+
+    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
+        self.view_action(event.action, event.message_id)
+
+    # ------------------------------------------------------------------ the palette's commands
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Nothing acts before the conversation is read; most need a conversation."""
+        if not self._surface.conversation_open:
+            return None
+        if action in NEEDS_A_CONVERSATION:
+            return self._state.conversation is not None
+        if action == "continue_reply":
+            return self._state.conversation is not None and self._state.traits.continue_reply
+        return True
+
+    def action_fork_selected(self) -> None:
+        self.with_selected(self.fork_from)
+
+    def action_edit_selected(self) -> None:
+        self.with_selected(self.edit)
+
+    def action_regenerate_selected(self) -> None:
+        self.with_selected(self.regenerate)
+
+    def action_next_version(self) -> None:
+        self.with_selected(lambda message_id: self.flip_version(message_id, +1))
+
+    def action_previous_version(self) -> None:
+        self.with_selected(lambda message_id: self.flip_version(message_id, -1))
+
+    def action_checkout_selected(self) -> None:
+        self.with_selected(self.checkout_and_offer_rewind)
+
+    def action_delete_selected(self) -> None:
+        self.with_selected(self.delete)
+
+    def action_copy_selected(self) -> None:
+        self.copy_message(self.selected_or_leaf())

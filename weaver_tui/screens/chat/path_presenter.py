@@ -77,7 +77,7 @@ class PathPresenter:
         surface = self._surface
         self.tree_pending = defer_tree
         surface.tools.clear()
-        self._panels.mount()
+        self._panels.show_for_conversation()
         if defer_tree:
             surface.call_after_refresh(self.load_tree)
         else:

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
-
 from weaver_tui.screens.chat.requests import ResumeRequested
 
 if TYPE_CHECKING:
@@ -27,30 +25,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PROFILE_ACTIONS = frozenset(
-    {
-        "cycle_speaker",
-        "cycle_audience",
-        "cycle_view",
-        "review_patch",
-        "play_demo",
-        "show_remembered",
-    }
-)
+PROFILE_ACTIONS = frozenset({"play_demo", "show_remembered"})
+"""The palette's commands of the profile features (the panel's keys are the panel's own)."""
 
 DEMO_PAUSE_S = 1.5
 """The pause between a demo's turns (long enough to read the last delivery)."""
-
-
-def profile_bindings() -> list[Binding]:
-    """The chat-screen keys of the profile panels (from :data:`keymap.PROFILE_KEYS`)."""
-    from weaver_tui.keymap import PROFILE_KEYS
-
-    return [
-        Binding(k.key, k.action, k.command, show=k.show, priority=k.priority, tooltip=k.description)
-        for k in PROFILE_KEYS
-        if k.key and k.action
-    ]
 
 
 def warm_profile_modules(profile: str) -> None:
@@ -92,14 +71,9 @@ class ProfileFeatures:
 
     def check(self, action: str) -> bool:
         """Whether one of :data:`PROFILE_ACTIONS` is available now."""
-        traits = self._state.traits
-        if action == "review_patch":
-            return traits.patch_review and not self._surface.running
         if action == "play_demo":
             return not self._surface.running
-        if action == "show_remembered":
-            return traits.memory is not None
-        return bool(traits.participants)
+        return self._state.traits.memory is not None
 
     # ------------------------------------------------------------------ patch review
 

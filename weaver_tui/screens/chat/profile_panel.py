@@ -7,6 +7,11 @@ record), F3 which view the message view shows (everything, the shared channel, o
 participant's), and a new conversation stores its participants. With a project root: the
 label naming the folder the conversation works in.
 
+:class:`ProfilePanel` is the ``#profile-panel`` slot itself, a widget with the panel's keys
+(F2, F8, F3, and F4 for the patch review the project label announces): they act when the
+panel has the focus, and the chat screen binds them too so that they work from anywhere on
+the chat (the composer has the focus while you choose who speaks).
+
 The speakers' panel and the views need agent modules (LangChain types), so until the warm-up
 after the first paint has imported them (``agents_ready``) the screen shows the plain path and
 no speakers' panel.
@@ -17,7 +22,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.binding import BindingType
+from textual.containers import Vertical
+
+from weaver_tui.keymap import PROFILE_PANEL, owned_bindings
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -27,17 +37,20 @@ if TYPE_CHECKING:
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
 
 
-class ProfilePanel:
+class ProfilePanel(Vertical):
     """The panel and the chosen view of one chat screen.
 
-    ``surface`` gives the composer (its speaker follows the panel), the area the panel is
-    mounted in and whether the agent modules are loaded; ``pending_patches`` returns how many
-    patches wait for review.
+    ``surface`` gives the composer (its speaker follows the panel), what the chat is doing and
+    whether the agent modules are loaded; ``pending_patches`` returns how many patches wait for
+    review and ``review_patch`` opens the review of the one waiting.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [*owned_bindings(PROFILE_PANEL)]
 
     def __init__(
         self,
@@ -46,11 +59,15 @@ class ProfilePanel:
         project_root: Path | None,
         *,
         pending_patches: Callable[[], int],
+        review_patch: Callable[[], None],
+        id: str | None = None,
     ) -> None:
+        super().__init__(id=id)
         self._surface = surface
         self._state = state
         self._project_root = project_root
         self._pending_patches = pending_patches
+        self._review_patch = review_patch
         self.view: str | None = None
         """The view the message view shows (``None``: everything, as the model reads it)."""
         self.panel: Widget | None = None
@@ -109,7 +126,7 @@ class ProfilePanel:
 
     # ------------------------------------------------------------------ the panel
 
-    def mount(self) -> None:
+    def show_for_conversation(self) -> None:
         """Show the open profile's panel (or none), set up for the open conversation."""
         from weaver_tui.profile_panels import PanelOptions, panel_for
 
@@ -145,12 +162,11 @@ class ProfilePanel:
         """Put a panel above the composer, or remove it with ``None``. The panel replaced
         stays in the DOM until its removal completes, so panels carry no ids and are found
         through :attr:`panel`."""
-        area = self._surface.panel_area
-        area.remove_children()
+        self.remove_children()
         self.panel = panel
         if panel is not None:
-            area.mount(panel)
-        area.set_class(panel is not None, "-has-panel")
+            self.mount(panel)
+        self.set_class(panel is not None, "-has-panel")
 
     def mediator_panel(self) -> MediatorPanel | None:
         from weaver_tui.widgets.mediator_panel import MediatorPanel
@@ -182,17 +198,42 @@ class ProfilePanel:
         )
         return event.record_meta()
 
-    def cycle_speaker(self) -> None:
+    # ------------------------------------------------------------------ the panel's keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The speakers' keys with participants, F4 with patch review while no reply runs;
+        nothing before the conversation is read."""
+        if not self._surface.conversation_open:
+            return None
+        traits = self._state.traits
+        if action == "review_patch":
+            return traits.patch_review and not self._surface.running
+        if action in ("cycle_speaker", "cycle_audience", "cycle_view"):
+            return bool(traits.participants)
+        return True
+
+    def action_cycle_speaker(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_speaker()
 
-    def cycle_audience(self) -> None:
+    def action_cycle_audience(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_audience()
 
-    def cycle_view(self) -> None:
+    def action_cycle_view(self) -> None:
         if (panel := self.mediator_panel()) is not None:
             panel.cycle_view()
+
+    def action_review_patch(self) -> None:
+        self._review_patch()
+
+    def on_project_root_label_review_requested(
+        self, event: ProjectRootLabel.ReviewRequested
+    ) -> None:
+        self._review_patch()
+
+    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
+        self._surface.composer.speaker = event.name
 
     def viewer(self) -> str | None:
         """The reader whose view is shown, as the store's queries take it (``None``: the

@@ -9,21 +9,26 @@ panes and its status, nothing else) and the other pieces it works with:
 - :class:`~.sender.Sender`: Enter in the composer: the user's record first, then the turn;
 - :class:`~.path_presenter.PathPresenter`: the path, the tree and the header from the state;
 - :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
-- :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete;
+- :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete (a
+  widget: the chat's body, where the tree's and the message view's requests arrive);
 - :class:`~.compose_mode.ComposeMode`: where the next message goes (fork / edit);
 - :class:`~.conversation_switcher.ConversationSwitcher`: new, open, switch profile;
 - :class:`~.conversation_settings.ConversationSettings`: model, instructions, attachments;
 - :class:`~.context_steering.ContextSteering`: pins, omissions, summaries, the token count;
 - :class:`~.artifact_saver.ArtifactSaver`: exports and a reply's files;
-- :class:`~.profile_panel.ProfilePanel` and :class:`~.profile_features.ProfileFeatures`:
-  what the open profile's traits add (speakers and views, patch review, memory, the demo);
+- :class:`~.profile_panel.ProfilePanel` (a widget: the slot above the composer, with the
+  panel's keys) and :class:`~.profile_features.ProfileFeatures`: what the open profile's
+  traits add (speakers and views, patch review, memory, the demo);
 - :class:`~.conversation_opener.ConversationOpener`: the first read, in a thread.
 
 What a piece asks of the whole screen (answer a message again, resume a paused turn, open
 another conversation, a turn ended, the header is stale) arrives as a Textual message
-(:mod:`.chat_requests`). Textual finds actions and handlers on the screen, so the screen keeps
-them, each forwarding to its piece. Expected failures arrive as ``RunError`` events and become
-a notification plus an inline error on the reply; anything unexpected is caught by the one
+(:mod:`.requests`). The pieces that own keys (branching, the profile panel) are widgets with
+their own actions and handlers, and the palette runs their commands there (``owner`` in
+:mod:`weaver_tui.keymap`); a key of theirs that works from anywhere on the chat is a screen
+binding that runs the owner's action (:meth:`action_on_widget`). The screen's own actions are
+the screen-level ones. Expected failures arrive as ``RunError`` events and become a
+notification plus an inline error on the reply; anything unexpected is caught by the one
 ``Worker.StateChanged`` handler, logged, and shown as a sentence: never a traceback.
 """
 
@@ -36,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
@@ -47,7 +52,7 @@ from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.heap import freeze_long_lived
-from weaver_tui.keymap import bindings_for
+from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
 from weaver_tui.screens.chat.auto_summary import AutoSummary
@@ -66,7 +71,6 @@ from weaver_tui.screens.chat.path_presenter import RETRYABLE, PathPresenter, emp
 from weaver_tui.screens.chat.profile_features import (
     PROFILE_ACTIONS,
     ProfileFeatures,
-    profile_bindings,
     warm_profile_modules,
 )
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -96,7 +100,6 @@ if TYPE_CHECKING:
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
-    from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +107,10 @@ logger = logging.getLogger(__name__)
 class ChatScreen(Screen[None]):
     """Header, tree | messages + composer | tool pane, footer."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [*bindings_for("chat"), *profile_bindings()]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *bindings_for("chat"),
+        *reach_from_anywhere(PROFILE_PANEL),
+    ]
 
     conversation_open: var[bool] = var(False, bindings=True)
     """True once ``self.state`` holds the conversation; until then (a long conversation's
@@ -132,7 +138,12 @@ class ChatScreen(Screen[None]):
         self.state = state = ChatState(services.store, profile or services.early.default_profile)
         self.compose_mode = mode = ComposeMode(self, state)
         self.panels = ProfilePanel(
-            self, state, project_root, pending_patches=lambda: self.features.pending_count()
+            self,
+            state,
+            project_root,
+            pending_patches=lambda: self.features.pending_count(),
+            review_patch=lambda: self.features.review_patch(),
+            id="profile-panel",
         )
         self.steering = ContextSteering(self, state, services)
         self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
@@ -152,8 +163,11 @@ class ChatScreen(Screen[None]):
         )
         self.approvals = ToolApprovals(self, state)
         self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
-        self.branching = Branching(self, state, mode, self.presenter)
         self.file_rewind = FileRewind(self, state, self.panels.project_dir)
+        self.branching = Branching(
+            self, state, mode, self.presenter,
+            after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
+        )  # fmt: skip
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
             panels=self.panels,
@@ -208,12 +222,12 @@ class ChatScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield ChatHeader()
-        with Horizontal(id="chat-body"):
+        with self.branching:
             yield ConversationTree(id="tree-pane")
             with Vertical(id="chat-main"):
                 yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
-                yield Vertical(id="profile-panel")
+                yield self.panels
                 composer = Composer(id="composer")
                 composer.history_source = self._prompt_history
                 composer.complete_source = self._complete_mention
@@ -256,10 +270,6 @@ class ChatScreen(Screen[None]):
     @property
     def composer(self) -> Composer:
         return self.query_one("#composer", Composer)
-
-    @property
-    def panel_area(self) -> Widget:
-        return self.query_one("#profile-panel")
 
     @property
     def empty_hint(self) -> Static:
@@ -391,7 +401,7 @@ class ChatScreen(Screen[None]):
         self.local_models.start()
         self.steering.update_count()
         if self.state.traits.participants:
-            self.panels.mount()
+            self.panels.show_for_conversation()
             self.presenter.show_path()
         else:
             self.panels.show_pending_count(self.features.pending_count())
@@ -491,6 +501,16 @@ class ChatScreen(Screen[None]):
     def action_export_conversation(self) -> None:
         self.saver.export_conversation()
 
+    async def action_on_widget(self, owner: str, action: str) -> None:
+        """Run ``action`` of the chat widget of type ``owner``: one of its keys that works from
+        anywhere on the chat (see :func:`weaver_tui.keymap.reach_from_anywhere`)."""
+        if (widget := self._widget_of_type(owner)) is not None:
+            await widget.run_action(action)
+
+    def _widget_of_type(self, owner: object) -> Widget | None:
+        found = self.query(str(owner))
+        return found.first() if found else None
+
     def action_save_artifacts(self) -> None:
         """Save the selected reply's artifacts (else the latest on the path's) as files."""
         self.saver.save_artifacts(self.selected_id)
@@ -529,18 +549,6 @@ class ChatScreen(Screen[None]):
     def pending_review(self) -> PendingReview | None:
         return self.features.pending_review()
 
-    def action_cycle_speaker(self) -> None:
-        self.panels.cycle_speaker()
-
-    def action_cycle_audience(self) -> None:
-        self.panels.cycle_audience()
-
-    def action_cycle_view(self) -> None:
-        self.panels.cycle_view()
-
-    def action_review_patch(self) -> None:
-        self.features.review_patch()
-
     def action_play_demo(self) -> None:
         self.features.play_demo()
 
@@ -553,9 +561,6 @@ class ChatScreen(Screen[None]):
     def action_show_mcp_servers(self) -> None:
         self.mcp_switches.show()
 
-    def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:
-        self.composer.speaker = event.name
-
     def on_channel_tabs_view_changed(self, event: ChannelTabs.ViewChanged) -> None:
         self.panels.view = event.view
         if self.panels.viewer() is not None:
@@ -566,11 +571,6 @@ class ChatScreen(Screen[None]):
             self.presenter.show_path()
         elif self.turn is not None:  # a reply is streaming: filter it by the new view at once
             self.turn.reshow(self.panels.visible_items())
-
-    def on_project_root_label_review_requested(
-        self, event: ProjectRootLabel.ReviewRequested
-    ) -> None:
-        self.features.review_patch()
 
     # ------------------------------------------------------------------ branching
 
@@ -588,72 +588,11 @@ class ChatScreen(Screen[None]):
     def _composing(self, event: Composer.Changed) -> None:
         self.messages.composing = bool(event.text_area.text.strip())
 
-    def on_message_view_selected(self, event: MessageView.Selected) -> None:
-        self.branching.selected_id = event.message_id
-
-    def on_message_view_version_flip_requested(
-        self, event: MessageView.VersionFlipRequested
-    ) -> None:
-        self.branching.flip_version(event.message_id, event.delta)
-
-    def on_message_view_action_requested(self, event: MessageView.ActionRequested) -> None:
-        self.branching.view_action(event.action, event.message_id)
-
-    def on_conversation_tree_checkout_requested(
-        self, event: ConversationTree.CheckoutRequested
-    ) -> None:
-        self._checkout(event.message_id)
-
-    def on_conversation_tree_version_flip_requested(
-        self, event: ConversationTree.VersionFlipRequested
-    ) -> None:
-        self.branching.flip_from_tree(event.message_id, event.delta)
-
-    def on_conversation_tree_fork_requested(self, event: ConversationTree.ForkRequested) -> None:
-        self.branching.fork_from(event.message_id)
-
-    def on_conversation_tree_edit_requested(self, event: ConversationTree.EditRequested) -> None:
-        self.branching.edit(event.message_id)
-
-    def on_conversation_tree_regenerate_requested(
-        self, event: ConversationTree.RegenerateRequested
-    ) -> None:
-        self.start_turn(event.user_message_id)
-
     def on_answer_requested(self, event: AnswerRequested) -> None:
         self.start_turn(event.user_message_id, continue_from=event.continue_from)
 
     def on_resume_requested(self, event: ResumeRequested) -> None:
         self.run_turn(event.user_message_id, resume=(event.record_id, event.value))
-
-    def on_conversation_tree_delete_requested(
-        self, event: ConversationTree.DeleteRequested
-    ) -> None:
-        self.branching.delete(event.message_id)
-
-    def action_fork_selected(self) -> None:
-        self.branching.with_selected(self.branching.fork_from)
-
-    def action_edit_selected(self) -> None:
-        self.branching.with_selected(self.branching.edit)
-
-    def action_regenerate_selected(self) -> None:
-        self.branching.with_selected(self.branching.regenerate)
-
-    def action_next_version(self) -> None:
-        self.branching.with_selected(lambda message_id: self.flip_version(message_id, +1))
-
-    def action_previous_version(self) -> None:
-        self.branching.with_selected(lambda message_id: self.flip_version(message_id, -1))
-
-    def action_checkout_selected(self) -> None:
-        self.branching.with_selected(self._checkout)
-
-    def _checkout(self, message_id: str) -> None:
-        """Check out ``message_id``, then offer to rewind the files the move concerns."""
-        old_leaf = self.state.leaf_id
-        if self.branching.checkout(message_id) and old_leaf is not None:
-            self.file_rewind.offer_after_checkout(old_leaf, message_id)
 
     def action_undo_patch(self) -> None:
         self.file_rewind.undo_last()
@@ -661,30 +600,13 @@ class ChatScreen(Screen[None]):
     def action_redo_patch(self) -> None:
         self.file_rewind.redo()
 
-    def action_delete_selected(self) -> None:
-        self.branching.with_selected(self.branching.delete)
-
-    def action_copy_selected(self) -> None:
-        self.branching.copy_message(self._selected_message())
-
-    def action_continue_reply(self) -> None:
-        self.branching.continue_reply()
-
-    def action_branch_to_conversation(self) -> None:
-        self.branching.branch_to_conversation()
-
     # ------------------------------------------------------------------ context
 
-    def _selected_message(self) -> str | None:
-        if self.selected_id is not None and self.selected_id in self.state.index:
-            return self.selected_id
-        return self.state.leaf_id
-
     def action_pin_in_context(self) -> None:
-        self.steering.toggle_mark(self._selected_message(), "pinned")
+        self.steering.toggle_mark(self.branching.selected_or_leaf(), "pinned")
 
     def action_leave_out_of_context(self) -> None:
-        self.steering.toggle_mark(self._selected_message(), "excluded")
+        self.steering.toggle_mark(self.branching.selected_or_leaf(), "excluded")
 
     def action_toggle_auto_summary(self) -> None:
         self.auto_summary.toggle_for_conversation()
@@ -785,11 +707,18 @@ class ChatScreen(Screen[None]):
         elif event.worker.group != "warm-up":
             self.notify(sentence, severity="error")
 
+    def _widget_allows(self, owner: object, action: object) -> bool | None:
+        """What the widget of type ``owner`` says of its ``action`` (``False``: none here)."""
+        widget = self._widget_of_type(owner)
+        return False if widget is None else widget.check_action(str(action), ())
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.conversation_open:
             return None  # shown, unavailable for the moment the rest of it is read
         if action == "compose_in_editor" and self.draft_pending:
             return None
+        if action == "on_widget":
+            return self._widget_allows(*parameters)
         if action in PROFILE_ACTIONS:
             return self.features.check(action)
         if action == "cancel_reply":
@@ -798,11 +727,4 @@ class ChatScreen(Screen[None]):
             return not self.running and self.compose_mode.active
         if action == "retry":
             return self.retry_user_id is not None and not self.running
-        if action in {
-            "fork_selected", "edit_selected", "regenerate_selected", "delete_selected",
-            "branch_to_conversation",
-        }:  # fmt: skip
-            return self.state.conversation is not None
-        if action == "continue_reply":
-            return self.state.conversation is not None and self.state.traits.continue_reply
         return True

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
-    from textual.widget import Widget
     from textual.widgets import Static
     from textual.worker import Worker
 
@@ -43,8 +42,6 @@ class ChatSurface(Protocol):
     def tools(self) -> ToolStatusPane: ...
     @property
     def composer(self) -> Composer: ...
-    @property
-    def panel_area(self) -> Widget: ...
     @property
     def empty_hint(self) -> Static: ...
 

@@ -19,9 +19,10 @@ Usage (the chat screen owns storage; this widget never touches it)::
     tree.select(message_id)          # put the cursor on a message (a version flipped elsewhere)
     tree.selected_message_id         # the message under the cursor
 
-It posts (handle as ``on_conversation_tree_<name>``): :class:`CheckoutRequested`,
-:class:`VersionFlipRequested`, :class:`ForkRequested`, :class:`EditRequested`,
-:class:`RegenerateRequested`, :class:`DeleteRequested`.
+It posts (handle as ``on_conversation_tree_<name>``, or all at once as their base
+``ConversationTree.Request``): :class:`CheckoutRequested`, :class:`VersionFlipRequested`,
+:class:`ForkRequested`, :class:`EditRequested`, :class:`RegenerateRequested`,
+:class:`DeleteRequested`.
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ class ConversationTree(LabelledTree):
     }
     """
 
+    Request: TypeAlias = requests.Request
     CheckoutRequested: TypeAlias = requests.CheckoutRequested
     VersionFlipRequested: TypeAlias = requests.VersionFlipRequested
     ForkRequested: TypeAlias = requests.ForkRequested
