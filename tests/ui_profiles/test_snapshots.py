@@ -31,7 +31,7 @@ def test_patch_review_conflict_in_the_light_theme(
 
 def mediator(space: Space, speaker: str | None = None) -> PanelHost:
     panel = MediatorPanel(space.participants, speaker=speaker)
-    return PanelHost(panel, space.records, space.participants)
+    return PanelHost(panel, space)
 
 
 def test_mediator_shared_view(snap_compare: Any, space: Space) -> None:
