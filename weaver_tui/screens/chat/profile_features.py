@@ -35,6 +35,8 @@ PROFILE_ACTIONS = frozenset(
         "review_patch",
         "play_demo",
         "show_remembered",
+        "invite_participants",
+        "close_space",
     }
 )
 
@@ -99,6 +101,8 @@ class ProfileFeatures:
             return not self._surface.running
         if action == "show_remembered":
             return traits.memory is not None
+        if action in ("invite_participants", "close_space"):
+            return traits.seats and self._state.conversation is not None
         return bool(traits.participants)
 
     # ------------------------------------------------------------------ patch review
