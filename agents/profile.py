@@ -135,6 +135,10 @@ class ProfileTraits:
     participants: tuple[str, ...] = ()
     """The default speakers of a conversation with several people (empty: one user). With
     participants the app offers who speaks, whom they address, and one view per channel."""
+    seats: bool = False
+    """A conversation is a shared space its participants can join, one seat each, from their
+    own browser: the palette's "Invite participants" serves it (as ``weaver-tui space
+    open`` does) and "Close shared space" revokes their links."""
     private_messages: bool = False
     """Some messages are private to one participant: a conversation's title then comes only
     from a message everyone may read (else a neutral one naming the participants), since the

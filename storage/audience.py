@@ -10,6 +10,11 @@ A *viewer* is ``None`` (the facilitator, who reads everything), ``"shared"`` (wh
 reads) or a participant's name. The condition is part of each query, so a participant's view
 never loads another person's private records into the process at all. Names compare without
 regard to case or runs of spaces, as participant names do everywhere else.
+
+A record still streaming is nobody's but the facilitator's, whatever its meta says so far: a
+reply's audience is known only once it is complete (a reply without a delivery tool goes to
+whoever spoke, decided when it ends), so a participant never reads, even for a moment, words
+that end up private to someone else.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
     visibility = f"json_extract({meta}, '$.visibility')"
     sender = f"json_extract({meta}, '$.sender')"
     return (
+        f"({alias}.status != 'streaming' AND "
         f"(coalesce({visibility}, CASE WHEN {alias}.role = 'user' "
         f"THEN coalesce({sender}, '{EVERYONE}') END) = '{EVERYONE}'"
         f" OR lower({visibility}) = {param}"
-        f" OR ({alias}.role = 'user' AND lower({sender}) = {param})) IS 1"
+        f" OR ({alias}.role = 'user' AND lower({sender}) = {param}))) IS 1"
     )
 
 

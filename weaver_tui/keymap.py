@@ -490,8 +490,22 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         "chat",
         "play_demo",
     ),
+    KeyAction(
+        "Invite participants",
+        "Mediator: serve this space to its participants, one link each; shows the links to send",
+        None,
+        "chat",
+        "invite_participants",
+    ),
+    KeyAction(
+        "Close shared space",
+        "Mediator: stop serving this space and revoke its participants' links",
+        None,
+        "chat",
+        "close_space",
+    ),
 )
-"""Chat-screen keys of the profile panels and traits (speakers, patch review, demo)."""
+"""Chat-screen keys of the profile panels and traits (speakers, patch review, demo, seats)."""
 
 
 def _binding(item: KeyAction, action: str) -> Binding:

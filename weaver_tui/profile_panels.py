@@ -13,8 +13,9 @@ by the panel kind a profile declares (``ProfileTraits.panel``) from :data:`PANEL
 
 :func:`items_for_view` turns a path of a conversation with participants into the message-view
 rows one view shows, by way of :func:`agents.shared_space.space.view_for`: the model view
-(everything), the shared channel, or one participant's view, where a private reply to someone
-else never appears. The panels' keys are in :data:`weaver_tui.keymap.PROFILE_KEYS`.
+(everything), the shared channel, or one participant's view. A reader's view is handed only
+the records the store's viewer filter read for that reader, so a private reply to someone else
+never reaches it. The panels' keys are in :data:`weaver_tui.keymap.PROFILE_KEYS`.
 
 Agent modules are imported inside the functions: this module is imported while the app
 starts, and the first paint must not wait for the agent stack.
@@ -108,45 +109,42 @@ def items_for_view(
 
     ``view`` is ``None`` (the model's view: every record, private ones marked),
     ``"shared"`` (what everyone sees) or a participant's name (what that person may read:
-    shared messages, private replies to them, their own words). ``items`` are the rows the
+    shared messages, private replies to them, their own words). For a reader's view
+    ``records`` are what the store's filtered query read for that reader
+    (``path_to_root(leaf, viewer)``, :mod:`storage.audience`): nothing is filtered here, so
+    a record that reaches this process is one the reader may read. ``items`` are the rows the
     chat screen already built per record id (versions, badges, status); rows are derived from
     them, else built plainly from the records. In every view a delivery (``reply_privately`` /
     ``post_to_shared`` result) shows as the mediator's message with the delivered words, its
     header naming the audience (:func:`delivery_header`).
     Raises ``ValueError`` for a view that is not one of the space's.
     """
-    from agents.shared_space.space import (
-        canonical_participant,
-        record_visibility,
-        shared_channel,
-        view_for,
-    )
+    from agents.shared_space.space import canonical_participant, record_visibility, view_for
 
     rows = items or {}
-    if view is None:
-        delivered = {
-            line.record_id: line for line in view_for(records, None) if line.kind == "delivered"
-        }
+    if (
+        view is not None
+        and view != SHARED_VIEW
+        and canonical_participant(view, participants) is None
+    ):
+        raise ValueError(f"{view!r} is not a participant of this space: {participants!r}")
+    lines = {line.record_id: line for line in view_for(records, None)}
+    if view is not None:  # a reader's records, each shown as its line reads
+        by_id = {record.id: record for record in records}
         return [
-            _row(delivered[record.id], rows.get(record.id) or _plain_item(record))
-            if record.id in delivered
-            else dataclasses.replace(
-                rows.get(record.id) or _plain_item(record),
-                visibility=visibility_label(record_visibility(record, records)),
-            )
-            for record in records
-            if record.role != "system"
+            _row(line, rows.get(record_id) or _plain_item(by_id[record_id]))
+            for record_id, line in lines.items()
+            if line.kind != "internal"
         ]
-    if view == SHARED_VIEW:
-        lines = shared_channel(records)
-    else:
-        name = canonical_participant(view, participants)
-        if name is None:
-            raise ValueError(f"{view!r} is not a participant of this space: {participants!r}")
-        lines = view_for(records, name)
-    by_id = {record.id: record for record in records}
     return [
-        _row(line, rows.get(line.record_id) or _plain_item(by_id[line.record_id])) for line in lines
+        _row(lines[record.id], rows.get(record.id) or _plain_item(record))
+        if record.id in lines and lines[record.id].kind == "delivered"
+        else dataclasses.replace(
+            rows.get(record.id) or _plain_item(record),
+            visibility=visibility_label(record_visibility(record, records)),
+        )
+        for record in records
+        if record.role != "system"
     ]
 
 

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.models import MessageRecord
+from storage.models import MessageRecord, MessageStatus
 from storage.store import ConversationStore
 from storage.tree_index import TreeIndex
 
@@ -128,6 +128,27 @@ def test_a_path_for_a_viewer_leaves_out_what_they_may_not_read(backend: Conversa
     assert [r.id for r in path] == [s.alex_shared.id, s.shared_delivery.id, s.alex_private.id]
     assert backend.path_to_root(s.private_delivery.id, "Alex") == []
     assert len(backend.path_to_root(s.alex_private.id)) == 7
+
+
+def test_a_reply_still_streaming_is_read_by_nobody_but_the_facilitator(
+    backend: ConversationStore,
+) -> None:
+    """Until a reply is complete its audience is not settled, whatever its meta says so far:
+    no participant's tree or path holds it, then everyone it was meant for reads it."""
+    s = _space(backend)
+    reply = backend.add_message(
+        s.conversation_id, "assistant", "Half a thought for every", s.alex_private.id,
+        {"visibility": "shared", "status": "streaming"},
+    )  # fmt: skip
+    for viewer in ("Alex", "Sam", "shared"):
+        assert reply.id not in _tree(backend, s.conversation_id, viewer)
+        assert reply.id not in [r.id for r in backend.path_to_root(reply.id, viewer)]
+    assert reply.id in _tree(backend, s.conversation_id, None)
+
+    backend.update_message(reply.id, content="Half a thought for everyone.",
+                           status=MessageStatus.COMPLETE)  # fmt: skip
+    for viewer in ("Alex", "Sam", "shared"):
+        assert reply.id in _tree(backend, s.conversation_id, viewer)
 
 
 def test_search_for_a_viewer_never_finds_another_participants_private_words(

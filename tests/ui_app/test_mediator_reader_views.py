@@ -134,3 +134,29 @@ async def test_an_export_from_alexs_view_holds_only_what_alex_may_read(services:
     for text in (markdown, records):
         assert "Casino" not in text
         assert "Courage" not in text
+
+
+async def test_alexs_view_in_the_host_shows_what_alexs_seat_shows(services: Services) -> None:
+    """A reply cut off before its audience was settled (no delivery, no audience recorded) is
+    nobody's but the facilitator's: the host's view of Alex reads the same filtered query as
+    Alex's seat, so neither shows it, though Alex spoke last."""
+    from agents.shared_space.seat_view import seat_lines
+    from storage.models import MessageStatus
+
+    store = services.store
+    cid = _space(store)
+    leaf = store.get_conversation(cid).meta["active_leaf"]
+    cut = store.add_message(cid, "assistant", "Sam told me the debts are", leaf)
+    store.update_message(cut.id, status=MessageStatus.CANCELLED)
+    store.set_active_leaf(cid, cut.id)
+    async with new_app(services, profile="mediator", conversation_id=cid).run_test(
+        size=SIZE
+    ) as pilot:
+        screen = await _open(pilot)
+        assert "Sam told me" in "\n".join(i.content for i in screen.messages.items)
+
+        await switch_to(pilot, screen, "Alex")
+        await settle(pilot)
+        shown = [item.content for item in screen.messages.items]
+        assert shown == [line.content for line in seat_lines(store, cid, "Alex")]
+        assert shown == [ALEX_SHARED]

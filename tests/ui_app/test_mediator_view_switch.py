@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, new_app, send, settle, wait_until
 from tests.ui_app.test_mediator_live_views import open_view, record_rows
 from tests.ui_profiles.conftest import ALEX_SAYS
@@ -114,3 +114,40 @@ async def test_a_view_that_hides_everything_says_so_instead_of_the_empty_chat_hi
         await switch_to(pilot, screen, None)
         assert screen.messages.items
         assert not hint.display
+
+
+async def test_alexs_view_shows_nothing_of_a_reply_whose_audience_is_not_settled(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    """Alex spoke, and the mediator is still writing: the words may end up with Sam (here it
+    goes on to answer Sam privately), so switching to Alex's view mid-reply shows none of
+    them; Alex's view reads through the store's viewer filter, where a reply still streaming
+    is nobody's but the facilitator's."""
+    aside = [f"aside{n} " for n in range(3000)]
+    call = ToolCall("reply_privately", {"recipient": "Sam", "content": "Only for Sam."})
+    fake_openai.script(Reply(deltas=aside, token_delay=0.01, tool_calls=[call]), Reply("Done."))
+    async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = await open_view(pilot, 0)  # the model's view: everything
+        await send(pilot, ALEX_SAYS, wait=False)
+        await wait_until(pilot, lambda: "aside3 " in shown_text(screen))
+
+        await switch_to(pilot, screen, "Alex")
+        assert screen.running, "the reply ended before the view was switched"
+        assert "aside" not in shown_text(screen)
+        assert ALEX_SAYS in shown_text(screen)  # Alex's own words stay
+        seen = record_rows(screen)
+        turn = screen.turn
+        assert turn is not None
+        streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+        await wait_until(
+            pilot,
+            lambda: (
+                sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+                > streamed_at_switch + 200
+            ),
+        )
+        screen.action_cancel_reply()
+        await settle(pilot)
+
+        assert not [row for row in seen if "aside" in row]
+        assert "aside" not in shown_text(screen)

@@ -72,8 +72,9 @@ class PanelHost(ThemedApp):
     """A chat-like layout: a message view, a profile panel and a focused composer.
 
     The screen-level ``f2`` / ``f3`` / ``f8`` bindings call the panel as the chat screen will (the
-    composer has the focus). With ``records``, a view change re-filters the message view
-    through :func:`items_for_view`, the wiring the chat screen will have.
+    composer has the focus). With ``space``, a view change shows the records that view's
+    reader may read (read through the store's viewer filter) through :func:`items_for_view`,
+    as the chat screen does.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -87,13 +88,11 @@ class PanelHost(ThemedApp):
     def __init__(
         self,
         panel: Widget,
-        records: list[MessageRecord] | None = None,
-        participants: tuple[str, ...] = (),
+        space: Space | None = None,
     ) -> None:
         super().__init__()
         self.panel = panel
-        self.records = records
-        self.participants = participants
+        self.space = space
         self.posted: list[tuple[str, str | None]] = []
 
     def compose(self) -> ComposeResult:
@@ -108,8 +107,8 @@ class PanelHost(ThemedApp):
         self.show_view(None)
 
     def show_view(self, view: str | None) -> None:
-        if self.records is not None:
-            items = items_for_view(self.records, view, self.participants)
+        if self.space is not None:
+            items = items_for_view(self.space.read(view), view, self.space.participants)
             self.query_one(MessageView).set_messages(items)
 
     def action_cycle_speaker(self) -> None:
@@ -174,10 +173,19 @@ SAM_REPLY = "Thanks, Sam. That is a clear start."
 
 @dataclasses.dataclass
 class Space:
-    """A mediator path in a real store: records root first, and who took part."""
+    """A mediator path in a real store: records root first, who took part, and what each
+    reader's view read of the path through the store's viewer filter."""
 
     records: list[MessageRecord]
     participants: tuple[str, ...]
+    readers: dict[str, list[MessageRecord]]
+    """``path_to_root(leaf, viewer)`` by viewer (each participant and ``"shared"``)."""
+
+    def read(self, view: str | None) -> list[MessageRecord]:
+        """The records a view is handed: all of them, or what the store gave its reader."""
+        if view is None:
+            return self.records
+        return self.readers.get(" ".join(view.split()).lower(), [])
 
 
 def _deliver(
@@ -237,7 +245,8 @@ def build_space(store: SqliteConversationStore) -> Space:
     leaf = _deliver(
         store, conv.id, sam, [("c3", "reply_privately", {"recipient": "Sam", "content": SAM_REPLY})]
     )
-    return Space(store.path_to_root(leaf.id), ("Alex", "Sam"))
+    readers = {v.lower(): store.path_to_root(leaf.id, v) for v in ("Alex", "Sam", "shared")}
+    return Space(store.path_to_root(leaf.id), ("Alex", "Sam"), readers)
 
 
 @pytest.fixture

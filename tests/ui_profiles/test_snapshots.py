@@ -8,6 +8,7 @@ from typing import Any
 
 from agents.patch_review.patches import Patch
 from tests.ui_profiles.conftest import APP_PY, SIZE, PanelHost, ScreenHost, Space
+from weaver_tui.screens.invite import InviteScreen
 from weaver_tui.screens.patch_review import PatchReviewScreen
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 
@@ -31,7 +32,7 @@ def test_patch_review_conflict_in_the_light_theme(
 
 def mediator(space: Space, speaker: str | None = None) -> PanelHost:
     panel = MediatorPanel(space.participants, speaker=speaker)
-    return PanelHost(panel, space.records, space.participants)
+    return PanelHost(panel, space)
 
 
 def test_mediator_shared_view(snap_compare: Any, space: Space) -> None:
@@ -59,3 +60,20 @@ def test_mediator_model_view_shows_deliveries(snap_compare: Any, space: Space) -
         await pilot.pause()
 
     assert snap_compare(mediator(space), terminal_size=SIZE, run_before=laid_out)
+
+
+INVITE_LINES = (
+    "Alex: http://127.0.0.1:8000/?seat=Qm9vdHN0cmFwLXRva2VuLWZvci1BbGV4LTAwMDAwMDAwMDA",
+    "Sam: http://127.0.0.1:8000/?seat=U2VhdC10b2tlbi1mb3ItU2FtLTExMTExMTExMTExMTExMTE",
+)
+
+
+def test_invite_participants_dialog(snap_compare: Any) -> None:
+    """One line per participant, the second chosen (``c`` copies it)."""
+
+    async def choose_sam(pilot: Any) -> None:
+        await pilot.press("down")
+        await pilot.pause()
+
+    app = ScreenHost(lambda: InviteScreen(INVITE_LINES))
+    assert snap_compare(app, terminal_size=SIZE, run_before=choose_sam)

@@ -29,7 +29,7 @@ def rows(items: list[MessageItem]) -> list[tuple[str, str, str, str]]:
 
 
 def test_alex_sees_his_private_exchange_and_the_shared_channel(space: Space) -> None:
-    assert rows(items_for_view(space.records, "Alex", space.participants)) == [
+    assert rows(items_for_view(space.read("Alex"), "Alex", space.participants)) == [
         ("user", "Alex", ALEX_SAYS, "private → Alex"),
         ("assistant", "Mediator → Alex", ALEX_REPLY, "private"),
         ("assistant", "Mediator → everyone", SHARED_POST, ""),
@@ -38,7 +38,7 @@ def test_alex_sees_his_private_exchange_and_the_shared_channel(space: Space) -> 
 
 
 def test_sam_never_sees_what_alex_said_or_was_told_privately(space: Space) -> None:
-    sam = items_for_view(space.records, "Sam", space.participants)
+    sam = items_for_view(space.read("Sam"), "Sam", space.participants)
     assert rows(sam) == [
         ("assistant", "Mediator → everyone", SHARED_POST, ""),
         ("user", "Sam", SAM_SAYS, ""),
@@ -50,7 +50,7 @@ def test_sam_never_sees_what_alex_said_or_was_told_privately(space: Space) -> No
 
 
 def test_the_shared_view_holds_only_what_everyone_reads(space: Space) -> None:
-    assert rows(items_for_view(space.records, "shared", space.participants)) == [
+    assert rows(items_for_view(space.read("shared"), "shared", space.participants)) == [
         ("assistant", "Mediator → everyone", SHARED_POST, ""),
         ("user", "Sam", SAM_SAYS, ""),
     ]
@@ -87,7 +87,7 @@ def test_rows_keep_what_the_chat_screen_built(space: Space) -> None:
         r.id: MessageItem(id=r.id, role=r.role, content=r.content, version=2, sibling_count=3)
         for r in space.records
     }
-    sam = items_for_view(space.records, "sam", space.participants, built)  # any case
+    sam = items_for_view(space.read("sam"), "sam", space.participants, built)  # any case
     assert {(i.version, i.sibling_count) for i in sam} == {(2, 3)}
     delivered = sam[-1]
     assert delivered.id == space.records[-1].id
@@ -97,7 +97,7 @@ def test_rows_keep_what_the_chat_screen_built(space: Space) -> None:
 
 def test_an_unknown_view_is_refused(space: Space) -> None:
     with pytest.raises(ValueError, match="'Jordan' is not a participant"):
-        items_for_view(space.records, "Jordan", space.participants)
+        items_for_view(space.read("Jordan"), "Jordan", space.participants)
 
 
 async def test_views_of_a_turn_the_runtime_recorded(
@@ -142,10 +142,12 @@ async def test_views_of_a_turn_the_runtime_recorded(
         ]
     path = store.path_to_root(finish_of(events).leaf_id)
     people = participants_of(store.get_conversation(space.id))
-    assert rows(items_for_view(path, "Sam", people)) == [
+    sams = store.path_to_root(path[-1].id, "Sam")
+    assert rows(items_for_view(sams, "Sam", people)) == [
         ("assistant", "Mediator → everyone", SHARED_POST, "")
     ]
-    assert [i.content for i in items_for_view(path, "Alex", people)] == [
+    alexs = store.path_to_root(path[-1].id, "Alex")
+    assert [i.content for i in items_for_view(alexs, "Alex", people)] == [
         ALEX_SAYS,
         ALEX_REPLY,
         SHARED_POST,

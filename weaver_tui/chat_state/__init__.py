@@ -24,7 +24,7 @@ from agents.profile import ProfileTraits
 from agents.profiles import UnknownProfileError, get_traits
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import Conversation, MessageRecord
-from storage.store import ConversationStore
+from storage.store import ConversationStore, NotFoundError
 from storage.tree_index import TreeIndex
 from weaver_tui.chat_state.rows import build_item
 from weaver_tui.chat_state.writes import OrderedWrites, writes_for
@@ -140,6 +140,18 @@ class ChatState:
         self._writes.settle()
         rows = self.store.message_rows(self.conversation.id, viewer)
         return TreeIndex.from_rows(rows, self.index.choices)
+
+    def reader_path(self, viewer: str) -> list[MessageRecord]:
+        """The records of the active path ``viewer`` may read, root first, read from the
+        store's filtered query (the records they may not read never enter this process's rows
+        of the view); empty while nothing of the path is stored."""
+        if self.conversation is None or self.leaf_id is None:
+            return []
+        self._writes.settle()
+        try:
+            return self.store.path_to_root(self.leaf_id, viewer)
+        except NotFoundError:  # the leaf is not stored (yet, or any more)
+            return []
 
     def nearest_in(self, index: TreeIndex, message_id: str | None) -> str | None:
         """The last record of the path to ``message_id`` that ``index`` holds (a reader's

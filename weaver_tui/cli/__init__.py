@@ -389,10 +389,11 @@ def serve_acp(args: argparse.Namespace) -> int:
 
 
 def space(args: argparse.Namespace) -> int:
-    """``space open|close|seat``; a seat reads no settings (it is given its data folder)."""
+    """``space open|close|join|seat``; a seat reads no settings (it is given its data
+    folder), nor does joining one (it holds only the link)."""
     from storage.store import StorageError
 
-    if args.space_action == "seat":
+    if args.space_action in ("seat", "join"):
         return run_space_verb(args, None)
     services = open_services(args)
     try:

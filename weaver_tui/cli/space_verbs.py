@@ -2,7 +2,9 @@
 
 ``space open --participants Alex,Sam [--conversation ID]`` prints ``NAME: URL`` per seat and
 serves until Ctrl+C, answering the seats' messages in this process (it has the model);
-``space close --conversation ID`` revokes the space's links; ``space seat`` is the app a
+``space close --conversation ID`` revokes the space's links; ``space join URL`` takes a seat
+in a terminal on any machine that reaches the host (:mod:`weaver_tui.cli.space_join`);
+``space seat`` is the app a
 seat's connection runs (started by ``space open``, given only the participant, the
 conversation and the data folder).
 """
@@ -37,6 +39,8 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     opening.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     closing = actions.add_parser("close", help="revoke every link of a space")
     closing.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
+    joining = actions.add_parser("join", help="take your seat in this terminal, from its link")
+    joining.add_argument("url", metavar="URL", help="the line the host sent you (its URL)")
     seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
@@ -46,6 +50,10 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
 def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
     if args.space_action == "seat":
         return run_seat(args)
+    if args.space_action == "join":
+        from weaver_tui.cli.space_join import join_space
+
+        return join_space(args.url)
     assert services is not None
     if args.space_action == "close":
         return close_space(services, args.space_conversation)

@@ -15,6 +15,7 @@ WELCOME = (
 TRAITS = ProfileTraits(
     welcome=WELCOME,
     participants=DEFAULT_PARTICIPANTS,
+    seats=True,
     private_messages=True,
     preview=False,  # a view shows each reader only what they may read: the whole space first
     panel="speakers",

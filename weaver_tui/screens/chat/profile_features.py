@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PROFILE_ACTIONS = frozenset({"play_demo", "show_remembered"})
+PROFILE_ACTIONS = frozenset({"play_demo", "show_remembered", "invite_participants", "close_space"})
 """The palette's commands of the profile features (the panel's keys are the panel's own)."""
 
 DEMO_PAUSE_S = 1.5
@@ -73,7 +73,10 @@ class ProfileFeatures:
         """Whether one of :data:`PROFILE_ACTIONS` is available now."""
         if action == "play_demo":
             return not self._surface.running
-        return self._state.traits.memory is not None
+        traits = self._state.traits
+        if action in ("invite_participants", "close_space"):
+            return traits.seats and self._state.conversation is not None
+        return traits.memory is not None
 
     # ------------------------------------------------------------------ patch review
 

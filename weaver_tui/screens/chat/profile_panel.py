@@ -261,17 +261,19 @@ class ProfilePanel(Vertical):
 
     def visible_items(self) -> list[MessageItem]:
         """The active path as the message view shows it (through the chosen view, for a
-        conversation with participants)."""
-        items = self._state.path_items()
-        if not self._state.traits.participants or self._state.leaf_id is None:
-            return items
-        if not self._surface.agents_ready:  # the views need the agent modules
-            return items
+        conversation with participants: a reader's view holds only the rows of the records the
+        store's filtered query gives for that reader)."""
+        if (
+            not self._state.traits.participants
+            or self._state.leaf_id is None
+            or not self._surface.agents_ready  # the views need the agent modules
+        ):
+            return self._state.path_items()
         try:
-            return self._view_rows({item.id: item for item in items})
+            return self._view_rows(None)
         except ValueError as exc:
             logger.warning("unknown view", extra={"error": str(exc)})
-            return items
+            return self._state.path_items()
 
     def live_row_filter(self) -> Callable[[str], MessageItem | None] | None:
         """How a running turn's records show in the chosen view of a conversation with
@@ -285,7 +287,7 @@ class ProfilePanel(Vertical):
 
         def row_for(record_id: str) -> MessageItem | None:
             try:
-                rows = self._view_rows({record_id: state.item(record_id)})
+                rows = self._view_rows(record_id)
             except ValueError:  # a view this space does not have: show the record as it is
                 return state.item(record_id)
             row = next((item for item in rows if item.id == record_id), None)
@@ -295,9 +297,17 @@ class ProfilePanel(Vertical):
 
         return row_for
 
-    def _view_rows(self, items: dict[str, MessageItem]) -> list[MessageItem]:
-        """The active path through the chosen view (``items``: rows already built by id)."""
+    def _view_rows(self, only: str | None) -> list[MessageItem]:
+        """The active path through the chosen view, as rows (``only``: build the row of that
+        record alone, the others plainly). The model's view reads the whole path; a reader's
+        view reads the records it may read from the store's filtered query."""
         from weaver_tui.profile_panels import items_for_view
 
-        records = [self._state.index.get(i) for i in self._state.path_ids()]
+        state = self._state
+        if self.view is None:
+            records = [state.index.get(i) for i in state.path_ids()]
+        else:
+            records = state.reader_path(self.view)
+        wanted = [r.id for r in records if only is None or r.id == only]
+        items = {i: state.item(i) for i in wanted if i in state.index}
         return items_for_view(records, self.view, self.participants(), items)

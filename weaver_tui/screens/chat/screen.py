@@ -83,6 +83,7 @@ from weaver_tui.screens.chat.requests import (
 )
 from weaver_tui.screens.chat.sender import Sender
 from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
+from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
 from weaver_tui.widgets.chat_header import ChatHeader
@@ -182,6 +183,7 @@ class ChatScreen(Screen[None]):
             local_servers=lambda: self.local_models.servers,
         )
         self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
+        self.space_host = SpaceHost(self, state, services, turns=self.turns)
         self.sender = Sender(
             self,
             state,
@@ -379,6 +381,7 @@ class ChatScreen(Screen[None]):
         await self.opener.close()  # closed while a long conversation was still being read
         self.state.settle()  # a checked-out branch is remembered before the store can close
         await self.turns.aclose()
+        await self.space_host.aclose()
         self.follower.close()
         self.host_queue.close()
 
@@ -554,6 +557,28 @@ class ChatScreen(Screen[None]):
 
     def action_show_remembered(self) -> None:
         self.features.show_remembered()
+
+    @work(group="space-host", exclusive=True, exit_on_error=False)
+    async def action_invite_participants(self) -> None:
+        """Serve this space (once) and show the participants' links."""
+        from weaver_tui.screens.invite import InviteScreen
+
+        if not self.space_host.can_invite():
+            self.notify("The agents are still loading; try again in a moment.")
+            return
+        invitation = await self.space_host.invite()
+        if invitation is not None:
+            self.app.push_screen(InviteScreen(invitation.lines))
+
+    @work(group="space-host", exclusive=True, exit_on_error=False)
+    async def action_close_space(self) -> None:
+        """Stop serving this space and revoke its links."""
+        closed = await self.space_host.close()
+        self.notify(
+            f"Closed the shared space: {closed} link{'s' if closed != 1 else ''} revoked."
+            if closed
+            else "This space has no links open."
+        )
 
     def action_answer_tool_approval(self) -> None:
         self.approvals.ask()

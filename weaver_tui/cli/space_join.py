@@ -1,0 +1,152 @@
+"""``weaver-tui space join URL``: a participant's seat in a terminal, on any machine that
+reaches the host.
+
+The link a host sends (``http://HOST:PORT/?seat=TOKEN``) opens the seat in a browser, where
+the page relays the seat's app over a websocket (textual-serve's protocol: the app's terminal
+output arrives as binary frames, and the page sends ``["stdin", text]`` and
+``["resize", {"width", "height"}]``). This verb is that page in a terminal: it opens the same
+websocket with the page's own ``Origin``, writes what arrives to this terminal and sends what
+is typed, and the terminal's size as it changes. The seat's app still runs at the host, locked
+to its participant: nothing here reads the conversation, holds a key or runs a model.
+
+A refused link (revoked, or mistyped) and a host that does not answer are said in one sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import termios
+import tty
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+
+RESET_TERMINAL = "\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[0m\r\n"
+"""Leave the app's screen as it was before (alternate screen, cursor, mouse modes), in case
+the seat ended before the app could say so itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLink:
+    """A seat's link: where the host serves it and the seat's token."""
+
+    address: str
+    """``host:port`` as the link writes it."""
+    token: str
+
+    @property
+    def origin(self) -> str:
+        return f"http://{self.address}"
+
+    def websocket_url(self, width: int, height: int) -> str:
+        return f"ws://{self.address}/ws/{self.token}?width={width}&height={height}"
+
+
+def parse_link(url: str) -> SeatLink:
+    """The seat of ``url``; raises :class:`CliError` saying what a link looks like."""
+    parts = urlsplit(url.strip())
+    tokens = parse_qs(parts.query).get("seat", [])
+    if parts.scheme != "http" or not parts.netloc or len(tokens) != 1 or not tokens[0]:
+        raise CliError(
+            "that is not a seat's link: pass the whole line the host sent you, "
+            "http://HOST:PORT/?seat=...",
+            EXIT_CONFIG,
+        )
+    return SeatLink(parts.netloc, tokens[0])
+
+
+def join_space(url: str) -> int:
+    """Relay the seat at ``url`` to this terminal until it ends."""
+    link = parse_link(url)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("space join needs a terminal: run it in one (or open the link in a browser)")
+    return asyncio.run(_join(link))
+
+
+async def _join(link: SeatLink) -> int:
+    import websockets
+    from websockets.exceptions import InvalidStatus
+    from websockets.typing import Origin
+
+    width, height = shutil.get_terminal_size()
+    try:
+        connection = await websockets.connect(
+            link.websocket_url(width, height),
+            origin=Origin(link.origin),
+            proxy=None,
+            max_size=None,
+            open_timeout=30,
+        )
+    except InvalidStatus as exc:
+        if exc.response.status_code == 403:
+            raise CliError(
+                "the host refused this link: it was revoked or mistyped; ask the host for "
+                "your line again"
+            ) from None
+        raise CliError(
+            f"the host answered {exc.response.status_code}: is this a seat's link?"
+        ) from None
+    except (OSError, TimeoutError) as exc:
+        raise CliError(
+            f"nothing answers at {link.address} ({exc.__class__.__name__}): is the space still open?"
+        ) from None
+    async with connection:
+        await _relay(connection)
+    sys.stdout.write("The seat was closed.\n")
+    return 0
+
+
+async def _relay(connection: object) -> None:
+    """Screen out, keys in, size as it changes, until the host ends the seat."""
+    from websockets.asyncio.client import ClientConnection
+    from websockets.exceptions import ConnectionClosed
+
+    assert isinstance(connection, ClientConnection)
+    loop = asyncio.get_running_loop()
+    stdin, stdout = sys.stdin.fileno(), sys.stdout.buffer
+    saved = termios.tcgetattr(stdin)
+    outgoing: asyncio.Queue[list[object]] = asyncio.Queue()
+    """The page's messages to send, in order: ``["stdin", text]`` and ``["resize", size]``."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def read_keys() -> None:
+        data = os.read(stdin, 4096)
+        if data:
+            outgoing.put_nowait(["stdin", decoder.decode(data)])
+
+    def resized() -> None:
+        size = shutil.get_terminal_size()
+        outgoing.put_nowait(["resize", {"width": size.columns, "height": size.lines}])
+
+    async def send_keys() -> None:
+        while True:
+            await connection.send(json.dumps(await outgoing.get()))
+
+    tty.setraw(stdin)
+    loop.add_reader(stdin, read_keys)
+    loop.add_signal_handler(signal.SIGWINCH, resized)
+    sender = asyncio.create_task(send_keys())
+    try:
+        async for message in connection:
+            if isinstance(message, bytes):
+                stdout.write(message)
+                stdout.flush()
+    except ConnectionClosed:
+        pass  # the host stopped or revoked the seat: said below
+    finally:
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sender
+        loop.remove_signal_handler(signal.SIGWINCH)
+        loop.remove_reader(stdin)
+        termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
+        stdout.write(RESET_TERMINAL.encode())
+        stdout.flush()

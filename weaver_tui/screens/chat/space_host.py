@@ -1,0 +1,213 @@
+"""The host's chat serving its open space: "Invite participants" and "Close shared space".
+
+A conversation of a profile that declares seats (``ProfileTraits.seats``) can be served from
+the chat itself, as ``weaver-tui space open`` serves it: the same guarded server
+(:class:`weaver_tui.space_server.SpaceServer`, one token per participant, each opening a seat
+locked to them), run in the background of this app until the space is closed or the app
+quits, with the seats' messages answered here, one at a time and in order
+(:class:`agents.runtime.seat_queue.SeatQueueRunner` on this chat's runtime and model). What the
+runner writes, and who is connected, reach the screen through its change follower.
+
+The space is served on this machine's loopback address (port :data:`PREFERRED_PORT` when it is
+free, else one the system picks): a participant at another machine needs the host's
+``weaver-tui space open --host``. Closing revokes the links (a connected seat is disconnected).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import socket
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from storage.seats import Seat, SeatBook
+from storage.store import StorageError
+
+if TYPE_CHECKING:
+    from weaver_tui.chat_state import ChatState
+    from weaver_tui.screens.chat.surface import ChatSurface
+    from weaver_tui.screens.chat.turn_runner import TurnRunner
+    from weaver_tui.services import Services
+    from weaver_tui.space_server import SpaceServer
+
+logger = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+PREFERRED_PORT = 8000
+"""The port ``weaver-tui space open`` uses by default (links stay the same across runs)."""
+LISTEN_BOUND_S = 10.0
+"""How long the server may take to listen before the invitation says it could not."""
+
+
+def free_port(preferred: int = PREFERRED_PORT) -> int:
+    """``preferred`` when nothing listens on it here, else a port the system picks."""
+    for port in (preferred, 0):
+        with socket.socket() as probe:
+            try:
+                probe.bind((HOST, port))
+            except OSError:
+                continue
+            return int(probe.getsockname()[1])
+    raise OSError("no free port on this machine")
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    """The served space: its conversation and one ``NAME: URL`` line per participant."""
+
+    conversation_id: str
+    lines: tuple[str, ...]
+
+
+class SpaceHost:
+    """Serves at most one space of this chat at a time (see the module docstring)."""
+
+    def __init__(
+        self, surface: ChatSurface, state: ChatState, services: Services, *, turns: TurnRunner
+    ) -> None:
+        self._surface = surface
+        self._state = state
+        self._services = services
+        self._turns = turns
+        self._book: SeatBook | None = None
+        self._server: SpaceServer | None = None
+        self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.invitation: Invitation | None = None
+        """The space being served, once it listens."""
+
+    def can_invite(self) -> bool:
+        return (
+            self._state.traits.seats
+            and self._state.conversation is not None
+            and self._surface.agents_ready
+        )
+
+    def serving(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def invite(self) -> Invitation | None:
+        """Serve the open conversation (already served: its links again); ``None`` with the
+        reason said in a notification when it cannot be served."""
+        conversation = self._state.conversation
+        if conversation is None or not self._state.traits.seats:
+            return None
+        if self.serving() and self.invitation is not None:
+            if self.invitation.conversation_id == conversation.id:
+                return self.invitation
+            await self.close(revoke=False)  # another conversation's space: this one now
+        participants = tuple(
+            conversation.meta.get("participants") or self._state.traits.participants
+        )
+        try:
+            book = self._book = self._book or SeatBook(self._services.store.path)
+            book.open_seats(conversation.id, participants)
+            return await self._serve(conversation.id, book)
+        except (StorageError, OSError) as exc:
+            logger.warning("the space was not served", extra={"error": str(exc)})
+            self._surface.notify(
+                f"The space could not be served: {exc}. Close other servers on this "
+                "machine, or run `weaver-tui space open` in a terminal.",
+                severity="error",
+            )
+            return None
+
+    async def _serve(self, conversation_id: str, book: SeatBook) -> Invitation | None:
+        from weaver_tui.cli.space_verbs import seat_command
+        from weaver_tui.space_server import SpaceServer
+
+        data_dir = self._services.data_dir.resolve()
+        listening = asyncio.Event()
+
+        class Listening(io.StringIO):
+            """Where the server announces its links: it has started listening."""
+
+            def flush(self) -> None:
+                listening.set()
+
+        server = SpaceServer(
+            book,
+            conversation_id,
+            lambda seat: seat_command(data_dir, seat),
+            host=HOST,
+            port=free_port(),
+            host_work=lambda stop: self._answer_seats(conversation_id, stop),
+            out=Listening(),
+        )
+        self._server, self._stop = server, asyncio.Event()
+        self._task = asyncio.create_task(server.serve_until(self._stop))
+        self._task.add_done_callback(self._ended)
+        waiting = asyncio.create_task(listening.wait())
+        await asyncio.wait(
+            {waiting, self._task}, timeout=LISTEN_BOUND_S, return_when="FIRST_COMPLETED"
+        )
+        waiting.cancel()
+        if not listening.is_set():
+            done = self._task.done() and not self._task.cancelled()
+            failure = self._task.exception() if done else None
+            await self.close(revoke=False)
+            raise OSError(str(failure) if failure else "the server did not start listening")
+        lines = tuple(
+            f"{seat.participant}: {server.url_for(seat.token)}"
+            for seat in self._seats(conversation_id)
+        )
+        self.invitation = Invitation(conversation_id, lines)
+        return self.invitation
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """The server stopped: said when it was not closed on purpose."""
+        if task.cancelled() or task.exception() is None or task is not self._task:
+            return
+        error = task.exception()
+        logger.warning("the shared space stopped", extra={"error": str(error)})
+        self._surface.notify(
+            f"The shared space stopped: {error}. Invite participants again to serve it.",
+            severity="error",
+        )
+
+    def _seats(self, conversation_id: str) -> list[Seat]:
+        assert self._book is not None
+        return self._book.seats(conversation_id)
+
+    async def _answer_seats(self, conversation_id: str, stop: asyncio.Event) -> None:
+        """The host's work beside the server: answer the seats' messages until closed."""
+        from agents.runtime.seat_queue import SeatQueueRunner
+        from storage.change_signal import StoreChanges
+
+        assert self._book is not None
+        changes = StoreChanges(self._book.path)
+        try:
+            runtime = await self._turns.open_runtime()
+            model = await self._services.amodel()
+            runner = SeatQueueRunner(runtime, self._book, conversation_id, model)
+            await runner.run(changes, stop)
+        finally:
+            changes.close()
+
+    async def close(self, *, revoke: bool = True) -> int:
+        """Stop serving; with ``revoke``, the open conversation's links stop opening (how many
+        were revoked is returned)."""
+        if self._stop is not None:
+            self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._task
+        served = self.invitation.conversation_id if self.invitation else None
+        self._server = self._stop = self._task = None
+        self.invitation = None
+        conversation = self._state.conversation
+        target = served or (conversation.id if conversation is not None else None)
+        if not revoke or target is None:
+            return 0
+        self._book = self._book or SeatBook(self._services.store.path)
+        return self._book.close_space(target)
+
+    async def aclose(self) -> None:
+        """The app is leaving: stop serving (the links stay valid for the next `space open`)."""
+        await self.close(revoke=False)
+        if self._book is not None:
+            self._book.close()
+            self._book = None
