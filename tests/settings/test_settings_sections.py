@@ -252,3 +252,34 @@ def test_every_section_key_has_a_docstring() -> None:
         for name in getattr(model, "model_fields", {}):
             block = source.split(f"\n    {name}: ", 1)[1].split("\n", 2)
             assert block[1].strip().startswith('"""'), f"{name} has no docstring"
+
+
+def test_the_readme_table_names_every_setting_and_its_flat_name() -> None:
+    from weaver_tui.settings.names import FLAT_NAMES, PROVIDER_NAME
+
+    readme = Path(__file__).parents[2].joinpath("README.md").read_text(encoding="utf-8")
+    table = readme.split("| key | flat name (env) | default | meaning |", 1)[1].split("\n\n", 1)[0]
+    documented: dict[str, str] = {}
+    for row in table.splitlines()[2:]:
+        key, flat = (cell.strip() for cell in row.split("|")[1:3])
+        documented[key.strip("`")] = flat.split("`")[1] if flat.startswith("`") else ""
+    sections = {
+        f"{name}.{key}" if hasattr(field.annotation, "model_fields") else name
+        for name, field in Settings.model_fields.items()
+        for key in getattr(field.annotation, "model_fields", {"": None})
+    }
+    flat_names = {".".join(path): flat for flat, path in FLAT_NAMES.items()}
+    flat_names[".".join(PROVIDER_NAME)] = "provider"
+
+    assert set(documented) == sections
+    for key, flat in documented.items():
+        if "." in key:
+            assert flat_names[key] == flat, key
+
+
+def test_an_empty_section_means_its_defaults(config_file: Path) -> None:
+    write(config_file, "ui:\nprovider:\n  model: m\n")
+
+    settings = load_settings()
+
+    assert (settings.ui.theme, settings.provider.model) == ("weaver-dark", "m")

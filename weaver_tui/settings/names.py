@@ -40,6 +40,9 @@ FLAT_NAMES: dict[str, tuple[str, str]] = {
 }
 """Each flat setting name of earlier versions and the (section, key) it now is."""
 
+SECTIONS = frozenset(section for section, _ in FLAT_NAMES.values())
+"""The sections of the settings; an empty one (``ui:`` with nothing under it) is left out."""
+
 PROVIDER_NAME = ("provider", "name")
 """``provider: openai`` (a name, not a section) is the provider section's ``name``."""
 
@@ -64,6 +67,8 @@ def nest_flat_names(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[tuple
     flat_seen: dict[tuple[str, ...], str] = {}
     for key, value in data.items():
         if key in FLAT_NAMES or (key == "provider" and isinstance(value, str)):
+            continue
+        if key in SECTIONS and value is None:
             continue
         nested[key] = dict(value) if isinstance(value, Mapping) else value
     for key, value in data.items():
