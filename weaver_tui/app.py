@@ -303,12 +303,12 @@ class WeaverApp(App[None]):
         self.exit(return_code=2)
 
     def _settings_validated(self, settings: Settings) -> None:
-        if settings.theme != self.services.early.theme:  # the peek and pydantic disagree: a bug
+        if settings.ui.theme != self.services.early.theme:  # the peek and pydantic disagree: a bug
             logger.warning(
                 "the first frame's theme differs from the validated one",
-                extra={"theme": settings.theme, "early": self.services.early.theme},
+                extra={"theme": settings.ui.theme, "early": self.services.early.theme},
             )
-            wanted = settings.theme if settings.theme in self.available_themes else DEFAULT_THEME
+            wanted = settings.ui.theme if settings.ui.theme in self.available_themes else DEFAULT_THEME
             self._saved_theme = wanted  # already the saved one: do not write the config
             self.theme = wanted
         self.settings_validated_signal.publish(settings)
@@ -320,7 +320,7 @@ class WeaverApp(App[None]):
         from weaver_tui.settings.config import save_setting
 
         try:
-            save_setting("theme", theme.name)
+            save_setting("ui.theme", theme.name)
             self._saved_theme = theme.name
         except Exception as exc:  # noqa: BLE001 (an unwritable config must not break theme switching)
             logger.warning("could not save the theme", extra={"error": str(exc)})

@@ -46,7 +46,7 @@ def _configured_secrets(settings: Settings) -> list[str]:
     """The configured key and every provider key variable's value, to scrub from the log."""
     from agents.providers.presets import PRESETS
 
-    secrets = [_secret(getattr(settings, "api_key", None))]
+    secrets = [_secret(settings.provider.api_key)]
     try:
         environ = settings.provider_config().env()
     except Exception:  # noqa: BLE001 (the log must open even when the provider settings are broken)
@@ -126,9 +126,9 @@ class Services:
         remember_secret(*_configured_secrets(settings))
         if self._configure_logging:
             self.log_path = setup_logging(
-                Path(settings.data_dir).expanduser(),
-                level=str(getattr(settings, "log_level", "INFO")),
-                redact_content=bool(getattr(settings, "log_redact_content", False)),
+                Path(settings.storage.data_dir).expanduser(),
+                level=settings.logging.level,
+                redact_content=settings.logging.redact_content,
                 secrets=_configured_secrets(settings),
             )
         self._settings = settings
@@ -141,8 +141,7 @@ class Services:
     @property
     def config_dir(self) -> Path | None:
         """Where the user's config lives; ``prompts/<profile>.md`` there overrides a prompt."""
-        config_file = getattr(self.settings, "config_file", None)
-        return Path(config_file).parent if config_file else None
+        return self.settings.config_file.parent
 
     # -- storage ----------------------------------------------------------------------------
 
@@ -251,14 +250,14 @@ class Services:
             config_dir=self.config_dir,
             data_dir=self.data_dir,
             profile_settings={
-                "mcp": dict(getattr(self.settings, "mcp", None) or {}),
-                "web_search": dict(getattr(self.settings, "web_search", None) or {}),
+                "mcp": dict(self.settings.mcp),
+                "web_search": dict(self.settings.web_search),
             },
-            tool_seconds=float(getattr(self.settings, "tool_seconds", 30.0)),
-            tool_result_chars=int(getattr(self.settings, "tool_result_chars", 64_000)),
-            context_messages=int(getattr(self.settings, "context_messages", 20)),
-            max_tool_rounds=int(getattr(self.settings, "max_tool_rounds", 5)),
-            mcp_servers=mcp_server_configs(getattr(self.settings, "mcp_servers", None) or {}),
+            tool_seconds=self.settings.turns.tool_seconds,
+            tool_result_chars=self.settings.turns.tool_result_chars,
+            context_messages=self.settings.turns.context_messages,
+            max_tool_rounds=self.settings.turns.max_tool_rounds,
+            mcp_servers=mcp_server_configs(self.settings.mcp_servers),
         )
         stack.push_async_callback(self._runtime.aclose)
         self._runtime_stack = stack

@@ -63,14 +63,14 @@ def turn_context(profile: Profile, config: RunnableConfig) -> TurnContext:
         store=services.store,
         system_prompt=profile.system_prompt(services.config_dir),
         project_root=Path.cwd(),
-        max_tool_rounds=int(getattr(settings, "max_tool_rounds", 5)),
+        max_tool_rounds=settings.turns.max_tool_rounds,
         data_dir=services.data_dir,
         settings={
-            "mcp": dict(getattr(settings, "mcp", None) or {}),
-            "web_search": dict(getattr(settings, "web_search", None) or {}),
+            "mcp": dict(settings.mcp),
+            "web_search": dict(settings.web_search),
         },
-        tool_seconds=float(getattr(settings, "tool_seconds", 30.0)),
-        tool_result_chars=int(getattr(settings, "tool_result_chars", 64_000)),
+        tool_seconds=settings.turns.tool_seconds,
+        tool_result_chars=settings.turns.tool_result_chars,
     )
 
 

@@ -88,7 +88,7 @@ def test_no_verb_launches_the_app_with_the_options(
     services = seen["services"]
     assert not services.settings_ready  # the app validates them after its first paint
     assert services.data_dir == tmp_path / "data"
-    assert services.settings.provider == "offline"
+    assert services.settings.provider.name == "offline"
     services.close_store()
 
 

@@ -35,8 +35,8 @@ def test_a_dotenv_in_the_working_folder_is_not_read(
     settings = load_settings()
     resolved = resolve_provider(settings.provider_config())
 
-    assert settings.base_url is None
-    assert settings.theme == "weaver-dark"
+    assert settings.provider.base_url is None
+    assert settings.ui.theme == "weaver-dark"
     assert settings.env_file is None
     assert (resolved.provider, resolved.base_url) == ("openai", "https://api.openai.com/v1")
     assert peek_settings().theme == "weaver-dark"
@@ -50,7 +50,7 @@ def test_env_file_in_the_users_config_is_read(
 
     settings = load_settings()
 
-    assert settings.theme == "from-my-env-file"
+    assert settings.ui.theme == "from-my-env-file"
     assert settings.env_file == dotenv
     assert peek_settings().theme == "from-my-env-file"
 
@@ -61,7 +61,7 @@ def test_the_command_line_env_file_wins_and_a_missing_one_is_an_error(
     write(config_file, f"env_file: {write(tmp_path / 'a.env', 'WEAVER_THEME=a')}\n")
     chosen = write(tmp_path / "b.env", "WEAVER_THEME=b\nWEAVER_ENV_FILE=/etc/passwd\n")
 
-    assert load_settings(env_file=chosen).theme == "b"
+    assert load_settings(env_file=chosen).ui.theme == "b"
     assert load_settings(env_file=chosen).env_file == chosen
     with pytest.raises(ConfigError) as caught:
         load_settings(env_file=tmp_path / "missing.env")

@@ -133,7 +133,7 @@ def test_config_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
 def test_empty_config_file_means_defaults(config_file: Path) -> None:
     write(config_file, "# nothing yet\n")
 
-    assert load_settings().theme == "weaver-dark"
+    assert load_settings().ui.theme == "weaver-dark"
 
 
 def test_save_setting_creates_the_file_and_keeps_other_keys(config_file: Path) -> None:
@@ -143,11 +143,11 @@ def test_save_setting_creates_the_file_and_keeps_other_keys(config_file: Path) -
 
     assert saved == config_file
     assert yaml.safe_load(config_file.read_text(encoding="utf-8")) == {
-        "theme": "weaver-dark",
-        "model": "kimi-k2-turbo-preview",
+        "ui": {"theme": "weaver-dark"},
+        "provider": {"model": "kimi-k2-turbo-preview"},
     }
     settings = load_settings()
-    assert (settings.theme, settings.model) == ("weaver-dark", "kimi-k2-turbo-preview")
+    assert (settings.ui.theme, settings.provider.model) == ("weaver-dark", "kimi-k2-turbo-preview")
 
 
 def test_save_setting_writes_to_the_file_weaver_config_names(
@@ -158,7 +158,7 @@ def test_save_setting_writes_to_the_file_weaver_config_names(
 
     save_setting("provider", "moonshot")
 
-    assert load_settings().provider == "moonshot"
+    assert load_settings().provider.name == "moonshot"
     assert target.is_file()
 
 
@@ -182,4 +182,4 @@ def test_save_setting_refuses_an_unknown_key() -> None:
 def test_save_setting_stores_paths_as_text(tmp_path: Path, config_file: Path) -> None:
     save_setting("data_dir", tmp_path / "kept-data")
 
-    assert load_settings().data_dir == tmp_path / "kept-data"
+    assert load_settings().storage.data_dir == tmp_path / "kept-data"

@@ -126,7 +126,11 @@ def test_pending_settings_validate_with_the_same_arguments(config_file: Path) ->
     write(config_file, "theme: weaver-light\n")
     pending = PendingSettings.peek(env_file=None, provider="offline", model="m1")
     settings = pending.validate()
-    assert (settings.provider, settings.model, settings.theme) == ("offline", "m1", "weaver-light")
+    assert (settings.provider.name, settings.provider.model, settings.ui.theme) == (
+        "offline",
+        "m1",
+        "weaver-light",
+    )
     assert settings.config_file == config_file
 
 

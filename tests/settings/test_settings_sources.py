@@ -24,16 +24,16 @@ def write(path: Path, text: str) -> Path:
 def test_defaults_with_nothing_configured(tmp_path: Path, config_file: Path) -> None:
     settings = load_settings()
 
-    assert settings.provider == "auto"
-    assert settings.model == ""
-    assert settings.api_key is None
-    assert settings.context_messages == 20
-    assert settings.max_tool_rounds == 5
-    assert settings.theme == "weaver-dark"
-    assert settings.default_profile == "ide-helper"
-    assert settings.log_redact_content is False
-    assert settings.log_level == "INFO"
-    assert settings.data_dir == tmp_path / "data-home" / "weaver-tui"
+    assert settings.provider.name == "auto"
+    assert settings.provider.model == ""
+    assert settings.provider.api_key is None
+    assert settings.turns.context_messages == 20
+    assert settings.turns.max_tool_rounds == 5
+    assert settings.ui.theme == "weaver-dark"
+    assert settings.ui.default_profile == "ide-helper"
+    assert settings.logging.redact_content is False
+    assert settings.logging.level == "INFO"
+    assert settings.storage.data_dir == tmp_path / "data-home" / "weaver-tui"
     assert settings.config_file == config_file == default_config_file()
 
 
@@ -72,14 +72,14 @@ def test_precedence_init_env_dotenv_yaml_default(
 
     settings = load_settings(env_file=env_file, **overrides)
 
-    assert settings.model == expected
-    assert settings.theme == ("yaml-theme" if "yaml" in layers else "weaver-dark")
+    assert settings.provider.model == expected
+    assert settings.ui.theme == ("yaml-theme" if "yaml" in layers else "weaver-dark")
 
 
 def test_overrides_that_are_none_do_not_hide_lower_layers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEAVER_PROVIDER", "ollama")
 
-    assert load_settings(provider=None, model=None).provider == "ollama"
+    assert load_settings(provider=None, model=None).provider.name == "ollama"
 
 
 def test_weaver_config_names_another_file(
@@ -91,7 +91,7 @@ def test_weaver_config_names_another_file(
 
     settings = load_settings()
 
-    assert settings.theme == "other-file"
+    assert settings.ui.theme == "other-file"
     assert settings.config_file == other
 
 
@@ -100,7 +100,7 @@ def test_config_file_argument_wins_over_weaver_config(
 ) -> None:
     monkeypatch.setenv("WEAVER_CONFIG", str(write(tmp_path / "a.yaml", "theme: a\n")))
 
-    assert load_settings(config_file=write(tmp_path / "b.yaml", "theme: b\n")).theme == "b"
+    assert load_settings(config_file=write(tmp_path / "b.yaml", "theme: b\n")).ui.theme == "b"
 
 
 def test_weaver_data_dir_overrides_the_platform_folder(
@@ -108,13 +108,13 @@ def test_weaver_data_dir_overrides_the_platform_folder(
 ) -> None:
     monkeypatch.setenv("WEAVER_DATA_DIR", str(tmp_path / "my-data"))
 
-    assert load_settings().data_dir == tmp_path / "my-data"
+    assert load_settings().storage.data_dir == tmp_path / "my-data"
 
 
 def test_data_dir_expands_the_home_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEAVER_DATA_DIR", "~/weaver-data")
 
-    assert load_settings().data_dir == Path.home() / "weaver-data"
+    assert load_settings().storage.data_dir == Path.home() / "weaver-data"
 
 
 @pytest.mark.parametrize(
@@ -128,14 +128,14 @@ def test_agent_log_redact_content_is_honoured(
     if weaver is not None:
         monkeypatch.setenv("WEAVER_LOG_REDACT_CONTENT", weaver)
 
-    assert load_settings().log_redact_content is expected
+    assert load_settings().logging.redact_content is expected
 
 
 def test_agent_log_redact_content_beats_the_yaml_file(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(config_file, "log_redact_content: false\n")
     monkeypatch.setenv("AGENT_LOG_REDACT_CONTENT", "true")
 
-    assert load_settings().log_redact_content is True
+    assert load_settings().logging.redact_content is True
 
 
 def test_yaml_keys_and_values_are_read_with_their_types(config_file: Path) -> None:
@@ -147,12 +147,12 @@ def test_yaml_keys_and_values_are_read_with_their_types(config_file: Path) -> No
 
     settings = load_settings()
 
-    assert settings.provider == "deepseek"
-    assert settings.temperature == 0.2
-    assert settings.http_timeout == 12.0
-    assert (settings.context_messages, settings.max_tool_rounds) == (8, 2)
-    assert settings.log_level == "DEBUG"
-    assert settings.log_redact_content is True
+    assert settings.provider.name == "deepseek"
+    assert settings.provider.temperature == 0.2
+    assert settings.provider.http_timeout == 12.0
+    assert (settings.turns.context_messages, settings.turns.max_tool_rounds) == (8, 2)
+    assert settings.logging.level == "DEBUG"
+    assert settings.logging.redact_content is True
 
 
 def test_the_api_key_is_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -160,8 +160,8 @@ def test_the_api_key_is_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
 
     settings = load_settings()
 
-    assert settings.api_key is not None
-    assert settings.api_key.get_secret_value() == KEY
+    assert settings.provider.api_key is not None
+    assert settings.provider.api_key.get_secret_value() == KEY
     assert KEY not in repr(settings)
     assert KEY not in str(settings)
     assert KEY not in repr(settings.provider_config())
@@ -195,7 +195,7 @@ def test_provider_keys_in_the_dotenv_file_are_found(isolated_settings_env: Path)
     settings = load_settings(env_file=dotenv)
     resolved = resolve_provider(settings.provider_config())
 
-    assert settings.theme == "from-dotenv"
+    assert settings.ui.theme == "from-dotenv"
     assert resolved.provider == "moonshot"
     assert resolved.api_key is not None
     assert resolved.api_key.get_secret_value() == KEY

@@ -25,7 +25,7 @@ async def test_pinned_and_left_out_messages_change_what_the_model_reads(
     fake_openai.script(*[Reply(f"answer {n}") for n in range(4)])
     async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
-        remote_services.settings.context_messages = 2  # a two-message window, read per turn
+        remote_services.settings.turns.context_messages = 2  # a two-message window, read per turn
         await send(pilot, "my budget is 300")
         first = screen.messages.items[0].id
         await send(pilot, "second question")

@@ -105,7 +105,7 @@ async def test_titles_from_before_they_were_cleaned_show_printable(
     services: Services, tmp_path: Path
 ) -> None:
     conversation_id = _import_hostile(services, tmp_path)
-    with sqlite3.connect(services.settings.data_dir / "weaver.db") as conn:
+    with sqlite3.connect(services.settings.storage.data_dir / "weaver.db") as conn:
         conn.execute("UPDATE conversations SET title = ?", (HOSTILE,))  # an older row, raw
     async with new_app(services, conversation_id=conversation_id).run_test(size=SIZE) as pilot:
         await chat_ready(pilot)

@@ -135,7 +135,7 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             assert screen.tree.active_leaf_id == ids[-1]
             assert all(screen.tree.is_shown(message_id) for message_id in ids)
             assert isinstance(services.settings, Settings)
-            assert services.settings.theme == "weaver-light"
+            assert services.settings.ui.theme == "weaver-light"
             assert app.theme == "weaver-light"
             assert themes_seen == []
             assert gc.isenabled()  # paused for the first frame only
@@ -176,7 +176,9 @@ async def test_if_the_peek_and_the_validation_disagreed_the_validated_theme_wins
 
     def validated_light(self: PendingSettings) -> Settings:
         settings = real_validate(self)
-        return settings.model_copy(update={"theme": "weaver-light"})
+        return settings.model_copy(
+            update={"ui": settings.ui.model_copy(update={"theme": "weaver-light"})}
+        )
 
     monkeypatch.setattr(PendingSettings, "validate", validated_light)
     services = _pending()

@@ -124,7 +124,7 @@ async def test_an_export_from_alexs_view_holds_only_what_alex_may_read(services:
         await switch_to(pilot, screen, "Alex")
         screen.saver.export_conversation()
         await settle(pilot)
-    exports = Path(services.settings.data_dir) / "exports"
+    exports = Path(services.settings.storage.data_dir) / "exports"
     (folder,) = exports.iterdir()
     assert folder.name.endswith("-alex")
     markdown = (folder / "conversation.md").read_text(encoding="utf-8")

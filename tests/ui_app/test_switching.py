@@ -114,7 +114,7 @@ async def test_theme_chosen_in_the_palette_is_saved_and_used_next_time(
         await palette_run(pilot, "weaver-light", opened=True)
         assert app.theme == "weaver-light"
     saved = yaml.safe_load((weaver_env / "config.yaml").read_text(encoding="utf-8"))
-    assert saved["theme"] == "weaver-light"
+    assert saved["ui"]["theme"] == "weaver-light"
     again = build_services(provider="offline")
     try:
         assert new_app(again).theme == "weaver-light"

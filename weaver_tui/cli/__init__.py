@@ -380,7 +380,7 @@ def serve_acp(args: argparse.Namespace) -> int:
 
     services = open_services(args)
     try:
-        asyncio.run(serve_stdio(services, args.profile or services.settings.default_profile))
+        asyncio.run(serve_stdio(services, args.profile or services.settings.ui.default_profile))
     except NotConnected as exc:
         raise CliError(str(exc), EXIT_CONFIG) from None
     finally:
@@ -415,7 +415,7 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     context = CommandContext(
-        data_dir=settings.data_dir,
+        data_dir=settings.storage.data_dir,
         config_dir=settings.config_file.parent,
         out=sys.stdout,
         err=sys.stderr,
@@ -528,13 +528,13 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
     from agents.instructions import InstructionsTooLong, checked_instructions
 
     args.project_root = args.ask_project_root or args.project_root
-    check_message(args.text, int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE)))
+    check_message(args.text, services.settings.turns.max_message_bytes)
     if args.system is not None:
         try:
             args.system = checked_instructions(args.system) or ""
         except InstructionsTooLong as exc:
             raise CliError(str(exc), EXIT_CONFIG) from None
-    limit = int(getattr(services.settings, "max_message_bytes", MAX_MESSAGE))
+    limit = services.settings.turns.max_message_bytes
     args.attachments = _attachments(
         args.attach, limit - len(args.text.encode("utf-8", "surrogateescape"))
     )
@@ -581,7 +581,7 @@ def _new_message(
         if args.system is not None:
             store.update_conversation_meta(conversation.id, instructions=args.system or None)
     else:
-        profile = profile or services.settings.default_profile
+        profile = profile or services.settings.ui.default_profile
         args.sender = _participant(args.sender, profile, {})
         if args.project_root or get_traits(profile).project_root:
             conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())

@@ -1,10 +1,12 @@
-"""weaver-tui's settings: one ``Settings`` object from arguments, environment, an env file and YAML.
+"""weaver-tui's settings: one ``Settings`` object, in sections, from four sources.
 
-Precedence, highest first: values passed to ``load_settings`` (command-line options), ``WEAVER_*``
-environment variables (``AGENT_LOG_REDACT_CONTENT`` too), the env file the user named
-(``--env-file``, ``WEAVER_ENV_FILE`` or ``env_file`` in the YAML file; no ``.env`` is read
-unless named), the YAML config file (``config.yaml`` in the user config folder, the file
-``WEAVER_CONFIG`` names, or ``--config``), defaults.
+Precedence, highest first: values passed to ``load_settings`` (command-line options),
+``WEAVER_*`` environment variables (nested keys with ``__``; ``AGENT_LOG_REDACT_CONTENT`` too),
+the env file the user named (``--env-file``, ``WEAVER_ENV_FILE`` or ``env_file`` in the YAML
+file; no ``.env`` is read unless named), the YAML config file (``config.yaml`` in the user
+config folder, the file ``WEAVER_CONFIG`` names, or ``--config``), defaults. The sources are
+:mod:`weaver_tui.settings.sources`; the flat names of earlier versions (``model:``,
+``WEAVER_THEME``) still work (:mod:`weaver_tui.settings.names`).
 
 Anything wrong with them (an invalid value, an unreadable or invalid YAML file, an unknown key in
 it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
@@ -20,46 +22,39 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Mapping
-from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    SecretStr,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
-from pydantic_settings import (
-    BaseSettings,
-    InitSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-)
+from pydantic import Field, PrivateAttr, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agents.errors import ConfigError
-from agents.profiles import DEFAULT_PROFILE
-from agents.providers.presets import PRESETS, PROVIDER_NAMES
+from agents.providers.presets import PRESETS
 from weaver_tui.settings.early import (
     APP_NAME,
-    DEFAULT_THEME_SETTING,
-    ENV_PREFIX,
     EarlySettings,
     default_config_file,
     default_data_dir,
 )
-from weaver_tui.settings.sources import (
-    ENV_FILE_SETTING,
-    choose_env_file,
-    describe_origin,
-    from_env_file,
-    read_env_file,
-    read_yaml_config,
+from weaver_tui.settings.files import read_yaml_config
+from weaver_tui.settings.names import (
+    ENV_PREFIX,
+    FLAT_NAMES,
+    PROVIDER_NAME,
+    dotted,
+    nest_flat_names,
+    place_of,
 )
+from weaver_tui.settings.sections import (
+    LoggingSection,
+    McpServerEntry,
+    ProviderSection,
+    Section,
+    StorageSection,
+    TurnsSection,
+    UiSection,
+)
+from weaver_tui.settings.sources import SettingsSources
 
 if TYPE_CHECKING:
     from agents.providers import ProviderConfig
@@ -74,71 +69,12 @@ __all__ = [
     "save_setting",
 ]
 
-REDACT_ALIAS_ENV = "AGENT_LOG_REDACT_CONTENT"
-
-LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-
-_yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_yaml_data", default=None)
-_dotenv_data: ContextVar[dict[str, Any] | None] = ContextVar("weaver_dotenv_data", default=None)
-
-
-class McpServerEntry(BaseModel):
-    """One of the user's own MCP servers (``mcp_servers.NAME`` in config.yaml)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    transport: Literal["stdio", "streamable_http"] = "stdio"
-    """``stdio`` runs ``command``; ``streamable_http`` talks to ``url``."""
-    command: str | None = None
-    """The program that runs the server (stdio)."""
-    args: list[str] = Field(default_factory=list)
-    """Its arguments (stdio)."""
-    env: dict[str, str] = Field(default_factory=dict)
-    """Variables given to the server on top of the MCP SDK's minimal environment; no other
-    variable of yours reaches it (stdio)."""
-    cwd: str | None = None
-    """The folder it runs in (stdio)."""
-    url: str | None = None
-    """The server's address (streamable_http)."""
-    headers: dict[str, str] = Field(default_factory=dict)
-    """HTTP headers sent with every request (streamable_http)."""
-    profiles: list[str] | None = None
-    """The profiles that get its tools; default: every profile that calls tools."""
-    approve: Literal["ask", "always", "never"] = "ask"
-    """``ask``: each call waits for your answer; ``always``: calls run; ``never``: refused."""
-    tools: list[str] | None = None
-    """Only these of its tools are offered (default: all)."""
-
-    @model_validator(mode="after")
-    def _reachable(self) -> McpServerEntry:
-        if self.transport == "stdio" and not self.command:
-            raise ValueError("a stdio server needs a command")
-        if self.transport == "streamable_http" and not self.url:
-            raise ValueError("a streamable_http server needs a url")
-        return self
-
-    @field_validator("profiles", mode="after")
-    @classmethod
-    def _known_profiles(cls, value: list[str] | None) -> list[str] | None:
-        from agents.profiles import PROFILE_NAMES
-
-        for name in value or ():
-            if name not in PROFILE_NAMES:
-                raise ValueError(
-                    f"unknown profile {name!r}; use some of {', '.join(PROFILE_NAMES)}"
-                )
-        return value
-
-
-LOCAL_SERVER_PORTS = {"ollama": 11434, "llama.cpp": 8080, "vllm": 8000}
-"""Where Ollama, llama.cpp's server and vLLM listen by default."""
-
 
 class Settings(BaseSettings):
     """Everything the app, the CLI verbs and the runtime may be configured with.
 
-    Build it with ``load_settings()``: ``Settings()`` alone reads only the environment (tests
-    use that to stay off the user's config).
+    Build it with ``load_settings()``; ``Settings(**arguments)`` reads the same sources (the
+    arguments may name ``config_file``), but raises pydantic's errors rather than one sentence.
     """
 
     model_config = SettingsConfigDict(
@@ -150,64 +86,21 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
-    provider: str = Field(default="auto")
-    """Which provider answers: ``auto`` (the first provider whose API key is set, else the
-    offline model), ``offline``, ``openai``, ``moonshot``, ``deepseek``, ``dashscope``,
-    ``ollama`` or ``openai-compatible`` (any server; set ``base_url``)."""
+    provider: ProviderSection = Field(default_factory=ProviderSection)
+    """Which provider and model answer, and how they are reached (``provider.name``,
+    ``provider.model``, ``provider.base_url``, ``provider.api_key`` ...)."""
 
-    model: str = Field(default="")
-    """The model name sent to the provider; empty means the provider's default model."""
+    ui: UiSection = Field(default_factory=UiSection)
+    """The theme and the profile of a new conversation."""
 
-    base_url: str | None = Field(default=None)
-    """The provider's OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8000/v1``; empty
-    means the preset's address."""
+    storage: StorageSection = Field(default_factory=StorageSection)
+    """Where conversations, checkpoints and logs live (``storage.data_dir``)."""
 
-    api_key: SecretStr | None = Field(default=None)
-    """The API key. Empty means the provider's own variable (``OPENAI_API_KEY``,
-    ``MOONSHOT_API_KEY``, ...). Never logged or shown."""
+    turns: TurnsSection = Field(default_factory=TurnsSection)
+    """The limits of one turn: context sent, tool rounds and time, message size, summaries."""
 
-    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    """Sampling temperature (0-2); empty leaves it to the provider."""
-
-    http_timeout: float = Field(default=60.0, gt=0)
-    """Seconds to wait for the provider to connect and for each piece of a reply."""
-
-    data_dir: Path = Field(default_factory=default_data_dir)
-    """Where conversations, checkpoints and logs live (``WEAVER_DATA_DIR`` overrides)."""
-
-    context_messages: int = Field(default=20, ge=1, le=1000)
-    """How many records of the active path (besides the system prompt) a turn sends."""
-
-    max_tool_rounds: int = Field(default=5, ge=0, le=50)
-    """Tool rounds per turn before the model must answer without tools."""
-
-    auto_summary: bool = Field(default=True)
-    """Summarise the older part of a branch before a turn that would pass
-    ``auto_summary_at`` of the model's context window (off per conversation in the palette)."""
-
-    auto_summary_at: float = Field(default=0.9, gt=0.1, le=1.0)
-    """The share of the context window the next turn may fill before the automatic summary."""
-
-    local_servers: dict[str, int] = Field(default_factory=lambda: dict(LOCAL_SERVER_PORTS))
-    """Local model servers looked for on 127.0.0.1 (name: port) when no key is set and the
-    provider is ``auto``; ``{}`` looks for none."""
-
-    theme: str = Field(default=DEFAULT_THEME_SETTING)
-    """The Textual theme the app starts with (the app saves the one you pick)."""
-
-    default_profile: str = Field(default=DEFAULT_PROFILE)
-    """The agent profile of a new conversation: ``ide-helper``, ``mediator``,
-    ``paper-pilot`` or ``atom-developer``."""
-
-    tool_seconds: float = Field(default=30.0, gt=0, le=3600)
-    """Time limit of one tool call; past it the call is stopped and the model is told."""
-
-    tool_result_chars: int = Field(default=64_000, ge=1_000, le=10_000_000)
-    """Size limit of a tool result the model reads; a longer one is cut, saying so."""
-
-    max_message_bytes: int = Field(default=2_000_000, ge=1_000, le=100_000_000)
-    """The largest message that is sent (bytes of UTF-8); a bigger one, typed, pasted or given
-    to ``ask``, is refused with a sentence before anything is stored."""
+    logging: LoggingSection = Field(default_factory=LoggingSection)
+    """What the log file holds (``logging.level``, ``logging.redact_content``)."""
 
     mcp: dict[str, Any] = Field(default_factory=dict)
     """The knowledge servers of the research profile: ``connections`` by name (``transport``: ``stdio`` with
@@ -222,13 +115,6 @@ class Settings(BaseSettings):
     web_search: dict[str, Any] = Field(default_factory=dict)
     """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""
 
-    log_redact_content: bool = Field(default=False)
-    """Log only the first characters and a sha256 of prompts and replies
-    (``AGENT_LOG_REDACT_CONTENT=true`` also turns this on)."""
-
-    log_level: LogLevel = Field(default="INFO")
-    """The lowest level written to the JSON-lines log file."""
-
     env_file: Path | None = Field(default=None)
     """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or
     ``WEAVER_ENV_FILE`` override it). Empty means none: a ``.env`` in the folder you work in
@@ -237,43 +123,6 @@ class Settings(BaseSettings):
     _config_file: Path | None = PrivateAttr(default=None)
     _env_values: dict[str, str] = PrivateAttr(default_factory=dict)
     _from_env_file: frozenset[str] = PrivateAttr(default=frozenset())
-
-    @field_validator("base_url", mode="after")
-    @classmethod
-    def _web_address(cls, value: str | None) -> str | None:
-        from agents.providers.presets import check_base_url
-
-        return check_base_url(value) if value else None
-
-    @field_validator("default_profile", mode="after")
-    @classmethod
-    def _known_profile(cls, value: str) -> str:
-        from agents.profiles import PROFILE_NAMES
-
-        if value not in PROFILE_NAMES:
-            raise ValueError(f"unknown profile {value!r}; use one of {', '.join(PROFILE_NAMES)}")
-        return value
-
-    @field_validator("provider", mode="before")
-    @classmethod
-    def _known_provider(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            value = value.strip().lower() or "auto"
-            if value not in PROVIDER_NAMES:
-                raise ValueError(
-                    f"unknown provider {value!r}; use one of {', '.join(PROVIDER_NAMES)}"
-                )
-        return value
-
-    @field_validator("log_level", mode="before")
-    @classmethod
-    def _upper_level(cls, value: Any) -> Any:
-        return value.strip().upper() if isinstance(value, str) else value
-
-    @field_validator("data_dir", mode="after")
-    @classmethod
-    def _expand_home(cls, value: Path) -> Path:
-        return value.expanduser()
 
     @classmethod
     def settings_customise_sources(
@@ -284,13 +133,8 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        redact = os.environ.get(REDACT_ALIAS_ENV)
-        agent_env = InitSettingsSource(
-            settings_cls, {"log_redact_content": redact} if redact else {}
-        )
-        dotenv_source = InitSettingsSource(settings_cls, dict(_dotenv_data.get() or {}))
-        yaml_source = InitSettingsSource(settings_cls, dict(_yaml_data.get() or {}))
-        return (init_settings, env_settings, agent_env, dotenv_source, yaml_source)
+        arguments = getattr(init_settings, "init_kwargs", {})
+        return SettingsSources.build(settings_cls, arguments).ordered()
 
     @property
     def config_file(self) -> Path:
@@ -299,7 +143,7 @@ class Settings(BaseSettings):
 
     def early(self) -> EarlySettings:
         """The values the first frame is drawn from, as these settings give them."""
-        return EarlySettings(self.theme, Path(self.data_dir), self.default_profile)
+        return EarlySettings(self.ui.theme, Path(self.storage.data_dir), self.ui.default_profile)
 
     def provider_config(self) -> ProviderConfig:
         """The provider part of the settings, for ``agents.providers.make_chat_model``.
@@ -312,13 +156,14 @@ class Settings(BaseSettings):
         from agents.providers import ProviderConfig
 
         environ, file_names = _provider_environ(self._env_values)
+        section = self.provider
         return ProviderConfig(
-            provider=self.provider,
-            model=self.model,
-            base_url=self.base_url or None,
-            api_key=self.api_key,
-            temperature=self.temperature,
-            timeout=self.http_timeout,
+            provider=section.name,
+            model=section.model,
+            base_url=section.base_url or None,
+            api_key=section.api_key,
+            temperature=section.temperature,
+            timeout=section.http_timeout,
             environ=environ,
             from_env_file=self._from_env_file | file_names,
             env_file=str(self.env_file) if self.env_file else None,
@@ -341,90 +186,98 @@ def load_settings(
     require_config: bool = False,
     **overrides: Any,
 ) -> Settings:
-    """Settings from every source; ``overrides`` whose value is None are ignored (an option
-    the user did not give). ``config_file`` is the ``--config`` path (``require_config``: it
-    must exist, as the user named it) and ``env_file`` the ``--env-file`` path. Raises ``ConfigError`` with one line naming the key
+    """Settings from every source; ``overrides`` (flat names such as ``model``, or sections)
+    whose value is None are ignored (an option the user did not give). ``config_file`` is the
+    ``--config`` path (``require_config``: it must exist, as the user named it) and
+    ``env_file`` the ``--env-file`` path. Raises ``ConfigError`` with one line naming the key
     and file."""
-    path = Path(config_file).expanduser() if config_file else default_config_file()
-    data = read_yaml_config(path, set(Settings.model_fields), required=require_config)
-    env_path = choose_env_file(env_file, data)
-    env_values = read_env_file(env_path)
-    given = {key: value for key, value in overrides.items() if value is not None}
-    dotenv = _prefixed_settings(env_values)
-    yaml_token, dotenv_token = _yaml_data.set(data), _dotenv_data.set(dotenv)
+    arguments = {
+        **overrides,
+        "config_file": config_file,
+        "env_file": env_file,
+        "require_config": require_config,
+    }
+    sources = SettingsSources.build(Settings, arguments)
     try:
-        env_file_setting: dict[str, Any] = {ENV_FILE_SETTING: env_path}
-        settings = Settings(**given, **env_file_setting)
+        # the sources already read, so the checks below ask the very ones that were used
+        settings = Settings(_build_sources=(sources.ordered(), {}))  # type: ignore[call-arg]
     except ValidationError as exc:
-        raise _config_error(exc, given, env_path, env_values, path) from None
-    finally:
-        _yaml_data.reset(yaml_token)
-        _dotenv_data.reset(dotenv_token)
-    settings._config_file = path
-    settings._env_values = env_values
+        raise _config_error(exc, sources) from None
+    settings._config_file = sources.config_file.path
+    settings._env_values = sources.env_file.variables
     settings._from_env_file = frozenset(
-        key for key in ("base_url", "api_key") if from_env_file(key, given, env_values, ENV_PREFIX)
+        key for key in ("base_url", "api_key") if sources.from_env_file(("provider", key))
     )
     return settings
 
 
-def _prefixed_settings(env_values: Mapping[str, str]) -> dict[str, str]:
-    """``WEAVER_MODEL=x`` in an env file as ``{"model": "x"}`` (any case); the file cannot
-    name another env file."""
-    prefix = ENV_PREFIX.lower()
-    found = {
-        name.lower().removeprefix(prefix): value
-        for name, value in env_values.items()
-        if name.lower().startswith(prefix)
-    }
-    found.pop(ENV_FILE_SETTING, None)
-    return found
-
-
-def _config_error(
-    exc: ValidationError,
-    given: dict[str, Any],
-    env_file: Path | None,
-    env_values: dict[str, str],
-    config_file: Path,
-) -> ConfigError:
+def _config_error(exc: ValidationError, sources: SettingsSources) -> ConfigError:
     errors = exc.errors()
     first = errors[0]
-    key = str(first["loc"][0]) if first["loc"] else "settings"
-    origin = describe_origin(
-        key, given, env_file, env_values, config_file, ENV_PREFIX, REDACT_ALIAS_ENV
-    )
+    path = tuple(str(part) for part in first["loc"]) or ("settings",)
+    name, origin = sources.origin(path)
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    if first["type"] == "extra_forbidden":
+        return ConfigError(
+            f"Unknown setting {name!r} in {origin}; check its spelling against the README.{more}"
+        )
     reason = str(first["msg"]).removeprefix("Value error, ").rstrip(".")
     shown = "input" in first and not isinstance(first["input"], dict)
-    if key != "api_key" and shown and repr(first["input"]) not in reason:
+    if path[-1] != "api_key" and shown and repr(first["input"]) not in reason:
         reason += f" (got {first['input']!r})"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return ConfigError(f"Invalid value for {key} in {origin}: {reason}.{more}")
+    return ConfigError(f"Invalid value for {name} in {origin}: {reason}.{more}")
 
 
 def save_setting(key: str, value: Any, *, config_file: Path | str | None = None) -> Path:
     """Write ``key: value`` into the YAML config file (created if missing), keeping the other
-    keys; the value is validated first. Returns the file written."""
+    keys; the value is validated first. ``key`` is a section's key (``ui.theme``) or its flat
+    name (``theme``); it is written in its section, and flat names already in the file move to
+    their sections. Returns the file written."""
     path = Path(config_file).expanduser() if config_file else default_config_file()
-    fields = set(Settings.model_fields)
-    if key not in fields:
+    place = tuple(key.split(".")) if "." in key else place_of(key)
+    if key == "provider":
+        place = PROVIDER_NAME
+    if not _is_setting(place):
         raise ConfigError(f"Unknown setting {key!r}: it cannot be saved to {path}.")
-    data = read_yaml_config(path, fields)
+    data, _ = nest_flat_names(read_yaml_config(path, set(Settings.model_fields) | set(FLAT_NAMES)))
     if isinstance(value, SecretStr):
         value = value.get_secret_value()
     elif isinstance(value, Path):
         value = str(value)
-    data[key] = value
+    _put(data, place, value)
     try:
         Settings.model_validate(data)
     except ValidationError as exc:
         reason = str(exc.errors()[0]["msg"]).rstrip(".")
-        raise ConfigError(f"Invalid value for {key} (not saved to {path}): {reason}.") from None
-    # only when saving: start-up reads the file through settings_sources
+        raise ConfigError(
+            f"Invalid value for {dotted(place)} (not saved to {path}): {reason}."
+        ) from None
+    # only when saving: start-up reads the file through the config file source
     import yaml  # type: ignore[import-untyped]
 
     _write_atomically(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return path
+
+
+def _is_setting(place: tuple[str, ...]) -> bool:
+    field = Settings.model_fields.get(place[0])
+    if field is None:
+        return False
+    section = field.annotation
+    is_section = isinstance(section, type) and issubclass(section, Section)
+    if len(place) == 1:
+        return not is_section
+    return len(place) == 2 and is_section and place[1] in getattr(section, "model_fields", {})
+
+
+def _put(data: dict[str, Any], place: tuple[str, ...], value: Any) -> None:
+    if len(place) == 1:
+        data[place[0]] = value
+        return
+    section = data.get(place[0])
+    if not isinstance(section, dict):
+        section = data[place[0]] = {}
+    section[place[1]] = value
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -5,8 +5,8 @@ costs about 0.2 s, as much as the rest of the first frame beyond Textual. The fi
 only the theme (so it paints in the right colours), the data folder (to open the store) and the
 default profile (for a new conversation). :func:`peek_settings` reads those three from the same
 sources, in the same order of precedence, as ``load_settings``: the command-line options,
-``WEAVER_*`` variables (any case, empty ones ignored), the env file the user named (never a
-``.env`` they did not name), the YAML config file, the defaults. It converts nothing and validates nothing: the app validates every setting with
+``WEAVER_*`` variables (any case, empty ones ignored; nested or flat names), the env file the
+user named (never a ``.env`` they did not name), the YAML config file, the defaults. It converts nothing and validates nothing: the app validates every setting with
 pydantic-settings right after the first paint (:class:`PendingSettings`), and a bad value still
 ends as one sentence and exit code 2. An unreadable or invalid YAML file stops the launch at once.
 """
@@ -22,10 +22,10 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 
 from agents.profiles import DEFAULT_PROFILE
-from weaver_tui.settings.sources import choose_env_file, read_env_file, read_yaml_config
+from weaver_tui.settings.files import choose_env_file, read_env_file, read_yaml_config
+from weaver_tui.settings.names import lookup, nest_flat_names, nested_variables
 
 APP_NAME = "weaver-tui"
-ENV_PREFIX = "WEAVER_"
 DEFAULT_THEME_SETTING = "weaver-dark"
 
 
@@ -65,31 +65,24 @@ def peek_settings(
     """
     path = Path(config_file).expanduser() if config_file else default_config_file()
     config_data = read_yaml_config(path, None, required=require_config)
+    env_values = read_env_file(choose_env_file(env_file, config_data))
     sources: list[Mapping[str, Any]] = [
-        {key: value for key, value in overrides.items() if value is not None},
-        _prefixed(os.environ),
-        _prefixed(read_env_file(choose_env_file(env_file, config_data))),
-        config_data,
+        nest_flat_names({key: value for key, value in overrides.items() if value is not None})[0],
+        nested_variables(os.environ),
+        nested_variables(env_values),
+        nest_flat_names(config_data)[0],
     ]
 
-    def value(key: str) -> Any:
-        return next((source[key] for source in sources if source.get(key) is not None), None)
+    def value(*path: str) -> Any:
+        for source in sources:
+            found, given = lookup(source, path)
+            if found and given is not None:
+                return given
+        return None
 
-    data_dir = value("data_dir")
+    data_dir = value("storage", "data_dir")
     return EarlySettings(
-        theme=str(value("theme") or DEFAULT_THEME_SETTING),
+        theme=str(value("ui", "theme") or DEFAULT_THEME_SETTING),
         data_dir=Path(str(data_dir)).expanduser() if data_dir is not None else default_data_dir(),
-        default_profile=str(value("default_profile") or DEFAULT_PROFILE),
+        default_profile=str(value("ui", "default_profile") or DEFAULT_PROFILE),
     )
-
-
-def _prefixed(variables: Mapping[str, str | None]) -> dict[str, str]:
-    """``WEAVER_THEME=x`` as ``{"theme": "x"}``: names in any case, empty values left out
-    (pydantic-settings' ``case_sensitive=False`` and ``env_ignore_empty=True``)."""
-    prefix = ENV_PREFIX.lower()
-    found: dict[str, str] = {}
-    for name, text in variables.items():
-        lowered = name.lower()
-        if lowered.startswith(prefix) and text:
-            found[lowered.removeprefix(prefix)] = text
-    return found

@@ -1,200 +1,204 @@
-"""Reading the files settings come from, and telling the user where a bad setting came from.
+"""The four places settings come from, as pydantic-settings sources, highest first.
 
-Split from ``settings.py`` so that module stays the list of settings. Every failure here is a
-``ConfigError`` whose one line names the file (and the key, when there is one).
-
-Only files the user named are read: the YAML config file (``--config``, ``WEAVER_CONFIG`` or
-the user config folder's ``config.yaml``) and a dotenv file named by ``--env-file``,
-``WEAVER_ENV_FILE`` or ``env_file`` in that config file. A ``.env`` in the folder being worked
-on is never read on its own: a repository the user did not write must not choose the provider
-their key is sent to. Both files must be regular files of bounded size (a FIFO or a device
-would block or never end).
+:class:`ArgumentsSource` (command-line options), :class:`EnvironmentSource` (``WEAVER_*``
+variables, nested with ``__``, and ``AGENT_LOG_REDACT_CONTENT``), :class:`EnvFileSource` (the
+dotenv file the user named; never a ``.env`` they did not) and :class:`ConfigFileSource` (the
+YAML file). Each renames the flat names of earlier versions to their nested place before the
+sources are merged (:mod:`weaver_tui.settings.names`). :class:`SettingsSources` builds the
+four for one load, in order, and says which of them gave a value: for the one-line message
+about a bad value, and so a key is never sent to an address only the env file chose.
 """
 
 from __future__ import annotations
 
-import io
-import os
-import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agents.errors import ConfigError
+from pydantic_settings import (
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    YamlConfigSettingsSource,
+)
 
-MAX_SETTINGS_FILE_BYTES = 1024 * 1024
-"""A config or env file larger than this is refused (settings fit in a few kilobytes)."""
+from weaver_tui.settings.early import default_config_file
+from weaver_tui.settings.files import (
+    ENV_FILE_SETTING,
+    choose_env_file,
+    read_env_file,
+    read_yaml_config,
+)
+from weaver_tui.settings.names import (
+    ENV_PREFIX,
+    FLAT_NAMES,
+    NESTED_DELIMITER,
+    REDACT_ALIAS_ENV,
+    flat_variable_renames,
+    lookup,
+    nest_flat_names,
+)
 
-ENV_FILE_SETTING = "env_file"
-ENV_FILE_VARIABLE = "WEAVER_ENV_FILE"
+if TYPE_CHECKING:
+    from pydantic_settings import BaseSettings
 
+CONFIG_FILE_ARGUMENT = "config_file"
+"""The argument naming the YAML file (``--config``)."""
+REQUIRE_CONFIG_ARGUMENT = "require_config"
+"""The argument saying that file must exist (the user named it on the command line)."""
 
-def read_settings_file(path: Path, what: str) -> str:
-    """The text of the regular file at ``path`` (``what`` names it in messages: "config file").
-
-    Raises ``FileNotFoundError`` when it does not exist and ``ConfigError`` when it is not a
-    regular file, is larger than ``MAX_SETTINGS_FILE_BYTES`` or cannot be read as UTF-8. The
-    file is opened without blocking, so a FIFO is refused instead of waited on.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise
-    except IsADirectoryError:
-        raise ConfigError(f"The {what} {path} is a folder, not a file.") from None
-    except OSError as exc:
-        raise ConfigError(f"Cannot read the {what} {path}: {exc.strerror or exc}.") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise ConfigError(f"The {what} {path} is a folder, not a file.")
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(
-                f"The {what} {path} is not a regular file (a pipe, socket or device); "
-                "point to a plain file."
-            )
-        if info.st_size > MAX_SETTINGS_FILE_BYTES:
-            raise ConfigError(
-                f"The {what} {path} is {info.st_size} bytes, more than the "
-                f"{MAX_SETTINGS_FILE_BYTES} a settings file may hold; check the path."
-            )
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_SETTINGS_FILE_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"Cannot read the {what} {path}: {exc.strerror or exc}.") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_SETTINGS_FILE_BYTES:
-        raise ConfigError(
-            f"The {what} {path} holds more than the {MAX_SETTINGS_FILE_BYTES} bytes a settings "
-            "file may hold; check the path."
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"Cannot read the {what} {path}: it is not UTF-8 text.") from None
+_REDACT_TARGET = (ENV_PREFIX + "logging__redact_content").lower()
 
 
-def read_yaml_config(
-    path: Path, known_keys: set[str] | None, *, required: bool = False
-) -> dict[str, Any]:
-    """The settings in the YAML file at ``path`` ({} when it does not exist and is not
-    ``required``: the user named it with ``--config``).
+class ArgumentsSource(InitSettingsSource):
+    """Values given to ``load_settings`` or ``Settings(...)``, flat names or nested sections."""
 
-    Raises ``ConfigError`` when the file cannot be read, is not valid YAML, is not a mapping,
-    or names a setting not in ``known_keys`` (a typo would otherwise be silently ignored;
-    ``None`` skips that check, for the first frame's peek, which the full load follows).
-    """
-    try:
-        text = read_settings_file(path, "config file")
-    except FileNotFoundError:
-        if required:
-            raise ConfigError(
-                f"The config file {path} does not exist; check the --config path."
-            ) from None
-        return {}
-    # here, not at the top: no config file (the common first launch) needs no YAML
-    import yaml  # type: ignore[import-untyped]
+    def __init__(self, settings_cls: type[BaseSettings], arguments: Mapping[str, Any]) -> None:
+        given = {key: value for key, value in arguments.items() if value is not None}
+        given.pop(CONFIG_FILE_ARGUMENT, None)
+        given.pop(REQUIRE_CONFIG_ARGUMENT, None)
+        nested, self.flat_names = nest_flat_names(given)
+        super().__init__(settings_cls, nested)
 
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ConfigError(f"The config file {path} is not valid YAML{where}: {problem}.") from None
-    except RecursionError:
-        raise ConfigError(
-            f"The config file {path} nests lists or mappings too deeply to be settings; "
-            "it should hold 'setting: value' lines."
-        ) from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(
-            f"The config file {path} must hold 'setting: value' lines, not a {type(data).__name__}."
-        )
-    for key in data:
-        if known_keys is not None and str(key).lower() not in known_keys:
-            raise ConfigError(
-                f"Unknown setting {key!r} in {path}; check its spelling against the README."
-            )
-    return {str(key).lower(): value for key, value in data.items()}
+    def where(self, path: tuple[str, ...]) -> tuple[str, str]:
+        return self.flat_names.get(path[:2], ".".join(path)), "the command-line options"
 
 
-def choose_env_file(given: Path | str | None, config_data: dict[str, Any]) -> Path | None:
-    """The dotenv file the user asked for: ``--env-file``, else ``WEAVER_ENV_FILE``, else
-    ``env_file`` in their config file; None (no dotenv file at all) when they named none."""
-    named = given or os.environ.get(ENV_FILE_VARIABLE) or config_data.get(ENV_FILE_SETTING)
-    if named is None or named == "":
+class _RenamingEnvSource(EnvSettingsSource):
+    """An env source that reads flat ``WEAVER_*`` names as their nested twins."""
+
+    renamed: dict[str, str]
+
+    def _rename(self, variables: Mapping[str, str | None]) -> dict[str, str | None]:
+        prefix = ENV_PREFIX.lower()
+        renames = flat_variable_renames(list(variables), prefix)
+        self.renamed = {new: old for old, new in renames.items()}
+        return {renames.get(name, name): value for name, value in variables.items()}
+
+    def variable_for(self, path: tuple[str, ...]) -> str | None:
+        """The variable (as the user named it) that set ``path``, if this source has it."""
+        name = (ENV_PREFIX + NESTED_DELIMITER.join(path)).lower()
+        for candidate in (name, *(n for n in self.env_vars if name.startswith(n + "__"))):
+            if self.env_vars.get(candidate):
+                return self.renamed.get(candidate, candidate).upper()
         return None
-    if not isinstance(named, str | os.PathLike):
-        raise ConfigError(f"The setting {ENV_FILE_SETTING} must be a file path, not {named!r}.")
-    return Path(named).expanduser()
 
 
-def read_env_file(path: Path | None) -> dict[str, str]:
-    """The variables the dotenv file at ``path`` sets (empty values left out); {} for None.
+class EnvironmentSource(_RenamingEnvSource):
+    """``WEAVER_*`` variables in any case (empty ones ignored), and ``AGENT_LOG_REDACT_CONTENT``
+    below the ``WEAVER_*`` names for the same setting."""
 
-    The user named the file, so a missing one is a ``ConfigError`` like any unreadable one.
-    """
-    if path is None:
-        return {}
-    try:
-        text = read_settings_file(path, "env file")
-    except FileNotFoundError:
-        raise ConfigError(
-            f"The env file {path} does not exist; check --env-file, {ENV_FILE_VARIABLE} or "
-            f"{ENV_FILE_SETTING} in config.yaml."
-        ) from None
-    from dotenv import dotenv_values
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        variables = self._rename(super()._load_env_vars())
+        alias = variables.get(REDACT_ALIAS_ENV.lower())
+        if alias and not variables.get(_REDACT_TARGET):
+            variables[_REDACT_TARGET] = alias
+            self.renamed[_REDACT_TARGET] = REDACT_ALIAS_ENV.lower()
+        return variables
 
-    values = dotenv_values(stream=io.StringIO(text))
-    return {name: value for name, value in values.items() if value}
+    def where(self, path: tuple[str, ...]) -> tuple[str, str]:
+        variable = self.variable_for(path) or ENV_PREFIX + NESTED_DELIMITER.join(path).upper()
+        return _name_of(variable, path), f"the environment variable {variable}"
 
 
-def _env_names(key: str, prefix: str) -> list[str]:
-    return [f"{prefix}{key}".upper()]
+class EnvFileSource(_RenamingEnvSource, DotEnvSettingsSource):
+    """The dotenv file the user named, read as strictly as the config file (a regular file of
+    bounded size; a missing one is an error). It cannot name another env file. Its provider
+    key variables (``MOONSHOT_API_KEY`` ...) are kept for the provider, below the environment."""
+
+    variables: dict[str, str]
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path | None) -> None:
+        self.path = path
+        super().__init__(settings_cls, env_file=path, dotenv_filtering="only_existing")
+
+    def _read_env_files(self) -> Mapping[str, str | None]:
+        self.variables = read_env_file(self.path)
+        lowered = {name.lower(): value for name, value in self.variables.items()}
+        lowered.pop((ENV_PREFIX + ENV_FILE_SETTING).lower(), None)
+        return self._rename(lowered)
+
+    def where(self, path: tuple[str, ...]) -> tuple[str, str]:
+        variable = self.variable_for(path) or ".".join(path)
+        where = f"the env file {self.path.absolute()}" if self.path else "the env file"
+        return _name_of(variable, path), where
 
 
-def _in_environ(names: list[str], nested_prefix: str) -> str | None:
-    upper = {name.upper(): name for name in os.environ}
-    for name in names:
-        if name in upper:
-            return upper[name]
-    for name in upper:
-        if name.startswith(nested_prefix):
-            return upper[name]
-    return None
+class ConfigFileSource(YamlConfigSettingsSource):
+    """The YAML config file: ``--config`` (which must exist), else the file ``WEAVER_CONFIG``
+    names, else ``config.yaml`` in the user config folder. Unknown top-level keys are refused
+    by name (a typo would otherwise be ignored); unknown keys in a section, by validation."""
+
+    flat_names: dict[tuple[str, ...], str]
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path, *, required: bool) -> None:
+        self.path, self.required = path, required
+        self.known_keys = (set(settings_cls.model_fields) | set(FLAT_NAMES)) - {
+            CONFIG_FILE_ARGUMENT
+        }
+        super().__init__(settings_cls, yaml_file=path)
+
+    def _read_files(self, files: Any, deep_merge: bool = False) -> dict[str, Any]:
+        data = read_yaml_config(self.path, self.known_keys, required=self.required)
+        nested, self.flat_names = nest_flat_names(data)
+        return nested
+
+    def where(self, path: tuple[str, ...]) -> tuple[str, str]:
+        return self.flat_names.get(path[:2], ".".join(path)), f"the config file {self.path}"
 
 
-def from_env_file(key: str, given: dict[str, Any], env_values: dict[str, str], prefix: str) -> bool:
-    """Whether the value of setting ``key`` came from the dotenv file (``env_values``): it is
-    set there and neither the command line nor the environment sets it."""
-    if key in given or _in_environ(_env_names(key, prefix), f"{prefix}{key}__".upper()):
+def _name_of(variable: str, path: tuple[str, ...]) -> str:
+    """The setting a variable set, named as the user wrote it: flat for a flat variable."""
+    if variable == REDACT_ALIAS_ENV:
+        return "log_redact_content"
+    bare = variable.lower().removeprefix(ENV_PREFIX.lower())
+    return bare if bare in FLAT_NAMES or bare == "provider" else ".".join(path)
+
+
+@dataclass(frozen=True)
+class SettingsSources:
+    """The sources of one load, highest first, each read once."""
+
+    arguments: ArgumentsSource
+    environment: EnvironmentSource
+    env_file: EnvFileSource
+    config_file: ConfigFileSource
+
+    @classmethod
+    def build(
+        cls, settings_cls: type[BaseSettings], arguments: Mapping[str, Any]
+    ) -> SettingsSources:
+        """Read every source. The config file is read first: it may name the env file."""
+        named = arguments.get(CONFIG_FILE_ARGUMENT)
+        path = Path(named).expanduser() if named else default_config_file()
+        required = bool(arguments.get(REQUIRE_CONFIG_ARGUMENT))
+        config = ConfigFileSource(settings_cls, path, required=required)
+        env_path = choose_env_file(arguments.get(ENV_FILE_SETTING), config.init_kwargs)
+        given = {**arguments, ENV_FILE_SETTING: env_path}
+        return cls(
+            ArgumentsSource(settings_cls, given),
+            EnvironmentSource(settings_cls),
+            EnvFileSource(settings_cls, env_path),
+            config,
+        )
+
+    def ordered(self) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (self.arguments, self.environment, self.env_file, self.config_file)
+
+    def origin(self, path: tuple[str, ...]) -> tuple[str, str]:
+        """The setting at ``path`` as the user named it, and the source that gave it."""
+        for depth in range(len(path), 0, -1):
+            for source in self.ordered():
+                found, _ = lookup(source(), path[:depth])
+                if found:
+                    return source.where(path)  # type: ignore[attr-defined,no-any-return]
+        return ".".join(path), f"the config file {self.config_file.path}"
+
+    def from_env_file(self, path: tuple[str, ...]) -> bool:
+        """Whether the value at ``path`` came from the env file (no higher source sets it)."""
+        for source in self.ordered():
+            if lookup(source(), path)[0]:
+                return source is self.env_file
         return False
-    wanted = f"{prefix}{key}".upper()
-    return any(
-        name.upper() == wanted or name.upper().startswith(wanted + "__") for name in env_values
-    )
-
-
-def describe_origin(
-    key: str,
-    given: dict[str, Any],
-    env_file: Path | None,
-    env_values: dict[str, str],
-    config_file: Path,
-    prefix: str,
-    redact_alias_env: str,
-) -> str:
-    """Where the value of ``key`` came from, highest-precedence source first, in words."""
-    if key in given:
-        return "the command-line options"
-    env_name = _in_environ(_env_names(key, prefix), f"{prefix}{key}__".upper())
-    if env_name is not None:
-        return f"the environment variable {env_name}"
-    if key == "log_redact_content" and os.environ.get(redact_alias_env):
-        return f"the environment variable {redact_alias_env}"
-    if env_file is not None and from_env_file(key, given, env_values, prefix):
-        return f"the env file {env_file.absolute()}"
-    return f"the config file {config_file}"

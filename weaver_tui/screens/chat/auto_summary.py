@@ -59,7 +59,7 @@ class AutoSummary:
 
     def _enabled(self) -> bool:
         settings = self._services.settings
-        return bool(getattr(settings, "auto_summary", True)) and (
+        return settings.turns.auto_summary and (
             self._state.setting(OFF_KEY) is not False
         )
 
@@ -76,9 +76,9 @@ class AutoSummary:
         tokens = needs_auto_summary(
             path,
             self._state.instructions,
-            int(getattr(settings, "context_messages", 20)),
+            settings.turns.context_messages,
             window,
-            float(getattr(settings, "auto_summary_at", 0.9)),
+            settings.turns.auto_summary_at,
         )
         if tokens is None:
             return

@@ -151,7 +151,7 @@ class ContextSteering:
 
         index = self._state.index
         path = [index.get(i) for i in self._state.path_ids()]
-        limit = int(getattr(self._services.settings, "context_messages", 20))
+        limit = self._services.settings.turns.context_messages
         summary, records = context_records(path, limit)
         tokens = estimate_tokens(self._state.instructions, summary, records)
         window = context_window_of(header.model) or self._served_window()

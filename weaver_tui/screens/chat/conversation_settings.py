@@ -62,7 +62,7 @@ class ConversationSettings:
         from agents.providers import resolve_provider
 
         settings = self._services.settings
-        self._surface.composer.max_bytes = int(getattr(settings, "max_message_bytes", 2_000_000))
+        self._surface.composer.max_bytes = settings.turns.max_message_bytes
         config = settings.provider_config()
         header = self._surface.header
         try:

@@ -50,7 +50,7 @@ class LocalModels:
         from agents.providers import resolve_provider
 
         settings = self._services.settings
-        ports = dict(getattr(settings, "local_servers", None) or {})
+        ports = dict(settings.provider.local_servers)
         config = settings.provider_config()
         if not ports or (config.provider or "auto").strip().lower() != "auto":
             return {}

@@ -42,7 +42,7 @@ class McpSwitches:
 
     def show(self) -> None:
         """Open the list (or say in one sentence that there is nothing to list)."""
-        if not getattr(self._services.settings, "mcp_servers", None):
+        if not self._services.settings.mcp_servers:
             self._surface.notify(NO_SERVERS)
             return
         self._surface.run_worker(self._open(), group="mcp-servers", exclusive=True)

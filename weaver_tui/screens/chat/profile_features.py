@@ -132,7 +132,7 @@ class ProfileFeatures:
         memory = self._state.traits.memory
         if memory is None:
             return
-        data_dir = Path(self._services.settings.data_dir)
+        data_dir = Path(self._services.settings.storage.data_dir)
         screen = RememberedScreen(memory, data_dir, title_of=self._conversation_title)
         self._surface.app.push_screen(screen)
 

@@ -199,7 +199,7 @@ class ChatScreen(Screen[None]):
         self.saver = ArtifactSaver(
             self,
             state,
-            data_dir=lambda: Path(services.settings.data_dir),
+            data_dir=lambda: Path(services.settings.storage.data_dir),
             project_dir=self.panels.project_dir,
             viewer=self.panels.viewer,
         )
