@@ -1,14 +1,16 @@
 """paper-pilot's graph: route the question, retrieve by the strategy its intent calls for, write
 a cited answer, let a critic check it, retry or settle, remember, format.
 
-    load_memory → route → slot_fill → direct | plan_and_execute | rewoo | react → synthesize
+    load_memory → route → scope → slot_fill → direct | plan_and_execute | rewoo | react → synthesize
       → critic → pass: save_memory → format_output
                → retry (at most MAX_RETRIES): retry_refine → route
                → retries exhausted: web_fallback (when configured) | force_pass → format_output
 
 Every stage reports a line to the tool pane (``emit_status``); the model calls of the stages
 are internal (``nostream``), and the answer appears whole once the critic has settled it, so a
-rejected draft is never shown. The reply record keeps the turn's trace (intent, strategy,
+rejected draft is never shown. ``scope`` asks the knowledge server for its collections (once a
+turn), slot filling picks those the question asks for and the search keeps to them; an
+exploratory question also reads the summaries of the documents found. The reply record keeps the turn's trace (intent, strategy,
 steps, queries, verdict, durations) and its sources.
 """
 
@@ -41,6 +43,12 @@ from agents.profiles.paper_pilot.knowledge.client import (
     chosen_connection,
 )
 from agents.profiles.paper_pilot.memory import Memory, memory_path
+from agents.profiles.paper_pilot.scope import (
+    chosen_collections,
+    collections_line,
+    documents_to_summarise,
+    summary_chunk,
+)
 from agents.profiles.paper_pilot.state import (
     STRATEGY_OF,
     CriticVerdict,
@@ -111,12 +119,20 @@ def _knowledge(context: TurnContext) -> KnowledgeClient:
     return client
 
 
-async def _retrieve(context: TurnContext, query: str, node: str) -> list[dict[str, Any]]:
-    """The knowledge base's best chunks for ``query``, reported on a stage line."""
-    emit_status(node, f"retrieve: {query}")
-    chunks = await _knowledge(context).query(query, TOP_K)
-    emit_status(node, f"retrieve: {query} → {len(chunks)} chunks", "done")
-    return [chunk.as_dict() for chunk in chunks]
+async def _retrieve(
+    context: TurnContext, query: str, node: str, collections: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """The knowledge base's best chunks for ``query`` (in ``collections`` only, when the
+    question named some), reported on a stage line."""
+    where = f" in {', '.join(collections)}" if collections else ""
+    emit_status(node, f"retrieve: {query}{where}")
+    client = _knowledge(context)
+    found = [await client.query(query, TOP_K, name) for name in collections or [""]]
+    chunks = [chunk.as_dict() for group in found for chunk in group]
+    if len(found) > 1:
+        chunks = sorted(chunks, key=lambda c: -float(c["score"] or 0.0))[:TOP_K]
+    emit_status(node, f"retrieve: {query}{where} → {len(chunks)} chunks", "done")
+    return chunks
 
 
 def _merge(*groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -190,6 +206,8 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "unchecked": False,
         "chunks": [],
         "error": "",
+        "collections": None,
+        "search_in": [],
         "trace": [_trace("load_memory", started, recalled=len(prior))],
     }
 
@@ -235,22 +253,46 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
 
 async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, _question_text(state), "slot_fill")  # fmt: skip
+    known = state.get("collections") or []
+    text = "\n".join(filter(None, [_question_text(state), collections_line(known)]))
+    slots = await _structured(runtime.context, SlotFill, prompts.SLOT_FILL, text, "slot_fill")
     if isinstance(slots, NoAnswer):
         query = state.get("query", "")
         emit_status("slot_fill", f"no slots read ({slots.reason}): searching the question as asked", "error")  # fmt: skip
-        return {"query": query, "entities": [], "dimensions": [],
+        return {"query": query, "entities": [], "dimensions": [], "search_in": [],
                 "trace": _traced(state, _trace("slot_fill", started, query=query, no_answer=slots.reason))}  # fmt: skip
     query = slots.reformulated_query.strip() or state.get("query", "")
     entities, dimensions = list(slots.entities), list(slots.dimensions)
-    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
+    search_in = chosen_collections(slots.collections, known)
+    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else "")
+                + (f" · in {', '.join(search_in)}" if search_in else ""), "done")  # fmt: skip
     return {
         "query": query,
         "entities": entities,
         "dimensions": dimensions,
+        "search_in": search_in,
         "trace": _traced(state, _trace("slot_fill", started, query=query, entities=entities,
-                         dimensions=dimensions)),
+                         dimensions=dimensions, search_in=search_in)),
     }  # fmt: skip
+
+
+async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Ask the knowledge server for its collections, once a turn (a retry reuses the list),
+    for slot filling to choose from."""
+    if state.get("collections") is not None:
+        return {}
+    started = time.perf_counter()
+    try:
+        known = [c["name"] for c in await _knowledge(runtime.context).collections()]
+    except KnowledgeError as exc:
+        emit_status("scope", f"{exc} Searching every collection.", "error")
+        known = []
+    else:
+        emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
+    return {
+        "collections": known,
+        "trace": _traced(state, _trace("scope", started, collections=known)),
+    }
 
 
 def choose_strategy(state: PaperPilotState) -> str:
@@ -264,7 +306,7 @@ def choose_strategy(state: PaperPilotState) -> str:
 async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     query = state.get("query") or state.get("question", "")
-    chunks = await _retrieve(runtime.context, query, "direct")
+    chunks = await _retrieve(runtime.context, query, "direct", state.get("search_in"))
     return {"chunks": chunks, "trace": _traced(state, _trace("direct", started, queries=[query]))}
 
 
@@ -276,7 +318,10 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     dimensions = state.get("dimensions") or [""]
     queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
     emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
-    found = await asyncio.gather(*(_retrieve(runtime.context, q, "rewoo") for q in queries))
+    search_in = state.get("search_in")
+    found = await asyncio.gather(
+        *(_retrieve(runtime.context, q, "rewoo", search_in) for q in queries)
+    )
     chunks = _merge(*found)
     return {"chunks": chunks, "trace": _traced(state, _trace("rewoo", started, queries=queries))}
 
@@ -303,8 +348,29 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             break
         emit_status("react", f"step {step}: {decision.thought or 'searching'}")
         queries.append(decision.query)
-        chunks = _merge(chunks, await _retrieve(runtime.context, decision.query, "react"))
+        found = await _retrieve(runtime.context, decision.query, "react", state.get("search_in"))
+        chunks = _merge(chunks, found)
+    if state.get("intent") == "exploratory":
+        chunks = _merge(await _summaries(runtime.context, chunks), chunks)
     return {"chunks": chunks, "trace": _traced(state, _trace("react", started, queries=queries))}
+
+
+async def _summaries(context: TurnContext, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The summaries of the documents found, for an overview of the topic (none when the
+    server cannot give them: the chunks found still answer)."""
+    wanted = documents_to_summarise(chunks)
+    if not wanted:
+        return []
+    emit_status("react", f"summaries of {', '.join(wanted)}")
+    client = _knowledge(context)
+    try:
+        found = [await client.document_summary(doc_id) for doc_id in wanted]
+    except KnowledgeError as exc:
+        emit_status("react", f"no document summaries: {exc}", "error")
+        return []
+    summaries = [summary_chunk(summary) for summary in found if summary is not None]
+    emit_status("react", f"summaries of {len(summaries)} documents", "done")
+    return summaries
 
 
 async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -328,7 +394,7 @@ async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     started = time.perf_counter()
     steps, n = state.get("plan") or [], state.get("step", 0)
     query = steps[n]
-    found = await _retrieve(runtime.context, query, "execute_step")
+    found = await _retrieve(runtime.context, query, "execute_step", state.get("search_in"))
     return {
         "chunks": _merge(state.get("chunks") or [], found),
         "step": n + 1,
@@ -571,6 +637,7 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     graph.add_node("load_memory", load_memory)
     graph.add_node("route", route)
     graph.add_node("slot_fill", slot_fill)
+    graph.add_node("scope", scope)
     graph.add_node("direct", direct)
     graph.add_node("rewoo", rewoo)
     graph.add_node("react", react)
@@ -582,7 +649,8 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     graph.add_node("format_output", format_output)
     graph.add_edge(START, "load_memory")
     graph.add_edge("load_memory", "route")
-    graph.add_edge("route", "slot_fill")
+    graph.add_edge("route", "scope")
+    graph.add_edge("scope", "slot_fill")
     plan_entry = add_plan_and_execute(graph)
     graph.add_conditional_edges(
         "slot_fill",

@@ -14,7 +14,9 @@ Answer with the intent, your confidence and a short reason."""
 
 SLOT_FILL = """You prepare a research question for retrieval. List the entities (methods, models,
 papers) it names, the dimensions it asks about, any constraints, and rewrite it as a
-self-contained query: resolve "that", "it", "this" and "they" to what the conversation named."""
+self-contained query: resolve "that", "it", "this" and "they" to what the conversation named.
+When the knowledge base's collections are listed and the question asks for some of them ("in my
+physics notes"), name those collections; otherwise leave the collections empty."""
 
 PLANNER = """You plan retrieval for a question that needs one fact to find another. Give at most
 three short search steps, in order; a later step may depend on what an earlier one finds."""

@@ -38,6 +38,11 @@ class SlotFill(BaseModel):
     )
     constraints: list[str] = Field(default_factory=list)
     reformulated_query: str = Field(description="the question with every reference resolved")
+    collections: list[str] = Field(
+        default_factory=list,
+        description="the knowledge-base collections the question asks to search, by their "
+        "listed names; empty to search them all",
+    )
 
 
 class ResearchPlan(BaseModel):
@@ -87,6 +92,10 @@ class PaperPilotState(TypedDict, total=False):
     entities: list[str]
     dimensions: list[str]
     query: str
+    collections: list[str] | None
+    """The knowledge server's collections, asked once a turn (``None`` until then)."""
+    search_in: list[str]
+    """The collections the question names, searched alone (empty: search every one)."""
     plan: list[str]
     step: int
     chunks: list[dict[str, Any]]
