@@ -182,3 +182,75 @@ def test_kb_list_says_in_one_sentence_when_the_server_cannot_be_reached(
     [line] = listed.stderr.strip().splitlines()
     assert line.startswith("weaver-tui: The knowledge server 'zoo' could not be started")
     assert "mcp.connections" in line
+
+
+async def test_the_collections_are_asked_once_a_turn_even_when_the_critic_sends_it_back(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., Any],
+) -> None:
+    runtime, store = pilot_runtime
+    question = "What does LoRA train?"
+    slots = decision("SlotFill", entities=["LoRA"], reformulated_query=question)
+    route = decision("RouteDecision", intent="factual", confidence=0.9, reason="a definition")
+    fake_openai.script(
+        route,
+        slots,
+        Reply("LoRA trains everything [1]."),
+        decision("CriticVerdict", score=0.2, passed=False, feedback="not what [1] says"),
+        decision("Refinement", query="LoRA low-rank matrices"),
+        route,
+        slots,
+        Reply("LoRA trains two low-rank matrices [1]."),
+        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+    )
+
+    events, reply = await run_turn(runtime, store, openai_model(), question)
+
+    assert reply.meta["paper_pilot"]["retries"] == 1
+    asked = [line for line in stage_lines(events) if line.startswith("scope: collections")]
+    assert asked == ["scope: collections: agents, ml"]
+
+
+OWN_SERVER = """
+import json, sys
+from mcp.server.fastmcp import FastMCP
+
+server = FastMCP("search-only", log_level="WARNING")
+
+@server.tool()
+def query_knowledge_hub(query: str, top_k: int = 5) -> str:
+    return json.dumps({"results": [{"doc_id": "own/otters", "title": "Otters",
+                                    "section": "Paws", "text": "Otters hold hands."}]})
+
+server.run("stdio")
+"""
+
+
+async def test_a_server_without_a_collection_list_is_searched_whole_and_says_so(
+    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., Any],
+    tmp_path: Path,
+) -> None:
+    runtime, store = pilot_runtime
+    script = tmp_path / "search_only.py"
+    script.write_text(OWN_SERVER, encoding="utf-8")
+    runtime.profile_settings = {"mcp": {"connections": {"own": {
+        "transport": "stdio", "command": sys.executable, "args": [str(script)],
+    }}}}  # fmt: skip
+    question = "Do otters hold hands?"
+    fake_openai.script(
+        decision("RouteDecision", intent="factual", confidence=0.9, reason="a fact"),
+        decision("SlotFill", entities=["otters"], reformulated_query=question),
+        Reply("They do [1]."),
+        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+    )
+
+    events, reply = await run_turn(runtime, store, openai_model(), question)
+
+    [scope] = [line for line in stage_lines(events) if line.startswith("scope:")]
+    assert "list_collections" in scope
+    assert scope.endswith("Searching every collection.")
+    assert "(own/otters#Paws)" in sources_sent_to_synthesis(fake_openai)
+    assert reply.meta["sources"][0]["title"] == "Otters"
