@@ -1,7 +1,8 @@
 """paper-pilot's graph: route the question, retrieve by the strategy its intent calls for, write
 a cited answer, let a critic check it, retry or settle, remember, format.
 
-    load_memory → route → scope → slot_fill → direct | plan_and_execute | rewoo | react → synthesize
+    load_memory → route → scope → slot_fill → direct | plan_and_execute | rewoo | react
+      → synthesize
       → critic → pass: save_memory → format_output
                → retry (at most MAX_RETRIES): retry_refine → route
                → retries exhausted: web_fallback (when configured) | force_pass → format_output
@@ -10,8 +11,8 @@ Every stage reports a line to the tool pane (``emit_status``); the model calls o
 are internal (``nostream``), and the answer appears whole once the critic has settled it, so a
 rejected draft is never shown. ``scope`` asks the knowledge server for its collections (once a
 turn), slot filling picks those the question asks for and the search keeps to them; an
-exploratory question also reads the summaries of the documents found. The reply record keeps the turn's trace (intent, strategy,
-steps, queries, verdict, durations) and its sources.
+exploratory question also reads the summaries of the documents found. The reply record keeps
+the turn's trace (intent, strategy, steps, queries, verdict, durations) and its sources.
 """
 
 from __future__ import annotations
@@ -251,6 +252,25 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     }  # fmt: skip
 
 
+async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Ask the knowledge server for its collections, once a turn (a retry reuses the list),
+    for slot filling to choose from."""
+    if state.get("collections") is not None:
+        return {}
+    started = time.perf_counter()
+    try:
+        known = [c["name"] for c in await _knowledge(runtime.context).collections()]
+    except KnowledgeError as exc:
+        emit_status("scope", f"{exc} Searching every collection.", "error")
+        known = []
+    else:
+        emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
+    return {
+        "collections": known,
+        "trace": _traced(state, _trace("scope", started, collections=known)),
+    }
+
+
 async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     known = state.get("collections") or []
@@ -274,25 +294,6 @@ async def slot_fill(state: PaperPilotState, runtime: Runtime[TurnContext]) -> di
         "trace": _traced(state, _trace("slot_fill", started, query=query, entities=entities,
                          dimensions=dimensions, search_in=search_in)),
     }  # fmt: skip
-
-
-async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Ask the knowledge server for its collections, once a turn (a retry reuses the list),
-    for slot filling to choose from."""
-    if state.get("collections") is not None:
-        return {}
-    started = time.perf_counter()
-    try:
-        known = [c["name"] for c in await _knowledge(runtime.context).collections()]
-    except KnowledgeError as exc:
-        emit_status("scope", f"{exc} Searching every collection.", "error")
-        known = []
-    else:
-        emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
-    return {
-        "collections": known,
-        "trace": _traced(state, _trace("scope", started, collections=known)),
-    }
 
 
 def choose_strategy(state: PaperPilotState) -> str:
