@@ -63,17 +63,20 @@ class TurnContext:
 
 @dataclass(frozen=True, slots=True)
 class CommandContext:
-    """What a profile's command-line verb may use: the user's folders and the output streams.
+    """What a profile's command-line verb may use: the user's folders, the sections of their
+    config that profiles read, and the output streams.
 
     ``data_dir`` holds the user's data (the conversation store, indexes a profile builds);
-    ``config_dir`` the user's config folder, when there is one. Verbs print their results on
-    ``out`` and their one-line failures on ``err``.
+    ``config_dir`` the user's config folder, when there is one; ``settings`` the same sections
+    a turn sees (``TurnContext.settings``: ``mcp``, ``web_search``). Verbs print their results
+    on ``out`` and their one-line failures on ``err``.
     """
 
     data_dir: Path
     config_dir: Path | None
     out: TextIO
     err: TextIO
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

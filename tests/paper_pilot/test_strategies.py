@@ -48,7 +48,7 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
     assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
     names = [stage["stage"] for stage in turn.trace["stages"]]
-    assert names[:2] == ["load_memory", "route"]  # intent and slots: one stage, one call
+    assert names[:3] == ["load_memory", "scope", "route"]  # intent and slots: one stage, one call
     assert "critic" in names
     assert any(line.startswith("route: intent " + intent) for line in turn.stages)
     assert any("retrieve:" in line for line in turn.stages)

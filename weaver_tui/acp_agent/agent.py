@@ -4,8 +4,10 @@
 prompt; MCP servers over stdio and HTTP); ``session/new`` opens a session of the profile
 in the client's folder, its MCP servers' tools joining its turns; ``session/prompt`` runs a
 turn (:class:`~weaver_tui.acp_agent.turn.AcpTurn`); ``session/cancel`` stops it;
-``session/load`` replays a conversation's active branch; ``session/close`` (and the agent's
-exit) ends a session's MCP servers.
+``session/load`` replays a conversation's active branch; ``session/close`` cancels the
+session's running turn, waits for it to end, then forgets the session and ends its MCP servers
+(its conversation stays in the store, for ``session/load`` or the app); the agent's exit closes
+every session.
 Expected failures answer with one sentence (a JSON-RPC error whose message is the sentence).
 """
 
@@ -28,6 +30,8 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
 )
 
 from agents.attachments import AttachmentError
@@ -88,6 +92,7 @@ class WeaverAcpAgent:
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
+                session_capabilities=SessionCapabilities(close=SessionCloseCapabilities()),
             ),
             agent_info=Implementation(
                 name="weaver-tui", title=f"weaver-tui ({self.profile})", version=__version__
@@ -169,6 +174,7 @@ class WeaverAcpAgent:
         from weaver_tui.acp_agent.turn import AcpTurn
 
         session.busy, session.cancel = True, asyncio.Event()
+        session.idle.clear()
         try:
             await self._open_tools(session)
             turn = AcpTurn(
@@ -181,13 +187,21 @@ class WeaverAcpAgent:
             return await turn.run(self._message(session, content.text, content.attachments))
         finally:
             session.busy = False
+            session.idle.set()
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
-        session = self.sessions.pop(session_id, None)
-        if session is not None:
-            if session.cancel is not None:
-                session.cancel.set()
-            await session.aclose()
+        """Cancel the session's turn (its partial reply is kept, marked cancelled), wait for it
+        to end, then end the session's MCP servers and forget the session."""
+        session = self._session(session_id)
+        del self.sessions[session_id]
+        if session.cancel is not None:
+            session.cancel.set()
+        await session.idle.wait()
+        await session.aclose()
+        logger.info(
+            "acp session closed",
+            extra={"session": session_id, "conversation_id": session.conversation_id},
+        )
         return CloseSessionResponse()
 
     async def _open_tools(self, session: AcpSession) -> None:

@@ -38,8 +38,14 @@ class AcpSession:
     toolset: McpToolset | None = None
     """Those servers' tools, opened on the session's first prompt (closed by :meth:`aclose`)."""
     cancel: asyncio.Event | None = None
-    """Set by ``session/cancel``; a fresh one for each prompt."""
+    """Set by ``session/cancel`` and ``session/close``; a fresh one for each prompt."""
     busy: bool = False
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+    """Clear while a prompt's turn runs: ``session/close`` waits on it before ending the
+    session's servers, so a turn never loses its tools midway."""
+
+    def __post_init__(self) -> None:
+        self.idle.set()
 
     @staticmethod
     def new_id() -> str:

@@ -64,4 +64,7 @@ async def serve_stdio(services: Services, profile: str) -> None:
     async with contextlib.AsyncExitStack() as resources:
         # The SDK routes only the methods an agent defines; the others answer "not found".
         agent = cast("Agent", WeaverAcpAgent(services, profile, resources))
-        await run_agent(agent, writer, reader)
+        # The SDK routes ``session/close`` only with its unstable protocol on (it answers
+        # "method not found" otherwise); the other unstable methods we do not define still
+        # answer "not found".
+        await run_agent(agent, writer, reader, use_unstable_protocol=True)

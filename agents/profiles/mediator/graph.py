@@ -16,10 +16,10 @@ from typing import Any, Final, Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
-from agents.graph import ANSWER_NODE, make_agent_node, make_tool_node
+from agents.graph import build_react_graph, make_agent_node
 from agents.graph.broken_calls import has_broken_calls
 from agents.graph.tool_node import message_text
 from agents.profile import Profile, TurnContext
@@ -154,12 +154,13 @@ def should_continue(state: Mapping[str, Any]) -> Literal["tools", "__end__"]:
 
 
 def build_graph(profile: Profile) -> StateGraph[Any, TurnContext, Any, Any]:
-    """The uncompiled mediator graph; the runtime compiles it once with the checkpointer."""
+    """The uncompiled mediator graph (the shared loop with the mediator's agent and router);
+    the runtime compiles it once with the checkpointer."""
     tools = profile.make_tools()
-    builder = StateGraph(SpaceState, context_schema=TurnContext)
-    builder.add_node(ANSWER_NODE, make_mediator_agent(tools))
-    builder.add_node(TOOLS_NODE, make_tool_node(tools, name=TOOLS_NODE))
-    builder.add_edge(START, ANSWER_NODE)
-    builder.add_conditional_edges(ANSWER_NODE, should_continue, {"tools": TOOLS_NODE, END: END})
-    builder.add_edge(TOOLS_NODE, ANSWER_NODE)
-    return builder
+    return build_react_graph(
+        SpaceState,
+        tools,
+        tool_node_name=TOOLS_NODE,
+        agent=make_mediator_agent(tools),
+        route_after_agent=should_continue,
+    )

@@ -2,17 +2,21 @@
 
 The index lives in the user's data folder (``knowledge/index.sqlite``), where the embedded
 knowledge server reads it; ``kb add`` shows its progress on stderr (on a terminal) and reads again only the
-files that changed.
+files that changed. ``kb list`` shows the collections the research turns search: those of the
+knowledge server configured in ``mcp.connections`` (asked over MCP), else the local index's.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from agents.profile import CommandContext, ProfileCommand
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
+from storage.printable import printable
 
 
 def index_path(data_dir: Path) -> Path:
@@ -29,13 +33,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, context: CommandContext) -> int:
+    if args.kb_action == "list" and (context.settings.get("mcp") or {}).get("connections"):
+        return _list_server(context)
     with KnowledgeIndex(index_path(context.data_dir)) as index:
         index.ensure_sample()
         if args.kb_action == "list":
             for row in index.collections():
-                context.out.write(
-                    f"{row['name']}  {row['documents']} documents  {row['chunks']} chunks\n"
-                )
+                context.out.write(_collection_line(row))
             return 0
         folder: Path = args.path
         if not folder.is_dir():
@@ -51,6 +55,42 @@ def _run(args: argparse.Namespace, context: CommandContext) -> int:
         for skipped in report.skipped[:10]:
             context.err.write(f"skipped {skipped}\n")
         return 0
+
+
+def _collection_line(row: Mapping[str, Any]) -> str:
+    counts = [f"{row[k]} {k}" for k in ("documents", "chunks") if isinstance(row.get(k), int)]
+    return "  ".join([printable(str(row["name"])), *counts]) + "\n"
+
+
+async def _server_collections(
+    settings: Mapping[str, Any], index: Path
+) -> tuple[str, list[dict[str, Any]]]:
+    from agents.profiles.paper_pilot.knowledge.client import KnowledgeClient, chosen_connection
+
+    client = KnowledgeClient(*chosen_connection(settings, index))
+    try:
+        return client.name, await client.collections()
+    finally:
+        await client.aclose()
+
+
+def _list_server(context: CommandContext) -> int:
+    """The configured knowledge server's collections, or one sentence when it cannot say."""
+    from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
+
+    try:
+        name, rows = asyncio.run(
+            _server_collections(context.settings, index_path(context.data_dir))
+        )
+    except KnowledgeError as exc:
+        context.err.write(f"weaver-tui: {exc}\n")
+        return 1
+    context.out.write(f"knowledge server {printable(name)} (mcp.connections):\n")
+    for row in rows:
+        context.out.write(_collection_line(row))
+    if not rows:
+        context.out.write("(no collections)\n")
+    return 0
 
 
 class ProgressBar:

@@ -1,18 +1,21 @@
 """paper-pilot's graph: route the question, retrieve by the strategy its intent calls for, write
 a cited answer, let a critic check it, retry or settle, remember, format.
 
-    load_memory → route (intent and slots, one call) → direct | plan_and_execute | rewoo | react
-      → synthesize → critic → pass: save_memory → format_output
-                            → retry (at most MAX_RETRIES): retry_refine → route
-                            → retries exhausted: web_fallback (when configured) | force_pass
-                              → format_output
+    load_memory → scope → route (intent, slots, collections: one call)
+      → direct | plan_and_execute | rewoo | react → synthesize
+      → critic → pass: save_memory → format_output
+               → retry (at most MAX_RETRIES): retry_refine → route
+               → retries exhausted: web_fallback (when configured) | force_pass → format_output
 
 Every stage reports a line to the tool pane (``emit_status``); the model calls of the stages
 are internal (``nostream``) except the synthesis: it streams into the chat as a draft
 (:mod:`agents.graph.draft`) that the critic then marks checked, rejected (the retry's draft
 replaces it) or unchecked; ``format_output`` hands back the settled answer with its citations
-and Sources, which replaces the draft. The reply record keeps the turn's trace (intent,
-strategy, steps, queries, verdict, each rejected draft, durations) and its sources.
+and Sources, which replaces the draft. ``scope`` asks the knowledge server for its collections
+(once a turn; a retry reuses them), the router names those the question asks for and the search
+keeps to them; an exploratory question also reads the summaries of the documents found. The
+reply record keeps the turn's trace (intent, strategy, steps, queries, verdict, each rejected
+draft, durations) and its sources.
 """
 
 from __future__ import annotations
@@ -45,6 +48,12 @@ from agents.profiles.paper_pilot.knowledge.client import (
     chosen_connection,
 )
 from agents.profiles.paper_pilot.memory import Memory, memory_path
+from agents.profiles.paper_pilot.scope import (
+    chosen_collections,
+    collections_line,
+    documents_to_summarise,
+    summary_chunk,
+)
 from agents.profiles.paper_pilot.state import (
     STRATEGY_OF,
     CriticVerdict,
@@ -115,18 +124,26 @@ def _knowledge(context: TurnContext) -> KnowledgeClient:
 
 
 def _open_knowledge_soon(context: TurnContext) -> None:
-    """Start the knowledge session while the question is routed: the first question of a
-    session then waits for the slower of the two, not for both in turn."""
-    with contextlib.suppress(KnowledgeError):  # misconfigured: the retrieval's line says so
+    """Start the knowledge session in the background as the turn starts; ``scope``, the first
+    stage to need it, waits for it (a warm session is already open)."""
+    with contextlib.suppress(KnowledgeError):  # misconfigured: scope's line says so
         _knowledge(context).open_soon()
 
 
-async def _retrieve(context: TurnContext, query: str, node: str) -> list[dict[str, Any]]:
-    """The knowledge base's best chunks for ``query``, reported on a stage line."""
-    emit_status(node, f"retrieve: {query}")
-    chunks = await _knowledge(context).query(query, TOP_K)
-    emit_status(node, f"retrieve: {query} → {len(chunks)} chunks", "done")
-    return [chunk.as_dict() for chunk in chunks]
+async def _retrieve(
+    context: TurnContext, query: str, node: str, collections: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """The knowledge base's best chunks for ``query`` (in ``collections`` only, when the
+    question named some), reported on a stage line."""
+    where = f" in {', '.join(collections)}" if collections else ""
+    emit_status(node, f"retrieve: {query}{where}")
+    client = _knowledge(context)
+    found = [await client.query(query, TOP_K, name) for name in collections or [""]]
+    chunks = [chunk.as_dict() for group in found for chunk in group]
+    if len(found) > 1:
+        chunks = sorted(chunks, key=lambda c: -float(c["score"] or 0.0))[:TOP_K]
+    emit_status(node, f"retrieve: {query}{where} → {len(chunks)} chunks", "done")
+    return chunks
 
 
 def _merge(*groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -177,6 +194,7 @@ def _retrieval_guard(node: Node) -> Any:
 
 async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
+    _open_knowledge_soon(runtime.context)
     messages = list(state.get("messages") or [])
     question = _text(messages[-1]) if messages else ""
     history = [
@@ -200,6 +218,8 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "unchecked": False,
         "chunks": [],
         "error": "",
+        "collections": None,
+        "search_in": [],
         "trace": [_trace("load_memory", started, recalled=len(prior))],
     }
 
@@ -215,15 +235,33 @@ def _question_text(state: PaperPilotState) -> str:
     return "\n".join(lines)
 
 
+async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Ask the knowledge server for its collections, for the router to choose from: once a
+    turn, since a retry goes back to ``route``, which reuses the list in the state. This waits
+    for the knowledge session that ``load_memory`` started."""
+    started = time.perf_counter()
+    try:
+        known = [c["name"] for c in await _knowledge(runtime.context).collections()]
+    except KnowledgeError as exc:
+        emit_status("scope", f"{exc} Searching every collection.", "error")
+        known = []
+    else:
+        emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
+    return {
+        "collections": known,
+        "trace": _traced(state, _trace("scope", started, collections=known)),
+    }
+
+
 async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The intent (which picks the strategy) and the slots (what the question names, the
-    question standing on its own) in one structured call: one round trip before retrieval."""
+    question standing on its own, the listed collections it asks for) in one structured call:
+    one round trip before retrieval."""
     started = time.perf_counter()
     emit_status("route", "reading the question")
-    _open_knowledge_soon(runtime.context)
-    decision = await _structured(
-        runtime.context, RouteDecision, prompts.ROUTER, _question_text(state), "route"
-    )
+    known = state.get("collections") or []
+    text = "\n".join(filter(None, [_question_text(state), collections_line(known)]))
+    decision = await _structured(runtime.context, RouteDecision, prompts.ROUTER, text, "route")
     query = state.get("query", "")
     if isinstance(decision, NoAnswer):
         emit_status("route", f"no intent read ({decision.reason}): searching the question as asked", "error")  # fmt: skip
@@ -234,14 +272,17 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             "query": query,
             "entities": [],
             "dimensions": [],
+            "search_in": [],
             "trace": _traced(state, _trace("route", started, intent=None, strategy="direct",
                              query=query, no_answer=decision.reason)),
         }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
     query = decision.reformulated_query.strip() or query
     entities, dimensions = list(decision.entities), list(decision.dimensions)
+    search_in = chosen_collections(decision.collections, known)
     emit_status("route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done")  # fmt: skip
-    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else ""), "done")  # fmt: skip
+    emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else "")
+                + (f" · in {', '.join(search_in)}" if search_in else ""), "done")  # fmt: skip
     return {
         "intent": decision.intent,
         "confidence": decision.confidence,
@@ -249,9 +290,10 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         "query": query,
         "entities": entities,
         "dimensions": dimensions,
+        "search_in": search_in,
         "trace": _traced(state, _trace("route", started, intent=decision.intent, strategy=strategy,
                          confidence=decision.confidence, query=query, entities=entities,
-                         dimensions=dimensions)),
+                         dimensions=dimensions, search_in=search_in)),
     }  # fmt: skip
 
 
@@ -266,7 +308,7 @@ def choose_strategy(state: PaperPilotState) -> str:
 async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     query = state.get("query") or state.get("question", "")
-    chunks = await _retrieve(runtime.context, query, "direct")
+    chunks = await _retrieve(runtime.context, query, "direct", state.get("search_in"))
     return {"chunks": chunks, "trace": _traced(state, _trace("direct", started, queries=[query]))}
 
 
@@ -278,7 +320,10 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     dimensions = state.get("dimensions") or [""]
     queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
     emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
-    found = await asyncio.gather(*(_retrieve(runtime.context, q, "rewoo") for q in queries))
+    search_in = state.get("search_in")
+    found = await asyncio.gather(
+        *(_retrieve(runtime.context, q, "rewoo", search_in) for q in queries)
+    )
     chunks = _merge(*found)
     return {"chunks": chunks, "trace": _traced(state, _trace("rewoo", started, queries=queries))}
 
@@ -305,8 +350,29 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             break
         emit_status("react", f"step {step}: {decision.thought or 'searching'}")
         queries.append(decision.query)
-        chunks = _merge(chunks, await _retrieve(runtime.context, decision.query, "react"))
+        found = await _retrieve(runtime.context, decision.query, "react", state.get("search_in"))
+        chunks = _merge(chunks, found)
+    if state.get("intent") == "exploratory":
+        chunks = _merge(await _summaries(runtime.context, chunks), chunks)
     return {"chunks": chunks, "trace": _traced(state, _trace("react", started, queries=queries))}
+
+
+async def _summaries(context: TurnContext, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The summaries of the documents found, for an overview of the topic (none when the
+    server cannot give them: the chunks found still answer)."""
+    wanted = documents_to_summarise(chunks)
+    if not wanted:
+        return []
+    emit_status("react", f"summaries of {', '.join(wanted)}")
+    client = _knowledge(context)
+    try:
+        found = [await client.document_summary(doc_id) for doc_id in wanted]
+    except KnowledgeError as exc:
+        emit_status("react", f"no document summaries: {exc}", "error")
+        return []
+    summaries = [summary_chunk(summary) for summary in found if summary is not None]
+    emit_status("react", f"summaries of {len(summaries)} documents", "done")
+    return summaries
 
 
 async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -330,7 +396,7 @@ async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     started = time.perf_counter()
     steps, n = state.get("plan") or [], state.get("step", 0)
     query = steps[n]
-    found = await _retrieve(runtime.context, query, "execute_step")
+    found = await _retrieve(runtime.context, query, "execute_step", state.get("search_in"))
     return {
         "chunks": _merge(state.get("chunks") or [], found),
         "step": n + 1,
@@ -580,6 +646,7 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
         PaperPilotState, context_schema=TurnContext
     )
     graph.add_node("load_memory", load_memory)
+    graph.add_node("scope", scope)
     graph.add_node("route", route)
     graph.add_node("direct", direct)
     graph.add_node("rewoo", rewoo)
@@ -591,7 +658,8 @@ def build_graph(profile: Profile) -> StateGraph[PaperPilotState, TurnContext, An
     graph.add_node("save_memory", save_memory)
     graph.add_node("format_output", format_output)
     graph.add_edge(START, "load_memory")
-    graph.add_edge("load_memory", "route")
+    graph.add_edge("load_memory", "scope")
+    graph.add_edge("scope", "route")
     plan_entry = add_plan_and_execute(graph)
     graph.add_conditional_edges(
         "route",

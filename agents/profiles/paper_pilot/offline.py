@@ -91,7 +91,9 @@ def _question(state: Mapping[str, Any]) -> str:
 
 def route(turn: OfflineTurn) -> Reply:
     """The intent from the question's shape, and the slots: what it names (a follow-up's
-    pronoun resolved first), and for a comparison the aspect after the last named thing."""
+    pronoun resolved first), and for a comparison the aspect after the last named thing. It
+    names no collection: whether "agents" in a question asks for the collection or the topic
+    is a reading beyond its shape, so the offline demo searches every collection."""
     history = list(turn.state.get("history") or [])
     question = _question(turn.state)
     intent, reason = route_of(question, history)
@@ -108,6 +110,7 @@ def route(turn: OfflineTurn) -> Reply:
             "dimensions": query_terms(tail)[-1:] if len(named) >= 2 else [],
             "constraints": [],
             "reformulated_query": question,
+            "collections": [],
         }
     )
 

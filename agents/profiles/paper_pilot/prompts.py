@@ -13,7 +13,9 @@ ROUTER = """You route research questions. Classify the question into one intent:
 Answer with the intent, your confidence and a short reason. Then prepare the question for
 retrieval: list the entities (methods, models, papers) it names, the dimensions it asks about,
 any constraints, and rewrite it as a self-contained query: resolve "that", "it", "this" and
-"they" to what the conversation named."""
+"they" to what the conversation named. When the knowledge base's collections are listed and
+the question asks for some of them ("in my physics notes"), name those collections; otherwise
+leave the collections empty."""
 
 PLANNER = """You plan retrieval for a question that needs one fact to find another. Give at most
 three short search steps, in order; a later step may depend on what an earlier one finds."""

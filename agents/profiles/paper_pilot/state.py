@@ -23,7 +23,8 @@ STRATEGY_OF: dict[str, Strategy] = {
 
 class RouteDecision(BaseModel):
     """The kind of research question and what it is about, in one answer: the intent (which
-    picks the strategy), the things it names and the question rewritten to stand on its own."""
+    picks the strategy), the things it names, the question rewritten to stand on its own and
+    the listed collections it asks to search."""
 
     intent: Intent = Field(description="factual, comparative, multi_hop, exploratory or follow_up")
     confidence: float = Field(ge=0.0, le=1.0, description="how sure, from 0 to 1")
@@ -35,6 +36,11 @@ class RouteDecision(BaseModel):
     constraints: list[str] = Field(default_factory=list)
     reformulated_query: str = Field(
         default="", description="the question with every reference resolved"
+    )
+    collections: list[str] = Field(
+        default_factory=list,
+        description="the knowledge-base collections the question asks to search, by their "
+        "listed names; empty to search them all",
     )
 
 
@@ -85,6 +91,10 @@ class PaperPilotState(TypedDict, total=False):
     entities: list[str]
     dimensions: list[str]
     query: str
+    collections: list[str] | None
+    """The knowledge server's collections, asked once a turn (``None`` until then)."""
+    search_in: list[str]
+    """The collections the question names, searched alone (empty: search every one)."""
     plan: list[str]
     step: int
     chunks: list[dict[str, Any]]

@@ -60,6 +60,7 @@ TRAITS = ProfileTraits(
     stages={
         "load_memory": "memory",
         "route": "router",
+        "scope": "collections",
         "slot_fill": "slot filling",
         "direct": "direct",
         "plan": "plan",

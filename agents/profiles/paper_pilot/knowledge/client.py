@@ -175,10 +175,26 @@ class KnowledgeClient:
         except ValueError:
             return printable(text)
 
-    async def query(self, query: str, top_k: int = 5) -> list[Chunk]:
-        """The server's best chunks for ``query``."""
-        answer = await self.call("query_knowledge_hub", {"query": query, "top_k": top_k})
-        return chunks_of(answer)
+    async def query(self, query: str, top_k: int = 5, collection: str = "") -> list[Chunk]:
+        """The server's best chunks for ``query`` (in ``collection`` only, when one is given)."""
+        args: dict[str, Any] = {"query": query, "top_k": top_k}
+        if collection:
+            args["collection"] = collection
+        return chunks_of(await self.call("query_knowledge_hub", args))
+
+    async def collections(self) -> list[dict[str, Any]]:
+        """The server's collections (``list_collections``), each with its ``name``."""
+        return collections_of(await self.call("list_collections", {}))
+
+    async def document_summary(self, doc_id: str) -> dict[str, Any] | None:
+        """A document's summary (``get_document_summary``), or ``None`` when the server has no
+        such document."""
+        answer = await self.call("get_document_summary", {"doc_id": doc_id})
+        if isinstance(answer, str):
+            return {"doc_id": doc_id, "summary": answer} if answer.strip() else None
+        if not isinstance(answer, Mapping) or answer.get("error"):
+            return None
+        return {"doc_id": doc_id, **answer}
 
     async def aclose(self) -> None:
         if self._task is None:
@@ -202,6 +218,19 @@ def printable_answer(answer: Any) -> Any:
     if isinstance(answer, list):
         return [printable_answer(item) for item in answer]
     return answer
+
+
+def collections_of(answer: Any) -> list[dict[str, Any]]:
+    """Collections from a ``list_collections`` answer: ``{"collections": [...]}`` or a list, of
+    rows with a ``name`` (counts kept when given) or of plain names."""
+    rows = answer.get("collections") if isinstance(answer, Mapping) else answer
+    found: list[dict[str, Any]] = []
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, Mapping) and str(row.get("name") or "").strip():
+            found.append({**row, "name": str(row["name"]).strip()})
+        elif isinstance(row, str) and row.strip():
+            found.append({"name": row.strip()})
+    return found
 
 
 def chunks_of(answer: Any) -> list[Chunk]:
