@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.profiles.paper_pilot.knowledge.capped_stdio import capped_stdio_session
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
 
@@ -85,12 +86,9 @@ class KnowledgeClient:
         self._task: asyncio.Task[None] | None = None
 
     async def _serve(self) -> None:
-        from langchain_mcp_adapters.client import MultiServerMCPClient
-
         assert self._ready is not None
-        client = MultiServerMCPClient({self.name: self.connection})  # type: ignore[dict-item]
         try:
-            async with client.session(self.name) as session:
+            async with self._open_session() as session:
                 self._ready.set_result(None)
                 while True:
                     try:
@@ -102,8 +100,18 @@ class KnowledgeClient:
                     tool, args, answer = item
                     try:
                         result = await asyncio.wait_for(
-                            session.call_tool(tool, args), CALL_TIMEOUT_S
+                            _call_tool(session, tool, args), CALL_TIMEOUT_S
                         )
+                    except (
+                        TimeoutError
+                    ):  # a server that hangs is stopped; the next call restarts it
+                        if not answer.done():
+                            answer.set_exception(KnowledgeError(
+                                f"The knowledge server {self.name!r} did not answer {tool} "
+                                f"within {CALL_TIMEOUT_S:g} s, so it was stopped; ask again, "
+                                "or check the server."
+                            ))  # fmt: skip
+                        return
                     except Exception as exc:  # noqa: BLE001 (a call's failure belongs to that call)
                         if not answer.done():
                             answer.set_exception(exc)
@@ -118,6 +126,16 @@ class KnowledgeClient:
         finally:
             if not self._ready.done():
                 self._ready.set_exception(KnowledgeError("the knowledge session ended"))
+
+    def _open_session(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """A stdio server through the capped transport (see :mod:`.capped_stdio`), any other
+        through langchain-mcp-adapters."""
+        if self.connection.get("transport", "stdio") == "stdio":
+            return capped_stdio_session(self.connection)
+        from langchain_mcp_adapters.client import MultiServerMCPClient
+
+        client = MultiServerMCPClient({self.name: self.connection})  # type: ignore[dict-item]
+        return client.session(self.name)
 
     @property
     def usable(self) -> bool:
@@ -145,6 +163,8 @@ class KnowledgeClient:
         await self._queue.put((tool, args, answer))
         try:
             result = await asyncio.wait_for(answer, CALL_TIMEOUT_S + 5)
+        except KnowledgeError:
+            raise
         except Exception as exc:
             raise KnowledgeError(
                 f"The knowledge server {self.name!r} failed on {tool} ({_reason(exc)})."
@@ -218,3 +238,12 @@ def _reason(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text[:200]
+
+
+async def _call_tool(session: Any, tool: str, args: dict[str, Any]) -> Any:
+    """``tools/call`` without the SDK's check of structured output against the tool's schema:
+    only the text blocks are read, and an answer cut for its size has no structured part."""
+    from mcp import types
+
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
+    return await session.send_request(types.ClientRequest(request), types.CallToolResult)
