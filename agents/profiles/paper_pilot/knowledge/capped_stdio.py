@@ -128,7 +128,10 @@ def _environment(given: Mapping[str, str] | None) -> dict[str, str]:
     ``${VAR}`` references expanded from ours."""
     if given is None:
         return get_default_environment()
-    expand = lambda value: _BRACED.sub(lambda m: os.environ.get(m.group(1), m.group(0)), value)  # noqa: E731
+
+    def expand(value: str) -> str:
+        return _BRACED.sub(lambda found: os.environ.get(found.group(1), found.group(0)), value)
+
     return {key: expand(str(value)) for key, value in given.items()}
 
 
