@@ -442,7 +442,9 @@ class AgentRuntime:
         finally:
             await stream.stop()
             if stream.outcome is None and not_written is None:  # the consumer went away
-                self._finish(recorder, mapper, MessageStatus.CANCELLED, started, trace_id)
+                self._finish_if_written(
+                    recorder, mapper, MessageStatus.CANCELLED, started, trace_id
+                )
         failure = not_written or stream.error
         if failure is None:
             try:
@@ -460,7 +462,7 @@ class AgentRuntime:
             exc_info=failure if is_unexpected(failure) else None,
             extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
         )
-        failed = self._finish(
+        failed = self._finish_if_written(
             recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
         )
         await self._forget_thread(thread_id)
@@ -556,6 +558,25 @@ class AgentRuntime:
             },
         )
         return record
+
+    def _finish_if_written(
+        self,
+        recorder: TurnRecorder,
+        mapper: TurnEventMapper,
+        status: MessageStatus,
+        started: float,
+        trace_id: str,
+        *,
+        error: str | None = None,
+    ) -> MessageRecord | None:
+        """:meth:`_finish` for a turn already ending badly, on a store that may refuse even
+        that (a full disk): the refusal is logged, the records stay as last written (a reply
+        left ``streaming`` is marked interrupted when the store is next opened)."""
+        try:
+            return self._finish(recorder, mapper, status, started, trace_id, error=error)
+        except StorageError as exc:
+            logger.warning("turn not closed", extra={"trace_id": trace_id, "error": str(exc)})
+            return None
 
     @staticmethod
     def _fail_start(recorder: TurnRecorder | None, error: WeaverError) -> MessageRecord | None:

@@ -232,7 +232,10 @@ class TurnRecorder:
         else:  # the last reply was closed already; a failure after it still marks it failed
             failed = status if status is MessageStatus.ERROR else None
             record = self.store.update_message(self.last_id, meta=meta, status=failed)
-        self.store.set_active_leaf(self.conversation_id, self.last_id)
+        try:
+            self.store.set_active_leaf(self.conversation_id, self.last_id)
+        except StorageError as exc:  # the turn's records are written; only the bookmark is not
+            logger.warning("active leaf not moved", extra={"error": str(exc)})
         return record
 
     def record_interrupt(
