@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from agents.errors import ToolError
-from agents.profiles.ide_helper.reading import read_text_file
-from agents.profiles.ide_helper.search import search_project
+from agents.profiles.ide_helper.reading import list_project_files, read_text_file
+from agents.profiles.ide_helper.search import format_search, search_project
 from tests.ide_helper.conftest import write
 
 DEVICES = ("/dev/zero", "/dev/urandom", "/dev/null")
@@ -64,3 +64,30 @@ def test_very_long_paths_are_refused_in_one_short_sentence(tmp_path: Path) -> No
             read_text_file(root, path)
         _one_short_sentence(refused.value.user_message)
     assert "print('hello')" in read_text_file(root, "src/app.py")
+
+
+def test_a_folder_deeper_than_path_max_is_left_out_of_listings_and_searches_saying_so(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    write(root, "src/app.py", "needle = 1\n")
+    folder = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(17):  # 17 names of 250 characters: past PATH_MAX (4,096 bytes)
+            os.mkdir("d" * 250, dir_fd=folder)
+            deeper = os.open("d" * 250, os.O_RDONLY, dir_fd=folder)
+            os.close(folder)
+            folder = deeper
+        deep_file = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=folder)
+        os.write(deep_file, b"needle = 2\n")
+        os.close(deep_file)
+    finally:
+        os.close(folder)
+
+    listing = list_project_files(root)
+    searched = format_search("needle", search_project(root, "needle"))
+
+    assert "src/app.py" in listing
+    assert "1 folder could not be opened" in listing
+    assert "src/app.py" in searched
+    assert "1 folder could not be opened" in searched

@@ -235,10 +235,11 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
     where = "the project" if shown == "." else f"{shown}/"
     what = f" matching '{pattern}'" if pattern else ""
     if not paths:
-        return (
+        empty = (
             f"No files{what} in {where} (ignored files, .git, virtualenvs, node_modules and "
             "caches are not listed)."
         )
+        return f"{empty}\n{unreadable_note(listing.unreadable)}" if listing.unreadable else empty
     shown_paths = paths[:MAX_LISTED]
     noun = "file" if len(paths) == 1 else "files"
     header = f"{len(paths)} {noun}{what} in {where}:"
@@ -250,4 +251,15 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
         )
     if listing.capped:
         lines.append("(The listing stopped early: the folder holds a very large number of files.)")
+    if listing.unreadable:
+        lines.append(unreadable_note(listing.unreadable))
     return "\n".join(lines)
+
+
+def unreadable_note(folders: int) -> str:
+    """The listing's sentence for folders it could not open."""
+    noun = "folder" if folders == 1 else "folders"
+    return (
+        f"({folders} {noun} could not be opened and {'is' if folders == 1 else 'are'} left out: "
+        "no permission, or a path longer than the system allows.)"
+    )
