@@ -38,7 +38,7 @@ def size_text(size: int) -> str:
 
 def read_attachment(path: Path, limit: int) -> dict[str, Any]:
     """The attachment for the file at ``path`` (a regular file of at most ``limit`` bytes)."""
-    shown = str(path)
+    shown = _shown(str(path))
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
@@ -60,6 +60,11 @@ def read_attachment(path: Path, limit: int) -> dict[str, Any]:
     if len(data) > limit:
         raise AttachmentError(f"{shown} grew past the {size_text(limit)} limit while read.")
     return attachment_from_bytes(path.name, data)
+
+
+def _shown(path: str) -> str:
+    """A path as a sentence quotes it: a very long one keeps its start and its end."""
+    return path if len(path) <= 120 else f"{path[:60]}...{path[-40:]}"
 
 
 def attachment_from_bytes(name: str, data: bytes) -> dict[str, Any]:

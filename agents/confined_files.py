@@ -39,7 +39,8 @@ _CHANGED = "it changed while it was being opened (a folder replaced by a link?);
 
 
 def _refused(shown: str, why: str) -> PathRefused:
-    return PathRefused(f"'{shown}' cannot be used: {why}.")
+    quoted = shown if len(shown) <= 80 else f"{shown[:60]}...{shown[-12:]}"  # a sentence, not 4 KB
+    return PathRefused(f"'{quoted}' cannot be used: {why}.")
 
 
 def open_root(root: Path) -> int:

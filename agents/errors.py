@@ -52,6 +52,12 @@ class ProviderTimeoutError(WeaverError):
     code = "timeout"
 
 
+class StoreWriteError(WeaverError):
+    """The conversation store refused a write (a full disk, a locked or read-only file)."""
+
+    code = "storage"
+
+
 class ToolError(WeaverError):
     code = "tool"
 

@@ -28,9 +28,18 @@ def mentioned_files(text: str, root: Path) -> list[Path]:
     found: list[Path] = []
     for match in _MENTION.finditer(text):
         path = _resolve(root, match.group(1).rstrip(".,;:!?)"))
-        if path.is_file() and path not in found:
+        if _is_file(path) and path not in found:
             found.append(path)
     return found
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a word no file system could hold (a name past 255 bytes,
+    a path past PATH_MAX) is not one, it is text."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def complete_mention(before_cursor: str, root: Path) -> str | None:
@@ -44,7 +53,10 @@ def complete_mention(before_cursor: str, root: Path) -> str | None:
     folder = (
         _resolve(root, folder_part or ".") if folder_part or not typed.startswith("~") else None
     )
-    if folder is None or not folder.is_dir():
+    try:
+        if folder is None or not folder.is_dir():
+            return None
+    except OSError:  # a path too long for the file system completes to nothing
         return None
     names: list[str] = []
     try:

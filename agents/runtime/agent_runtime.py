@@ -432,43 +432,72 @@ class AgentRuntime:
             trace_id=trace_id,
         )
         mapper = TurnEventMapper(recorder, tally)
+        not_written: StorageError | None = None
         try:
             async for mode, payload in stream:
                 for event in mapper.handle(mode, payload):
                     yield event
+        except StorageError as exc:  # the reply could not be written (a full disk): stop here
+            not_written = exc
         finally:
             await stream.stop()
-            if stream.outcome is None:  # the consumer went away: keep what arrived, cancelled
-                self._finish(recorder, mapper, MessageStatus.CANCELLED, started, trace_id)
-        latency_ms = (time.perf_counter() - started) * 1000
-        if stream.error is not None:
-            error = translate_error(stream.error, model)
-            logger.error(
-                "turn failed",
-                exc_info=stream.error if is_unexpected(stream.error) else None,
-                extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
-            )
-            failed = self._finish(
-                recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
-            )
-            await self._forget_thread(thread_id)
-            yield RunError(error, failed)
-            return
+            if stream.outcome is None and not_written is None:  # the consumer went away
+                self._finish_if_written(
+                    recorder, mapper, MessageStatus.CANCELLED, started, trace_id
+                )
+        failure = not_written or stream.error
+        if failure is None:
+            try:
+                settled = self._settle(
+                    recorder, mapper, stream, context, profile, thread_id, started, trace_id
+                )
+                async for event in settled:
+                    yield event
+                return
+            except StorageError as exc:  # the closing write failed (a full disk)
+                failure = exc
+        error = translate_error(failure, model)
+        logger.error(
+            "turn failed",
+            exc_info=failure if is_unexpected(failure) else None,
+            extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
+        )
+        failed = self._finish_if_written(
+            recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
+        )
+        await self._forget_thread(thread_id)
+        yield RunError(error, failed)
+
+    async def _settle(
+        self,
+        recorder: TurnRecorder,
+        mapper: TurnEventMapper,
+        stream: GraphStream,
+        context: TurnContext,
+        profile: Profile,
+        thread_id: str,
+        started: float,
+        trace_id: str,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Close a turn that ran to its end (complete, cancelled or paused): its records, then
+        ``RecordSaved``, ``Usage`` and ``RunFinished``. Raises ``StorageError`` when a closing
+        write fails, before any event is yielded."""
         cancelled = stream.outcome == "cancelled"
         paused = not cancelled and bool(mapper.interrupted)
-        if not paused:  # only a paused turn resumes from its checkpoints
-            await self._forget_thread(thread_id)
+        interrupt_record: MessageRecord | None = None
         if paused:
-            yield RecordSaved(
-                recorder.record_interrupt(
-                    [getattr(i, "value", i) for i in mapper.interrupted],
-                    thread_id=thread_id,
-                    user_message_id=context.user_message_id,
-                    profile=profile.name,
-                )
+            interrupt_record = recorder.record_interrupt(
+                [getattr(i, "value", i) for i in mapper.interrupted],
+                thread_id=thread_id,
+                user_message_id=context.user_message_id,
+                profile=profile.name,
             )
         status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
         leaf = self._finish(recorder, mapper, status, started, trace_id)
+        if not paused:  # only a paused turn resumes from its checkpoints
+            await self._forget_thread(thread_id)
+        if interrupt_record is not None:
+            yield RecordSaved(interrupt_record)
         yield RecordSaved(leaf)  # the turn's last record as closed: consumers need not read it
         usage = mapper.usage if mapper.has_usage else None
         if usage is not None:
@@ -477,7 +506,7 @@ class AgentRuntime:
             "cancelled" if cancelled else "complete",
             leaf.id,
             list(recorder.record_ids),
-            latency_ms,
+            (time.perf_counter() - started) * 1000,
             usage,
             paused,
         )
@@ -529,6 +558,25 @@ class AgentRuntime:
             },
         )
         return record
+
+    def _finish_if_written(
+        self,
+        recorder: TurnRecorder,
+        mapper: TurnEventMapper,
+        status: MessageStatus,
+        started: float,
+        trace_id: str,
+        *,
+        error: str | None = None,
+    ) -> MessageRecord | None:
+        """:meth:`_finish` for a turn already ending badly, on a store that may refuse even
+        that (a full disk): the refusal is logged, the records stay as last written (a reply
+        left ``streaming`` is marked interrupted when the store is next opened)."""
+        try:
+            return self._finish(recorder, mapper, status, started, trace_id, error=error)
+        except StorageError as exc:
+            logger.warning("turn not closed", extra={"trace_id": trace_id, "error": str(exc)})
+            return None
 
     @staticmethod
     def _fail_start(recorder: TurnRecorder | None, error: WeaverError) -> MessageRecord | None:

@@ -3,9 +3,11 @@ in a graph's node or tool as "failed unexpectedly" (with the traceback in the lo
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
-from agents.errors import WeaverError
+from agents.errors import StoreWriteError, WeaverError
+from storage.store import StorageError
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
@@ -15,6 +17,13 @@ def translate_error(exc: BaseException, model: ChatModelHandle | None = None) ->
     """Any failure of a turn as a ``WeaverError`` with a sentence for the user."""
     if isinstance(exc, WeaverError):
         return exc
+    if isinstance(exc, StorageError):  # already one sentence naming the file and what to do
+        return StoreWriteError(str(exc))
+    if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc).lower():
+        return StoreWriteError(
+            "The disk holding weaver-tui's data folder is full (the turn's checkpoints could "
+            "not be written); free some space."
+        )
     if model is not None:
         error = model.translate_error(exc)
     else:

@@ -11,13 +11,17 @@ assistant record below them.
 
 from __future__ import annotations
 
+import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from agents.runtime.events import Usage
 from storage.models import MessageRecord, MessageStatus
 from storage.secrets import scrub_text
-from storage.store import ConversationStore
+from storage.store import ConversationStore, StorageError
+
+logger = logging.getLogger(__name__)
 
 
 class TurnRecorder:
@@ -135,12 +139,37 @@ class TurnRecorder:
         self.continuing = ""
         reasoning = self.reasoning
         full_meta = {"reasoning": reasoning, **(meta or {})} if reasoning else meta or {}
-        record = self.store.update_message(
-            self.reply_id, content=text, meta=full_meta, status=status
-        )
+        try:
+            record = self.store.update_message(
+                self.reply_id, content=text, meta=full_meta, status=status
+            )
+        except StorageError as exc:
+            if status is MessageStatus.COMPLETE:
+                raise  # the caller fails the turn, which marks the reply below
+            record = self._mark_as_written(status, full_meta, exc)
         self.reply_id = None
         self._reset_reply()
         return record
+
+    def _mark_as_written(
+        self, status: MessageStatus, meta: dict[str, Any], failure: StorageError
+    ) -> MessageRecord:
+        """Mark the open reply with ``status`` but keep the text last flushed: the smallest
+        write there is, for a store that refused the whole reply (a full disk).
+
+        When even that is refused the reply stays ``streaming`` in the file, as after a crash,
+        and the store marks it interrupted when it is next opened; the record returned is the
+        one the file holds, with the status and sentence it should have, for the caller to
+        show."""
+        assert self.reply_id is not None
+        logger.warning("reply text not written", extra={"error": str(failure)})
+        small = {key: meta[key] for key in ("error", "latency_ms") if key in meta}
+        try:
+            return self.store.update_message(self.reply_id, meta=small, status=status)
+        except StorageError as again:
+            logger.warning("reply not marked", extra={"error": str(again)})
+            written = self.store.get_message(self.reply_id)
+            return replace(written, meta={**written.meta, **small, "status": status.value})
 
     # -- tool results ---------------------------------------------------------------------
 
@@ -209,7 +238,10 @@ class TurnRecorder:
         else:  # the last reply was closed already; a failure after it still marks it failed
             failed = status if status is MessageStatus.ERROR else None
             record = self.store.update_message(self.last_id, meta=meta, status=failed)
-        self.store.set_active_leaf(self.conversation_id, self.last_id)
+        try:
+            self.store.set_active_leaf(self.conversation_id, self.last_id)
+        except StorageError as exc:  # the turn's records are written; only the bookmark is not
+            logger.warning("active leaf not moved", extra={"error": str(exc)})
         return record
 
     def record_interrupt(

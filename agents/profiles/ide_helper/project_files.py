@@ -49,12 +49,14 @@ class FileListing:
     """Project files under one folder: root-relative POSIX paths, sorted.
 
     ``source`` says who applied the ignore rules (``"git"`` or ``"walk"``); ``capped`` is true
-    when enumeration stopped at :data:`MAX_FILES`.
+    when enumeration stopped at :data:`MAX_FILES`; ``unreadable`` counts folders the walk could
+    not open (no permission, or a path past the system's ``PATH_MAX``), left out.
     """
 
     paths: list[str]
     source: str
     capped: bool = False
+    unreadable: int = 0
 
 
 def project_files(root: Path, directory: Path) -> FileListing:
@@ -68,8 +70,8 @@ def project_files(root: Path, directory: Path) -> FileListing:
         paths = _without_skipped(from_git)
         capped = len(paths) > MAX_FILES
         return FileListing(sorted(prefix + p for p in paths[:MAX_FILES]), "git", capped)
-    paths, capped = _walk_files(directory)
-    return FileListing(sorted(prefix + p for p in paths), "walk", capped)
+    paths, capped, unreadable = _walk_files(directory)
+    return FileListing(sorted(prefix + p for p in paths), "walk", capped, unreadable)
 
 
 SAFE_GIT_CONFIG = (
@@ -147,12 +149,14 @@ def _without_skipped(paths: list[str]) -> list[str]:
     return kept
 
 
-def _walk_files(directory: Path) -> tuple[list[str], bool]:
-    """Walk ``directory`` applying skipped names, virtualenv detection and ``.gitignore``."""
+def _walk_files(directory: Path) -> tuple[list[str], bool, int]:
+    """Walk ``directory`` applying skipped names, virtualenv detection and ``.gitignore``:
+    (files, whether the walk stopped at :data:`MAX_FILES`, folders it could not open)."""
     found: list[str] = []
+    unopened: list[OSError] = []
     # (folder relative to directory with trailing "/", its spec), outermost first.
     specs: list[tuple[str, GitIgnoreSpec]] = []
-    for current, dirnames, filenames in os.walk(directory):
+    for current, dirnames, filenames in os.walk(directory, onerror=unopened.append):
         rel_dir = Path(current).relative_to(directory).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
         specs = [(base, spec) for base, spec in specs if rel_dir.startswith(base)]
@@ -172,8 +176,8 @@ def _walk_files(directory: Path) -> tuple[list[str], bool]:
             if not _ignored(specs, rel):
                 found.append(rel)
                 if len(found) >= MAX_FILES:
-                    return found, True
-    return found, False
+                    return found, True, len(unopened)
+    return found, False, len(unopened)
 
 
 def _read_gitignore(path: Path) -> GitIgnoreSpec | None:

@@ -38,9 +38,14 @@ def read_text_file(
     naming the next range to ask for."""
     real_root = resolve_inside(root, ".")
     target = resolve_project_path(root, path)
-    shown = relative_display(real_root, target)
+    shown = _quoted(relative_display(real_root, target))
     if target.is_dir():
         raise ToolError(f"'{shown}' is a folder; use list_files to see what it contains.")
+    if os.path.exists(target) and not target.is_file():
+        raise ToolError(
+            f"'{shown}' is not a regular file (a pipe, socket or device); read_file only reads "
+            "files."
+        )
     if not target.is_file():
         raise ToolError(
             f"There is no file '{shown}' in the project; use list_files or search_code to "
@@ -86,6 +91,11 @@ def read_text_file(
         f"ask for lines {last + 1}-{next_end} with start_line/end_line to read on]"
     )
     return f"{header}\n{body}\n{notice}"
+
+
+def _quoted(shown: str) -> str:
+    """A project path as a sentence quotes it: a very long one keeps its start and end."""
+    return shown if len(shown) <= 80 else f"{shown[:60]}...{shown[-12:]}"
 
 
 def _take_lines(handle: BinaryIO, first: int, end_line: int | None) -> tuple[list[str], str | None]:
@@ -225,10 +235,11 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
     where = "the project" if shown == "." else f"{shown}/"
     what = f" matching '{pattern}'" if pattern else ""
     if not paths:
-        return (
+        empty = (
             f"No files{what} in {where} (ignored files, .git, virtualenvs, node_modules and "
             "caches are not listed)."
         )
+        return f"{empty}\n{unreadable_note(listing.unreadable)}" if listing.unreadable else empty
     shown_paths = paths[:MAX_LISTED]
     noun = "file" if len(paths) == 1 else "files"
     header = f"{len(paths)} {noun}{what} in {where}:"
@@ -240,4 +251,15 @@ def list_project_files(root: Path, directory: str = ".", pattern: str | None = N
         )
     if listing.capped:
         lines.append("(The listing stopped early: the folder holds a very large number of files.)")
+    if listing.unreadable:
+        lines.append(unreadable_note(listing.unreadable))
     return "\n".join(lines)
+
+
+def unreadable_note(folders: int) -> str:
+    """The listing's sentence for folders it could not open."""
+    noun = "folder" if folders == 1 else "folders"
+    return (
+        f"({folders} {noun} could not be opened and {'is' if folders == 1 else 'are'} left out: "
+        "no permission, or a path longer than the system allows.)"
+    )

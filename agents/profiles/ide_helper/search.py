@@ -62,6 +62,7 @@ class SearchResult:
     skipped_linked: int = 0
     """Files with several hard links (one of them may be outside the project: never read)."""
     listing_capped: int = 0
+    unreadable_folders: int = 0
     """When the project's file list stopped at its cap: how many files it held (later
     files were not searched)."""
     stopped_early: bool = False
@@ -105,6 +106,7 @@ def search_project(
         result.files_searched = len(paths)
         paths = [p for p in paths if p in candidates]
     result.listing_capped = len(listing.paths) if listing.capped else 0
+    result.unreadable_folders = listing.unreadable
     query_ = _Query(pattern, needle, bool(flags & re.IGNORECASE), regex, max_results,
                     deadline=time.monotonic() + SEARCH_SECONDS)  # fmt: skip
     with FolderHandles(root) as folders:
@@ -351,6 +353,11 @@ def _skipped_note(result: SearchResult) -> str:
         note += (
             f"; the file list stopped at {result.listing_capped:,} files, so later files were not "
             "searched: narrow the project folder"
+        )
+    if result.unreadable_folders:
+        note += (
+            f"; {_count(result.unreadable_folders, 'folder')} could not be opened (no "
+            "permission, or a path longer than the system allows)"
         )
     if result.timed_out:
         note += (

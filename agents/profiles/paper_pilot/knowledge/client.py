@@ -21,8 +21,9 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from agents.profiles.paper_pilot.knowledge.capped_stdio import capped_stdio_session
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
 
@@ -88,17 +89,12 @@ class KnowledgeClient:
     async def _serve(self) -> None:
         assert self._ready is not None
         try:
-            # Imported in a thread: the first import takes about a second, and the event loop
-            # meanwhile carries the turn's routing call.
-            adapters = await asyncio.to_thread(
-                importlib.import_module, "langchain_mcp_adapters.client"
-            )
+            opening = await self._open_session()
         except Exception as exc:  # noqa: BLE001 (the waiter reports it)
             self._ready.set_exception(exc)
             return
-        client = adapters.MultiServerMCPClient({self.name: self.connection})
         try:
-            async with client.session(self.name) as session:
+            async with opening as session:
                 self._ready.set_result(None)
                 while True:
                     try:
@@ -107,17 +103,8 @@ class KnowledgeClient:
                         return
                     if item is None:
                         return
-                    tool, args, answer = item
-                    try:
-                        result = await asyncio.wait_for(
-                            session.call_tool(tool, args), CALL_TIMEOUT_S
-                        )
-                    except Exception as exc:  # noqa: BLE001 (a call's failure belongs to that call)
-                        if not answer.done():
-                            answer.set_exception(exc)
-                        continue
-                    if not answer.done():
-                        answer.set_result(result)
+                    if not await self._answer(session, *item):
+                        return
         except Exception as exc:  # noqa: BLE001 (any failure of the server task goes to its waiter)
             if not self._ready.done():
                 self._ready.set_exception(exc)
@@ -126,6 +113,39 @@ class KnowledgeClient:
         finally:
             if not self._ready.done():
                 self._ready.set_exception(KnowledgeError("the knowledge session ended"))
+
+    async def _answer(
+        self, session: Any, tool: str, args: dict[str, Any], answer: asyncio.Future[Any]
+    ) -> bool:
+        """Run one queued call and settle its future; False when the server hung and was
+        stopped (the next call restarts it)."""
+        try:
+            result = await asyncio.wait_for(_call_tool(session, tool, args), CALL_TIMEOUT_S)
+        except TimeoutError:
+            if not answer.done():
+                answer.set_exception(KnowledgeError(
+                    f"The knowledge server {self.name!r} did not answer {tool} "
+                    f"within {CALL_TIMEOUT_S:g} s, so it was stopped; ask again, "
+                    "or check the server."
+                ))  # fmt: skip
+            return False
+        except Exception as exc:  # noqa: BLE001 (a call's failure belongs to that call)
+            if not answer.done():
+                answer.set_exception(exc)
+            return True
+        if not answer.done():
+            answer.set_result(result)
+        return True
+
+    async def _open_session(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """A stdio server through the capped transport (see :mod:`.capped_stdio`), any other
+        through langchain-mcp-adapters, imported in a thread: that first import takes about a
+        second, and the event loop meanwhile carries the turn's routing call."""
+        if self.connection.get("transport", "stdio") == "stdio":
+            return capped_stdio_session(self.connection)
+        adapters = await asyncio.to_thread(importlib.import_module, "langchain_mcp_adapters.client")
+        client = adapters.MultiServerMCPClient({self.name: self.connection})
+        return cast("contextlib.AbstractAsyncContextManager[Any]", client.session(self.name))
 
     @property
     def usable(self) -> bool:
@@ -160,6 +180,8 @@ class KnowledgeClient:
         await self._queue.put((tool, args, answer))
         try:
             result = await asyncio.wait_for(answer, CALL_TIMEOUT_S + 5)
+        except KnowledgeError:
+            raise
         except Exception as exc:
             raise KnowledgeError(
                 f"The knowledge server {self.name!r} failed on {tool} ({_reason(exc)})."
@@ -262,3 +284,12 @@ def _reason(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text[:200]
+
+
+async def _call_tool(session: Any, tool: str, args: dict[str, Any]) -> Any:
+    """``tools/call`` without the SDK's check of structured output against the tool's schema:
+    only the text blocks are read, and an answer cut for its size has no structured part."""
+    from mcp import types
+
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
+    return await session.send_request(types.ClientRequest(request), types.CallToolResult)

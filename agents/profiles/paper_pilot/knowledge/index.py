@@ -13,6 +13,7 @@ and counted, never followed.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -23,7 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.profiles.paper_pilot.knowledge.pdf_text import MAX_PAGES, UnreadablePdf, pdf_text
+from agents.profiles.paper_pilot.knowledge.pdf_text import (
+    MAX_PAGES,
+    UnreadablePdf,
+    pdf_text_bounded,
+)
 
 SUFFIXES = frozenset({".md", ".markdown", ".txt", ".pdf"})
 CHUNK_CHARS = 1200
@@ -296,7 +301,11 @@ class KnowledgeIndex:
         if row is not None and row[0] == info.st_size and row[1] == info.st_mtime:
             report.unchanged += 1
             return
-        data = path.read_bytes()
+        try:
+            data = _read_bounded(path)
+        except OSError as exc:  # swapped for a link, a pipe or a bigger file since it was listed
+            report.skipped.append(f"{path} ({exc.strerror or exc})")
+            return
         digest = hashlib.sha256(data).hexdigest()
         if row is not None and row[2] == digest:
             self._conn.execute(
@@ -307,7 +316,7 @@ class KnowledgeIndex:
             return
         if path.suffix.lower() == ".pdf":
             try:
-                text, left_out = pdf_text(data)
+                text, left_out = pdf_text_bounded(data)
             except UnreadablePdf as exc:
                 report.skipped.append(f"{path} (not a readable PDF: {str(exc)[:80]})")
                 return
@@ -404,3 +413,23 @@ class KnowledgeIndex:
             "sections": sections,
             "summary": opening,
         }
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, read without following a link or waiting on a pipe, and refused past
+    :data:`MAX_FILE_BYTES` (it may have changed since it was listed)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        chunks: list[bytes] = []
+        left = MAX_FILE_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    if left <= 0:
+        raise OSError(errno.EFBIG, f"over {MAX_FILE_BYTES // 1024 // 1024} MB")
+    return b"".join(chunks)

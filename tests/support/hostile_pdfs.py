@@ -1,0 +1,43 @@
+"""Small PDFs that are hard to read: a page whose compressed content takes pypdf minutes to
+walk, and a stream that inflates past any sane size (a compressed-stream bomb)."""
+
+from __future__ import annotations
+
+import zlib
+
+
+def pdf_with_page_content(content: bytes) -> bytes:
+    """A one-page PDF whose page content is ``content``, Flate-compressed (written by hand)."""
+    stream = zlib.compress(content, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return out
+
+
+def slow_pdf(operations: int = 1_500_000) -> bytes:
+    """A PDF of some kilobytes whose one page shows a letter ``operations`` times: pypdf walks
+    about 12,000 of them a second here, so the default takes it minutes."""
+    return pdf_with_page_content(b"BT /F1 12 Tf " + b"(a) Tj " * operations + b"ET")
+
+
+def bomb_pdf(inflated_bytes: int = 400_000_000) -> bytes:
+    """A PDF of a few hundred kilobytes whose page content inflates to ``inflated_bytes``."""
+    return pdf_with_page_content(b"BT /F1 12 Tf " + b"(a) Tj " * (inflated_bytes // 7) + b"ET")
