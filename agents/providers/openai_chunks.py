@@ -12,10 +12,12 @@ before a chunk is processed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, get_origin
 
 import openai
 from openai.types.chat import ChatCompletionChunk
+
+from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
 class _DictChunks:
@@ -38,4 +40,13 @@ class DictChunkOpenAI(_DictChunks, openai.OpenAI):
 
 
 class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):
-    """``openai.AsyncOpenAI`` streaming chat-completion chunks as dicts."""
+    """``openai.AsyncOpenAI`` streaming chat-completion chunks as dicts, every event already
+    received handed over at once (:class:`agents.providers.coalesced_stream.CoalescedChunkStream`)."""
+
+    async def post(self, *args: Any, **kwargs: Any) -> Any:
+        stream_cls = kwargs.get("stream_cls")
+        if get_origin(stream_cls) is openai.AsyncStream and get_args(stream_cls) == (
+            ChatCompletionChunk,
+        ):
+            kwargs["stream_cls"] = CoalescedChunkStream[ChatCompletionChunk]
+        return await super().post(*args, **kwargs)
