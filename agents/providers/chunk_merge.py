@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_TEXT_FIELDS = ("content", "reasoning_content", "reasoning")
-_DELTA_FIELDS = frozenset({"role", "tool_calls", *_TEXT_FIELDS})
+_TEXT_FIELDS = frozenset({"content", "reasoning_content", "reasoning"})
 _CHOICE_FIELDS = frozenset({"index", "delta"})
 _CALL_FIELDS = frozenset({"index", "id", "type", "function"})
 _FUNCTION_FIELDS = frozenset({"name", "arguments"})
@@ -31,7 +30,7 @@ _FUNCTION_FIELDS = frozenset({"name", "arguments"})
 class ChunkMerger:
     """One per streamed reply: ``add`` each chunk in order, ``take`` the merged run."""
 
-    __slots__ = ("_calls", "_first", "_names", "_role", "_runs", "_size", "_texts")
+    __slots__ = ("_calls", "_first", "_names", "_role", "_size", "_texts")
 
     def __init__(self) -> None:
         self._names: dict[Any, str] = {}
@@ -45,50 +44,53 @@ class ChunkMerger:
         self._texts: dict[str, list[str]] = {}
         self._calls: dict[Any, dict[str, Any]] = {}
 
-    def add(self, chunk: Any) -> list[dict[str, Any]]:
+    def add(self, chunk: Any) -> tuple[dict[str, Any], ...]:
         """Take ``chunk`` in; the chunks complete before it (a run it cannot join, then
         ``chunk`` itself when it joins none), in order."""
         delta = _plain_delta(chunk)
         if delta is None:
-            if isinstance(chunk, dict):
+            if type(chunk) is dict:
                 self._note_names(chunk)
-            return [*self.take(), chunk]
-        out = self.take() if not self._joins(delta) else []
-        self._join(chunk, delta)
+            return (*self.take(), chunk)
+        out: tuple[dict[str, Any], ...] = ()
+        if self._first is None:
+            self._first = chunk
+        elif not self._joins(delta):
+            out = self.take()
+            self._first = chunk
+        self._size += 1
+        texts = self._texts
+        for field, value in delta.items():
+            if not value:
+                continue
+            if field == "tool_calls":
+                for call in value:
+                    self._join_call(call)
+            elif field == "role":
+                self._role = self._role or value
+            elif (run := texts.get(field)) is None:
+                texts[field] = [value]
+            else:
+                run.append(value)
         return out
 
-    def take(self) -> list[dict[str, Any]]:
+    def take(self) -> tuple[dict[str, Any], ...]:
         """The run merged so far, as one chunk (none when the run is empty)."""
-        first, size = self._first, self._size
+        first = self._first
         if first is None:
-            return []
-        merged = first if size == 1 else self._merged(first)
+            return ()
+        merged = first if self._size == 1 else self._merged(first)
         self._reset()
-        return [merged]
+        return (merged,)
 
     def _joins(self, delta: dict[str, Any]) -> bool:
         """Whether ``delta`` may join the run: the same speaker, and no reasoning after the
         run's content (a merged chunk is read reasoning first, then content)."""
-        if self._first is None:
-            return True
         role = delta.get("role")
         if role is not None and self._role is not None and role != self._role:
             return False
         thinks = delta.get("reasoning_content") or delta.get("reasoning")
         return not (thinks and "content" in self._texts)
-
-    def _join(self, chunk: dict[str, Any], delta: dict[str, Any]) -> None:
-        if self._first is None:
-            self._first = chunk
-        self._size += 1
-        if self._role is None:
-            self._role = delta.get("role")
-        for field in _TEXT_FIELDS:
-            text = delta.get(field)
-            if text:
-                self._texts.setdefault(field, []).append(text)
-        for call in delta.get("tool_calls") or ():
-            self._join_call(call)
 
     def _join_call(self, call: dict[str, Any]) -> None:
         index = call["index"]
@@ -161,15 +163,25 @@ def _plain_delta(chunk: Any) -> dict[str, Any] | None:
         if value is not None and field not in _CHOICE_FIELDS:
             return None
     delta = choice.get("delta")
-    if type(delta) is not dict:
-        return None
-    for field, value in delta.items():
-        if value is not None and field not in _DELTA_FIELDS:
-            return None
-    calls = delta.get("tool_calls")
-    if calls is not None and not _plain_calls(calls):
+    if type(delta) is not dict or not _plain_fields(delta):
         return None
     return delta
+
+
+def _plain_fields(delta: dict[str, Any]) -> bool:
+    """Whether every field of ``delta`` is one a run joins: texts, the role, tool calls."""
+    for field, value in delta.items():
+        if value is None:
+            continue
+        if field in _TEXT_FIELDS:
+            if type(value) is not str:
+                return False
+        elif field == "tool_calls":
+            if not _plain_calls(value):
+                return False
+        elif field != "role":
+            return False
+    return True
 
 
 def _plain_calls(calls: Any) -> bool:

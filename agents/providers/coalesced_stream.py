@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, TypeVar
 
 import openai
+import orjson
 from openai._httpx2 import request_exceptions, timeout_exceptions
 
 from agents.providers.chunk_merge import ChunkMerger
@@ -35,6 +36,16 @@ READ_AHEAD_BYTES = 1 << 20
 """Bytes read ahead of the stream's reader at most (then the reading task waits)."""
 DRAIN_S = 0.1
 """How long the rest of a body after ``[DONE]`` is read for, as the SDK drains it."""
+
+
+def _json(data: bytes) -> Any:
+    """An event's JSON: orjson (a third of ``json``'s time per event), else ``json`` for what
+    orjson refuses and the SDK accepts (``NaN``, integers past 64 bits); ``ValueError`` if
+    neither reads it, as the SDK raises."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 class ReadAhead:
@@ -133,13 +144,13 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
     def _chunks(self, events: list[SseEvent], merger: ChunkMerger) -> Iterator[Any]:
         """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
         it). An error event or a broken one raises once the chunks before it are out."""
-        for event in events:
-            if event.data.startswith(b"[DONE]"):
+        for _name, data in events:
+            if data.startswith(b"[DONE]"):
                 yield from merger.take()
                 yield None
                 return
             try:
-                chunk = json.loads(event.data)
+                chunk = _json(data)
             except ValueError:
                 yield from merger.take()
                 raise

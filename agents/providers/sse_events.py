@@ -10,46 +10,52 @@ ended by CRLF, LF or CR, an event ended by an empty line.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-
-class SseEvent(NamedTuple):
-    """One event: its ``event:`` name (``None`` when it has none) and its data, undecoded."""
-
-    name: str | None
-    data: bytes
+SseEvent = tuple[str | None, bytes]
+"""One event: its ``event:`` name (``None`` when it has none) and its data, undecoded."""
 
 
 class SseEventParser:
     """Incremental parser of one response: ``feed`` the bytes of every read, in order."""
 
-    __slots__ = ("_data", "_name", "_rest")
+    __slots__ = ("_rest",)
 
     def __init__(self) -> None:
         self._rest = b""
-        self._data: list[bytes] = []
-        self._name: str | None = None
+        """The bytes after the last complete event: an event still arriving."""
 
     def feed(self, piece: bytes) -> list[SseEvent]:
-        """The events that ``piece`` completes; a line cut in two waits for its end."""
+        """The events that ``piece`` completes; an event cut in two waits for its end."""
         text = self._rest + piece if self._rest else piece
         if b"\r" in text:
             text = _lf_lines(text)
-        lines = text.split(b"\n")
-        self._rest = lines.pop()
+        blocks = text.split(b"\n\n")
+        self._rest = blocks.pop()
         events: list[SseEvent] = []
-        for line in lines:
-            if not line:
-                if self._data or self._name is not None:
-                    events.append(SseEvent(self._name, b"\n".join(self._data)))
-                    self._data, self._name = [], None
-            elif line.startswith(b"data:"):
-                value = line[5:]
-                self._data.append(value[1:] if value.startswith(b" ") else value)
-            elif line.startswith(b"event:"):
-                value = line[6:]
-                self._name = (value[1:] if value.startswith(b" ") else value).decode() or None
+        for block in blocks:
+            if block.startswith(b"data: ") and b"\n" not in block:
+                events.append((None, block[6:]))  # the usual event: one data line
+            elif block:
+                event = _event_of(block)
+                if event is not None:
+                    events.append(event)
         return events
+
+
+def _event_of(block: bytes) -> SseEvent | None:
+    """The event of the lines between two empty lines (``None`` when it has no data and no
+    name: comments, ``id:`` or ``retry:`` alone)."""
+    data: list[bytes] = []
+    name: str | None = None
+    for line in block.split(b"\n"):
+        if line.startswith(b"data:"):
+            value = line[5:]
+            data.append(value[1:] if value.startswith(b" ") else value)
+        elif line.startswith(b"event:"):
+            value = line[6:]
+            name = (value[1:] if value.startswith(b" ") else value).decode() or None
+    if not data and name is None:
+        return None
+    return name, b"\n".join(data)
 
 
 def _lf_lines(text: bytes) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agents.providers.chunk_merge import ChunkMerger
@@ -14,10 +15,10 @@ def chunk(delta: dict[str, Any], **choice: Any) -> dict[str, Any]:
 def run_of(*chunks: dict[str, Any]) -> list[dict[str, Any]]:
     merger = ChunkMerger()
     out = [merged for one in chunks for merged in merger.add(one)]
-    return out + merger.take()
+    return [*out, *merger.take()]
 
 
-def deltas(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def deltas(chunks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [c["choices"][0]["delta"] if c["choices"] else {} for c in chunks]
 
 

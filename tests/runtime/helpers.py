@@ -63,8 +63,8 @@ class OneChunkPerEvent(ChunkMerger):
     """A merger that merges nothing: every event its own chunk, as a provider's stream is
     when no two of its events can merge (log-probabilities in each, say)."""
 
-    def add(self, chunk: Any) -> list[dict[str, Any]]:
-        return [*self.take(), chunk]
+    def add(self, chunk: Any) -> tuple[dict[str, Any], ...]:
+        return (*self.take(), chunk)
 
 
 def one_chunk_per_event(monkeypatch: pytest.MonkeyPatch) -> None:
