@@ -9,10 +9,10 @@ hands over the events in them merged into as few chunks as keep their meaning
 (:class:`agents.providers.chunk_merge.ChunkMerger`). Nothing waits for more: a slow server's
 events still come one by one, each as soon as it is read.
 
-What the SDK's stream does is kept: ``[DONE]`` ends the stream (the rest of the body read, so the
-connection is reused), an ``{"error": ...}`` event raises ``openai.APIError`` after the chunks
-before it, a broken event raises the JSON error, and a timeout or a broken connection while
-reading raise ``APITimeoutError`` / ``APIConnectionError``.
+What the SDK's stream does is kept: ``[DONE]`` ends the stream (the rest of an HTTP/1.1 body
+read, so the connection is reused), an ``{"error": ...}`` event raises ``openai.APIError`` after
+the chunks before it, a broken event raises the JSON error, and a timeout or a broken connection
+while reading raise ``APITimeoutError`` / ``APIConnectionError``.
 """
 
 from __future__ import annotations
@@ -124,7 +124,9 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             while (data := await self._take(reader)) is not None:
                 for chunk in self._chunks(parser.feed(data), merger):
                     if chunk is None:  # [DONE]
-                        await reader.drain(DRAIN_S)
+                        # HTTP/1.1 reuses the connection once the body is read; HTTP/2 needn't.
+                        if response.http_version == "HTTP/1.1":
+                            await reader.drain(DRAIN_S)
                         return
                     yield process(data=chunk, cast_to=self._cast_to, response=response)
                 for chunk in merger.take():  # the read's last run: nothing waits for more

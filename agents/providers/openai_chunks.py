@@ -40,8 +40,8 @@ class DictChunkOpenAI(_DictChunks, openai.OpenAI):
 
 
 class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):
-    """``openai.AsyncOpenAI`` streaming chat-completion chunks as dicts, every event already
-    received handed over at once (:class:`agents.providers.coalesced_stream.CoalescedChunkStream`)."""
+    """``openai.AsyncOpenAI`` streaming chat-completion chunks as dicts, the events of each
+    read handed over at once (see :mod:`agents.providers.coalesced_stream`)."""
 
     async def post(self, *args: Any, **kwargs: Any) -> Any:
         stream_cls = kwargs.get("stream_cls")
