@@ -67,16 +67,15 @@ async def raw_httpx(base_url: str) -> int:
             if not line.startswith("data: ") or line == "data: [DONE]":
                 continue
             choices = json.loads(line[6:]).get("choices") or []
-            if choices and choices[0]["delta"].get("content"):
-                pieces += 1
+            if choices:
+                pieces += len(choices[0]["delta"].get("content") or "")
     return pieces
 
 
 async def chat_openai_alone(handle: ChatModelHandle) -> int:
     pieces = 0
     async for chunk in handle.model.astream([HumanMessage("go")]):
-        if chunk.content:
-            pieces += 1
+        pieces += len(str(chunk.content))
     return pieces
 
 
@@ -90,7 +89,7 @@ async def through_runtime(
         conversation_id=conversation.id, user_message_id=user.id, model=handle
     ):
         if isinstance(event, TokenDelta):
-            pieces += 1
+            pieces += len(event.text)
         elif not isinstance(event, RunFinished) and type(event).__name__ == "RunError":
             raise SystemExit(f"runtime failed: {event}")
     return pieces
@@ -137,9 +136,11 @@ async def main(tokens: int, runs: int = RUNS) -> float:
         server.terminate()
         server.wait(timeout=10)
     print(f"{tokens:,}-token reply, median of {runs}:")
-    print(f"  (a) raw httpx SSE            {raw:7.3f} s  ({n_raw:,} content chunks)")
-    print(f"  (b) ChatOpenAI.astream       {alone:7.3f} s  ({n_alone:,} chunks)")
-    print(f"  (c) AgentRuntime.run_turn    {full:7.3f} s  ({n_full:,} token deltas, stored)")
+    if not n_raw == n_alone == n_full:
+        raise SystemExit(f"the readers got different replies: {n_raw}, {n_alone}, {n_full} chars")
+    print(f"  (a) raw httpx SSE            {raw:7.3f} s  ({n_raw:,} characters)")
+    print(f"  (b) ChatOpenAI.astream       {alone:7.3f} s  ({n_alone:,} characters)")
+    print(f"  (c) AgentRuntime.run_turn    {full:7.3f} s  ({n_full:,} characters, stored)")
     ratio = full / alone
     verdict = "meets" if ratio <= TARGET else "MISSES"
     print(

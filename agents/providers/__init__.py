@@ -373,7 +373,11 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         )
     if get_preset(resolved.provider).model_from_server and not config.model:
         resolved = replace(resolved, model=_served_model(resolved))
-    from agents.providers.openai_chunks import DictChunkAsyncOpenAI, DictChunkOpenAI
+    from agents.providers.openai_chunks import (
+        DictChunkAsyncOpenAI,
+        DictChunkOpenAI,
+        prepare_first_request,
+    )
     from agents.providers.openai_reasoning import ReasoningChatOpenAI
     from storage.secrets import remember_secret
 
@@ -385,6 +389,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     # langchain undoes at once (see agents.providers.openai_chunks); langchain uses them as given.
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
+    prepare_first_request()
     # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
     traits = traits_of(resolved.provider, resolved.model)
     # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).

@@ -15,11 +15,12 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 async def test_streamed_reasoning_content_is_kept_in_additional_kwargs(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
 ) -> None:
-    fake_openai.script(Reply(reasoning=["Let me ", "think."], deltas=["Yes."]))
+    fake_openai.script(Reply(reasoning=["Let me ", "think."], deltas=["Yes."], lockstep=True))
 
-    chunks: list[AIMessageChunk] = [
-        chunk async for chunk in fake_model().model.astream([HumanMessage("Well?")])
-    ]
+    chunks: list[AIMessageChunk] = []
+    async for chunk in fake_model().model.astream([HumanMessage("Well?")]):
+        chunks.append(chunk)
+        fake_openai.step()  # the next delta only now: each one comes out on its own
 
     thoughts = [c.additional_kwargs.get(REASONING_KEY) for c in chunks]
     assert [t for t in thoughts if t] == ["Let me ", "think."]

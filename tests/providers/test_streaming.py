@@ -24,6 +24,18 @@ async def collect(handle: ChatModelHandle, messages: object) -> list[AIMessageCh
     return [chunk async for chunk in handle.model.astream(messages)]  # type: ignore[arg-type]
 
 
+async def collect_in_lockstep(
+    fake: FakeOpenAI, handle: ChatModelHandle, messages: object
+) -> list[AIMessageChunk]:
+    """The chunks of a ``lockstep`` reply: the server sends each event only once the one
+    before it came out as a chunk, so this hangs if the client waits for more first."""
+    chunks: list[AIMessageChunk] = []
+    async for chunk in handle.model.astream(messages):  # type: ignore[arg-type]
+        chunks.append(chunk)
+        fake.step()
+    return chunks
+
+
 @tool
 def read_file(path: str, start_line: int = 1) -> str:
     """Read a file of the project, with line numbers."""
@@ -33,10 +45,12 @@ def read_file(path: str, start_line: int = 1) -> str:
 async def test_content_streams_as_the_deltas_the_server_sent(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
 ) -> None:
-    fake_openai.script(Reply(deltas=["The ", "tree ", "has ", "three ", "branches."]))
+    deltas = ["The ", "tree ", "has ", "three ", "branches."]
+    fake_openai.script(Reply(deltas=deltas, lockstep=True))
     handle = fake_model()
 
-    chunks = await collect(handle, [SystemMessage("Be brief."), HumanMessage("How many?")])
+    messages = [SystemMessage("Be brief."), HumanMessage("How many?")]
+    chunks = await collect_in_lockstep(fake_openai, handle, messages)
 
     texts = [chunk.content for chunk in chunks if chunk.content]
     assert texts == ["The ", "tree ", "has ", "three ", "branches."]
@@ -72,7 +86,7 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
         ToolCall("read_file", {"path": "agents/providers/__init__.py", "start_line": 10}, argument_chunks=5),
         ToolCall("read_file", {"path": "README.md"}, id="call_readme"),
     ]
-    fake_openai.script(Reply("Let me look.", tool_calls=calls))
+    fake_openai.script(Reply("Let me look.", tool_calls=calls, lockstep=True))
     handle = fake_model()
     bound = handle.model.bind_tools([read_file])
 
@@ -82,6 +96,7 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
         assert isinstance(chunk, AIMessageChunk)
         argument_pieces += sum(1 for part in chunk.tool_call_chunks if part.get("args"))
         merged = chunk if merged is None else merged + chunk
+        fake_openai.step()
 
     assert merged is not None
     assert merged.content == "Let me look."

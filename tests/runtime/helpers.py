@@ -5,6 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+import agents.providers.coalesced_stream as coalesced_stream
+from agents.providers.chunk_merge import ChunkMerger
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunEvent, RunFinished
 from storage.models import MessageRecord
@@ -53,3 +57,16 @@ def finish_of(events: list[RunEvent]) -> RunFinished:
 
 def of_type(events: list[RunEvent], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
+
+
+class OneChunkPerEvent(ChunkMerger):
+    """A merger that merges nothing: every event its own chunk, as a provider's stream is
+    when no two of its events can merge (log-probabilities in each, say)."""
+
+    def add(self, chunk: Any) -> tuple[dict[str, Any], ...]:
+        return (*self.take(), chunk)
+
+
+def one_chunk_per_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streams of this test hand every event over as its own chunk (see OneChunkPerEvent)."""
+    monkeypatch.setattr(coalesced_stream, "ChunkMerger", OneChunkPerEvent)

@@ -28,7 +28,7 @@ from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta, ToolFinished, ToolStarted
 from storage.sqlite_store import SqliteConversationStore
-from tests.runtime.helpers import new_turn, of_type, run
+from tests.runtime.helpers import new_turn, of_type, one_chunk_per_event, run
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
@@ -95,6 +95,7 @@ async def test_folded_stream_records_the_same_turn_as_ainvoke(
         folds.append(len(batch))
         return real_fold(acc, batch)
 
+    one_chunk_per_event(monkeypatch)  # many chunks to fold, in batches of three
     monkeypatch.setattr(folded_call, "FOLD_BATCH", 3)
     monkeypatch.setattr(folded_call, "_fold", counting_fold)
     _script(fake_openai)

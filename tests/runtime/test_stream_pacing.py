@@ -25,7 +25,7 @@ from agents.runtime.events import RunFinished, TokenDelta
 from agents.runtime.graph_stream import GraphStream
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
-from tests.runtime.helpers import new_turn, of_type
+from tests.runtime.helpers import new_turn, of_type, one_chunk_per_event
 from tests.support.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.usefixtures("researcher")
@@ -143,7 +143,9 @@ async def test_a_fast_reply_read_slowly_arrives_whole_and_in_order(
     openai_model: Callable[..., ChatModelHandle],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The real path (HTTP, SDK, folded call, LangGraph) under constant backpressure."""
+    """The real path (HTTP, SDK, folded call, LangGraph) under constant backpressure, from a
+    provider whose every event is a chunk of its own (events that can merge come as few)."""
+    one_chunk_per_event(monkeypatch)
     monkeypatch.setattr(graph_stream, "QUEUE_SIZE", 4)
     monkeypatch.setattr(pacing, "YIELD_EVERY_S", 0.0)
     words = [f"w{i} " for i in range(300)]

@@ -36,7 +36,7 @@ async def test_reply_streams_as_token_deltas_and_is_stored(
         "fake-model",
         "researcher",
     )
-    assert [e.text for e in of_type(events, TokenDelta)] == ["The ", "answer ", "is ", "42."]
+    assert "".join(e.text for e in of_type(events, TokenDelta)) == "The answer is 42."
     assert {e.message_id for e in of_type(events, TokenDelta)} == {started.reply_id}
     finished = events[-1]
     assert isinstance(finished, RunFinished)

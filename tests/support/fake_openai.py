@@ -50,6 +50,8 @@ __all__ = ["FakeOpenAI", "RecordedRequest", "Reply", "ToolCall", "fake_openai", 
 logger = logging.getLogger(__name__)
 
 _FLUSH_BYTES = 32 * 1024
+LOCKSTEP_BOUND_S = 60.0
+"""How long a ``lockstep`` reply waits for the test's next step (against a hang)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ class FakeOpenAI:
         a request with an assistant message that has tool calls but no ``reasoning_content``
         (no scripted reply is used up)."""
         self.requests: list[RecordedRequest] = []
+        self._steps = threading.Semaphore(0)
         self._queue: deque[ReplySource] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -180,6 +183,19 @@ class FakeOpenAI:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def step(self) -> None:
+        """Let a ``lockstep`` reply send its next event (see ``Reply.lockstep``)."""
+        self._steps.release()
+
+    def wait_step(self) -> bool:
+        """Wait for :meth:`step` (up to ``LOCKSTEP_BOUND_S``); False if it never came or the
+        server is stopping."""
+        deadline = time.monotonic() + LOCKSTEP_BOUND_S
+        while not self._stopping.is_set() and time.monotonic() < deadline:
+            if self._steps.acquire(timeout=0.05):
+                return True
+        return False
 
     def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True if the server is stopping (so delays end with it)."""
@@ -324,9 +340,13 @@ class _Handler(BaseHTTPRequestHandler):
                     "error": {"message": "The stream failed upstream.", "type": "server_error"}
                 }
                 event = b"data: " + json.dumps(error).encode() + b"\n\n"
+            if reply.lockstep and sent and not self.fake.wait_step():
+                return
             buffer.append(event)
             size += len(event)
-            if delay > 0:
+            if reply.lockstep:
+                self._flush(buffer)
+            elif delay > 0:
                 # Paced against the start time, not per event, so 5,000 tokens/s stays exact.
                 self._flush(buffer)
                 ahead = started + (sent + 1) * delay - time.monotonic()

@@ -105,6 +105,10 @@ class Reply:
     """Sent as the whole 200 answer (with ``content_type``) instead of a chat completion: a
     misconfigured base URL's web page, an empty body, a stream of only ``[DONE]``."""
     content_type: str = "application/json"
+    lockstep: bool = False
+    """Send each event on its own, and the next one only once the test has called
+    ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
+    waiting for more, would never get the next one."""
 
     # Faults, named as a test reads them.
     @classmethod

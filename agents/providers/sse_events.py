@@ -1,0 +1,66 @@
+"""Server-sent events, cut from the bytes of a response as they arrive.
+
+The OpenAI SDK's own decoder hands its reader one event at a time; the chat stream that
+merges events (:mod:`agents.providers.coalesced_stream`) wants every event that one network
+read brought, at once. :class:`SseEventParser` is fed the bytes of each read and returns the
+events completed by them, as the SDK's decoder reads them: ``data:`` lines joined by a newline,
+one space after the colon dropped, ``event:`` kept, comments and ``id:``/``retry:`` ignored, lines
+ended by CRLF, LF or CR, an event ended by an empty line.
+"""
+
+from __future__ import annotations
+
+SseEvent = tuple[str | None, bytes]
+"""One event: its ``event:`` name (``None`` when it has none) and its data, undecoded."""
+
+
+class SseEventParser:
+    """Incremental parser of one response: ``feed`` the bytes of every read, in order."""
+
+    __slots__ = ("_rest",)
+
+    def __init__(self) -> None:
+        self._rest = b""
+        """The bytes after the last complete event: an event still arriving."""
+
+    def feed(self, piece: bytes) -> list[SseEvent]:
+        """The events that ``piece`` completes; an event cut in two waits for its end."""
+        text = self._rest + piece if self._rest else piece
+        if b"\r" in text:
+            text = _lf_lines(text)
+        blocks = text.split(b"\n\n")
+        self._rest = blocks.pop()
+        events: list[SseEvent] = []
+        for block in blocks:
+            if block.startswith(b"data: ") and b"\n" not in block:
+                events.append((None, block[6:]))  # the usual event: one data line
+            elif block:
+                event = _event_of(block)
+                if event is not None:
+                    events.append(event)
+        return events
+
+
+def _event_of(block: bytes) -> SseEvent | None:
+    """The event of the lines between two empty lines (``None`` when it has no data and no
+    name: comments, ``id:`` or ``retry:`` alone)."""
+    data: list[bytes] = []
+    name: str | None = None
+    for line in block.split(b"\n"):
+        if line.startswith(b"data:"):
+            value = line[5:]
+            data.append(value[1:] if value.startswith(b" ") else value)
+        elif line.startswith(b"event:"):
+            value = line[6:]
+            name = (value[1:] if value.startswith(b" ") else value).decode() or None
+    if not data and name is None:
+        return None
+    return name, b"\n".join(data)
+
+
+def _lf_lines(text: bytes) -> bytes:
+    """``text`` with CRLF and lone CR line ends made LF; a CR at its very end is kept as it
+    is, since the next read may bring its LF."""
+    tail = b"\r" if text.endswith(b"\r") else b""
+    body = text[: len(text) - len(tail)]
+    return body.replace(b"\r\n", b"\n").replace(b"\r", b"\n") + tail

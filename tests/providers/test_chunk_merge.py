@@ -1,0 +1,84 @@
+"""Merging a run of streamed chat-completion chunks (the server's JSON) into one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agents.providers.chunk_merge import ChunkMerger
+
+
+def chunk(delta: dict[str, Any], **choice: Any) -> dict[str, Any]:
+    return {"id": "c1", "model": "m", "choices": [{"index": 0, "delta": delta, **choice}]}
+
+
+def run_of(*chunks: dict[str, Any]) -> list[dict[str, Any]]:
+    merger = ChunkMerger()
+    out = [merged for one in chunks for merged in merger.add(one)]
+    return [*out, *merger.take()]
+
+
+def deltas(chunks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [c["choices"][0]["delta"] if c["choices"] else {} for c in chunks]
+
+
+def test_a_lone_chunk_goes_on_as_it_came() -> None:
+    one = chunk({"content": "hi"}, finish_reason=None, logprobs=None)
+
+    assert run_of(one)[0] is one
+
+
+def test_content_and_reasoning_join_in_their_order() -> None:
+    out = run_of(
+        chunk({"role": "assistant", "content": ""}),
+        chunk({"content": None, "reasoning_content": "Let me "}),
+        chunk({"reasoning_content": "think."}),
+        chunk({"content": "Yes"}),
+        chunk({"content": "."}),
+        chunk({"reasoning_content": "Later thought."}),
+    )
+
+    assert deltas(out) == [
+        {"role": "assistant", "content": "Yes.", "reasoning_content": "Let me think."},
+        {"reasoning_content": "Later thought."},
+    ]
+
+
+def test_finish_usage_and_unknown_fields_end_a_run_and_go_on_alone() -> None:
+    finish = chunk({}, finish_reason="stop")
+    usage = {"id": "c1", "choices": [], "usage": {"prompt_tokens": 1}}
+    odd = chunk({"content": "x", "audio": {"id": "a"}})
+
+    out = run_of(chunk({"content": "a"}), chunk({"content": "b"}), odd, finish, usage)
+
+    assert out[1:] == [odd, finish, usage]
+    assert deltas(out)[0]["content"] == "ab"
+
+
+def test_tool_call_deltas_merge_by_index_and_a_repeated_name_is_kept_once() -> None:
+    head = {"index": 0, "id": "call_a", "type": "function"}
+    out = run_of(
+        chunk({"tool_calls": [{**head, "function": {"name": "read", "arguments": ""}}]}),
+        chunk({"tool_calls": [{**head, "function": {"name": "read", "arguments": '{"p'}}]}),
+        chunk({"tool_calls": [{"index": 1, "id": "call_b", "function": {"name": "ls"}}]}),
+        chunk({"tool_calls": [{**head, "function": {"name": "read", "arguments": '": 1}'}}]}),
+    )
+
+    assert deltas(out)[0]["tool_calls"] == [
+        {"index": 0, "id": "call_a", "type": "function",
+         "function": {"name": "read", "arguments": '{"p": 1}'}},
+        {"index": 1, "id": "call_b", "function": {"name": "ls"}},
+    ]  # fmt: skip
+
+
+def test_a_name_already_sent_in_an_earlier_run_is_not_sent_again() -> None:
+    merger = ChunkMerger()
+    call = {"index": 0, "function": {"name": "read", "arguments": "{}"}}
+
+    first = merger.add(chunk({"tool_calls": [call]}, finish_reason="tool_calls"))
+    merger.add(chunk({"tool_calls": [call]}))
+    merger.add(chunk({"tool_calls": [call]}))
+    later = merger.take()
+
+    assert first[0]["choices"][0]["delta"]["tool_calls"][0]["function"]["name"] == "read"
+    assert deltas(later)[0]["tool_calls"][0]["function"] == {"name": None, "arguments": "{}{}"}
