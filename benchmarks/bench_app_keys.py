@@ -139,13 +139,12 @@ def summary(results: list[dict[str, Any]], key: str) -> tuple[float, float, floa
     return percentile(pooled, 0.5), percentile(pooled, 0.95), median(p95s), text
 
 
-def main(runs: int, presses: int, tail_s: float = TAIL_S) -> bool:
+def main(runs: int, presses: int, tail_s: float = TAIL_S, *, warm_up: bool = True) -> bool:
     with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        # Not counted: the first child compiles the bytecode every later one imports.
-        run_child(
-            __file__, ["idle", "3", str(tail_s)], child_env(tmp / "warm-up", server.base_url), ROOT
-        )
+        if warm_up:  # not counted: the first child compiles the bytecode every later one imports
+            env = child_env(tmp / "warm-up", server.base_url)
+            run_child(__file__, ["idle", "3", str(tail_s)], env, ROOT)
         streamed: list[dict[str, float]] = []
         idle: list[dict[str, float]] = []
         for run in range(runs):
@@ -181,7 +180,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--presses", type=int, default=60)
-    parser.add_argument("--quick", action="store_true", help="tiny sizes, one run (smoke test)")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes, one run, no warm-up (smoke test)"
+    )
     args = parser.parse_args()
-    main(1, 4, 0.6) if args.quick else main(args.runs, args.presses)
+    main(1, 4, 0.6, warm_up=False) if args.quick else main(args.runs, args.presses)
     sys.exit(0)

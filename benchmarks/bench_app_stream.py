@@ -26,7 +26,8 @@ warm-up message (runtime opened, connection made), then the measured one:
         [--rate 5000] [--paced-tokens 10000] [--quick]
 
 ``--profile FILE`` writes a ``cProfile`` of the app's event loop over the (last) full-speed reply.
-``--quick`` (the smoke test): 300 tokens, one run, and no runtime baseline for part 2.
+``--quick`` (the smoke test): 300 tokens, one run, no warm-up child, and no runtime baseline
+for part 2.
 """
 
 from __future__ import annotations
@@ -155,14 +156,21 @@ def _runs(results: list[dict[str, float]]) -> str:
 
 
 def main(
-    runs: int, tokens: int, paced_tokens: int, rate: float, *, paced_baseline: bool = True
+    runs: int,
+    tokens: int,
+    paced_tokens: int,
+    rate: float,
+    *,
+    paced_baseline: bool = True,
+    warm_up: bool = True,
 ) -> bool:
     ok: bool = True
     with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         # Not counted: the first child compiles the bytecode every later one imports (its
         # peak RSS is ~15 MiB higher), as a first launch after installing would.
-        measure(server, "app", min(tokens, 300), 0.0, tmp, -1)
+        if warm_up:
+            measure(server, "app", min(tokens, 300), 0.0, tmp, -1)
         apps, bases = [], []
         for run in range(runs):
             apps.append(measure(server, "app", tokens, 0.0, tmp, run))
@@ -227,7 +235,9 @@ if __name__ == "__main__":
     parser.add_argument("--tokens", type=int, default=20_000, help="the full-speed reply")
     parser.add_argument("--rate", type=float, default=5_000.0, help="tokens/s of part 2")
     parser.add_argument("--paced-tokens", type=int, default=10_000, help="tokens of part 2")
-    parser.add_argument("--quick", action="store_true", help="tiny sizes, one run (smoke test)")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes, one run, no warm-up (smoke test)"
+    )
     parser.add_argument(
         "--profile", type=Path, help="write the app's cProfile of the full-speed reply here"
     )
@@ -236,7 +246,7 @@ if __name__ == "__main__":
         os.environ[PROFILE_ENV] = str(args.profile.resolve())
         os.environ[PROFILE_ENV + "_TOKENS"] = str(args.tokens)
     if args.quick:
-        passed = main(1, 300, 300, args.rate, paced_baseline=False)
+        passed = main(1, 300, 300, args.rate, paced_baseline=False, warm_up=False)
     else:
         passed = main(args.runs, args.tokens, args.paced_tokens, args.rate)
     sys.exit(0)

@@ -26,6 +26,17 @@ _PROVIDER_ENV = (
 )
 
 
+MINUTES_LONG = ("tests/benchmarks_smoke/",)
+"""Tests that take minutes each (whole benchmark scripts in child processes)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that take minutes first: pytest-xdist's work stealing (``scripts/test``) then
+    gives the other workers the short ones meanwhile, instead of leaving one worker alone
+    with a long test at the end. The rest keep their order."""
+    items.sort(key=lambda item: not item.nodeid.startswith(MINUTES_LONG))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_environment(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

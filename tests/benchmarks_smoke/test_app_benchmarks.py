@@ -1,8 +1,10 @@
-"""The whole-app benchmarks still run: each script with ``--quick`` (tiny sizes, one run).
+"""The whole-app benchmarks still run: each script with ``--quick`` (tiny sizes, one run, no
+untimed warm-up child).
 
 They are not timing checks (figures on a shared CI machine mean nothing): a script passes
-when it finishes, measured every figure and printed each verdict. The three run side by side
-so the smoke test stays short; each one spawns its own fake server and app processes.
+when it finishes, measured every figure and printed each verdict. Each test runs its own
+script (each spawns its own fake server and app processes), so pytest-xdist spreads them over
+its workers and no worker runs a script another one runs too.
 """
 
 from __future__ import annotations
@@ -20,36 +22,29 @@ SCRIPTS = {
     "bench_app_history.py": 3,
 }
 """Each script and how many result blocks (``target:`` lines) it prints."""
+BOUND_S = 240
 
 
-@pytest.fixture(scope="module")
-def outputs() -> dict[str, subprocess.CompletedProcess[str]]:
-    running = {
-        name: subprocess.Popen(
-            [sys.executable, str(ROOT / "benchmarks" / name), "--quick"],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for name in SCRIPTS
-    }
-    done = {}
-    for name, process in running.items():
-        try:
-            stdout, stderr = process.communicate(timeout=240)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            stdout, stderr = process.communicate()
-        done[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-    return done
+def run_quick(name: str) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/NAME --quick``, killed after :data:`BOUND_S` (a bound against a hang)."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "benchmarks" / name), "--quick"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=BOUND_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
-def test_script_runs_and_reports_every_figure(
-    name: str, outputs: dict[str, subprocess.CompletedProcess[str]]
-) -> None:
-    result = outputs[name]
+def test_script_runs_and_reports_every_figure(name: str) -> None:
+    result = run_quick(name)
     assert result.returncode == 0, result.stderr[-3000:]
     verdicts = [line for line in result.stdout.splitlines() if "target:" in line]
     assert len(verdicts) == SCRIPTS[name], result.stdout

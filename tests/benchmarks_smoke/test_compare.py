@@ -1,12 +1,14 @@
 """``benchmarks/compare`` still runs: one small round against HEAD, every row of its table.
 
-Not a timing check (figures on a shared machine mean nothing): the script passes when it builds
-the other commit's worktree, measures both checkouts and their baselines, prints a row per
-figure with both sides and a verdict for each target, and removes the worktree again.
+Not a timing check (figures on a shared machine mean nothing, so the untimed warm-up round is
+skipped): the script passes when it builds the other commit's worktree, measures both checkouts
+and their baselines, prints a row per figure with both sides and a verdict for each target, and
+removes the worktree again.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -27,12 +29,14 @@ def _worktrees() -> list[str]:
     return [line for line in listed.stdout.splitlines() if line.startswith("worktree ")]
 
 
-def test_compare_measures_both_checkouts_and_prints_every_row() -> None:
-    before = _worktrees()
+def test_compare_measures_both_checkouts_and_prints_every_row(tmp_path: Path) -> None:
+    # Its temporary worktree goes under this test's own folder, so worktrees that other
+    # checkouts of the repository add or remove meanwhile do not count.
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
     done = subprocess.run(
         [str(ROOT / "benchmarks" / "compare"), "HEAD", "--runs", "1", "--tokens", "300",
-         "--short", "20"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+         "--short", "20", "--no-warm-up"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
     rows = {line.split("  ")[0].strip(): line for line in done.stdout.splitlines()}
@@ -40,4 +44,5 @@ def test_compare_measures_both_checkouts_and_prints_every_row() -> None:
         assert row in rows, done.stdout
     for row in ROWS[:4]:
         assert rows[row].count("PASS") + rows[row].count("FAIL") == 2, rows[row]
-    assert _worktrees() == before  # the temporary worktree is gone
+    ours = [line for line in _worktrees() if line.startswith(f"worktree {tmp_path.resolve()}")]
+    assert ours == []  # the temporary worktree is gone

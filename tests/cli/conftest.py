@@ -1,4 +1,6 @@
-"""Run the real ``weaver-tui`` command in a subprocess, isolated in a temporary data folder."""
+"""The ``weaver-tui`` command, isolated in a temporary data folder: ``weaver`` runs it inside
+the test process (fast), ``subprocess_cli`` as a real ``python -m weaver_tui`` process for the
+tests where the process itself is what is tested (signals, pipes, start-up imports, servers)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.support.in_process_cli import needs_a_process, run_in_process
 
 REPO = Path(__file__).resolve().parents[2]
 CLI_TIMEOUT_S = 120
@@ -33,8 +37,32 @@ def isolated_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def weaver(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """``weaver(*args, env_extra={...})`` runs ``python -m weaver_tui *args`` in ``tmp_path``."""
+def weaver(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``weaver(*args, env={...})`` runs ``weaver-tui *args`` in this process, in ``tmp_path``
+    with ``isolated_env``; the app and the verbs that need a process of their own are refused
+    (use ``subprocess_cli``)."""
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        if needs_a_process(args):
+            pytest.fail(f"weaver-tui {' '.join(args)} needs a process: use subprocess_cli")
+        return run_in_process(
+            args,
+            env=isolated_env(tmp_path, **(env or {})),
+            cwd=tmp_path,
+            capfd=capfd,
+            monkeypatch=monkeypatch,
+        )
+
+    return run
+
+
+@pytest.fixture
+def subprocess_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``subprocess_cli(*args, env={...}, code=None)`` runs ``python -m weaver_tui *args`` (or
+    ``python -c code *args``) in ``tmp_path``: for what only a real process shows (its exit
+    status, its imports, its servers)."""
 
     def run(
         *args: str, env: dict[str, str] | None = None, code: str | None = None

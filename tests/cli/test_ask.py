@@ -1,4 +1,5 @@
-"""``weaver-tui ask`` in a subprocess: offline and against an OpenAI-compatible server."""
+"""``weaver-tui ask`` (in the test process, and in a real one for its imports): offline and
+against an OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -82,9 +83,10 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
 
 
 def test_ask_on_the_offline_model_without_textual(
-    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    subprocess_cli: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
-    result = weaver(
+    """A real process: whether ``ask`` imports Textual is a fact of a fresh interpreter."""
+    result = subprocess_cli(
         "ask", "--profile", "researcher", "How does ReWOO save tokens?", code=NO_TEXTUAL
     )
 

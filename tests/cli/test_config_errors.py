@@ -130,7 +130,9 @@ def test_a_web_page_for_an_answer_names_the_base_url(
 
 
 def test_the_app_does_not_start_on_a_missing_config_or_env_file(
-    weaver: Weaver, tmp_path: Path
+    subprocess_cli: Weaver, tmp_path: Path
 ) -> None:
-    one_sentence(weaver("--config", str(tmp_path / "gone.yaml")), 2, "gone.yaml does not exist")
-    one_sentence(weaver("--env-file", str(tmp_path / "gone.env")), 2, "gone.env does not exist")
+    """A real process: with no verb the app would start (in a terminal the test has not)."""
+    for option, name in (("--config", "gone.yaml"), ("--env-file", "gone.env")):
+        result = subprocess_cli(option, str(tmp_path / name))
+        one_sentence(result, 2, f"{name} does not exist")

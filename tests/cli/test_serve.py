@@ -254,8 +254,8 @@ def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
     )
 
 
-def test_a_wildcard_address_is_one_clear_sentence(weaver: Weaver) -> None:
-    result = weaver("serve", "--host", "0.0.0.0", "--port", str(_free_port()))
+def test_a_wildcard_address_is_one_clear_sentence(subprocess_cli: Weaver) -> None:
+    result = subprocess_cli("serve", "--host", "0.0.0.0", "--port", str(_free_port()))
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1
     assert "--host" in result.stderr

@@ -4,16 +4,18 @@ instead of sleeping."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.worker import WorkerState
+from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from tests.support.fake_openai import FakeOpenAI
 from weaver_tui.app import WeaverApp, make_app
@@ -81,30 +83,44 @@ def chat(app: App[Any]) -> ChatScreen:
 
 
 def busy(app: Any) -> bool:
-    """Whether a worker is pending or running, or a message waits in the app's or the screen's
-    queues (a key press reaches the composer, its ``Submitted`` the screen, a few hops later)."""
+    """Whether a worker is pending or running, or streamed text waits for the render budget
+    (longer on a busy runner)."""
     if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
         return True
-    nodes = [app, *app.screen.walk_children(with_self=True)]
-    if any(isinstance(node, MessageView) and node.render_pending for node in nodes):
-        return True  # streamed text waits for the render budget (longer on a busy runner)
-    return any(not node._message_queue.empty() for node in nodes)
+    nodes = app.screen.walk_children(with_self=True)
+    return any(isinstance(node, MessageView) and node.render_pending for node in nodes)
 
 
 async def settle(pilot: Pilot[Any], *, bound_s: float = 30) -> None:
     """Wait until every worker (the turn, warm-up) is done and every queued message handled,
-    three rounds in a row (a handler may start a worker or post a message)."""
+    three rounds in a row (a handler may start a worker or post a message).
+
+    Textual's own waits: ``pilot.pause()`` returns once the app, the screen and its widgets
+    have handled what was queued for them (a key press reaches the composer, its
+    ``Submitted`` the screen, a few hops later) and the process is idle;
+    ``app.workers.wait_for_complete()`` once the running workers are done.
+    """
     deadline = time.monotonic() + bound_s
     quiet = 0
     while quiet < 3:
-        if time.monotonic() > deadline:
+        left = deadline - time.monotonic()
+        if left <= 0:
             raise AssertionError("the app never settled (a worker or a message loop is stuck)")
         await pilot.pause()
         if busy(pilot.app):
             quiet = 0
-            await pilot.pause(0.005)
+            await _running_workers_done(pilot.app, left)
         else:
             quiet += 1
+
+
+async def _running_workers_done(app: App[Any], bound_s: float) -> None:
+    """Wait (at most ``bound_s``) for the workers running now; how they ended is the test's to
+    check (a pending worker cannot be waited on yet: the next round sees it run)."""
+    running = [w for w in app.workers if w.state == WorkerState.RUNNING]
+    if running:
+        with suppress(TimeoutError, WorkerFailed, WorkerCancelled):
+            await asyncio.wait_for(app.workers.wait_for_complete(running), bound_s)
 
 
 async def send(pilot: Pilot[Any], text: str, *, wait: bool = True) -> None:
