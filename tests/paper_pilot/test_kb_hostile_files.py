@@ -13,8 +13,7 @@ import pytest
 
 from agents.profiles.paper_pilot.knowledge import pdf_text
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
-from tests.paper_pilot.test_pdf_documents import tiny_pdf
-from tests.support.hostile_pdfs import bomb_pdf, slow_pdf
+from tests.support.hostile_pdfs import bomb_pdf, slow_pdf, tiny_pdf
 
 
 def _good_files(folder: Path) -> None:

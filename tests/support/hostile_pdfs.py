@@ -1,20 +1,28 @@
-"""Small PDFs that are hard to read: a page whose compressed content takes pypdf minutes to
-walk, and a stream that inflates past any sane size (a compressed-stream bomb)."""
+"""Small PDFs written by hand: a plain one holding a sentence, and ones that are hard to read
+(a page whose compressed content takes pypdf minutes to walk, and a stream that inflates past
+any sane size: a compressed-stream bomb)."""
 
 from __future__ import annotations
 
 import zlib
 
 
-def pdf_with_page_content(content: bytes) -> bytes:
-    """A one-page PDF whose page content is ``content``, Flate-compressed (written by hand)."""
-    stream = zlib.compress(content, 9)
+def tiny_pdf(text: str) -> bytes:
+    """A one-page PDF holding ``text`` in Helvetica, uncompressed."""
+    return pdf_with_page_content(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode(), compress=False)
+
+
+def pdf_with_page_content(content: bytes, *, compress: bool = True) -> bytes:
+    """A one-page PDF whose page content is ``content``, Flate-compressed unless told not to
+    (written by hand: no PDF writer needed)."""
+    stream = zlib.compress(content, 9) if compress else content
+    length = b"<< /Length %d /Filter /FlateDecode >>" if compress else b"<< /Length %d >>"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        length % len(stream) + b"\nstream\n" + stream + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
     out = b"%PDF-1.4\n"
