@@ -158,3 +158,15 @@ def test_branch_position_follows_added_and_deleted_branches(
     assert position.count == 2
     assert state.leaf_id is not None
     assert position.index == [ids["v1"], v3].index(state.leaf_id) + 1
+
+
+def test_a_reply_its_process_left_unfinished_reads_interrupted(
+    store: SqliteConversationStore,
+) -> None:
+    state, ids = _conversation(store)
+    store.update_message(ids["v2"], status=MessageStatus.CANCELLED, meta={"interrupted": True})
+    state.open(state.conversation.id)  # type: ignore[union-attr]
+    items = {item.id: item for item in state.path_items()}
+    assert items[ids["v2"]].status == "cancelled"
+    assert items[ids["v2"]].badge.endswith(" · interrupted")
+    assert "interrupted" not in items[ids["user"]].badge

@@ -47,6 +47,8 @@ def build_item(
         if traits is not None:
             badge = (traits.reply_badge(meta) if traits.reply_badge else None) or badge
             content = with_reply_blocks(content, meta, traits.reply_blocks)
+        if meta.get("interrupted"):  # its process ended mid-reply (killed, or the machine)
+            badge = f"{badge or record.role} · interrupted"
     elif record.role == "tool":
         badge = str(meta.get("name") or "")
         content = tool_output_markdown(content)

@@ -678,8 +678,9 @@ class ChatScreen(Screen[None]):
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> Worker[None]:
-        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`)."""
+    ) -> Worker[None] | None:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`); ``None`` when
+        another process is answering in this conversation (said in a notification)."""
         self.retry_user_id = None
         return self.turns.start(user_message_id, resume, continue_from)
 

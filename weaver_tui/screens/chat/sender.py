@@ -116,8 +116,13 @@ class Sender:
             composer.set_draft(text)
             surface.notify(str(exc), severity="error", title="Not sent")
             return
-        self._presenter.load_tree()
+        held = self._turns.claim()
+        if held is None:  # another process is answering here: said, the draft is kept
+            composer.set_draft(text)
+            return
         try:
+            self._presenter.load_tree()
+            self._take_others_writes()
             user = self._state.add_user_message(
                 text,
                 self._mode.parent_of_next(),
@@ -126,12 +131,26 @@ class Sender:
                 conversation_meta=self._panels.new_conversation_meta(),
             )
         except StorageError as exc:
+            held.close()
             surface.notify(str(exc), severity="error", title="Message not saved")
             composer.set_draft(text)
             return
+        except BaseException:
+            held.close()
+            raise
         self._mode.clear()
         self._settings.pending_attachments = []
         self._presenter.add_to_tree(user)
         if not self._presenter.append_sent(user.id):
             self._presenter.show_path()  # the new leaf is a complete message: no retry offered
-        self._turns.start(user.id)
+        self._turns.start(user.id, held=held)
+
+    def _take_others_writes(self) -> None:
+        """Show what other processes wrote in the conversation since this chat read it (another
+        window's or ``ask``'s turn, a reply a killed process left interrupted), so the message
+        goes below their last one, not beside it."""
+        taken = self._state.take_written()
+        for record in taken:
+            self._presenter.add_to_tree(record)
+        if taken:
+            self._presenter.show_path()

@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
+from agents.runtime.turn_lock import ConversationBusy, conversation_turn
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat.requests import TurnEnded
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
     from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
+
+BUSY_ELSEWHERE_SENTENCE = (
+    "Another weaver-tui is writing a reply in this conversation; wait for it to finish, "
+    "then send again."
+)
 
 
 class TurnRunner:
@@ -87,16 +93,49 @@ class TurnRunner:
         self._surface.header.busy = busy
         self._surface.running = cancel is not None
 
+    def claim(self) -> ExitStack | None:
+        """The open conversation's turn lock (shared with ``ask`` and other app windows), held
+        until the returned stack is closed; ``None``, said in one sentence, when another
+        process is writing a reply in it. A conversation not stored yet needs none. Replies a
+        killed process left streaming in it are marked interrupted once it is claimed."""
+        held = ExitStack()
+        conversation = self._state.conversation
+        if conversation is None:
+            return held
+        try:
+            held.enter_context(conversation_turn(self._services.data_dir, conversation.id))
+        except ConversationBusy:
+            logger.info("turn refused: busy elsewhere", extra={"conversation_id": conversation.id})
+            self._surface.notify(BUSY_ELSEWHERE_SENTENCE, severity="warning", title="Not sent")
+            return None
+        try:
+            # Nobody answers here now: a reply still "streaming" was left by a process that
+            # died mid-reply (one that is alive, a fork made with ``ask --parent``, is kept).
+            self._services.store.mark_interrupted_replies(conversation.id)
+        except BaseException:
+            held.close()
+            raise
+        return held
+
     def start(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> Worker[None]:
+        *,
+        held: ExitStack | None = None,
+    ) -> Worker[None] | None:
         """Start the turn answering ``user_message_id`` (or resume a paused one: ``resume``
-        is the paused record's id and the value; or continue the reply ``continue_from``)."""
+        is the paused record's id and the value; or continue the reply ``continue_from``).
+
+        The turn holds the conversation's turn lock until it ends: ``held`` when the caller
+        claimed it already (:meth:`claim`), else it is claimed here; ``None`` (and nothing
+        runs) when another process holds it."""
+        held = held if held is not None else self.claim()
+        if held is None:
+            return None
         self.worker = self._surface.run_worker(
-            self._run(user_message_id, resume, continue_from),
+            self._run(user_message_id, resume, continue_from, held),
             name="run_turn",
             group="turn",
             exclusive=True,
@@ -157,6 +196,16 @@ class TurnRunner:
         return self._runtime
 
     async def _run(
+        self,
+        user_message_id: str,
+        resume: tuple[str, Any] | None,
+        continue_from: str | None,
+        held: ExitStack,
+    ) -> None:
+        with held:  # the turn lock, released when the turn ends however it ends
+            await self._answer(user_message_id, resume, continue_from)
+
+    async def _answer(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None,
