@@ -119,7 +119,16 @@ from textual.app import App
 from weaver_tui import cli
 from weaver_tui.app import WeaverApp
 
-LATER = ("pydantic", "pydantic_settings", "markdown_it", "sqlite3", "langgraph", "langchain_core")
+LATER = (
+    "pydantic",
+    "pydantic_settings",
+    "markdown_it",
+    "sqlite3",
+    "langgraph",
+    "langchain_core",
+    "weaver_tui.cli.ask_verb",
+    "weaver_tui.cli.event_printer",
+)
 
 
 def on_ready(self):

@@ -13,6 +13,7 @@ def test_headless_modules_do_not_import_textual() -> None:
     code = (
         "import sys\n"
         "import weaver_tui.cli, weaver_tui.services, weaver_tui.logs, agents.runtime.agent_runtime\n"
+        "import weaver_tui.cli.ask_verb, weaver_tui.cli.event_printer\n"
         "from agents.profiles import PROFILE_NAMES, get_profile\n"
         "for name in PROFILE_NAMES:\n"
         "    profile = get_profile(name)\n"

@@ -16,177 +16,59 @@ and Sources, which replaces the draft. ``scope`` asks the knowledge server for i
 keeps to them; an exploratory question also reads the summaries of the documents found. The
 reply record keeps the turn's trace (intent, strategy, steps, queries, verdict, each rejected
 draft, durations) and its sources.
+
+This module is the wiring and the stages around retrieval; the four strategies are in
+:mod:`agents.profiles.paper_pilot.strategies`, the knowledge session and its searches in
+:mod:`agents.profiles.paper_pilot.retrieval`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import logging
-import os
 import re
-import tempfile
 import time
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel
 
 from agents.graph import emit_status
 from agents.graph.draft import DRAFT_CALL, emit_draft
 from agents.profile import Profile, TurnContext
 from agents.profiles.paper_pilot import prompts
-from agents.profiles.paper_pilot.commands import index_path
-from agents.profiles.paper_pilot.knowledge.client import (
-    KnowledgeClient,
-    KnowledgeError,
-    chosen_connection,
-)
+from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
 from agents.profiles.paper_pilot.memory import Memory, memory_path
-from agents.profiles.paper_pilot.scope import (
-    chosen_collections,
-    collections_line,
-    documents_to_summarise,
-    summary_chunk,
+from agents.profiles.paper_pilot.retrieval import (
+    knowledge_client,
+    merge_chunks,
+    open_knowledge_soon,
+)
+from agents.profiles.paper_pilot.scope import chosen_collections, collections_line
+from agents.profiles.paper_pilot.stage_tools import (
+    ask_structured,
+    message_text,
+    question_text,
+    stage_system,
+    trace_entry,
+    with_trace,
 )
 from agents.profiles.paper_pilot.state import (
     STRATEGY_OF,
     CriticVerdict,
     PaperPilotState,
-    ReactStep,
     Refinement,
-    ReplanDecision,
-    ResearchPlan,
     RouteDecision,
 )
+from agents.profiles.paper_pilot.strategies import add_plan_and_execute, direct, react, rewoo
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
-from agents.structured import NoAnswer, structured_call
+from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
-
 MAX_RETRIES = 2
-MAX_PLAN_STEPS = 3
-MAX_REACT_STEPS = 3
-MAX_QUERIES = 6
-TOP_K = 4
 HISTORY_LINES = 6
 UNCONFIRMED = "the critic could not confirm every claim"
 _CITATION = re.compile(r"\[(\d+)\]")
-M = TypeVar("M", bound=BaseModel)
-Node = Callable[[PaperPilotState, Runtime[TurnContext]], Awaitable[dict[str, Any]]]
-
-
-# -- helpers ----------------------------------------------------------------------------------
-
-
-def _text(message: AnyMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
-
-
-def _system(context: TurnContext, stage: str) -> str:
-    """The profile's system prompt (the user's override and the conversation's instructions
-    included), then the stage's own instructions: one system message, which every provider
-    takes."""
-    persona = context.system_prompt.strip()
-    return f"{persona}\n\n{stage}" if persona else stage
-
-
-async def _structured(
-    context: TurnContext, schema: type[M], system: str, text: str, step: str
-) -> M | NoAnswer:
-    """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none."""
-    messages = [SystemMessage(_system(context, system)), HumanMessage(text)]
-    return await structured_call(context.model, schema, messages, name=step)
-
-
-_CLIENTS: dict[tuple[int, str, str], KnowledgeClient] = {}
-"""Knowledge sessions by (event loop, server, connection): kept open across the turns of a
-run (starting a server costs far more than a turn), closed when idle (``IDLE_TIMEOUT_S``)."""
-
-
-def _knowledge(context: TurnContext) -> KnowledgeClient:
-    # No data folder (a runtime embedded without one): a throwaway index of the shipped notes.
-    data_dir = context.data_dir or Path(tempfile.gettempdir()) / f"weaver-tui-{os.getuid()}"
-    name, connection = chosen_connection(context.settings, index_path(data_dir))
-    key = (id(asyncio.get_running_loop()), name, json.dumps(connection, sort_keys=True))
-    client = _CLIENTS.get(key)
-    if client is None or not client.usable:
-        client = _CLIENTS[key] = KnowledgeClient(name, connection)
-    return client
-
-
-def _open_knowledge_soon(context: TurnContext) -> None:
-    """Start the knowledge session in the background as the turn starts; ``scope``, the first
-    stage to need it, waits for it (a warm session is already open)."""
-    with contextlib.suppress(KnowledgeError):  # misconfigured: scope's line says so
-        _knowledge(context).open_soon()
-
-
-async def _retrieve(
-    context: TurnContext, query: str, node: str, collections: list[str] | None = None
-) -> list[dict[str, Any]]:
-    """The knowledge base's best chunks for ``query`` (in ``collections`` only, when the
-    question named some), reported on a stage line."""
-    where = f" in {', '.join(collections)}" if collections else ""
-    emit_status(node, f"retrieve: {query}{where}")
-    client = _knowledge(context)
-    found = [await client.query(query, TOP_K, name) for name in collections or [""]]
-    chunks = [chunk.as_dict() for group in found for chunk in group]
-    if len(found) > 1:
-        chunks = sorted(chunks, key=lambda c: -float(c["score"] or 0.0))[:TOP_K]
-    emit_status(node, f"retrieve: {query}{where} → {len(chunks)} chunks", "done")
-    return chunks
-
-
-def _merge(*groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Chunks of several retrievals, each once, in order of first appearance."""
-    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for group in groups:
-        for chunk in group:
-            seen.setdefault((chunk["doc_id"], chunk["section"], chunk["text"][:80]), chunk)
-    return list(seen.values())
-
-
-def _trace(stage: str, started: float, **facts: Any) -> dict[str, Any]:
-    return {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
-
-
-def _traced(state: PaperPilotState, entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The turn's trace with one more stage (a plain list: subgraphs hand back the whole)."""
-    return [*(state.get("trace") or []), entry]
-
-
-def _sources_text(chunks: list[dict[str, Any]]) -> str:
-    if not chunks:
-        return "Sources: (none found)"
-    lines = ["Sources:"]
-    for n, chunk in enumerate(chunks, 1):
-        where = f"{chunk['doc_id']}#{chunk['section']}" if chunk["section"] else chunk["doc_id"]
-        body = " ".join(str(chunk["text"]).split())  # one line per source
-        lines.append(f"[{n}] {chunk['title']} ({where}): {body}")
-    return "\n".join(lines)
-
-
-def _retrieval_guard(node: Node) -> Any:
-    """A knowledge server that cannot be reached ends the retrieval with its sentence."""
-
-    async def guarded(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-        try:
-            return await node(state, runtime)
-        except KnowledgeError as exc:
-            emit_status("retrieve", str(exc), "error")
-            return {"chunks": [], "error": str(exc)}
-
-    guarded.__name__ = getattr(node, "__name__", "retrieval")
-    return guarded
 
 
 # -- understanding the question -----------------------------------------------------------------
@@ -194,13 +76,13 @@ def _retrieval_guard(node: Node) -> Any:
 
 async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
-    _open_knowledge_soon(runtime.context)
+    open_knowledge_soon(runtime.context)
     messages = list(state.get("messages") or [])
-    question = _text(messages[-1]) if messages else ""
+    question = message_text(messages[-1]) if messages else ""
     history = [
-        f"{'user' if isinstance(m, HumanMessage) else 'assistant'}: {' '.join(_text(m).split())[:300]}"
+        f"{'user' if isinstance(m, HumanMessage) else 'assistant'}: {' '.join(message_text(m).split())[:300]}"
         for m in messages[:-1]
-        if isinstance(m, HumanMessage | AIMessage) and _text(m).strip()
+        if isinstance(m, HumanMessage | AIMessage) and message_text(m).strip()
     ][-HISTORY_LINES:]
     prior: list[dict[str, Any]] = []
     if runtime.context.data_dir is not None:
@@ -220,19 +102,8 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "error": "",
         "collections": None,
         "search_in": [],
-        "trace": [_trace("load_memory", started, recalled=len(prior))],
+        "trace": [trace_entry("load_memory", started, recalled=len(prior))],
     }
-
-
-def _question_text(state: PaperPilotState) -> str:
-    lines = [f"Question: {state.get('query') or state.get('question', '')}"]
-    if state.get("query") and state.get("query") != state.get("question"):
-        lines.append(f"Original question: {state.get('question', '')}")
-    history = state.get("history") or []
-    if history:
-        lines.append("Earlier in this conversation:")
-        lines.extend(f"- {line}" for line in history)
-    return "\n".join(lines)
 
 
 async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -241,7 +112,7 @@ async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     for the knowledge session that ``load_memory`` started."""
     started = time.perf_counter()
     try:
-        known = [c["name"] for c in await _knowledge(runtime.context).collections()]
+        known = [c["name"] for c in await knowledge_client(runtime.context).collections()]
     except KnowledgeError as exc:
         emit_status("scope", f"{exc} Searching every collection.", "error")
         known = []
@@ -249,7 +120,7 @@ async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
     return {
         "collections": known,
-        "trace": _traced(state, _trace("scope", started, collections=known)),
+        "trace": with_trace(state, trace_entry("scope", started, collections=known)),
     }
 
 
@@ -260,8 +131,8 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     started = time.perf_counter()
     emit_status("route", "reading the question")
     known = state.get("collections") or []
-    text = "\n".join(filter(None, [_question_text(state), collections_line(known)]))
-    decision = await _structured(runtime.context, RouteDecision, prompts.ROUTER, text, "route")
+    text = "\n".join(filter(None, [question_text(state), collections_line(known)]))
+    decision = await ask_structured(runtime.context, RouteDecision, prompts.ROUTER, text, "route")
     query = state.get("query", "")
     if isinstance(decision, NoAnswer):
         emit_status("route", f"no intent read ({decision.reason}): searching the question as asked", "error")  # fmt: skip
@@ -273,7 +144,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             "entities": [],
             "dimensions": [],
             "search_in": [],
-            "trace": _traced(state, _trace("route", started, intent=None, strategy="direct",
+            "trace": with_trace(state, trace_entry("route", started, intent=None, strategy="direct",
                              query=query, no_answer=decision.reason)),
         }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
@@ -291,7 +162,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         "entities": entities,
         "dimensions": dimensions,
         "search_in": search_in,
-        "trace": _traced(state, _trace("route", started, intent=decision.intent, strategy=strategy,
+        "trace": with_trace(state, trace_entry("route", started, intent=decision.intent, strategy=strategy,
                          confidence=decision.confidence, query=query, entities=entities,
                          dimensions=dimensions, search_in=search_in)),
     }  # fmt: skip
@@ -301,152 +172,18 @@ def choose_strategy(state: PaperPilotState) -> str:
     return state.get("strategy") or "direct"
 
 
-# -- the four strategies ------------------------------------------------------------------------
-
-
-@_retrieval_guard
-async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    started = time.perf_counter()
-    query = state.get("query") or state.get("question", "")
-    chunks = await _retrieve(runtime.context, query, "direct", state.get("search_in"))
-    return {"chunks": chunks, "trace": _traced(state, _trace("direct", started, queries=[query]))}
-
-
-@_retrieval_guard
-async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Plan every query first (entities × dimensions), retrieve them at once, synthesize once."""
-    started = time.perf_counter()
-    entities = state.get("entities") or [state.get("query") or state.get("question", "")]
-    dimensions = state.get("dimensions") or [""]
-    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
-    emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
-    search_in = state.get("search_in")
-    found = await asyncio.gather(
-        *(_retrieve(runtime.context, q, "rewoo", search_in) for q in queries)
-    )
-    chunks = _merge(*found)
-    return {"chunks": chunks, "trace": _traced(state, _trace("rewoo", started, queries=queries))}
-
-
-@_retrieval_guard
-async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Think → act (retrieve) → observe, at most :data:`MAX_REACT_STEPS` times."""
-    started = time.perf_counter()
-    chunks: list[dict[str, Any]] = []
-    queries: list[str] = []
-    for step in range(1, MAX_REACT_STEPS + 1):
-        text = _question_text(state) + "\n" + (
-            "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
-            if chunks else "Findings so far: none"
-        ) + ("\nSearches done: " + "; ".join(queries) if queries else "")  # fmt: skip
-        decision = await _structured(runtime.context, ReactStep, prompts.REACT, text, "react")
-        if isinstance(decision, NoAnswer):
-            emit_status("react", f"step {step}: no next step read ({decision.reason})", "error")
-            break
-        if decision.action == "finish" or not decision.query.strip():
-            emit_status("react", f"step {step}: enough found, writing the answer", "done")
-            break
-        if decision.query in queries:
-            break
-        emit_status("react", f"step {step}: {decision.thought or 'searching'}")
-        queries.append(decision.query)
-        found = await _retrieve(runtime.context, decision.query, "react", state.get("search_in"))
-        chunks = _merge(chunks, found)
-    if state.get("intent") == "exploratory":
-        chunks = _merge(await _summaries(runtime.context, chunks), chunks)
-    return {"chunks": chunks, "trace": _traced(state, _trace("react", started, queries=queries))}
-
-
-async def _summaries(context: TurnContext, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The summaries of the documents found, for an overview of the topic (none when the
-    server cannot give them: the chunks found still answer)."""
-    wanted = documents_to_summarise(chunks)
-    if not wanted:
-        return []
-    emit_status("react", f"summaries of {', '.join(wanted)}")
-    client = _knowledge(context)
-    try:
-        found = [await client.document_summary(doc_id) for doc_id in wanted]
-    except KnowledgeError as exc:
-        emit_status("react", f"no document summaries: {exc}", "error")
-        return []
-    summaries = [summary_chunk(summary) for summary in found if summary is not None]
-    emit_status("react", f"summaries of {len(summaries)} documents", "done")
-    return summaries
-
-
-async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    started = time.perf_counter()
-    made = await _structured(runtime.context, ResearchPlan, prompts.PLANNER, _question_text(state), "plan")  # fmt: skip
-    if isinstance(made, NoAnswer):
-        emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
-    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:MAX_PLAN_STEPS]  # fmt: skip
-    steps = steps or [state.get("query") or state.get("question", "")]
-    emit_status("plan", " → ".join(steps), "done")
-    return {
-        "plan": steps,
-        "step": 0,
-        "chunks": [],
-        "trace": _traced(state, _trace("plan", started, steps=steps)),
-    }
-
-
-@_retrieval_guard
-async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    started = time.perf_counter()
-    steps, n = state.get("plan") or [], state.get("step", 0)
-    query = steps[n]
-    found = await _retrieve(runtime.context, query, "execute_step", state.get("search_in"))
-    return {
-        "chunks": _merge(state.get("chunks") or [], found),
-        "step": n + 1,
-        "trace": _traced(state, _trace("execute_step", started, queries=[query], found=len(found))),
-    }
-
-
-async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    steps, done = list(state.get("plan") or []), state.get("step", 0)
-    if state.get("error") or done >= len(steps):
-        return {"plan": steps[:done]}
-    chunks = state.get("chunks") or []
-    text = "\n".join([
-        _question_text(state),
-        "Plan:", *(f"{i}. {s}" for i, s in enumerate(steps, 1)),
-        f"Steps done: {done}",
-        "Found:", *(f"- {c['title']} — {c['section']}: {c['text'][:200]}" for c in chunks[-TOP_K:]),
-    ])  # fmt: skip
-    decision = await _structured(runtime.context, ReplanDecision, prompts.REPLANNER, text, "replan")  # fmt: skip
-    if isinstance(decision, NoAnswer):
-        emit_status("replan", f"no decision read ({decision.reason}): the next step as planned", "error")  # fmt: skip
-        return {"plan": steps}
-    action = decision.action
-    if action == "synthesize":
-        emit_status("replan", "enough found: writing the answer", "done")
-        return {"plan": steps[:done]}
-    if action == "revise" and decision.revised_step.strip():
-        steps[done] = decision.revised_step.strip()
-        emit_status("replan", f"next step revised: {steps[done]}", "done")
-    return {"plan": steps}
-
-
-def after_replan(state: PaperPilotState) -> Literal["execute_step", "synthesize"]:
-    return "execute_step" if state.get("step", 0) < len(state.get("plan") or []) else "synthesize"
-
-
-def add_plan_and_execute(graph: StateGraph[PaperPilotState, TurnContext, Any, Any]) -> str:
-    """plan → execute step → replan (next / revise / synthesize), at most three steps; its
-    nodes sit in the main graph, so their stage lines reach the tool pane like the others'.
-    Returns the entry node."""
-    graph.add_node("plan", plan)
-    graph.add_node("execute_step", execute_step)
-    graph.add_node("replan", replan)
-    graph.add_edge("plan", "execute_step")
-    graph.add_edge("execute_step", "replan")
-    graph.add_conditional_edges("replan", after_replan, ["execute_step", "synthesize"])
-    return "plan"
-
-
 # -- answer, critic, retry ----------------------------------------------------------------------
+
+
+def _sources_text(chunks: list[dict[str, Any]]) -> str:
+    if not chunks:
+        return "Sources: (none found)"
+    lines = ["Sources:"]
+    for n, chunk in enumerate(chunks, 1):
+        where = f"{chunk['doc_id']}#{chunk['section']}" if chunk["section"] else chunk["doc_id"]
+        body = " ".join(str(chunk["text"]).split())  # one line per source
+        lines.append(f"[{n}] {chunk['title']} ({where}): {body}")
+    return "\n".join(lines)
 
 
 def _synthesis_input(state: PaperPilotState) -> str:
@@ -472,17 +209,17 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
     if state.get("error"):
         return {
             "draft": state["error"],
-            "trace": _traced(state, _trace("synthesize", started, skipped=True)),
+            "trace": with_trace(state, trace_entry("synthesize", started, skipped=True)),
         }
     emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
     emit_draft("draft")  # streams into the chat, marked as a draft until the critic settles it
-    system = _system(runtime.context, prompts.SYNTHESIZE)
+    system = stage_system(runtime.context, prompts.SYNTHESIZE)
     answer = await runtime.context.model.ainvoke(
         [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
-    draft = _text(answer).strip()
+    draft = message_text(answer).strip()
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
-    return {"draft": draft, "trace": _traced(state, _trace("synthesize", started))}
+    return {"draft": draft, "trace": with_trace(state, trace_entry("synthesize", started))}
 
 
 async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -490,12 +227,12 @@ async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     if state.get("error"):
         return {"verdict": None, "unchecked": True}
     text = _synthesis_input(state) + "\n\nDraft answer:\n" + state.get("draft", "")
-    verdict = await _structured(runtime.context, CriticVerdict, prompts.CRITIC, text, "critic")
+    verdict = await ask_structured(runtime.context, CriticVerdict, prompts.CRITIC, text, "critic")
     if isinstance(verdict, NoAnswer):
         emit_status("critic", f"no verdict ({verdict.reason}): the answer is shown unchecked and not remembered", "error")  # fmt: skip
         emit_draft("unchecked", "critic gave no verdict")
         return {"verdict": None, "unchecked": True,
-                "trace": _traced(state, _trace("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
+                "trace": with_trace(state, trace_entry("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
     word = "passed" if verdict.passed else "needs another pass"
     emit_status("critic", f"{word} (score {verdict.score:.2f})" + (f": {verdict.feedback}" if verdict.feedback and not verdict.passed else ""),
                 "done" if verdict.passed else "error")  # fmt: skip
@@ -503,7 +240,7 @@ async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
         "checked" if verdict.passed else "rejected", "" if verdict.passed else verdict.feedback
     )
     rejected = {} if verdict.passed else {"rejected_draft": state.get("draft", "")}
-    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": _traced(state, _trace("critic", started, **verdict.model_dump(), **rejected))}  # fmt: skip
+    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": with_trace(state, trace_entry("critic", started, **verdict.model_dump(), **rejected))}  # fmt: skip
 
 
 def after_critic(state: PaperPilotState) -> str:
@@ -521,13 +258,13 @@ def after_critic(state: PaperPilotState) -> str:
 async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     feedback = (state.get("verdict") or {}).get("feedback", "")
-    text = _question_text(state) + f"\nCritic's feedback: {feedback}"
-    refined = await _structured(runtime.context, Refinement, prompts.REFINE, text, "retry_refine")  # fmt: skip
+    text = question_text(state) + f"\nCritic's feedback: {feedback}"
+    refined = await ask_structured(runtime.context, Refinement, prompts.REFINE, text, "retry_refine")  # fmt: skip
     query = ("" if isinstance(refined, NoAnswer) else refined.query.strip()) or state.get("query", "")  # fmt: skip
     retries = state.get("retries", 0) + 1
     emit_status("retry", f"retry {retries} of {MAX_RETRIES}: {query}", "done")
     return {"query": query, "retries": retries, "chunks": [],
-            "trace": _traced(state, _trace("retry_refine", started, query=query, retry=retries))}  # fmt: skip
+            "trace": with_trace(state, trace_entry("retry_refine", started, query=query, retry=retries))}  # fmt: skip
 
 
 async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -537,7 +274,7 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     if not config.get("enabled"):
         emit_status("critic", "retries spent: answering with what was found (not remembered)", "done")  # fmt: skip
         emit_draft("unchecked", UNCONFIRMED)
-        return {"forced": True, "trace": _traced(state, _trace("force_pass", started))}
+        return {"forced": True, "trace": with_trace(state, trace_entry("force_pass", started))}
     query = state.get("query") or state.get("question", "")
     emit_status("web_fallback", f"searching the web: {query}")
     try:
@@ -547,14 +284,14 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         emit_draft("unchecked", UNCONFIRMED)
         return {
             "forced": True,
-            "trace": _traced(state, _trace("web_fallback", started, error=str(exc))),
+            "trace": with_trace(state, trace_entry("web_fallback", started, error=str(exc))),
         }
     emit_status("web_fallback", f"{len(found)} web results", "done")
-    merged = {**state, "chunks": _merge(state.get("chunks") or [], found)}
+    merged = {**state, "chunks": merge_chunks(state.get("chunks") or [], found)}
     answer = await synthesize(merged, runtime)  # type: ignore[arg-type]
     emit_draft("unchecked", UNCONFIRMED)
     return {"chunks": merged["chunks"], "draft": answer["draft"], "forced": True,
-            "trace": _traced(state, _trace("web_fallback", started, queries=[query], found=len(found)))}  # fmt: skip
+            "trace": with_trace(state, trace_entry("web_fallback", started, queries=[query], found=len(found)))}  # fmt: skip
 
 
 async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -571,7 +308,7 @@ async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
                 )
     if saved:
         emit_status("save_memory", f"remembered {saved} fact(s)", "done")
-    return {"trace": _traced(state, _trace("save_memory", started, saved=saved))}
+    return {"trace": with_trace(state, trace_entry("save_memory", started, saved=saved))}
 
 
 def _cited_sentences(draft: str) -> list[str]:

@@ -1,0 +1,196 @@
+"""paper-pilot's four retrieval strategies, one per kind of question the router reads:
+``direct`` (one search), ``rewoo`` (every entity × dimension searched at once), ``react``
+(think, search, observe, a few times) and plan-and-execute (plan, run a step, replan).
+Each fills the state's ``chunks`` for the synthesis that follows."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Literal
+
+from langgraph.graph import StateGraph
+from langgraph.runtime import Runtime
+
+from agents.graph import emit_status
+from agents.profile import TurnContext
+from agents.profiles.paper_pilot import prompts
+from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
+from agents.profiles.paper_pilot.retrieval import (
+    TOP_K,
+    knowledge_client,
+    merge_chunks,
+    retrieval_guard,
+    retrieve,
+)
+from agents.profiles.paper_pilot.scope import documents_to_summarise, summary_chunk
+from agents.profiles.paper_pilot.stage_tools import (
+    ask_structured,
+    question_text,
+    trace_entry,
+    with_trace,
+)
+from agents.profiles.paper_pilot.state import (
+    PaperPilotState,
+    ReactStep,
+    ReplanDecision,
+    ResearchPlan,
+)
+from agents.structured import NoAnswer
+
+MAX_PLAN_STEPS = 3
+MAX_REACT_STEPS = 3
+MAX_QUERIES = 6
+
+
+@retrieval_guard
+async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    query = state.get("query") or state.get("question", "")
+    chunks = await retrieve(runtime.context, query, "direct", state.get("search_in"))
+    return {
+        "chunks": chunks,
+        "trace": with_trace(state, trace_entry("direct", started, queries=[query])),
+    }
+
+
+@retrieval_guard
+async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Plan every query first (entities × dimensions), retrieve them at once, synthesize once."""
+    started = time.perf_counter()
+    entities = state.get("entities") or [state.get("query") or state.get("question", "")]
+    dimensions = state.get("dimensions") or [""]
+    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
+    emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
+    search_in = state.get("search_in")
+    found = await asyncio.gather(
+        *(retrieve(runtime.context, q, "rewoo", search_in) for q in queries)
+    )
+    chunks = merge_chunks(*found)
+    return {
+        "chunks": chunks,
+        "trace": with_trace(state, trace_entry("rewoo", started, queries=queries)),
+    }
+
+
+@retrieval_guard
+async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """Think → act (retrieve) → observe, at most :data:`MAX_REACT_STEPS` times."""
+    started = time.perf_counter()
+    chunks: list[dict[str, Any]] = []
+    queries: list[str] = []
+    for step in range(1, MAX_REACT_STEPS + 1):
+        text = question_text(state) + "\n" + (
+            "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
+            if chunks else "Findings so far: none"
+        ) + ("\nSearches done: " + "; ".join(queries) if queries else "")  # fmt: skip
+        decision = await ask_structured(runtime.context, ReactStep, prompts.REACT, text, "react")
+        if isinstance(decision, NoAnswer):
+            emit_status("react", f"step {step}: no next step read ({decision.reason})", "error")
+            break
+        if decision.action == "finish" or not decision.query.strip():
+            emit_status("react", f"step {step}: enough found, writing the answer", "done")
+            break
+        if decision.query in queries:
+            break
+        emit_status("react", f"step {step}: {decision.thought or 'searching'}")
+        queries.append(decision.query)
+        found = await retrieve(runtime.context, decision.query, "react", state.get("search_in"))
+        chunks = merge_chunks(chunks, found)
+    if state.get("intent") == "exploratory":
+        chunks = merge_chunks(await _summaries(runtime.context, chunks), chunks)
+    return {
+        "chunks": chunks,
+        "trace": with_trace(state, trace_entry("react", started, queries=queries)),
+    }
+
+
+async def _summaries(context: TurnContext, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The summaries of the documents found, for an overview of the topic (none when the
+    server cannot give them: the chunks found still answer)."""
+    wanted = documents_to_summarise(chunks)
+    if not wanted:
+        return []
+    emit_status("react", f"summaries of {', '.join(wanted)}")
+    client = knowledge_client(context)
+    try:
+        found = [await client.document_summary(doc_id) for doc_id in wanted]
+    except KnowledgeError as exc:
+        emit_status("react", f"no document summaries: {exc}", "error")
+        return []
+    summaries = [summary_chunk(summary) for summary in found if summary is not None]
+    emit_status("react", f"summaries of {len(summaries)} documents", "done")
+    return summaries
+
+
+async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    made = await ask_structured(runtime.context, ResearchPlan, prompts.PLANNER, question_text(state), "plan")  # fmt: skip
+    if isinstance(made, NoAnswer):
+        emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
+    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:MAX_PLAN_STEPS]  # fmt: skip
+    steps = steps or [state.get("query") or state.get("question", "")]
+    emit_status("plan", " → ".join(steps), "done")
+    return {
+        "plan": steps,
+        "step": 0,
+        "chunks": [],
+        "trace": with_trace(state, trace_entry("plan", started, steps=steps)),
+    }
+
+
+@retrieval_guard
+async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    started = time.perf_counter()
+    steps, n = state.get("plan") or [], state.get("step", 0)
+    query = steps[n]
+    found = await retrieve(runtime.context, query, "execute_step", state.get("search_in"))
+    return {
+        "chunks": merge_chunks(state.get("chunks") or [], found),
+        "step": n + 1,
+        "trace": with_trace(
+            state, trace_entry("execute_step", started, queries=[query], found=len(found))
+        ),
+    }
+
+
+async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    steps, done = list(state.get("plan") or []), state.get("step", 0)
+    if state.get("error") or done >= len(steps):
+        return {"plan": steps[:done]}
+    chunks = state.get("chunks") or []
+    text = "\n".join([
+        question_text(state),
+        "Plan:", *(f"{i}. {s}" for i, s in enumerate(steps, 1)),
+        f"Steps done: {done}",
+        "Found:", *(f"- {c['title']} — {c['section']}: {c['text'][:200]}" for c in chunks[-TOP_K:]),
+    ])  # fmt: skip
+    decision = await ask_structured(runtime.context, ReplanDecision, prompts.REPLANNER, text, "replan")  # fmt: skip
+    if isinstance(decision, NoAnswer):
+        emit_status("replan", f"no decision read ({decision.reason}): the next step as planned", "error")  # fmt: skip
+        return {"plan": steps}
+    action = decision.action
+    if action == "synthesize":
+        emit_status("replan", "enough found: writing the answer", "done")
+        return {"plan": steps[:done]}
+    if action == "revise" and decision.revised_step.strip():
+        steps[done] = decision.revised_step.strip()
+        emit_status("replan", f"next step revised: {steps[done]}", "done")
+    return {"plan": steps}
+
+
+def after_replan(state: PaperPilotState) -> Literal["execute_step", "synthesize"]:
+    return "execute_step" if state.get("step", 0) < len(state.get("plan") or []) else "synthesize"
+
+
+def add_plan_and_execute(graph: StateGraph[PaperPilotState, TurnContext, Any, Any]) -> str:
+    """plan → execute step → replan (next / revise / synthesize), at most three steps; its
+    nodes sit in the main graph, so their stage lines reach the tool pane like the others'.
+    Returns the entry node."""
+    graph.add_node("plan", plan)
+    graph.add_node("execute_step", execute_step)
+    graph.add_node("replan", replan)
+    graph.add_edge("plan", "execute_step")
+    graph.add_edge("execute_step", "replan")
+    graph.add_conditional_edges("replan", after_replan, ["execute_step", "synthesize"])
+    return "plan"

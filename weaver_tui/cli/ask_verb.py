@@ -1,0 +1,244 @@
+"""The ``ask`` verb: one turn sent through the runtime, its reply streamed to stdout.
+
+The message and its attachments (``--attach`` files and piped input) are checked against
+``max_message_bytes`` before anything is stored; tool and stage lines go to stderr, which ends
+with ``conversation: ID``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agents.profiles import get_traits
+from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.cli.event_printer import EventPrinter
+
+if TYPE_CHECKING:
+    from agents.runtime.user_message import NewMessage
+    from weaver_tui.services import Services
+
+MAX_MESSAGE = 2_000_000
+"""The default of the ``max_message_bytes`` setting."""
+
+
+def check_message(text: str, limit: int) -> None:
+    """Refuse, before anything is stored, a message that is empty or over ``limit`` bytes."""
+    if not text.strip():
+        raise CliError("the message is empty; give the text to send", EXIT_CONFIG)
+    size = len(text.encode("utf-8", errors="surrogateescape"))
+    if size > limit:
+        raise CliError(
+            f"the message is {_size(size)}, over the {_size(limit)} limit "
+            "(max_message_bytes): send a shorter one, or attach the part that matters",
+            EXIT_CONFIG,
+        )
+
+
+PIPE_WAIT_S = 2.0
+"""How long ``ask`` waits for piped input to start (or end) before it goes on without it."""
+
+
+def _attachments(paths: list[str], room: int) -> list[dict[str, Any]]:
+    """The files named with ``--attach`` and what was piped in, within ``room`` bytes."""
+    from agents.attachments import (
+        STDIN_NAME,
+        AttachmentError,
+        attachment_from_bytes,
+        read_attachment,
+        size_text,
+        total_size,
+    )
+
+    found: list[dict[str, Any]] = []
+    try:
+        for name in paths:
+            found.append(read_attachment(Path(name).expanduser(), max(room - total_size(found), 0)))
+        piped = _piped_input(room - total_size(found) + 1)
+        if piped:
+            found.append(attachment_from_bytes(STDIN_NAME, piped))
+    except AttachmentError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    if total_size(found) > room:
+        raise CliError(
+            f"the message and its attachments are over the {size_text(room)} left of the "
+            "limit (max_message_bytes); attach less",
+            EXIT_CONFIG,
+        )
+    return found
+
+
+def _piped_input(limit: int, wait_s: float = PIPE_WAIT_S) -> bytes:
+    """What was piped or redirected to the command: a file read whole, a pipe that has data
+    (or ends) within ``wait_s``; nothing for a terminal, ``/dev/null`` or a pipe that stays
+    silent (a parent that never closes stdin must not hang ``ask``)."""
+    import select
+    import stat as stat_module
+
+    stream = sys.stdin
+    try:
+        if stream is None or stream.isatty():
+            return b""
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+        if stat_module.S_ISFIFO(mode) or stat_module.S_ISSOCK(mode):
+            ready, _, _ = select.select([fd], [], [], wait_s)
+            if not ready:
+                return b""
+        elif not stat_module.S_ISREG(mode):
+            return b""
+        return stream.buffer.read(max(limit, 0))
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1_000_000 else f"{count / 1e3:.0f} KB"
+
+
+async def ask(services: Services, args: argparse.Namespace) -> int:
+    from agents.instructions import InstructionsTooLong, checked_instructions
+
+    args.project_root = args.ask_project_root or args.project_root
+    check_message(args.text, services.settings.turns.max_message_bytes)
+    if args.system is not None:
+        try:
+            args.system = checked_instructions(args.system) or ""
+        except InstructionsTooLong as exc:
+            raise CliError(str(exc), EXIT_CONFIG) from None
+    limit = services.settings.turns.max_message_bytes
+    args.attachments = _attachments(
+        args.attach, limit - len(args.text.encode("utf-8", "surrogateescape"))
+    )
+    store = services.store
+    model = services.model  # a provider that cannot be built fails before anything is stored
+    profile = args.ask_profile or args.profile
+    conversation_id = args.ask_conversation or args.conversation
+    parent_id: str | None = None
+    if args.parent:  # the parent names its conversation; check it before creating anything
+        parent = store.get_message(args.parent)
+        parent_id = parent.id
+        if conversation_id and conversation_id != parent.conversation_id:
+            raise CliError(
+                f"message {parent.id} is in conversation {parent.conversation_id}, "
+                f"not {conversation_id}",
+                EXIT_CONFIG,
+            )
+        conversation_id = parent.conversation_id
+    message = _new_message(services, args, store, profile, conversation_id, parent_id)
+    return await _run_ask_turn(services, args, model, message)
+
+
+def _new_message(
+    services: Services,
+    args: argparse.Namespace,
+    store: Any,
+    profile: str | None,
+    conversation_id: str | None,
+    parent_id: str | None,
+) -> NewMessage:
+    """What ``ask`` sends, and where: the runtime stores it (and creates the conversation)."""
+    from agents.runtime.user_message import NewMessage
+
+    conversation_meta: dict[str, Any] = {}
+    if conversation_id:
+        conversation = store.get_conversation(conversation_id)
+        if profile and profile != conversation.profile:
+            raise CliError(
+                f"conversation {conversation.id} belongs to the {conversation.profile} profile, "
+                f"not {profile}"
+            )
+        args.sender = _participant(args.sender, conversation.profile, conversation.meta)
+        profile = conversation.profile
+        if args.system is not None:
+            store.update_conversation_meta(conversation.id, instructions=args.system or None)
+    else:
+        profile = profile or services.settings.ui.default_profile
+        args.sender = _participant(args.sender, profile, {})
+        if args.project_root or get_traits(profile).project_root:
+            conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
+        if args.system:
+            conversation_meta["instructions"] = args.system
+    user_meta: dict[str, Any] = {"sender": args.sender} if args.sender else {}
+    if args.attachments:
+        user_meta["attachments"] = args.attachments
+    return NewMessage(
+        profile=profile,
+        text=args.text,
+        conversation_id=conversation_id,
+        parent_id=parent_id,
+        # continuing at the active leaf: the runtime holds the conversation's turn lock
+        at_active_leaf=conversation_id is not None and parent_id is None,
+        meta=user_meta,
+        conversation_meta=conversation_meta,
+    )
+
+
+def _participant(sender: str | None, profile: str, meta: dict[str, Any]) -> str | None:
+    """``--sender`` as a participant of the conversation spells it (case and spacing
+    forgiven); a name that is not a participant is refused before anything is stored."""
+    if sender is None:
+        return None
+    from agents.shared_space.space import canonical_participant, names_in_words
+
+    participants = tuple(meta.get("participants") or get_traits(profile).participants)
+    if not participants:
+        raise CliError(f"the {profile} profile has a single user: leave out --sender", EXIT_CONFIG)
+    name = canonical_participant(sender, participants)
+    if name is None:
+        raise CliError(
+            f"{sender!r} is not a participant of this conversation; its participants are "
+            f"{names_in_words(participants)}",
+            EXIT_CONFIG,
+        )
+    return name
+
+
+async def _run_ask_turn(
+    services: Services, args: argparse.Namespace, model: Any, message: NewMessage
+) -> int:
+    from agents.runtime.events import MessageStored
+
+    cancel = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    stop_signals = [
+        signal.SIGINT,
+        *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)),
+    ]
+    for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
+        with suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(stop, cancel.set)
+    printer = EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
+    conversation_id = message.conversation_id
+    async with services.runtime() as runtime:
+        async for event in runtime.send(
+            message,
+            model=model,
+            cancel=cancel,
+            project_root=args.project_root.resolve() if args.project_root else None,
+            sender=args.sender,
+            tool_approval="approve" if args.approve else "refuse",
+        ):
+            if isinstance(event, MessageStored):
+                conversation_id = event.conversation.id
+            printer.show(event)
+    for stop in stop_signals:
+        with suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(stop)
+    if printer.error is not None:
+        where = f" (conversation {conversation_id})" if conversation_id else ""
+        raise CliError(f"{printer.error}{where}")
+    if printer.review_waiting:
+        print(
+            "The proposed patch waits for your review: open the conversation in the app "
+            f"(weaver-tui --conversation {conversation_id}) and press F4 to accept or reject it.",
+            file=sys.stderr,
+        )
+    print(f"conversation: {conversation_id}", file=sys.stderr)
+    return EXIT_INTERRUPTED if printer.cancelled else 0
