@@ -8,15 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from agents.errors import ConfigError
+from storage.secrets import without_values
 
 Approval = Literal["ask", "always", "never"]
 APPROVALS: Final[tuple[Approval, ...]] = ("ask", "always", "never")
 Transport = Literal["stdio", "streamable_http"]
-
-
-REDACTED = "[redacted]"
-MIN_SECRET_CHARS = 4
-"""A shorter header or env value ("1") is not hidden: it would blot out the sentence."""
 
 
 class McpServerError(ConfigError):
@@ -58,12 +54,7 @@ class McpServerConfig:
     def without_secrets(self, text: str) -> str:
         """``text`` with this server's header and env values, as given or as Python quotes
         them (an HTTP library's message about a bad header does), replaced."""
-        values = [*self.headers.values(), *self.env.values()]
-        for value in sorted(values, key=len, reverse=True):
-            for shown in {value, value.strip(), repr(value)[1:-1], repr(value.encode())[2:-1]}:
-                if len(shown) >= MIN_SECRET_CHARS:
-                    text = text.replace(shown, REDACTED)
-        return text
+        return without_values(text, [*self.headers.values(), *self.env.values()])
 
     def serves(self, profile: str, *, takes_tools: bool) -> bool:
         """Whether ``profile`` gets this server's tools."""

@@ -115,3 +115,20 @@ def test_a_header_the_http_library_refuses_is_not_quoted_in_the_servers_sentence
     log = (tmp_path / "data" / "weaver.log").read_text(encoding="utf-8")
     assert "mcp server not usable" in log
     assert HEADER_SECRET not in _everything_written(weaver, tmp_path, result)
+
+
+def test_a_knowledge_servers_refused_header_is_not_quoted_either(
+    weaver: Weaver, tmp_path: Path, http_server: tuple[str, Path]
+) -> None:
+    url, _ = http_server
+    connection = {"transport": "streamable_http", "url": url,
+                  "headers": {"Authorization": f" Token {HEADER_SECRET}"}}  # fmt: skip
+    config = {"mcp": {"connections": {"zoo": connection}}}
+    (tmp_path / "config.yaml").write_text(json.dumps(config))
+
+    listed = weaver("kb", "list")
+
+    assert listed.returncode == 1
+    [line] = listed.stderr.strip().splitlines()
+    assert "The knowledge server 'zoo' could not be started" in line
+    assert HEADER_SECRET not in line
