@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 REDACTED = "[redacted]"
@@ -68,3 +69,14 @@ def scrub(value: Any) -> Any:
     if isinstance(value, str):
         return scrub_text(value)
     return value
+
+
+def without_values(text: str, values: Iterable[str], *, shortest: int = 4) -> str:
+    """``text`` with each of ``values`` (one server's tokens, say) replaced, also where Python
+    quoted it (an HTTP library's message about a header it refuses quotes the bytes); values
+    shorter than ``shortest`` are left alone, as they would blot out ordinary words."""
+    for value in sorted(values, key=len, reverse=True):
+        for shown in {value, value.strip(), repr(value)[1:-1], repr(value.encode())[2:-1]}:
+            if len(shown) >= shortest:
+                text = text.replace(shown, REDACTED)
+    return text

@@ -35,18 +35,12 @@ logger = logging.getLogger(__name__)
 DB_FILE = "weaver.db"
 
 
-def _secret(value: Any) -> str:
-    if value is None:
-        return ""
-    getter = getattr(value, "get_secret_value", None)
-    return str(getter() if getter else value)
-
-
-def _configured_secrets(settings: Settings) -> list[str]:
-    """The configured key and every provider key variable's value, to scrub from the log."""
+def _configured_secrets(settings: Settings, *, credentials_only: bool = False) -> list[str]:
+    """The configured secrets (the provider's and web search's keys, MCP servers' header and
+    env values: see ``Settings.secrets``) and every provider key variable's value."""
     from agents.providers.presets import PRESETS
 
-    secrets = [_secret(settings.provider.api_key)]
+    secrets = settings.secrets(credentials_only=credentials_only)
     try:
         environ = settings.provider_config().env()
     except Exception:  # noqa: BLE001 (the log must open even when the provider settings are broken)
@@ -123,7 +117,8 @@ class Services:
     def _accept(self, settings: Settings) -> None:
         from storage.secrets import remember_secret
 
-        remember_secret(*_configured_secrets(settings))
+        # what is stored or exported loses only credentials; the log loses every secret value
+        remember_secret(*_configured_secrets(settings, credentials_only=True))
         if self._configure_logging:
             self.log_path = setup_logging(
                 Path(settings.storage.data_dir).expanduser(),
@@ -249,10 +244,7 @@ class Services:
             checkpointer,
             config_dir=self.config_dir,
             data_dir=self.data_dir,
-            profile_settings={
-                "mcp": dict(self.settings.mcp),
-                "web_search": dict(self.settings.web_search),
-            },
+            profile_settings=self.settings.profile_settings(),
             tool_seconds=self.settings.turns.tool_seconds,
             tool_result_chars=self.settings.turns.tool_result_chars,
             context_messages=self.settings.turns.context_messages,
@@ -308,12 +300,14 @@ async def _maybe_await(func: Any) -> None:
 
 
 def mcp_server_configs(entries: Mapping[str, Any]) -> list[McpServerConfig]:
-    """The runtime's form of the ``mcp_servers`` setting (entries validated already)."""
+    """The runtime's form of the ``mcp_servers`` setting (entries validated already): the
+    header and env values the settings keep secret are handed over as plain text."""
     from agents.mcp_servers import McpServerConfig
+    from weaver_tui.settings.knowledge_sections import agent_view
 
     return [
         McpServerConfig.from_mapping(
-            name, entry.model_dump() if hasattr(entry, "model_dump") else entry
+            name, agent_view(entry) if hasattr(entry, "model_dump") else entry
         )
         for name, entry in entries.items()
     ]

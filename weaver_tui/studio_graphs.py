@@ -65,10 +65,7 @@ def turn_context(profile: Profile, config: RunnableConfig) -> TurnContext:
         project_root=Path.cwd(),
         max_tool_rounds=settings.turns.max_tool_rounds,
         data_dir=services.data_dir,
-        settings={
-            "mcp": dict(settings.mcp),
-            "web_search": dict(settings.web_search),
-        },
+        settings=settings.profile_settings(),
         tool_seconds=settings.turns.tool_seconds,
         tool_result_chars=settings.turns.tool_result_chars,
     )

@@ -95,10 +95,14 @@ class McpConnection:
             await asyncio.wait_for(asyncio.shield(self._ready), START_TIMEOUT_S)
         except Exception as exc:
             self._fail(
-                f"The MCP server {self.server.name!r} could not be started ({_reason(exc)}); "
+                f"The MCP server {self.server.name!r} could not be started ({self._reason(exc)}); "
                 "check mcp_servers in config.yaml (its output is in weaver.log)."
             )
             raise McpServerError(self.problem or "") from exc
+
+    def _reason(self, exc: BaseException) -> str:
+        """Why ``exc`` happened, in words that hold none of the server's secrets."""
+        return self.server.without_secrets(_reason(exc))
 
     def _fail(self, sentence: str) -> None:
         if self.problem is None:
@@ -125,7 +129,7 @@ class McpConnection:
             if not self._ready.done():
                 self._ready.set_exception(exc)
             else:
-                self._fail(f"The MCP server {self.server.name!r} stopped ({_reason(exc)}).")
+                self._fail(f"The MCP server {self.server.name!r} stopped ({self._reason(exc)}).")
         finally:
             self._session = None
             if stderr is not None:
@@ -149,7 +153,7 @@ class McpConnection:
                 f"The MCP server {self.server.name!r} did not answer {tool} within {timeout:.0f} s."
             ) from None
         except Exception as exc:
-            reason = _reason(exc)
+            reason = self._reason(exc)
             if "closed" in reason.lower():
                 self._fail(f"The MCP server {self.server.name!r} stopped ({reason}).")
             raise McpServerError(

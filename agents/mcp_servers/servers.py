@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from agents.errors import ConfigError
+from storage.secrets import without_values
 
 Approval = Literal["ask", "always", "never"]
 APPROVALS: Final[tuple[Approval, ...]] = ("ask", "always", "never")
@@ -28,16 +29,18 @@ class McpServerConfig:
     that get its tools (``None``: every profile whose graph calls tools). ``approve`` is
     ``ask`` (each call waits for the user), ``always`` (calls run without asking) or
     ``never`` (every call is refused). ``tools`` is an allowlist (``None``: all of them).
+    The values of ``env`` and ``headers`` (tokens, say) are never shown: not in the repr,
+    and :meth:`without_secrets` takes them out of any sentence about the server.
     """
 
     name: str
     transport: Transport = "stdio"
     command: str | None = None
     args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
     url: str | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
     profiles: tuple[str, ...] | None = None
     approve: Approval = "ask"
     tools: tuple[str, ...] | None = None
@@ -47,6 +50,11 @@ class McpServerConfig:
             raise McpServerError(f"MCP server {self.name!r} uses stdio but names no command.")
         if self.transport == "streamable_http" and not self.url:
             raise McpServerError(f"MCP server {self.name!r} uses streamable_http but names no url.")
+
+    def without_secrets(self, text: str) -> str:
+        """``text`` with this server's header and env values, as given or as Python quotes
+        them (an HTTP library's message about a bad header does), replaced."""
+        return without_values(text, [*self.headers.values(), *self.env.values()])
 
     def serves(self, profile: str, *, takes_tools: bool) -> bool:
         """Whether ``profile`` gets this server's tools."""

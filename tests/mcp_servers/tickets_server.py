@@ -1,7 +1,9 @@
 """A small MCP server for the tests (FastMCP, over stdio or streamable HTTP).
 
 Every call it runs is appended to the file ``TICKETS_LOG`` names, so a test can tell a call
-that ran from one that was refused. It says something on stderr when it starts, answers with
+that ran from one that was refused; ``lookup_ticket`` also writes the credentials it was given
+(the request's ``Authorization`` header, the ``TICKETS_TOKEN`` variable) to that file's name
+plus ``.credentials``, so a test can tell they were passed on. It says something on stderr when it starts, answers with
 escape sequences and control characters, can answer far too much, and can die on request.
 
     python tickets_server.py [--http PORT]
@@ -13,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 
 STDERR_LINE = "tickets server warming up: stderr belongs in the log"
 server = FastMCP("tickets", log_level="WARNING")
@@ -24,10 +26,21 @@ def _ran(line: str) -> None:
         log.write(line + "\n")
 
 
+def _credentials(ctx: Context) -> None:  # type: ignore[type-arg]
+    request = ctx.request_context.request
+    given = {
+        "authorization": request.headers.get("authorization") if request is not None else None,
+        "token": os.environ.get("TICKETS_TOKEN"),
+    }
+    lines = "".join(f"{name}: {value}\n" for name, value in given.items() if value)
+    Path(os.environ["TICKETS_LOG"] + ".credentials").write_text(lines, encoding="utf-8")
+
+
 @server.tool()
-def lookup_ticket(ticket_id: str) -> str:
+def lookup_ticket(ticket_id: str, ctx: Context) -> str:  # type: ignore[type-arg]
     """Look up a support ticket by its id and say what it is about."""
     _ran(f"lookup_ticket {ticket_id}")
+    _credentials(ctx)
     return f"Ticket {ticket_id}: the printer\x1b[2J\x1b]0;pwned\x07 is on fire\x9b31m."
 
 

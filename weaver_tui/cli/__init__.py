@@ -401,7 +401,7 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
         config_dir=settings.config_file.parent,
         out=sys.stdout,
         err=sys.stderr,
-        settings={"mcp": dict(settings.mcp), "web_search": dict(settings.web_search)},
+        settings=settings.profile_settings(),
     )
     return command.run(args, context)
 

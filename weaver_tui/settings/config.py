@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field, PrivateAttr, SecretStr, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from agents.errors import ConfigError
@@ -37,6 +37,12 @@ from weaver_tui.settings.early import (
     default_data_dir,
 )
 from weaver_tui.settings.files import read_yaml_config
+from weaver_tui.settings.knowledge_sections import (
+    McpSection,
+    WebSearchSection,
+    agent_view,
+    secret_values,
+)
 from weaver_tui.settings.names import (
     ENV_PREFIX,
     FLAT_NAMES,
@@ -54,7 +60,7 @@ from weaver_tui.settings.sections import (
     TurnsSection,
     UiSection,
 )
-from weaver_tui.settings.sources import SettingsSources
+from weaver_tui.settings.sources import CONFIG_FILE_ARGUMENT, SettingsSources
 
 if TYPE_CHECKING:
     from agents.providers import ProviderConfig
@@ -102,17 +108,18 @@ class Settings(BaseSettings):
     logging: LoggingSection = Field(default_factory=LoggingSection)
     """What the log file holds (``logging.level``, ``logging.redact_content``)."""
 
-    mcp: dict[str, Any] = Field(default_factory=dict)
-    """The knowledge servers of the research profile: ``connections`` by name (``transport``: ``stdio`` with
-    ``command``, ``args``, ``cwd``, ``env``; or ``streamable_http`` with ``url``) and
-    ``server`` (which one to use). Empty: the embedded server on the user's own index."""
+    mcp: McpSection = Field(default_factory=McpSection)
+    """The knowledge servers of the research profile: ``connections`` by name (``transport``:
+    ``stdio`` with ``command``, ``args``, ``cwd``, ``env``; or ``streamable_http`` with ``url``
+    and ``headers``) and ``server`` (which one to use). Empty: the embedded server on the
+    user's own index."""
 
     mcp_servers: dict[str, McpServerEntry] = Field(default_factory=dict)
     """The user's own MCP servers by name; their tools join the profiles named in each entry
     (``profiles``; default every profile that calls tools), each call asked about first unless
     ``approve`` says otherwise. See :class:`McpServerEntry`."""
 
-    web_search: dict[str, Any] = Field(default_factory=dict)
+    web_search: WebSearchSection = Field(default_factory=WebSearchSection)
     """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""
 
     env_file: Path | None = Field(default=None)
@@ -136,10 +143,32 @@ class Settings(BaseSettings):
         arguments = getattr(init_settings, "init_kwargs", {})
         return SettingsSources.build(settings_cls, arguments).ordered()
 
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        named = values.get(CONFIG_FILE_ARGUMENT)
+        self._config_file = Path(named).expanduser() if named else default_config_file()
+
     @property
     def config_file(self) -> Path:
         """The YAML file these settings were read from (and ``save_setting`` writes to)."""
         return self._config_file or default_config_file()
+
+    def profile_settings(self) -> dict[str, Any]:
+        """What the profiles read (``mcp``, ``web_search``): plain values, secrets revealed,
+        only the keys the user set."""
+        return {"mcp": agent_view(self.mcp), "web_search": agent_view(self.web_search)}
+
+    def secrets(self, *, credentials_only: bool = False) -> list[str]:
+        """The secrets these settings hold: the provider's key, the web search's key and the
+        header and env values of every MCP server; ``credentials_only``: of those values, only
+        the ones named like a credential (``Authorization``, ``API_TOKEN``)."""
+        sections: list[BaseModel] = [self.provider, self.web_search, self.mcp]
+        sections += self.mcp_servers.values()
+        return [
+            value
+            for section in sections
+            for value in secret_values(section, credentials_only=credentials_only)
+        ]
 
     def early(self) -> EarlySettings:
         """The values the first frame is drawn from, as these settings give them."""
@@ -200,7 +229,7 @@ def load_settings(
     sources = SettingsSources.build(Settings, arguments)
     try:
         # the sources already read, so the checks below ask the very ones that were used
-        settings = Settings(_build_sources=(sources.ordered(), {}))  # type: ignore[call-arg]
+        settings = Settings(_build_sources=(sources.ordered(), {}))
     except ValidationError as exc:
         raise _config_error(exc, sources) from None
     settings._config_file = sources.config_file.path
@@ -209,6 +238,10 @@ def load_settings(
         key for key in ("base_url", "api_key") if sources.from_env_file(("provider", key))
     )
     return settings
+
+
+SECRET_KEYS = frozenset({"api_key", "headers", "env"})
+"""Keys whose values (or whose entries' values) are credentials: never quoted in a message."""
 
 
 def _config_error(exc: ValidationError, sources: SettingsSources) -> ConfigError:
@@ -223,7 +256,7 @@ def _config_error(exc: ValidationError, sources: SettingsSources) -> ConfigError
         )
     reason = str(first["msg"]).removeprefix("Value error, ").rstrip(".")
     shown = "input" in first and not isinstance(first["input"], dict)
-    if path[-1] != "api_key" and shown and repr(first["input"]) not in reason:
+    if not SECRET_KEYS.intersection(path) and shown and repr(first["input"]) not in reason:
         reason += f" (got {first['input']!r})"
     return ConfigError(f"Invalid value for {name} in {origin}: {reason}.{more}")
 

@@ -160,15 +160,16 @@ class McpServerEntry(Section):
     """The program that runs the server (stdio)."""
     args: list[str] = Field(default_factory=list)
     """Its arguments (stdio)."""
-    env: dict[str, str] = Field(default_factory=dict)
+    env: dict[str, SecretStr] = Field(default_factory=dict)
     """Variables given to the server on top of the MCP SDK's minimal environment; no other
-    variable of yours reaches it (stdio)."""
+    variable of yours reaches it (stdio). Their values are passed on, never shown."""
     cwd: str | None = None
     """The folder it runs in (stdio)."""
     url: str | None = None
     """The server's address (streamable_http)."""
-    headers: dict[str, str] = Field(default_factory=dict)
-    """HTTP headers sent with every request (streamable_http)."""
+    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    """HTTP headers sent with every request (streamable_http); their values (a token, say)
+    are passed on, never shown."""
     profiles: list[str] | None = None
     """The profiles that get its tools; default: every profile that calls tools."""
     approve: Literal["ask", "always", "never"] = "ask"

@@ -26,6 +26,7 @@ from typing import Any, cast
 from agents.profiles.paper_pilot.knowledge.capped_stdio import capped_stdio_session
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
+from storage.secrets import without_values
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +148,12 @@ class KnowledgeClient:
         client = adapters.MultiServerMCPClient({self.name: self.connection})
         return cast("contextlib.AbstractAsyncContextManager[Any]", client.session(self.name))
 
+    def _reason(self, exc: BaseException) -> str:
+        """Why ``exc`` happened, without the connection's header values (an HTTP library's
+        message about a header it refuses quotes the value, a token, say)."""
+        headers = self.connection.get("headers") or {}
+        return without_values(_reason(exc), map(str, headers.values()))
+
     @property
     def usable(self) -> bool:
         """False once the session ended (closed, idle, or the server went away)."""
@@ -169,7 +176,7 @@ class KnowledgeClient:
         except Exception as exc:
             raise KnowledgeError(
                 f"The knowledge server {self.name!r} could not be started or reached "
-                f"({_reason(exc)}); check mcp.connections in config.yaml, or remove it to use "
+                f"({self._reason(exc)}); check mcp.connections in config.yaml, or remove it to use "
                 "the built-in knowledge base."
             ) from exc
 
@@ -184,7 +191,7 @@ class KnowledgeClient:
             raise
         except Exception as exc:
             raise KnowledgeError(
-                f"The knowledge server {self.name!r} failed on {tool} ({_reason(exc)})."
+                f"The knowledge server {self.name!r} failed on {tool} ({self._reason(exc)})."
             ) from exc
         text = "\n".join(
             block.text for block in getattr(result, "content", []) if hasattr(block, "text")
