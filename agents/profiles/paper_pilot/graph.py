@@ -21,15 +21,10 @@ draft, durations) and its sources.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
-import os
 import re
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
@@ -41,12 +36,8 @@ from agents.graph import emit_status
 from agents.graph.draft import DRAFT_CALL, emit_draft
 from agents.profile import Profile, TurnContext
 from agents.profiles.paper_pilot import prompts
-from agents.profiles.paper_pilot.commands import index_path
-from agents.profiles.paper_pilot.knowledge.client import (
-    KnowledgeClient,
-    KnowledgeError,
-    chosen_connection,
-)
+from agents.profiles.paper_pilot.knowledge.client import KnowledgeClient, KnowledgeError
+from agents.profiles.paper_pilot.knowledge.sessions import knowledge_session, open_knowledge_soon
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from agents.profiles.paper_pilot.scope import (
     chosen_collections,
@@ -107,27 +98,14 @@ async def _structured(
     return await structured_call(context.model, schema, messages, name=step)
 
 
-_CLIENTS: dict[tuple[int, str, str], KnowledgeClient] = {}
-"""Knowledge sessions by (event loop, server, connection): kept open across the turns of a
-run (starting a server costs far more than a turn), closed when idle (``IDLE_TIMEOUT_S``)."""
-
-
 def _knowledge(context: TurnContext) -> KnowledgeClient:
-    # No data folder (a runtime embedded without one): a throwaway index of the shipped notes.
-    data_dir = context.data_dir or Path(tempfile.gettempdir()) / f"weaver-tui-{os.getuid()}"
-    name, connection = chosen_connection(context.settings, index_path(data_dir))
-    key = (id(asyncio.get_running_loop()), name, json.dumps(connection, sort_keys=True))
-    client = _CLIENTS.get(key)
-    if client is None or not client.usable:
-        client = _CLIENTS[key] = KnowledgeClient(name, connection)
-    return client
+    return knowledge_session(context.data_dir, context.settings)
 
 
 def _open_knowledge_soon(context: TurnContext) -> None:
-    """Start the knowledge session in the background as the turn starts; ``scope``, the first
-    stage to need it, waits for it (a warm session is already open)."""
-    with contextlib.suppress(KnowledgeError):  # misconfigured: scope's line says so
-        _knowledge(context).open_soon()
+    """Start the knowledge session in the background as the turn starts (the profile's warm-up
+    may have started it already); ``scope``, the first stage to need it, waits for it."""
+    open_knowledge_soon(context.data_dir, context.settings)
 
 
 async def _retrieve(
