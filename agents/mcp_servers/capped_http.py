@@ -3,14 +3,13 @@
 The MCP SDK reads a JSON answer whole (``response.aread()``) and an event of an SSE answer whole,
 so a server answering 50 MB puts 50 MB (and its decoded copies) in memory. The client built by
 :func:`capped_http_client` (the SDK's ``httpx_client_factory``) reads each message up to
-:data:`MAX_MESSAGE_BYTES`: one past that is not read further (the connection is dropped), and
+:data:`MAX_MESSAGE_BYTES` (as the stdio servers are): one past that is not read further (the connection is dropped), and
 the request it answered gets in its place a tool result holding the text read so far, marked as
 cut (any other request gets an error saying why), so the turn goes on with what fits.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import re
@@ -19,36 +18,14 @@ from typing import Any
 
 import httpx
 
+from agents.mcp_servers.capped_stdio import MAX_MESSAGE_BYTES, cut_mark, prefix_text
+
+__all__ = ["MAX_MESSAGE_BYTES", "CappedTransport", "capped_http_client"]
+
 logger = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 1024 * 1024
-"""The longest message read from an MCP server over HTTP; a longer answer is cut and marked."""
-
 _EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
-_FIRST_TEXT = re.compile(rb'"text"\s*:\s*"')
-_STRING_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
-"""A JSON string's body, unrolled so that a megabyte of plain text costs no backtracking stack."""
-
-
-def cut_mark(size: int) -> str:
-    return (
-        f"\n[cut: the MCP server's answer was over {size // (1024 * 1024)} MB; "
-        "only its beginning is kept]"
-    )
-
-
-def _prefix_text(head: bytes) -> str:
-    """The readable start of the first ``"text"`` string in a cut JSON message."""
-    found = _FIRST_TEXT.search(head)
-    if found is None:
-        return ""
-    body = head[found.end() :].decode("utf-8", errors="ignore")
-    inside = _STRING_BODY.match(body)
-    text = inside.group(0) if inside else ""
-    for cut in range(7):  # the cut may fall inside an escape such as \u00e9
-        with contextlib.suppress(ValueError):
-            return str(json.loads(f'"{text[: len(text) - cut]}"'))
-    return ""
+_WHO = "MCP server"
 
 
 def _asked(request: httpx.Request) -> tuple[Any, str]:
@@ -67,7 +44,7 @@ def _cut_answer(request: httpx.Request, head: bytes, limit: int) -> bytes:
     tool call's text so far, marked as cut; for any other request an error saying why."""
     request_id, method = _asked(request)
     if method == "tools/call":
-        text = _prefix_text(head) + cut_mark(limit)
+        text = prefix_text(head) + cut_mark(limit, _WHO)
         answer: dict[str, Any] = {"result": {"content": [{"type": "text", "text": text}]}}
     else:
         answer = {"error": {"code": -32000, "message": (

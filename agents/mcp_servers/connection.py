@@ -40,20 +40,22 @@ def _reason(exc: BaseException) -> str:
 async def _open_session(
     server: McpServerConfig, stderr: StderrToLog | None
 ) -> AsyncIterator[ClientSession]:
-    from mcp import ClientSession
 
     if server.transport == "stdio":
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import get_default_environment
+
+        from agents.mcp_servers.capped_stdio import capped_stdio_session
 
         assert server.command is not None
         assert stderr is not None
-        params = StdioServerParameters(
-            command=server.command, args=list(server.args), env=dict(server.env), cwd=server.cwd
+        params = {
+            "command": server.command, "args": list(server.args), "cwd": server.cwd,
+            "env": {**get_default_environment(), **server.env},
+        }  # fmt: skip
+        opened = capped_stdio_session(
+            params, who="MCP server", errlog=stderr.file, initialize=False
         )
-        async with (
-            stdio_client(params, errlog=stderr.file) as (read, write),
-            ClientSession(read, write) as session,
-        ):
+        async with opened as session:
             yield session
     else:
         from langchain_mcp_adapters.sessions import create_session

@@ -1,9 +1,10 @@
-"""An MCP server over streamable HTTP that answers 50 MB (FastMCP), for the tests of the cap on
-what an HTTP server's answer may bring into memory.
+"""An MCP server that answers 50 MB (FastMCP), over streamable HTTP or stdio, for the tests of
+the cap on what a server's answer may bring into memory.
 
     python flood_server.py PORT [--json]
+    python flood_server.py stdio
 
-With ``--json`` it answers a request with one JSON body, else with an SSE stream.
+Over HTTP, with ``--json`` it answers a request with one JSON body, else with an SSE stream.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def greet(name: str) -> str:
 
 
 if __name__ == "__main__":
-    server.settings.host = "127.0.0.1"
-    server.settings.port = int(sys.argv[1])
-    server.run("streamable-http")
+    if sys.argv[1] == "stdio":
+        server.run("stdio")
+    else:
+        server.settings.host = "127.0.0.1"
+        server.settings.port = int(sys.argv[1])
+        server.run("streamable-http")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from agents.mcp_servers.capped_http import capped_http_client
-from agents.profiles.paper_pilot.knowledge.capped_stdio import capped_stdio_session
+from agents.mcp_servers.capped_stdio import capped_stdio_session
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
 
@@ -140,7 +140,7 @@ class KnowledgeClient:
         return True
 
     async def _open_session(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """A stdio server through the capped transport (see :mod:`.capped_stdio`), any other
+        """A stdio server through the capped transport (see :mod:`agents.mcp_servers.capped_stdio`), any other
         through langchain-mcp-adapters (over streamable HTTP with its answers capped: see
         :mod:`agents.mcp_servers.capped_http`), imported in a thread: that first import takes about a
         second, and the event loop meanwhile carries the turn's routing call."""

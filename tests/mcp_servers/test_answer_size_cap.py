@@ -1,6 +1,7 @@
-"""An MCP server reached over streamable HTTP that answers 50 MB (a real FastMCP subprocess,
-answering with an SSE stream or one JSON body): the client reads at most a megabyte of it, the
-answer is cut and marked, the session goes on, and a turn that called it ends as usual."""
+"""An MCP server that answers 50 MB (a real FastMCP subprocess, reached over streamable HTTP,
+answering with an SSE stream or one JSON body, or over stdio): the client reads at most a
+megabyte of it, the answer is cut and marked, the session goes on, and a turn that called it
+ends as usual."""
 
 from __future__ import annotations
 
@@ -69,7 +70,17 @@ def _server(url: str) -> McpServerConfig:
 
 
 async def test_a_50_mb_answer_is_cut_and_marked_in_bounded_memory(flood_url: str) -> None:
-    connection = McpConnection(_server(flood_url))
+    await _cut_and_marked(McpConnection(_server(flood_url)))
+
+
+async def test_a_50_mb_answer_over_stdio_is_cut_and_marked_in_bounded_memory() -> None:
+    server = McpServerConfig(
+        name="flood", command=sys.executable, args=(str(FLOOD_SERVER), "stdio"), approve="always"
+    )
+    await _cut_and_marked(McpConnection(server))
+
+
+async def _cut_and_marked(connection: McpConnection) -> None:
     try:
         await connection.start()
         tracemalloc.start()
