@@ -62,6 +62,23 @@ class TurnContext:
 
 
 @dataclass(frozen=True, slots=True)
+class WarmUpContext:
+    """What a profile's warm-up may use: the user's data folder and the sections of their config
+    that profiles read (the same ``data_dir`` and ``settings`` its turns see in
+    :class:`TurnContext`), so what it starts is what the first turn then finds."""
+
+    data_dir: Path | None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+WarmUp = Callable[[WarmUpContext], None]
+"""A profile's warm-up: called on the event loop that runs its turns, once the app (or another
+front end) can take a question and again when a conversation of the profile opens. It starts
+slow work in the background and returns at once; a failure there stays silent until a turn
+needs what failed, which then says so."""
+
+
+@dataclass(frozen=True, slots=True)
 class CommandContext:
     """What a profile's command-line verb may use: the user's folders, the sections of their
     config that profiles read, and the output streams.
@@ -205,6 +222,9 @@ class Profile:
     state (``agents.offline.OfflineSteps``); the offline model plays it in those nodes."""
     commands: tuple[ProfileCommand, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""
+    warm_up: WarmUp | None = field(default=None, hash=False, compare=False)
+    """What to start before the first question (paper-pilot's knowledge session); ``None``:
+    nothing to start."""
 
     def system_prompt(self, config_dir: Path | None = None) -> str:
         if config_dir is not None:

@@ -40,29 +40,44 @@ def _reason(exc: BaseException) -> str:
 async def _open_session(
     server: McpServerConfig, stderr: StderrToLog | None
 ) -> AsyncIterator[ClientSession]:
-    from mcp import ClientSession
 
     if server.transport == "stdio":
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+        from mcp.client.stdio import get_default_environment
+
+        from agents.mcp_servers.capped_stdio import capped_stdio_session
 
         assert server.command is not None
         assert stderr is not None
-        params = StdioServerParameters(
-            command=server.command, args=list(server.args), env=dict(server.env), cwd=server.cwd
+        params = {
+            "command": server.command, "args": list(server.args), "cwd": server.cwd,
+            "env": {**get_default_environment(), **server.env},
+        }  # fmt: skip
+        opened = capped_stdio_session(
+            params, who="MCP server", errlog=stderr.file, initialize=False
         )
-        async with (
-            stdio_client(params, errlog=stderr.file) as (read, write),
-            ClientSession(read, write) as session,
-        ):
+        async with opened as session:
             yield session
     else:
         from langchain_mcp_adapters.sessions import create_session
 
+        from agents.mcp_servers.capped_http import capped_http_client
+
         connection: Any = {
-            "transport": "streamable_http", "url": server.url, "headers": dict(server.headers)
+            "transport": "streamable_http", "url": server.url, "headers": dict(server.headers),
+            "httpx_client_factory": capped_http_client,
         }  # fmt: skip
         async with create_session(connection) as session:
             yield session
+
+
+async def _call_tool(session: ClientSession, tool: str, args: dict[str, Any]) -> CallToolResult:
+    """``tools/call`` without the SDK's check of structured output against the tool's schema:
+    only the text blocks are read (:func:`.tools.result_text`), and an answer cut for its size
+    (:mod:`.capped_http`) has no structured part."""
+    from mcp import types
+
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=args))
+    return await session.send_request(types.ClientRequest(request), types.CallToolResult)
 
 
 class McpConnection:
@@ -147,7 +162,7 @@ class McpConnection:
                 self.problem or f"The MCP server {self.server.name!r} is not running."
             )
         try:
-            return await asyncio.wait_for(session.call_tool(tool, args), timeout)
+            return await asyncio.wait_for(_call_tool(session, tool, args), timeout)
         except TimeoutError:
             raise McpServerError(
                 f"The MCP server {self.server.name!r} did not answer {tool} within {timeout:.0f} s."

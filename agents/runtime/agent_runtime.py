@@ -36,7 +36,7 @@ from agents.errors import ConfigError, WeaverError
 from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
-from agents.profile import ToolApprovalMode, TurnContext
+from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
 from agents.providers.model_options import with_options
 from agents.runtime.continuation import continuation_messages
 from agents.runtime.event_mapper import TurnEventMapper
@@ -146,6 +146,20 @@ class AgentRuntime:
             graph = profile.build_graph(profile).compile(checkpointer=self.checkpointer)
             self._graphs[profile.name] = graph
         return graph
+
+    def warm_up(self, profile: Profile) -> None:
+        """Start what ``profile``'s first turn would otherwise wait for (its ``warm_up``), on
+        this event loop and with the data folder and settings its turns get; call it when a
+        question may come (the app's warm-up, a conversation of the profile opened). Never
+        raises: what failed is said by the turn that needs it."""
+        if profile.warm_up is None:
+            return
+        try:
+            profile.warm_up(WarmUpContext(self.data_dir, self.profile_settings))
+        except Exception as exc:  # noqa: BLE001 (a warm-up only; the turn reports a real failure)
+            logger.info(
+                "profile warm-up failed", extra={"profile": profile.name, "error": str(exc)}
+            )
 
     async def run_turn(
         self,

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from agents.mcp_servers.capped_stdio import MAX_MESSAGE_BYTES
 from agents.profiles.paper_pilot.knowledge import client as knowledge_client
-from agents.profiles.paper_pilot.knowledge.capped_stdio import MAX_MESSAGE_BYTES
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeClient, KnowledgeError
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore

@@ -10,6 +10,7 @@ from langchain_core.tools import BaseTool
 from agents.profile import Profile
 from agents.profiles.paper_pilot.commands import KB_COMMAND, MEMORY_COMMAND
 from agents.profiles.paper_pilot.graph import build_graph
+from agents.profiles.paper_pilot.knowledge.sessions import warm_up
 from agents.profiles.paper_pilot.offline import STEPS
 from agents.profiles.paper_pilot.traits import TRAITS
 
@@ -29,4 +30,5 @@ PROFILE = Profile(
     traits=TRAITS,
     offline=STEPS,
     commands=(KB_COMMAND, MEMORY_COMMAND),
+    warm_up=warm_up,
 )

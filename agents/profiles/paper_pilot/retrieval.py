@@ -4,51 +4,30 @@ unreachable server into the retrieval's one sentence."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from agents.graph import emit_status
 from agents.profile import TurnContext
-from agents.profiles.paper_pilot.commands import index_path
-from agents.profiles.paper_pilot.knowledge.client import (
-    KnowledgeClient,
-    KnowledgeError,
-    chosen_connection,
-)
+from agents.profiles.paper_pilot.knowledge.client import KnowledgeClient, KnowledgeError
+from agents.profiles.paper_pilot.knowledge.sessions import knowledge_session
+from agents.profiles.paper_pilot.knowledge.sessions import open_knowledge_soon as open_session_soon
 from agents.profiles.paper_pilot.stage_tools import Node
 from agents.profiles.paper_pilot.state import PaperPilotState
 
 TOP_K = 4
 
 
-_CLIENTS: dict[tuple[int, str, str], KnowledgeClient] = {}
-"""Knowledge sessions by (event loop, server, connection): kept open across the turns of a
-run (starting a server costs far more than a turn), closed when idle (``IDLE_TIMEOUT_S``)."""
-
-
 def knowledge_client(context: TurnContext) -> KnowledgeClient:
-    # No data folder (a runtime embedded without one): a throwaway index of the shipped notes.
-    data_dir = context.data_dir or Path(tempfile.gettempdir()) / f"weaver-tui-{os.getuid()}"
-    name, connection = chosen_connection(context.settings, index_path(data_dir))
-    key = (id(asyncio.get_running_loop()), name, json.dumps(connection, sort_keys=True))
-    client = _CLIENTS.get(key)
-    if client is None or not client.usable:
-        client = _CLIENTS[key] = KnowledgeClient(name, connection)
-    return client
+    """The turn's knowledge session: the run's shared one (see :mod:`.knowledge.sessions`)."""
+    return knowledge_session(context.data_dir, context.settings)
 
 
 def open_knowledge_soon(context: TurnContext) -> None:
-    """Start the knowledge session in the background as the turn starts; ``scope``, the first
-    stage to need it, waits for it (a warm session is already open)."""
-    with contextlib.suppress(KnowledgeError):  # misconfigured: scope's line says so
-        knowledge_client(context).open_soon()
+    """Start the knowledge session in the background as the turn starts (the profile's warm-up
+    may have started it already); ``scope``, the first stage to need it, waits for it."""
+    open_session_soon(context.data_dir, context.settings)
 
 
 async def retrieve(

@@ -9,6 +9,7 @@ reply streams.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from storage.store import StorageError
@@ -30,7 +31,8 @@ class ConversationSwitcher:
     """New, open and switch-profile for one chat screen.
 
     ``presenter`` redraws the screen from the state; ``branching`` keeps the selected
-    message; ``panels`` names the reopened conversation's project root.
+    message; ``panels`` names the reopened conversation's project root; ``warm_up`` starts what
+    the shown conversation's profile needs before its first question.
     """
 
     def __init__(
@@ -42,8 +44,10 @@ class ConversationSwitcher:
         presenter: PathPresenter,
         branching: Branching,
         panels: ProfilePanel,
+        warm_up: Callable[[], None] = lambda: None,
     ) -> None:
         self._surface = surface
+        self._warm_up = warm_up
         self._state = state
         self._mode = compose_mode
         self._presenter = presenter
@@ -59,6 +63,7 @@ class ConversationSwitcher:
     def _shown(self) -> None:
         self._mode.clear()
         self._presenter.show_conversation()
+        self._warm_up()
 
     def new(self) -> None:
         """A new conversation of the open profile."""

@@ -171,7 +171,7 @@ class ChatScreen(Screen[None]):
         )  # fmt: skip
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
-            panels=self.panels,
+            panels=self.panels, warm_up=self.turns.warm_open_profile,
         )  # fmt: skip
         self.local_models = LocalModels(self, services)
         self.conversation_settings = ConversationSettings(

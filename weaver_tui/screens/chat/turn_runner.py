@@ -184,8 +184,23 @@ class TurnRunner:
         from agents.profiles import get_profile
 
         runtime = await self.open_runtime()
-        runtime.graph_for(get_profile(self._state.profile))
+        profile = get_profile(self._state.profile)
+        runtime.graph_for(profile)
+        runtime.warm_up(profile)
         freeze_long_lived("first turn: the runtime is loaded", once=True)
+
+    def warm_open_profile(self) -> None:
+        """Another conversation opened: start what its profile's first turn needs (paper-pilot's
+        knowledge server). Before the runtime is open, :meth:`prepare` does it instead."""
+        if self._runtime is not None:
+            self._surface.run_worker(self._warm_up(), group="warm-up", exit_on_error=False)
+
+    async def _warm_up(self) -> None:
+        from agents.profiles import get_profile
+
+        profile = await asyncio.to_thread(get_profile, self._state.profile)
+        runtime = await self.open_runtime()
+        runtime.warm_up(profile)
 
     async def open_runtime(self) -> AgentRuntime:
         """The agent runtime, opened once for the screen (a turn, or the MCP servers' list)."""

@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from agents.profiles.paper_pilot.knowledge.capped_stdio import capped_stdio_session
+from agents.mcp_servers.capped_http import capped_http_client
+from agents.mcp_servers.capped_stdio import capped_stdio_session
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
 from storage.secrets import without_values
@@ -34,6 +35,7 @@ CALL_TIMEOUT_S = 30.0
 START_TIMEOUT_S = 30.0
 IDLE_TIMEOUT_S = 120.0
 EMBEDDED = "weaver-knowledge"
+HTTP_TRANSPORTS = ("streamable_http", "streamable-http", "http")
 
 
 class KnowledgeError(Exception):
@@ -139,13 +141,17 @@ class KnowledgeClient:
         return True
 
     async def _open_session(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """A stdio server through the capped transport (see :mod:`.capped_stdio`), any other
-        through langchain-mcp-adapters, imported in a thread: that first import takes about a
+        """A stdio server through the capped transport (see :mod:`agents.mcp_servers.capped_stdio`), any other
+        through langchain-mcp-adapters (over streamable HTTP with its answers capped: see
+        :mod:`agents.mcp_servers.capped_http`), imported in a thread: that first import takes about a
         second, and the event loop meanwhile carries the turn's routing call."""
         if self.connection.get("transport", "stdio") == "stdio":
             return capped_stdio_session(self.connection)
         adapters = await asyncio.to_thread(importlib.import_module, "langchain_mcp_adapters.client")
-        client = adapters.MultiServerMCPClient({self.name: self.connection})
+        connection = dict(self.connection)
+        if connection.get("transport") in HTTP_TRANSPORTS:
+            connection.setdefault("httpx_client_factory", capped_http_client)
+        client = adapters.MultiServerMCPClient({self.name: connection})
         return cast("contextlib.AbstractAsyncContextManager[Any]", client.session(self.name))
 
     def _reason(self, exc: BaseException) -> str:

@@ -1,5 +1,6 @@
 """A stdio MCP session whose server cannot flood the app: each message it sends is read up to
-:data:`MAX_MESSAGE_BYTES`, and one past that is cut there and answered in its place.
+:data:`MAX_MESSAGE_BYTES`, and one past that is cut there and answered in its place. Both the
+knowledge server and the user's own stdio servers (``mcp_servers``) go through it.
 
 The MCP SDK's stdio transport keeps a whole line in memory (rebuilding the string for every
 chunk read, so a 50 MB answer costs minutes of copying). Here a line is gathered as a list of
@@ -17,7 +18,7 @@ import os
 import re
 import subprocess
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
@@ -28,22 +29,23 @@ from mcp.shared.message import SessionMessage
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 1024 * 1024
-"""The longest message read from a knowledge server; a longer answer is cut and marked."""
+"""The longest message read from a stdio MCP server; a longer answer is cut and marked."""
 
 _ID = re.compile(rb'"id"\s*:\s*(\d+|"(?:[^"\\]|\\.){0,200}")')
 _FIRST_TEXT = re.compile(rb'"text"\s*:\s*"')
-_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*')
+_STRING_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
+"""A JSON string's body, unrolled so that a megabyte of plain text costs no backtracking stack."""
 _BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def cut_mark(size: int) -> str:
+def cut_mark(size: int, who: str = "knowledge server") -> str:
     return (
-        f"\n[cut: the knowledge server's answer was over {size // (1024 * 1024)} MB; "
+        f"\n[cut: the {who}'s answer was over {size // (1024 * 1024)} MB; "
         "only its beginning is kept]"
     )
 
 
-def _prefix_text(head: bytes) -> str:
+def prefix_text(head: bytes) -> str:
     """The readable start of the first ``"text"`` string in a cut JSON message."""
     found = _FIRST_TEXT.search(head)
     if found is None:
@@ -57,13 +59,13 @@ def _prefix_text(head: bytes) -> str:
     return ""
 
 
-def _cut_answer(head: bytes) -> SessionMessage | None:
+def _cut_answer(head: bytes, who: str) -> SessionMessage | None:
     """The tool result standing in for the over-long message that begins with ``head``."""
     found = _ID.search(head[:1000])
     if found is None:
         return None
     result = types.CallToolResult(
-        content=[types.TextContent(type="text", text=_prefix_text(head) + cut_mark(len(head)))]
+        content=[types.TextContent(type="text", text=prefix_text(head) + cut_mark(len(head), who))]
     )
     response = types.JSONRPCResponse(
         jsonrpc="2.0", id=json.loads(found.group(1)), result=result.model_dump(by_alias=True)
@@ -80,7 +82,9 @@ async def _deliver(line: bytes, to: MemoryObjectSendStream[SessionMessage | Exce
     await to.send(SessionMessage(message))
 
 
-async def _read_lines(stdout: Any, to: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+async def _read_lines(
+    stdout: Any, to: MemoryObjectSendStream[SessionMessage | Exception], who: str
+) -> None:
     """Split the server's output into messages, each read up to :data:`MAX_MESSAGE_BYTES`."""
     pieces: list[bytes] = []
     size = 0
@@ -97,8 +101,8 @@ async def _read_lines(stdout: Any, to: MemoryObjectSendStream[SessionMessage | E
                     break
                 line = b"".join(pieces)
                 if size > MAX_MESSAGE_BYTES:
-                    logger.warning("knowledge answer cut", extra={"bytes": size})
-                    if (cut := _cut_answer(line)) is not None:
+                    logger.warning("mcp answer cut", extra={"server": who, "bytes": size})
+                    if (cut := _cut_answer(line, who)) is not None:
                         await to.send(cut)
                 elif line.strip():
                     await _deliver(line, to)
@@ -136,26 +140,36 @@ def _environment(given: Mapping[str, str] | None) -> dict[str, str]:
 
 
 @contextlib.asynccontextmanager
-async def capped_stdio_session(connection: Mapping[str, Any]) -> AsyncIterator[ClientSession]:
-    """An initialised session to the stdio server ``connection`` names (``command``, ``args``,
-    ``env``, ``cwd``); the server is stopped when the block ends."""
+async def capped_stdio_session(
+    connection: Mapping[str, Any],
+    *,
+    who: str = "knowledge server",
+    errlog: TextIO | None = None,
+    initialize: bool = True,
+) -> AsyncIterator[ClientSession]:
+    """A session to the stdio server ``connection`` names (``command``, ``args``, ``env``,
+    ``cwd``), initialised unless ``initialize`` is false; the server is stopped when the block
+    ends. ``who`` names the server in the mark of a cut answer; its stderr goes to ``errlog``
+    when given, else to the log."""
     command = [str(connection["command"]), *map(str, connection.get("args") or [])]
     process = await anyio.open_process(
         command,
         env=_environment(connection.get("env")),
         cwd=connection.get("cwd"),
-        stderr=subprocess.PIPE,
+        stderr=errlog if errlog is not None else subprocess.PIPE,
     )
     from_server, read = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write, to_server = anyio.create_memory_object_stream[SessionMessage](0)
     try:
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_read_lines, process.stdout, from_server)
+            tasks.start_soon(_read_lines, process.stdout, from_server, who)
             tasks.start_soon(_write_lines, process, to_server)
-            tasks.start_soon(_log_errors, process.stderr)
+            if process.stderr is not None:
+                tasks.start_soon(_log_errors, process.stderr)
             try:
                 async with ClientSession(read, write) as session:
-                    await session.initialize()
+                    if initialize:
+                        await session.initialize()
                     yield session
             finally:
                 tasks.cancel_scope.cancel()
