@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
+from tests.support import cpu_report
 from tests.support.fake_openai import FakeOpenAI, fake_openai
 
 __all__ = ["fake_openai", "openai_model", "researcher", "store"]
@@ -28,6 +29,14 @@ _PROVIDER_ENV = (
 
 MINUTES_LONG = ("tests/benchmarks_smoke/",)
 """Tests that take minutes each (whole benchmark scripts in child processes)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    cpu_report.add_option(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    cpu_report.register(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -13,7 +13,7 @@ import pytest
 from agents.errors import ToolError
 from agents.patch_review.patches import apply_patch, make_patch
 from agents.profiles.ide_helper import project_files
-from agents.profiles.ide_helper.reading import list_project_files, read_text_file
+from agents.profiles.ide_helper.reading import _take_lines, list_project_files, read_text_file
 from agents.profiles.ide_helper.search import format_search, search_project
 from tests.ide_helper.conftest import write
 
@@ -89,6 +89,19 @@ def test_a_huge_sparse_file_is_read_in_bounded_time_and_memory(tmp_path: Path) -
     assert "of more than" in answer  # the count stopped; the file was not read through
     with pytest.raises(ToolError, match="too large"):
         make_patch(root, "big.log", 1, 1, "first\n")
+
+
+def test_reading_stops_at_its_cap_without_reading_through_a_huge_last_line(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    big = write(root, "big.log", "".join(f"line {n}\n" for n in range(2000)))
+    with open(big, "r+b") as handle:
+        handle.truncate(2 * 1024**3)
+    with open(big, "rb") as handle:
+        lines, _cut = _take_lines(handle, 1995, None)
+        assert lines[-1] == "line 1999"
+        assert handle.tell() < big.stat().st_size // 100  # the 2 GB line was not read through
 
 
 def test_proc_paths_are_refused(tmp_path: Path) -> None:

@@ -119,12 +119,14 @@ def _take_lines(handle: BinaryIO, first: int, end_line: int | None) -> tuple[lis
 
 def _bounded_lines(handle: BinaryIO) -> Iterator[bytes]:
     """The file's lines, each cut to :data:`MAX_READ_BYTES` (the rest of a longer line is
-    skipped, not held: a sparse or generated file can hold one line of gigabytes)."""
+    skipped, not held: a sparse or generated file can hold one line of gigabytes). The rest is
+    skipped only when the next line is asked for: a reader that stops at its cap on that line
+    does not read through gigabytes it will not show."""
     while raw := handle.readline(MAX_READ_BYTES):
+        yield raw
         if not raw.endswith(b"\n"):
             while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
                 pass
-        yield raw
 
 
 def _decode_line(raw: bytes) -> str:
