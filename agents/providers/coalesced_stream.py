@@ -25,10 +25,18 @@ from typing import Any, TypeVar
 
 import openai
 import orjson
-from openai._httpx2 import request_exceptions, timeout_exceptions
 
 from agents.providers.chunk_merge import ChunkMerger
 from agents.providers.sse_events import SseEvent, SseEventParser
+
+try:  # the SDK's own grouping of transport errors, which this stream raises as the SDK does
+    from openai._httpx2 import request_exceptions, timeout_exceptions
+except ImportError:  # an SDK laid out otherwise: its own stream is used (see ``SUPPORTED``)
+    SUPPORTED = False
+else:
+    SUPPORTED = True
+"""Whether the installed SDK has the internals this stream relies on; without them the
+client keeps the SDK's one-chunk-per-event stream, slower but the same chunks."""
 
 _T = TypeVar("_T")
 
@@ -112,7 +120,11 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
 
     async def __stream__(self) -> AsyncIterator[_T]:
         options = self._options
-        if options is None or options.stream_mode != "legacy" or options.synthesize_event_and_data:
+        if (
+            options is None
+            or getattr(options, "stream_mode", None) != "legacy"
+            or getattr(options, "synthesize_event_and_data", True)
+        ):
             async for item in super().__stream__():
                 yield item
             return

@@ -17,6 +17,7 @@ from typing import Any, get_args, get_origin
 import openai
 from openai.types.chat import ChatCompletionChunk
 
+from agents.providers import coalesced_stream
 from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
@@ -45,8 +46,10 @@ class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):
 
     async def post(self, *args: Any, **kwargs: Any) -> Any:
         stream_cls = kwargs.get("stream_cls")
-        if get_origin(stream_cls) is openai.AsyncStream and get_args(stream_cls) == (
-            ChatCompletionChunk,
+        if (
+            coalesced_stream.SUPPORTED
+            and get_origin(stream_cls) is openai.AsyncStream
+            and get_args(stream_cls) == (ChatCompletionChunk,)
         ):
             kwargs["stream_cls"] = CoalescedChunkStream[ChatCompletionChunk]
         return await super().post(*args, **kwargs)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
 from langchain_core.messages import AIMessageChunk
 
-from agents.providers import ChatModelHandle
+from agents.providers import ChatModelHandle, coalesced_stream
 from agents.providers.thinking import REASONING_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
@@ -140,3 +141,19 @@ async def test_leaving_a_stream_early_leaves_no_reading_task_behind(
             break
         await asyncio.sleep(0)
     assert asyncio.all_tasks() - before == set()
+
+
+async def test_an_sdk_without_the_stream_internals_keeps_its_own_stream(
+    fake_openai: FakeOpenAI,
+    fake_model: Callable[..., ChatModelHandle],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An SDK laid out otherwise gets no merged stream: one chunk per event, the same text."""
+    monkeypatch.setattr(coalesced_stream, "SUPPORTED", False)
+    fake_openai.script(Reply(deltas=WORDS, usage=(9, 200)))
+
+    chunks = await chunks_of(fake_model())
+
+    with_text = [chunk for chunk in chunks if chunk.content]
+    assert len(with_text) == len(WORDS)
+    assert merged(chunks).content == "".join(WORDS)
