@@ -118,6 +118,9 @@ class ReadAhead:
 class CoalescedChunkStream(openai.AsyncStream[_T]):
     """``openai.AsyncStream`` of chat-completion chunks, merged per read (see the module)."""
 
+    usable = SUPPORTED
+    """Whether a client should ask for this stream (see ``SUPPORTED``)."""
+
     async def __stream__(self) -> AsyncIterator[_T]:
         options = self._options
         if (

@@ -17,7 +17,6 @@ from typing import Any, get_args, get_origin
 import openai
 from openai.types.chat import ChatCompletionChunk
 
-from agents.providers import coalesced_stream
 from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
@@ -47,7 +46,7 @@ class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):
     async def post(self, *args: Any, **kwargs: Any) -> Any:
         stream_cls = kwargs.get("stream_cls")
         if (
-            coalesced_stream.SUPPORTED
+            CoalescedChunkStream.usable
             and get_origin(stream_cls) is openai.AsyncStream
             and get_args(stream_cls) == (ChatCompletionChunk,)
         ):

@@ -10,7 +10,8 @@ from collections.abc import Callable
 import pytest
 from langchain_core.messages import AIMessageChunk
 
-from agents.providers import ChatModelHandle, coalesced_stream
+from agents.providers import ChatModelHandle
+from agents.providers.coalesced_stream import CoalescedChunkStream
 from agents.providers.thinking import REASONING_KEY
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
@@ -149,7 +150,7 @@ async def test_an_sdk_without_the_stream_internals_keeps_its_own_stream(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An SDK laid out otherwise gets no merged stream: one chunk per event, the same text."""
-    monkeypatch.setattr(coalesced_stream, "SUPPORTED", False)
+    monkeypatch.setattr(CoalescedChunkStream, "usable", False)
     fake_openai.script(Reply(deltas=WORDS, usage=(9, 200)))
 
     chunks = await chunks_of(fake_model())
