@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from agents.mcp_servers import McpServerConfig
-from tests.mcp_servers.http_servers import http_server
+from tests.support.mcp_http import http_server
 from tests.ui_app.conftest import weaver_env  # the app's clean environment, for pilot tests
 
 __all__ = ["weaver_env"]
@@ -65,7 +65,7 @@ def tickets(tickets_log: Path) -> Callable[..., McpServerConfig]:
 
 @pytest.fixture(scope="session")
 def _shared_tickets_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    with http_server(SERVER_SCRIPT) as served:
+    with http_server(["-m", "tests.mcp_servers.tickets_server"]) as served:
         yield served
 
 

@@ -1,20 +1,18 @@
 """An MCP server that answers 50 MB (FastMCP), over streamable HTTP or stdio, for the tests of
 the cap on what a server's answer may bring into memory.
 
-    python flood_server.py --http-fd FD [--json]
+    python -m tests.mcp_servers.flood_server --http-fd FD [--json]
     python flood_server.py stdio
 
-Over HTTP (on the listening socket the test passed down as file descriptor ``FD``), with
-``--json`` it answers a request with one JSON body, else with an SSE stream.
+Over HTTP (on the listening socket the test passed down, see :mod:`tests.support.mcp_http`),
+with ``--json`` it answers a request with one JSON body, else with an SSE stream.
 """
 
 from __future__ import annotations
 
 import json
-import socket
 import sys
 
-import anyio
 from mcp.server.fastmcp import FastMCP
 
 FLOOD_BYTES = 50 * 1024 * 1024
@@ -43,17 +41,10 @@ def greet(name: str) -> str:
     return f"Hello, {name}."
 
 
-def serve_http(listening_fd: int) -> None:
-    """Streamable HTTP on the listening socket ``listening_fd``, as FastMCP would serve it."""
-    import uvicorn
-
-    listening = socket.socket(fileno=listening_fd)
-    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
-    anyio.run(uvicorn.Server(config).serve, [listening])
-
-
 if __name__ == "__main__":
     if sys.argv[1] == "stdio":
         server.run("stdio")
     else:
-        serve_http(int(sys.argv[sys.argv.index("--http-fd") + 1]))
+        from tests.support.mcp_http import serve_on_socket
+
+        serve_on_socket(server, sys.argv)

@@ -23,8 +23,8 @@ from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.user_message import NewMessage
 from storage.sqlite_store import SqliteConversationStore
-from tests.mcp_servers.http_servers import http_server
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.mcp_http import http_server
 from tests.support.openai_script import Reply, ToolCall
 
 FLOOD_SERVER = Path(__file__).with_name("flood_server.py")
@@ -38,7 +38,7 @@ def flood_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """The flood server's URL, answering with an SSE stream or with one JSON body. It keeps no
     state between calls, so the module's tests share one server of each kind."""
     json_body = ["--json"] if request.param == "json" else []
-    with http_server(FLOOD_SERVER, *json_body) as (url, _):
+    with http_server(["-m", "tests.mcp_servers.flood_server", *json_body]) as (url, _):
         yield url
 
 

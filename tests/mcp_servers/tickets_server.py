@@ -8,20 +8,19 @@ header, the ``TICKETS_TOKEN`` variable) to that file's name plus ``.credentials`
 can tell they were passed on. It says something on stderr when it starts, answers with escape
 sequences and control characters, can answer far too much, and can die on request.
 
-    python tickets_server.py [--http-fd FD]
+    python tickets_server.py
+    python -m tests.mcp_servers.tickets_server --http-fd FD
 
 ``--http-fd`` serves streamable HTTP on the listening socket the test opened and passed down
-as file descriptor ``FD`` (the test chose the port, so no other process can take it meanwhile).
+as file descriptor ``FD`` (see :mod:`tests.support.mcp_http`).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import sys
 from pathlib import Path
 
-import anyio
 from mcp.server.fastmcp import Context, FastMCP
 
 STDERR_LINE = "tickets server warming up: stderr belongs in the log"
@@ -79,19 +78,12 @@ def stop_server(ctx: Context) -> str:  # type: ignore[type-arg]
     os._exit(3)
 
 
-def serve_http(listening_fd: int) -> None:
-    """Streamable HTTP on the listening socket ``listening_fd``, as FastMCP would serve it."""
-    import uvicorn
-
-    listening = socket.socket(fileno=listening_fd)
-    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
-    anyio.run(uvicorn.Server(config).serve, [listening])
-
-
 def main() -> None:
     print(STDERR_LINE, file=sys.stderr, flush=True)
     if "--http-fd" in sys.argv:
-        serve_http(int(sys.argv[sys.argv.index("--http-fd") + 1]))
+        from tests.support.mcp_http import serve_on_socket
+
+        serve_on_socket(server, sys.argv)
     else:
         server.run("stdio")
 
