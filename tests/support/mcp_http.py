@@ -47,7 +47,11 @@ def http_server(args: Sequence[str]) -> Iterator[tuple[str, subprocess.Popen[byt
         yield url, process
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a connection kept it from shutting down
+            process.kill()
+            process.wait(timeout=30)
 
 
 def serve_on_socket(server: FastMCP, argv: Sequence[str]) -> None:
@@ -57,5 +61,7 @@ def serve_on_socket(server: FastMCP, argv: Sequence[str]) -> None:
     import uvicorn
 
     listening = socket.socket(fileno=int(argv[list(argv).index("--http-fd") + 1]))
-    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
+    config = uvicorn.Config(
+        server.streamable_http_app(), log_level="warning", timeout_graceful_shutdown=5
+    )
     anyio.run(uvicorn.Server(config).serve, [listening])
