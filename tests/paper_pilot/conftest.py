@@ -1,9 +1,9 @@
 """paper-pilot fixtures: a runtime on real SQLite files, with the data folder where the profile
 keeps its knowledge index and memory (the embedded MCP server runs as a real subprocess).
 
-``notes_runtime`` is that runtime asking, instead, the knowledge server a module's tests share
-(:func:`notes_url`): for the tests whose questions only need the shipped notes answered, not
-the embedded server's own start."""
+``notes_runtime`` is that runtime asking, instead, the knowledge server the worker's tests
+share (:func:`notes_url`): for the tests whose questions only need the shipped notes answered,
+not the embedded server's own start."""
 
 from __future__ import annotations
 
@@ -61,10 +61,10 @@ async def pilot_runtime(
     store.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def notes_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of weaver-tui's knowledge server on the shipped notes, over streamable HTTP,
-    shared by the module's tests on this worker (its tools only read the index)."""
+    shared by the tests on this worker (its tools only read the index)."""
     index = tmp_path_factory.mktemp("shared-notes") / "index.sqlite"
     with http_server(["-m", "tests.paper_pilot.notes_over_http", "--index", str(index)]) as (
         url,

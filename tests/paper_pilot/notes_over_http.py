@@ -1,5 +1,5 @@
 """weaver-tui's own knowledge server on the shipped notes, over streamable HTTP, for the tests
-whose questions only need the notes answered: one server a module's tests share, the notes
+whose questions only need the notes answered: one server a worker's tests share, the notes
 indexed once (its tools only read the index).
 
     python -m tests.paper_pilot.notes_over_http --index PATH --http-fd FD

@@ -44,7 +44,7 @@ def config_dir(tmp_path: Path) -> Path:
 async def runtime(
     tmp_path: Path, config_dir: Path, notes_settings: dict[str, Any]
 ) -> AsyncIterator[tuple[AgentRuntime, SqliteConversationStore]]:
-    """A runtime whose paper-pilot asks the module's shared notes server."""
+    """A runtime whose paper-pilot asks the shared notes server."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     store = SqliteConversationStore(tmp_path / "weaver.db")
