@@ -5,17 +5,12 @@ ends as usual."""
 
 from __future__ import annotations
 
-import asyncio
-import socket
-import subprocess
 import sys
-import time
 import tracemalloc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
@@ -29,6 +24,7 @@ from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.user_message import NewMessage
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.mcp_http import http_server
 from tests.support.openai_script import Reply, ToolCall
 
 FLOOD_SERVER = Path(__file__).with_name("flood_server.py")
@@ -37,32 +33,13 @@ BOUNDED_BYTES = 32 * 1024 * 1024
 """What reading a 50 MB answer may allocate at its peak (the SDK alone would take ~150 MB)."""
 
 
-@pytest.fixture(params=["sse", "json"])
-async def flood_url(request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """The flood server's URL, answering with an SSE stream or with one JSON body."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+@pytest.fixture(scope="module", params=["sse", "json"])
+def flood_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The flood server's URL, answering with an SSE stream or with one JSON body. It keeps no
+    state between calls, so the module's tests share one server of each kind."""
     json_body = ["--json"] if request.param == "json" else []
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, str(FLOOD_SERVER), str(port), *json_body,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        deadline = time.monotonic() + 60
-        async with httpx.AsyncClient(timeout=1, trust_env=False) as http:
-            while True:
-                try:
-                    await http.get(url)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline, "the flood server never listened"
-                    await asyncio.sleep(0.2)
+    with http_server(["-m", "tests.mcp_servers.flood_server", *json_body]) as (url, _):
         yield url
-    finally:
-        server.terminate()
-        await asyncio.wait_for(server.wait(), 10)
 
 
 def _server(url: str) -> McpServerConfig:

@@ -5,15 +5,10 @@ over streamable HTTP serves the same way; a wrong entry stops with one line."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import httpx
-import pytest
 
 from tests.cli.conftest import weaver
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
@@ -46,10 +41,16 @@ def _lookup() -> Reply:
 
 
 def test_without_approve_the_call_is_refused_in_one_sentence(
-    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    fake_openai: FakeOpenAI,
+    tmp_path: Path,
+    tickets_url: str,
+    tickets_headers: dict[str, str],
+    tickets_log: Path,
 ) -> None:
-    log = tmp_path / "tickets.log"
-    _config(tmp_path, {"tickets": _stdio(log)})
+    log = tickets_log
+    server = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
+    _config(tmp_path, {"tickets": server})
     fake_openai.script(_lookup(), Reply("I could not look it up."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
@@ -77,45 +78,21 @@ def test_with_approve_the_call_runs(
     assert any("on fire" in str(m["content"]) for m in body["messages"] if m["role"] == "tool")
 
 
-@pytest.fixture
-def http_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The tickets server over streamable HTTP: its URL and the log of its calls."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = tmp_path / "http-tickets.log"
-    server = subprocess.Popen(
-        [sys.executable, str(SERVER_SCRIPT), "--http", str(port)],
-        env={"TICKETS_LOG": str(log), "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/mcp", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/mcp", log
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
 def test_a_server_over_streamable_http(
     weaver: Callable[..., subprocess.CompletedProcess[str]],
     fake_openai: FakeOpenAI,
     tmp_path: Path,
-    http_server: tuple[str, Path],
+    tickets_url: str,
+    tickets_headers: dict[str, str],
+    tickets_log: Path,
 ) -> None:
-    url, log = http_server
-    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url,
-                                  "headers": {"X-Team": "support"}, "approve": "always"}})  # fmt: skip
+    headers = {**tickets_headers, "X-Team": "support"}
+    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": tickets_url,
+                                  "headers": headers, "approve": "always"}})  # fmt: skip
     fake_openai.script(_lookup(), Reply("On fire."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
-    assert ran(log) == ["lookup_ticket 42"]
+    assert ran(tickets_log) == ["lookup_ticket 42"]
 
 
 def test_a_wrong_entry_stops_with_one_line(

@@ -1,5 +1,7 @@
 """The user's MCP servers in a profile's turn: their tools beside the profile's own, answers
-made safe, approval before a call runs (asked, remembered, refused), failures as one line."""
+made safe, approval before a call runs (asked, remembered, refused), failures as one line.
+The tickets server is reached over streamable HTTP (one server for the worker's tests), or
+over stdio where its process is what is tested (its stderr, its death)."""
 
 from __future__ import annotations
 
@@ -61,11 +63,11 @@ async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printa
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
     tickets_log: Path,
 ) -> None:
     fake_openai.script(_lookup(), Reply("The printer is on fire."))
-    runtime = _runtime(store, checkpointer, tickets(approve="always"))
+    runtime = _runtime(store, checkpointer, tickets_http(approve="always"))
     try:
         events = await _send(runtime, openai_model(), "what is ticket 42?")
     finally:
@@ -84,12 +86,12 @@ async def test_a_long_answer_is_cut_to_the_tool_result_limit(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
 ) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("ticket_history", {"ticket_id": "7"})]),
                        Reply("Long."))  # fmt: skip
     runtime = AgentRuntime(store, checkpointer, tool_result_chars=5_000,
-                           mcp_servers=[tickets(approve="always")])  # fmt: skip
+                           mcp_servers=[tickets_http(approve="always")])  # fmt: skip
     try:
         await _send(runtime, openai_model(), "history of 7")
     finally:
@@ -104,11 +106,11 @@ async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
     tickets_log: Path,
 ) -> None:
     fake_openai.script(_lookup(), Reply("I was not allowed to look."))
-    runtime = _runtime(store, checkpointer, tickets())
+    runtime = _runtime(store, checkpointer, tickets_http())
     model = openai_model()
     try:
         events = await _send(runtime, model, "what is ticket 42?")
@@ -137,7 +139,7 @@ async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
     tmp_path: Path,
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
     tickets_log: Path,
 ) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -145,12 +147,12 @@ async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
     fake_openai.script(_lookup(), Reply("On fire."))
     model = openai_model()
     async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.db")) as saver:
-        first = _runtime(store, saver, tickets())
+        first = _runtime(store, saver, tickets_http())
         events = await _send(first, model, "what is ticket 42?")
         await first.aclose()
     paused = store.get_message(_finished(events).leaf_id)
     async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "cp.db")) as saver:
-        again = _runtime(store, saver, tickets())
+        again = _runtime(store, saver, tickets_http())
         try:
             resumed = [e async for e in again.resume_turn(
                 conversation_id=paused.conversation_id, record_id=paused.id,
@@ -168,12 +170,12 @@ async def test_always_is_remembered_for_the_conversation_only(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
     tickets_log: Path,
 ) -> None:
     fake_openai.script(_lookup("1"), Reply("One."), _lookup("2"), Reply("Two."),
                        _lookup("3"), Reply("Three."))  # fmt: skip
-    runtime = _runtime(store, checkpointer, tickets())
+    runtime = _runtime(store, checkpointer, tickets_http())
     model = openai_model()
     try:
         paused = store.get_message(_finished(await _send(runtime, model, "ticket 1?")).leaf_id)
@@ -197,18 +199,18 @@ async def test_never_and_headless_refusal_never_run_the_call(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
     tickets_log: Path,
 ) -> None:
     fake_openai.script(_lookup("1"), Reply("No."), _lookup("2"), Reply("No."),
                        _lookup("3"), Reply("Yes."))  # fmt: skip
     model = openai_model()
-    never = _runtime(store, checkpointer, tickets(approve="never"))
+    never = _runtime(store, checkpointer, tickets_http(approve="never"))
     try:
         assert not _finished(await _send(never, model, "ticket 1?")).paused
     finally:
         await never.aclose()
-    asking = _runtime(store, checkpointer, tickets())
+    asking = _runtime(store, checkpointer, tickets_http())
     try:
         refused = await _send(asking, model, "ticket 2?", tool_approval="refuse")
         approved = await _send(asking, model, "ticket 3?", tool_approval="approve")
@@ -227,12 +229,12 @@ async def test_profiles_get_only_the_servers_given_to_them_and_switches_are_per_
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets: Callable[..., McpServerConfig],
+    tickets_http: Callable[..., McpServerConfig],
 ) -> None:
     fake_openai.script(Reply("a"), Reply("b"), Reply("c"))
     model = openai_model()
-    runtime = _runtime(store, checkpointer, tickets(approve="always"),
-                       tickets(name="elsewhere", profiles=("mediator",)))  # fmt: skip
+    runtime = _runtime(store, checkpointer, tickets_http(approve="always"),
+                       tickets_http(name="elsewhere", profiles=("mediator",)))  # fmt: skip
     try:
         first = await _send(runtime, model, "hello")
         conversation_id = first[0].conversation.id
@@ -317,11 +319,11 @@ async def test_a_servers_stderr_goes_to_the_log(
 
 
 async def test_open_mcp_tools_returns_the_tools_and_the_failures(
-    tickets: Callable[..., McpServerConfig], tmp_path: Path
+    tickets_http: Callable[..., McpServerConfig], tmp_path: Path
 ) -> None:
     from agents.mcp_servers import open_mcp_tools
 
-    toolset = await open_mcp_tools([tickets(tools=("lookup_ticket",)),
+    toolset = await open_mcp_tools([tickets_http(tools=("lookup_ticket",)),
                                     McpServerConfig(name="gone", command=str(tmp_path / "x"))])  # fmt: skip
     try:
         assert [t.name for t in toolset.tools] == ["lookup_ticket"]

@@ -12,11 +12,10 @@ from pathlib import Path
 
 from tests.cli.conftest import weaver
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
-from tests.mcp_servers.test_ask_approval import http_server
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
-__all__ = ["http_server", "weaver"]
+__all__ = ["weaver"]
 
 HEADER_SECRET = "plain-s3cret-header-0042"
 ENV_SECRET = "plain-s3cret-env-0042"
@@ -63,11 +62,17 @@ def _everything_written(
 
 
 def test_an_authorization_header_reaches_the_http_server_and_nothing_else(
-    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path, http_server: tuple[str, Path]
+    weaver: Weaver,
+    fake_openai: FakeOpenAI,
+    tmp_path: Path,
+    tickets_url: str,
+    tickets_headers: dict[str, str],
+    tickets_log: Path,
 ) -> None:
-    url, log = http_server
-    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url, "approve": "always",
-                                  "headers": {"Authorization": f"Token {HEADER_SECRET}"}}})  # fmt: skip
+    log = tickets_log
+    headers = {**tickets_headers, "Authorization": f"Token {HEADER_SECRET}"}
+    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": tickets_url,
+                                  "approve": "always", "headers": headers}})  # fmt: skip
     fake_openai.script(_lookup(), Reply("On fire."))
 
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
@@ -97,9 +102,9 @@ def test_a_token_in_env_reaches_the_stdio_server_and_nothing_else(
 
 
 def test_a_header_the_http_library_refuses_is_not_quoted_in_the_servers_sentence(
-    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path, http_server: tuple[str, Path]
+    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path, tickets_url: str
 ) -> None:
-    url, _ = http_server
+    url = tickets_url
     bad = f" Token {HEADER_SECRET}"  # a leading space: the HTTP library refuses, quoting it
     _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url,
                                   "approve": "always", "headers": {"Authorization": bad}}})  # fmt: skip
@@ -118,9 +123,9 @@ def test_a_header_the_http_library_refuses_is_not_quoted_in_the_servers_sentence
 
 
 def test_a_knowledge_servers_refused_header_is_not_quoted_either(
-    weaver: Weaver, tmp_path: Path, http_server: tuple[str, Path]
+    weaver: Weaver, tmp_path: Path, tickets_url: str
 ) -> None:
-    url, _ = http_server
+    url = tickets_url
     connection = {"transport": "streamable_http", "url": url,
                   "headers": {"Authorization": f" Token {HEADER_SECRET}"}}  # fmt: skip
     config = {"mcp": {"connections": {"zoo": connection}}}

@@ -9,25 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.mcp_servers.test_ask_approval import http_server
 from tests.mcp_servers.test_servers_list_in_app import SIZE, _line, _lines, _open_list
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
 from tests.ui_app.conftest import build_services, chat_ready, new_app, send
 from weaver_tui.services import Services
 
-__all__ = ["http_server"]
-
 SECRET = "plain-s3cret-header-0042"
 
 
 @pytest.fixture
 def secret_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, http_server: tuple[str, Path]
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str
 ) -> Iterator[Services]:
     """Two servers at the same address with an Authorization header: one the HTTP library
     takes, one it refuses (a leading space)."""
-    url, _ = http_server
+    url = tickets_url
     servers = {
         "good": {"transport": "streamable_http", "url": url, "approve": "always",
                  "headers": {"Authorization": f"Token {SECRET}"}},

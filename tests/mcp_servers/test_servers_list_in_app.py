@@ -32,19 +32,36 @@ from weaver_tui.services import Services
 SIZE = (120, 40)
 
 
-@pytest.fixture
-def mcp_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, tickets_log: Path
-) -> Iterator[Services]:
+def _services(weaver_env: Path, fake_openai: FakeOpenAI, tickets: dict[str, Any]) -> Services:
     """The fake provider; the tickets server (runs without asking) and one that cannot start."""
     servers = {
-        "tickets": {"command": sys.executable, "args": [str(SERVER_SCRIPT)],
-                    "env": {"TICKETS_LOG": str(tickets_log)}, "approve": "always"},
+        "tickets": {**tickets, "approve": "always"},
         "broken": {"command": str(weaver_env / "no-such-server")},
-    }  # fmt: skip
+    }
     (weaver_env / "config.yaml").write_text(json.dumps({"mcp_servers": servers}))
-    built = build_services(provider="openai-compatible", base_url=fake_openai.base_url,
-                           api_key="test-key", model="fake-model", http_timeout=10)  # fmt: skip
+    return build_services(provider="openai-compatible", base_url=fake_openai.base_url,
+                          api_key="test-key", model="fake-model", http_timeout=10)  # fmt: skip
+
+
+@pytest.fixture
+def mcp_services(
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str, tickets_headers: dict[str, str]
+) -> Iterator[Services]:
+    """With the shared tickets server over streamable HTTP."""
+    tickets = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
+    built = _services(weaver_env, fake_openai, tickets)
+    yield built
+    built.close_store()
+
+
+@pytest.fixture
+def stdio_services(
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_log: Path
+) -> Iterator[Services]:
+    """With a tickets server of the test's own over stdio (one the test may stop)."""
+    tickets = {"command": sys.executable, "args": [str(SERVER_SCRIPT)],
+               "env": {"TICKETS_LOG": str(tickets_log)}}  # fmt: skip
+    built = _services(weaver_env, fake_openai, tickets)
     yield built
     built.close_store()
 
@@ -140,10 +157,10 @@ async def test_a_server_switched_off_before_the_first_message_serves_no_tool(
 
 
 async def test_a_server_that_died_says_so_and_r_starts_it_again(
-    mcp_services: Services, fake_openai: FakeOpenAI, tickets_log: Path
+    stdio_services: Services, fake_openai: FakeOpenAI, tickets_log: Path
 ) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("stop_server", {})]), Reply("It died."))
-    app = new_app(mcp_services)
+    app = new_app(stdio_services)
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         await send(pilot, "stop it")

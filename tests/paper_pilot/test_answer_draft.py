@@ -51,7 +51,7 @@ def tokens(events: list[Any]) -> str:
 
 
 async def test_the_draft_streams_into_the_chat_before_the_critic_is_asked(
-    pilot_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    notes_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     draft_seen = threading.Event()
     seen_when_asked: list[bool] = []
@@ -66,7 +66,7 @@ async def test_the_draft_streams_into_the_chat_before_the_critic_is_asked(
             draft_seen.set()
 
     fake_openai.script(route(), Reply(SECOND), critic)
-    events, reply = await run(pilot_runtime, openai_model(), watch)
+    events, reply = await run(notes_runtime, openai_model(), watch)
 
     assert seen_when_asked == [True]
     stages = [(e.stage, e.withdrawn) for e in events if isinstance(e, ev.AnswerDraft)]
@@ -83,10 +83,10 @@ async def test_the_draft_streams_into_the_chat_before_the_critic_is_asked(
 
 
 async def test_a_rejected_draft_is_replaced_by_the_retry_and_never_stored_as_the_reply(
-    pilot_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    notes_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     script_rejected_then_settled(fake_openai)
-    events, reply = await run(pilot_runtime, openai_model())
+    events, reply = await run(notes_runtime, openai_model())
 
     marks = [(e.stage, e.withdrawn) for e in events if isinstance(e, ev.AnswerDraft)]
     assert marks == [
@@ -109,10 +109,10 @@ async def test_a_rejected_draft_is_replaced_by_the_retry_and_never_stored_as_the
 
 
 async def test_intent_and_slots_are_read_in_one_structured_call(
-    pilot_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    notes_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     fake_openai.script(route(), Reply(SECOND), verdict(True))
-    _, reply = await run(pilot_runtime, openai_model())
+    _, reply = await run(notes_runtime, openai_model())
 
     bodies = fake_openai.chat_bodies
     assert len(bodies) == 3  # route with its slots, the synthesis, the critic
@@ -125,7 +125,7 @@ async def test_intent_and_slots_are_read_in_one_structured_call(
 
 
 async def test_a_draft_cut_short_by_cancel_is_kept_marked_as_a_cancelled_draft(
-    pilot_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    notes_runtime: Pilot, fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
 ) -> None:
     cancel = asyncio.Event()
     release = threading.Event()
@@ -142,7 +142,7 @@ async def test_a_draft_cut_short_by_cancel_is_kept_marked_as_a_cancelled_draft(
             cancel.set()
 
     fake_openai.script(route(), slow_draft, critic)
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     user = store.add_message(conversation.id, "user", "What is LoRA?", None)
     events = []

@@ -14,9 +14,9 @@ from tests.paper_pilot.conftest import ask
 
 
 async def test_a_follow_up_resolves_that_to_what_the_branch_named(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is LoRA?")
     turn = await ask(
@@ -31,9 +31,9 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(
 
 
 async def test_a_follow_up_finds_a_topic_named_without_capitals(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     await ask(runtime, store, conversation.id, "What is known about quantization?")
     turn = await ask(runtime, store, conversation.id, "what are its limits?")
@@ -44,9 +44,9 @@ async def test_a_follow_up_finds_a_topic_named_without_capitals(
 
 
 async def test_a_fork_follows_up_on_its_own_branch(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     first = await ask(runtime, store, conversation.id, "What is LoRA?")
     root_user = store.path_to_root(first.reply.id)[0]
@@ -61,9 +61,9 @@ async def test_a_fork_follows_up_on_its_own_branch(
 
 
 async def test_facts_are_recalled_in_a_later_conversation_as_prior_knowledge(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     first = store.create_conversation("paper-pilot", "one")
     await ask(runtime, store, first.id, "What is LoRA?")
     with Memory(memory_path(data_dir)) as memory:
@@ -92,9 +92,9 @@ def _rejecting_critic(turn: OfflineTurn) -> Reply | None:
 
 
 async def test_retries_then_a_forced_pass_that_is_not_remembered(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore], data_dir: Path
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     model = OfflineChatModel().with_steps({**STEPS, "critic": _rejecting_critic})
     turn = await ask(runtime, store, conversation.id, "What is LoRA?", model=model)

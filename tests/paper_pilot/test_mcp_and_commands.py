@@ -200,7 +200,7 @@ async def test_a_users_own_server_over_streamable_http(tmp_path: Path) -> None:
 
 
 async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
     from agents.offline import OfflineChatModel, OfflineTurn, Reply
     from agents.profiles.paper_pilot.offline import STEPS
@@ -212,8 +212,8 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Search)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    runtime, store = pilot_runtime
-    runtime.profile_settings = {"web_search": {
+    runtime, store = notes_runtime
+    runtime.profile_settings = {**runtime.profile_settings, "web_search": {
         "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search"}}  # fmt: skip
     try:
         conversation = store.create_conversation("paper-pilot", "research")

@@ -42,13 +42,15 @@ def config_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def runtime(
-    tmp_path: Path, config_dir: Path
+    tmp_path: Path, config_dir: Path, notes_settings: dict[str, Any]
 ) -> AsyncIterator[tuple[AgentRuntime, SqliteConversationStore]]:
+    """A runtime whose paper-pilot asks the shared notes server."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     store = SqliteConversationStore(tmp_path / "weaver.db")
     async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "checkpoints.db")) as saver:
-        yield AgentRuntime(store, saver, config_dir=config_dir, data_dir=tmp_path / "data"), store
+        yield AgentRuntime(store, saver, config_dir=config_dir, data_dir=tmp_path / "data",
+                           profile_settings=notes_settings), store  # fmt: skip
     store.close()
 
 

@@ -39,9 +39,9 @@ def script(fake_openai: Any) -> None:
 
 
 async def test_inline_reasoning_never_reaches_critic_answer_citations_or_memory(
-    pilot_runtime: Any, data_dir: Path, fake_openai: Any, openai_model: Any
+    notes_runtime: Any, data_dir: Path, fake_openai: Any, openai_model: Any
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     script(fake_openai)
     conversation = store.create_conversation("paper-pilot", "research")
     user = store.add_message(conversation.id, "user", "What is LoRA?", None)

@@ -55,11 +55,11 @@ def sources_sent_to_synthesis(fake_openai: FakeOpenAI) -> str:
 
 
 async def test_the_collection_a_question_asks_for_is_searched_alone(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., Any],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     question = "In my agents notes, how is a reward model used?"
     fake_openai.script(
         decision(
@@ -91,11 +91,11 @@ async def test_the_collection_a_question_asks_for_is_searched_alone(
 
 
 async def test_a_question_that_asks_for_no_collection_searches_them_all(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., Any],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     question = "How is a reward model used by agents?"
     fake_openai.script(
         decision(
@@ -119,11 +119,11 @@ async def test_a_question_that_asks_for_no_collection_searches_them_all(
 
 
 async def test_an_exploratory_question_reads_the_summaries_of_the_documents_found(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., Any],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     question = "What is known about interleaving reasoning and acting?"
     fake_openai.script(
         decision(
@@ -199,11 +199,11 @@ def test_kb_list_says_in_one_sentence_when_the_server_cannot_be_reached(
 
 
 async def test_the_collections_are_asked_once_a_turn_even_when_the_critic_sends_it_back(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., Any],
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     question = "What does LoRA train?"
     route = decision(
         "RouteDecision",

@@ -28,13 +28,13 @@ from tests.paper_pilot.conftest import ask
     ],
 )
 async def test_each_intent_runs_its_strategy_and_cites_its_sources(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     question: str,
     intent: str,
     strategy: str,
     cited_doc: str,
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, question)
 
@@ -54,8 +54,8 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert any("retrieve:" in line for line in turn.stages)
 
 
-async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
-    runtime, store = pilot_runtime
+async def test_the_comparison_plans_every_query_and_retrieves_them_together(notes_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "Compare DPO and RLHF in terms of cost")
     rewoo = next(stage for stage in turn.trace["stages"] if stage["stage"] == "rewoo")
@@ -71,9 +71,9 @@ async def test_the_comparison_plans_every_query_and_retrieves_them_together(pilo
     ],
 )
 async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
-    pilot_runtime: tuple[AgentRuntime, SqliteConversationStore], question: str
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore], question: str
 ) -> None:
-    runtime, store = pilot_runtime
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, question)
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "route")
@@ -82,8 +82,8 @@ async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
     assert [q.split()[0] for q in rewoo["queries"]] == ["ReWOO", "ReAct"]
 
 
-async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(pilot_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
-    runtime, store = pilot_runtime
+async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(notes_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
+    runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "What is the capital of France?")
     assert "nothing on this question" in turn.reply.content

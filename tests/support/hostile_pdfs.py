@@ -15,8 +15,12 @@ def tiny_pdf(text: str) -> bytes:
 def pdf_with_page_content(content: bytes, *, compress: bool = True) -> bytes:
     """A one-page PDF whose page content is ``content``, Flate-compressed unless told not to
     (written by hand: no PDF writer needed)."""
-    stream = zlib.compress(content, 9) if compress else content
-    length = b"<< /Length %d /Filter /FlateDecode >>" if compress else b"<< /Length %d >>"
+    return pdf_with_stream(zlib.compress(content, 9) if compress else content, compress)
+
+
+def pdf_with_stream(stream: bytes, compressed: bool) -> bytes:
+    """A one-page PDF whose page content is ``stream`` (zlib data when ``compressed``)."""
+    length = b"<< /Length %d /Filter /FlateDecode >>" if compressed else b"<< /Length %d >>"
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -48,4 +52,23 @@ def slow_pdf(operations: int = 1_500_000) -> bytes:
 
 def bomb_pdf(inflated_bytes: int = 400_000_000) -> bytes:
     """A PDF of a few hundred kilobytes whose page content inflates to ``inflated_bytes``."""
-    return pdf_with_page_content(b"BT /F1 12 Tf " + b"(a) Tj " * (inflated_bytes // 7) + b"ET")
+    stream = repeat_deflated(b"BT /F1 12 Tf ", b"(a) Tj ", inflated_bytes // 7, b"ET")
+    return pdf_with_stream(stream, compressed=True)
+
+
+def repeat_deflated(head: bytes, unit: bytes, count: int, tail: bytes) -> bytes:
+    """The zlib data of ``head + unit * count + tail``, made without compressing every unit:
+    after a full flush the compressor keeps nothing of what came before and the output is
+    byte-aligned, so one flushed block of units, compressed once, stands for each repeat."""
+    per_block = max(1, min(count, (1 << 20) // len(unit)))
+    blocks, rest = divmod(count, per_block)
+    units = unit * per_block
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)  # raw deflate: header and sum are ours
+    start = deflate.compress(head) + deflate.flush(zlib.Z_FULL_FLUSH)
+    block = deflate.compress(units) + deflate.flush(zlib.Z_FULL_FLUSH)
+    end = deflate.compress(unit * rest + tail) + deflate.flush()
+    adler = zlib.adler32(head)
+    for _ in range(blocks):
+        adler = zlib.adler32(units, adler)
+    adler = zlib.adler32(unit * rest + tail, adler)
+    return b"\x78\xda" + start + block * blocks + end + adler.to_bytes(4, "big")
