@@ -1,9 +1,24 @@
 """``weaver-tui acp`` in a subprocess, driven by the ACP SDK's own client side.
 
-``acp_agent(...)`` starts ``python -m weaver_tui [--profile P] acp`` in an isolated data
-folder (as the CLI tests do) and yields a connection and a :class:`RecordingClient` that keeps
-every session update and answers permission requests as told. The agent's stderr goes to a
-file, so a test can show it when something fails.
+Starting an agent costs seconds of CPU (Python, the SDK, the graph libraries), so the tests of
+this package share one agent process per configuration (started on first use by each pytest
+worker, ended when the worker leaves the package):
+
+- ``ide_helper_agent``: ide-helper on the package's fake OpenAI server (``fake_openai`` here is
+  that server, its queue and its recorded requests emptied for each test);
+- ``offline_agent``: paper-pilot on the offline model.
+
+Each test still gets its own state: a :class:`RecordingClient` that receives only the updates
+and permission requests of the sessions the test opened or loaded (through :class:`AcpAgent`),
+its own project folder (its ``tmp_path`` as the sessions' cwd) and its own conversations (found
+by session id in the process's store, ``AcpAgent.data_dir``). The sessions a test leaves open
+are closed when it ends, so their MCP servers end with the test.
+
+``acp_agent(...)`` starts a process for one test: for a configuration of its own (a config
+file, another profile or provider) or where the process itself is what is tested.
+
+Every test module here runs on the package's event loop (``pytestmark``), the loop the shared
+connections live on.
 """
 
 from __future__ import annotations
@@ -11,13 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from acp import PROTOCOL_VERSION, Client, spawn_agent_process, text_block
+import pytest_asyncio
+from acp import PROTOCOL_VERSION, Client, RequestError, spawn_agent_process, text_block
 from acp.core import ClientSideConnection
 from acp.schema import (
     AgentMessageChunk,
@@ -27,32 +43,43 @@ from acp.schema import (
     TextContentBlock,
 )
 
+from storage.models import Conversation
+from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
+from tests.support.fake_openai import FakeOpenAI
 
 WAIT_S = 60.0
 """A generous limit for anything a test waits on (never a fixed sleep)."""
 
+KEY = "sk-acp-test-key-0123456789"
+
+
+def server_env(fake_openai: FakeOpenAI) -> dict[str, str]:
+    """The environment that points an agent at the fake OpenAI server."""
+    return {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_API_KEY": KEY,
+        "WEAVER_MODEL": "fake-model",
+    }
+
 
 @dataclass
 class RecordingClient:
-    """An ACP client that records what the agent sends and answers permission requests with
+    """What the agent sent about one test's sessions; permission requests are answered with
     ``answer`` (an option id, or ``None`` to cancel the request)."""
 
     answer: str | None = "accept"
+    sessions: set[str] = field(default_factory=set)
     updates: list[Any] = field(default_factory=list)
     permission_requests: list[Any] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def on_connect(self, conn: Any) -> None:
-        pass
-
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+    def record_update(self, update: Any) -> None:
         self.updates.append(update)
         self.changed.set()
 
-    async def request_permission(
-        self, options: list[Any], session_id: str, tool_call: Any, **kwargs: Any
-    ) -> RequestPermissionResponse:
+    def permission(self, tool_call: Any) -> RequestPermissionResponse:
         self.permission_requests.append(tool_call)
         self.changed.set()
         if self.answer is None:
@@ -60,6 +87,11 @@ class RecordingClient:
         return RequestPermissionResponse(
             outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
         )
+
+    def forget(self) -> None:
+        """Drop what was recorded so far (the sessions stay this client's)."""
+        self.updates.clear()
+        self.permission_requests.clear()
 
     async def wait_for(self, condition: Callable[[], bool]) -> None:
         async def until() -> None:
@@ -81,20 +113,145 @@ class RecordingClient:
 
 
 @dataclass
-class AcpAgent:
-    conn: ClientSideConnection
-    client: RecordingClient
-    stderr: Path
+class SessionRouter:
+    """The client side of one connection: each session's updates and permission requests go
+    to the test's client that opened the session. Anything about a session no test holds is
+    kept in ``strays`` (a permission request of one is cancelled)."""
 
-    async def start(self, cwd: Path) -> str:
+    clients: list[RecordingClient] = field(default_factory=list)
+    strays: list[tuple[str, Any]] = field(default_factory=list)
+
+    def owner(self, session_id: str) -> RecordingClient | None:
+        return next((c for c in self.clients if session_id in c.sessions), None)
+
+    def on_connect(self, conn: Any) -> None:
+        pass
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        client = self.owner(session_id)
+        if client is None:
+            self.strays.append((session_id, update))
+        else:
+            client.record_update(update)
+
+    async def request_permission(
+        self, options: list[Any], session_id: str, tool_call: Any, **kwargs: Any
+    ) -> RequestPermissionResponse:
+        client = self.owner(session_id)
+        if client is None:
+            self.strays.append((session_id, tool_call))
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return client.permission(tool_call)
+
+
+@dataclass
+class AgentProcess:
+    """One running ``weaver-tui acp`` and its connection."""
+
+    conn: ClientSideConnection
+    router: SessionRouter
+    stderr: Path
+    data_dir: Path
+
+
+@dataclass
+class AcpAgent:
+    """One test's view of an agent process: its sessions, its client, its part of stderr."""
+
+    process: AgentProcess
+    client: RecordingClient
+    stderr_from: int = 0
+
+    @property
+    def conn(self) -> ClientSideConnection:
+        return self.process.conn
+
+    @property
+    def data_dir(self) -> Path:
+        return self.process.data_dir
+
+    def stderr_text(self) -> str:
+        """What the agent wrote to stderr since this test began."""
+        with self.process.stderr.open("rb") as stderr:
+            stderr.seek(self.stderr_from)
+            return stderr.read().decode("utf-8", "replace")
+
+    def open_store(self) -> SqliteConversationStore:
+        return SqliteConversationStore(self.data_dir / "weaver.db")
+
+    async def new_session(self, cwd: Path, mcp_servers: list[Any] | None = None) -> str:
+        session = await self.conn.new_session(cwd=str(cwd), mcp_servers=mcp_servers or [])
+        self.client.sessions.add(session.session_id)
+        return session.session_id
+
+    async def load(self, cwd: Path, session_id: str) -> None:
+        """``session/load``: the replayed updates come to this test's client."""
+        self.client.sessions.add(session_id)
+        await self.conn.load_session(cwd=str(cwd), session_id=session_id, mcp_servers=[])
+
+    async def start(self, cwd: Path, mcp_servers: list[Any] | None = None) -> str:
         """Initialize and open a session in ``cwd``; return the session id."""
         await self.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        return (await self.conn.new_session(cwd=str(cwd), mcp_servers=[])).session_id
+        return await self.new_session(cwd, mcp_servers)
 
     async def ask(self, session_id: str, text: str) -> Any:
         return await asyncio.wait_for(
             self.conn.prompt(session_id=session_id, prompt=[text_block(text)]), WAIT_S
         )
+
+    async def close_sessions(self) -> None:
+        """Close the sessions this test still holds (their MCP servers end with them)."""
+        for session_id in sorted(self.client.sessions):
+            with contextlib.suppress(RequestError):  # closed by the test already
+                await asyncio.wait_for(self.conn.close_session(session_id=session_id), WAIT_S)
+
+
+def session_conversation(store: SqliteConversationStore, session_id: str) -> Conversation:
+    """The one conversation an ACP session started."""
+    [conversation] = [
+        c for c in store.list_conversations() if c.meta.get("acp_session") == session_id
+    ]
+    return conversation
+
+
+@contextlib.asynccontextmanager
+async def agent_process(
+    folder: Path, *options: str, env: dict[str, str] | None = None
+) -> AsyncIterator[AgentProcess]:
+    """``python -m weaver_tui [options] acp`` with ``folder`` as its home (data, config,
+    stderr); ends when the client closes its stdin."""
+    router = SessionRouter()
+    stderr_path = folder / "agent-stderr.txt"
+    with stderr_path.open("wb") as stderr:
+        # Client is a Protocol of every call an agent may make; the router answers only those
+        # the tests need, and the connection answers any other with "method not found".
+        async with spawn_agent_process(
+            cast(Client, router),
+            sys.executable,
+            "-m",
+            "weaver_tui",
+            *options,
+            "acp",
+            env=isolated_env(folder, **(env or {})),
+            cwd=folder,
+            transport_kwargs={"stderr": stderr.fileno(), "shutdown_timeout": WAIT_S / 4},
+        ) as (conn, _process):
+            yield AgentProcess(conn, router, stderr_path, folder / "data")
+
+
+@contextlib.asynccontextmanager
+async def view_of(process: AgentProcess, answer: str | None = "accept") -> AsyncIterator[AcpAgent]:
+    """A test's view of ``process``; its sessions are closed when the test ends."""
+    client = RecordingClient(answer=answer)
+    agent = AcpAgent(process, client, process.stderr.stat().st_size)
+    process.router.clients.append(client)
+    try:
+        yield agent
+    finally:
+        try:
+            await agent.close_sessions()
+        finally:
+            process.router.clients.remove(client)
 
 
 AgentFactory = Callable[..., contextlib.AbstractAsyncContextManager[AcpAgent]]
@@ -102,28 +259,66 @@ AgentFactory = Callable[..., contextlib.AbstractAsyncContextManager[AcpAgent]]
 
 @pytest.fixture
 def acp_agent(tmp_path: Path) -> AgentFactory:
-    """``async with acp_agent("--profile", "ide-helper", env={...}) as agent: ...``"""
+    """``async with acp_agent("--profile", "ide-helper", env={...}) as agent: ...``: a
+    process of the test's own, in ``tmp_path``."""
 
     @contextlib.asynccontextmanager
     async def start(
         *options: str, env: dict[str, str] | None = None, answer: str | None = "accept"
     ) -> AsyncIterator[AcpAgent]:
-        client = RecordingClient(answer=answer)
-        stderr_path = tmp_path / "agent-stderr.txt"
-        with stderr_path.open("wb") as stderr:
-            # Client is a Protocol of every call an agent may make; this one answers only those the
-            # tests need, and the connection answers any other with "method not found".
-            async with spawn_agent_process(
-                cast(Client, client),
-                sys.executable,
-                "-m",
-                "weaver_tui",
-                *options,
-                "acp",
-                env=isolated_env(tmp_path, **(env or {})),
-                cwd=tmp_path,
-                transport_kwargs={"stderr": stderr.fileno(), "shutdown_timeout": WAIT_S / 4},
-            ) as (conn, _process):
-                yield AcpAgent(conn, client, stderr_path)
+        async with (
+            agent_process(tmp_path, *options, env=env) as process,
+            view_of(process, answer) as agent,
+        ):
+            yield agent
 
     return start
+
+
+@pytest.fixture(scope="package")
+def package_openai() -> Iterator[FakeOpenAI]:
+    """The fake OpenAI server of this package's agents."""
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_openai(package_openai: FakeOpenAI) -> FakeOpenAI:
+    """The package's fake server, as new for this test: no queued reply, no request seen."""
+    package_openai.reset()
+    return package_openai
+
+
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
+async def ide_helper_process(
+    tmp_path_factory: pytest.TempPathFactory, package_openai: FakeOpenAI
+) -> AsyncIterator[AgentProcess]:
+    folder = tmp_path_factory.mktemp("acp-ide-helper")
+    env = server_env(package_openai)
+    async with agent_process(folder, "--profile", "ide-helper", env=env) as process:
+        yield process
+
+
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
+async def offline_process(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[AgentProcess]:
+    folder = tmp_path_factory.mktemp("acp-offline")
+    async with agent_process(
+        folder, "--profile", "paper-pilot", "--provider", "offline"
+    ) as process:
+        yield process
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def ide_helper_agent(
+    ide_helper_process: AgentProcess, fake_openai: FakeOpenAI
+) -> AsyncIterator[AcpAgent]:
+    """This test's view of the shared ide-helper agent (on ``fake_openai``)."""
+    async with view_of(ide_helper_process) as agent:
+        yield agent
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def offline_agent(offline_process: AgentProcess) -> AsyncIterator[AcpAgent]:
+    """This test's view of the shared paper-pilot agent on the offline model."""
+    async with view_of(offline_process) as agent:
+        yield agent
