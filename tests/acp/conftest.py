@@ -116,7 +116,8 @@ class RecordingClient:
 class SessionRouter:
     """The client side of one connection: each session's updates and permission requests go
     to the test's client that opened the session. Anything about a session no test holds is
-    kept in ``strays`` (a permission request of one is cancelled)."""
+    kept in ``strays`` (a permission request of one is cancelled), and fails the test running
+    then: a session a test closed must stay silent."""
 
     clients: list[RecordingClient] = field(default_factory=list)
     strays: list[tuple[str, Any]] = field(default_factory=list)
@@ -222,6 +223,13 @@ async def agent_process(
     stderr); ends when the client closes its stdin."""
     router = SessionRouter()
     stderr_path = folder / "agent-stderr.txt"
+    # A shared process starts before any test's own isolation (tests/conftest.py), so it gets
+    # a home of its own here: no config or data of the machine's user.
+    home = folder / "home"
+    xdg = {
+        f"XDG_{kind}_HOME": str(home / kind.lower())
+        for kind in ("CONFIG", "DATA", "STATE", "CACHE")
+    }
     with stderr_path.open("wb") as stderr:
         # Client is a Protocol of every call an agent may make; the router answers only those
         # the tests need, and the connection answers any other with "method not found".
@@ -232,7 +240,7 @@ async def agent_process(
             "weaver_tui",
             *options,
             "acp",
-            env=isolated_env(folder, **(env or {})),
+            env=isolated_env(folder, **xdg, **(env or {})),
             cwd=folder,
             transport_kwargs={"stderr": stderr.fileno(), "shutdown_timeout": WAIT_S / 4},
         ) as (conn, _process):
@@ -252,6 +260,8 @@ async def view_of(process: AgentProcess, answer: str | None = "accept") -> Async
             await agent.close_sessions()
         finally:
             process.router.clients.remove(client)
+        strays, process.router.strays = process.router.strays, []
+        assert not strays, f"the agent sent updates about sessions no test holds: {strays}"
 
 
 AgentFactory = Callable[..., contextlib.AbstractAsyncContextManager[AcpAgent]]
