@@ -13,7 +13,8 @@ from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import EnvVariable, McpServerStdio
 
 from storage.models import MessageStatus
-from tests.acp.conftest import WAIT_S, AcpAgent, session_conversation
+from tests.acp.agent_process import AcpAgent, session_conversation
+from tests.acp.recording_client import WAIT_S
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 

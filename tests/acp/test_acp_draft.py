@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from acp.schema import AgentThoughtChunk, TextContentBlock
 
-from tests.acp.conftest import AgentFactory, server_env
+from tests.acp.agent_process import AgentFactory, server_env
 from tests.paper_pilot.drafts import REJECTED, SETTLED, script_rejected_then_settled
 from tests.support.fake_openai import FakeOpenAI
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from acp.schema import AgentThoughtChunk, EnvVariable, McpServerStdio
 
-from tests.acp.conftest import AcpAgent
+from tests.acp.agent_process import AcpAgent
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 

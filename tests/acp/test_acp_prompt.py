@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from storage.models import MessageStatus
-from tests.acp.conftest import KEY, AcpAgent, session_conversation
+from tests.acp.agent_process import KEY, AcpAgent, session_conversation
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")

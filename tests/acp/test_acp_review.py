@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.acp.conftest import AcpAgent, AgentFactory, server_env, session_conversation
+from tests.acp.agent_process import AcpAgent, AgentFactory, server_env, session_conversation
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")

@@ -11,7 +11,8 @@ from acp import PROTOCOL_VERSION, text_block
 from acp.schema import TextContentBlock
 
 from storage.models import MessageStatus
-from tests.acp.conftest import WAIT_S, AcpAgent, session_conversation
+from tests.acp.agent_process import AcpAgent, session_conversation
+from tests.acp.recording_client import WAIT_S
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
