@@ -13,16 +13,16 @@ from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import EnvVariable, McpServerStdio
 
 from storage.models import MessageStatus
-from tests.acp.conftest import WAIT_S, AgentFactory
-from tests.acp.test_acp_prompt import server_env
-from tests.acp.test_acp_sessions import open_store
+from tests.acp.agent_process import AcpAgent, session_conversation
+from tests.acp.recording_client import WAIT_S
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
-async def test_initialize_advertises_closing_sessions(acp_agent: AgentFactory) -> None:
-    async with acp_agent("--provider", "offline") as agent:
-        initialized = await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+
+async def test_initialize_advertises_closing_sessions(offline_agent: AcpAgent) -> None:
+    initialized = await offline_agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
 
     capabilities = initialized.agent_capabilities
     assert capabilities is not None
@@ -31,37 +31,36 @@ async def test_initialize_advertises_closing_sessions(acp_agent: AgentFactory) -
 
 
 async def test_closing_mid_reply_cancels_the_turn_and_keeps_the_conversation(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], token_delay=0.05))
-    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
-        session = await agent.start(tmp_path)
-        prompt = asyncio.ensure_future(
-            agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
-        )
-        await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
-        await asyncio.wait_for(agent.conn.close_session(session_id=session), WAIT_S)
-        response = await asyncio.wait_for(prompt, WAIT_S)
-        with pytest.raises(RequestError) as closed:
-            await agent.ask(session, "Still there?")
-        await agent.conn.load_session(cwd=str(tmp_path), session_id=session, mcp_servers=[])
+    session = await agent.start(tmp_path)
+    prompt = asyncio.ensure_future(
+        agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
+    )
+    await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
+    await asyncio.wait_for(agent.conn.close_session(session_id=session), WAIT_S)
+    response = await asyncio.wait_for(prompt, WAIT_S)
+    with pytest.raises(RequestError) as closed:
+        await agent.ask(session, "Still there?")
+    await agent.load(tmp_path, session)
 
     assert response.stop_reason == "cancelled"
     assert f"There is no session {session}" in str(closed.value)
     assert "word1999" not in agent.client.agent_text()
-    with open_store(tmp_path) as store:
-        [conversation] = store.list_conversations()
+    with agent.open_store() as store:
+        conversation = session_conversation(store, session)
         reply = store.active_leaf(conversation.id)
         assert reply is not None
         assert reply.status == MessageStatus.CANCELLED
         assert reply.content.startswith("word0 word1 word2 ")
 
 
-async def test_closing_an_unknown_session_says_what_to_do(acp_agent: AgentFactory) -> None:
-    async with acp_agent("--provider", "offline") as agent:
-        await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        with pytest.raises(RequestError) as error:
-            await agent.conn.close_session(session_id="acp-nope")
+async def test_closing_an_unknown_session_says_what_to_do(offline_agent: AcpAgent) -> None:
+    await offline_agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    with pytest.raises(RequestError) as error:
+        await offline_agent.conn.close_session(session_id="acp-nope")
 
     assert "There is no session acp-nope" in str(error.value)
     assert "\n" not in str(error.value)
@@ -112,24 +111,23 @@ async def _until_ended(pid: int) -> None:
 
 
 async def test_closing_a_session_ends_the_mcp_servers_it_brought(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     log = tmp_path / "tickets.log"
     server, pid_file = _tickets_server_telling_its_pid(tmp_path, log)
     fake_openai.script(
         Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "7"}, id="c_l")]),
         Reply("Ticket 7 is about the printer."),
     )
-    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
-        await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        session = await agent.conn.new_session(cwd=str(tmp_path), mcp_servers=[server])
-        await agent.ask(session.session_id, "What is ticket 7?")
-        pid = int(pid_file.read_text(encoding="utf-8"))
-        assert _running(pid)
+    session = await agent.start(tmp_path, [server])
+    await agent.ask(session, "What is ticket 7?")
+    pid = int(pid_file.read_text(encoding="utf-8"))
+    assert _running(pid)
 
-        await asyncio.wait_for(agent.conn.close_session(session_id=session.session_id), WAIT_S)
-        await _until_ended(pid)
-        another = await agent.start(tmp_path)
+    await asyncio.wait_for(agent.conn.close_session(session_id=session), WAIT_S)
+    await _until_ended(pid)
+    another = await agent.start(tmp_path)
 
     assert ran(log) == ["lookup_ticket 7"]
-    assert another != session.session_id
+    assert another != session

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from acp.schema import AgentThoughtChunk, TextContentBlock
 
-from tests.acp.conftest import AgentFactory
-from tests.acp.test_acp_prompt import server_env
+from tests.acp.agent_process import AgentFactory, server_env
 from tests.paper_pilot.drafts import REJECTED, SETTLED, script_rejected_then_settled
 from tests.support.fake_openai import FakeOpenAI
+
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 
 async def test_drafts_stream_as_thoughts_and_only_the_settled_answer_as_the_message(
@@ -21,7 +23,7 @@ async def test_drafts_stream_as_thoughts_and_only_the_settled_answer_as_the_mess
         session = await agent.start(tmp_path)
         response = await agent.ask(session, "What is LoRA?")
 
-    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert response.stop_reason == "end_turn", agent.stderr_text()
     message = agent.client.agent_text()
     assert message.startswith(SETTLED.removesuffix(" [1]."))
     assert "**Sources**" in message

@@ -5,13 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from acp import PROTOCOL_VERSION
+import pytest
 from acp.schema import AgentThoughtChunk, EnvVariable, McpServerStdio
 
-from tests.acp.conftest import AcpAgent, AgentFactory
-from tests.acp.test_acp_prompt import server_env
+from tests.acp.agent_process import AcpAgent
 from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 
 def tickets_server(log: Path) -> McpServerStdio:
@@ -23,18 +24,14 @@ def tickets_server(log: Path) -> McpServerStdio:
     )
 
 
-async def open_session(agent: AcpAgent, cwd: Path, server: McpServerStdio) -> str:
-    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
-    return (await agent.conn.new_session(cwd=str(cwd), mcp_servers=[server])).session_id
-
-
 def thoughts(agent: AcpAgent) -> str:
     return "".join(u.content.text for u in agent.client.updates if isinstance(u, AgentThoughtChunk))
 
 
 async def test_a_tool_of_the_editors_server_runs_without_asking_and_its_result_reaches_the_model(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     log = tmp_path / "tickets.log"
     fake_openai.script(
         Reply(tool_calls=[ToolCall("lookup_ticket", {"ticket_id": "42"}, id="c_t")]),
@@ -42,14 +39,11 @@ async def test_a_tool_of_the_editors_server_runs_without_asking_and_its_result_r
         Reply(tool_calls=[ToolCall("close_ticket", {"ticket_id": "42"}, id="c_c")]),
         Reply("Closed."),
     )
-    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
-        session = await open_session(agent, tmp_path, tickets_server(log))
-        first = await agent.ask(session, "Look up ticket 42")
-        second = await agent.ask(session, "Close it")
+    session = await agent.start(tmp_path, [tickets_server(log)])
+    first = await agent.ask(session, "Look up ticket 42")
+    second = await agent.ask(session, "Close it")
 
-    assert (first.stop_reason, second.stop_reason) == ("end_turn", "end_turn"), (
-        agent.stderr.read_text()
-    )
+    assert (first.stop_reason, second.stop_reason) == ("end_turn", "end_turn"), agent.stderr_text()
     assert ran(log) == ["lookup_ticket 42", "close_ticket 42"]
     assert agent.client.permission_requests == [], "the editor's own servers are not asked about"
     offered = {t["function"]["name"] for t in fake_openai.chat_bodies[0]["tools"]}
@@ -62,15 +56,15 @@ async def test_a_tool_of_the_editors_server_runs_without_asking_and_its_result_r
 
 
 async def test_an_editors_server_that_cannot_start_is_named_and_the_turn_still_answers(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     broken = McpServerStdio(name="ghost", command=str(tmp_path / "no-such-server"), args=[], env=[])
     fake_openai.script(Reply("Answered without it."))
-    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
-        session = await open_session(agent, tmp_path, broken)
-        response = await agent.ask(session, "Hello")
+    session = await agent.start(tmp_path, [broken])
+    response = await agent.ask(session, "Hello")
 
-    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert response.stop_reason == "end_turn", agent.stderr_text()
     assert "ghost" in thoughts(agent)
     assert agent.client.agent_text() == "Answered without it."
     offered = {t["function"]["name"] for t in fake_openai.chat_bodies[0].get("tools", [])}
@@ -96,14 +90,14 @@ async def test_closing_a_session_ends_the_servers_it_brought(tmp_path: Path) -> 
 
 
 async def test_a_profile_that_calls_no_tools_says_the_editors_servers_are_not_used(
-    acp_agent: AgentFactory, tmp_path: Path
+    offline_agent: AcpAgent, tmp_path: Path
 ) -> None:
+    agent = offline_agent
     log = tmp_path / "tickets.log"
-    async with acp_agent("--profile", "paper-pilot", "--provider", "offline") as agent:
-        session = await open_session(agent, tmp_path, tickets_server(log))
-        response = await agent.ask(session, "How does ReWOO save tokens?")
+    session = await agent.start(tmp_path, [tickets_server(log)])
+    response = await agent.ask(session, "How does ReWOO save tokens?")
 
-    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert response.stop_reason == "end_turn", agent.stderr_text()
     assert "MCP servers are not used" in thoughts(agent)
     assert agent.client.agent_text().strip()
     assert ran(log) == []

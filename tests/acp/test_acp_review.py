@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.sqlite_store import SqliteConversationStore
-from tests.acp.conftest import AgentFactory
-from tests.acp.test_acp_prompt import server_env
+import pytest
+
+from tests.acp.agent_process import AcpAgent, AgentFactory, server_env, session_conversation
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 APP_PY = 'def greet(name):\n    return f"Hello, {name}!"\n'
 EDIT = {
@@ -37,14 +39,13 @@ def tool_result_the_model_read(fake_openai: FakeOpenAI) -> str:
 
 
 async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
+    agent.client.answer = "accept"
     app = script_a_patch(fake_openai, tmp_path, "Done: it says Hi now.")
-    async with acp_agent(
-        "--profile", "ide-helper", env=server_env(fake_openai), answer="accept"
-    ) as agent:
-        session = await agent.start(tmp_path)
-        response = await agent.ask(session, "Say Hi instead of Hello")
+    session = await agent.start(tmp_path)
+    response = await agent.ask(session, "Say Hi instead of Hello")
 
     assert response.stop_reason == "end_turn"
     [asked] = agent.client.permission_requests
@@ -70,14 +71,13 @@ async def test_an_accepted_patch_is_applied_and_reported_as_a_diff(
 
 
 async def test_a_rejected_patch_leaves_the_file_and_the_model_hears_it(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
+    agent.client.answer = "reject"
     app = script_a_patch(fake_openai, tmp_path, "Understood, nothing changed.")
-    async with acp_agent(
-        "--profile", "ide-helper", env=server_env(fake_openai), answer="reject"
-    ) as agent:
-        session = await agent.start(tmp_path)
-        response = await agent.ask(session, "Say Hi instead of Hello")
+    session = await agent.start(tmp_path)
+    response = await agent.ask(session, "Say Hi instead of Hello")
 
     assert response.stop_reason == "end_turn"
     assert len(agent.client.permission_requests) == 1
@@ -89,8 +89,8 @@ async def test_a_rejected_patch_leaves_the_file_and_the_model_hears_it(
         if u.content and u.content[0].type == "diff"
     ]
     assert diffs == [], "nothing was applied, so no edit is reported"
-    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
-        [conversation] = store.list_conversations()
+    with agent.open_store() as store:
+        conversation = session_conversation(store, session)
         leaf = store.active_leaf(conversation.id)
         assert leaf is not None
         branch = store.path_to_root(leaf.id)
@@ -99,21 +99,20 @@ async def test_a_rejected_patch_leaves_the_file_and_the_model_hears_it(
 
 
 async def test_a_cancelled_permission_request_leaves_the_patch_pending(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     from agents.patch_review.review import find_pending_review
 
+    agent = ide_helper_agent
+    agent.client.answer = None
     app = script_a_patch(fake_openai, tmp_path, "unused")
-    async with acp_agent(
-        "--profile", "ide-helper", env=server_env(fake_openai), answer=None
-    ) as agent:
-        session = await agent.start(tmp_path)
-        response = await agent.ask(session, "Say Hi instead of Hello")
+    session = await agent.start(tmp_path)
+    response = await agent.ask(session, "Say Hi instead of Hello")
 
     assert response.stop_reason == "cancelled"
     assert app.read_text(encoding="utf-8") == APP_PY
-    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
-        [conversation] = store.list_conversations()
+    with agent.open_store() as store:
+        conversation = session_conversation(store, session)
         assert find_pending_review(store, conversation.id) is not None
 
 
@@ -142,7 +141,7 @@ async def test_a_tool_needing_approval_asks_permission_and_runs_once_allowed(
         session = await agent.start(tmp_path)
         response = await agent.ask(session, "Look up ticket 42")
 
-    assert response.stop_reason == "end_turn", agent.stderr.read_text()
+    assert response.stop_reason == "end_turn", agent.stderr_text()
     [asked] = agent.client.permission_requests
     assert asked.tool_call_id == "c_t"
     assert "lookup_ticket" in asked.title

@@ -6,39 +6,37 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from acp import PROTOCOL_VERSION, text_block
 from acp.schema import TextContentBlock
 
 from storage.models import MessageStatus
-from storage.sqlite_store import SqliteConversationStore
-from tests.acp.conftest import WAIT_S, AgentFactory
-from tests.acp.test_acp_prompt import server_env
+from tests.acp.agent_process import AcpAgent, session_conversation
+from tests.acp.recording_client import WAIT_S
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
-
-def open_store(tmp_path: Path) -> SqliteConversationStore:
-    return SqliteConversationStore(tmp_path / "data" / "weaver.db")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 
 async def test_cancel_mid_reply_stops_the_turn_and_keeps_the_partial_reply(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], token_delay=0.05))
-    async with acp_agent("--profile", "ide-helper", env=server_env(fake_openai)) as agent:
-        session = await agent.start(tmp_path)
-        prompt = asyncio.ensure_future(
-            agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
-        )
-        await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
-        await agent.conn.cancel(session_id=session)
-        response = await asyncio.wait_for(prompt, WAIT_S)
+    session = await agent.start(tmp_path)
+    prompt = asyncio.ensure_future(
+        agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
+    )
+    await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
+    await agent.conn.cancel(session_id=session)
+    response = await asyncio.wait_for(prompt, WAIT_S)
 
     assert response.stop_reason == "cancelled"
     streamed = agent.client.agent_text()
     assert streamed.startswith("word0 word1 word2 ")
     assert "word1999" not in streamed
-    with open_store(tmp_path) as store:
-        [conversation] = store.list_conversations()
+    with agent.open_store() as store:
+        conversation = session_conversation(store, session)
         reply = store.active_leaf(conversation.id)
         assert reply is not None
         assert reply.role == "assistant"
@@ -47,29 +45,30 @@ async def test_cancel_mid_reply_stops_the_turn_and_keeps_the_partial_reply(
 
 
 async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
-    acp_agent: AgentFactory, tmp_path: Path, fake_openai: FakeOpenAI
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    agent = ide_helper_agent
     (tmp_path / "notes.txt").write_text("The answer is 42.\n", encoding="utf-8")
     fake_openai.script(
         Reply(content="Reading.", tool_calls=[ToolCall("read_file", {"path": "notes.txt"})]),
         Reply("It says 42."),
         Reply("Yes, 42."),
     )
-    env = server_env(fake_openai)
-    async with acp_agent("--profile", "ide-helper", env=env) as first:
-        session = await first.start(tmp_path)
-        await first.ask(session, "What does notes.txt say?")
+    session = await agent.start(tmp_path)
+    await agent.ask(session, "What does notes.txt say?")
+    # The editor goes away: the agent forgets the session; its conversation stays in the store.
+    await asyncio.wait_for(agent.conn.close_session(session_id=session), WAIT_S)
+    agent.client.forget()
 
-    async with acp_agent("--profile", "ide-helper", env=env) as second:
-        initialized = await second.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        assert initialized.agent_capabilities is not None
-        assert initialized.agent_capabilities.load_session is True
-        await second.conn.load_session(cwd=str(tmp_path), session_id=session, mcp_servers=[])
-        replayed = [u.session_update for u in second.client.updates]
-        users = second.client.of_kind("user_message_chunk")
-        [tool] = second.client.of_kind("tool_call")
-        replayed_text = second.client.agent_text()
-        await second.ask(session, "Sure?")
+    initialized = await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    assert initialized.agent_capabilities is not None
+    assert initialized.agent_capabilities.load_session is True
+    await agent.load(tmp_path, session)
+    replayed = [u.session_update for u in agent.client.updates]
+    users = agent.client.of_kind("user_message_chunk")
+    [tool] = agent.client.of_kind("tool_call")
+    replayed_text = agent.client.agent_text()
+    await agent.ask(session, "Sure?")
 
     assert replayed == [
         "user_message_chunk",
@@ -81,8 +80,8 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
     assert tool.status == "completed"
     assert "The answer is 42." in tool.content[0].content.text
     assert replayed_text == "Reading.It says 42."
-    with open_store(tmp_path) as store:
-        [conversation] = store.list_conversations()
+    with agent.open_store() as store:
+        conversation = session_conversation(store, session)
         leaf = store.active_leaf(conversation.id)
         assert leaf is not None
         branch = store.path_to_root(leaf.id)
@@ -94,17 +93,17 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
 
 
 async def test_load_opens_a_conversation_started_elsewhere_by_its_id(
-    acp_agent: AgentFactory, tmp_path: Path
+    offline_agent: AcpAgent, tmp_path: Path
 ) -> None:
-    (tmp_path / "data").mkdir()
-    with open_store(tmp_path) as store:
+    agent = offline_agent
+    agent.data_dir.mkdir(exist_ok=True)
+    with agent.open_store() as store:
         conversation = store.create_conversation("paper-pilot", "From the app")
         question = store.add_message(conversation.id, "user", "What is RRF?", None)
         store.add_message(conversation.id, "assistant", "Rank fusion.", question.id)
 
-    async with acp_agent("--provider", "offline") as agent:
-        await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        await agent.conn.load_session(cwd=str(tmp_path), session_id=conversation.id, mcp_servers=[])
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    await agent.load(tmp_path, conversation.id)
 
     texts = [
         (u.session_update, u.content.text)
@@ -118,17 +117,17 @@ async def test_load_opens_a_conversation_started_elsewhere_by_its_id(
 
 
 async def test_loading_an_unknown_session_says_what_to_do(
-    acp_agent: AgentFactory, tmp_path: Path
+    offline_agent: AcpAgent, tmp_path: Path
 ) -> None:
     from acp import RequestError
 
-    async with acp_agent("--provider", "offline") as agent:
-        await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
-        try:
-            await agent.conn.load_session(cwd=str(tmp_path), session_id="nope", mcp_servers=[])
-        except RequestError as error:
-            message = str(error)
-        else:
-            raise AssertionError("loading an unknown session should fail")
+    agent = offline_agent
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    try:
+        await agent.load(tmp_path, "nope")
+    except RequestError as error:
+        message = str(error)
+    else:
+        raise AssertionError("loading an unknown session should fail")
     assert "weaver-tui conversations" in message
     assert "\n" not in message

@@ -106,6 +106,22 @@ def test_replies_are_used_in_order_and_may_depend_on_the_request(fake_openai: Fa
     assert fake_openai.pending == 0
 
 
+def test_reset_forgets_the_queue_and_the_requests_of_a_shared_server(
+    fake_openai: FakeOpenAI,
+) -> None:
+    url = f"{fake_openai.base_url}/chat/completions"
+    fake_openai.script("used", "left over")
+    httpx.post(url, json={"messages": []}, trust_env=False)
+
+    fake_openai.reset()
+    fake_openai.script("fresh")
+    answer = httpx.post(url, json={"messages": [{"role": "user", "content": "y"}]}, trust_env=False)
+
+    assert answer.json()["choices"][0]["message"]["content"] == "fresh"
+    assert fake_openai.pending == 0
+    assert fake_openai.chat_bodies == [{"messages": [{"role": "user", "content": "y"}]}]
+
+
 def test_strict_server_refuses_unscripted_requests() -> None:
     with FakeOpenAI(default=None) as server:
         response = httpx.post(

@@ -107,6 +107,13 @@ class FakeOpenAI:
                 self._queue.append(Reply(content=reply) if isinstance(reply, str) else reply)
         return self
 
+    def reset(self) -> None:
+        """Forget the queued replies and the recorded requests: a server shared by several
+        tests starts each of them as new."""
+        with self._lock:
+            self._queue.clear()
+        self.requests.clear()
+
     @property
     def pending(self) -> int:
         """Scripted replies not yet used."""
