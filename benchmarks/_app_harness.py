@@ -161,6 +161,14 @@ def child_env(data_dir: Path, base_url: str) -> dict[str, str]:
 
 def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
     """Run ``script --child ARGS`` in a fresh interpreter; return the JSON it printed last."""
+    return run_child_lines(script, args, env, cwd)[-1]
+
+
+def run_child_lines(
+    script: str, args: list[str], env: dict[str, str], cwd: Path
+) -> list[dict[str, Any]]:
+    """Run ``script --child ARGS`` in a fresh interpreter; return each JSON line it printed
+    (a child that measures several things prints one line for each)."""
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, script, "--child", *args, "--spawned", repr(started)],
@@ -176,8 +184,7 @@ def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> d
             f"child {args} failed (exit {done.returncode}):\n{done.stdout[-2000:]}\n"
             f"{done.stderr[-4000:]}"
         )
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return [dict(json.loads(line)) for line in lines]
 
 
 # -- child side: the app --------------------------------------------------------------------
@@ -305,8 +312,9 @@ def child_args(argv: list[str]) -> tuple[list[str], float]:
 
 
 def emit(result: dict[str, Any]) -> None:
-    """The child's answer to the parent (one JSON line on stdout)."""
-    result["peak_rss_mib"] = peak_rss_mib()
+    """The child's answer to the parent (one JSON line on stdout), with the process's peak RSS
+    so far unless the result holds one taken earlier."""
+    result.setdefault("peak_rss_mib", peak_rss_mib())
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
 

@@ -16,13 +16,14 @@ import pytest
 from benchmarks._app_harness import child_env
 
 WHERE_TEXTUAL_IS_CACHED = (
-    "import importlib.util, textual.app; "
-    "print(importlib.util.cache_from_source(textual.app.__file__))"
+    "import importlib.util; "
+    "print(importlib.util.cache_from_source(importlib.util.find_spec('textual').origin))"
 )
+"""Where the child would read Textual's compiled bytecode (found, not imported)."""
 
 
 def cached_file_of_textual(env: dict[str, str]) -> Path:
-    """Where a child started with ``env`` looks for ``textual.app``'s compiled bytecode."""
+    """Where a child started with ``env`` looks for Textual's compiled bytecode."""
     done = subprocess.run(
         [sys.executable, "-c", WHERE_TEXTUAL_IS_CACHED],
         env=env, capture_output=True, text=True, check=True, timeout=120,
