@@ -3,8 +3,8 @@
 The parent runs this file with ``PYTHONPATH`` set to the checkout under test (the working tree
 or the previous commit's worktree), so every ``weaver_tui`` / ``agents`` import below comes
 from that checkout; this file itself only uses what both sides have (the ``weaver-tui``
-command, ``make_app``, the chat screen's status). It prints one JSON line per measurement; times are
-``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
+command, ``make_app``, the chat screen's status). It prints one JSON line per measurement;
+times are ``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
 
     python _compare_child.py MODE [TOKENS ...]
 

@@ -91,9 +91,13 @@ async def child_app(replies: list[tuple[int, float]]) -> None:
             on_screen = await bounded(shown)
             _stop_profile(profile)
             results.append(
-                {"elapsed": on_screen - started, "done_at": on_screen, "frames": app.frames}
+                {
+                    "elapsed": on_screen - started,
+                    "done_at": on_screen,
+                    "frames": app.frames,
+                    "peak_rss_mib": peak_rss_mib(),
+                }
             )
-            results[-1]["peak_rss_mib"] = peak_rss_mib()
     results[-1]["peak_rss_mib"] = peak_rss_mib()
     for result in results:
         emit(result)
