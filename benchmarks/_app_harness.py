@@ -118,30 +118,36 @@ class StampingServer:
 _BYTECODE: list[str] = []
 
 
-def bytecode_cache() -> str:
-    """A bytecode folder shared by this run's children, removed when the parent exits.
+def bytecode_env() -> dict[str, str]:
+    """Where the children keep compiled bytecode: where Python keeps it, unless the shell
+    forbids writing it.
 
-    An installed weaver-tui has its bytecode compiled (pip does it), as Textual's is; without
-    this a ``PYTHONDONTWRITEBYTECODE`` shell would recompile weaver's sources in every child.
-    The first child writes it (the scripts launch a warm-up child first).
+    An installed weaver-tui has its bytecode compiled (pip does it), as Textual's is, so the
+    children read the ``__pycache__`` folders as they are: a private cache folder would make
+    the first child recompile every package it imports (Textual, LangGraph, the OpenAI SDK:
+    seconds of CPU). A ``PYTHONDONTWRITEBYTECODE`` shell would have every child recompile
+    weaver's sources instead; then the children share a folder of this run's, removed when the
+    parent exits, which the first child fills (the scripts launch a warm-up child first).
     """
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") and not sys.dont_write_bytecode:
+        return {}
     if not _BYTECODE:
         folder = tempfile.mkdtemp(prefix="weaver-bench-pycache-")
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
         _BYTECODE.append(folder)
-    return _BYTECODE[0]
+    return {"PYTHONPYCACHEPREFIX": _BYTECODE[0]}
 
 
 def child_env(data_dir: Path, base_url: str) -> dict[str, str]:
     """The environment of a child: its own data dir and config, the fake server, no keys,
-    compiled bytecode (see :func:`bytecode_cache`)."""
+    compiled bytecode (see :func:`bytecode_env`)."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith("WEAVER_") and k not in _PROVIDER_ENV and k != "PYTHONDONTWRITEBYTECODE"
     }
     env.update(
-        PYTHONPYCACHEPREFIX=bytecode_cache(),
+        bytecode_env(),
         WEAVER_DATA_DIR=str(data_dir),
         WEAVER_CONFIG=str(data_dir / "config.yaml"),
         WEAVER_PROVIDER="openai-compatible",
@@ -155,6 +161,14 @@ def child_env(data_dir: Path, base_url: str) -> dict[str, str]:
 
 def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> dict[str, Any]:
     """Run ``script --child ARGS`` in a fresh interpreter; return the JSON it printed last."""
+    return run_child_lines(script, args, env, cwd)[-1]
+
+
+def run_child_lines(
+    script: str, args: list[str], env: dict[str, str], cwd: Path
+) -> list[dict[str, Any]]:
+    """Run ``script --child ARGS`` in a fresh interpreter; return each JSON line it printed
+    (a child that measures several things prints one line for each)."""
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, script, "--child", *args, "--spawned", repr(started)],
@@ -170,8 +184,7 @@ def run_child(script: str, args: list[str], env: dict[str, str], cwd: Path) -> d
             f"child {args} failed (exit {done.returncode}):\n{done.stdout[-2000:]}\n"
             f"{done.stderr[-4000:]}"
         )
-    result: dict[str, Any] = json.loads(lines[-1])
-    return result
+    return [dict(json.loads(line)) for line in lines]
 
 
 # -- child side: the app --------------------------------------------------------------------
@@ -299,8 +312,9 @@ def child_args(argv: list[str]) -> tuple[list[str], float]:
 
 
 def emit(result: dict[str, Any]) -> None:
-    """The child's answer to the parent (one JSON line on stdout)."""
-    result["peak_rss_mib"] = peak_rss_mib()
+    """The child's answer to the parent (one JSON line on stdout), with the process's peak RSS
+    so far unless the result holds one taken earlier."""
+    result.setdefault("peak_rss_mib", peak_rss_mib())
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
 

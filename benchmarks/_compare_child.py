@@ -3,10 +3,10 @@
 The parent runs this file with ``PYTHONPATH`` set to the checkout under test (the working tree
 or the previous commit's worktree), so every ``weaver_tui`` / ``agents`` import below comes
 from that checkout; this file itself only uses what both sides have (the ``weaver-tui``
-command, ``make_app``, the chat screen's status). It prints one JSON line; times are
-``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
+command, ``make_app``, the chat screen's status). It prints one JSON line per measurement;
+times are ``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
 
-    python _compare_child.py MODE [TOKENS]
+    python _compare_child.py MODE [TOKENS ...]
 
 MODE is one of
 
@@ -16,9 +16,11 @@ MODE is one of
   launch frame's composer takes keys;
 - ``reply``: the app as the command builds it (settings validated after the first paint),
   left to finish its warm-up, then one message whose reply is TOKENS tokens: the time from
-  Enter to the first frame that shows the reply's last token, and the process's peak RSS;
+  Enter to the first frame that shows the reply's last token, and the process's peak RSS
+  (given several TOKENS, one message after another in the same app: the first is the
+  process's first turn, the others not);
 - ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
-  its text kept: the stream baseline;
+  its text kept: the stream baseline (given several TOKENS, one read after another);
 - ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
 """
 
@@ -118,9 +120,10 @@ def _warm(app: Any) -> bool:
     return not any(w.group == "warm-up" and not w.is_finished for w in app.workers)
 
 
-def _reply_shown(screen: Any) -> bool:
+def _reply_shown(screen: Any, previous: Any) -> bool:
+    """A turn newer than ``previous`` is over and its reply's last token is drawn."""
     turn = screen.turn
-    if screen.running or turn is None or turn.outcome.status == "running":
+    if screen.running or turn is None or turn is previous or turn.outcome.status == "running":
         return False
     if turn.outcome.status != "complete":
         raise SystemExit(f"the turn ended {turn.outcome.status}: {turn.outcome.error}")
@@ -149,7 +152,7 @@ def _stamped_app(services: Any) -> Any:
     return app
 
 
-async def reply(tokens: int) -> None:
+async def reply(counts: list[int]) -> None:
     from weaver_tui.services import Services
     try:  # the layout since settings became a package, else the one before
         from weaver_tui.settings.pending import PendingSettings
@@ -157,17 +160,21 @@ async def reply(tokens: int) -> None:
         from weaver_tui.settings_pending import PendingSettings  # type: ignore[import-not-found,no-redef]
 
     app = _stamped_app(Services(PendingSettings.peek(env_file=None)))
+    elapsed: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
         await _until(lambda: _warm(app))
         warm = time.monotonic()
         screen = app.screen_stack[0]
-        screen.composer.load_text(prompt(tokens))
-        app.waiting = lambda: _reply_shown(screen)
-        started = time.monotonic()
-        await pilot.press("enter")
-        await _until(lambda: app.shown_at is not None)
-        elapsed = app.shown_at - started
-    emit(elapsed=elapsed, warm=warm)
+        for tokens in counts:
+            previous, app.shown_at = screen.turn, None
+            screen.composer.load_text(prompt(tokens))
+            app.waiting = lambda previous=previous: _reply_shown(screen, previous)
+            started = time.monotonic()
+            await pilot.press("enter")
+            await _until(lambda: app.shown_at is not None)
+            elapsed.append(app.shown_at - started)
+    for seconds in elapsed:
+        emit(elapsed=seconds, warm=warm)
 
 
 # -- baselines ---------------------------------------------------------------------------------
@@ -182,8 +189,13 @@ def _body(tokens: int) -> dict[str, Any]:
     }
 
 
-def raw(tokens: int) -> None:
-    """The reply read as plain server-sent events: request sent to ``[DONE]`` read."""
+def raw(counts: list[int]) -> None:
+    """Each reply read as plain server-sent events: request sent to ``[DONE]`` read."""
+    for tokens in counts:
+        _raw(tokens)
+
+
+def _raw(tokens: int) -> None:
     import httpx
 
     url = os.environ["WEAVER_BASE_URL"] + "/chat/completions"
@@ -224,16 +236,16 @@ async def astream(tokens: int) -> None:
 
 if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
-    count = int(rest[0]) if rest else 0
+    counts = [int(count) for count in rest] or [0]
     if mode == "bare":
         bare()
     elif mode == "launch":
         launch()
     elif mode == "reply":
-        asyncio.run(reply(count))
+        asyncio.run(reply(counts))
     elif mode == "raw":
-        raw(count)
+        raw(counts)
     elif mode == "astream":
-        asyncio.run(astream(count))
+        asyncio.run(astream(counts[0]))
     else:
         raise SystemExit(f"unknown mode {mode!r}")

@@ -18,6 +18,9 @@ the runs for p50 / p95, and the verdict uses the median of the per-run p95s.
   target    p95 < 50 ms
 
     .venv/bin/python benchmarks/bench_app_keys.py [--runs 5] [--presses 60] [--quick]
+
+``--quick`` (the smoke test): 4 presses, one run, no warm-up child, and both sets of presses
+in one process (first with no reply running, then during the stream).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from _app_harness import (
     reply_on_screen,
     report,
     run_child,
+    run_child_lines,
     send_and_wait,
     stamped_app_class,
     wait_until,
@@ -60,6 +64,17 @@ INTERVAL_S = 0.1
 TAIL_S = 2.0
 """Seconds of stream left after the last press (enough margin for a slow machine)."""
 TARGET_MS = 50.0
+
+
+def send_enter(app: Any) -> None:
+    """Enter as the terminal driver sends it. Not ``pilot.press``: that waits for the app to go
+    idle, which a streaming reply does not let it do for up to two seconds (the presses then
+    started as the reply ended)."""
+    from textual import events
+
+    key = events.Key("enter", "\r")
+    key.set_sender(app)
+    app._driver.send_message(key)
 
 
 def press_keys(app: Any, count: int, sent: list[float]) -> None:
@@ -78,54 +93,78 @@ def press_keys(app: Any, count: int, sent: list[float]) -> None:
         driver.send_message(key)
 
 
-async def child(mode: str, presses: int, tail_s: float) -> None:
+async def child(modes: list[str], presses: int, tail_s: float) -> None:
+    """One app: a warm-up message, then the presses of each mode (``stream``: during a
+    streaming reply, ``idle``: with none) in turn."""
     app = stamped_app_class()(build_services(), profile=PROFILE)
+    results = []
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(app)
         await send_and_wait(pilot, screen, "hello")
-        composer = screen.composer
-        finished: asyncio.Future[float] | None = None
-        if mode == "stream":
-            # Enough tokens that the stream outlasts the presses by ``tail_s``.
-            tokens = int(RATE * (presses * INTERVAL_S + tail_s))
-            composer.load_text(bench_prompt(tokens, RATE))
-            previous = screen.turn
-            finished = app.when_painted(lambda: reply_on_screen(screen, previous))
-            await pilot.press("enter")
-            await wait_until(
-                lambda: (
-                    screen.turn is not previous
-                    and bool(screen.turn.outcome.reply_ids)
-                    and bool(screen.messages.get_item(screen.turn.outcome.reply_ids[-1]).content)
-                )
-            )
-        composer.focus()
-        await wait_until(lambda: composer.has_focus and composer.text == "")
-        handled: list[float] = []
-        original_edit = composer.edit
+        for mode in modes:
+            results.append(await measure_presses(pilot, screen, mode, presses, tail_s))
+    for result in results:
+        emit(result)
 
-        def stamped_edit(edit: Any) -> Any:
-            result = original_edit(edit)
-            handled.append(time.monotonic())
-            return result
 
-        composer.edit = stamped_edit
-        app.frame_probe = lambda: len(composer.text)
-        sent: list[float] = []
-        thread = threading.Thread(target=press_keys, args=(app, presses, sent), daemon=True)
-        thread.start()
-        await wait_until(lambda: len(handled) >= presses)
-        await wait_until(lambda: bool(app.probed) and app.probed[-1][1] >= presses)
-        thread.join(timeout=5)
-        ended = await bounded(finished) if finished is not None else float("inf")
+async def measure_presses(
+    pilot: Any, screen: Any, mode: str, presses: int, tail_s: float
+) -> dict[str, Any]:
+    """``presses`` keys into the emptied composer: how long each took to be handled and to be
+    painted, and how many were sent before the reply (``stream`` mode) was on screen."""
+    app, composer = pilot.app, screen.composer
+    finished = await start_stream(pilot, screen, presses, tail_s) if mode == "stream" else None
+    if mode != "stream":
+        composer.load_text("")
+    composer.focus()
+    await wait_until(lambda: composer.has_focus and composer.text == "")
+    handled: list[float] = []
+    original_edit = composer.edit
+
+    def stamped_edit(edit: Any) -> Any:
+        result = original_edit(edit)
+        handled.append(time.monotonic())
+        return result
+
+    composer.edit = stamped_edit
+    app.probed = []
+    app.frame_probe = lambda: len(composer.text)
+    sent: list[float] = []
+    thread = threading.Thread(target=press_keys, args=(app, presses, sent), daemon=True)
+    thread.start()
+    await wait_until(lambda: len(handled) >= presses)
+    await wait_until(lambda: bool(app.probed) and app.probed[-1][1] >= presses)
+    thread.join(timeout=5)
+    ended = await bounded(finished) if finished is not None else float("inf")
+    composer.edit, app.frame_probe = original_edit, None
     painted = [next(t for t, n in app.probed if n >= i + 1) for i in range(presses)]
-    emit(
-        {
-            "handled_ms": [(h - s) * 1000 for h, s in zip(handled, sent, strict=True)],
-            "painted_ms": [(p - s) * 1000 for p, s in zip(painted, sent, strict=True)],
-            "during_stream": sum(1 for s in sent if s < ended),
-        }
+    return {
+        "handled_ms": [(h - s) * 1000 for h, s in zip(handled, sent, strict=True)],
+        "painted_ms": [(p - s) * 1000 for p, s in zip(painted, sent, strict=True)],
+        "during_stream": sum(1 for s in sent if s < ended),
+    }
+
+
+async def start_stream(
+    pilot: Any, screen: Any, presses: int, tail_s: float
+) -> asyncio.Future[float]:
+    """Send a reply that outlasts the presses by ``tail_s``; return when it is first whole on
+    screen, once its first tokens are in the view."""
+    tokens = int(RATE * (presses * INTERVAL_S + tail_s))
+    screen.composer.load_text(bench_prompt(tokens, RATE))
+    previous = screen.turn
+    finished: asyncio.Future[float] = pilot.app.when_painted(
+        lambda: reply_on_screen(screen, previous)
     )
+    send_enter(pilot.app)
+    await wait_until(
+        lambda: (
+            screen.turn is not previous
+            and bool(screen.turn.outcome.reply_ids)
+            and bool(screen.messages.get_item(screen.turn.outcome.reply_ids[-1]).content)
+        )
+    )
+    return finished
 
 
 def summary(results: list[dict[str, Any]], key: str) -> tuple[float, float, float, str]:
@@ -139,18 +178,36 @@ def summary(results: list[dict[str, Any]], key: str) -> tuple[float, float, floa
     return percentile(pooled, 0.5), percentile(pooled, 0.95), median(p95s), text
 
 
-def main(runs: int, presses: int, tail_s: float = TAIL_S, *, warm_up: bool = True) -> bool:
+Runs = list[dict[str, Any]]
+
+
+def measure(runs: int, presses: int, tail_s: float, *, quick: bool) -> tuple[Runs, Runs]:
+    """Each run's presses during a stream and with none, a fresh process each after an
+    uncounted warm-up child that compiles the bytecode every later one imports; with
+    ``quick``, both in one process and no warm-up child."""
+    streamed: Runs = []
+    idle: Runs = []
     with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        if warm_up:  # not counted: the first child compiles the bytecode every later one imports
+        if not quick:
             env = child_env(tmp / "warm-up", server.base_url)
             run_child(__file__, ["idle", "3", str(tail_s)], env, ROOT)
-        streamed: list[dict[str, float]] = []
-        idle: list[dict[str, float]] = []
         for run in range(runs):
+            if quick:
+                env = child_env(tmp / f"both-{run}", server.base_url)
+                args = ["idle,stream", str(presses), str(tail_s)]
+                alone, during = run_child_lines(__file__, args, env, ROOT)[-2:]
+                idle.append(alone)
+                streamed.append(during)
+                continue
             for mode, results in (("stream", streamed), ("idle", idle)):
                 env = child_env(tmp / f"{mode}-{run}", server.base_url)
                 results.append(run_child(__file__, [mode, str(presses), str(tail_s)], env, ROOT))
+    return streamed, idle
+
+
+def main(runs: int, presses: int, tail_s: float = TAIL_S, *, quick: bool = False) -> bool:
+    streamed, idle = measure(runs, presses, tail_s, quick=quick)
     overlap = min(r["during_stream"] for r in streamed)
     _, _, p95, figure = summary(streamed, "handled_ms")
     _, _, base_p95, baseline = summary(idle, "handled_ms")
@@ -174,8 +231,8 @@ def main(runs: int, presses: int, tail_s: float = TAIL_S, *, warm_up: bool = Tru
 
 if __name__ == "__main__":
     if "--child" in sys.argv:
-        (mode, presses, tail), _ = child_args(sys.argv)
-        asyncio.run(child(mode, int(presses), float(tail)))
+        (modes, presses, tail), _ = child_args(sys.argv)
+        asyncio.run(child(modes.split(","), int(presses), float(tail)))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -184,5 +241,5 @@ if __name__ == "__main__":
         "--quick", action="store_true", help="tiny sizes, one run, no warm-up (smoke test)"
     )
     args = parser.parse_args()
-    main(1, 4, 0.6, warm_up=False) if args.quick else main(args.runs, args.presses)
+    main(1, 4, quick=True) if args.quick else main(args.runs, args.presses)
     sys.exit(0)

@@ -26,8 +26,8 @@ warm-up message (runtime opened, connection made), then the measured one:
         [--rate 5000] [--paced-tokens 10000] [--quick]
 
 ``--profile FILE`` writes a ``cProfile`` of the app's event loop over the (last) full-speed reply.
-``--quick`` (the smoke test): 300 tokens, one run, no warm-up child, and no runtime baseline
-for part 2.
+``--quick`` (the smoke test): 300 tokens, one run, no warm-up child, no runtime baseline for
+part 2, and the app's two replies (full speed, then paced) measured in one process.
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ from _app_harness import (
     child_env,
     emit,
     median,
+    peak_rss_mib,
     ready,
     reply_on_screen,
     report,
-    run_child,
+    run_child_lines,
     send_and_wait,
     stamped_app_class,
 )
@@ -72,27 +73,44 @@ PROFILE_ENV = "BENCH_APP_PROFILE"
 # -- children ----------------------------------------------------------------------------------
 
 
-async def child_app(tokens: int, rate: float) -> None:
+async def child_app(replies: list[tuple[int, float]]) -> None:
+    """One app: a warm-up message, then each reply (tokens, rate) measured in turn, with the
+    process's peak RSS after it (after the last one: once the app has exited)."""
     app = stamped_app_class()(build_services(), profile=PROFILE)
+    results: list[dict[str, float]] = []
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(app)
         await send_and_wait(pilot, screen, "hello")
-        screen.composer.load_text(bench_prompt(tokens, rate))
-        previous = screen.turn
-        shown = app.when_painted(lambda: reply_on_screen(screen, previous))
-        profile = _start_profile(tokens)
-        started = time.monotonic()
-        await pilot.press("enter")
-        on_screen = await bounded(shown)
-        _stop_profile(profile)
-        frames = app.frames
-    emit({"elapsed": on_screen - started, "done_at": on_screen, "frames": frames})
+        for tokens, rate in replies:
+            screen.composer.load_text(bench_prompt(tokens, rate))
+            previous = screen.turn
+            shown = app.when_painted(lambda previous=previous: reply_on_screen(screen, previous))
+            profile = _start_profile(tokens, rate)
+            started = time.monotonic()
+            await pilot.press("enter")
+            on_screen = await bounded(shown)
+            _stop_profile(profile)
+            results.append(
+                {
+                    "elapsed": on_screen - started,
+                    "done_at": on_screen,
+                    "frames": app.frames,
+                    "peak_rss_mib": peak_rss_mib(),
+                }
+            )
+    results[-1]["peak_rss_mib"] = peak_rss_mib()
+    for result in results:
+        emit(result)
 
 
-def _start_profile(tokens: int) -> Any:
+def _start_profile(tokens: int, rate: float) -> Any:
     """``--profile FILE``: the app child profiles the event loop's thread over the full-speed
     reply (``cProfile``), for finding where the app's time goes."""
-    if not os.environ.get(PROFILE_ENV) or tokens != int(os.environ[PROFILE_ENV + "_TOKENS"]):
+    if (
+        not os.environ.get(PROFILE_ENV)
+        or rate > 0
+        or tokens != int(os.environ[PROFILE_ENV + "_TOKENS"])
+    ):
         return None
     import cProfile
 
@@ -140,41 +158,70 @@ async def child_runtime(tokens: int, rate: float) -> None:
 def measure(
     server: StampingServer, mode: str, tokens: int, rate: float, tmp: Path, run: int
 ) -> dict[str, float]:
-    data_dir = tmp / f"{mode}-{tokens}-{rate}-{run}"
-    result: dict[str, float] = run_child(
-        __file__,
-        [mode, str(tokens), str(rate)],
-        child_env(data_dir, server.base_url),
-        ROOT,
-    )
-    result["lag"] = result["done_at"] - server.last_bytes[-1]
-    return result
+    """One reply of ``tokens`` at ``rate`` in a fresh process."""
+    return measure_in_one_process(server, mode, [(tokens, rate)], tmp, run)[0]
+
+
+def measure_in_one_process(
+    server: StampingServer, mode: str, replies: list[tuple[int, float]], tmp: Path, run: int
+) -> list[dict[str, float]]:
+    """Each reply (tokens, rate) in turn in one fresh process, with its lag: when its last
+    token was on screen (or ``RunFinished``) after the server wrote its last byte."""
+    data_dir = tmp / f"{mode}-{'-'.join(f'{t}-{r}' for t, r in replies)}-{run}"
+    args = [mode, *(str(value) for reply in replies for value in reply)]
+    env = child_env(data_dir, server.base_url)
+    results: list[dict[str, float]] = run_child_lines(__file__, args, env, ROOT)[-len(replies) :]
+    last_bytes = server.last_bytes[-len(replies) :]  # the child's measured replies came last
+    for result, last_byte in zip(results, last_bytes, strict=True):
+        result["lag"] = result["done_at"] - last_byte
+    return results
 
 
 def _runs(results: list[dict[str, float]]) -> str:
     return ", ".join(f"{r['elapsed']:.2f}" for r in results)
 
 
-def main(
-    runs: int,
-    tokens: int,
-    paced_tokens: int,
-    rate: float,
-    *,
-    paced_baseline: bool = True,
-    warm_up: bool = True,
-) -> bool:
+Runs = list[dict[str, float]]
+
+
+def measure_runs(
+    server: StampingServer, tmp: Path, runs: int, tokens: int, paced_tokens: int, rate: float
+) -> tuple[Runs, Runs, Runs, Runs]:
+    """Each run's app and runtime-alone children: the full-speed reply, then the paced one.
+    Not counted: a first child that compiles the bytecode every later one imports (its peak
+    RSS is ~15 MiB higher), as a first launch after installing would."""
+    measure(server, "app", min(tokens, 300), 0.0, tmp, -1)
+    apps, bases, paced, paced_bases = [], [], [], []
+    for run in range(runs):
+        apps.append(measure(server, "app", tokens, 0.0, tmp, run))
+        bases.append(measure(server, "runtime", tokens, 0.0, tmp, run))
+    for run in range(runs):
+        paced.append(measure(server, "app", paced_tokens, rate, tmp, run))
+        paced_bases.append(measure(server, "runtime", paced_tokens, rate, tmp, run))
+    return apps, bases, paced, paced_bases
+
+
+def measure_quick(
+    server: StampingServer, tmp: Path, tokens: int, paced_tokens: int, rate: float
+) -> tuple[Runs, Runs, Runs, Runs]:
+    """``--quick``: one app child for both replies (full speed, then paced), one runtime-alone
+    child for the full-speed one, no warm-up child."""
+    app, paced = measure_in_one_process(
+        server, "app", [(tokens, 0.0), (paced_tokens, rate)], tmp, 0
+    )
+    return [app], [measure(server, "runtime", tokens, 0.0, tmp, 0)], [paced], []
+
+
+def main(runs: int, tokens: int, paced_tokens: int, rate: float, *, quick: bool = False) -> bool:
     ok: bool = True
     with StampingServer() as server, tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        # Not counted: the first child compiles the bytecode every later one imports (its
-        # peak RSS is ~15 MiB higher), as a first launch after installing would.
-        if warm_up:
-            measure(server, "app", min(tokens, 300), 0.0, tmp, -1)
-        apps, bases = [], []
-        for run in range(runs):
-            apps.append(measure(server, "app", tokens, 0.0, tmp, run))
-            bases.append(measure(server, "runtime", tokens, 0.0, tmp, run))
+        if quick:
+            apps, bases, paced, paced_base = measure_quick(server, tmp, tokens, paced_tokens, rate)
+        else:
+            apps, bases, paced, paced_base = measure_runs(
+                server, tmp, runs, tokens, paced_tokens, rate
+            )
         app_s = median([r["elapsed"] for r in apps])
         base_s = median([r["elapsed"] for r in bases])
         ratio = app_s / base_s
@@ -196,11 +243,6 @@ def main(
             f"< {RSS_TARGET_MIB:.0f} MiB",
             median(rss) < RSS_TARGET_MIB,
         )
-        paced, paced_base = [], []
-        for run in range(runs):
-            paced.append(measure(server, "app", paced_tokens, rate, tmp, run))
-            if paced_baseline:
-                paced_base.append(measure(server, "runtime", paced_tokens, rate, tmp, run))
         lag = median([r["lag"] for r in paced])
         base_lag = median([r["lag"] for r in paced_base]) if paced_base else 0.0
         added = lag - base_lag
@@ -226,9 +268,12 @@ def main(
 
 if __name__ == "__main__":
     if "--child" in sys.argv:
-        (mode, tokens, rate), _ = child_args(sys.argv)
-        child = child_app if mode == "app" else child_runtime
-        asyncio.run(child(int(tokens), float(rate)))
+        (mode, *values), _ = child_args(sys.argv)
+        replies = [(int(t), float(r)) for t, r in zip(values[::2], values[1::2], strict=True)]
+        if mode == "app":
+            asyncio.run(child_app(replies))
+        else:
+            asyncio.run(child_runtime(*replies[0]))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -246,7 +291,7 @@ if __name__ == "__main__":
         os.environ[PROFILE_ENV] = str(args.profile.resolve())
         os.environ[PROFILE_ENV + "_TOKENS"] = str(args.tokens)
     if args.quick:
-        passed = main(1, 300, 300, args.rate, paced_baseline=False, warm_up=False)
+        passed = main(1, 300, 300, args.rate, quick=True)
     else:
         passed = main(args.runs, args.tokens, args.paced_tokens, args.rate)
     sys.exit(0)

@@ -1,5 +1,5 @@
 """The whole-app benchmarks still run: each script with ``--quick`` (tiny sizes, one run, no
-untimed warm-up child).
+untimed warm-up child, the measurements of one kind of process in one process).
 
 They are not timing checks (figures on a shared CI machine mean nothing): a script passes
 when it finishes, measured every figure and printed each verdict. Each test runs its own
@@ -9,6 +9,7 @@ its workers and no worker runs a script another one runs too.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,13 @@ def run_quick(name: str) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
+def presses_during_the_stream(stdout: str) -> int:
+    """How many of each run's presses the keys benchmark sent before the reply was over."""
+    found = re.search(r"at least (\d+)/\d+ presses per run landed before the reply ended", stdout)
+    assert found is not None, stdout
+    return int(found.group(1))
+
+
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_script_runs_and_reports_every_figure(name: str) -> None:
     result = run_quick(name)
@@ -51,3 +59,5 @@ def test_script_runs_and_reports_every_figure(name: str) -> None:
     assert all(line.rstrip().endswith(("PASS", "FAIL")) for line in verdicts)
     assert "figure:" in result.stdout
     assert "baseline:" in result.stdout
+    if name == "bench_app_keys.py":  # its figure is the presses while a reply streams
+        assert presses_during_the_stream(result.stdout) >= 1, result.stdout

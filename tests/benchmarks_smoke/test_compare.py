@@ -1,9 +1,9 @@
-"""``benchmarks/compare`` still runs: one small round against HEAD, every row of its table.
+"""``benchmarks/compare`` still runs: one ``--quick`` round against HEAD, every row of its table.
 
-Not a timing check (figures on a shared machine mean nothing, so the untimed warm-up round is
-skipped): the script passes when it builds the other commit's worktree, measures both checkouts
-and their baselines, prints a row per figure with both sides and a verdict for each target, and
-removes the worktree again.
+Not a timing check (figures on a shared machine mean nothing, so ``--quick`` skips the untimed
+warm-up round and measures a checkout's two replies in one process): the script passes when it
+builds the other commit's worktree, measures both checkouts and their baselines, prints a row
+per figure with both sides and a verdict for each target, and removes the worktree again.
 """
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ def test_compare_measures_both_checkouts_and_prints_every_row(tmp_path: Path) ->
     # checkouts of the repository add or remove meanwhile do not count.
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     done = subprocess.run(
-        [str(ROOT / "benchmarks" / "compare"), "HEAD", "--runs", "1", "--tokens", "300",
-         "--short", "20", "--no-warm-up"],
+        [str(ROOT / "benchmarks" / "compare"), "HEAD", "--quick"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
