@@ -9,7 +9,6 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 from agents.profile import Profile
-from agents.profiles.atom_developer.commands import ATOM_COMMAND
 from agents.profiles.atom_developer.graph import build_graph
 from agents.profiles.atom_developer.offline import STEPS
 from agents.profiles.atom_developer.traits import TRAITS
@@ -29,5 +28,4 @@ PROFILE = Profile(
     build_graph=build_graph,
     traits=TRAITS,
     offline=STEPS,
-    commands=(ATOM_COMMAND,),
 )

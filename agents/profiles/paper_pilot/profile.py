@@ -8,7 +8,6 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 from agents.profile import Profile
-from agents.profiles.paper_pilot.commands import KB_COMMAND, MEMORY_COMMAND
 from agents.profiles.paper_pilot.graph import build_graph
 from agents.profiles.paper_pilot.knowledge.sessions import warm_up
 from agents.profiles.paper_pilot.offline import STEPS
@@ -29,6 +28,5 @@ PROFILE = Profile(
     build_graph=build_graph,
     traits=TRAITS,
     offline=STEPS,
-    commands=(KB_COMMAND, MEMORY_COMMAND),
     warm_up=warm_up,
 )
