@@ -164,6 +164,10 @@ class ProfileTraits:
     reply-block kind the app does not know is shown as nothing (a new kind needs its widget).
     """
 
+    title: str = ""
+    """The profile's name as the profile picker shows it (empty: its registry name)."""
+    description: str = ""
+    """One line on what the profile is for, under its title in the profile picker."""
     project_root: bool = False
     """The profile works on a project folder: a new conversation stores the folder it was
     started in (or ``--project-root``), the header names it."""

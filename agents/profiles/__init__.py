@@ -83,16 +83,21 @@ def list_profiles() -> list[Profile]:
     return profiles
 
 
-def list_verbs() -> list[ProfileVerb]:
-    """The command-line verbs of every profile whose traits load, in registry order (no
-    profile's graph or verb handler is imported)."""
-    verbs: list[ProfileVerb] = []
+def list_traits() -> list[tuple[str, ProfileTraits]]:
+    """Every profile whose traits load, by name, in registry order (no graph is imported)."""
+    found = []
     for name in PROFILE_PACKAGES:
         try:
-            verbs.extend(get_traits(name).commands)
+            found.append((name, get_traits(name)))
         except UnknownProfileError:
             continue
-    return verbs
+    return found
+
+
+def list_verbs() -> list[ProfileVerb]:
+    """The command-line verbs the profiles declare, in registry order (no profile's graph or
+    verb handler is imported)."""
+    return [verb for _, traits in list_traits() for verb in traits.commands]
 
 
 def load_command(verb: ProfileVerb) -> ProfileCommand:
@@ -119,6 +124,7 @@ __all__ = [
     "get_profile",
     "get_traits",
     "list_profiles",
+    "list_traits",
     "list_verbs",
     "load_command",
 ]

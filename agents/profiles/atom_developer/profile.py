@@ -21,8 +21,8 @@ def make_tools() -> list[BaseTool]:
 
 PROFILE = Profile(
     name="atom-developer",
-    title="Atom Developer",
-    description="Turns a log-parsing intent into checked atoms and a YAML spec.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,

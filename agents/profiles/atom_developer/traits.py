@@ -36,6 +36,8 @@ ATOM_VERB = ProfileVerb(
 )
 
 TRAITS = ProfileTraits(
+    title="Atom Developer",
+    description="Turns a log-parsing intent into checked atoms and a YAML spec.",
     welcome=WELCOME,
     continue_reply=False,
     project_root=True,

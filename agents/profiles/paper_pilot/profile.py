@@ -21,8 +21,8 @@ def make_tools() -> list[BaseTool]:
 
 PROFILE = Profile(
     name="paper-pilot",
-    title="Paper Pilot",
-    description="Research questions answered from a knowledge base, with cited sources.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,

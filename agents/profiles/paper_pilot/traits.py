@@ -66,6 +66,8 @@ MEMORY_VERB = ProfileVerb(
 )
 
 TRAITS = ProfileTraits(
+    title="Paper Pilot",
+    description="Research questions answered from a knowledge base, with cited sources.",
     welcome=WELCOME,
     continue_reply=False,
     stages={
