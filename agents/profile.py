@@ -98,7 +98,8 @@ class CommandContext:
 
 @dataclass(frozen=True, slots=True)
 class ProfileCommand:
-    """A command-line verb a profile brings, run as ``weaver-tui NAME ...``.
+    """A command-line verb a profile brings, run as ``weaver-tui NAME ...``: the handler a
+    :class:`ProfileVerb` in the profile's traits names.
 
     ``add_arguments`` fills the verb's own ``argparse`` parser; ``run`` does the work and
     returns the exit status (0 done, 1 failed, 2 usage). The verb never imports Textual.
@@ -108,6 +109,20 @@ class ProfileCommand:
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, CommandContext], int]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileVerb:
+    """A command-line verb as a profile's traits declare it: what ``weaver-tui --help`` lists,
+    and where the :class:`ProfileCommand` that parses and runs it lives.
+
+    ``handler`` is ``"package.module:NAME"``; the registry imports it only when the verb is
+    used (:func:`agents.profiles.load_command`), so listing the verbs imports none of them.
+    """
+
+    name: str
+    help: str
+    handler: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +164,10 @@ class ProfileTraits:
     reply-block kind the app does not know is shown as nothing (a new kind needs its widget).
     """
 
+    title: str = ""
+    """The profile's name as the profile picker shows it (empty: its registry name)."""
+    description: str = ""
+    """One line on what the profile is for, under its title in the profile picker."""
     project_root: bool = False
     """The profile works on a project folder: a new conversation stores the folder it was
     started in (or ``--project-root``), the header names it."""
@@ -193,6 +212,9 @@ class ProfileTraits:
     demo: str | None = None
     """The module of the profile's scripted demo (``create_demo_space(store)``,
     ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``), played from the command palette."""
+    commands: tuple[ProfileVerb, ...] = ()
+    """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``),
+    declared here so the command line lists them without importing the profile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +242,6 @@ class Profile:
     )
     """This profile's offline demo behaviour: graph node name → a function of that node's
     state (``agents.offline.OfflineSteps``); the offline model plays it in those nodes."""
-    commands: tuple[ProfileCommand, ...] = ()
-    """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``)."""
     warm_up: WarmUp | None = field(default=None, hash=False, compare=False)
     """What to start before the first question (paper-pilot's knowledge session); ``None``:
     nothing to start."""

@@ -4,7 +4,9 @@ Each profile is a package under ``agents/profiles/`` registered here by one line
 package). The package's ``traits.py`` exposes ``TRAITS`` (what the app needs to show it, light
 to import) and its ``profile.py`` exposes ``PROFILE`` (the graph, tools and prompt). Both are
 imported on first use, so a profile that fails to import (or is not there yet) costs only its
-own entry: the others still load, and asking for it gives one clear sentence.
+own entry: the others still load, and asking for it gives one clear sentence. The traits also
+declare the profile's command-line verbs, so the command line lists them from the traits alone
+and imports a verb's handler only when that verb runs.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import logging
 from types import ModuleType
 
 from agents.errors import ConfigError
-from agents.profile import Profile, ProfileTraits
+from agents.profile import Profile, ProfileCommand, ProfileTraits, ProfileVerb
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +32,10 @@ DEFAULT_PROFILE = "ide-helper"
 
 class UnknownProfileError(ConfigError):
     code = "unknown_profile"
+
+
+class VerbNotLoadedError(ConfigError):
+    code = "verb_not_loaded"
 
 
 _loaded: dict[str, Profile] = {}
@@ -77,12 +83,48 @@ def list_profiles() -> list[Profile]:
     return profiles
 
 
+def list_traits() -> list[tuple[str, ProfileTraits]]:
+    """Every profile whose traits load, by name, in registry order (no graph is imported)."""
+    found = []
+    for name in PROFILE_PACKAGES:
+        try:
+            found.append((name, get_traits(name)))
+        except UnknownProfileError:
+            continue
+    return found
+
+
+def list_verbs() -> list[ProfileVerb]:
+    """The command-line verbs the profiles declare, in registry order (no profile's graph or
+    verb handler is imported)."""
+    return [verb for _, traits in list_traits() for verb in traits.commands]
+
+
+def load_command(verb: ProfileVerb) -> ProfileCommand:
+    """The command that parses and runs ``verb``, imported now from its ``handler``; one that
+    cannot be is :class:`VerbNotLoadedError`, which the command line prints as its one line."""
+    module, _, attribute = verb.handler.partition(":")
+    try:
+        command = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise VerbNotLoadedError(f"The verb {verb.name!r} could not be loaded ({exc}).") from exc
+    if not isinstance(command, ProfileCommand) or command.name != verb.name:
+        raise VerbNotLoadedError(
+            f"The verb {verb.name!r} could not be loaded ({verb.handler} is not its command)."
+        )
+    return command
+
+
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILE_NAMES",
     "PROFILE_PACKAGES",
     "UnknownProfileError",
+    "VerbNotLoadedError",
     "get_profile",
     "get_traits",
     "list_profiles",
+    "list_traits",
+    "list_verbs",
+    "load_command",
 ]

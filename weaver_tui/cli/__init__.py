@@ -13,12 +13,13 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import agents.profiles as profile_registry
+from agents.errors import ConfigError
 from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
@@ -26,7 +27,7 @@ from weaver_tui.cli.space_verbs import add_space_parser, run_space_verb
 from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
 
 if TYPE_CHECKING:
-    from agents.profile import ProfileCommand
+    from agents.profile import ProfileCommand, ProfileVerb
     from weaver_tui.app import WeaverApp
     from weaver_tui.services import Services
 
@@ -59,16 +60,25 @@ def _first_verb(argv: Sequence[str]) -> str | None:
 
 
 def profile_commands() -> dict[str, ProfileCommand]:
-    """The command-line verbs the profiles bring, by name (imports every profile)."""
-    from agents.profiles import list_profiles
+    """The command-line verbs the profiles declare, by name, read from their traits: a verb's
+    handler is imported only when the verb's arguments are added or it runs."""
+    return {verb.name: _deferred(verb) for verb in profile_registry.list_verbs()}
 
-    return {command.name: command for p in list_profiles() for command in p.commands}
+
+def _deferred(verb: ProfileVerb) -> ProfileCommand:
+    from agents.profile import ProfileCommand
+
+    return ProfileCommand(
+        name=verb.name,
+        help=verb.help,
+        add_arguments=lambda parser: profile_registry.load_command(verb).add_arguments(parser),
+        run=lambda args, context: profile_registry.load_command(verb).run(args, context),
+    )
 
 
 def _wants_profile_commands(argv: Sequence[str]) -> bool:
-    """Whether parsing ``argv`` needs the profiles' verbs: loading every profile costs a
-    launch tens of milliseconds, so it happens only for a verb that is not built in, or
-    for ``--help``."""
+    """Whether parsing ``argv`` needs the profiles' verbs: only for a verb that is not built
+    in, or for ``--help`` (which lists them)."""
     verb = _first_verb(argv)
     if verb is not None:
         return verb not in BUILTIN_VERBS
@@ -82,7 +92,11 @@ PROJECT_ROOT_HELP = (
 
 def build_parser(
     profile_verbs: Mapping[str, ProfileCommand] | None = None,
+    *,
+    arguments_for: Container[str] | None = None,
 ) -> argparse.ArgumentParser:
+    """The command line's parser; of ``profile_verbs``, only those in ``arguments_for`` (all
+    when it is ``None``) get their arguments, the others are listed by name and help."""
     parser = argparse.ArgumentParser(
         prog="weaver-tui",
         usage="%(prog)s [OPTIONS] [VERB ...]",
@@ -188,7 +202,8 @@ def build_parser(
 
     for name, command in (profile_verbs or {}).items():
         sub = verbs.add_parser(name, help=command.help)
-        command.add_arguments(sub)
+        if arguments_for is None or name in arguments_for:
+            command.add_arguments(sub)
         sub.set_defaults(profile_command=command)
     return parser
 
@@ -197,7 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         extra = profile_commands() if _wants_profile_commands(argv) else None
-        args = build_parser(extra).parse_args(argv)
+        verb = _first_verb(argv)
+        args = build_parser(extra, arguments_for={verb} if verb else ()).parse_args(argv)
         if args.verb is None:
             return launch_app(args)
         if args.verb == "serve":
@@ -212,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(run_verb(args))
     except CliError as exc:
         return fail(str(exc), exc.code)
+    except ConfigError as exc:  # a profile's verb that cannot be loaded
+        return fail(exc.user_message, EXIT_CONFIG)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:

@@ -30,10 +30,11 @@ class ProfileChoice(NamedTuple):
 
 
 def registered_profiles() -> list[ProfileChoice]:
-    """The profiles that load from :mod:`agents.profiles`, in registry order."""
-    from agents.profiles import list_profiles
+    """The profiles whose traits load from :mod:`agents.profiles`, in registry order (read from
+    their traits: opening the picker imports no profile's graph)."""
+    from agents.profiles import list_traits
 
-    return [ProfileChoice(p.name, p.title, p.description) for p in list_profiles()]
+    return [ProfileChoice(name, t.title, t.description) for name, t in list_traits()]
 
 
 class ProfilePickerScreen(ModalScreen[str | None]):

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from agents.profile import CommandContext, ProfileCommand
+from agents.profiles.atom_developer.traits import ATOM_VERB
 from agents.profiles.atom_developer.validation import validate
 
 MAX_FILE_BYTES = 256 * 1024
@@ -57,8 +58,8 @@ def _run(args: argparse.Namespace, context: CommandContext) -> int:
 
 
 ATOM_COMMAND = ProfileCommand(
-    name="atom",
-    help="atom-developer's atoms: check FILE.py [--spec FILE.yaml] [--sample FILE] [--json]",
+    name=ATOM_VERB.name,
+    help=ATOM_VERB.help,
     add_arguments=_add_arguments,
     run=_run,
 )

@@ -9,7 +9,6 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 from agents.profile import Profile
-from agents.profiles.atom_developer.commands import ATOM_COMMAND
 from agents.profiles.atom_developer.graph import build_graph
 from agents.profiles.atom_developer.offline import STEPS
 from agents.profiles.atom_developer.traits import TRAITS
@@ -22,12 +21,11 @@ def make_tools() -> list[BaseTool]:
 
 PROFILE = Profile(
     name="atom-developer",
-    title="Atom Developer",
-    description="Turns a log-parsing intent into checked atoms and a YAML spec.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
     offline=STEPS,
-    commands=(ATOM_COMMAND,),
 )

@@ -1,14 +1,14 @@
 """What the app needs to know to show atom-developer: it works on a project folder (samples
 are read from it, artifacts saved into it); the tool pane names the loop's stages, and a
-reply's badge says whether it is valid, after how many fixes, or the stub. Imports nothing but
-the profile types."""
+reply's badge says whether it is valid, after how many fixes, or the stub; ``weaver-tui atom``
+is its verb. Imports nothing but the profile types."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from agents.profile import ProfileTraits
+from agents.profile import ProfileTraits, ProfileVerb
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
@@ -29,7 +29,15 @@ WELCOME = (
     "Python atoms and their YAML spec, checked on the samples; Ctrl+S saves them."
 )
 
+ATOM_VERB = ProfileVerb(
+    name="atom",
+    help="atom-developer's atoms: check FILE.py [--spec FILE.yaml] [--sample FILE] [--json]",
+    handler="agents.profiles.atom_developer.commands:ATOM_COMMAND",
+)
+
 TRAITS = ProfileTraits(
+    title="Atom Developer",
+    description="Turns a log-parsing intent into checked atoms and a YAML spec.",
     welcome=WELCOME,
     continue_reply=False,
     project_root=True,
@@ -41,4 +49,5 @@ TRAITS = ProfileTraits(
         "fallback": "fallback",
     },
     reply_badge=reply_badge,
+    commands=(ATOM_VERB,),
 )

@@ -13,8 +13,8 @@ from agents.profiles.ide_helper.traits import TRAITS
 
 PROFILE = Profile(
     name="ide-helper",
-    title="IDE helper",
-    description="Reads and searches this project's code; proposes patches you review.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=Path(__file__).parent / "prompts" / "ide-helper.md",
     make_tools=make_tools,
     build_graph=build_graph,

@@ -11,4 +11,11 @@ WELCOME = (
     "proposes waits for your review (a accepts, r rejects, F4 reopens it)."
 )
 
-TRAITS = ProfileTraits(project_root=True, panel="project", patch_review=True, welcome=WELCOME)
+TRAITS = ProfileTraits(
+    title="IDE helper",
+    description="Reads and searches this project's code; proposes patches you review.",
+    project_root=True,
+    panel="project",
+    patch_review=True,
+    welcome=WELCOME,
+)

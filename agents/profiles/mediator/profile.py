@@ -11,8 +11,8 @@ from agents.profiles.mediator.traits import TRAITS
 
 PROFILE = Profile(
     name="mediator",
-    title="Mediator",
-    description="A neutral mediator for several people: private and shared replies.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=PROMPT_FILE,
     make_tools=make_tools,
     build_graph=build_graph,

@@ -13,6 +13,8 @@ WELCOME = (
 )
 
 TRAITS = ProfileTraits(
+    title="Mediator",
+    description="A neutral mediator for several people: private and shared replies.",
     welcome=WELCOME,
     participants=DEFAULT_PARTICIPANTS,
     seats=True,

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from agents.profile import CommandContext, ProfileCommand
 from agents.profiles.paper_pilot.knowledge.index import KnowledgeIndex
+from agents.profiles.paper_pilot.traits import KB_VERB, MEMORY_VERB
 from storage.printable import printable
 
 
@@ -129,8 +130,8 @@ def _is_terminal(stream: TextIO) -> bool:
 
 
 KB_COMMAND = ProfileCommand(
-    name="kb",
-    help="the paper-pilot knowledge base: add a folder, list collections",
+    name=KB_VERB.name,
+    help=KB_VERB.help,
     add_arguments=_add_arguments,
     run=_run,
 )
@@ -161,8 +162,8 @@ def _memory_run(args: argparse.Namespace, context: CommandContext) -> int:
 
 
 MEMORY_COMMAND = ProfileCommand(
-    name="memory",
-    help="what paper-pilot remembers across conversations: list, forget ID",
+    name=MEMORY_VERB.name,
+    help=MEMORY_VERB.help,
     add_arguments=_memory_arguments,
     run=_memory_run,
 )

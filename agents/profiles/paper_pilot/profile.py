@@ -8,7 +8,6 @@ from pathlib import Path
 from langchain_core.tools import BaseTool
 
 from agents.profile import Profile
-from agents.profiles.paper_pilot.commands import KB_COMMAND, MEMORY_COMMAND
 from agents.profiles.paper_pilot.graph import build_graph
 from agents.profiles.paper_pilot.knowledge.sessions import warm_up
 from agents.profiles.paper_pilot.offline import STEPS
@@ -22,13 +21,12 @@ def make_tools() -> list[BaseTool]:
 
 PROFILE = Profile(
     name="paper-pilot",
-    title="Paper Pilot",
-    description="Research questions answered from a knowledge base, with cited sources.",
+    title=TRAITS.title,
+    description=TRAITS.description,
     prompt_file=Path(__file__).parent / "prompts" / "system.md",
     make_tools=make_tools,
     build_graph=build_graph,
     traits=TRAITS,
     offline=STEPS,
-    commands=(KB_COMMAND, MEMORY_COMMAND),
     warm_up=warm_up,
 )

@@ -1,6 +1,6 @@
 """What the app needs to know to show paper-pilot: one user, no panel; each reply's badge is
-its intent and strategy, and the tool pane names the graph's stages. Imports nothing but the
-profile types."""
+its intent and strategy, and the tool pane names the graph's stages; ``weaver-tui kb`` and
+``weaver-tui memory`` are its verbs. Imports nothing but the profile types."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.profile import ProfileTraits, RememberedItem, RememberedItems
+from agents.profile import ProfileTraits, ProfileVerb, RememberedItem, RememberedItems
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
@@ -54,7 +54,20 @@ WELCOME = (
     'remembered across conversations (palette: "Remembered items").'
 )
 
+KB_VERB = ProfileVerb(
+    name="kb",
+    help="the paper-pilot knowledge base: add a folder, list collections",
+    handler="agents.profiles.paper_pilot.commands:KB_COMMAND",
+)
+MEMORY_VERB = ProfileVerb(
+    name="memory",
+    help="what paper-pilot remembers across conversations: list, forget ID",
+    handler="agents.profiles.paper_pilot.commands:MEMORY_COMMAND",
+)
+
 TRAITS = ProfileTraits(
+    title="Paper Pilot",
+    description="Research questions answered from a knowledge base, with cited sources.",
     welcome=WELCOME,
     continue_reply=False,
     stages={
@@ -81,4 +94,5 @@ TRAITS = ProfileTraits(
         forget_fact,
         "Nothing is remembered yet: facts are kept from answers the critic passed.",
     ),
+    commands=(KB_VERB, MEMORY_VERB),
 )
