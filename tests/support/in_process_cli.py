@@ -3,7 +3,7 @@
 Starting ``python -m weaver_tui`` costs one to two seconds of imports per call; calling the
 console script's ``main(argv)`` costs none of that. What a new process would not inherit from
 the test is set aside for the call: the environment (only ``isolated_env``'s), the working
-folder, stdin (``/dev/null``), the root logger's handlers and levels (so a warning logged
+folder, stdin (``/dev/null`` unless the test gives one), the root logger's handlers and levels (so a warning logged
 before the CLI sets up its log file reaches stderr, as Python's last resort prints it), and an
 uncaught exception becomes a traceback on stderr and exit code 1, as the interpreter does.
 """
@@ -16,8 +16,9 @@ import subprocess
 import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import IO
 
 import mcp.client.stdio  # noqa: F401 (see below)
 import pytest
@@ -48,12 +49,14 @@ def run_in_process(
     cwd: Path,
     capfd: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    stdin: IO[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``weaver-tui *argv`` with ``env`` as the whole environment, in ``cwd``."""
+    """``weaver-tui *argv`` with ``env`` as the whole environment, in ``cwd``, reading
+    ``stdin`` (``/dev/null`` when none is given)."""
     capfd.readouterr()  # what the test printed so far is not the command's output
     with (
         monkeypatch.context() as patch,
-        open(os.devnull, encoding="utf-8") as stdin,
+        open(os.devnull, encoding="utf-8") if stdin is None else nullcontext(stdin) as stdin,
         _environment(env),
         _logging_of_a_new_process(),
     ):
