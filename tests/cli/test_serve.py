@@ -108,9 +108,12 @@ def _start(tmp_path: Path) -> Served:
     return Served(process, port, first.rstrip("\n"), match[2], lines, readers, stderr)
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = _start(tmp_path)
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's tests that only ask it things (pages, refusals): none of
+    them changes what it serves. A test that stops its server or runs a session starts its
+    own."""
+    server = _start(tmp_path_factory.mktemp("served"))
     yield server
     server.stop()
 
@@ -213,7 +216,9 @@ async def _read_until(ws: websockets.ClientConnection, marker: bytes) -> bytes:
     return received
 
 
-def test_the_token_holders_page_runs_the_app(served: Served) -> None:
+def test_the_token_holders_page_runs_the_app(tmp_path: Path) -> None:
+    served = _start(tmp_path)
+
     async def session() -> tuple[bytes, bytes]:
         origin = Origin(f"http://{served.address}")
         async with websockets.connect(
@@ -226,10 +231,12 @@ def test_the_token_holders_page_runs_the_app(served: Served) -> None:
             typed = await _read_until(ws, b"zebra")
         return first, typed
 
-    first, typed = asyncio.run(session())
+    try:
+        first, typed = asyncio.run(session())
+    finally:
+        rest, _ = served.stop()
     assert b"Write a message" in first  # the app's frames reach the browser side
     assert b"zebra" in typed  # and keys typed in the browser reach the composer
-    rest, _ = served.stop()
     assert rest == ""  # still one line on stdout: the link
 
 

@@ -34,12 +34,19 @@ PROCESS_VERBS = frozenset({"serve", "acp", "space"})
 """Verbs whose process matters (a server, a protocol on stdio, seats in child processes)."""
 
 
+PROCESS_FREE_ACTIONS = frozenset({("space", "close")})
+"""Actions of those verbs that only change the data folder (``space close`` revokes links)."""
+
+
 def needs_a_process(argv: Sequence[str]) -> bool:
     """Whether ``argv`` starts the app or a verb that only a real process can run."""
     if any(token in ("-h", "--help", "--version") for token in argv):
         return False
     verb = cli._first_verb(argv)
-    return verb is None or verb in PROCESS_VERBS
+    if verb is None:
+        return True
+    action = cli._first_verb(argv[list(argv).index(verb) + 1 :])
+    return verb in PROCESS_VERBS and (verb, action) not in PROCESS_FREE_ACTIONS
 
 
 def run_in_process(
