@@ -92,7 +92,7 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 200)
-        time.sleep(0.3)  # past one flush interval (100 ms), so the text on screen is on disk
+        _wait_until_flushed(tmp_path, "word0 word1 ")  # some of the text on screen is on disk
         process.kill()
         process.wait(timeout=WAIT_S)
     finally:
@@ -131,6 +131,19 @@ def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound
             parent = by_id.get(record.parent_id or "")
             assert not (record.role == "user" and parent and parent.role == "user")
         assert [r.content for r in records if r.role == "user"] == ["talk"]
+
+
+def _wait_until_flushed(tmp_path: Path, start: str) -> None:
+    """Wait until the streaming reply's stored text begins with ``start``."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+            (conversation,) = store.list_conversations()
+            records = store.list_messages(conversation.id)
+        if any(r.role == "assistant" and r.content.startswith(start) for r in records):
+            return
+        assert time.monotonic() < deadline, "the streaming reply was never flushed"
+        time.sleep(0.05)
 
 
 def _only_conversation(tmp_path: Path) -> str:
