@@ -3,9 +3,10 @@
 Starting ``python -m weaver_tui`` costs one to two seconds of imports per call; calling the
 console script's ``main(argv)`` costs none of that. What a new process would not inherit from
 the test is set aside for the call: the environment (only ``isolated_env``'s), the working
-folder, stdin (``/dev/null`` unless the test gives one), the root logger's handlers and levels (so a warning logged
-before the CLI sets up its log file reaches stderr, as Python's last resort prints it), and an
-uncaught exception becomes a traceback on stderr and exit code 1, as the interpreter does.
+folder, stdin (``/dev/null`` unless the test gives one), the root logger's handlers and levels
+(so a warning logged before the CLI sets up its log file reaches stderr, as Python's last
+resort prints it), and an uncaught exception becomes a traceback on stderr and exit code 1, as
+the interpreter does.
 """
 
 from __future__ import annotations
