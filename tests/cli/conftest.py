@@ -7,8 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -40,22 +43,46 @@ def isolated_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 def weaver(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """``weaver(*args, env={...})`` runs ``weaver-tui *args`` in this process, in ``tmp_path``
-    with ``isolated_env``; the app and the verbs that need a process of their own are refused
-    (use ``subprocess_cli``)."""
+    """``weaver(*args, env={...}, stdin=...)`` runs ``weaver-tui *args`` in this process, in
+    ``tmp_path`` with ``isolated_env``; ``stdin`` is bytes piped to it (the pipe then closed, as
+    ``subprocess.run(input=...)`` does) or an open file. The app and the verbs that need a
+    process of their own are refused (use ``subprocess_cli``)."""
 
-    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        *args: str, env: dict[str, str] | None = None, stdin: bytes | IO[str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         if needs_a_process(args):
             pytest.fail(f"weaver-tui {' '.join(args)} needs a process: use subprocess_cli")
-        return run_in_process(
-            args,
-            env=isolated_env(tmp_path, **(env or {})),
-            cwd=tmp_path,
-            capfd=capfd,
-            monkeypatch=monkeypatch,
-        )
+        with ExitStack() as stack:
+            if isinstance(stdin, bytes):
+                stdin = stack.enter_context(piped(stdin))
+            return run_in_process(
+                args,
+                env=isolated_env(tmp_path, **(env or {})),
+                cwd=tmp_path,
+                capfd=capfd,
+                monkeypatch=monkeypatch,
+                stdin=stdin,
+            )
 
     return run
+
+
+@contextmanager
+def piped(data: bytes) -> Iterator[IO[str]]:
+    """The read end of a pipe that carries ``data`` and then ends, as a process's stdin; a
+    thread writes it, so data larger than the pipe's buffer does not block the test."""
+    read_end, write_end = os.pipe()
+
+    def write() -> None:
+        with suppress(BrokenPipeError), open(write_end, "wb") as writer:
+            writer.write(data)  # the command may stop reading early: its pipe breaks
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    with open(read_end, encoding="utf-8") as reader:
+        yield reader
+    writer.join(timeout=CLI_TIMEOUT_S)
 
 
 @pytest.fixture

@@ -1,17 +1,20 @@
 """``ask --attach FILE`` and piped input: the files are stored on the user's message, sent to
 the model as content parts (text in a fence naming the file, images as image parts), and
 limited with the message; a binary file or a missing one is refused before anything is
-stored. Run as the real command, over real HTTP to the local test server."""
+stored. Run as the command runs (in this process, stdin a real pipe), over real HTTP to the
+local test server."""
 
 from __future__ import annotations
 
 import base64
+import os
 import sqlite3
 import subprocess
-import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from tests.cli.conftest import isolated_env
+from tests.cli.conftest import CLI_TIMEOUT_S
 from tests.support.fake_openai import FakeOpenAI, Reply
 
 PNG = base64.b64decode(
@@ -19,24 +22,23 @@ PNG = base64.b64decode(
 )
 
 
-def ask(
-    tmp_path: Path, fake_openai: FakeOpenAI, *args: str, stdin: bytes | None = None, **env: str
-) -> subprocess.CompletedProcess[bytes]:
-    settings = {
+Weaver = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _server_settings(fake_openai: FakeOpenAI) -> dict[str, str]:
+    return {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
         "WEAVER_API_KEY": "sk-test-not-a-real-key",
         "WEAVER_MODEL": "fake-model",
-        **env,
     }
-    return subprocess.run(
-        [sys.executable, "-m", "weaver_tui", "ask", *args],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path, **settings),
-        input=stdin if stdin is not None else b"",
-        capture_output=True,
-        timeout=60,
-    )
+
+
+def ask(
+    weaver: Weaver, fake_openai: FakeOpenAI, *args: str, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    settings = {**_server_settings(fake_openai), **env}
+    return weaver("ask", *args, env=settings, stdin=stdin if stdin is not None else b"")
 
 
 def stored_attachments(tmp_path: Path) -> list[str]:
@@ -46,16 +48,16 @@ def stored_attachments(tmp_path: Path) -> list[str]:
 
 
 def test_attached_files_and_piped_input_reach_the_model(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     (tmp_path / "build.log").write_text("error: linker failed at step 3\n", encoding="utf-8")
     (tmp_path / "shot.png").write_bytes(PNG)
     fake_openai.script(Reply("The linker failed."))
     done = ask(
-        tmp_path, fake_openai, "--attach", "build.log", "--attach", "shot.png",
+        weaver, fake_openai, "--attach", "build.log", "--attach", "shot.png",
         "why did this fail?", stdin=b"piped: make: *** [all] Error 2\n",
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr.decode()
+    assert done.returncode == 0, done.stderr
     content = fake_openai.chat_bodies[-1]["messages"][-1]["content"]
     texts = [part.get("text", "") for part in content if part["type"] == "text"]
     assert texts[0] == "why did this fail?"
@@ -70,58 +72,58 @@ def test_attached_files_and_piped_input_reach_the_model(
 
 
 def test_a_binary_or_missing_file_is_refused_before_anything_is_stored(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     (tmp_path / "blob.bin").write_bytes(b"\x00\xff\xfe" * 10)
     for name, said in (("blob.bin", "is not text"), ("nope.txt", "cannot be attached")):
-        done = ask(tmp_path, fake_openai, "--attach", name, "look")
+        done = ask(weaver, fake_openai, "--attach", name, "look")
         assert done.returncode == 2, done.stderr
-        assert said in done.stderr.decode()
-        assert b"Traceback" not in done.stderr
+        assert said in done.stderr
+        assert "Traceback" not in done.stderr
     assert not (tmp_path / "data" / "weaver.db").exists() or not stored_attachments(tmp_path)
 
 
 def test_attachments_count_toward_the_message_limit(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     (tmp_path / "big.log").write_text("x" * 5000, encoding="utf-8")
-    done = ask(tmp_path, fake_openai, "--attach", "big.log", "hi", WEAVER_MAX_MESSAGE_BYTES="2000")
+    done = ask(weaver, fake_openai, "--attach", "big.log", "hi", WEAVER_MAX_MESSAGE_BYTES="2000")
     assert done.returncode == 2
-    assert "limit" in done.stderr.decode()
+    assert "limit" in done.stderr
 
 
 def test_the_offline_model_says_it_cannot_see_an_image(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     (tmp_path / "shot.png").write_bytes(PNG)
-    done = ask(tmp_path, fake_openai, "--attach", "shot.png", "what is this?", WEAVER_PROVIDER="offline")  # fmt: skip
-    assert done.returncode == 0, done.stderr.decode()
-    assert "cannot see images" in done.stdout.decode()
+    done = ask(weaver, fake_openai, "--attach", "shot.png", "what is this?", WEAVER_PROVIDER="offline")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "cannot see images" in done.stdout
 
 
 def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     fake_openai.script(Reply("hello"))
-    settings = {
-        "WEAVER_PROVIDER": "openai-compatible",
-        "WEAVER_BASE_URL": fake_openai.base_url,
-        "WEAVER_API_KEY": "sk-test-not-a-real-key",
-        "WEAVER_MODEL": "fake-model",
-    }
-    child = subprocess.Popen(  # stdin: a pipe nobody writes to or closes
-        [sys.executable, "-m", "weaver_tui", "ask", "hi"],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path, **settings),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    read_end, write_end = os.pipe()  # stdin: a pipe nobody writes to
+    # Closed (ending the pipe) only if ``ask`` is still waiting on it long after it should
+    # have gone on: then the test fails instead of hanging.
+    ended_by_the_test = threading.Event()
+
+    def end_the_pipe() -> None:
+        ended_by_the_test.set()
+        os.close(write_end)
+
+    bound = threading.Timer(CLI_TIMEOUT_S / 4, end_the_pipe)
+    bound.start()
     try:
-        child.wait(timeout=30)  # returns although stdin never ends
+        with open(read_end, encoding="utf-8") as stdin:
+            done = weaver("ask", "hi", env=_server_settings(fake_openai), stdin=stdin)
     finally:
-        assert child.stdin is not None
-        child.stdin.close()
-        child.kill()
-    assert child.returncode == 0
+        bound.cancel()
+        bound.join()  # it has ended the pipe, or never will
+        if not ended_by_the_test.is_set():
+            os.close(write_end)
+    assert not ended_by_the_test.is_set(), "ask waited on a silent pipe"
+    assert done.returncode == 0, done.stderr
     assert "attachments" not in "".join(stored_attachments(tmp_path))

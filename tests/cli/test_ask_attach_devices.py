@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_ask_attach import ask, stored_attachments
+from tests.cli.test_ask_attach import Weaver, ask, stored_attachments
 from tests.support.fake_openai import FakeOpenAI
 
 
@@ -23,12 +23,12 @@ from tests.support.fake_openai import FakeOpenAI
     ids=["device", "link-to-device", "long-name", "past-path-max"],
 )
 def test_a_device_or_an_impossible_path_is_refused_in_one_short_sentence(
-    tmp_path: Path, fake_openai: FakeOpenAI, name: str, said: str
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI, name: str, said: str
 ) -> None:
     os.symlink("/dev/urandom", tmp_path / "random.txt")
-    done = ask(tmp_path, fake_openai, "--attach", name, "look")
+    done = ask(weaver, fake_openai, "--attach", name, "look")
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.decode().strip().splitlines()
+    lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, lines
     assert said in lines[0]
     assert len(lines[0]) < 300

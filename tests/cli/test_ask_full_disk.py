@@ -16,11 +16,12 @@ BIG_PIECE = " ".join(f"term{i}" for i in range(40_000))
 
 
 def test_ask_on_a_full_disk_says_so_in_one_sentence_and_keeps_the_question(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
     subprocess_cli: Callable[..., subprocess.CompletedProcess[str]],
     fake_openai: FakeOpenAI,
     tmp_path: Path,
 ) -> None:
-    """A real process: the second run limits the size of every SQLite file it opens."""
+    """The second run is a real process: it limits the size of every SQLite file it opens."""
     env = {
         "WEAVER_PROVIDER": "openai-compatible",
         "WEAVER_BASE_URL": fake_openai.base_url,
@@ -31,7 +32,7 @@ def test_ask_on_a_full_disk_says_so_in_one_sentence_and_keeps_the_question(
         Reply("First answer."),
         Reply(deltas=["The second ", "answer begins. ", BIG_PIECE], token_delay=0.2),
     )
-    first = subprocess_cli("ask", "--profile", "researcher", "first question", env=env)
+    first = weaver("ask", "--profile", "researcher", "first question", env=env)
     assert first.returncode == 0, first.stderr
     conversation_id = first.stderr.strip().splitlines()[-1].split(": ", 1)[1]
 

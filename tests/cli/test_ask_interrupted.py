@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,18 +22,20 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 WAIT_S = 60
 
 
+def _settings(fake_openai: FakeOpenAI) -> dict[str, str]:
+    return {
+        "WEAVER_PROVIDER": "openai-compatible",
+        "WEAVER_BASE_URL": fake_openai.base_url,
+        "WEAVER_API_KEY": "k",
+        "WEAVER_MODEL": "fake-model",
+    }
+
+
 def _start_ask(tmp_path: Path, fake_openai: FakeOpenAI) -> subprocess.Popen[bytes]:
-    env = isolated_env(
-        tmp_path,
-        WEAVER_PROVIDER="openai-compatible",
-        WEAVER_BASE_URL=fake_openai.base_url,
-        WEAVER_API_KEY="k",
-        WEAVER_MODEL="fake-model",
-    )
     return subprocess.Popen(
         [sys.executable, "-m", "weaver_tui", "ask", "--profile", "researcher", "talk"],
         cwd=tmp_path,
-        env=env,
+        env=isolated_env(tmp_path, **_settings(fake_openai)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
@@ -89,7 +92,7 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 200)
-        time.sleep(0.3)  # past one flush interval (100 ms), so the text on screen is on disk
+        _wait_until_flushed(tmp_path, "word0 word1 ")  # some of the text on screen is on disk
         process.kill()
         process.wait(timeout=WAIT_S)
     finally:
@@ -104,8 +107,9 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
 
 
 def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound(
-    tmp_path: Path, fake_openai: FakeOpenAI
+    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    """The second ask runs in this process: the turn lock is another process's."""
     # long enough that the first reply is still streaming however slowly the second process
     # starts (it is interrupted as soon as the second has answered)
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(30000)], token_delay=0.01))
@@ -113,18 +117,7 @@ def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound
     try:
         _read_until(first, 60)
         conversation = _only_conversation(tmp_path)
-        env = isolated_env(
-            tmp_path,
-            WEAVER_PROVIDER="openai-compatible",
-            WEAVER_BASE_URL=fake_openai.base_url,
-            WEAVER_API_KEY="k",
-            WEAVER_MODEL="fake-model",
-        )
-        second = subprocess.run(
-            [sys.executable, "-m", "weaver_tui", "ask", "--conversation", conversation, "more"],
-            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=WAIT_S,
-            stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+        second = weaver("ask", "--conversation", conversation, "more", env=_settings(fake_openai))
         first.send_signal(signal.SIGINT)
         first.communicate(timeout=WAIT_S)
     finally:
@@ -138,6 +131,19 @@ def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound
             parent = by_id.get(record.parent_id or "")
             assert not (record.role == "user" and parent and parent.role == "user")
         assert [r.content for r in records if r.role == "user"] == ["talk"]
+
+
+def _wait_until_flushed(tmp_path: Path, start: str) -> None:
+    """Wait until the streaming reply's stored text begins with ``start``."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+            (conversation,) = store.list_conversations()
+            records = store.list_messages(conversation.id)
+        if any(r.role == "assistant" and r.content.startswith(start) for r in records):
+            return
+        assert time.monotonic() < deadline, "the streaming reply was never flushed"
+        time.sleep(0.05)
 
 
 def _only_conversation(tmp_path: Path) -> str:

@@ -65,10 +65,30 @@ def test_argparse_exits_become_the_exit_status(weaver: Weaver) -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [(), ("--provider", "offline"), ("serve",), ("acp",), ("space", "open")]
+    "args",
+    [
+        (),
+        ("--provider", "offline"),
+        ("serve",),
+        ("acp",),
+        ("space", "open"),
+        ("space", "join", "http://127.0.0.1:8000/?seat=abc"),
+        ("space",),
+    ],
 )
 def test_the_app_and_the_verbs_that_need_a_process_are_refused(
     weaver: Weaver, args: tuple[str, ...]
 ) -> None:
     with pytest.raises(pytest.fail.Exception, match="use subprocess_cli"):
         weaver(*args)
+
+
+def test_closing_a_space_only_changes_the_data_folder_so_it_runs_in_process(
+    weaver: Weaver,
+) -> None:
+    result = weaver("space", "close", "--conversation", "no-such-conversation")
+
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "no-such-conversation" in result.stderr
+    assert "Traceback" not in result.stderr

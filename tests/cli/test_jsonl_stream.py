@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
-from tests.cli.conftest import isolated_env
 
 
 def _seed(tmp_path: Path) -> str:
@@ -46,11 +44,7 @@ def test_export_streams_and_import_reads_it_back_once(
     assert copy.returncode == 0
     assert "Budget talk" in copy.stdout
 
-    piped = subprocess.run(
-        [sys.executable, "-m", "weaver_tui", "import", "-"],
-        input=exported.stdout, cwd=tmp_path, env=isolated_env(tmp_path),
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    piped = weaver("import", "-", stdin=exported.stdout.encode())
     assert piped.returncode == 0
     assert "already imported as" in piped.stderr
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:

@@ -4,6 +4,7 @@ answer only its holder, at the served address, from the served page; a session r
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import queue
 import re
@@ -24,6 +25,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from tests.cli.conftest import isolated_env
+from tests.support.in_process_cli import run_in_process
 
 START_TIMEOUT_S = 60
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
@@ -108,9 +110,12 @@ def _start(tmp_path: Path) -> Served:
     return Served(process, port, first.rstrip("\n"), match[2], lines, readers, stderr)
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = _start(tmp_path)
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's tests that only ask it things (pages, refusals): none of
+    them changes what it serves. A test that stops its server or runs a session starts its
+    own."""
+    server = _start(tmp_path_factory.mktemp("served"))
     yield server
     server.stop()
 
@@ -213,7 +218,9 @@ async def _read_until(ws: websockets.ClientConnection, marker: bytes) -> bytes:
     return received
 
 
-def test_the_token_holders_page_runs_the_app(served: Served) -> None:
+def test_the_token_holders_page_runs_the_app(tmp_path: Path) -> None:
+    served = _start(tmp_path)
+
     async def session() -> tuple[bytes, bytes]:
         origin = Origin(f"http://{served.address}")
         async with websockets.connect(
@@ -226,27 +233,47 @@ def test_the_token_holders_page_runs_the_app(served: Served) -> None:
             typed = await _read_until(ws, b"zebra")
         return first, typed
 
-    first, typed = asyncio.run(session())
+    try:
+        first, typed = asyncio.run(session())
+    finally:
+        rest, _ = served.stop()
     assert b"Write a message" in first  # the app's frames reach the browser side
     assert b"zebra" in typed  # and keys typed in the browser reach the composer
-    rest, _ = served.stop()
     assert rest == ""  # still one line on stdout: the link
 
 
-def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
+@pytest.fixture
+def refused_serve(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Weaver:
+    """``refused_serve(*args)`` runs ``weaver-tui serve *args`` in this process, for the
+    refusals that come before anything is served: a call that got past its check would fail
+    the test at once instead of serving forever."""
+    from weaver_tui import guarded_server
+
+    def never_serve(_server: object) -> None:
+        pytest.fail("serve started serving instead of refusing")
+
+    monkeypatch.setattr(guarded_server.GuardedServer, "serve", never_serve)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return run_in_process(
+            ("serve", *args),
+            env=isolated_env(tmp_path),
+            cwd=tmp_path,
+            capfd=capfd,
+            monkeypatch=monkeypatch,
+        )
+
+    return run
+
+
+def test_a_taken_port_is_one_clear_sentence(refused_serve: Weaver) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run(
-            [sys.executable, "-m", "weaver_tui", "serve", "--port", str(port)],
-            cwd=tmp_path,
-            env=isolated_env(tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            stdin=subprocess.DEVNULL,
-        )
+        result = refused_serve("--port", str(port))
     assert result.returncode == 1
     assert result.stderr.strip() == (
         f"weaver-tui: port {port} on 127.0.0.1 is already in use: stop what uses it, or pick "
@@ -254,31 +281,26 @@ def test_a_taken_port_is_one_clear_sentence(tmp_path: Path) -> None:
     )
 
 
-def test_a_wildcard_address_is_one_clear_sentence(subprocess_cli: Weaver) -> None:
-    result = subprocess_cli("serve", "--host", "0.0.0.0", "--port", str(_free_port()))
+def test_a_wildcard_address_is_one_clear_sentence(refused_serve: Weaver) -> None:
+    result = refused_serve("--host", "0.0.0.0", "--port", str(_free_port()))
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1
     assert "--host" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(tmp_path: Path) -> None:
+def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(
+    refused_serve: Weaver, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``textual-serve`` is the optional ``serve`` extra: without it, ``serve`` says how to
-    install it (here it is hidden from the child by a ``None`` entry in ``sys.modules``)."""
-    code = (
-        "import sys; sys.modules['textual_serve'] = None\n"
-        "from weaver_tui.cli import main\n"
-        f"sys.exit(main(['serve', '--port', '{_free_port()}']))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=isolated_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    install it (here, for this test only, it is hidden by ``None`` entries in ``sys.modules``
+    and the module that imports it is imported afresh)."""
+    for name in [n for n in sys.modules if n.split(".")[0] == "textual_serve"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "weaver_tui.guarded_server")
+    with pytest.raises(ImportError):  # so the call below cannot serve either
+        importlib.import_module("weaver_tui.guarded_server")
+    result = refused_serve("--port", str(_free_port()))
     assert result.returncode == 1
     assert result.stderr.strip() == (
         "weaver-tui: serving to a browser needs the optional serve extra: install it with "

@@ -10,7 +10,7 @@ import queue
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -24,6 +24,7 @@ from tests.cli.test_serve import Served, _drain, _free_port, _refusal
 WAIT_S = 90
 SEAT_LINE = re.compile(r"(\w+): http://127\.0\.0\.1:(\d+)/\?seat=([A-Za-z0-9_-]{43})")
 F8 = "\x1b[19~"
+Weaver = Callable[..., subprocess.CompletedProcess[str]]
 
 
 class Space(Served):
@@ -156,12 +157,8 @@ def test_a_seat_closed_mid_reply_loses_nothing_and_its_link_resumes(space: Space
     assert b"remember this please" in asyncio.run(come_back())
 
 
-def test_closing_the_space_revokes_every_link(space: Space, tmp_path: Path) -> None:
-    closed = subprocess.run(
-        [sys.executable, "-m", "weaver_tui", "space", "close", "--conversation",
-         space.conversation_id],
-        cwd=tmp_path, env=isolated_env(tmp_path), capture_output=True, text=True, timeout=WAIT_S,
-    )  # fmt: skip
+def test_closing_the_space_revokes_every_link(space: Space, weaver: Weaver) -> None:
+    closed = weaver("space", "close", "--conversation", space.conversation_id)
     assert closed.returncode == 0, closed.stderr
     assert "closed 2 seats" in closed.stdout
     for name in space.seats:

@@ -5,13 +5,12 @@ a link that is not a seat's, a revoked one and a host that is gone are each one 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 from tests.cli.conftest import isolated_env
 from tests.cli.test_serve import _free_port
-from tests.cli.test_space import Space, space  # noqa: F401 (the fixture)
+from tests.cli.test_space import Space, Weaver, space  # noqa: F401 (the fixture)
 from tests.ui_app.test_launch_typing_pty import Terminal
 
 CTRL_Q = b"\x11"
@@ -48,12 +47,12 @@ def test_a_seat_joined_from_a_terminal_sends_as_its_participant_and_shows_the_re
     assert seat.process.returncode == 0
 
 
-def test_a_revoked_link_is_refused_in_one_sentence(space: Space, tmp_path: Path) -> None:  # noqa: F811
-    closed = subprocess.run(
-        [sys.executable, "-m", "weaver_tui", "space", "close", "--conversation",
-         space.conversation_id],
-        cwd=tmp_path, env=isolated_env(tmp_path), capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+def test_a_revoked_link_is_refused_in_one_sentence(
+    space: Space,  # noqa: F811
+    weaver: Weaver,
+    tmp_path: Path,
+) -> None:
+    closed = weaver("space", "close", "--conversation", space.conversation_id)
     assert closed.returncode == 0, closed.stderr
     seat = join(tmp_path, space.seat_url("Sam"))
     try:

@@ -102,19 +102,33 @@ def test_a_second_process_asking_in_a_busy_conversation_is_refused_and_writes_no
 
 
 def test_two_processes_answering_different_conversations_at_once_lose_nothing(
-    fake_openai: FakeOpenAI, tmp_path: Path
+    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
+    """The other process's reply streams one chunk per step: a chunk every 50 ms while this
+    process answers a whole turn of its own, its last chunks only once that turn is done, so
+    the two replies are surely written at once."""
     env = _env(fake_openai)
-    fake_openai.script(SLOW, SLOW)
-    runs = [_start(tmp_path, env, "--profile", "researcher", f"question {n}") for n in (1, 2)]
+    held_back = 5
+    fake_openai.script(Reply(deltas=SLOW.deltas, lockstep=True), SLOW)
+    db = tmp_path / "data" / "weaver.db"
+    other = _start(tmp_path, env, "--profile", "researcher", "question 1")
+    stop_stepping = threading.Event()
     try:
-        ends = [run.communicate(timeout=CLI_TIMEOUT_S) for run in runs]
+        _wait_for(lambda: bool(fake_openai.chat_requests))  # its data folder is set up
+        stepper = _step_every_50_ms(fake_openai, len(SLOW.deltas or []) - held_back, stop_stepping)
+        _wait_for(lambda: _partly_written_below(db, "question 1"))
+        here = weaver("ask", "--profile", "researcher", "question 2", env=env)
+        stop_stepping.set()
+        stepper.join()
+        for _ in range(held_back + 10):  # the rest of its chunks, and the end of its stream
+            fake_openai.step()
+        _out, other_err = other.communicate(timeout=CLI_TIMEOUT_S)
     finally:
-        for run in runs:
-            run.kill()
+        stop_stepping.set()
+        other.kill()
 
-    assert [run.returncode for run in runs] == [0, 0], [err for _out, err in ends]
-    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+    assert [other.returncode, here.returncode] == [0, 0], [other_err, here.stderr]
+    with SqliteConversationStore(db) as store:
         conversations = store.list_conversations()
         assert len(conversations) == 2
         for conversation in conversations:
@@ -123,3 +137,31 @@ def test_two_processes_answering_different_conversations_at_once_lose_nothing(
             assert records[1].status is MessageStatus.COMPLETE
             assert records[1].content.strip().endswith("piece59")
         assert integrity(store) == "ok"
+
+
+def _step_every_50_ms(
+    fake_openai: FakeOpenAI, steps: int, stop: threading.Event
+) -> threading.Thread:
+    def step() -> None:
+        for _ in range(steps):
+            if stop.wait(0.05):
+                return
+            fake_openai.step()
+
+    stepper = threading.Thread(target=step, daemon=True)
+    stepper.start()
+    return stepper
+
+
+def _partly_written_below(db: Path, question: str) -> bool:
+    """Whether the reply to ``question`` is streaming with some of its text on disk."""
+    with SqliteConversationStore(db) as store:
+        for conversation in store.list_conversations():
+            records = store.list_messages(conversation.id)
+            asked = [r.id for r in records if r.content == question]
+            if any(
+                r.parent_id in asked and r.status is MessageStatus.STREAMING and r.content
+                for r in records
+            ):
+                return True
+    return False

@@ -3,9 +3,10 @@
 Starting ``python -m weaver_tui`` costs one to two seconds of imports per call; calling the
 console script's ``main(argv)`` costs none of that. What a new process would not inherit from
 the test is set aside for the call: the environment (only ``isolated_env``'s), the working
-folder, stdin (``/dev/null``), the root logger's handlers and levels (so a warning logged
-before the CLI sets up its log file reaches stderr, as Python's last resort prints it), and an
-uncaught exception becomes a traceback on stderr and exit code 1, as the interpreter does.
+folder, stdin (``/dev/null`` unless the test gives one), the root logger's handlers and levels
+(so a warning logged before the CLI sets up its log file reaches stderr, as Python's last
+resort prints it), and an uncaught exception becomes a traceback on stderr and exit code 1, as
+the interpreter does.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import subprocess
 import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import IO
 
 import mcp.client.stdio  # noqa: F401 (see below)
 import pytest
@@ -33,12 +35,19 @@ PROCESS_VERBS = frozenset({"serve", "acp", "space"})
 """Verbs whose process matters (a server, a protocol on stdio, seats in child processes)."""
 
 
+PROCESS_FREE_ACTIONS = frozenset({("space", "close")})
+"""Actions of those verbs that only change the data folder (``space close`` revokes links)."""
+
+
 def needs_a_process(argv: Sequence[str]) -> bool:
     """Whether ``argv`` starts the app or a verb that only a real process can run."""
     if any(token in ("-h", "--help", "--version") for token in argv):
         return False
     verb = cli._first_verb(argv)
-    return verb is None or verb in PROCESS_VERBS
+    if verb is None:
+        return True
+    action = cli._first_verb(argv[list(argv).index(verb) + 1 :])
+    return verb in PROCESS_VERBS and (verb, action) not in PROCESS_FREE_ACTIONS
 
 
 def run_in_process(
@@ -48,12 +57,14 @@ def run_in_process(
     cwd: Path,
     capfd: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    stdin: IO[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``weaver-tui *argv`` with ``env`` as the whole environment, in ``cwd``."""
+    """``weaver-tui *argv`` with ``env`` as the whole environment, in ``cwd``, reading
+    ``stdin`` (``/dev/null`` when none is given)."""
     capfd.readouterr()  # what the test printed so far is not the command's output
     with (
         monkeypatch.context() as patch,
-        open(os.devnull, encoding="utf-8") as stdin,
+        open(os.devnull, encoding="utf-8") if stdin is None else nullcontext(stdin) as stdin,
         _environment(env),
         _logging_of_a_new_process(),
     ):
