@@ -60,5 +60,7 @@ def test_ask_on_a_full_disk_says_so_in_one_sentence_and_keeps_the_question(
         reply = records[-1]
         assert reply.role == "assistant"
         assert reply.status is MessageStatus.ERROR
-        assert reply.content == "The second answer begins. "
+        # What was saved before the disk filled: the reply's text is saved at most every
+        # 100 ms, so a loaded machine may have saved only the first piece.
+        assert reply.content in ("The second ", "The second answer begins. ")
         assert integrity(store) == "ok"
