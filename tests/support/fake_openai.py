@@ -156,7 +156,8 @@ class FakeOpenAI:
         self._server = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
+            # How often the loop looks for stop(): every test stops its server once, and waits.
+            kwargs={"poll_interval": 0.01},
             name="fake-openai",
             daemon=True,
         )
