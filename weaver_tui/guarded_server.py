@@ -33,7 +33,7 @@ from pathlib import Path
 from string import Template
 from typing import TextIO
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 from aiohttp.typedefs import Handler
 from textual_serve.server import Server, to_int
 
@@ -103,6 +103,7 @@ class GuardedServer(Server):
         self.allowed_hosts = allowed_hosts(host, port)
         self.allowed_origins = frozenset(f"http://{value}" for value in self.allowed_hosts)
         self.out = out or sys.stdout
+        self._sessions: set[web.WebSocketResponse] = set()
 
     def command_for(self, token: str) -> str | None:
         """The app command a connection holding ``token`` runs, or None for a wrong token."""
@@ -166,6 +167,7 @@ class GuardedServer(Server):
             return await self._check_host(request, handler)
 
         app = web.Application(middlewares=[check_host])
+        app.on_shutdown.append(self._end_sessions)
         app.add_routes(
             [
                 web.get("/", self.handle_page, name="index"),
@@ -221,6 +223,7 @@ class GuardedServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         await websocket.prepare(request)
+        self._sessions.add(websocket)
 
         async def close() -> None:
             await websocket.close()
@@ -242,8 +245,16 @@ class GuardedServer(Server):
         except Exception:
             logger.exception("a browser session failed")
         finally:
+            self._sessions.discard(websocket)
             await service.stop()
         return websocket
+
+    async def _end_sessions(self, _app: web.Application) -> None:
+        """The server is stopping: tell every connected page so and end its session (its app
+        is stopped as the session ends). aiohttp would otherwise give a session that is
+        still connected a minute to end by itself before the server could stop."""
+        for websocket in list(self._sessions):
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"The server stopped.")
 
 
 def tokens_match(given: str, expected: str) -> bool:

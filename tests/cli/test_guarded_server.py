@@ -11,7 +11,7 @@ import shlex
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 
 import pytest
@@ -98,6 +98,8 @@ class SeatServer(GuardedServer):
         self.printed = io.StringIO()
         super().__init__("unused", host="127.0.0.1", port=port, out=self.printed)
         self.seats = seats
+        self.stop_serving: Callable[[], object] = lambda: None
+        """Ask the server to stop (as the fixture's teardown does)."""
 
     def command_for(self, token: str) -> str | None:
         seat = self.seats.get(token)
@@ -113,6 +115,7 @@ def seat_server(unused_tcp_port: int) -> Iterator[SeatServer]:
     thread.start()
     stop = asyncio.Event()
     served: Future[None] = asyncio.run_coroutine_threadsafe(server.serve_until(stop), loop)
+    server.stop_serving = lambda: loop.call_soon_threadsafe(stop.set)
     asyncio.run_coroutine_threadsafe(_announced(server), loop).result(timeout=START_TIMEOUT_S)
     yield server
     loop.call_soon_threadsafe(stop.set)
@@ -183,3 +186,28 @@ def test_an_app_that_does_not_quit_is_stopped_when_its_session_ends(
     while running() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running()
+
+
+def test_stopping_the_server_tells_a_connected_page_and_ends_its_session(
+    seat_server: SeatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page is closed as "going away" with the reason, by the server, while the page
+    still holds the connection open: the stop does not wait for the page to leave."""
+    monkeypatch.setattr(ScopedAppService, "quit_timeout_s", 0.5)
+
+    async def hold_open_while_stopping() -> tuple[int | None, str | None]:
+        url = f"ws://{seat_server.served_address}/ws/stuck-token?width=80&height=24"
+        origin = Origin(f"http://{seat_server.served_address}")
+        async with (
+            asyncio.timeout(START_TIMEOUT_S),
+            websockets.connect(url, origin=origin, proxy=None) as ws,
+        ):
+            await ws.recv()  # the app runs
+            seat_server.stop_serving()
+            async for _ in ws:  # until the server closes it (an abnormal close raises)
+                pass
+            return ws.close_code, ws.close_reason
+
+    code, reason = asyncio.run(hold_open_while_stopping())
+    assert code == 1001  # going away
+    assert reason == "The server stopped."

@@ -161,6 +161,37 @@ def test_token_delay_paces_the_stream(fake_openai: FakeOpenAI) -> None:
     assert len([piece for piece in arrivals if '"content"' in piece]) >= 3
 
 
+def test_a_held_reply_sends_what_comes_before_the_hold_and_the_rest_once_released(
+    fake_openai: FakeOpenAI,
+) -> None:
+    fake_openai.script(Reply(deltas=["first", "second"], holds=(1,)))
+    arrivals: list[str] = []
+    first_arrived = threading.Event()
+
+    def read() -> None:
+        with (
+            httpx.Client(trust_env=False, timeout=30) as client,
+            client.stream(
+                "POST", f"{fake_openai.base_url}/chat/completions", json={"stream": True}
+            ) as response,
+        ):
+            for piece in response.iter_raw():
+                arrivals.append(piece.decode())
+                if "first" in "".join(arrivals):
+                    first_arrived.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert first_arrived.wait(timeout=30)
+    assert "second" not in "".join(arrivals)  # unpaced, it would have come in the same write
+
+    fake_openai.release()
+    reader.join(timeout=30)
+    assert not reader.is_alive()
+    assert "second" in "".join(arrivals)
+    assert "[DONE]" in "".join(arrivals)
+
+
 def test_markdown_tokens_are_deterministic_and_exact() -> None:
     tokens = markdown_tokens(20_000)
 

@@ -95,7 +95,8 @@ async def test_a_second_turn_at_the_same_leaf_is_refused_and_writes_nothing(
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime = AgentRuntime(store, checkpointer, data_dir=tmp_path)
-    fake_openai.script(Reply(content="a slow answer " * 20, token_delay=0.05))
+    # Held before its first word until the second turn has been refused: the first is running.
+    fake_openai.script(Reply(content="a held answer", holds=(0,)))
     conversation = store.create_conversation("ide-helper", "busy")
     model = openai_model()
 
@@ -113,6 +114,7 @@ async def test_a_second_turn_at_the_same_leaf_is_refused_and_writes_nothing(
     assert len(refused) == 1
     assert isinstance(refused[0], RunError)
     assert refused[0].error.code == "busy"
+    fake_openai.release()
     rest = [event async for event in first]
     assert isinstance(rest[-1], RunFinished)
     contents = [m.content for m in store.path_to_root(rest[-1].leaf_id) if m.role == "user"]

@@ -92,6 +92,7 @@ class FakeOpenAI:
         (no scripted reply is used up)."""
         self.requests: list[RecordedRequest] = []
         self._steps = threading.Semaphore(0)
+        self._releases = threading.Semaphore(0)
         self._queue: deque[ReplySource] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -162,7 +163,8 @@ class FakeOpenAI:
         self._server = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.05},
+            # How often the loop looks for stop(): every test stops its server once, and waits.
+            kwargs={"poll_interval": 0.01},
             name="fake-openai",
             daemon=True,
         )
@@ -198,9 +200,21 @@ class FakeOpenAI:
     def wait_step(self) -> bool:
         """Wait for :meth:`step` (up to ``LOCKSTEP_BOUND_S``); False if it never came or the
         server is stopping."""
+        return self._acquire(self._steps)
+
+    def release(self) -> None:
+        """Let a reply held at one of its ``holds`` go on (see ``Reply.holds``)."""
+        self._releases.release()
+
+    def wait_release(self) -> bool:
+        """Wait for :meth:`release` (up to ``LOCKSTEP_BOUND_S``); False if it never came or
+        the server is stopping."""
+        return self._acquire(self._releases)
+
+    def _acquire(self, signal: threading.Semaphore) -> bool:
         deadline = time.monotonic() + LOCKSTEP_BOUND_S
         while not self._stopping.is_set() and time.monotonic() < deadline:
-            if self._steps.acquire(timeout=0.05):
+            if signal.acquire(timeout=0.05):
                 return True
         return False
 
@@ -335,7 +349,10 @@ class _Handler(BaseHTTPRequestHandler):
         buffer: list[bytes] = []
         size = 0
         started = time.monotonic()
+        held = reply.held_events()
         for sent, event in enumerate(events):
+            if sent in held and not self._hold(buffer):
+                return
             if sent == reply.reset_after:
                 self._flush(buffer)
                 self._reset()
@@ -365,6 +382,11 @@ class _Handler(BaseHTTPRequestHandler):
         self._flush(buffer)
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
+
+    def _hold(self, buffer: list[bytes]) -> bool:
+        """Send what is buffered and wait for the test's release; False if it never came."""
+        self._flush(buffer)
+        return self.fake.wait_release()
 
     def _flush(self, buffer: list[bytes]) -> None:
         if not buffer:

@@ -109,6 +109,11 @@ class Reply:
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
     waiting for more, would never get the next one."""
+    holds: tuple[int, ...] = ()
+    """Content-delta indices the stream stops before (everything sent so far flushed) until
+    the test calls ``FakeOpenAI.release()``, once per hold; ``len(deltas)`` holds before the
+    tool calls and the finish. A reply that must still be streaming when the test acts holds
+    there, instead of being paced slowly enough on a clock."""
 
     # Faults, named as a test reads them.
     @classmethod
@@ -166,6 +171,11 @@ class Reply:
         if self.chunks is not None:
             return split_even(self.content, self.chunks)
         return split_tokens(self.content)
+
+    def held_events(self) -> frozenset[int]:
+        """The stream's event indices of :attr:`holds` (the role and reasoning events first)."""
+        first = 1 + len(self.reasoning or ())
+        return frozenset(first + index for index in self.holds)
 
     def final_finish_reason(self) -> str:
         if self.finish_reason:

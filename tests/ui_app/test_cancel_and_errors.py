@@ -19,7 +19,7 @@ async def test_escape_cancels_and_keeps_the_partial_reply_marked_cancelled(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
     words = [f"word{n} " for n in range(400)]
-    fake_openai.script(Reply(deltas=words, token_delay=0.01))
+    fake_openai.script(Reply(deltas=words, holds=(10,)))  # still running when Esc comes
     async with new_app(remote_services, profile=PROFILE).run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         await send(pilot, "talk for a long time", wait=False)

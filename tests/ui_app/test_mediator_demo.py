@@ -100,7 +100,7 @@ async def test_esc_in_a_turn_cancels_it_and_stops_the_demo(
     """A slow first reply from the local server: Esc while it streams ends the turn
     cancelled, and no further turn is sent."""
     words = [f"word{n} " for n in range(400)]
-    fake_openai.script(Reply(deltas=words, token_delay=0.01))
+    fake_openai.script(Reply(deltas=words, holds=(10,)))  # still streaming when Esc comes
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         screen.demo_pause_s = 0.01

@@ -17,11 +17,13 @@ from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.services import Services
 
 WORDS = [f"private{n} " for n in range(300)]
-"""The mediator's answer to Alex (no delivery tool: it goes to the speaker only), streamed
-slowly enough that the view is switched while it is still being written."""
-LONG_WORDS = [f"private{n} " for n in range(3000)]
-"""A reply that outlasts the view switch even on a loaded machine; it is cancelled once enough
-tokens have streamed after the switch."""
+"""The mediator's answer to Alex (no delivery tool: it goes to the speaker only)."""
+AT_SWITCH = 10
+"""The server holds the reply after this many words, until the view has been switched: the
+switch happens while the reply is still being written, however loaded the machine."""
+AFTER_SWITCH = 110
+"""It holds again after this many: the words in between (over 500 characters) stream into
+the switched view, and the reply is cancelled while it is still being written."""
 
 
 def shown_text(screen: ChatScreen) -> str:
@@ -37,7 +39,7 @@ async def switch_to(pilot: Pilot[Any], screen: ChatScreen, view: str | None) -> 
 async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.script(Reply(deltas=LONG_WORDS, token_delay=0.01))
+    fake_openai.script(Reply(deltas=WORDS, holds=(AT_SWITCH, AFTER_SWITCH)))
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 0)  # the model's view: everything
         await send(pilot, ALEX_SAYS, wait=False)
@@ -51,6 +53,7 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
         turn = screen.turn
         assert turn is not None
         streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+        fake_openai.release()
         await wait_until(
             pilot,
             lambda: (
@@ -58,6 +61,7 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
                 > streamed_at_switch + 500
             ),
         )
+        assert screen.running
         screen.action_cancel_reply()
         await settle(pilot)
 
@@ -68,7 +72,7 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
 async def test_switching_back_to_the_model_view_shows_all_streamed_so_far(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.script(Reply(deltas=WORDS, token_delay=0.02))
+    fake_openai.script(Reply(deltas=WORDS, holds=(AT_SWITCH,)))
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 3)  # Sam's view
         assert screen.mediator_view == "Sam"
@@ -88,6 +92,7 @@ async def test_switching_back_to_the_model_view_shows_all_streamed_so_far(
         assert screen.running, "the reply ended before the view was switched"
         reply = screen.messages.items[-1]
         assert reply.content.startswith("private0 private1 ")
+        fake_openai.release()
         await settle(pilot)
 
         assert screen.messages.items[-1].content == "".join(WORDS)
@@ -123,9 +128,11 @@ async def test_alexs_view_shows_nothing_of_a_reply_whose_audience_is_not_settled
     goes on to answer Sam privately), so switching to Alex's view mid-reply shows none of
     them; Alex's view reads through the store's viewer filter, where a reply still streaming
     is nobody's but the facilitator's."""
-    aside = [f"aside{n} " for n in range(3000)]
+    aside = [f"aside{n} " for n in range(300)]
     call = ToolCall("reply_privately", {"recipient": "Sam", "content": "Only for Sam."})
-    fake_openai.script(Reply(deltas=aside, token_delay=0.01, tool_calls=[call]), Reply("Done."))
+    fake_openai.script(
+        Reply(deltas=aside, holds=(AT_SWITCH, AFTER_SWITCH), tool_calls=[call]), Reply("Done.")
+    )
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 0)  # the model's view: everything
         await send(pilot, ALEX_SAYS, wait=False)
@@ -139,6 +146,7 @@ async def test_alexs_view_shows_nothing_of_a_reply_whose_audience_is_not_settled
         turn = screen.turn
         assert turn is not None
         streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+        fake_openai.release()
         await wait_until(
             pilot,
             lambda: (
@@ -146,6 +154,7 @@ async def test_alexs_view_shows_nothing_of_a_reply_whose_audience_is_not_settled
                 > streamed_at_switch + 200
             ),
         )
+        assert screen.running
         screen.action_cancel_reply()
         await settle(pilot)
 

@@ -80,7 +80,8 @@ async def test_reply_streams_from_an_openai_compatible_server_with_a_tool(
 async def test_sending_while_a_reply_runs_keeps_the_draft(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.script(Reply("slow " * 40, token_delay=0.05), Reply("second"))
+    # Held before its first word: the reply is still running when the second message comes.
+    fake_openai.script(Reply("slow " * 40, holds=(0,)), Reply("second"))
     app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)

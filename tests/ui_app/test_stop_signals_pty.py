@@ -37,6 +37,26 @@ def _wait_until(condition: Callable[[], bool], terminal: Terminal | None = None)
     return True
 
 
+_WRITE_SYSCALL = {"x86_64": "1", "aarch64": "64"}
+"""The number of write(2) in ``/proc/PID/task/TID/syscall``, by machine."""
+
+
+def _writes_wait(pid: int) -> bool:
+    """Whether a thread of the app sleeps inside a write(2) to its terminal: the terminal is
+    not read and its buffer is full, so the write waits until it is read."""
+    write = _WRITE_SYSCALL[os.uname().machine]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            call = (task / "syscall").read_text().split()
+            target = os.readlink(f"/proc/{pid}/fd/{int(call[1], 16)}") if call[0] == write else ""
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue  # the thread ended meanwhile, or is running (no syscall to show)
+        if state == "S" and target.startswith("/dev/pts/"):
+            return True
+    return False
+
+
 def _reply_words(tmp_path: Path) -> int:
     return sum(len(text.split()) for text in _messages(tmp_path, "assistant"))
 
@@ -62,7 +82,9 @@ def _start(tmp_path: Path, fake_openai: FakeOpenAI, reply: Reply) -> Terminal:
     terminal = Terminal(
         [sys.executable, "-m", "weaver_tui", "--profile", "mediator"], tmp_path, env
     )
-    terminal.wait_for(b"Write a message")
+    # The chat screen's own panel, not the launch frame: typing at the first frame is
+    # test_launch_typing_pty's subject; here the message must simply be sent.
+    terminal.wait_for(b"Speaking as:")
     terminal.type(b"tell me a long story\r")
     return terminal
 
@@ -111,16 +133,8 @@ def test_a_terminal_that_stops_reading_does_not_keep_the_app_alive(
     terminal = _start(tmp_path, fake_openai, _long_reply())
     try:
         assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
-        # Stop reading: the pty's buffer fills and the app's writes wait. Its reply stops
-        # growing once it waits (seen as two equal counts half a second apart).
-        counts = [-1]
-
-        def stalled() -> bool:
-            time.sleep(0.5)
-            counts.append(_reply_words(tmp_path))
-            return counts[-1] == counts[-2]
-
-        _wait_until(stalled)
+        # Stop reading: the pty's buffer fills and the app's writes wait.
+        assert _wait_until(lambda: _writes_wait(terminal.process.pid)), "the writes never waited"
         code = _ends_after(terminal, signal.SIGTERM)
     finally:
         terminal.close()

@@ -58,7 +58,7 @@ async def test_the_folded_line_counts_reasoning_as_it_streams(
         Reply(
             reasoning=["<thinking> ", "a bit ", "more "],
             deltas=["Answer."],
-            token_delay=0.3,
+            holds=(0,),  # the answer waits until the test has seen the reasoning stream
         )
     )
     app = new_app(remote_services, profile="researcher")
@@ -75,6 +75,7 @@ async def test_the_folded_line_counts_reasoning_as_it_streams(
         await wait_until(pilot, counted)  # the line is there while the reasoning streams
         assert screen.messages.items[-1].status == "streaming"
         assert "Answer." not in screen.messages.visible_text()
+        fake_openai.release()
         await settle(pilot)
         assert counted(len("<thinking> a bit more "))
         assert "Answer." in screen.messages.visible_text()

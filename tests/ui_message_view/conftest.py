@@ -94,3 +94,10 @@ async def drained(
             raise AssertionError("the message view never finished rendering what it was given")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+async def landed(view: MessageView, pilot: Pilot[None]) -> None:
+    """Wait until a scroll the user asked for (animated, for Page Up or Home) has finished and
+    what it shows is rendered and painted."""
+    await pilot.wait_for_scheduled_animations()
+    await drained(view, pilot)

@@ -6,7 +6,7 @@ from textual.pilot import Pilot
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView
 
-from .conftest import SIZE, HostApp, drained, history
+from .conftest import SIZE, HostApp, drained, history, landed
 
 
 async def _stream(view: MessageView, pilot: Pilot[None], lines: range) -> None:
@@ -26,7 +26,7 @@ async def test_follow_sticks_to_the_bottom_stops_on_scroll_up_and_resumes_with_e
         assert "line 39 of the streamed reply" in view.visible_text()
 
         await pilot.press("pageup")
-        await pilot.pause(0.3)
+        await landed(view, pilot)
         assert not view.following
         held = view.scroll_y
         assert held < view.max_scroll_y
@@ -52,10 +52,10 @@ async def test_scrolling_back_to_the_bottom_follows_again() -> None:
         view.start_message(MessageItem(id="r", role="assistant"))
         await _stream(view, pilot, range(0, 10))
         await pilot.press("pageup")
-        await pilot.pause(0.3)
+        await landed(view, pilot)
         assert not view.following
         await pilot.press("pagedown", "pagedown")
-        await pilot.pause(0.3)
+        await landed(view, pilot)
         assert view.following
         await _stream(view, pilot, range(10, 30))
         assert "line 29 of the streamed reply" in view.visible_text()

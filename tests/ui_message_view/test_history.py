@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from weaver_tui.widgets.message_view import MessageView
 
-from .conftest import SIZE, HostApp, history
+from .conftest import SIZE, HostApp, history, landed
 
 
 async def test_a_two_thousand_message_path_shows_the_last_messages_at_once() -> None:
@@ -36,7 +36,7 @@ async def test_jumping_into_history_renders_only_that_region_and_keeps_the_heade
         assert view.cached_block_count - before <= 40
 
         await pilot.press("home")
-        await pilot.pause(0.5)
+        await landed(view, pilot)
         assert "Question number 0?" in view.visible_text()[1]
         assert view.cached_block_count - before <= 80
 

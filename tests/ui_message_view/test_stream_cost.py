@@ -12,7 +12,7 @@ from weaver_tui.widgets.message_view import MessageItem, MessageView, budget
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.rich_markdown import lexer_for
 
-from .conftest import SIZE, HostApp, drained
+from .conftest import SIZE, HostApp, drained, landed
 
 
 def _record_painted_lines(view: MessageView) -> list[int]:
@@ -78,7 +78,7 @@ async def test_far_blocks_drop_their_lines_and_render_again_unchanged(
             view.append_text("r", text[start : start + 400])
             await pilot.pause(0.05)
         view.finish_message("r", "complete")
-        await pilot.pause(0.3)
+        await drained(view, pilot)
         lines = view.text_lines()  # renders every block: all heights are real now
         entry = view._layout.get("r")
         assert entry is not None
@@ -86,7 +86,7 @@ async def test_far_blocks_drop_their_lines_and_render_again_unchanged(
         total, heights = view._layout.total, [block.height for block in entry.blocks]
 
         view.action_jump_to_latest()  # the next update finds far too many rendered lines
-        await pilot.pause(0.3)
+        await landed(view, pilot)
         rendered = [block for block in entry.blocks if block.strips is not None]
         assert 0 < len(rendered) < len(entry.blocks) // 4  # the far ones were dropped
         assert entry.blocks[0].strips is None
@@ -94,7 +94,7 @@ async def test_far_blocks_drop_their_lines_and_render_again_unchanged(
         assert "Sentence number 199" in "\n".join(view.visible_text())
 
         view.scroll_to_message("r")  # back to the top: rendered again, in the same place
-        await pilot.pause(0.3)
+        await landed(view, pilot)
         assert view.visible_text()[1].strip().startswith("Part 0")
         assert entry.blocks[0].strips is not None
         assert view._layout.total == total
