@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from typing import Any
 
+import pytest
 from textual.widget import Widget
 
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
@@ -114,6 +116,28 @@ async def test_from_the_composer_the_screen_hands_the_panels_keys_to_it(
         await wait_until(pilot, lambda: screen.mediator_view == "shared")
         await pilot.press("f2")
         await wait_until(pilot, lambda: screen.composer.speaker == "Sam")
+
+
+async def test_checking_the_panels_keys_does_not_search_the_screen(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The footer reads the screen's bindings at every focus change; the panel's keys on the
+    screen find the panel without walking every widget each time."""
+    async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await pilot.pause()
+        searches: list[str] = []
+        real = ChatScreen.query
+
+        def recording(self: ChatScreen, selector: Any = None) -> Any:
+            searches.append(str(selector))
+            return real(self, selector)
+
+        monkeypatch.setattr(ChatScreen, "query", recording)
+        for _ in range(3):
+            assert screen.active_bindings["f3"].enabled
+        assert searches == []
 
 
 async def test_a_profile_without_participants_offers_no_speaker_key(services: Services) -> None:
