@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import pytest
+import textual.css.parse
 import textual.css.stylesheet
 from textual.app import App, ComposeResult
 from textual.color import Color
@@ -23,7 +24,7 @@ class Boxes(App[None]):
 def _counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every stylesheet text Textual's parser reads from now on."""
     parsed: list[str] = []
-    real = textual.css.stylesheet.parse
+    real = textual.css.parse.parse
 
     def counting(scope: str, css: str, *args: object, **kwargs: object) -> object:
         parsed.append(css)

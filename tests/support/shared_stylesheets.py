@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from textual.css.model import RuleSet
-from textual.css.stylesheet import CSSLocation, Stylesheet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
 
 _parsed: dict[tuple[Any, ...], list[RuleSet]] = {}
 _own_parse = Stylesheet._parse_rules
