@@ -12,7 +12,7 @@ from pydantic import SecretStr
 
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
-from tests.support import cpu_report
+from tests.support import cpu_report, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
 
 __all__ = ["fake_openai", "openai_model", "researcher", "store"]
@@ -37,6 +37,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     cpu_report.register(config)
+    shared_stylesheets.install()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -29,13 +29,18 @@ class WeaverCommands(Provider):
         return found.first() if found else None
 
     def _available(self) -> list[KeyAction]:
+        """The commands that can run now; each owner is looked up once (a query walks the
+        whole screen, and the palette asks again at every key typed into it)."""
         available: list[KeyAction] = []
+        owners: dict[str | None, DOMNode | None] = {}
         for item in palette_commands():
             assert item.action is not None
             if item.action.startswith("app."):
                 available.append(item)
                 continue
-            owner = self._owner(item)
+            if item.owner not in owners:
+                owners[item.owner] = self._owner(item)
+            owner = owners[item.owner]
             if owner is None:
                 continue
             checked = owner.check_action(item.action, ())

@@ -7,11 +7,14 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from typing import Any
 
+import pytest
 from textual.widget import Widget
 
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run, seed_conversation
+from weaver_tui.commands import WeaverCommands
 from weaver_tui.keymap import all_actions
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -114,6 +117,32 @@ async def test_from_the_composer_the_screen_hands_the_panels_keys_to_it(
         await wait_until(pilot, lambda: screen.mediator_view == "shared")
         await pilot.press("f2")
         await wait_until(pilot, lambda: screen.composer.speaker == "Sam")
+
+
+async def test_checking_keys_and_listing_commands_do_not_search_the_screen_each_time(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The footer reads the screen's bindings at every focus change, the palette lists its
+    commands at every key typed into it: the owners of the panel's keys and of the commands
+    are found without walking every widget for each key or command."""
+    async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await pilot.pause()
+        searches: list[str] = []
+        real = ChatScreen.query
+
+        def recording(self: ChatScreen, selector: Any = None) -> Any:
+            searches.append(str(selector))
+            return real(self, selector)
+
+        monkeypatch.setattr(ChatScreen, "query", recording)
+        for _ in range(3):
+            assert screen.active_bindings["f3"].enabled
+        assert searches == []
+        commands = WeaverCommands(screen)._available()
+        assert "Switch speaker" in {c.command for c in commands}  # a command of the panel
+        assert sorted(searches) == ["Branching", "ProfilePanel"]
 
 
 async def test_a_profile_without_participants_offers_no_speaker_key(services: Services) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Input, TextArea
 
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app import scenes
@@ -44,6 +44,8 @@ async def steady(pilot: Pilot[Any]) -> None:
     """Freeze what moves: cursors stop blinking, tool timings are hidden."""
     for area in pilot.app.screen.query(TextArea):
         area.cursor_blink = False
+    for field in pilot.app.screen.query(Input):  # the conversation list's search
+        field.cursor_blink = False
     for screen in pilot.app.screen_stack:
         for pane in screen.query(ToolStatusPane):
             pane.show_timings = False

@@ -6,7 +6,9 @@ from typing import ClassVar
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
+from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
@@ -118,3 +120,52 @@ async def test_a_change_in_the_keys_shown_rebuilds_it_once(
         keys = {key.description: key for key in app.query(FooterKey)}
         assert "New" not in keys
         assert not keys["Retry"].has_class("-disabled")
+
+
+async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rebuilt footer's keys are built with the footer's ``compact``: none restyles itself
+    as it mounts (the palette's key, not bound to it, keeps its own)."""
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        restyled: list[FooterKey] = []
+        real = App.update_styles
+
+        def recording(self: App[None], node: DOMNode, animate: bool = True) -> None:
+            if isinstance(node, FooterKey) and not node.has_class("-command-palette"):
+                restyled.append(node)
+            real(self, node, animate)
+
+        monkeypatch.setattr(App, "update_styles", recording)
+        app.offers_new = False  # a key goes: the footer is rebuilt
+        app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        keys = list(app.query(FooterKey))
+        assert [key.description for key in keys if key.description == "Retry"] == ["Retry"]
+        assert restyled == []
+        palette = [key for key in keys if key.has_class("-command-palette")]
+        assert palette
+        assert all(key.has_class("-compact") for key in palette)
+        assert not any(key.has_class("-compact") for key in keys if key not in palette)
+
+
+async def test_a_check_that_finds_nothing_new_reads_the_bindings_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each reading of the screen's active bindings asks every binding's ``check_action``."""
+    app = FooterApp()
+    async with app.run_test(size=(30, 10)) as pilot:  # narrow: the short labels are checked
+        await pilot.pause()
+        footer = app.query_one(WeaverFooter)
+        readings = 0
+        real = Screen.active_bindings
+
+        def counting(screen: Screen[object]) -> dict[str, ActiveBinding]:
+            nonlocal readings
+            readings += 1
+            return real.fget(screen)  # type: ignore[attr-defined, no-any-return]
+
+        monkeypatch.setattr(Screen, "active_bindings", property(counting))
+        await footer.recompose()
+        assert readings == 1

@@ -18,10 +18,12 @@ is never the key pushed off the row.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -34,6 +36,10 @@ PALETTE_CELLS = 14
 HELP_ACTION = "help"
 """The action of F1, the key that lists every other key."""
 
+Active = Collection[ActiveBinding]
+"""The screen's active bindings (``Screen.active_bindings.values()``): computed once per check,
+as each computation asks every binding's ``check_action``."""
+
 
 class WeaverFooter(Footer):
     """A ``Footer`` that skips recomposes that would show the same keys."""
@@ -42,9 +48,11 @@ class WeaverFooter(Footer):
         super().__init__(*args, **kwargs)
         self._shown: tuple[Any, ...] | None = None
 
-    def shown_bindings(self) -> tuple[Any, ...]:
-        """What :meth:`compose` would show now, as a comparable value."""
+    def shown_bindings(self, active: Active | None = None) -> tuple[Any, ...]:
+        """What :meth:`compose` would show now, as a comparable value (``active``: the
+        screen's active bindings, when the caller has them already)."""
         app = self.app
+        bindings = self.screen.active_bindings.values() if active is None else active
         keys = tuple(
             (
                 binding.key,
@@ -57,38 +65,46 @@ class WeaverFooter(Footer):
                 if binding.group is None
                 else (binding.group.description, binding.group.compact),
             )
-            for (_node, binding, enabled, tooltip) in self.screen.active_bindings.values()
+            for (_node, binding, enabled, tooltip) in bindings
             if binding.show
         )
-        return (keys, self.show_command_palette, self.compact, self._short())
+        return (keys, self.show_command_palette, self.compact, self._short(bindings))
 
-    def _short(self) -> bool:
+    def _short(self, active: Active) -> bool:
         """Whether the keys shown with their full labels would be wider than the terminal."""
         seen: set[str] = set()
         cells = PALETTE_CELLS if self.show_command_palette else 0
-        for _node, binding, _enabled, _tooltip in self.screen.active_bindings.values():
+        for _node, binding, _enabled, _tooltip in active:
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
                 key = self.app.get_key_display(binding)
                 cells += len(key) + len(binding.description) + KEY_CELLS
-        return cells > self.app.size.width and not self._grouped()
-
-    def _grouped(self) -> bool:
-        """Whether a key shown belongs to a group (drawn inside a container: kept as it is)."""
-        bindings = self.screen.active_bindings.values()
-        return any(binding.show and binding.group for _n, binding, _e, _t in bindings)
+        grouped = any(binding.show and binding.group for _n, binding, _e, _t in active)
+        return cells > self.app.size.width and not grouped  # a group is kept as it is
 
     def compose(self) -> ComposeResult:
-        if not (self._bindings_ready and self._short()):
-            yield from super().compose()
+        if not self._bindings_ready:
             return
-        short = short_labels()
-        widgets = list(super().compose())  # the keys shown carry no group, see _grouped
-        widgets.sort(key=lambda w: not (isinstance(w, FooterKey) and w.action == HELP_ACTION))
+        short = self._short(self.screen.active_bindings.values())
+        widgets = list(super().compose())  # when short, the keys shown carry no group
+        if short:
+            labels = short_labels()
+            widgets.sort(key=lambda w: not (isinstance(w, FooterKey) and w.action == HELP_ACTION))
         for widget in widgets:
-            if isinstance(widget, FooterKey) and widget.description in short:
-                widget.description = short[widget.description]
+            if isinstance(widget, FooterKey):
+                if short and widget.description in labels:
+                    widget.description = labels[widget.description]
+                self._bound_compact_now(widget)
             yield widget
+
+    def _bound_compact_now(self, key: FooterKey) -> None:
+        """Give a key bound to the footer's ``compact`` that value before it mounts, as its
+        binding does right after: else the key restyles itself twice as it mounts (with its
+        own default, then with the footer's), each time matching the stylesheet against it.
+        (The palette's key is not bound: it keeps its own default.)"""
+        if "compact" in (key._reactive_connect or {}):
+            key.set_reactive(FooterKey.compact, self.compact)
+            key.set_class(self.compact, "-compact", update=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_later(self.recompose)  # the labels may have to be short, or may be long again
@@ -98,13 +114,14 @@ class WeaverFooter(Footer):
         frame find nothing new and return at once)."""
         if not self.is_attached:
             return
-        shown = self.shown_bindings()
+        active = self.screen.active_bindings.values()
+        shown = self.shown_bindings(active)
         if shown == self._shown:
             return
         only_enabled = self._only_enabled_changed(shown)
         self._shown = shown
         if only_enabled:
-            self._show_enabled()
+            self._show_enabled(active)
         else:
             await super().recompose()
 
@@ -117,12 +134,11 @@ class WeaverFooter(Footer):
             return False
         return all(a[:4] + a[5:] == b[:4] + b[5:] for a, b in zip(keys, old_keys, strict=True))
 
-    def _show_enabled(self) -> None:
+    def _show_enabled(self, active: Active) -> None:
         """Dim or light each key as :meth:`compose` would build it (the first shown binding of
         its action decides; ``FooterKey._disabled`` is what its click checks)."""
-        bindings = self.screen.active_bindings.values()
         enabled: dict[str, bool] = {}
-        for _node, binding, is_enabled, _tooltip in sorted(bindings, key=lambda b: not b[1].show):
+        for _node, binding, is_enabled, _tooltip in sorted(active, key=lambda b: not b[1].show):
             enabled.setdefault(binding.action, is_enabled)
         for key in self.query(FooterKey):
             if key.action in enabled:

@@ -206,6 +206,8 @@ class ChatScreen(Screen[None]):
         self.draft_pending = False
         """The app has yet to hand over what was typed at the launch frame (:meth:`take_draft`);
         until then the editor key waits, as the composer does not hold the whole draft."""
+        self._owners: dict[str, Widget] = {}
+        """The chat widgets found by type for ``on_widget`` actions (:meth:`_widget_of_type`)."""
         self.composer_ready = False
         """True once the first mount has shown the conversation and focused the composer."""
         self.pane_fit = PaneFit()
@@ -511,8 +513,17 @@ class ChatScreen(Screen[None]):
             await widget.run_action(action)
 
     def _widget_of_type(self, owner: object) -> Widget | None:
+        """The chat widget of type ``owner``, remembered while it stays on this screen: the
+        footer asks for it with every binding check (each focus change, each refresh of the
+        bindings), and a query walks the whole screen."""
+        remembered = self._owners.get(str(owner))
+        if remembered is not None and remembered.is_attached and remembered.screen is self:
+            return remembered
         found = self.query(str(owner))
-        return found.first() if found else None
+        widget = found.first() if found else None
+        if widget is not None:
+            self._owners[str(owner)] = widget
+        return widget
 
     def action_save_artifacts(self) -> None:
         """Save the selected reply's artifacts (else the latest on the path's) as files."""
