@@ -260,9 +260,10 @@ def _enter() -> events.Key:
     [
         ("hello", lambda: [_enter()], "hello"),
         ("hello", lambda: [events.Key("exclamation_mark", "!"), _enter()], "hello!"),
+        ("hello", lambda: [events.Paste(" there"), _enter()], "hello there"),
         ("hello\r", lambda: [_enter()], "hello"),  # Enter on both sides: sent once
     ],
-    ids=["enter", "key-enter", "enter-twice"],
+    ids=["enter", "key-enter", "paste-enter", "enter-twice"],
 )
 async def test_keys_that_arrive_as_the_chat_screen_replaces_the_skeleton_are_kept(
     held_launch: HeldLaunch,
