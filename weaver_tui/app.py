@@ -96,6 +96,9 @@ class WeaverApp(App[None]):
         be opened): one sentence; the app then exits with code 2 and the CLI prints it."""
         self.settings_validated_signal: Signal[Settings] = Signal(self, "settings-validated")
         """Published once the settings are validated (at once when they came validated)."""
+        self._held_input: list[events.Key | events.Paste] | None = None
+        """Keys and pastes that arrived while the chat screen replaced the launch frame; the
+        chat screen gets them once it holds the draft (see :meth:`_show_chat`)."""
         for theme in WEAVER_THEMES:
             self.register_theme(theme)
         self._start_in_theme(self._initial_theme())
@@ -265,14 +268,38 @@ class WeaverApp(App[None]):
         # default screen never got one, so give it the same no-op callback first.
         skeleton._push_result_callback(skeleton, None)
         chat.draft_pending = True  # type: ignore[attr-defined]
+        # From the swap on, the chat screen is on top before it has mounted or holds the
+        # draft: a key routed to it then would be lost, so keys wait until it has the draft.
+        self._held_input = []
         try:
             await self.switch_screen(chat)
+            # Read the draft only now: keys that reached the skeleton's composer before the
+            # swap are handled by the time it is removed.
+            chat.take_draft(skeleton.draft, send=skeleton.send_requested)  # type: ignore[attr-defined]
         finally:
             self.paint_first = False
             self._resume_gc()
-        # Read the draft only now: keys keep reaching the skeleton's composer until the chat
-        # screen is in; keys typed since then are already in the chat's composer, after it.
-        chat.take_draft(skeleton.draft, send=skeleton.send_requested)  # type: ignore[attr-defined]
+            self.call_later(self._release_held_input)
+
+    async def on_event(self, event: events.Event) -> None:
+        held = self._held_input
+        # new input only: a forwarded key is one the chat screen had, bubbling back up
+        if (
+            held is not None
+            and isinstance(event, events.Key | events.Paste)
+            and not event.is_forwarded
+        ):
+            held.append(event)
+            return
+        await super().on_event(event)
+
+    async def _release_held_input(self) -> None:
+        """Route the keys held during the swap, in order, now that the chat screen holds the
+        draft. This runs from the app's queue, behind every key that arrived before it (each
+        held as it came) and behind the composer's focus."""
+        held, self._held_input = self._held_input or [], None
+        for event in held:
+            await super().on_event(event)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.paint_first and action in _SCREEN_PUSHING_ACTIONS:

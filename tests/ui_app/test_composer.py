@@ -96,3 +96,14 @@ async def test_a_paste_over_the_message_limit_is_refused_whole() -> None:
         await pilot.pause()
         assert composer.text == "small paste"  # nothing of the big paste went in
         assert any("max_message_bytes" in n.message for n in app._notifications)
+
+
+async def test_a_paste_goes_in_once() -> None:
+    app = ComposerHost()
+    async with app.run_test() as pilot:
+        composer = app.query_one(Composer)
+        composer.focus()
+        await pilot.pause()
+        app.post_message(events.Paste("pasted"))  # as the driver delivers it, to the app
+        await pilot.pause()
+        assert composer.text == "pasted"

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from textual import events
 from textual._compositor import LayoutUpdate
 from textual.color import Color
+from textual.screen import Screen
 
 import weaver_tui.app
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
@@ -246,6 +248,52 @@ async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
         sent = [r for r in records if r.role == "user" and r.content == "hello"]
         assert len(sent) == 1
         assert sent[0].parent_id == ids[-1]  # sent once, on the branch
+        assert any(r.role == "assistant" for r in records if r.id not in ids)
+
+
+def _enter() -> events.Key:
+    return events.Key("enter", "\r")
+
+
+@pytest.mark.parametrize(
+    ("typed_before", "in_the_swap", "sent"),
+    [
+        ("hello", lambda: [_enter()], "hello"),
+        ("hello", lambda: [events.Key("exclamation_mark", "!"), _enter()], "hello!"),
+        ("hello", lambda: [events.Paste(" there"), _enter()], "hello there"),
+        ("hello\r", lambda: [_enter()], "hello"),  # Enter on both sides: sent once
+    ],
+    ids=["enter", "key-enter", "paste-enter", "enter-twice"],
+)
+async def test_keys_that_arrive_as_the_chat_screen_replaces_the_skeleton_are_kept(
+    held_launch: HeldLaunch,
+    monkeypatch: pytest.MonkeyPatch,
+    typed_before: str,
+    in_the_swap: Callable[[], list[events.Key | events.Paste]],
+    sent: str,
+) -> None:
+    """Input waiting in the app's queue at the very step the chat screen is swapped in (it is
+    on top before it has mounted or holds the draft) is typed and sent as if it had been there."""
+    conversation_id, ids, services, app, release = held_launch
+    build_chat_screen = app._chat_screen
+
+    def swap_with_input_waiting() -> Screen[Any]:
+        for event in in_the_swap():  # as the terminal delivers them, to the app's queue
+            app.post_message(event)
+        return build_chat_screen()
+
+    monkeypatch.setattr(app, "_chat_screen", swap_with_input_waiting)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["enter" if c == "\r" else c for c in typed_before])
+        await pilot.pause()
+        release.set()
+        await chat_ready(pilot)
+        await settle(pilot)
+        screen = chat(app)
+        assert screen.composer.text == ""
+        assert screen.composer.has_focus
+        records = services.store.list_messages(conversation_id)
+        assert [r.content for r in records if r.role == "user" and r.id not in ids] == [sent]
         assert any(r.role == "assistant" for r in records if r.id not in ids)
 
 

@@ -1,7 +1,8 @@
 """Typing at the very first frame of the real command, through a pseudo-terminal.
 
-Pilot tests cannot reproduce the launch's timing (keys arriving while the chat screen is being
-swapped in for the launch frame, or while a profile's panel is still loading), so this runs
+Pilot tests place keys at chosen steps of the launch (``test_launch_deferred.py``); this checks
+the real timing end to end (keys arriving while the chat screen is being swapped in for the
+launch frame, or while a profile's panel is still loading): it runs
 ``python -m weaver_tui`` on a real pty, types a message key by key as soon as the first frame
 shows the composer, presses Enter, quits, and reads the store.
 """

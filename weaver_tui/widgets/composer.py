@@ -195,6 +195,7 @@ class Composer(TextArea):
             )
             return
         await super()._on_paste(event)
+        event.prevent_default()  # Textual would run TextArea's handler too: a second copy
 
     def action_newline(self) -> None:
         """Insert a line break at the cursor (replacing any selection)."""
