@@ -34,7 +34,8 @@ async def test_closing_mid_reply_cancels_the_turn_and_keeps_the_conversation(
     ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     agent = ide_helper_agent
-    fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], token_delay=0.05))
+    # Held after its third word: still streaming when the test acts (its release never comes).
+    fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], holds=(3,)))
     session = await agent.start(tmp_path)
     prompt = asyncio.ensure_future(
         agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])

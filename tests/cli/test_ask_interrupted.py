@@ -18,6 +18,7 @@ from storage.models import MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
 from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.held_reply import running_reply
 
 WAIT_S = 60
 
@@ -67,7 +68,8 @@ def _only_reply(tmp_path: Path) -> MessageRecord:
 def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
     tmp_path: Path, fake_openai: FakeOpenAI, stop: str
 ) -> None:
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    # Held after 30 words (200 bytes): still streaming when the signal comes.
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], holds=(30,)))
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 60)
@@ -88,11 +90,12 @@ def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
 def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
     tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], token_delay=0.01))
+    fake_openai.script(running_reply(sent_at_once=40))  # 270 bytes, then a word per release
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 200)
-        _wait_until_flushed(tmp_path, "word0 word1 ")  # some of the text on screen is on disk
+        # Some of the text on screen is on disk (saved as a later word arrives).
+        _wait_until_flushed(tmp_path, "word0 word1 ", fake_openai)
         process.kill()
         process.wait(timeout=WAIT_S)
     finally:
@@ -110,9 +113,9 @@ def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound
     weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     """The second ask runs in this process: the turn lock is another process's."""
-    # long enough that the first reply is still streaming however slowly the second process
-    # starts (it is interrupted as soon as the second has answered)
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(30000)], token_delay=0.01))
+    # Held after 30 words: still streaming however slowly the second process starts (it is
+    # interrupted as soon as the second has answered).
+    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], holds=(30,)))
     first = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(first, 60)
@@ -133,10 +136,12 @@ def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound
         assert [r.content for r in records if r.role == "user"] == ["talk"]
 
 
-def _wait_until_flushed(tmp_path: Path, start: str) -> None:
-    """Wait until the streaming reply's stored text begins with ``start``."""
+def _wait_until_flushed(tmp_path: Path, start: str, fake_openai: FakeOpenAI) -> None:
+    """Wait until the streaming reply's stored text begins with ``start``, letting one more
+    word of the held reply go at each look (a streaming reply is saved as words arrive)."""
     deadline = time.monotonic() + WAIT_S
     while True:
+        fake_openai.release()
         with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
             (conversation,) = store.list_conversations()
             records = store.list_messages(conversation.id)

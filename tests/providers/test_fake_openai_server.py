@@ -192,6 +192,28 @@ def test_a_held_reply_sends_what_comes_before_the_hold_and_the_rest_once_release
     assert "[DONE]" in "".join(arrivals)
 
 
+def test_after_a_reset_a_release_reaches_the_new_held_reply_not_one_left_held_before(
+    fake_openai: FakeOpenAI,
+) -> None:
+    """A shared server: the earlier test's held reply (its client gone) keeps waiting."""
+    url = f"{fake_openai.base_url}/chat/completions"
+    fake_openai.script(Reply(deltas=["left", "behind"], holds=(1,)))
+    with (
+        httpx.Client(trust_env=False, timeout=30) as client,
+        client.stream("POST", url, json={"stream": True}) as abandoned,
+    ):
+        next(piece for piece in abandoned.iter_text() if "left" in piece)
+
+    fake_openai.reset()
+    fake_openai.script(Reply(deltas=["new", "answer"], holds=(1,)))
+    fake_openai.release()  # before the new request: only its own hold may take it
+    with httpx.Client(trust_env=False, timeout=20) as client:
+        events = sse_events(client, url, {"stream": True})
+
+    assert events[-1] == "[DONE]"
+    assert "answer" in "".join(events)
+
+
 def test_markdown_tokens_are_deterministic_and_exact() -> None:
     tokens = markdown_tokens(20_000)
 

@@ -49,13 +49,21 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     words = [f"word{i} " for i in range(400)]
-    fake_openai.script(Reply(deltas=words, token_delay=0.02))
+    # Held before every word but the first: still streaming when the turn is cancelled.
+    fake_openai.script(Reply(deltas=words, holds=tuple(range(1, len(words)))))
     user = new_turn(store, "researcher", "talk for a long time")
     cancel = asyncio.Event()
 
-    events, stop_time = await _run_until(
-        runtime, user, openai_model(), cancel, lambda ev: len(of_type(ev, TokenDelta)) >= 5
-    )
+    def fifth_token(events: list[Any]) -> bool:
+        """True at the fifth token; until then each token lets the next word go, alone (words
+        that arrive together become one token)."""
+        if len(of_type(events, TokenDelta)) >= 5:
+            return True
+        if isinstance(events[-1], TokenDelta):
+            fake_openai.release()
+        return False
+
+    events, stop_time = await _run_until(runtime, user, openai_model(), cancel, fifth_token)
 
     finished = events[-1]
     assert isinstance(finished, RunFinished)
@@ -138,7 +146,7 @@ async def test_a_consumer_that_stops_listening_leaves_a_cancelled_reply(
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
-    fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], token_delay=0.01))
+    fake_openai.script(Reply(deltas=[f"t{i} " for i in range(200)], holds=(1,)))
     user = new_turn(store, "researcher", "go")
     stream = runtime.run_turn(
         conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()

@@ -113,6 +113,10 @@ class FakeOpenAI:
         tests starts each of them as new."""
         with self._lock:
             self._queue.clear()
+            # New signals: a reply an earlier test left held (its client gone) waits on the
+            # old ones until the server stops, and never takes this test's release or step.
+            self._steps = threading.Semaphore(0)
+            self._releases = threading.Semaphore(0)
         self.requests.clear()
 
     @property

@@ -139,9 +139,9 @@ def test_a_stop_signal_mid_reply_cancels_and_keeps_the_partial_reply(
 ) -> None:
     import signal
 
-    from tests.support.fake_openai import Reply
+    from tests.support.held_reply import running_reply
 
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(3000)], token_delay=0.01))
+    fake_openai.script(running_reply(words=3000))  # held mid-reply: a word per release
     env = {
         **isolated_env(
             tmp_path,
@@ -161,6 +161,7 @@ def test_a_stop_signal_mid_reply_cancels_and_keeps_the_partial_reply(
         end = time.monotonic() + BOUND_S
         while "word20" not in "".join(_messages(tmp_path, "assistant")):
             assert time.monotonic() < end, "the reply never streamed"
+            fake_openai.release()  # one more word: a streaming reply is saved as words arrive
             terminal.read(0.1)
         terminal.process.send_signal(getattr(signal, stop))
         terminal.process.wait(timeout=BOUND_S)

@@ -29,6 +29,7 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.full_disk import integrity
+from tests.support.held_reply import running_reply
 from tests.ui_app.test_launch_typing_pty import BOUND_S, Terminal
 
 QUESTIONS = ["seed question", "question A", "question B", "question C", "question D"]
@@ -100,17 +101,28 @@ def _until(condition: Callable[[], bool], *terminals: Terminal) -> None:
 
 def _model(release_a: threading.Event) -> Callable[[dict[str, Any]], Reply]:
     """The server's answer to each question: A waits for ``release_a`` (its reply is open and
-    its turn lock held meanwhile), C streams long enough to be killed mid-reply."""
+    its turn lock held meanwhile), C is held mid-reply (a word per release) to be killed."""
 
     def answer(body: dict[str, Any]) -> Reply:
         asked = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
         if asked == "question A":
             release_a.wait(BOUND_S)
         if asked == "question C":
-            return Reply(deltas=[f"word{i} " for i in range(3000)], token_delay=0.02)
+            return running_reply(words=3000)
         return Reply(f"Answer to {asked}.")
 
     return answer
+
+
+def _saved_with(db: Path, question: str, word: str, fake_openai: FakeOpenAI) -> Callable[[], bool]:
+    """Whether the reply to ``question`` is saved with ``word`` in it; each look lets one more
+    word of the held reply go (a streaming reply is saved as words arrive)."""
+
+    def look() -> bool:
+        fake_openai.release()
+        return word in (_reply_to(db, question) or ("", ""))[0]
+
+    return look
 
 
 def _app(tmp_path: Path, env: dict[str, str]) -> Terminal:
@@ -167,7 +179,7 @@ def test_two_apps_and_ask_on_one_conversation_take_turns_and_lose_nothing(
         _until(lambda: _turn_free(tmp_path, conversation_id), *terminals)
 
         first.type(b"question C\r")
-        _until(lambda: "word20" in (_reply_to(db, "question C") or ("", ""))[0], *terminals)
+        _until(_saved_with(db, "question C", "word20", fake_openai), *terminals)
         first.process.send_signal(signal.SIGKILL)
         first.process.wait(timeout=BOUND_S)
         assert _reply_to(db, "question C")[1] == "streaming"  # type: ignore[index]
