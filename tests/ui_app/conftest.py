@@ -93,25 +93,49 @@ def busy(app: Any) -> bool:
 
 async def settle(pilot: Pilot[Any], *, bound_s: float = 30) -> None:
     """Wait until every worker (the turn, warm-up) is done and every queued message handled,
-    three rounds in a row (a handler may start a worker or post a message).
+    three rounds in a row (a handler may start a worker or post a message), the last of them
+    a full ``pilot.pause()``.
 
     Textual's own waits: ``pilot.pause()`` returns once the app, the screen and its widgets
     have handled what was queued for them (a key press reaches the composer, its
-    ``Submitted`` the screen, a few hops later) and the process is idle;
-    ``app.workers.wait_for_complete()`` once the running workers are done.
+    ``Submitted`` the screen, a few hops later), the process is idle and the screen is
+    repainted; ``app.workers.wait_for_complete()`` once the running workers are done. A full
+    pause posts a callback to every widget of the screen, so the first two rounds only look
+    at the message queues (see ``_pumps_idle``) and the full pause confirms at the end.
     """
     deadline = time.monotonic() + bound_s
     quiet = 0
-    while quiet < 3:
+    while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError("the app never settled (a worker or a message loop is stuck)")
-        await pilot.pause()
-        if busy(pilot.app):
+        if quiet < _CHEAP_ROUNDS:
+            await asyncio.sleep(_CHEAP_ROUND_S)
+        else:
+            await pilot.pause()
+        if busy(pilot.app) or not _pumps_idle(pilot.app):
             quiet = 0
             await _running_workers_done(pilot.app, left)
+        elif quiet >= _CHEAP_ROUNDS:
+            return
         else:
             quiet += 1
+
+
+_CHEAP_ROUNDS = 2
+_CHEAP_ROUND_S = 0.02
+
+
+def _pumps_idle(app: App[Any]) -> bool:
+    """Whether the app, its screen and the screen's widgets have handled every message posted to
+    them: none queued, none being handled (an asyncio queue counts a message as unfinished
+    until its pump calls ``task_done()`` after the handler returned) and no ``call_next``
+    callback waiting."""
+    pumps = [app, *app.screen.walk_children(with_self=True)]
+    return all(
+        getattr(pump._message_queue, "_unfinished_tasks", 0) == 0 and not pump._next_callbacks
+        for pump in pumps
+    )
 
 
 async def _running_workers_done(app: App[Any], bound_s: float) -> None:
@@ -137,12 +161,35 @@ async def send(pilot: Pilot[Any], text: str, *, wait: bool = True) -> None:
 async def wait_until(
     pilot: Pilot[Any], predicate: Callable[[], bool], *, bound_s: float = 20
 ) -> None:
-    """Let the app run until ``predicate()`` holds (a bound against a hang, not a timing check)."""
+    """Let the app run until ``predicate()`` holds (a bound against a hang, not a timing check).
+
+    The app runs on this event loop and repaints on its own timers, so the predicate is polled
+    on a plain sleep; a full ``pilot.pause()`` (a callback to every widget of the screen) runs
+    only every ``_FULL_PAUSE_EVERY_S`` and once more before giving up. When the predicate
+    holds after waiting, the screen is brought up to date as a pause would have left it.
+    """
     deadline = time.monotonic() + bound_s
+    next_full = time.monotonic() + _FULL_PAUSE_EVERY_S
+    waited = False
     while not predicate():
-        if time.monotonic() > deadline:
+        now = time.monotonic()
+        if now > deadline:
+            await pilot.pause()
+            if predicate():
+                return
             raise AssertionError("the app never reached the expected state")
-        await pilot.pause(0.01)
+        waited = True
+        if now >= next_full:
+            await pilot.pause(0)
+            next_full = time.monotonic() + _FULL_PAUSE_EVERY_S
+        else:
+            await asyncio.sleep(_POLL_S)
+    if waited:
+        pilot.app.screen._on_timer_update()
+
+
+_POLL_S = 0.01
+_FULL_PAUSE_EVERY_S = 0.1
 
 
 async def chat_ready(pilot: Pilot[Any]) -> None:

@@ -6,10 +6,12 @@ from textual._compositor import LayoutUpdate
 from textual.widget import Widget
 from textual.widgets import Static
 
+from storage.seats import Seat
 from tests.ui_profiles.conftest import SIZE, PanelHost
 from weaver_tui.widgets.channel_tabs import ChannelTabs
 from weaver_tui.widgets.choice_bar import Choice
 from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.seat_presence import SeatPresence
 from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 
@@ -149,3 +151,19 @@ async def test_the_view_tabs_of_a_space_of_four_fit_beside_the_tree_and_the_tool
         tabs = next(row for row in rows if "Shared" in row)
         for label in ("All", "Shared", "Alex", "Sam", "Jordan", "Riley"):
             assert label in tabs, tabs
+
+
+async def test_seats_shown_before_the_presence_line_mounts_stay_shown() -> None:
+    """The panel passes seats to its presence line as soon as the line is in its children,
+    which can be before the line's own mount: the mount must not put back the seats the line
+    was built with."""
+    app = PanelHost(Static("panel"))
+    async with app.run_test(size=SIZE) as pilot:
+        presence = SeatPresence(id="seat-presence")
+        presence.show_seats([Seat("c1", "Sam", "t1"), Seat("c1", "Alex", "t2", connections=1)])
+        await app.screen.mount(presence)
+        await pilot.pause()
+        shown = str(presence.render())
+        assert "Sam ○ away" in shown
+        assert "Alex ● connected" in shown
+        assert presence.has_class("-seated")

@@ -46,18 +46,23 @@ class SeatPresence(Static):
         super().__init__(id=id)
         self.seats: tuple[Seat, ...] = ()
         """The seats shown (what the last :meth:`show_seats` was given)."""
-        self._first = tuple(seats)
         self.waiting: tuple[tuple[str, str], ...] = ()
         """The messages shown as waiting for their turn (speaker, words)."""
+        self._given: tuple[tuple[Seat, ...], tuple[tuple[str, str], ...]] = (tuple(seats), ())
+        """What to show: the seats it was built with, or what ``show_seats`` gave since (its
+        panel may give seats after building it and before it is mounted)."""
 
     def on_mount(self) -> None:
-        self.show_seats(self._first)
+        self._draw(*self._given)
 
     def show_seats(self, seats: Sequence[Seat], waiting: Sequence[tuple[str, str]] = ()) -> None:
         """Show ``seats`` and the messages ``waiting`` (none of either: hidden); redraws only
         when they changed."""
-        if (tuple(seats), tuple(waiting)) == (self.seats, self.waiting):
-            return
-        self.seats, self.waiting = tuple(seats), tuple(waiting)
+        self._given = (tuple(seats), tuple(waiting))
+        if self._given != (self.seats, self.waiting):
+            self._draw(*self._given)
+
+    def _draw(self, seats: tuple[Seat, ...], waiting: tuple[tuple[str, str], ...]) -> None:
+        self.seats, self.waiting = seats, waiting
         self.set_class(bool(seats or waiting), "-seated")
         self.update(presence_text(seats, waiting))
