@@ -18,7 +18,7 @@ from storage.models import Conversation
 from storage.sqlite_store import SqliteConversationStore
 from tests.acp.recording_client import WAIT_S, RecordingClient, SessionRouter
 from tests.cli.conftest import isolated_env
-from tests.support.fake_openai import FakeOpenAI
+from tests.support.fake_openai import FakeOpenAI, Reply
 
 KEY = "sk-acp-test-key-0123456789"
 
@@ -87,6 +87,20 @@ class AcpAgent:
         return await asyncio.wait_for(
             self.conn.prompt(session_id=session_id, prompt=[text_block(text)]), WAIT_S
         )
+
+    async def prompt_mid_reply(
+        self, cwd: Path, fake_openai: FakeOpenAI
+    ) -> tuple[str, asyncio.Future[Any]]:
+        """Open a session in ``cwd`` and send a prompt whose reply is still streaming when this
+        returns: held at the fake server after its third word (its release never comes).
+        Returns the session id and the prompt's pending response."""
+        fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], holds=(3,)))
+        session = await self.start(cwd)
+        prompt = asyncio.ensure_future(
+            self.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
+        )
+        await self.client.wait_for(lambda: "word2 " in self.client.agent_text())
+        return session, prompt
 
     async def close_sessions(self) -> None:
         """Close the sessions this test still holds (their MCP servers end with them)."""

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from acp import PROTOCOL_VERSION, RequestError, text_block
+from acp import PROTOCOL_VERSION, RequestError
 from acp.schema import EnvVariable, McpServerStdio
 
 from storage.models import MessageStatus
@@ -34,13 +34,7 @@ async def test_closing_mid_reply_cancels_the_turn_and_keeps_the_conversation(
     ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     agent = ide_helper_agent
-    # Held after its third word: still streaming when the test acts (its release never comes).
-    fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], holds=(3,)))
-    session = await agent.start(tmp_path)
-    prompt = asyncio.ensure_future(
-        agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
-    )
-    await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
+    session, prompt = await agent.prompt_mid_reply(tmp_path, fake_openai)
     await asyncio.wait_for(agent.conn.close_session(session_id=session), WAIT_S)
     response = await asyncio.wait_for(prompt, WAIT_S)
     with pytest.raises(RequestError) as closed:

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from acp import PROTOCOL_VERSION, text_block
+from acp import PROTOCOL_VERSION
 from acp.schema import TextContentBlock
 
 from storage.models import MessageStatus
@@ -22,13 +22,7 @@ async def test_cancel_mid_reply_stops_the_turn_and_keeps_the_partial_reply(
     ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
     agent = ide_helper_agent
-    # Held after its third word: still streaming when the test acts (its release never comes).
-    fake_openai.script(Reply.from_tokens([f"word{i} " for i in range(2000)], holds=(3,)))
-    session = await agent.start(tmp_path)
-    prompt = asyncio.ensure_future(
-        agent.conn.prompt(session_id=session, prompt=[text_block("Talk for a long time")])
-    )
-    await agent.client.wait_for(lambda: "word2 " in agent.client.agent_text())
+    session, prompt = await agent.prompt_mid_reply(tmp_path, fake_openai)
     await agent.conn.cancel(session_id=session)
     response = await asyncio.wait_for(prompt, WAIT_S)
 
