@@ -36,6 +36,25 @@ async def switch_to(pilot: Pilot[Any], screen: ChatScreen, view: str | None) -> 
         await pilot.pause()
 
 
+async def stream_on_then_cancel(
+    pilot: Pilot[Any], screen: ChatScreen, fake_openai: FakeOpenAI, characters: int
+) -> None:
+    """Release the held reply, let ``characters`` more of it stream in the switched view
+    (still running then), then cancel it and let the app settle."""
+    turn = screen.turn
+    assert turn is not None
+
+    def streamed() -> int:
+        return sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
+
+    at_switch = streamed()
+    fake_openai.release()
+    await wait_until(pilot, lambda: streamed() > at_switch + characters)
+    assert screen.running
+    screen.action_cancel_reply()
+    await settle(pilot)
+
+
 async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
@@ -50,20 +69,7 @@ async def test_switching_to_sams_view_mid_reply_hides_it_at_once(
         assert "private" not in shown_text(screen)
         assert ALEX_SAYS not in shown_text(screen)
         seen = record_rows(screen)
-        turn = screen.turn
-        assert turn is not None
-        streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
-        fake_openai.release()
-        await wait_until(
-            pilot,
-            lambda: (
-                sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
-                > streamed_at_switch + 500
-            ),
-        )
-        assert screen.running
-        screen.action_cancel_reply()
-        await settle(pilot)
+        await stream_on_then_cancel(pilot, screen, fake_openai, 500)
 
         assert not [row for row in seen if "private" in row]
         assert "private" not in shown_text(screen)
@@ -143,20 +149,7 @@ async def test_alexs_view_shows_nothing_of_a_reply_whose_audience_is_not_settled
         assert "aside" not in shown_text(screen)
         assert ALEX_SAYS in shown_text(screen)  # Alex's own words stay
         seen = record_rows(screen)
-        turn = screen.turn
-        assert turn is not None
-        streamed_at_switch = sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
-        fake_openai.release()
-        await wait_until(
-            pilot,
-            lambda: (
-                sum(len(turn.streamed(i)) for i in turn.outcome.reply_ids)
-                > streamed_at_switch + 200
-            ),
-        )
-        assert screen.running
-        screen.action_cancel_reply()
-        await settle(pilot)
+        await stream_on_then_cancel(pilot, screen, fake_openai, 200)
 
         assert not [row for row in seen if "aside" in row]
         assert "aside" not in shown_text(screen)
