@@ -11,9 +11,10 @@ times are ``time.monotonic()`` (CLOCK_MONOTONIC, comparable with the parent's).
 MODE is one of
 
 - ``bare``: a bare Textual app (header, a label, footer) to its ``Ready`` event: the launch
-  baseline;
+  baseline (given TOKENS, the app then exits and the process reads each reply as ``raw``
+  does);
 - ``launch``: the ``weaver-tui`` command, headless at 120x40, to its ``Ready`` event, when the
-  launch frame's composer takes keys;
+  launch frame's composer takes keys (given TOKENS, the app then goes on as in ``reply``);
 - ``reply``: the app as the command builds it (settings validated after the first paint),
   left to finish its warm-up, then one message whose reply is TOKENS tokens: the time from
   Enter to the first frame that shows the reply's last token, and the process's peak RSS
@@ -54,7 +55,7 @@ def prompt(tokens: int) -> str:
 # -- launch ------------------------------------------------------------------------------------
 
 
-def bare() -> None:
+def bare(counts: list[int]) -> None:
     from textual.app import App
     from textual.widgets import Footer, Header, Static
 
@@ -69,31 +70,49 @@ def bare() -> None:
             self.exit()
 
     Bare().run(headless=True, size=SIZE)
+    raw(counts)
 
 
-def launch() -> None:
+def launch(counts: list[int]) -> None:
     """The real command (``weaver_tui.cli.main``), only made headless, ended at its first
-    ``Ready``; Textual is imported where the command imports it."""
+    ``Ready``; Textual is imported where the command imports it. Given TOKENS (``--quick``),
+    the app goes on from that frame as ``reply`` does (its warm-up, then each reply) and
+    ends after the last."""
     from weaver_tui import cli
 
     make = cli._make_app
+    results: list[dict[str, Any]] = []
 
     def headless(services: Any, args: Any) -> Any:
         # the app is patched in place to exit on its first ready frame, so it is handled untyped
         app: Any = make(services, args)
         app_class: Any = type(app)
         run = app_class.run
+        if counts:
+            _stamp(app)
 
         def on_ready(self: Any) -> None:
             emit(ready=time.monotonic())
-            self.exit()
+            if counts:
+                self.run_worker(replies_then_exit(self), group="bench")
+            else:
+                self.exit()
 
         app_class.on_ready = on_ready
         app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
         return app
 
+    async def replies_then_exit(app: Any) -> None:
+        from textual.pilot import Pilot
+
+        results.extend(await _replies(app, Pilot(app), counts))
+        app.exit()
+
     cli._make_app = headless
-    sys.exit(cli.main([]))
+    code = cli.main([])
+    for result in results:
+        emit(**result)
+    sys.exit(code)
 
 
 # -- a reply -----------------------------------------------------------------------------------
@@ -132,12 +151,9 @@ def _reply_shown(screen: Any, previous: Any) -> bool:
     return item is not None and item.content.rstrip().endswith(SENTINEL) and shown
 
 
-def _stamped_app(services: Any) -> Any:
-    """The app as ``make_app`` builds it, stamping the first frame on which its ``waiting``
-    check holds (frames are taken where Textual hands them to the driver)."""
-    from weaver_tui.app import make_app
-
-    app: Any = make_app(services)  # given two attributes and a patched _display: untyped
+def _stamp(app: Any) -> Any:
+    """``app`` stamping the first frame on which its ``waiting`` check holds (frames are taken
+    where Textual hands them to the driver)."""
     app.waiting, app.shown_at = None, None
     display = app._display
 
@@ -152,29 +168,38 @@ def _stamped_app(services: Any) -> Any:
     return app
 
 
+async def _replies(app: Any, pilot: Any, counts: list[int]) -> list[dict[str, Any]]:
+    """Once the app's warm-up is over, one message per count whose reply is that many
+    tokens: Enter to the first frame showing the reply's last token."""
+    await _until(lambda: _warm(app))
+    warm = time.monotonic()
+    screen = app.screen_stack[0]
+    results: list[dict[str, Any]] = []
+    for tokens in counts:
+        previous, app.shown_at = screen.turn, None
+        screen.composer.load_text(prompt(tokens))
+        app.waiting = lambda previous=previous: _reply_shown(screen, previous)
+        started = time.monotonic()
+        await pilot.press("enter")
+        await _until(lambda: app.shown_at is not None)
+        results.append({"elapsed": app.shown_at - started, "warm": warm})
+    return results
+
+
 async def reply(counts: list[int]) -> None:
+    from weaver_tui.app import make_app
     from weaver_tui.services import Services
     try:  # the layout since settings became a package, else the one before
         from weaver_tui.settings.pending import PendingSettings
     except ImportError:
         from weaver_tui.settings_pending import PendingSettings  # type: ignore[import-not-found,no-redef]
 
-    app = _stamped_app(Services(PendingSettings.peek(env_file=None)))
-    elapsed: list[float] = []
+    # the app as ``make_app`` builds it, given two attributes and a patched _display: untyped
+    app: Any = _stamp(make_app(Services(PendingSettings.peek(env_file=None))))
     async with app.run_test(size=SIZE) as pilot:
-        await _until(lambda: _warm(app))
-        warm = time.monotonic()
-        screen = app.screen_stack[0]
-        for tokens in counts:
-            previous, app.shown_at = screen.turn, None
-            screen.composer.load_text(prompt(tokens))
-            app.waiting = lambda previous=previous: _reply_shown(screen, previous)
-            started = time.monotonic()
-            await pilot.press("enter")
-            await _until(lambda: app.shown_at is not None)
-            elapsed.append(app.shown_at - started)
-    for seconds in elapsed:
-        emit(elapsed=seconds, warm=warm)
+        results = await _replies(app, pilot, counts)
+    for result in results:
+        emit(**result)
 
 
 # -- baselines ---------------------------------------------------------------------------------
@@ -238,9 +263,9 @@ if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
     counts = [int(count) for count in rest] or [0]
     if mode == "bare":
-        bare()
+        bare([int(count) for count in rest])
     elif mode == "launch":
-        launch()
+        launch([int(count) for count in rest])
     elif mode == "reply":
         asyncio.run(reply(counts))
     elif mode == "raw":

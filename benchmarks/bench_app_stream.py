@@ -27,7 +27,8 @@ warm-up message (runtime opened, connection made), then the measured one:
 
 ``--profile FILE`` writes a ``cProfile`` of the app's event loop over the (last) full-speed reply.
 ``--quick`` (the smoke test): 300 tokens, one run, no warm-up child, no runtime baseline for
-part 2, and the app's two replies (full speed, then paced) measured in one process.
+part 2, and one process: the runtime alone's reply first (its peak RSS taken before the app is
+imported), then the app's two replies (full speed, then paced).
 """
 
 from __future__ import annotations
@@ -152,6 +153,13 @@ async def child_runtime(tokens: int, rate: float) -> None:
     emit({"elapsed": done - started, "done_at": done})
 
 
+async def child_runtime_then_app(replies: list[tuple[int, float]]) -> None:
+    """``--quick``: the runtime alone's reply (the first of ``replies``) with this process's
+    peak RSS before the app is imported, then the app's ``replies`` as :func:`child_app`."""
+    await child_runtime(*replies[0])
+    await child_app(replies)
+
+
 # -- parent ------------------------------------------------------------------------------------
 
 
@@ -204,12 +212,15 @@ def measure_runs(
 def measure_quick(
     server: StampingServer, tmp: Path, tokens: int, paced_tokens: int, rate: float
 ) -> tuple[Runs, Runs, Runs, Runs]:
-    """``--quick``: one app child for both replies (full speed, then paced), one runtime-alone
-    child for the full-speed one, no warm-up child."""
-    app, paced = measure_in_one_process(
-        server, "app", [(tokens, 0.0), (paced_tokens, rate)], tmp, 0
-    )
-    return [app], [measure(server, "runtime", tokens, 0.0, tmp, 0)], [paced], []
+    """``--quick``: one child, no warm-up child: the runtime alone's full-speed reply, then the
+    app's two (full speed, then paced), each with its lag as in :func:`measure_in_one_process`."""
+    replies = [(tokens, 0.0), (paced_tokens, rate)]
+    args = ["runtime,app", *(str(value) for reply in replies for value in reply)]
+    env = child_env(tmp / "runtime-then-app", server.base_url)
+    base, app, paced = run_child_lines(__file__, args, env, ROOT)[-3:]
+    for result, last_byte in zip((app, paced), server.last_bytes[-2:], strict=True):
+        result["lag"] = result["done_at"] - last_byte  # the app's replies came last
+    return [app], [base], [paced], []
 
 
 def main(runs: int, tokens: int, paced_tokens: int, rate: float, *, quick: bool = False) -> bool:
@@ -272,8 +283,10 @@ if __name__ == "__main__":
         replies = [(int(t), float(r)) for t, r in zip(values[::2], values[1::2], strict=True)]
         if mode == "app":
             asyncio.run(child_app(replies))
-        else:
+        elif mode == "runtime":
             asyncio.run(child_runtime(*replies[0]))
+        else:  # "runtime,app" (--quick): the runtime alone's first reply, then the app's
+            asyncio.run(child_runtime_then_app(replies))
         sys.exit(0)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)

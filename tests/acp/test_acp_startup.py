@@ -47,3 +47,29 @@ def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor(tmp_path:
     assert line.startswith("weaver-tui: ")
     assert "editor" in line
     assert out.read_bytes() == b""
+
+
+MISRUN_IMPORTS = (
+    "import sys\n"
+    "from weaver_tui.cli import main\n"
+    "code = main(['--provider', 'offline', 'acp'])\n"
+    "print(code, 'acp' in sys.modules, file=sys.stderr)\n"
+)
+
+
+def test_run_with_a_file_for_stdout_it_fails_before_importing_the_acp_sdk(tmp_path: Path) -> None:
+    with (tmp_path / "out.txt").open("wb") as stdout:
+        result = subprocess.run(
+            [sys.executable, "-c", MISRUN_IMPORTS],
+            env=isolated_env(tmp_path),
+            cwd=tmp_path,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=CLI_TIMEOUT_S,
+            input="",
+        )
+    assert result.returncode == 0, result.stderr
+    said, imported = result.stderr.splitlines()
+    assert "editor" in said
+    assert imported == "2 False"  # the exit code, and no SDK (a second of CPU) imported

@@ -1,5 +1,6 @@
 """The whole-app benchmarks still run: each script with ``--quick`` (tiny sizes, one run, no
-untimed warm-up child, the measurements of one kind of process in one process).
+untimed warm-up child, as few processes as the figures allow: a launch is timed from its own
+process's start, other measurements share one).
 
 They are not timing checks (figures on a shared CI machine mean nothing): a script passes
 when it finishes, measured every figure and printed each verdict. Each test runs its own

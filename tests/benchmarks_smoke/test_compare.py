@@ -1,7 +1,8 @@
 """``benchmarks/compare`` still runs: one ``--quick`` round against HEAD, every row of its table.
 
 Not a timing check (figures on a shared machine mean nothing, so ``--quick`` skips the untimed
-warm-up round and measures a checkout's two replies in one process): the script passes when it
+warm-up round and measures a checkout's launch and two replies in one process, and reads the
+plain HTTP baselines in the bare app's process): the script passes when it
 builds the other commit's worktree, measures both checkouts and their baselines, prints a row
 per figure with both sides and a verdict for each target, and removes the worktree again.
 """

@@ -13,8 +13,6 @@ import os
 import sys
 from typing import IO, TYPE_CHECKING, cast
 
-from acp import run_agent
-
 if TYPE_CHECKING:
     from acp import Agent
 
@@ -57,10 +55,13 @@ async def stdio_streams(out: IO[bytes]) -> tuple[asyncio.StreamReader, asyncio.S
 
 
 async def serve_stdio(services: Services, profile: str) -> None:
-    """Answer ACP on stdin/stdout until the client closes stdin."""
+    """Answer ACP on stdin/stdout until the client closes stdin. The pipes are checked
+    before the ACP SDK is imported (a second of CPU): a misrun says so at once."""
+    reader, writer = await stdio_streams(protocol_stdout())
+    from acp import run_agent
+
     from weaver_tui.acp_agent.agent import WeaverAcpAgent
 
-    reader, writer = await stdio_streams(protocol_stdout())
     async with contextlib.AsyncExitStack() as resources:
         # The SDK routes only the methods an agent defines; the others answer "not found".
         agent = cast("Agent", WeaverAcpAgent(services, profile, resources))
