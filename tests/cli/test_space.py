@@ -1,6 +1,7 @@
 """``weaver-tui space``: one link per participant, each opening a seat locked to them, over
-the real server, real seat processes and a websocket driven as the browser's page drives it;
-the host answers the seats' messages with the offline model."""
+the real server, real seat processes and a websocket driven as the browser's page drives it
+(or ``space join`` in a real terminal, relaying the same websocket); the host answers the
+seats' messages with the offline model."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import json
 import queue
 import re
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -25,6 +27,7 @@ from tests.ui_app.test_launch_typing_pty import Terminal
 WAIT_S = 90
 SEAT_LINE = re.compile(r"(\w+): http://127\.0\.0\.1:(\d+)/\?seat=([A-Za-z0-9_-]{43})")
 F8 = "\x1b[19~"
+CTRL_Q = b"\x11"
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -107,12 +110,21 @@ def _connect(space: Space, name: str) -> websockets.connect:
     )
 
 
-def test_links_are_each_participants_own_and_closing_the_space_revokes_them_everywhere(
+def test_links_open_each_participants_own_seat_in_a_page_or_terminal_until_the_space_closes(
     space: Space, weaver: Weaver, tmp_path: Path
 ) -> None:
-    """One host: each participant gets a link of their own and other links are refused;
-    ``space close`` revokes every link, for the page and for ``space join`` in a terminal
-    (one sentence, no traceback); no seat's token reaches the host's log."""
+    """One host, three steps: each participant gets a link of their own and other links are
+    refused; Alex's link, joined from a terminal (``space join``), sends as Alex and shows the
+    mediator's reply; ``space close`` revokes every link, for the page and for ``space join``
+    (one sentence, no traceback). No seat's token reaches the host's log."""
+    _each_participant_has_a_link_of_their_own(space)
+    _a_seat_joined_from_a_terminal_sends_as_its_participant(space, tmp_path)
+    _closing_the_space_revokes_every_link(space, weaver, tmp_path)
+    _, err = space.stop()
+    assert not any(token in err for token in space.seats.values())
+
+
+def _each_participant_has_a_link_of_their_own(space: Space) -> None:
     assert set(space.seats) == {"Alex", "Sam"}
     assert space.seats["Alex"] != space.seats["Sam"]
     for name in space.seats:
@@ -124,6 +136,23 @@ def test_links_are_each_participants_own_and_closing_the_space_revokes_them_ever
     url = f"ws://{space.address}/ws/{space.seats['Alex']}"
     assert asyncio.run(_refusal(url, origin=evil)) == 403
 
+
+def _a_seat_joined_from_a_terminal_sends_as_its_participant(space: Space, tmp_path: Path) -> None:
+    """Relayed from the host over the seat's websocket, as a browser's page would."""
+    seat = join(tmp_path, space.seat_url("Alex"))
+    try:
+        seat.wait_for(b"You are Alex")
+        seat.type(b"hello from another machine\r")
+        seat.wait_for(b"to you, privately")  # the mediator's private reply, at this seat
+        assert said_by_alex(tmp_path) == ["hello from another machine"]
+        seat.type(CTRL_Q)
+        seat.wait_for(b"The seat was closed.")
+    finally:
+        seat.close()
+    assert seat.process.returncode == 0
+
+
+def _closing_the_space_revokes_every_link(space: Space, weaver: Weaver, tmp_path: Path) -> None:
     closed = weaver("space", "close", "--conversation", space.conversation_id)
     assert closed.returncode == 0, closed.stderr
     assert "closed 2 seats" in closed.stdout
@@ -137,8 +166,14 @@ def test_links_are_each_participants_own_and_closing_the_space_revokes_them_ever
     assert seat.process.returncode != 0
     assert b"Traceback" not in seat.screen
 
-    _, err = space.stop()
-    assert not any(token in err for token in space.seats.values())
+
+def said_by_alex(tmp_path: Path) -> list[str]:
+    with sqlite3.connect(tmp_path / "data" / "weaver.db") as db:
+        rows = db.execute(
+            "SELECT content FROM messages WHERE role = 'user'"
+            " AND json_extract(meta, '$.sender') = 'Alex'"
+        ).fetchall()
+    return [row[0] for row in rows]
 
 
 def test_a_private_message_reaches_no_other_seat_a_shared_one_does_and_a_left_seat_resumes(
