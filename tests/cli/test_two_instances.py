@@ -52,11 +52,11 @@ def test_a_busy_conversation_refuses_a_second_ask_and_another_is_answered_at_onc
     weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
     """While another process answers its conversation, this process asking in that
-    conversation is refused in one sentence and writes nothing, and this process answering
-    a conversation of its own loses nothing of either. The other process's reply streams one
-    chunk per step: a chunk every 50 ms while this process is refused and answers a whole
-    turn, its last chunks only once that turn is done, so the two replies are surely written
-    at once."""
+    conversation (while its reply is open, before its first chunk) is refused in one sentence
+    and writes nothing, and this process answering a conversation of its own loses nothing of
+    either. The other process's reply streams one chunk per step: a chunk every 50 ms while
+    this process answers a whole turn, its last chunks only once that turn is done, so the two
+    replies are surely written at once."""
     env = _env(fake_openai)
     held_back = 5
     fake_openai.script(Reply(deltas=SLOW.deltas, lockstep=True), SLOW)
@@ -64,11 +64,11 @@ def test_a_busy_conversation_refuses_a_second_ask_and_another_is_answered_at_onc
     other = _start(tmp_path, env, "--profile", "researcher", "question 1")
     stop_stepping = threading.Event()
     try:
-        _wait_for(lambda: bool(fake_openai.chat_requests))  # its data folder is set up
-        stepper = _step_every_50_ms(fake_openai, len(SLOW.deltas or []) - held_back, stop_stepping)
-        _wait_for(lambda: _partly_written_below(db, "question 1"))
+        _wait_for(lambda: _streaming_below(db, "question 1"))  # its turn lock is held
         busy = _only_conversation(db)
         refused = weaver("ask", "--conversation", busy, "question 3", env=env)
+        stepper = _step_every_50_ms(fake_openai, len(SLOW.deltas or []) - held_back, stop_stepping)
+        _wait_for(lambda: _partly_written_below(db, "question 1"))
         here = weaver("ask", "--profile", "researcher", "question 2", env=env)
         stop_stepping.set()
         stepper.join()
@@ -115,6 +115,17 @@ def _step_every_50_ms(
     stepper = threading.Thread(target=step, daemon=True)
     stepper.start()
     return stepper
+
+
+def _streaming_below(db: Path, question: str) -> bool:
+    """Whether the reply to ``question`` is open (streaming, with or without text yet)."""
+    with SqliteConversationStore(db) as store:
+        for conversation in store.list_conversations():
+            records = store.list_messages(conversation.id)
+            asked = [r.id for r in records if r.content == question]
+            if any(r.parent_id in asked and r.status is MessageStatus.STREAMING for r in records):
+                return True
+    return False
 
 
 def _partly_written_below(db: Path, question: str) -> bool:
