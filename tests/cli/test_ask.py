@@ -1,5 +1,5 @@
-"""``weaver-tui ask`` (in the test process, and in a real one for its imports): offline and
-against an OpenAI-compatible server."""
+"""``weaver-tui ask`` in the test process, against an OpenAI-compatible server. (Offline, in a
+real process that lists its imports: ``test_start_up_imports.py``.)"""
 
 from __future__ import annotations
 
@@ -13,13 +13,6 @@ from tests.runtime.helpers import active_leaf_id
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 KEY = "sk-cli-test-key-0123456789"
-NO_TEXTUAL = (
-    "import sys\n"
-    "from weaver_tui.cli import main\n"
-    "code = main(sys.argv[1:])\n"
-    "print('textual imported' if 'textual' in sys.modules else 'textual not imported', file=sys.stderr)\n"
-    "sys.exit(code)\n"
-)
 
 
 def _server_env(fake_openai: FakeOpenAI) -> dict[str, str]:
@@ -80,18 +73,3 @@ def test_ask_streams_the_reply_stores_the_turn_and_continues_it(
     assert finished[0]["trace_id"] != finished[1]["trace_id"]
     assert finished[0]["model"] == "fake-model"
     assert "latency_ms" in finished[0]
-
-
-def test_ask_on_the_offline_model_without_textual(
-    subprocess_cli: Callable[..., subprocess.CompletedProcess[str]],
-) -> None:
-    """A real process: whether ``ask`` imports Textual is a fact of a fresh interpreter."""
-    result = subprocess_cli(
-        "ask", "--profile", "researcher", "How does ReWOO save tokens?", code=NO_TEXTUAL
-    )
-
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip()
-    assert "→ search_knowledge_base" in result.stderr
-    assert "conversation: " in result.stderr
-    assert "textual not imported" in result.stderr

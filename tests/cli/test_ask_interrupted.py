@@ -1,5 +1,6 @@
-"""``ask`` stopped mid-reply: Ctrl+C keeps the partial reply marked cancelled; SIGKILL leaves
-the flushed partial reply in the database, marked interrupted when the data folder reopens."""
+"""``ask`` stopped mid-reply: Ctrl+C (or SIGTERM, SIGHUP) keeps the partial reply marked
+cancelled, and a second ask meanwhile is refused; SIGKILL leaves the flushed partial reply in
+the database, marked interrupted when the data folder reopens."""
 
 from __future__ import annotations
 
@@ -65,18 +66,30 @@ def _only_reply(tmp_path: Path) -> MessageRecord:
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM", "SIGHUP"])
-def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
-    tmp_path: Path, fake_openai: FakeOpenAI, stop: str
+def test_a_second_ask_meanwhile_is_refused_and_ctrl_c_term_or_hangup_keep_the_partial_reply(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    stop: str,
 ) -> None:
-    # Held after 30 words (200 bytes): still streaming when the signal comes.
+    """While one ``ask`` process is streaming, a second ask on its conversation is refused
+    and writes nothing (the second runs in this process: the turn lock is the other
+    process's); then the stop signal ends the first with 130, its partial reply kept and
+    marked cancelled, and the tree sound (no user message below another)."""
+    # Held after 30 words (200 bytes): still streaming however slowly the second ask starts
+    # and until the signal comes.
     fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], holds=(30,)))
     process = _start_ask(tmp_path, fake_openai)
     try:
         _read_until(process, 60)
+        conversation = _only_conversation(tmp_path)
+        second = weaver("ask", "--conversation", conversation, "more", env=_settings(fake_openai))
         process.send_signal(getattr(signal, stop))
         _out, err = process.communicate(timeout=WAIT_S)
     finally:
         process.kill()
+    assert second.returncode == 1
+    assert "a reply is being written in conversation" in second.stderr
     assert process.returncode == 130, err
     assert b"conversation: " in err
     assert b"Traceback" not in err
@@ -85,6 +98,13 @@ def test_ctrl_c_term_and_hangup_cancel_and_keep_the_partial_reply(
     assert reply.status is MessageStatus.CANCELLED
     assert reply.content.startswith("word0 word1 ")
     assert len(reply.content.split()) < 2000
+    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
+        records = store.list_messages(conversation)
+        by_id = {r.id: r for r in records}
+        for record in records:
+            parent = by_id.get(record.parent_id or "")
+            assert not (record.role == "user" and parent and parent.role == "user")
+        assert [r.content for r in records if r.role == "user"] == ["talk"]
 
 
 def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
@@ -107,33 +127,6 @@ def test_sigkill_mid_stream_leaves_the_flushed_partial_reply(
         assert reply.content.startswith("word0 word1 ")
         store.mark_interrupted_replies()
         assert store.get_message(reply.id).status is MessageStatus.CANCELLED
-
-
-def test_a_second_ask_on_a_busy_conversation_is_refused_and_the_tree_stays_sound(
-    weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, fake_openai: FakeOpenAI
-) -> None:
-    """The second ask runs in this process: the turn lock is another process's."""
-    # Held after 30 words: still streaming however slowly the second process starts (it is
-    # interrupted as soon as the second has answered).
-    fake_openai.script(Reply(deltas=[f"word{i} " for i in range(2000)], holds=(30,)))
-    first = _start_ask(tmp_path, fake_openai)
-    try:
-        _read_until(first, 60)
-        conversation = _only_conversation(tmp_path)
-        second = weaver("ask", "--conversation", conversation, "more", env=_settings(fake_openai))
-        first.send_signal(signal.SIGINT)
-        first.communicate(timeout=WAIT_S)
-    finally:
-        first.kill()
-    assert second.returncode == 1
-    assert "a reply is being written in conversation" in second.stderr
-    with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
-        records = store.list_messages(conversation)
-        by_id = {r.id: r for r in records}
-        for record in records:
-            parent = by_id.get(record.parent_id or "")
-            assert not (record.role == "user" and parent and parent.role == "user")
-        assert [r.content for r in records if r.role == "user"] == ["talk"]
 
 
 def _wait_until_flushed(tmp_path: Path, start: str, fake_openai: FakeOpenAI) -> None:

@@ -133,11 +133,17 @@ LATER = (
 
 def on_ready(self):
     print("AT-PAINT " + ",".join(name for name in LATER if name in sys.modules), flush=True)
-    self.set_interval(0.02, lambda: self.services.settings_ready and self.exit())
+
+
+def on_settings_validated(self, settings):
+    # The settings are valid: the app would now publish them and warm up the agent stack,
+    # which this check does not look at; it ends here instead.
+    self.exit()
 
 
 WeaverApp.run = lambda self: App.run(self, headless=True, size=(120, 40))
 WeaverApp.on_ready = on_ready
+WeaverApp._settings_validated = on_settings_validated
 code = cli.main(["--provider", "offline"])
 print("VALIDATED " + ",".join(name for name in LATER[:2] if name in sys.modules), flush=True)
 sys.exit(code)

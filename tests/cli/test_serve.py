@@ -120,28 +120,30 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     server.stop()
 
 
-def test_serve_prints_one_line_the_link_and_the_token_never_reaches_a_log(tmp_path: Path) -> None:
+def test_a_new_run_prints_one_line_a_link_with_a_new_token_that_never_reaches_a_log(
+    tmp_path: Path, served: Served
+) -> None:
+    """A server of its own beside the module's: its one line on stdout is a link that works,
+    with a token of its own (the other run's token is refused here); refused requests are
+    logged without what they carried."""
     server = _start(tmp_path)
-    assert httpx.get(server.url, timeout=10).status_code == 200  # the printed link works
-    # Refused requests are logged; what they carried must not be.
-    httpx.get(f"http://{server.address}/?token={server.token[:-1]}", timeout=10)
-    httpx.get(server.url, headers={"Host": f"evil.example:{server.port}"}, timeout=10)
-    rest, err = server.stop()
+    try:
+        assert server.token != served.token
+        assert httpx.get(server.url, timeout=10).status_code == 200  # the printed link works
+        other_run = f"http://{server.address}/?token={served.token}"
+        assert httpx.get(other_run, timeout=10).status_code == 403
+        # Refused requests are logged; what they carried must not be.
+        httpx.get(f"http://{server.address}/?token={server.token[:-1]}", timeout=10)
+        httpx.get(server.url, headers={"Host": f"evil.example:{server.port}"}, timeout=10)
+    finally:
+        rest, err = server.stop()
     assert rest == ""  # the link was the only line on stdout
     assert "refused" in err  # the refusals were logged...
     assert server.token not in err  # ...without the token
     assert server.token[:-1] not in err
+    assert served.token not in err
     for log in (tmp_path / "data").rglob("*.log"):
         assert server.token not in log.read_text()
-
-
-def test_a_new_run_has_a_new_token(tmp_path: Path, served: Served) -> None:
-    other = _start(tmp_path)
-    try:
-        assert other.token != served.token
-        assert httpx.get(f"http://{other.address}/?token={served.token}").status_code == 403
-    finally:
-        other.stop()
 
 
 def test_the_page_needs_the_token(served: Served) -> None:

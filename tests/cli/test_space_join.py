@@ -1,66 +1,13 @@
-"""``weaver-tui space join URL``: a participant takes their seat in a terminal (a real pty),
-relayed from the real ``space open`` host over the seat's websocket, as a browser's page would;
-a link that is not a seat's, a revoked one and a host that is gone are each one sentence."""
+"""``weaver-tui space join URL`` without a seat to take: a link that is not a seat's and a host
+that is gone are each one sentence, in a real terminal. (Joining a live seat and a revoked
+one: ``test_space.py``, on the host whose links it checks.)"""
 
 from __future__ import annotations
 
-import sqlite3
-import sys
 from pathlib import Path
 
-from tests.cli.conftest import isolated_env
 from tests.cli.test_serve import _free_port
-from tests.cli.test_space import Space, Weaver, space  # noqa: F401 (the fixture)
-from tests.ui_app.test_launch_typing_pty import Terminal
-
-CTRL_Q = b"\x11"
-
-
-def join(tmp_path: Path, url: str) -> Terminal:
-    args = [sys.executable, "-m", "weaver_tui", "space", "join", url]
-    return Terminal(args, tmp_path, isolated_env(tmp_path))
-
-
-def said_by_alex(tmp_path: Path) -> list[str]:
-    with sqlite3.connect(tmp_path / "data" / "weaver.db") as db:
-        rows = db.execute(
-            "SELECT content FROM messages WHERE role = 'user'"
-            " AND json_extract(meta, '$.sender') = 'Alex'"
-        ).fetchall()
-    return [row[0] for row in rows]
-
-
-def test_a_seat_joined_from_a_terminal_sends_as_its_participant_and_shows_the_reply(
-    space: Space,  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    seat = join(tmp_path, space.seat_url("Alex"))
-    try:
-        seat.wait_for(b"You are Alex")
-        seat.type(b"hello from another machine\r")
-        seat.wait_for(b"to you, privately")  # the mediator's private reply, at this seat
-        assert said_by_alex(tmp_path) == ["hello from another machine"]
-        seat.type(CTRL_Q)
-        seat.wait_for(b"The seat was closed.")
-    finally:
-        seat.close()
-    assert seat.process.returncode == 0
-
-
-def test_a_revoked_link_is_refused_in_one_sentence(
-    space: Space,  # noqa: F811
-    weaver: Weaver,
-    tmp_path: Path,
-) -> None:
-    closed = weaver("space", "close", "--conversation", space.conversation_id)
-    assert closed.returncode == 0, closed.stderr
-    seat = join(tmp_path, space.seat_url("Sam"))
-    try:
-        seat.wait_for(b"the host refused this link: it was revoked or mistyped")
-    finally:
-        seat.close()
-    assert seat.process.returncode != 0
-    assert b"Traceback" not in seat.screen
+from tests.cli.test_space import join
 
 
 def test_a_link_that_is_no_seat_and_a_host_that_is_gone_are_said(tmp_path: Path) -> None:

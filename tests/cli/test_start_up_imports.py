@@ -1,7 +1,7 @@
 """A ``weaver-tui`` process imports what its verb and profile need: listing the verbs or running a
 profile's own light verb imports no graph, model or MCP library and no profile's graph, and a
-turn of one profile imports no other profile. Real processes: what a fresh interpreter has
-loaded is the fact under test."""
+turn of one profile (on the offline model, tool call and all) imports no other profile and no
+Textual. Real processes: what a fresh interpreter has loaded is the fact under test."""
 
 from __future__ import annotations
 
@@ -76,13 +76,19 @@ def test_a_profile_verb_imports_its_handler_and_nothing_of_the_graphs(
     assert f"{paper_pilot}profile" not in modules
 
 
-def test_a_turn_of_one_profile_imports_no_other_profile(subprocess_cli: CliRun) -> None:
+def test_an_offline_turn_shows_its_tool_call_and_imports_no_other_profile_nor_textual(
+    subprocess_cli: CliRun,
+) -> None:
+    """``ask`` on the offline model streams the reply, shows the tool it called and the
+    conversation, and its process imports the one profile it runs and no Textual."""
     result = subprocess_cli(
         "--provider", "offline", "ask", "--profile", "ide-helper", "list the files",
         code=REPORT_MODULES,
     )  # fmt: skip
 
     assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    assert "→ list_files" in result.stderr
     assert "conversation: " in result.stderr
     modules = _loaded(result)
     others = tuple(

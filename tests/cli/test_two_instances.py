@@ -1,6 +1,6 @@
 """Two weaver-tui processes on one data folder: a second turn in a conversation that is being
 answered is refused in one sentence and writes nothing; turns in different conversations run
-side by side; nothing is lost and the file stays whole."""
+side by side; nothing is lost and the file stays whole. (One test: both on one process.)"""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
@@ -49,64 +48,15 @@ def _wait_for(condition: Callable[[], bool], bound_s: float = 60) -> None:
         time.sleep(0.05)
 
 
-def _streaming_below(db: Path, question: str) -> bool:
-    with SqliteConversationStore(db) as store:
-        for conversation in store.list_conversations():
-            records = store.list_messages(conversation.id)
-            asked = [r.id for r in records if r.content == question]
-            if any(r.parent_id in asked and r.status is MessageStatus.STREAMING for r in records):
-                return True
-    return False
-
-
-def test_a_second_process_asking_in_a_busy_conversation_is_refused_and_writes_nothing(
+def test_a_busy_conversation_refuses_a_second_ask_and_another_is_answered_at_once(
     weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
 ) -> None:
-    env = _env(fake_openai)
-    release = threading.Event()
-
-    def held_until_released(_body: dict[str, Any]) -> Reply:
-        release.wait(CLI_TIMEOUT_S)  # the reply is open and its turn lock held meanwhile
-        return Reply(deltas=["the second ", "answer"])
-
-    fake_openai.script(Reply("First answer."), held_until_released)
-    first = weaver("ask", "--profile", "researcher", "first question", env=env)
-    assert first.returncode == 0, first.stderr
-    conversation_id = first.stderr.strip().splitlines()[-1].split(": ", 1)[1]
-    db = tmp_path / "data" / "weaver.db"
-
-    answering = _start(tmp_path, env, "--conversation", conversation_id, "second question")
-    try:
-        _wait_for(lambda: _streaming_below(db, "second question"))
-        refused = weaver("ask", "--conversation", conversation_id, "third question", env=env)
-        release.set()
-        out, err = answering.communicate(timeout=CLI_TIMEOUT_S)
-    finally:
-        release.set()
-        answering.kill()
-
-    assert refused.returncode != 0
-    assert "Traceback" not in refused.stderr
-    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
-    assert "being written" in refused.stderr
-    assert answering.returncode == 0, err
-    assert out.strip() == "the second answer"
-    with SqliteConversationStore(db) as store:
-        records = store.list_messages(conversation_id)
-        users = [r.content for r in records if r.role == "user"]
-        assert users == ["first question", "second question"]
-        replies = [r for r in records if r.role == "assistant"]
-        assert all(r.status is MessageStatus.COMPLETE for r in replies)
-        assert replies[-1].content == "the second answer"
-        assert integrity(store) == "ok"
-
-
-def test_two_processes_answering_different_conversations_at_once_lose_nothing(
-    weaver: Callable[..., subprocess.CompletedProcess[str]], fake_openai: FakeOpenAI, tmp_path: Path
-) -> None:
-    """The other process's reply streams one chunk per step: a chunk every 50 ms while this
-    process answers a whole turn of its own, its last chunks only once that turn is done, so
-    the two replies are surely written at once."""
+    """While another process answers its conversation, this process asking in that
+    conversation (while its reply is open, before its first chunk) is refused in one sentence
+    and writes nothing, and this process answering a conversation of its own loses nothing of
+    either. The other process's reply streams one chunk per step: a chunk every 50 ms while
+    this process answers a whole turn, its last chunks only once that turn is done, so the two
+    replies are surely written at once."""
     env = _env(fake_openai)
     held_back = 5
     fake_openai.script(Reply(deltas=SLOW.deltas, lockstep=True), SLOW)
@@ -114,7 +64,9 @@ def test_two_processes_answering_different_conversations_at_once_lose_nothing(
     other = _start(tmp_path, env, "--profile", "researcher", "question 1")
     stop_stepping = threading.Event()
     try:
-        _wait_for(lambda: bool(fake_openai.chat_requests))  # its data folder is set up
+        _wait_for(lambda: _streaming_below(db, "question 1"))  # its turn lock is held
+        busy = _only_conversation(db)
+        refused = weaver("ask", "--conversation", busy, "question 3", env=env)
         stepper = _step_every_50_ms(fake_openai, len(SLOW.deltas or []) - held_back, stop_stepping)
         _wait_for(lambda: _partly_written_below(db, "question 1"))
         here = weaver("ask", "--profile", "researcher", "question 2", env=env)
@@ -122,12 +74,17 @@ def test_two_processes_answering_different_conversations_at_once_lose_nothing(
         stepper.join()
         for _ in range(held_back + 10):  # the rest of its chunks, and the end of its stream
             fake_openai.step()
-        _out, other_err = other.communicate(timeout=CLI_TIMEOUT_S)
+        other_out, other_err = other.communicate(timeout=CLI_TIMEOUT_S)
     finally:
         stop_stepping.set()
         other.kill()
 
+    assert refused.returncode != 0
+    assert "Traceback" not in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert "being written" in refused.stderr
     assert [other.returncode, here.returncode] == [0, 0], [other_err, here.stderr]
+    assert other_out.split() == [f"piece{i}" for i in range(60)]
     with SqliteConversationStore(db) as store:
         conversations = store.list_conversations()
         assert len(conversations) == 2
@@ -136,7 +93,14 @@ def test_two_processes_answering_different_conversations_at_once_lose_nothing(
             assert [r.role for r in records] == ["user", "assistant"]
             assert records[1].status is MessageStatus.COMPLETE
             assert records[1].content.strip().endswith("piece59")
+        assert [r.content for r in store.list_messages(busy) if r.role == "user"] == ["question 1"]
         assert integrity(store) == "ok"
+
+
+def _only_conversation(db: Path) -> str:
+    with SqliteConversationStore(db) as store:
+        (conversation,) = store.list_conversations()
+        return conversation.id
 
 
 def _step_every_50_ms(
@@ -151,6 +115,17 @@ def _step_every_50_ms(
     stepper = threading.Thread(target=step, daemon=True)
     stepper.start()
     return stepper
+
+
+def _streaming_below(db: Path, question: str) -> bool:
+    """Whether the reply to ``question`` is open (streaming, with or without text yet)."""
+    with SqliteConversationStore(db) as store:
+        for conversation in store.list_conversations():
+            records = store.list_messages(conversation.id)
+            asked = [r.id for r in records if r.content == question]
+            if any(r.parent_id in asked and r.status is MessageStatus.STREAMING for r in records):
+                return True
+    return False
 
 
 def _partly_written_below(db: Path, question: str) -> bool:

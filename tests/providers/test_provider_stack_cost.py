@@ -1,13 +1,10 @@
-"""What building a network model costs stays small: one SSL context for the model's clients,
-no aiohttp transport imported by the SDK, and the model's own client reused for the server's
-model list."""
+"""What building a network model costs stays small: one SSL context for the model's clients
+and the model's own client reused for the server's model list. (No aiohttp transport imported
+by the SDK: ``tests/cli/test_no_textual.py``, in the fresh process that also checks Textual.)"""
 
 from __future__ import annotations
 
-import os
 import ssl
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,26 +38,6 @@ def test_the_models_of_a_process_load_the_certificate_bundle_once(
     assert handle.http_async_client is handle.model.http_async_client
     fake_model(model="fake-model-large")  # another model (a switch): the same context
     assert len(loads) == 1
-
-
-def test_the_sdk_does_not_import_its_aiohttp_transport() -> None:
-    code = (
-        "import sys\n"
-        "from pydantic import SecretStr\n"
-        "from agents.providers import ProviderConfig, make_chat_model\n"
-        "make_chat_model(ProviderConfig(provider='openai-compatible', model='m',"
-        " base_url='http://127.0.0.1:9/v1', api_key=SecretStr('k')))\n"
-        "import aiohttp  # installed: the check below means something\n"
-        "print('openai' in sys.modules, 'openai._vendor.httpx_aiohttp' in sys.modules"
-        " and sys.modules['openai._vendor.httpx_aiohttp'] is not None)\n"
-    )
-    pytest.importorskip("aiohttp")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "False"]
 
 
 async def test_the_served_context_window_comes_over_the_models_own_connection(
