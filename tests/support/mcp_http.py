@@ -20,6 +20,7 @@ import httpx
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
+    from starlette.types import ASGIApp
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_LIMIT_S = 120.0
@@ -57,11 +58,14 @@ def http_server(args: Sequence[str]) -> Iterator[tuple[str, subprocess.Popen[byt
 def serve_on_socket(server: FastMCP, argv: Sequence[str]) -> None:
     """The server's side: streamable HTTP on the listening socket that ``--http-fd FD`` in
     ``argv`` names, as FastMCP's own ``run("streamable-http")`` serves it on a port."""
+    serve_app_on_socket(server.streamable_http_app(), argv)
+
+
+def serve_app_on_socket(app: ASGIApp, argv: Sequence[str]) -> None:
+    """:func:`serve_on_socket` for an HTTP app (one that serves several MCP servers)."""
     import anyio
     import uvicorn
 
     listening = socket.socket(fileno=int(argv[list(argv).index("--http-fd") + 1]))
-    config = uvicorn.Config(
-        server.streamable_http_app(), log_level="warning", timeout_graceful_shutdown=5
-    )
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)
     anyio.run(uvicorn.Server(config).serve, [listening])
