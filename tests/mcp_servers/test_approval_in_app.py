@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agents.graph.approval import APPROVED_KEY
-from tests.mcp_servers.conftest import ran
+from tests.mcp_servers.conftest import SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 from tests.ui_app.conftest import (
@@ -28,10 +28,10 @@ from weaver_tui.services import Services
 
 @pytest.fixture
 def mcp_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str, tickets_headers: dict[str, str]
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_http: SharedTickets
 ) -> Iterator[Services]:
     """Services on the fake provider, with the (shared, HTTP) tickets server in config.yaml."""
-    server = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
+    server = tickets_http.entry()
     (weaver_env / "config.yaml").write_text(json.dumps({"mcp_servers": {"tickets": server}}))
     built = build_services(provider="openai-compatible", base_url=fake_openai.base_url,
                            api_key="test-key", model="fake-model", http_timeout=10)  # fmt: skip
