@@ -10,9 +10,11 @@ cut (any other request gets an error saying why), so the turn goes on with what 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -90,13 +92,21 @@ class _CappedBody(httpx.AsyncByteStream):
         await self._inner.aclose()
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """httpx's default TLS settings (its CA bundle, or the one ``SSL_CERT_FILE`` or
+    ``SSL_CERT_DIR`` names), built once for every connection: loading the bundle takes a
+    tenth of a second, which each new transport would otherwise spend again."""
+    return httpx.create_ssl_context()
+
+
 class CappedTransport(httpx.AsyncBaseTransport):
     """``inner`` (a plain HTTP transport by default) whose response bodies are capped."""
 
     def __init__(
         self, inner: httpx.AsyncBaseTransport | None = None, limit: int = MAX_MESSAGE_BYTES
     ) -> None:
-        self._inner = inner or httpx.AsyncHTTPTransport()
+        self._inner = inner or httpx.AsyncHTTPTransport(verify=_tls())
         self._limit = limit
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

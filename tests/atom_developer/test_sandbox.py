@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,10 @@ async def test_cancelling_the_run_kills_the_child(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(asyncio, "create_subprocess_exec", spy)
     task = asyncio.ensure_future(run("loop", limits=SandboxLimits(cpu_seconds=30)))
-    await asyncio.sleep(0.5)
+    deadline = time.monotonic() + 30
+    while not started:  # cancel as soon as the child runs: its loop would only burn CPU
+        assert time.monotonic() < deadline, "the sandbox child never started"
+        await asyncio.sleep(0.01)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

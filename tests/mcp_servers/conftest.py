@@ -1,8 +1,8 @@
 """MCP fixtures: the tickets server (a real FastMCP subprocess) and a runtime that has it.
 
 Over stdio each test starts its own tickets server (the client starts it). Over streamable
-HTTP one tickets server serves every test of the worker (:func:`tickets_url`); a test keeps
-its own state by naming its own log in the ``X-Tickets-Log`` header (:func:`tickets_headers`).
+HTTP one tickets server serves every test of the worker (:func:`tickets_http`); a test keeps
+its own state by naming its own log in the ``X-Tickets-Log`` header (:class:`SharedTickets`).
 A test that stops its server, or reads what the server writes on stderr, uses stdio.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,34 +70,36 @@ def _shared_tickets_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
         yield served
 
 
-@pytest.fixture
-def tickets_url(_shared_tickets_server: tuple[str, subprocess.Popen[bytes]]) -> str:
-    """The URL of the tickets server over streamable HTTP that this worker's tests share."""
-    url, process = _shared_tickets_server
-    assert process.poll() is None, "a test stopped the shared tickets server; use stdio for that"
-    return url
+@dataclass(frozen=True)
+class SharedTickets:
+    """The tickets server over streamable HTTP that this worker's tests share, as one test
+    sees it: its ``url``, and the ``log`` it writes this test's calls to."""
 
+    url: str
+    log: Path
 
-@pytest.fixture
-def tickets_headers(tickets_log: Path) -> dict[str, str]:
-    """The headers that make the shared server log this test's calls to ``tickets_log``."""
-    return {LOG_HEADER: str(tickets_log)}
+    @property
+    def headers(self) -> dict[str, str]:
+        """The header that makes the server log this test's calls to :attr:`log`."""
+        return {LOG_HEADER: str(self.log)}
+
+    def entry(self, **fields: Any) -> dict[str, Any]:
+        """Its entry for ``mcp_servers`` in config.yaml, with ``fields`` (``headers`` go
+        beside the log's)."""
+        headers = {**self.headers, **fields.pop("headers", {})}
+        return {"transport": "streamable_http", "url": self.url, "headers": headers, **fields}
+
+    def __call__(self, **overrides: Any) -> McpServerConfig:
+        """Its config for a runtime (named ``tickets`` unless ``overrides`` say otherwise)."""
+        return McpServerConfig(**{"name": "tickets", **self.entry(**overrides)})
 
 
 @pytest.fixture
 def tickets_http(
-    tickets_url: str, tickets_headers: dict[str, str]
-) -> Callable[..., McpServerConfig]:
-    """``tickets_http(**overrides)``: the shared HTTP tickets server's config for this test."""
-
-    def build(**overrides: Any) -> McpServerConfig:
-        fields: dict[str, Any] = {
-            "name": "tickets",
-            "transport": "streamable_http",
-            "url": tickets_url,
-            "headers": tickets_headers,
-            **overrides,
-        }
-        return McpServerConfig(**fields)
-
-    return build
+    _shared_tickets_server: tuple[str, subprocess.Popen[bytes]], tickets_log: Path
+) -> SharedTickets:
+    """The shared tickets server over streamable HTTP, logging this test's calls to
+    ``tickets_log``."""
+    url, process = _shared_tickets_server
+    assert process.poll() is None, "a test stopped the shared tickets server; use stdio for that"
+    return SharedTickets(url, tickets_log)

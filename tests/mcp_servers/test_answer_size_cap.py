@@ -1,10 +1,11 @@
-"""An MCP server that answers 50 MB (a real FastMCP subprocess, reached over streamable HTTP,
+"""An MCP server that answers 24 MB (a real FastMCP subprocess, reached over streamable HTTP,
 answering with an SSE stream or one JSON body, or over stdio): the client reads at most a
-megabyte of it, the answer is cut and marked, the session goes on, and a turn that called it
-ends as usual."""
+megabyte of it in bounded memory, the answer is cut and marked, the session goes on, and a turn
+whose tool answered more than the cap ends as usual."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -28,31 +29,47 @@ from tests.support.mcp_http import http_server
 from tests.support.openai_script import Reply, ToolCall
 
 FLOOD_SERVER = Path(__file__).with_name("flood_server.py")
+FLOOD_MB = 24
+"""The size of the flood server's answers in the memory tests: well over their bound."""
 MARK = "[cut: the MCP server's answer was over 1 MB; only its beginning is kept]"
-BOUNDED_BYTES = 32 * 1024 * 1024
-"""What reading a 50 MB answer may allocate at its peak (the SDK alone would take ~150 MB)."""
+BOUNDED_BYTES = 16 * 1024 * 1024
+"""What reading a flood answer may allocate at its peak: less than the answer itself, so the
+client cannot have held it whole (the SDK alone would take three times the answer)."""
+assert BOUNDED_BYTES < FLOOD_MB * 1024 * 1024
 
 
-@pytest.fixture(scope="module", params=["sse", "json"])
-def flood_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The flood server's URL, answering with an SSE stream or with one JSON body. It keeps no
-    state between calls, so the module's tests share one server of each kind."""
-    json_body = ["--json"] if request.param == "json" else []
-    with http_server(["-m", "tests.mcp_servers.flood_server", *json_body]) as (url, _):
-        yield url
+@pytest.fixture(scope="module")
+def _flood_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    with http_server(
+        ["-m", "tests.mcp_servers.flood_server", "--megabytes", str(FLOOD_MB)]
+    ) as served:
+        yield served
+
+
+@pytest.fixture(params=["sse", "json"])
+def flood_url(
+    request: pytest.FixtureRequest, _flood_server: tuple[str, subprocess.Popen[bytes]]
+) -> str:
+    """The flood server's URL answering with an SSE stream or with one JSON body. It keeps no
+    state between calls, so the module's tests share the one process serving both."""
+    url = _flood_server[0]
+    return url.removesuffix("/mcp") + "/json" if request.param == "json" else url
 
 
 def _server(url: str) -> McpServerConfig:
     return McpServerConfig(name="flood", transport="streamable_http", url=url, approve="always")
 
 
-async def test_a_50_mb_answer_is_cut_and_marked_in_bounded_memory(flood_url: str) -> None:
+async def test_a_huge_answer_is_cut_and_marked_in_bounded_memory(flood_url: str) -> None:
     await _cut_and_marked(McpConnection(_server(flood_url)))
 
 
-async def test_a_50_mb_answer_over_stdio_is_cut_and_marked_in_bounded_memory() -> None:
+async def test_a_huge_answer_over_stdio_is_cut_and_marked_in_bounded_memory() -> None:
     server = McpServerConfig(
-        name="flood", command=sys.executable, args=(str(FLOOD_SERVER), "stdio"), approve="always"
+        name="flood",
+        command=sys.executable,
+        args=(str(FLOOD_SERVER), "stdio", "--megabytes", str(FLOOD_MB)),
+        approve="always",
     )
     await _cut_and_marked(McpConnection(server))
 
@@ -78,14 +95,17 @@ async def _cut_and_marked(connection: McpConnection) -> None:
         await connection.aclose()
 
 
-async def test_a_turn_whose_tool_answers_50_mb_over_http_ends(
+async def test_a_turn_whose_tool_answers_over_the_cap_over_http_ends(
     flood_url: str,
     store: SqliteConversationStore,
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
-    fake_openai.script(Reply(tool_calls=[ToolCall("flood", {})]), Reply("Zebras have stripes."))
+    over_the_cap = {"megabytes": 2}  # the turn's ending needs the cut, not the bounded memory
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("flood", over_the_cap)]), Reply("Zebras have stripes.")
+    )
     runtime = AgentRuntime(store, checkpointer, mcp_servers=[_server(flood_url)])
     try:
         message = NewMessage(profile="ide-helper", text="tell me about zebras")
@@ -102,7 +122,7 @@ async def test_a_turn_whose_tool_answers_50_mb_over_http_ends(
     assert "[cut:" in answer
 
 
-async def test_a_knowledge_server_over_http_answering_50_mb_is_cut_and_marked(
+async def test_a_knowledge_server_over_http_answering_a_huge_answer_is_cut_and_marked(
     flood_url: str,
 ) -> None:
     client = KnowledgeClient("flood", {"transport": "streamable_http", "url": flood_url})

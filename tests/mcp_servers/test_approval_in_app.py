@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agents.graph.approval import APPROVED_KEY
-from tests.mcp_servers.conftest import ran
+from tests.mcp_servers.conftest import SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 from tests.ui_app.conftest import (
@@ -28,10 +28,10 @@ from weaver_tui.services import Services
 
 @pytest.fixture
 def mcp_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str, tickets_headers: dict[str, str]
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_http: SharedTickets
 ) -> Iterator[Services]:
     """Services on the fake provider, with the (shared, HTTP) tickets server in config.yaml."""
-    server = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
+    server = tickets_http.entry()
     (weaver_env / "config.yaml").write_text(json.dumps({"mcp_servers": {"tickets": server}}))
     built = build_services(provider="openai-compatible", base_url=fake_openai.base_url,
                            api_key="test-key", model="fake-model", http_timeout=10)  # fmt: skip
@@ -50,26 +50,29 @@ def _tool_results(fake_openai: FakeOpenAI) -> list[str]:
     return [str(m["content"]) for m in body["messages"] if m["role"] == "tool"]
 
 
-@pytest.mark.parametrize(("key", "runs"), [("d", False), ("o", True)])
-async def test_the_turn_asks_and_the_answer_decides_whether_the_tool_runs(
-    mcp_services: Services, fake_openai: FakeOpenAI, tickets_log: Path, key: str, runs: bool
+async def test_the_turn_asks_and_deny_never_runs_the_tool_while_once_runs_it(
+    mcp_services: Services, fake_openai: FakeOpenAI, tickets_log: Path
 ) -> None:
+    """Each turn of one conversation asks before the call: answered with deny ('d') the tool
+    never runs, the next turn's answered with once ('o') it runs (a denial is for one call)."""
+    _script(fake_openai)
     _script(fake_openai)
     app = new_app(mcp_services)
     async with app.run_test(size=(120, 40)) as pilot:
         await chat_ready(pilot)
-        await send(pilot, "what is ticket 42?")
-        await wait_until(pilot, lambda: isinstance(app.screen, ToolApprovalScreen))
-        assert ran(tickets_log) == []
-        assert isinstance(app.screen, ToolApprovalScreen)
-        assert app.screen.question.tool == "lookup_ticket"
-        await pilot.press(key)
-        await settle(pilot)
-        assert not isinstance(app.screen, ToolApprovalScreen)
-    assert ran(tickets_log) == (["lookup_ticket 42"] if runs else [])
-    (result,) = _tool_results(fake_openai)
-    assert ("on fire" in result) is runs
-    assert ("denied" in result) is not runs
+        for key, runs in (("d", False), ("o", True)):
+            await send(pilot, "what is ticket 42?")
+            await wait_until(pilot, lambda: isinstance(app.screen, ToolApprovalScreen))
+            assert isinstance(app.screen, ToolApprovalScreen)
+            assert app.screen.question.tool == "lookup_ticket"
+            assert ran(tickets_log) == []
+            await pilot.press(key)
+            await settle(pilot)
+            assert not isinstance(app.screen, ToolApprovalScreen)
+            assert ran(tickets_log) == (["lookup_ticket 42"] if runs else [])
+            result = _tool_results(fake_openai)[-1]  # this turn's; the history comes before
+            assert ("on fire" in result) is runs
+            assert ("denied" in result) is not runs
 
 
 async def test_a_question_left_for_later_is_answered_after_a_restart(

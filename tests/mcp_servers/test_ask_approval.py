@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.cli.conftest import weaver
-from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+from tests.mcp_servers.conftest import SERVER_SCRIPT, SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
@@ -44,13 +44,10 @@ def test_without_approve_the_call_is_refused_in_one_sentence(
     weaver: Callable[..., subprocess.CompletedProcess[str]],
     fake_openai: FakeOpenAI,
     tmp_path: Path,
-    tickets_url: str,
-    tickets_headers: dict[str, str],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
-    log = tickets_log
-    server = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
-    _config(tmp_path, {"tickets": server})
+    log = tickets_http.log
+    _config(tmp_path, {"tickets": tickets_http.entry()})
     fake_openai.script(_lookup(), Reply("I could not look it up."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
@@ -82,17 +79,14 @@ def test_a_server_over_streamable_http(
     weaver: Callable[..., subprocess.CompletedProcess[str]],
     fake_openai: FakeOpenAI,
     tmp_path: Path,
-    tickets_url: str,
-    tickets_headers: dict[str, str],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
-    headers = {**tickets_headers, "X-Team": "support"}
-    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": tickets_url,
-                                  "headers": headers, "approve": "always"}})  # fmt: skip
+    remote = tickets_http.entry(headers={"X-Team": "support"}, approve="always")
+    _config(tmp_path, {"remote": remote})
     fake_openai.script(_lookup(), Reply("On fire."))
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
     assert result.returncode == 0, result.stderr
-    assert ran(tickets_log) == ["lookup_ticket 42"]
+    assert ran(tickets_http.log) == ["lookup_ticket 42"]
 
 
 def test_a_wrong_entry_stops_with_one_line(

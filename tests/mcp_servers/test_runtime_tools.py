@@ -21,7 +21,7 @@ from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.user_message import NewMessage
 from storage.sqlite_store import SqliteConversationStore
-from tests.mcp_servers.conftest import ran
+from tests.mcp_servers.conftest import SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
@@ -63,8 +63,7 @@ async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printa
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(_lookup(), Reply("The printer is on fire."))
     runtime = _runtime(store, checkpointer, tickets_http(approve="always"))
@@ -78,7 +77,7 @@ async def test_a_servers_tools_join_the_profiles_own_and_answers_are_made_printa
     (answer,) = _tool_results(second)
     assert "Ticket 42: the printer is on fire." in answer
     assert not [c for c in answer if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"]
-    assert ran(tickets_log) == ["lookup_ticket 42"]
+    assert ran(tickets_http.log) == ["lookup_ticket 42"]
 
 
 async def test_a_long_answer_is_cut_to_the_tool_result_limit(
@@ -86,7 +85,7 @@ async def test_a_long_answer_is_cut_to_the_tool_result_limit(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(Reply(tool_calls=[ToolCall("ticket_history", {"ticket_id": "7"})]),
                        Reply("Long."))  # fmt: skip
@@ -106,8 +105,7 @@ async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(_lookup(), Reply("I was not allowed to look."))
     runtime = _runtime(store, checkpointer, tickets_http())
@@ -116,7 +114,7 @@ async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
         events = await _send(runtime, model, "what is ticket 42?")
         finished = _finished(events)
         assert finished.paused
-        assert ran(tickets_log) == []
+        assert ran(tickets_http.log) == []
         paused = store.get_message(finished.leaf_id)
         question = paused.meta["pending_interrupt"]["values"][0]
         assert question["tool"] == "lookup_ticket"
@@ -128,7 +126,7 @@ async def test_ask_pauses_before_the_call_and_deny_never_runs_it(
         await runtime.aclose()
     assert _finished(resumed).status == "complete"
     assert not _finished(resumed).paused
-    assert ran(tickets_log) == []
+    assert ran(tickets_http.log) == []
     (refusal,) = _tool_results(fake_openai.chat_requests[1].body)
     assert "not run" in refusal
     assert "denied" in refusal
@@ -139,8 +137,7 @@ async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
     tmp_path: Path,
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
@@ -160,7 +157,7 @@ async def test_once_runs_the_call_and_a_paused_question_survives_a_restart(
         finally:
             await again.aclose()
     assert _finished(resumed).status == "complete"
-    assert ran(tickets_log) == ["lookup_ticket 42"]
+    assert ran(tickets_http.log) == ["lookup_ticket 42"]
     assert "on fire" in _tool_results(fake_openai.chat_requests[1].body)[0]
     assert APPROVED_KEY not in store.get_conversation(paused.conversation_id).meta
 
@@ -170,8 +167,7 @@ async def test_always_is_remembered_for_the_conversation_only(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(_lookup("1"), Reply("One."), _lookup("2"), Reply("Two."),
                        _lookup("3"), Reply("Three."))  # fmt: skip
@@ -189,7 +185,7 @@ async def test_always_is_remembered_for_the_conversation_only(
         assert _finished(other).paused
     finally:
         await runtime.aclose()
-    assert ran(tickets_log) == ["lookup_ticket 1", "lookup_ticket 2"]
+    assert ran(tickets_http.log) == ["lookup_ticket 1", "lookup_ticket 2"]
     meta = store.get_conversation(conversation_id).meta
     assert meta[APPROVED_KEY] == ["tickets/lookup_ticket"]
 
@@ -199,8 +195,7 @@ async def test_never_and_headless_refusal_never_run_the_call(
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(_lookup("1"), Reply("No."), _lookup("2"), Reply("No."),
                        _lookup("3"), Reply("Yes."))  # fmt: skip
@@ -220,7 +215,7 @@ async def test_never_and_headless_refusal_never_run_the_call(
     assert not _finished(approved).paused
     lines = [e.text for e in refused if isinstance(e, ev.NodeStatus) and e.state == "error"]
     assert any("lookup_ticket" in line and "--approve" in line for line in lines)
-    assert ran(tickets_log) == ["lookup_ticket 3"]
+    assert ran(tickets_http.log) == ["lookup_ticket 3"]
     assert "never allows it" in _tool_results(fake_openai.chat_requests[1].body)[0]
 
 
@@ -229,7 +224,7 @@ async def test_profiles_get_only_the_servers_given_to_them_and_switches_are_per_
     checkpointer: BaseCheckpointSaver[Any],
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
-    tickets_http: Callable[..., McpServerConfig],
+    tickets_http: SharedTickets,
 ) -> None:
     fake_openai.script(Reply("a"), Reply("b"), Reply("c"))
     model = openai_model()
@@ -319,7 +314,7 @@ async def test_a_servers_stderr_goes_to_the_log(
 
 
 async def test_open_mcp_tools_returns_the_tools_and_the_failures(
-    tickets_http: Callable[..., McpServerConfig], tmp_path: Path
+    tickets_http: SharedTickets, tmp_path: Path
 ) -> None:
     from agents.mcp_servers import open_mcp_tools
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.cli.conftest import weaver
-from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+from tests.mcp_servers.conftest import SERVER_SCRIPT, SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 
@@ -65,14 +65,11 @@ def test_an_authorization_header_reaches_the_http_server_and_nothing_else(
     weaver: Weaver,
     fake_openai: FakeOpenAI,
     tmp_path: Path,
-    tickets_url: str,
-    tickets_headers: dict[str, str],
-    tickets_log: Path,
+    tickets_http: SharedTickets,
 ) -> None:
-    log = tickets_log
-    headers = {**tickets_headers, "Authorization": f"Token {HEADER_SECRET}"}
-    _config(tmp_path, {"remote": {"transport": "streamable_http", "url": tickets_url,
-                                  "approve": "always", "headers": headers}})  # fmt: skip
+    log = tickets_http.log
+    authorized = {"Authorization": f"Token {HEADER_SECRET}"}
+    _config(tmp_path, {"remote": tickets_http.entry(approve="always", headers=authorized)})
     fake_openai.script(_lookup(), Reply("On fire."))
 
     result = weaver("ask", "what is ticket 42?", env=_env(fake_openai))
@@ -102,9 +99,9 @@ def test_a_token_in_env_reaches_the_stdio_server_and_nothing_else(
 
 
 def test_a_header_the_http_library_refuses_is_not_quoted_in_the_servers_sentence(
-    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path, tickets_url: str
+    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path, tickets_http: SharedTickets
 ) -> None:
-    url = tickets_url
+    url = tickets_http.url
     bad = f" Token {HEADER_SECRET}"  # a leading space: the HTTP library refuses, quoting it
     _config(tmp_path, {"remote": {"transport": "streamable_http", "url": url,
                                   "approve": "always", "headers": {"Authorization": bad}}})  # fmt: skip
@@ -123,9 +120,9 @@ def test_a_header_the_http_library_refuses_is_not_quoted_in_the_servers_sentence
 
 
 def test_a_knowledge_servers_refused_header_is_not_quoted_either(
-    weaver: Weaver, tmp_path: Path, tickets_url: str
+    weaver: Weaver, tmp_path: Path, tickets_http: SharedTickets
 ) -> None:
-    url = tickets_url
+    url = tickets_http.url
     connection = {"transport": "streamable_http", "url": url,
                   "headers": {"Authorization": f" Token {HEADER_SECRET}"}}  # fmt: skip
     config = {"mcp": {"connections": {"zoo": connection}}}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.mcp_servers.conftest import SharedTickets
 from tests.mcp_servers.test_servers_list_in_app import SIZE, _line, _lines, _open_list
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
@@ -20,11 +21,11 @@ SECRET = "plain-s3cret-header-0042"
 
 @pytest.fixture
 def secret_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_http: SharedTickets
 ) -> Iterator[Services]:
     """Two servers at the same address with an Authorization header: one the HTTP library
     takes, one it refuses (a leading space)."""
-    url = tickets_url
+    url = tickets_http.url
     servers = {
         "good": {"transport": "streamable_http", "url": url, "approve": "always",
                  "headers": {"Authorization": f"Token {SECRET}"}},

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agents.mcp_servers.toolbox import OFF_KEY
-from tests.mcp_servers.conftest import SERVER_SCRIPT, ran
+from tests.mcp_servers.conftest import SERVER_SCRIPT, SharedTickets, ran
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply, ToolCall
 from tests.ui_app.conftest import (
@@ -45,11 +45,10 @@ def _services(weaver_env: Path, fake_openai: FakeOpenAI, tickets: dict[str, Any]
 
 @pytest.fixture
 def mcp_services(
-    weaver_env: Path, fake_openai: FakeOpenAI, tickets_url: str, tickets_headers: dict[str, str]
+    weaver_env: Path, fake_openai: FakeOpenAI, tickets_http: SharedTickets
 ) -> Iterator[Services]:
     """With the shared tickets server over streamable HTTP."""
-    tickets = {"transport": "streamable_http", "url": tickets_url, "headers": tickets_headers}
-    built = _services(weaver_env, fake_openai, tickets)
+    built = _services(weaver_env, fake_openai, tickets_http.entry())
     yield built
     built.close_store()
 

@@ -10,17 +10,17 @@ import pytest
 
 from agents.mcp_servers import McpServerConfig
 from agents.mcp_servers.connection import McpConnection
-from tests.mcp_servers.conftest import LOG_HEADER, ran
+from tests.mcp_servers.conftest import LOG_HEADER, SharedTickets, ran
 from tests.support.mcp_http import http_server
 
 
 async def test_each_connection_s_calls_go_to_the_log_its_requests_name(
-    tickets_url: str, tmp_path: Path
+    tickets_http: SharedTickets, tmp_path: Path
 ) -> None:
     logs = [tmp_path / "first.log", tmp_path / "second.log"]
     connections = [
         McpConnection(McpServerConfig(name=f"tickets-{n}", transport="streamable_http",
-                                      url=tickets_url, headers={LOG_HEADER: str(log)}))
+                                      url=tickets_http.url, headers={LOG_HEADER: str(log)}))
         for n, log in enumerate(logs)
     ]  # fmt: skip
     try:

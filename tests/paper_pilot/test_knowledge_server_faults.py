@@ -1,5 +1,5 @@
 """A knowledge server (a real FastMCP subprocess written for the test) that dies mid-call, hangs,
-or answers 50 MB: one sentence and the turn ends, or the answer is cut and marked."""
+or answers over a megabyte: one sentence and the turn ends, or the answer is cut and marked."""
 
 from __future__ import annotations
 
@@ -25,15 +25,15 @@ from mcp.server.fastmcp import FastMCP
 MODE = sys.argv[1]
 server = FastMCP("faulty", log_level="WARNING")
 
-# text alone: a structured copy would double the 50 MB the server builds and sends
+# text alone: a structured copy would double the megabytes the server builds and sends
 @server.tool(structured_output=False)
 async def query_knowledge_hub(query: str, top_k: int = 5) -> str:
-    """Search the notes."""
+    """Search the notes (a question about everything is answered with 2 MB)."""
     if MODE == "die":
         os._exit(3)
     if MODE == "hang":
         await asyncio.sleep(3600)
-    text = "Zebra stripes deter flies. " * (50 * 1024 * 1024 // 27 if MODE == "huge" else 1)
+    text = "Zebra stripes deter flies. " * (2 * 1024 * 1024 // 27 if "everything" in query else 1)
     return json.dumps({"results": [{"doc_id": "zoo/zebras", "title": "Zebras", "text": text}]})
 
 server.run("stdio")
@@ -59,9 +59,20 @@ async def _query(tmp_path: Path, mode: str) -> list[Any]:
         await client.aclose()
 
 
-async def test_a_server_that_answers_is_read_as_usual(tmp_path: Path) -> None:
-    hits = await _query(tmp_path, "ok")
-    assert [h.text for h in hits] == ["Zebra stripes deter flies. "]
+async def test_a_server_that_answers_is_read_as_usual_and_an_answer_over_1_mb_is_cut_and_marked(
+    tmp_path: Path,
+) -> None:
+    client = KnowledgeClient("faulty", _connection(tmp_path, "ok"))
+    try:
+        hits = await client.query("why do zebras have stripes")
+        assert [h.text for h in hits] == ["Zebra stripes deter flies. "]
+        (huge,) = await client.query("tell me everything about zebras")
+    finally:
+        await client.aclose()
+    assert len(huge.text) <= MAX_MESSAGE_BYTES
+    assert "Zebra stripes deter flies." in huge.text
+    assert huge.text.endswith("only its beginning is kept]")
+    assert "[cut: the knowledge server's answer was over 1 MB" in huge.text
 
 
 async def test_a_server_that_dies_mid_call_is_one_sentence(tmp_path: Path) -> None:
@@ -102,16 +113,3 @@ async def test_a_turn_on_a_hung_server_ends_with_the_sentence(
     turn = await ask(runtime, store, conversation.id, "What is LoRA?")
     assert "did not answer query_knowledge_hub within 0.5 s" in turn.reply.content
     assert any("retrieve:" in line and "did not answer" in line for line in turn.stages)
-
-
-async def test_a_50_mb_answer_is_cut_and_marked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(knowledge_client, "CALL_TIMEOUT_S", 300.0)  # the server is slow to build it
-    hits = await _query(tmp_path, "huge")
-    assert len(hits) == 1
-    text = hits[0].text
-    assert len(text) <= MAX_MESSAGE_BYTES
-    assert "Zebra stripes deter flies." in text
-    assert text.endswith("only its beginning is kept]")
-    assert "[cut: the knowledge server's answer was over 1 MB" in text

@@ -28,7 +28,9 @@ from tests.paper_pilot.conftest import ask
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> None:
+async def test_the_embedded_server_answers_its_three_tools_and_leaves_no_session_task(
+    tmp_path: Path,
+) -> None:
     name, connection = chosen_connection({}, tmp_path / "index.sqlite")
     client = KnowledgeClient(name, connection)
     try:
@@ -43,12 +45,18 @@ async def test_the_embedded_server_answers_its_three_tools(tmp_path: Path) -> No
         assert "no document" in missing["error"]
     finally:
         await client.aclose()
+    assert not [t for t in asyncio.all_tasks() if t.get_name().startswith("mcp:")]
 
 
-async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path) -> None:
+async def test_a_users_own_stdio_server_is_used_instead_and_its_escapes_never_reach_the_model(
+    tmp_path: Path,
+) -> None:
+    """A user's own stdio server answers in place of the embedded one, and the escape
+    sequences its notes hold never reach the model or the screen."""
     own = tmp_path / "own"
     own.mkdir()
-    (own / "zebras.md").write_text("# Zebras\n\n## Stripes\nZebra stripes deter flies.\n")
+    hostile = "Zebra stripes\x1b]52;c;cm0gLXJmIH4K\x07 deter\x1b[2J\x9b31m flies.\x9d0;x\x9c"
+    (own / "zebras.md").write_text(f"# Zebras\x1b]0;pwned\x07\n\n## Stripes\n{hostile}\n")
     with KnowledgeIndex(tmp_path / "own.sqlite") as index:
         index.add_folder(own, "zoo")
     settings = {"mcp": {"connections": {"zoo": {
@@ -61,10 +69,15 @@ async def test_a_users_own_stdio_server_is_used_instead(tmp_path: Path) -> None:
     client = KnowledgeClient(name, connection)
     try:
         hits = await client.query("why do zebras have stripes")
-        assert name == "zoo"
-        assert hits[0].doc_id == "zoo/zebras"
+        summary = await client.call("get_document_summary", {"doc_id": "zoo/zebras"})
     finally:
         await client.aclose()
+    assert name == "zoo"
+    assert hits[0].doc_id == "zoo/zebras"
+    said = json.dumps([[h.title, h.section, h.text] for h in hits], ensure_ascii=False)
+    said += json.dumps(summary, ensure_ascii=False)
+    assert "Zebra stripes deter flies." in said
+    assert not [c for c in said if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"], said
 
 
 async def test_a_server_that_cannot_start_is_one_sentence(tmp_path: Path) -> None:
@@ -151,16 +164,6 @@ def test_ask_prints_the_stages_and_a_cited_answer_then_memory_lists_it(
     assert weaver("memory", "forget", "9999").returncode == 1
 
 
-def test_asyncio_is_not_left_with_a_session(tmp_path: Path) -> None:
-    async def run() -> int:
-        client = KnowledgeClient(*chosen_connection({}, tmp_path / "i.sqlite"))
-        await client.query("attention")
-        await client.aclose()
-        return len([t for t in asyncio.all_tasks() if t.get_name().startswith("mcp:")])
-
-    assert asyncio.run(run()) == 0
-
-
 async def test_a_users_own_server_over_streamable_http(tmp_path: Path) -> None:
     import socket
     import subprocess
@@ -225,33 +228,6 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
     assert any(s["stage"] == "web_fallback" for s in turn.trace["stages"])
     assert "`https://example.org/otters`" in turn.reply.content
     assert any(line.startswith("web_fallback:") for line in turn.stages)
-
-
-async def test_a_servers_escape_sequences_never_reach_the_model_or_the_screen(
-    tmp_path: Path,
-) -> None:
-    own = tmp_path / "own"
-    own.mkdir()
-    hostile = "Zebra stripes\x1b]52;c;cm0gLXJmIH4K\x07 deter\x1b[2J\x9b31m flies.\x9d0;x\x9c"
-    (own / "zebras.md").write_text(f"# Zebras\x1b]0;pwned\x07\n\n## Stripes\n{hostile}\n")
-    with KnowledgeIndex(tmp_path / "own.sqlite") as index:
-        index.add_folder(own, "zoo")
-    settings = {"mcp": {"connections": {"zoo": {
-        "transport": "stdio", "command": sys.executable,
-        "args": ["-m", "agents.profiles.paper_pilot.knowledge.server", "--index",
-                 str(tmp_path / "own.sqlite")],
-        "env": {"PYTHONPATH": str(ROOT)},
-    }}}}  # fmt: skip
-    client = KnowledgeClient(*chosen_connection(settings, tmp_path / "unused.sqlite"))
-    try:
-        hits = await client.query("why do zebras have stripes")
-        summary = await client.call("get_document_summary", {"doc_id": "zoo/zebras"})
-    finally:
-        await client.aclose()
-    said = json.dumps([[h.title, h.section, h.text] for h in hits], ensure_ascii=False)
-    said += json.dumps(summary, ensure_ascii=False)
-    assert "Zebra stripes deter flies." in said
-    assert not [c for c in said if (c < " " and c not in "\n\t") or "\x7f" <= c < "\xa0"], said
 
 
 def test_kb_adds_progress_bar_on_a_terminal_ends_its_line(tmp_path: Path) -> None:

@@ -26,6 +26,17 @@ def decision(name: str, **args: Any) -> Reply:
     return Reply(tool_calls=[ToolCall(name, args)])
 
 
+def route(question: str, *entities: str, intent: str = "factual", **extra: Any) -> Reply:
+    """The router's decision on ``question`` (``extra``: the collections it names, if any)."""
+    return decision("RouteDecision", intent=intent, confidence=0.9, reason="asked",
+                    entities=list(entities), reformulated_query=question, **extra)  # fmt: skip
+
+
+def passed() -> Reply:
+    """The critic's verdict that lets the answer through."""
+    return decision("CriticVerdict", score=0.9, passed=True, feedback="")
+
+
 async def run_turn(
     runtime: AgentRuntime, store: SqliteConversationStore, model: Any, question: str
 ) -> tuple[list[Any], Any]:
@@ -62,17 +73,9 @@ async def test_the_collection_a_question_asks_for_is_searched_alone(
     runtime, store = notes_runtime
     question = "In my agents notes, how is a reward model used?"
     fake_openai.script(
-        decision(
-            "RouteDecision",
-            intent="factual",
-            confidence=0.9,
-            reason="a definition",
-            entities=["reward model"],
-            reformulated_query=question,
-            collections=["Agents", "made-up"],
-        ),
+        route(question, "reward model", collections=["Agents", "made-up"]),
         Reply("A critic scores the attempt [1]."),
-        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+        passed(),
     )
 
     events, reply = await run_turn(runtime, store, openai_model(), question)
@@ -98,16 +101,7 @@ async def test_a_question_that_asks_for_no_collection_searches_them_all(
     runtime, store = notes_runtime
     question = "How is a reward model used by agents?"
     fake_openai.script(
-        decision(
-            "RouteDecision",
-            intent="factual",
-            confidence=0.9,
-            reason="a definition",
-            entities=["reward model"],
-            reformulated_query=question,
-        ),
-        Reply("A reward model scores answers [1]."),
-        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+        route(question, "reward model"), Reply("A reward model scores answers [1]."), passed()
     )
 
     events, _ = await run_turn(runtime, store, openai_model(), question)
@@ -126,18 +120,11 @@ async def test_an_exploratory_question_reads_the_summaries_of_the_documents_foun
     runtime, store = notes_runtime
     question = "What is known about interleaving reasoning and acting?"
     fake_openai.script(
-        decision(
-            "RouteDecision",
-            intent="exploratory",
-            confidence=0.8,
-            reason="a survey",
-            entities=["ReAct"],
-            reformulated_query=question,
-        ),
+        route(question, "ReAct", intent="exploratory"),
         decision("ReactStep", thought="look it up", action="search", query="ReAct reasoning"),
         decision("ReactStep", thought="enough", action="finish", query=""),
         Reply("ReAct interleaves thoughts and actions [1]."),
-        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+        passed(),
     )
 
     events, reply = await run_turn(runtime, store, openai_model(), question)
@@ -205,23 +192,15 @@ async def test_the_collections_are_asked_once_a_turn_even_when_the_critic_sends_
 ) -> None:
     runtime, store = notes_runtime
     question = "What does LoRA train?"
-    route = decision(
-        "RouteDecision",
-        intent="factual",
-        confidence=0.9,
-        reason="a definition",
-        entities=["LoRA"],
-        reformulated_query=question,
-        collections=["ml"],
-    )
+    in_ml = route(question, "LoRA", collections=["ml"])
     fake_openai.script(
-        route,
+        in_ml,
         Reply("LoRA trains everything [1]."),
         decision("CriticVerdict", score=0.2, passed=False, feedback="not what [1] says"),
         decision("Refinement", query="LoRA low-rank matrices"),
-        route,
+        in_ml,
         Reply("LoRA trains two low-rank matrices [1]."),
-        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
+        passed(),
     )
 
     events, reply = await run_turn(runtime, store, openai_model(), question)
@@ -266,18 +245,7 @@ async def test_a_server_without_a_collection_list_is_searched_whole_and_says_so(
         "transport": "stdio", "command": sys.executable, "args": [str(script)],
     }}}}  # fmt: skip
     question = "Do otters hold hands?"
-    fake_openai.script(
-        decision(
-            "RouteDecision",
-            intent="factual",
-            confidence=0.9,
-            reason="a fact",
-            entities=["otters"],
-            reformulated_query=question,
-        ),
-        Reply("They do [1]."),
-        decision("CriticVerdict", score=0.9, passed=True, feedback=""),
-    )
+    fake_openai.script(route(question, "otters"), Reply("They do [1]."), passed())
 
     events, reply = await run_turn(runtime, store, openai_model(), question)
 

@@ -9,6 +9,7 @@ before the server accepts waits in the socket's queue.
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import httpx
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
+    from starlette.types import ASGIApp
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP_LIMIT_S = 120.0
@@ -57,11 +59,22 @@ def http_server(args: Sequence[str]) -> Iterator[tuple[str, subprocess.Popen[byt
 def serve_on_socket(server: FastMCP, argv: Sequence[str]) -> None:
     """The server's side: streamable HTTP on the listening socket that ``--http-fd FD`` in
     ``argv`` names, as FastMCP's own ``run("streamable-http")`` serves it on a port."""
+    serve_app_on_socket(server.streamable_http_app(), argv)
+
+
+def serve_app_on_socket(app: ASGIApp, argv: Sequence[str]) -> None:
+    """:func:`serve_on_socket` for an HTTP app (one that serves several MCP servers)."""
     import anyio
     import uvicorn
 
+    # FastMCP logs through Rich, which spends a tenth of a second drawing the traceback the SDK
+    # logs each time a client's event stream ends with its session; the test discards this
+    # process's stderr, so plain lines say the same for next to nothing.
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(logging.StreamHandler())
+
     listening = socket.socket(fileno=int(argv[list(argv).index("--http-fd") + 1]))
-    config = uvicorn.Config(
-        server.streamable_http_app(), log_level="warning", timeout_graceful_shutdown=5
-    )
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)
     anyio.run(uvicorn.Server(config).serve, [listening])
