@@ -52,3 +52,25 @@ def conversation_turn(data_dir: Path, conversation_id: str) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def conversation_busy(data_dir: Path, conversation_id: str) -> bool:
+    """Whether another turn holds ``conversation_id``'s lock right now. Creates nothing: a
+    conversation whose lock file does not exist has never had a turn holding it."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: turns are not serialised
+        return False
+    try:
+        fd = os.open(Path(data_dir) / "locks" / f"{conversation_id}.lock", os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)

@@ -15,11 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from agents.runtime.turn_lock import conversation_turn
+from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.held_reply import running_reply
+from weaver_tui.services import Services
 
 WAIT_S = 60
 
@@ -148,3 +151,33 @@ def _only_conversation(tmp_path: Path) -> str:
     with SqliteConversationStore(tmp_path / "data" / "weaver.db") as store:
         (conversation,) = store.list_conversations()
         return conversation.id
+
+
+def test_an_ask_on_a_busy_conversation_is_refused_before_the_model_is_built(
+    weaver: Callable[..., subprocess.CompletedProcess[str]],
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused at once, in the same sentence as the turn gives: no model is built (nor a
+    runtime) for a turn that cannot run, and nothing is written."""
+    db = tmp_path / "data" / "weaver.db"
+    db.parent.mkdir(parents=True)
+    with SqliteConversationStore(db) as store:
+        conversation = store_user_message(store, NewMessage(profile="researcher", text="hi"))
+    conversation_id = conversation.conversation.id
+
+    def no_model(services: Services) -> object:
+        raise AssertionError("the model was built for a refused ask")
+
+    monkeypatch.setattr(Services, "model", property(no_model))
+    with conversation_turn(tmp_path / "data", conversation_id):  # as another process holds it
+        refused = weaver(
+            "ask", "--conversation", conversation_id, "more", env=_settings(fake_openai)
+        )
+    assert refused.returncode == 1
+    assert "a reply is being written in conversation" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    with SqliteConversationStore(db) as store:
+        assert [r.content for r in store.list_messages(conversation_id)] == ["hi"]
+    assert not fake_openai.requests

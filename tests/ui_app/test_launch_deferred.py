@@ -33,14 +33,17 @@ from weaver_tui.settings.config import Settings
 from weaver_tui.settings.pending import PendingSettings
 
 
-def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:
-    """A conversation in the data folder, written by validated services, then closed."""
+def _seeded(
+    weaver_env: Path, count: int = 6, profile: str = "paper-pilot"
+) -> tuple[str, list[str]]:
+    """A conversation on ``profile`` in the data folder, written by validated services, then
+    closed."""
     services = Services(
         PendingSettings.peek(env_file=None, provider="offline").validate(),
         configure_logging=False,
     )
     store = services.store
-    conversation = store.create_conversation("paper-pilot", "Reopened on launch")
+    conversation = store.create_conversation(profile, "Reopened on launch")
     ids: list[str] = []
     parent = None
     for n in range(count):
@@ -97,7 +100,9 @@ class HeldLaunch(NamedTuple):
 
 @pytest.fixture
 def held_launch(weaver_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldLaunch]:
-    conversation_id, ids = _seeded(weaver_env, 2)
+    # On a profile whose turn starts no knowledge server: what these tests send is answered
+    # by the offline model whatever the profile, and the profile is not what they test.
+    conversation_id, ids = _seeded(weaver_env, 2, profile="ide-helper")
     release = _hold_the_chat_screen(monkeypatch)
     services = _pending()
     try:

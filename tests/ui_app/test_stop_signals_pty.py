@@ -3,6 +3,8 @@
 A closed window or ``tmux kill-server`` closes the pseudo-terminal's master side: every write
 of the app then fails. A terminal that is open but no longer read (a stuck multiplexer) makes
 every write wait. Both used to leave the app running forever, blocked on its output thread.
+SIGHUP and SIGTERM take one path through the app (``test_stop_signal_routing.py``): each
+situation here ends it with one of them, and each signal ends it in one of them.
 These run ``python -m weaver_tui`` on a real pty against the local OpenAI-compatible server.
 """
 
@@ -16,8 +18,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from tests.cli.conftest import isolated_env
 from tests.support.fake_openai import FakeOpenAI, Reply
@@ -107,10 +107,12 @@ def _ends_after(terminal: Terminal, stop: signal.Signals) -> int | None:
         return None
 
 
-@pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
 def test_a_closed_terminal_mid_reply_then_a_stop_signal_ends_the_app_and_marks_the_reply(
-    tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
+    tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    """SIGHUP, as a closed window sends (SIGTERM takes the same path: see
+    test_stop_signal_routing; it ends the app in the next two tests)."""
+    stop = signal.SIGHUP
     terminal = _start(tmp_path, fake_openai, _long_reply())
     try:
         assert _wait_until(lambda: _reply_words(tmp_path) > 20, terminal), "never streamed"
@@ -142,10 +144,12 @@ def test_a_terminal_that_stops_reading_does_not_keep_the_app_alive(
     assert _statuses(tmp_path) == ["cancelled"]
 
 
-@pytest.mark.parametrize("stop", [signal.SIGHUP, signal.SIGTERM])
 def test_a_stop_signal_after_a_finished_turn_with_the_terminal_gone_ends_the_app(
-    tmp_path: Path, fake_openai: FakeOpenAI, stop: signal.Signals
+    tmp_path: Path, fake_openai: FakeOpenAI
 ) -> None:
+    """SIGTERM, as a shutdown sends after the window has gone (SIGHUP takes the same path:
+    see test_stop_signal_routing; it ends the app mid-reply in the first test)."""
+    stop = signal.SIGTERM
     terminal = _start(tmp_path, fake_openai, Reply("A short and finished answer."))
     try:
         assert _wait_until(lambda: _statuses(tmp_path) == ["complete"], terminal), "no reply"

@@ -117,9 +117,11 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         args.attach, limit - len(args.text.encode("utf-8", "surrogateescape"))
     )
     store = services.store
-    model = services.model  # a provider that cannot be built fails before anything is stored
     profile = args.ask_profile or args.profile
     conversation_id = args.ask_conversation or args.conversation
+    if conversation_id and not args.parent:
+        _refuse_if_busy(services.data_dir, conversation_id)
+    model = services.model  # a provider that cannot be built fails before anything is stored
     parent_id: str | None = None
     if args.parent:  # the parent names its conversation; check it before creating anything
         parent = store.get_message(args.parent)
@@ -133,6 +135,16 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         conversation_id = parent.conversation_id
     message = _new_message(services, args, store, profile, conversation_id, parent_id)
     return await _run_ask_turn(services, args, model, message)
+
+
+def _refuse_if_busy(data_dir: Path, conversation_id: str) -> None:
+    """Refuse a conversation another process is answering now, before the model and the
+    runtime are built (the turn takes its lock itself: this check only answers sooner)."""
+    from agents.runtime.turn_lock import ConversationBusy, conversation_busy
+
+    if conversation_busy(data_dir, conversation_id):
+        busy = ConversationBusy(conversation_id)
+        raise CliError(f"{busy.user_message} (conversation {conversation_id})")
 
 
 def _new_message(
