@@ -56,7 +56,10 @@ def conversation_turn(data_dir: Path, conversation_id: str) -> Iterator[None]:
 
 def conversation_busy(data_dir: Path, conversation_id: str) -> bool:
     """Whether another turn holds ``conversation_id``'s lock right now. Creates nothing: a
-    conversation whose lock file does not exist has never had a turn holding it."""
+    conversation whose lock file does not exist has never had a turn holding it.
+
+    The probe takes the lock for an instant: a turn starting in that instant is refused as if
+    the prober's own turn had started first, which is what the prober (``ask``) does next."""
     try:
         import fcntl
     except ImportError:  # no advisory locks here: turns are not serialised
