@@ -372,7 +372,9 @@ class ChatScreen(Screen[None]):
             self.services.model  # noqa: B018 - built here, once (see Services.model)
         except WeaverError as exc:
             logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
-        freeze_long_lived("agent stack imported")
+        # the stack is imported once per process: a later chat screen (another app in the
+        # same process) has nothing new to freeze, only its own widgets, which die with it
+        freeze_long_lived("agent stack imported", once=True)
         self.app.call_from_thread(self._prepare_turns)
 
     def _prepare_turns(self) -> None:
