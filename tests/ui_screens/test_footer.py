@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 import pytest
+from textual._compositor import LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.dom import DOMNode
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
@@ -103,23 +105,81 @@ async def test_a_key_that_becomes_enabled_is_lit_in_place(
         assert app.recomposes == 0
 
 
-async def test_a_change_in_the_keys_shown_rebuilds_it_once(
+def _footer_row(app: FooterApp) -> str:
+    """The footer's row as drawn on the screen."""
+    update = app.screen._compositor.render_update(full=True)
+    assert isinstance(update, LayoutUpdate)
+    return "".join(strip.text for strip in update.strips[-1])
+
+
+async def _as_rebuilt(app: FooterApp, pilot: Pilot[None]) -> str:
+    """The footer's row once the footer is rebuilt from scratch (Textual's own recompose)."""
+    footer = app.query_one(WeaverFooter)
+    with footer._context():  # as from the footer's own queue (its keys bind to it)
+        await Widget.recompose(footer)
+    await pilot.pause()
+    return _footer_row(app)
+
+
+async def test_a_key_that_goes_is_hidden_and_shows_again_in_place_without_a_rebuild(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Keys that come and go (Esc while a reply is written) are hidden and shown again, the
+    row drawn as a rebuilt footer draws it, instead of the whole row rebuilt each time."""
     app = FooterApp()
     async with app.run_test(size=(80, 10)) as pilot:
         await pilot.pause()
+        with_new = _footer_row(app)
+        keys = {key.description: key for key in app.query(FooterKey)}
         _count_recomposes(app, monkeypatch)
         app.can_retry = True
-        app.offers_new = False  # a key goes: rebuilt
+        app.offers_new = False  # a key goes, another is lit
         for _ in range(3):
             app.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
-        assert app.recomposes == 1
-        keys = {key.description: key for key in app.query(FooterKey)}
-        assert "New" not in keys
+        assert app.recomposes == 0
+        assert {key.description: key for key in app.query(FooterKey)} == keys  # same widgets
+        assert not keys["New"].display
         assert not keys["Retry"].has_class("-disabled")
+        without_new = _footer_row(app)
+        assert "New" not in without_new
+        app.can_retry = False
+        app.offers_new = True  # it comes back
+        app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.recomposes == 0
+        assert keys["New"].display
+        assert _footer_row(app) == with_new
+        app.can_retry = True
+        app.offers_new = False
+        app.refresh_bindings()
+        await pilot.pause()
+        assert _footer_row(app) == without_new
+        assert await _as_rebuilt(app, pilot) == without_new
+
+
+async def test_a_key_shown_for_the_first_time_is_mounted_in_its_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = FooterApp()
+    app.offers_new = False
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+        retry = next(key for key in app.query(FooterKey) if key.description == "Retry")
+        _count_recomposes(app, monkeypatch)
+        app.offers_new = True
+        app.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.recomposes == 0
+        shown = [key.description for key in app.query(FooterKey) if key.display]
+        assert shown[:2] == ["New", "Retry"]  # in the order the bindings give
+        assert next(key for key in app.query(FooterKey) if key.description == "Retry") is retry
+        row = _footer_row(app)
+        assert "New" in row
+        assert await _as_rebuilt(app, pilot) == row
 
 
 async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,7 +197,8 @@ async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyP
             real(self, node, animate)
 
         monkeypatch.setattr(App, "update_styles", recording)
-        app.offers_new = False  # a key goes: the footer is rebuilt
+        app.offers_new = False  # a key goes: the footer is rebuilt (the new one mounts)
+        await app.query_one(WeaverFooter).remove_children()
         app.refresh_bindings()
         await pilot.pause()
         await pilot.pause()
