@@ -152,7 +152,8 @@ async def test_the_first_frame_then_everything_it_deferred(
             assert gc.isenabled()  # paused for the first frame only
             assert gc.get_threshold()[0] == YOUNG_THRESHOLD  # young collections made rarer
             assert screen.agents_ready  # the warm-up ran
-            assert gc.get_freeze_count() == frozen
+            # nothing more frozen (objects frozen by earlier tests may be freed meanwhile)
+            assert gc.get_freeze_count() <= frozen
     finally:
         services.close_store()
     assert gc.get_threshold() == thresholds  # put back when the app ends

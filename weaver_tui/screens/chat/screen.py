@@ -86,6 +86,7 @@ from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
+from weaver_tui.screens.styled_at_mount import keep_mount_styles
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -306,6 +307,9 @@ class ChatScreen(Screen[None]):
         return self.compose_mode.editing_id
 
     # ------------------------------------------------------------------ opening
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        keep_mount_styles(self, event)
 
     def on_mount(self) -> None:
         self.watch(self.messages, "empty", self._show_empty_hint)
