@@ -41,7 +41,9 @@ def _seeded(weaver_env: Path, count: int = 6) -> tuple[str, list[str]]:
         configure_logging=False,
     )
     store = services.store
-    conversation = store.create_conversation("paper-pilot", "Reopened on launch")
+    # not the default profile (the launch reopens it all the same), and one whose warm-up
+    # starts no server process: these tests are about the launch, not a profile's tools
+    conversation = store.create_conversation("atom-developer", "Reopened on launch")
     ids: list[str] = []
     parent = None
     for n in range(count):
