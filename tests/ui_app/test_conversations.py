@@ -13,7 +13,7 @@ from weaver_tui.widgets.composer import Composer
 def branched(services: Services, title: str, hidden_word: str) -> dict[str, MessageRecord]:
     """q → a1 (v1, holds ``hidden_word``) / a2 (v2, active)."""
     store = services.store
-    conversation = store.create_conversation("paper-pilot", title)
+    conversation = store.create_conversation("atom-developer", title)
     question = store.add_message(conversation.id, "user", f"{title} question", None)
     hidden = store.add_message(conversation.id, "assistant", f"About {hidden_word}.", question.id)
     shown = store.add_message(conversation.id, "assistant", "Plain answer.", question.id)

@@ -21,7 +21,7 @@ async def test_the_error_on_screen_holds_no_key(weaver_env: Path, fake_openai: F
         http_timeout=10,
     )
     try:
-        app = new_app(services, profile="paper-pilot")
+        app = new_app(services, profile="atom-developer")
         async with app.run_test(size=SIZE) as pilot:
             screen = chat(app)
             await send(pilot, "hello?")

@@ -146,7 +146,7 @@ async def test_checking_keys_and_listing_commands_do_not_search_the_screen_each_
 
 
 async def test_a_profile_without_participants_offers_no_speaker_key(services: Services) -> None:
-    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         await wait_until(pilot, lambda: screen.conversation_open)
         await pilot.pause()
@@ -159,7 +159,7 @@ async def test_a_profile_without_participants_offers_no_speaker_key(services: Se
 async def test_the_palette_runs_branching_commands_on_the_chats_body(
     services: Services,
 ) -> None:
-    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         screen.open_conversation(seed_conversation(services))
         await wait_until(pilot, lambda: screen.state.conversation is not None)

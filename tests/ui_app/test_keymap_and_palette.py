@@ -62,7 +62,7 @@ def test_bound_keys_are_unique_and_keep_textual_quit_and_copy() -> None:
 
 
 def seed_conversation(services: Services) -> str:
-    conversation = services.store.create_conversation("paper-pilot", "ReWOO")
+    conversation = services.store.create_conversation("atom-developer", "ReWOO")
     question = services.store.add_message(conversation.id, "user", "What does ReWOO do?", None)
     services.store.add_message(conversation.id, "assistant", "It plans first.", question.id)
     return conversation.id
@@ -89,7 +89,7 @@ async def palette_run(pilot: Pilot[Any], command: str, *, opened: bool = False) 
 
 
 async def test_palette_commands_act_on_the_chat(services: Services) -> None:
-    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         side = screen.query_one("#side-pane")
         await palette_run(pilot, "Toggle tool pane")
@@ -139,7 +139,7 @@ async def test_help_has_the_message_views_keys(services: Services) -> None:
 
 
 async def test_the_palette_copies_the_selected_message(services: Services) -> None:
-    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         screen.open_conversation(seed_conversation(services))
         await wait_until(pilot, lambda: screen.state.conversation is not None)
@@ -151,7 +151,7 @@ async def test_the_palette_copies_the_selected_message(services: Services) -> No
 async def test_in_edit_mode_the_footer_offers_leaving_it_not_cancelling_a_reply(
     services: Services,
 ) -> None:
-    async with new_app(services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(services, profile="atom-developer").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         screen.open_conversation(seed_conversation(services))
         await wait_until(pilot, lambda: screen.state.conversation is not None)

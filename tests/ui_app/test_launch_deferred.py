@@ -23,6 +23,7 @@ from textual.color import Color
 from textual.screen import Screen
 
 import weaver_tui.app
+import weaver_tui.heap
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
 from weaver_tui.heap import YOUNG_THRESHOLD, pause_collector
@@ -34,10 +35,11 @@ from weaver_tui.settings.pending import PendingSettings
 
 
 def _seeded(
-    weaver_env: Path, count: int = 6, profile: str = "paper-pilot"
+    weaver_env: Path, count: int = 6, profile: str = "atom-developer"
 ) -> tuple[str, list[str]]:
     """A conversation on ``profile`` in the data folder, written by validated services, then
-    closed."""
+    closed. Not the default profile (the launch reopens it all the same), and one whose
+    warm-up starts no server process: these tests are about the launch, not a profile's tools."""
     services = Services(
         PendingSettings.peek(env_file=None, provider="offline").validate(),
         configure_logging=False,
@@ -112,7 +114,14 @@ def held_launch(weaver_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[H
         services.close_store()
 
 
-async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> None:
+async def test_the_first_frame_then_everything_it_deferred(
+    weaver_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """...and the warm-up of a second app in the process (the agent stack already imported and
+    frozen by a first one) freezes nothing more: only the cyclic collector's young
+    generations are left for this app's widgets, which die with it."""
+    frozen_before_in_this_process = {"agent stack imported", "first turn: the runtime is loaded"}
+    monkeypatch.setattr(weaver_tui.heap, "_done", frozen_before_in_this_process)
     (weaver_env / "config.yaml").write_text("theme: weaver-light\n", encoding="utf-8")
     conversation_id, ids = _seeded(weaver_env)
     services = _pending()
@@ -123,6 +132,7 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
     assert app.has_class("-theme-weaver-light", "-light-mode")
     assert not app.has_class("-dark-mode")
     pause_collector()  # as the weaver-tui command does before importing Textual
+    frozen = gc.get_freeze_count()
     themes_seen: list[str] = []
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -147,6 +157,9 @@ async def test_the_first_frame_then_everything_it_deferred(weaver_env: Path) -> 
             assert themes_seen == []
             assert gc.isenabled()  # paused for the first frame only
             assert gc.get_threshold()[0] == YOUNG_THRESHOLD  # young collections made rarer
+            assert screen.agents_ready  # the warm-up ran
+            # nothing more frozen (objects frozen by earlier tests may be freed meanwhile)
+            assert gc.get_freeze_count() <= frozen
     finally:
         services.close_store()
     assert gc.get_threshold() == thresholds  # put back when the app ends

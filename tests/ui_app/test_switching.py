@@ -67,7 +67,7 @@ async def test_profile_switch_starts_then_reopens_conversations_of_that_profile(
 async def test_model_switch_applies_from_the_next_turn(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
-    async with new_app(remote_services, profile="paper-pilot").run_test(size=SIZE) as pilot:
+    async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
         await send(pilot, "first")
         await pilot.press("ctrl+l")

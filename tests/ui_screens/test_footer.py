@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import pytest
+from textual._compositor import LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.dom import DOMNode
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
@@ -103,23 +106,91 @@ async def test_a_key_that_becomes_enabled_is_lit_in_place(
         assert app.recomposes == 0
 
 
-async def test_a_change_in_the_keys_shown_rebuilds_it_once(
+def _footer_row(app: FooterApp) -> str:
+    """The footer's row as drawn on the screen."""
+    update = app.screen._compositor.render_update(full=True)
+    assert isinstance(update, LayoutUpdate)
+    return "".join(strip.text for strip in update.strips[-1])
+
+
+async def _until(pilot: Pilot[None], holds: Callable[[], bool]) -> None:
+    """Let the app run until ``holds()`` (bounded by a generous number of pauses)."""
+    for _ in range(500):
+        if holds():
+            return
+        await pilot.pause()
+    raise AssertionError("the footer never showed what was expected")
+
+
+def _shown(app: FooterApp) -> list[str]:
+    return [key.description for key in app.query(FooterKey) if key.display]
+
+
+async def _rebuild(app: FooterApp) -> None:
+    """Rebuild the footer from scratch (Textual's own recompose, from the footer's queue as
+    its keys bind to it)."""
+    footer = app.query_one(WeaverFooter)
+    with footer._context():
+        await Widget.recompose(footer)
+
+
+async def test_a_key_that_goes_is_hidden_and_shows_again_in_place_without_a_rebuild(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Keys that come and go (Esc while a reply is written) are hidden and shown again, the
+    row drawn as a rebuilt footer draws it, instead of the whole row rebuilt each time."""
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await _until(pilot, lambda: "New" in _footer_row(app))
+        with_new = _footer_row(app)
+        keys = {key.description: key for key in app.query(FooterKey)}
+        _count_recomposes(app, monkeypatch)
+        app.can_retry = True
+        app.offers_new = False  # a key goes, another is lit
+        for _ in range(3):
+            app.refresh_bindings()
+        await _until(pilot, lambda: "New" not in _footer_row(app))
+        assert app.recomposes == 0
+        assert {key.description: key for key in app.query(FooterKey)} == keys  # same widgets
+        assert not keys["New"].display
+        assert not keys["Retry"].has_class("-disabled")
+        without_new = _footer_row(app)
+        app.can_retry = False
+        app.offers_new = True  # it comes back
+        app.refresh_bindings()
+        await _until(pilot, lambda: _footer_row(app) == with_new)
+        assert app.recomposes == 0
+        assert keys["New"].display
+        app.can_retry = True
+        app.offers_new = False
+        app.refresh_bindings()
+        await _until(pilot, lambda: _footer_row(app) == without_new)
+        await _rebuild(app)
+        await pilot.pause()
+        assert len(app.query(FooterKey)) < len(keys)  # rebuilt: no hidden key
+        assert _footer_row(app) == without_new
+
+
+async def test_a_key_shown_for_the_first_time_is_mounted_in_its_place(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = FooterApp()
+    app.offers_new = False
     async with app.run_test(size=(80, 10)) as pilot:
-        await pilot.pause()
+        await _until(pilot, lambda: "Retry" in _shown(app))
+        retry = next(key for key in app.query(FooterKey) if key.description == "Retry")
         _count_recomposes(app, monkeypatch)
-        app.can_retry = True
-        app.offers_new = False  # a key goes: rebuilt
-        for _ in range(3):
-            app.refresh_bindings()
+        app.offers_new = True
+        app.refresh_bindings()
+        await _until(pilot, lambda: "New" in _footer_row(app))
+        assert app.recomposes == 0
+        assert _shown(app)[:2] == ["New", "Retry"]  # in the order the bindings give
+        assert next(key for key in app.query(FooterKey) if key.description == "Retry") is retry
+        row = _footer_row(app)
+        await _rebuild(app)
         await pilot.pause()
-        await pilot.pause()
-        assert app.recomposes == 1
-        keys = {key.description: key for key in app.query(FooterKey)}
-        assert "New" not in keys
-        assert not keys["Retry"].has_class("-disabled")
+        assert retry not in app.query(FooterKey)  # rebuilt
+        assert _footer_row(app) == row
 
 
 async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +198,7 @@ async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyP
     as it mounts (the palette's key, not bound to it, keeps its own)."""
     app = FooterApp()
     async with app.run_test(size=(80, 10)) as pilot:
-        await pilot.pause()
+        await _until(pilot, lambda: "New" in _shown(app))
         restyled: list[FooterKey] = []
         real = App.update_styles
 
@@ -137,9 +208,8 @@ async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyP
             real(self, node, animate)
 
         monkeypatch.setattr(App, "update_styles", recording)
-        app.offers_new = False  # a key goes: the footer is rebuilt
-        app.refresh_bindings()
-        await pilot.pause()
+        app.offers_new = False
+        await _rebuild(app)  # every key mounts anew
         await pilot.pause()
         keys = list(app.query(FooterKey))
         assert [key.description for key in keys if key.description == "Retry"] == ["Retry"]

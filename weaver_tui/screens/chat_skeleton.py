@@ -31,6 +31,7 @@ from textual.widgets import Static
 
 from weaver_tui.keymap import bindings_for
 from weaver_tui.screens.chat.pane_fit import PaneFit
+from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.footer import WeaverFooter
@@ -73,6 +74,9 @@ class ChatSkeleton(Screen[None]):
             with Vertical(id="side-pane"):
                 yield Static(_TOOL_PANE, id="tool-pane-placeholder")
         yield WeaverFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        keep_mount_styles(self, event)
 
     def on_resize(self, event: events.Resize) -> None:
         """The panes step aside on a narrow terminal, as on the chat screen (``pane_fit``)."""

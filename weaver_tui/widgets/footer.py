@@ -7,9 +7,13 @@ that was 8 recomposes on the chat skeleton alone, ~0.13 s of the event loop's ti
 with cProfile on the 2-core benchmark machine), while the keys shown never changed. Here the
 footer recomposes only if the shown bindings (key, label, action, enabled, tooltip, group)
 differ from what it shows; the other refreshes queued in the same frame then find nothing new.
-When only whether keys are enabled changed (a reply starts: Esc cancels; it ends: F5 retries),
-the keys it shows are dimmed or lit in place, as a rebuild would show them, without mounting
-new widgets and laying the screen out again in the middle of a turn.
+When only whether keys are enabled changed (a reply ends: F5 retries), the keys it shows are
+dimmed or lit in place, as a rebuild would show them, without mounting new widgets and laying
+the screen out again in the middle of a turn. When keys come or go with the others kept in
+their order (a reply starts: Esc cancels; it ends: Esc goes), the keys that went are hidden
+and the keys that came are shown again or, the first time, mounted in their place: a rebuild
+of the whole row (every key unmounted, a new one mounted and styled for each) twice a turn
+was ~8% of the CPU of a short turn (cProfile).
 
 When the row of keys is wider than the terminal, the keys that have a short label in the keymap
 ("New" for "New conversation") show it, and F1 (help, which lists every key) comes first, so it
@@ -39,6 +43,18 @@ HELP_ACTION = "help"
 Active = Collection[ActiveBinding]
 """The screen's active bindings (``Screen.active_bindings.values()``): computed once per check,
 as each computation asks every binding's ``check_action``."""
+
+
+def _identity(key: FooterKey) -> tuple[Any, ...]:
+    """What a key shows and does, whether it is lit or dimmed aside."""
+    return (
+        key.key,
+        key.key_display,
+        key.description,
+        key.action,
+        key.tooltip,
+        key.classes - {"-disabled"},
+    )
 
 
 class WeaverFooter(Footer):
@@ -119,11 +135,54 @@ class WeaverFooter(Footer):
         if shown == self._shown:
             return
         only_enabled = self._only_enabled_changed(shown)
+        same_row = self._shown is not None and self._shown[1:] == shown[1:]
         self._shown = shown
         if only_enabled:
             self._show_enabled(active)
-        else:
+        elif not (same_row and await self._show_keys_that_came_or_went()):
             await super().recompose()
+
+    async def _show_keys_that_came_or_went(self) -> bool:
+        """Show what :meth:`compose` would show now by hiding the keys that went and showing
+        (or mounting, the first time) the keys that came, the others kept as they are, lit or
+        dimmed anew; False if that cannot give the same row (keys in a group, keys in another
+        order), and nothing was changed. A key hidden takes no cell of the row, as a key not
+        composed; it shows again when its binding does (Esc while a reply is written)."""
+        wanted = list(self.compose())
+        built = list(self.children)
+        if not all(isinstance(w, FooterKey) for w in (*wanted, *built)):
+            return False
+        wanted_keys = {_identity(key): key for key in wanted if isinstance(key, FooterKey)}
+        built_keys = {_identity(key): key for key in built if isinstance(key, FooterKey)}
+        kept_in_built = [i for i in built_keys if i in wanted_keys]
+        kept_in_wanted = [i for i in wanted_keys if i in built_keys]
+        if kept_in_built != kept_in_wanted or not kept_in_built or len(wanted_keys) < len(wanted):
+            return False
+        for identity, key in built_keys.items():
+            new = wanted_keys.get(identity)
+            if key.display != (new is not None):
+                key.display = new is not None
+            if new is not None and key._disabled != new._disabled:
+                key._disabled = new._disabled
+                key.set_class(key._disabled, "-disabled")
+        await self._mount_new_keys(list(wanted_keys.items()), built_keys)
+        return True
+
+    async def _mount_new_keys(
+        self, wanted: list[tuple[tuple[Any, ...], FooterKey]], built: dict[Any, FooterKey]
+    ) -> None:
+        """Mount the keys of ``wanted`` not yet ``built``, each before the next key kept (or
+        after the last one kept), so the row keeps :meth:`compose`'s order."""
+        for n, (identity, key) in enumerate(wanted):
+            if identity in built:
+                continue
+            after = next((built[i] for i, _k in reversed(wanted[:n]) if i in built), None)
+            before = next((built[i] for i, _k in wanted[n + 1 :] if i in built), None)
+            if after is not None:
+                await self.mount(key, after=after)
+            else:
+                await self.mount(key, before=before)
+            built[identity] = key
 
     def _only_enabled_changed(self, shown: tuple[Any, ...]) -> bool:
         """Whether ``shown`` differs from what is shown only in which keys are enabled."""

@@ -86,6 +86,7 @@ from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
+from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -307,6 +308,9 @@ class ChatScreen(Screen[None]):
 
     # ------------------------------------------------------------------ opening
 
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        keep_mount_styles(self, event)
+
     def on_mount(self) -> None:
         self.watch(self.messages, "empty", self._show_empty_hint)
         preview = self.opener.wait_for_preview()
@@ -372,7 +376,9 @@ class ChatScreen(Screen[None]):
             self.services.model  # noqa: B018 - built here, once (see Services.model)
         except WeaverError as exc:
             logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
-        freeze_long_lived("agent stack imported")
+        # the stack is imported once per process: a later chat screen (another app in the
+        # same process) has nothing new to freeze, only its own widgets, which die with it
+        freeze_long_lived("agent stack imported", once=True)
         self.app.call_from_thread(self._prepare_turns)
 
     def _prepare_turns(self) -> None:
