@@ -84,9 +84,9 @@ from weaver_tui.screens.chat.requests import (
 from weaver_tui.screens.chat.sender import Sender
 from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.space_host import SpaceHost
+from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
-from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
