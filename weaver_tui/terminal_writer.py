@@ -22,6 +22,8 @@ from typing import IO
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
 
+from weaver_tui.terminal_hangup import HangupWatch
+
 logger = logging.getLogger(__name__)
 
 STOP_WAIT_S = 0.5
@@ -85,10 +87,15 @@ class TerminalWriter(WriterThread):
 
 
 class LinuxTerminalDriver(LinuxDriver):
-    """Textual's Linux driver, writing through a :class:`TerminalWriter`."""
+    """Textual's Linux driver, writing through a :class:`TerminalWriter`, with a
+    :class:`~weaver_tui.terminal_hangup.HangupWatch` on its input."""
+
+    _hangup_watch: HangupWatch | None = None
 
     def start_application_mode(self) -> None:
         super().start_application_mode()  # type: ignore[no-untyped-call]
+        self._hangup_watch = HangupWatch(self.fileno)
+        self._hangup_watch.start()
         started = self._writer_thread
         if started is None or self._file is None or isinstance(started, TerminalWriter):
             return
@@ -100,6 +107,11 @@ class LinuxTerminalDriver(LinuxDriver):
         writer = TerminalWriter(self._file)
         writer.start()
         self._writer_thread = writer
+
+    def stop_application_mode(self) -> None:
+        if self._hangup_watch is not None:
+            self._hangup_watch.stop()
+        super().stop_application_mode()
 
     def abandon_output(self) -> None:
         """Free the app from a terminal that no longer reads (a stop signal arrived)."""
