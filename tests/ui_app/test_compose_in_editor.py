@@ -9,6 +9,7 @@ import contextlib
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,14 @@ async def test_without_a_working_editor_the_composer_keeps_its_text(
         assert any(said in n.message for n in pilot.app._notifications)
 
 
+def _type_until(terminal: Terminal, key: bytes, done: Callable[[], bool]) -> None:
+    """Type ``key``, then again each second until ``done()`` (at most :data:`BOUND_S`)."""
+    end = time.monotonic() + BOUND_S
+    while not done():
+        assert time.monotonic() < end, f"{key!r} never took effect"
+        terminal.type(key, pause_s=1.0)
+
+
 def test_the_real_command_hands_the_terminal_to_the_editor(tmp_path: Path) -> None:
     editor = stub_editor(tmp_path, " written in the editor")
     env = {**isolated_env(tmp_path), "TERM": "xterm-256color", "EDITOR": str(editor)}
@@ -99,11 +108,11 @@ def test_the_real_command_hands_the_terminal_to_the_editor(tmp_path: Path) -> No
             assert time.monotonic() < end, "the editor never ran"
             terminal.type(b"\x05", pause_s=2.0)
         terminal.wait_for(b"written in the editor")  # back in the composer
-        terminal.type(b"\r")
-        end = time.monotonic() + BOUND_S
-        while not _messages(tmp_path, "assistant") and time.monotonic() < end:
-            terminal.read(0.1)
-        terminal.type(b"\x11")  # Ctrl+Q
+        # A Ctrl+E pressed again on a slow start runs the editor a second time; a key typed
+        # while it runs meets the terminal in its cooked mode (Enter becomes a line feed,
+        # Ctrl+Q is flow control), so Enter and Ctrl+Q are typed until they take effect.
+        _type_until(terminal, b"\r", lambda: bool(_messages(tmp_path, "assistant")))
+        _type_until(terminal, b"\x11", lambda: terminal.process.poll() is not None)
     finally:
         terminal.close()
     (sent,) = _messages(tmp_path, "user")  # (a Ctrl+E pressed again on a slow start edits twice)
