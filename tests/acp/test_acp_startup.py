@@ -29,26 +29,6 @@ def test_the_agent_answers_initialize_before_importing_the_graph_libraries_or_te
     assert result.stdout.strip() == ""
 
 
-def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor(tmp_path: Path) -> None:
-    out = tmp_path / "out.txt"
-    with out.open("wb") as stdout:
-        result = subprocess.run(
-            [sys.executable, "-m", "weaver_tui", "--provider", "offline", "acp"],
-            env=isolated_env(tmp_path),
-            cwd=tmp_path,
-            stdout=stdout,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=CLI_TIMEOUT_S,
-            input="",
-        )
-    assert result.returncode == 2
-    [line] = result.stderr.splitlines()
-    assert line.startswith("weaver-tui: ")
-    assert "editor" in line
-    assert out.read_bytes() == b""
-
-
 MISRUN_IMPORTS = (
     "import sys\n"
     "from weaver_tui.cli import main\n"
@@ -57,8 +37,14 @@ MISRUN_IMPORTS = (
 )
 
 
-def test_run_with_a_file_for_stdout_it_fails_before_importing_the_acp_sdk(tmp_path: Path) -> None:
-    with (tmp_path / "out.txt").open("wb") as stdout:
+def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor_before_the_sdk_loads(
+    tmp_path: Path,
+) -> None:
+    """``weaver-tui acp`` run by hand (stdout a file, not an editor's pipe) says so in one
+    line, writes nothing to the file, and exits 2 before the ACP SDK (a second of CPU) is
+    imported."""
+    out = tmp_path / "out.txt"
+    with out.open("wb") as stdout:
         result = subprocess.run(
             [sys.executable, "-c", MISRUN_IMPORTS],
             env=isolated_env(tmp_path),
@@ -71,5 +57,7 @@ def test_run_with_a_file_for_stdout_it_fails_before_importing_the_acp_sdk(tmp_pa
         )
     assert result.returncode == 0, result.stderr
     said, imported = result.stderr.splitlines()
+    assert said.startswith("weaver-tui: ")
     assert "editor" in said
-    assert imported == "2 False"  # the exit code, and no SDK (a second of CPU) imported
+    assert imported == "2 False"  # the exit code, and no SDK imported
+    assert out.read_bytes() == b""
