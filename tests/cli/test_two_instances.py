@@ -68,7 +68,7 @@ def test_a_busy_conversation_refuses_a_second_ask_and_another_is_answered_at_onc
         busy = _only_conversation(db)
         refused = weaver("ask", "--conversation", busy, "question 3", env=env)
         stepper = _step_every_50_ms(fake_openai, len(SLOW.deltas or []) - held_back, stop_stepping)
-        _wait_for(lambda: _partly_written_below(db, "question 1"))
+        _wait_for(lambda: _streaming_below(db, "question 1", with_text=True))
         here = weaver("ask", "--profile", "researcher", "question 2", env=env)
         stop_stepping.set()
         stepper.join()
@@ -117,25 +117,17 @@ def _step_every_50_ms(
     return stepper
 
 
-def _streaming_below(db: Path, question: str) -> bool:
-    """Whether the reply to ``question`` is open (streaming, with or without text yet)."""
-    with SqliteConversationStore(db) as store:
-        for conversation in store.list_conversations():
-            records = store.list_messages(conversation.id)
-            asked = [r.id for r in records if r.content == question]
-            if any(r.parent_id in asked and r.status is MessageStatus.STREAMING for r in records):
-                return True
-    return False
-
-
-def _partly_written_below(db: Path, question: str) -> bool:
-    """Whether the reply to ``question`` is streaming with some of its text on disk."""
+def _streaming_below(db: Path, question: str, *, with_text: bool = False) -> bool:
+    """Whether the reply to ``question`` is open (streaming), with some of its text on disk
+    if ``with_text``."""
     with SqliteConversationStore(db) as store:
         for conversation in store.list_conversations():
             records = store.list_messages(conversation.id)
             asked = [r.id for r in records if r.content == question]
             if any(
-                r.parent_id in asked and r.status is MessageStatus.STREAMING and r.content
+                r.parent_id in asked
+                and r.status is MessageStatus.STREAMING
+                and (r.content or not with_text)
                 for r in records
             ):
                 return True

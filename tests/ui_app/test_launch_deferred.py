@@ -20,10 +20,12 @@ import pytest
 from textual import events
 from textual._compositor import LayoutUpdate
 from textual.color import Color
+from textual.pilot import Pilot
 from textual.screen import Screen
 
 import weaver_tui.app
 import weaver_tui.heap
+from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
 from weaver_tui.heap import YOUNG_THRESHOLD, pause_collector
@@ -248,7 +250,7 @@ async def test_the_skeleton_keeps_what_is_typed_until_the_chat_screen_takes_over
 async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
     held_launch: HeldLaunch,
 ) -> None:
-    conversation_id, ids, services, app, release = held_launch
+    ids, app = held_launch.ids, held_launch.app
     async with app.run_test(size=SIZE) as pilot:
         skeleton = app.screen
         assert isinstance(skeleton, ChatSkeleton)
@@ -256,17 +258,25 @@ async def test_enter_in_the_skeleton_sends_the_message_once_the_chat_can(
         await pilot.pause()
         assert skeleton.draft == "hello"
         assert skeleton.send_requested
-        release.set()
-        await chat_ready(pilot)
-        await settle(pilot)
-        screen = chat(app)
-        assert screen.composer.text == ""
-        assert screen.composer.has_focus
-        records = services.store.list_messages(conversation_id)
+        records = await _sent_after_release(pilot, held_launch)
         sent = [r for r in records if r.role == "user" and r.content == "hello"]
         assert len(sent) == 1
         assert sent[0].parent_id == ids[-1]  # sent once, on the branch
-        assert any(r.role == "assistant" for r in records if r.id not in ids)
+
+
+async def _sent_after_release(pilot: Pilot[Any], held: HeldLaunch) -> list[MessageRecord]:
+    """Let the chat screen in, wait until it has sent what the skeleton held and the reply is
+    in; the composer is then empty and focused. The records written since the seeding."""
+    conversation_id, ids, services, app, release = held
+    release.set()
+    await chat_ready(pilot)
+    await settle(pilot)
+    screen = chat(app)
+    assert screen.composer.text == ""
+    assert screen.composer.has_focus
+    records = [r for r in services.store.list_messages(conversation_id) if r.id not in ids]
+    assert any(r.role == "assistant" for r in records)
+    return records
 
 
 def _enter() -> events.Key:
@@ -292,7 +302,7 @@ async def test_keys_that_arrive_as_the_chat_screen_replaces_the_skeleton_are_kep
 ) -> None:
     """Input waiting in the app's queue at the very step the chat screen is swapped in (it is
     on top before it has mounted or holds the draft) is typed and sent as if it had been there."""
-    conversation_id, ids, services, app, release = held_launch
+    app = held_launch.app
     build_chat_screen = app._chat_screen
 
     def swap_with_input_waiting() -> Screen[Any]:
@@ -304,15 +314,8 @@ async def test_keys_that_arrive_as_the_chat_screen_replaces_the_skeleton_are_kep
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press(*["enter" if c == "\r" else c for c in typed_before])
         await pilot.pause()
-        release.set()
-        await chat_ready(pilot)
-        await settle(pilot)
-        screen = chat(app)
-        assert screen.composer.text == ""
-        assert screen.composer.has_focus
-        records = services.store.list_messages(conversation_id)
-        assert [r.content for r in records if r.role == "user" and r.id not in ids] == [sent]
-        assert any(r.role == "assistant" for r in records if r.id not in ids)
+        records = await _sent_after_release(pilot, held_launch)
+        assert [r.content for r in records if r.role == "user"] == [sent]
 
 
 async def test_a_database_that_cannot_be_opened_ends_the_app_with_exit_2(
