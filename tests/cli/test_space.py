@@ -110,15 +110,20 @@ def _connect(space: Space, name: str) -> websockets.connect:
     )
 
 
-def test_links_open_each_participants_own_seat_in_a_page_or_terminal_until_the_space_closes(
+def test_each_participant_s_link_opens_their_own_seat_private_words_stay_private_until_closed(
     space: Space, weaver: Weaver, tmp_path: Path
 ) -> None:
-    """One host, three steps: each participant gets a link of their own and other links are
-    refused; Alex's link, joined from a terminal (``space join``), sends as Alex and shows the
-    mediator's reply; ``space close`` revokes every link, for the page and for ``space join``
-    (one sentence, no traceback). No seat's token reaches the host's log."""
+    """One host (its start is most of this test's cost), four steps: each participant gets a
+    link of their own and other links are refused; Alex's link, joined from a terminal
+    (``space join``), sends as Alex and shows the mediator's private reply; over the
+    browser's websockets, Sam's private message never reaches Alex's seat while Alex's
+    shared one reaches both, and Sam's link opened again shows what Sam wrote and the
+    mediator's answer (nothing was lost with the closed seat); ``space close`` revokes
+    every link, for the page and for ``space join`` (one sentence, no traceback). No seat's
+    token reaches the host's log."""
     _each_participant_has_a_link_of_their_own(space)
     _a_seat_joined_from_a_terminal_sends_as_its_participant(space, tmp_path)
+    _a_private_message_reaches_no_other_seat_a_shared_one_does_and_a_left_seat_resumes(space)
     _closing_the_space_revokes_every_link(space, weaver, tmp_path)
     _, err = space.stop()
     assert not any(token in err for token in space.seats.values())
@@ -176,7 +181,7 @@ def said_by_alex(tmp_path: Path) -> list[str]:
     return [row[0] for row in rows]
 
 
-def test_a_private_message_reaches_no_other_seat_a_shared_one_does_and_a_left_seat_resumes(
+def _a_private_message_reaches_no_other_seat_a_shared_one_does_and_a_left_seat_resumes(
     space: Space,
 ) -> None:
     """Sam's private message never reaches Alex's seat and Alex's shared one reaches both;
