@@ -1,5 +1,7 @@
-"""Fixtures shared by every test area: a real SQLite store on ``tmp_path`` and the fake
-OpenAI-compatible server (``fake_openai``, from :mod:`tests.support.fake_openai`)."""
+"""Fixtures shared by every test area: a real SQLite store on ``tmp_path``, the fake
+OpenAI-compatible server (``fake_openai``, from :mod:`tests.support.fake_openai`) and the
+knowledge server on the shipped notes a worker's tests share (``notes_url``, from
+:mod:`tests.support.shared_notes`)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
 from tests.support import cpu_report, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
+from tests.support.shared_notes import notes_url
 
-__all__ = ["fake_openai", "openai_model", "researcher", "store"]
+__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "store"]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",

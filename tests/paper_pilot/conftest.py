@@ -2,12 +2,12 @@
 keeps its knowledge index and memory (the embedded MCP server runs as a real subprocess).
 
 ``notes_runtime`` is that runtime asking, instead, the knowledge server the worker's tests
-share (:func:`notes_url`): for the tests whose questions only need the shipped notes answered,
-not the embedded server's own start."""
+share (``notes_url``, :mod:`tests.support.shared_notes`): for the tests whose questions only
+need the shipped notes answered, not the embedded server's own start."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import weaver  # the real command
-from tests.support.mcp_http import http_server
+from tests.support.shared_notes import notes_settings_for
 
 __all__ = ["weaver"]
 
@@ -61,26 +61,11 @@ async def pilot_runtime(
     store.close()
 
 
-@pytest.fixture(scope="session")
-def notes_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of weaver-tui's knowledge server on the shipped notes, over streamable HTTP,
-    shared by the tests on this worker (its tools only read the index)."""
-    index = tmp_path_factory.mktemp("shared-notes") / "index.sqlite"
-    with http_server(["-m", "tests.paper_pilot.notes_over_http", "--index", str(index)]) as (
-        url,
-        _,
-    ):
-        yield url
-
-
 @pytest.fixture
 def notes_settings(notes_url: str, tmp_path: Path) -> dict[str, Any]:
-    """paper-pilot's settings that name the shared notes server. The header only makes the
-    connection this test's own: the profile keeps one session per event loop and connection,
-    and a new test's loop may get the id of an old one's."""
-    notes = {"transport": "streamable_http", "url": notes_url,
-             "headers": {"X-Test-Folder": str(tmp_path)}}  # fmt: skip
-    return {"mcp": {"connections": {"notes": notes}}}
+    """paper-pilot's settings that name the shared notes server (its connection this test's
+    own)."""
+    return notes_settings_for(notes_url, tmp_path)
 
 
 @pytest.fixture

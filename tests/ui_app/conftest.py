@@ -5,6 +5,7 @@ instead of sleeping."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +19,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.shared_notes import notes_settings_for
 from weaver_tui.app import WeaverApp, make_app
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.services import Services
@@ -52,6 +54,15 @@ def build_services(**overrides: Any) -> Services:
     """Services from the real settings loader (env + the tmp config file)."""
     settings = load_settings(env_file=None, **overrides)
     return Services(settings, configure_logging=False)
+
+
+@pytest.fixture
+def shared_notes(weaver_env: Path, notes_url: str) -> None:
+    """paper-pilot asks the knowledge server the worker's tests share (a config file naming
+    it), for the tests where paper-pilot only opens: its warm-up then starts no server of the
+    test's own. Use it before the services (``usefixtures``)."""
+    settings = notes_settings_for(notes_url, weaver_env)
+    (weaver_env / "config.yaml").write_text(json.dumps(settings), encoding="utf-8")
 
 
 @pytest.fixture

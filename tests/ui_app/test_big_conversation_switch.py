@@ -4,6 +4,8 @@ below the fork are rendered only around the flipped message, and the branch is r
 
 from __future__ import annotations
 
+import pytest
+
 from storage.models import Role
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from weaver_tui.services import Services
@@ -30,6 +32,7 @@ def _seed(services: Services) -> tuple[str, list[str], str]:
     return conversation.id, main, other.id
 
 
+@pytest.mark.usefixtures("shared_notes")  # paper-pilot only opens
 async def test_a_flip_far_above_the_bottom_shows_the_flipped_version(services: Services) -> None:
     conversation_id, main, other = _seed(services)
     async with new_app(services, conversation_id=conversation_id).run_test(size=SIZE) as pilot:

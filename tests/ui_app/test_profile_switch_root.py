@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import OptionList
 
@@ -15,6 +16,7 @@ from weaver_tui.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
 
 
+@pytest.mark.usefixtures("shared_notes")  # paper-pilot only opens
 async def test_switching_profile_names_the_reopened_conversation_s_root(
     services: Services, tmp_path: Path
 ) -> None:

@@ -4,6 +4,7 @@ remembers nothing does not offer the command."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList
 
 from agents.profiles.paper_pilot.memory import Memory, memory_path
@@ -14,6 +15,7 @@ from weaver_tui.screens.remembered import RememberedScreen
 from weaver_tui.services import Services
 
 
+@pytest.mark.usefixtures("shared_notes")  # paper-pilot only opens
 async def test_the_palette_lists_the_facts_and_delete_forgets_one(services: Services) -> None:
     path = memory_path(services.data_dir)
     lora = services.store.create_conversation("paper-pilot", "Adapters for fine-tuning")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml  # type: ignore[import-untyped]
 from textual.command import CommandPalette
 from textual.pilot import Pilot
@@ -29,6 +30,7 @@ async def highlight(pilot: Pilot[Any], option_list: OptionList, option_id: str) 
     raise AssertionError(f"no option {option_id!r}")
 
 
+@pytest.mark.usefixtures("shared_notes")  # paper-pilot only opens
 async def test_profile_switch_starts_then_reopens_conversations_of_that_profile(
     remote_services: Services,
 ) -> None:
