@@ -1,11 +1,15 @@
 """A reply streamed as a draft shows in the chat while it is written, its badge saying it is a
 draft; the critic's verdict clears the mark (``✓ checked``), and a rejected draft is replaced
-in place by the retry's. paper-pilot on the local OpenAI-compatible server (real HTTP, SSE)."""
+in place by the retry's. paper-pilot on the local OpenAI-compatible server (real HTTP, SSE),
+its questions answered from the shipped notes by the knowledge server the worker's tests share
+(``shared_notes``)."""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
+
+import pytest
 
 from tests.paper_pilot.drafts import (
     REJECTED,
@@ -20,7 +24,7 @@ from weaver_tui.services import Services
 from weaver_tui.widgets.message_view import MessageItem
 
 WAIT_S = 60.0
-"""Bound on a wait for the app (the knowledge server starts as a real subprocess)."""
+"""Bound on a wait for the app (on a loaded machine)."""
 
 
 def last_reply(screen: Any) -> MessageItem | None:
@@ -28,6 +32,7 @@ def last_reply(screen: Any) -> MessageItem | None:
     return items[-1] if items and items[-1].role == "assistant" else None
 
 
+@pytest.mark.usefixtures("shared_notes")
 async def test_the_draft_badge_shows_while_the_critic_reads_and_clears_after(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
@@ -64,6 +69,7 @@ async def test_the_draft_badge_shows_while_the_critic_reads_and_clears_after(
         assert "Sources" in settled.content
 
 
+@pytest.mark.usefixtures("shared_notes")
 async def test_a_rejected_draft_is_replaced_in_place_by_the_retry(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
