@@ -13,6 +13,7 @@ from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta,
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import of_type, run
+from tests.support.shared_notes import notes_settings_for
 
 QUESTIONS = {
     "mediator": ("Alex", "We keep arguing about money. I want to save more each month."),
@@ -35,12 +36,19 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
 async def test_offline_model_runs_the_profile(
-    store: SqliteConversationStore, runtime: AgentRuntime, project: Path, name: str
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    project: Path,
+    name: str,
+    request: pytest.FixtureRequest,
 ) -> None:
     try:
         get_profile(name)
     except UnknownProfileError:
         pytest.skip(f"profile {name} is not in the tree yet")
+    if name == "paper-pilot":  # the shipped notes, from the server the worker's tests share
+        notes_url = request.getfixturevalue("notes_url")
+        runtime.profile_settings = notes_settings_for(notes_url, project)
     sender, text = QUESTIONS[name]
     meta: dict[str, object] = {"project_root": str(project)}
     if name == "mediator":

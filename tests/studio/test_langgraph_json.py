@@ -18,6 +18,7 @@ from langgraph.types import Command
 from agents.profiles import PROFILE_NAMES
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+from tests.support.shared_notes import notes_settings_for
 from weaver_tui.studio_graphs import variable_name
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,8 +64,11 @@ def offline_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def test_a_graph_from_langgraph_json_runs_a_turn_on_the_offline_model(
-    offline_settings: Path,
+    offline_settings: Path, notes_url: str, tmp_path: Path
 ) -> None:
+    # paper-pilot reads the shipped notes from the server the worker's tests share
+    settings = notes_settings_for(notes_url, tmp_path)
+    (tmp_path / "config.yaml").write_text(json.dumps(settings), encoding="utf-8")
     graph = load_graph(graph_specs()["paper-pilot"])
     runnable = graph.builder.compile(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "studio-1"}}
