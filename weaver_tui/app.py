@@ -173,6 +173,15 @@ class WeaverApp(App[None]):
         if isinstance(self._driver, LinuxTerminalDriver):
             self._driver.abandon_output()
 
+    def exit(self, result: None = None, return_code: int = 0, message: Any | None = None) -> None:
+        """End the app (Ctrl+Q, a stop signal, a failed launch). A terminal that has stopped
+        reading cannot hold the exit: its last output is waited for a bounded time only."""
+        from weaver_tui.terminal_writer import LinuxTerminalDriver
+
+        if isinstance(self._driver, LinuxTerminalDriver):
+            self._driver.leaving()
+        super().exit(result, return_code=return_code, message=message)
+
     def get_driver_class(self) -> type[Driver]:
         """Textual's own driver, except on Linux and macOS terminals: the same driver with an
         output thread that cannot hang the app when the terminal goes away."""

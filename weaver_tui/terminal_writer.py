@@ -8,7 +8,10 @@ forever, so the app can neither finish its turn nor exit. :class:`TerminalWriter
 the failure and from then on drops what it is given; its queue is always emptied, every wait on
 it is bounded, and :meth:`TerminalWriter.abandon` (called by the stop-signal watchdog) frees
 the app from a terminal that is alive but has stopped reading: output that finds the queue
-full is dropped instead of waited for.
+full is dropped instead of waited for. Once the app is leaving (:meth:`TerminalWriter.leave`,
+when it exits however it was asked to), the terminal gets :data:`STOP_WAIT_S` to take the
+last output, then it is abandoned the same way: a quit never waits on a terminal that does
+not read.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from queue import Empty, Full
 from typing import IO
 
@@ -44,6 +48,9 @@ class TerminalWriter(WriterThread):
         self.abandoned = threading.Event()
         """Set when nobody should wait for the terminal any more: output that does not fit
         in the queue is dropped."""
+        self._leave_by: float | None = None
+        """Once the app is leaving: the monotonic time after which the terminal is
+        abandoned."""
 
     def write(self, text: str) -> None:
         while not self.gone.is_set():
@@ -54,6 +61,15 @@ class TerminalWriter(WriterThread):
             except Full:
                 if abandoned:
                     return
+                if self._leave_by is not None and time.monotonic() >= self._leave_by:
+                    logger.info("the terminal does not read; the app leaves without it")
+                    self.abandon()
+
+    def leave(self) -> None:
+        """The app is leaving: from now on a write waits at most :data:`STOP_WAIT_S` (from
+        this call) for the terminal to take output, then the terminal is abandoned."""
+        if self._leave_by is None:
+            self._leave_by = time.monotonic() + STOP_WAIT_S
 
     def abandon(self) -> None:
         """Stop waiting for the terminal (output that finds the queue full is dropped)."""
@@ -117,3 +133,8 @@ class LinuxTerminalDriver(LinuxDriver):
         """Free the app from a terminal that no longer reads (a stop signal arrived)."""
         if isinstance(self._writer_thread, TerminalWriter):
             self._writer_thread.abandon()
+
+    def leaving(self) -> None:
+        """The app is exiting: its last output waits a bounded time for the terminal."""
+        if isinstance(self._writer_thread, TerminalWriter):
+            self._writer_thread.leave()

@@ -119,7 +119,7 @@ async def settle(pilot: Pilot[Any], *, bound_s: float = 30) -> None:
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise AssertionError("the app never settled (a worker or a message loop is stuck)")
+            raise AssertionError(f"the app never settled: {_still_busy(pilot.app)}")
         if quiet < _CHEAP_ROUNDS:
             await asyncio.sleep(_CHEAP_ROUND_S)
         else:
@@ -149,13 +149,42 @@ def _pumps_idle(app: App[Any]) -> bool:
     )
 
 
+def _still_busy(app: App[Any]) -> str:
+    """What kept :func:`settle` waiting, for its failure: the workers not done, the message
+    views with a render pending and the pumps with messages or callbacks queued."""
+    workers = [
+        f"{w.name or w.group} ({w.state.name.lower()})"
+        for w in app.workers
+        if w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+    ]
+    nodes = list(app.screen.walk_children(with_self=True))
+    views = [
+        f"{node!r} (flush timer {node._flush_timer is not None}, update requested "
+        f"{node._update_requested}, prefetch {node._prefetch_scheduled})"
+        for node in nodes
+        if isinstance(node, MessageView) and node.render_pending
+    ]
+    pumps = [
+        f"{pump!r} ({getattr(pump._message_queue, '_unfinished_tasks', 0)} messages, "
+        f"{len(pump._next_callbacks)} callbacks)"
+        for pump in [app, *nodes]
+        if getattr(pump._message_queue, "_unfinished_tasks", 0) or pump._next_callbacks
+    ]
+    return (
+        f"workers not done: {workers or 'none'}; views rendering: {views or 'none'}; "
+        f"pumps with work queued: {pumps or 'none'}"
+    )
+
+
 async def _running_workers_done(app: App[Any], bound_s: float) -> None:
     """Wait (at most ``bound_s``) for the workers running now; how they ended is the test's to
-    check (a pending worker cannot be waited on yet: the next round sees it run)."""
+    check (a pending worker cannot be waited on yet: the next round sees it run). The wait is
+    shielded: a wait that times out must not cancel the workers it waited on (awaiting a task
+    and being cancelled cancels that task), so a failure can still name them."""
     running = [w for w in app.workers if w.state == WorkerState.RUNNING]
     if running:
         with suppress(TimeoutError, WorkerFailed, WorkerCancelled):
-            await asyncio.wait_for(app.workers.wait_for_complete(running), bound_s)
+            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete(running)), bound_s)
 
 
 async def send(pilot: Pilot[Any], text: str, *, wait: bool = True) -> None:

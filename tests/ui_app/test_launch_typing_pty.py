@@ -47,7 +47,8 @@ class Terminal:
         os.close(slave)
         self.screen = b""
 
-    def read(self, seconds: float) -> None:
+    def read(self, seconds: float) -> bool:
+        """Take what the app draws for ``seconds``; False once the terminal is closed."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             ready, _, _ = select.select([self.master], [], [], 0.02)
@@ -55,7 +56,8 @@ class Terminal:
                 try:
                     self.screen += os.read(self.master, 65536)
                 except OSError:
-                    return
+                    return False
+        return True
 
     def wait_for(self, text: bytes) -> None:
         end = time.monotonic() + BOUND_S
@@ -69,8 +71,13 @@ class Terminal:
             self.read(pause_s)
 
     def close(self) -> None:
+        """Wait for the app to end, reading what it draws meanwhile as a terminal does (an
+        app's last frames fill a pty nobody reads: test_quit_jammed_terminal_pty)."""
         try:
-            self.process.wait(timeout=BOUND_S)
+            end = time.monotonic() + BOUND_S
+            while self.process.poll() is None and time.monotonic() < end and self.read(0.05):
+                pass
+            self.process.wait(timeout=max(0.0, end - time.monotonic()))
         finally:
             if self.process.poll() is None:
                 self.process.kill()
