@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import importlib
 import logging
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from agents.errors import ConfigError
-from agents.profile import Profile, ProfileCommand, ProfileTraits, ProfileVerb
+
+# The registry itself needs only names: a process that loads no profile (a store verb, the
+# knowledge server) never builds the dataclasses of agents.profile.
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from agents.profile import Profile, ProfileCommand, ProfileTraits, ProfileVerb
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +109,8 @@ def list_verbs() -> list[ProfileVerb]:
 def load_command(verb: ProfileVerb) -> ProfileCommand:
     """The command that parses and runs ``verb``, imported now from its ``handler``; one that
     cannot be is :class:`VerbNotLoadedError`, which the command line prints as its one line."""
+    from agents.profile import ProfileCommand
+
     module, _, attribute = verb.handler.partition(":")
     try:
         command = getattr(importlib.import_module(module), attribute)

@@ -33,7 +33,7 @@ MISRUN_IMPORTS = (
     "import sys\n"
     "from weaver_tui.cli import main\n"
     "code = main(['--provider', 'offline', 'acp'])\n"
-    "print(code, 'acp' in sys.modules, file=sys.stderr)\n"
+    "print(code, 'acp' in sys.modules, 'agents.profile' in sys.modules, file=sys.stderr)\n"
 )
 
 
@@ -41,8 +41,8 @@ def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor_before_th
     tmp_path: Path,
 ) -> None:
     """``weaver-tui acp`` run by hand (stdout a file, not an editor's pipe) says so in one
-    line, writes nothing to the file, and exits 2 before the ACP SDK (a second of CPU) is
-    imported."""
+    line, writes nothing to the file, and exits 2 before the ACP SDK (a second of CPU) or
+    any profile is imported."""
     out = tmp_path / "out.txt"
     with out.open("wb") as stdout:
         result = subprocess.run(
@@ -59,5 +59,5 @@ def test_run_with_a_file_for_stdout_it_says_to_start_it_from_an_editor_before_th
     said, imported = result.stderr.splitlines()
     assert said.startswith("weaver-tui: ")
     assert "editor" in said
-    assert imported == "2 False"  # the exit code, and no SDK imported
+    assert imported == "2 False False"  # the exit code; no SDK, no profile imported
     assert out.read_bytes() == b""

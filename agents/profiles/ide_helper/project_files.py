@@ -15,8 +15,10 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +187,9 @@ def _read_gitignore(path: Path) -> GitIgnoreSpec | None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    # imported only here: a project in git, or without a .gitignore, never needs the matcher
+    from pathspec import GitIgnoreSpec
+
     return GitIgnoreSpec.from_lines(lines)
 
 

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import regex as regex_engine  # type: ignore[import-untyped]
-
 from agents.errors import ToolError
 from agents.profiles.ide_helper.project_files import (
     GIT_TIMEOUT_S,
@@ -82,17 +80,7 @@ def search_project(
         raise ToolError("The query spans several lines; search_code matches one line at a time.")
     max_results = max(1, min(int(max_results), MAX_RESULTS))
     flags = re.MULTILINE | (0 if any(c.isupper() for c in query) else re.IGNORECASE)
-    try:
-        # A user's (or a model's) regular expression runs on the ``regex`` engine, which
-        # resists catastrophic backtracking and takes a time limit; a literal stays on ``re``.
-        pattern: Any = (
-            regex_engine.compile(query, flags) if regex else re.compile(re.escape(query), flags)
-        )
-    except (re.error, regex_engine.error) as err:
-        raise ToolError(
-            f"The regular expression {query!r} is invalid ({err}); fix it or pass regex=false "
-            "to search for the text literally."
-        ) from err
+    pattern = _compiled(query, flags, regex)
     needle = _byte_needle(query, regex, bool(flags & re.IGNORECASE))
     root = resolve_inside(root, ".")
 
@@ -127,6 +115,23 @@ class _Query:
     regex: bool
     max_results: int
     deadline: float
+
+
+def _compiled(query: str, flags: int, regex: bool) -> Any:
+    """``query`` compiled: a user's (or a model's) regular expression on the ``regex`` engine,
+    which resists catastrophic backtracking and takes a time limit (imported only for one); a
+    literal on ``re``."""
+    if not regex:
+        return re.compile(re.escape(query), flags)
+    import regex as regex_engine  # type: ignore[import-untyped]
+
+    try:
+        return regex_engine.compile(query, flags)
+    except (re.error, regex_engine.error) as err:
+        raise ToolError(
+            f"The regular expression {query!r} is invalid ({err}); fix it or pass regex=false "
+            "to search for the text literally."
+        ) from err
 
 
 def _scan_file(
