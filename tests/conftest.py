@@ -3,6 +3,7 @@ OpenAI-compatible server (``fake_openai``, from :mod:`tests.support.fake_openai`
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from pydantic import SecretStr
 
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
-from tests.support import cpu_report, shared_stylesheets
+from tests.support import cpu_report, precompile, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
 
 __all__ = ["fake_openai", "openai_model", "researcher", "store"]
@@ -40,11 +41,24 @@ def pytest_configure(config: pytest.Config) -> None:
     shared_stylesheets.install()
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before collecting."""
+    precompile.for_workers(session.config)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests that take minutes first: pytest-xdist's work stealing (``scripts/test``) then
     gives the other workers the short ones meanwhile, instead of leaving one worker alone
     with a long test at the end. The rest keep their order."""
     items.sort(key=lambda item: not item.nodeid.startswith(MINUTES_LONG))
+
+
+def pytest_collection_finish() -> None:
+    """Set aside every object alive after collection (the imported libraries, the collected
+    tests) from the garbage collector: they live until the process ends anyway, and each full
+    collection would otherwise walk all of them again, many times per test run. Objects the
+    tests create are collected as before."""
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
