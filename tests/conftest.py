@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,12 +53,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: not item.nodeid.startswith(MINUTES_LONG))
 
 
-def pytest_collection_finish() -> None:
-    """Set aside every object alive after collection (the imported libraries, the collected
-    tests) from the garbage collector: they live until the process ends anyway, and each full
-    collection would otherwise walk all of them again, many times per test run. Objects the
-    tests create are collected as before."""
-    gc.freeze()
+@pytest.hookimpl(wrapper=True)
+def pytest_collection() -> Generator[None, object, object]:
+    """Collect without the garbage collector, then set aside from it every object alive (the
+    imported libraries, the collected tests): collecting makes almost only objects that live
+    until the process ends, so each collection pass during it, and each full pass afterwards,
+    would walk them all again for nothing. Objects the tests make are collected as before."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)

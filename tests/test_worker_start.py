@@ -12,8 +12,9 @@ from _pytest.assertion import rewrite
 from tests.support.precompile import rewrite_tests, rewritten_modules, share
 
 
-def test_the_objects_alive_after_collection_are_set_aside_from_the_collector() -> None:
+def test_the_objects_alive_after_collection_are_set_aside_from_a_running_collector() -> None:
     assert gc.get_freeze_count() > 0
+    assert gc.isenabled()
 
 
 def test_a_written_cache_is_the_one_pytest_loads_with_its_assert_explanations(
