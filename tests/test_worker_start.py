@@ -33,6 +33,16 @@ def test_a_written_cache_is_the_one_pytest_loads_with_its_assert_explanations(
     assert rewrite_tests(pytestconfig, [source]) == []
 
 
+def test_a_module_that_does_not_parse_is_left_for_pytest_to_report(
+    tmp_path: Path, pytestconfig: pytest.Config
+) -> None:
+    broken = tmp_path / "test_broken.py"
+    broken.write_text("def test_(:\n")
+    fine = tmp_path / "test_fine.py"
+    fine.write_text("def test_fine():\n    assert True\n")
+    assert rewrite_tests(pytestconfig, [broken, fine]) == [fine]
+
+
 def test_the_rewritten_modules_are_the_conftests_and_test_files(
     tmp_path: Path, pytestconfig: pytest.Config
 ) -> None:

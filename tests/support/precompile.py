@@ -44,7 +44,10 @@ def rewrite_tests(config: pytest.Config, sources: list[Path]) -> list[Path]:
         pyc = cache_dir / (source.name[:-3] + rewrite.PYC_TAIL)
         if rewrite._read_pyc(source, pyc) is not None or not rewrite.try_makedirs(cache_dir):
             continue
-        source_stat, code = rewrite._rewrite_test(source, config)
+        try:
+            source_stat, code = rewrite._rewrite_test(source, config)
+        except SyntaxError:
+            continue  # pytest reports it when it imports the module
         if rewrite._write_pyc(state, code, source_stat, pyc):
             written.append(source)
     return written
