@@ -11,7 +11,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
-SWITCHED_OFF = ("anyio", "langsmith_plugin")
+SWITCHED_OFF = ("anyio", "langsmith_plugin", "platformdirs")
 
 
 @pytest.mark.parametrize("name", SWITCHED_OFF)
