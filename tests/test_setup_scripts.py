@@ -56,3 +56,32 @@ def test_a_failed_install_shows_what_pip_said(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "BuildBackendWarning" in result.stderr
     assert "installing the dependencies failed" in result.stderr
+
+
+def test_a_uv_on_path_installs_the_project_and_pip_without_fetching_another(
+    tmp_path: Path,
+) -> None:
+    """A uv the user already has does the install: no pip runs to fetch one (the stand-in
+    python fails every pip command), and the virtualenv, made without pip, gets pip from uv for
+    the hints that name .venv/bin/pip."""
+    (tmp_path / "checkout").mkdir()
+    checkout = _fake_checkout(tmp_path / "checkout", pip_exit=1)
+    calls = tmp_path / "uv-calls"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    uv = bin_dir / "uv"
+    uv.write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+    uv.chmod(0o755)
+    result = subprocess.run(
+        ["bash", "-c", 'source scripts/_venv.sh test "[test]"'],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHON": "false", "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"},
+    )
+
+    assert result.returncode == 0, result.stderr
+    installs = calls.read_text().splitlines()
+    assert any("--compile-bytecode" in call and f"-e {checkout}[test]" in call for call in installs)
+    assert any(call.split()[-1] == "pip" for call in installs)

@@ -163,7 +163,7 @@ class TurnRecorder:
         show."""
         assert self.reply_id is not None
         logger.warning("reply text not written", extra={"error": str(failure)})
-        small = {key: meta[key] for key in ("error", "latency_ms") if key in meta}
+        small: dict[str, Any] = {key: meta[key] for key in ("error", "latency_ms") if key in meta}
         try:
             return self.store.update_message(self.reply_id, meta=small, status=status)
         except StorageError as again:
