@@ -115,6 +115,35 @@ async def test_a_spinner_tick_redraws_the_title_without_a_layout() -> None:
         assert str(title.content).startswith("✓ Writing the answer")
 
 
+async def test_the_preview_lays_the_screen_out_again_only_for_another_number_of_lines() -> None:
+    """A resize redraws the row with the same output: the preview is left as it is; a new
+    output of as many lines is drawn in place; one with more lines takes more room."""
+    app = PaneHost()
+    async with app.run_test(size=(60, 30)) as pilot:
+        pane = app.query_one(ToolStatusPane)
+        pane.tool_finished("c1", "read_file", "one\ntwo", None, 4.0)
+        await pilot.pause()
+        (row,) = pane.rows
+        preview = row.query_one(".row-preview", Static)
+        updates: list[bool] = []
+        real = preview.update
+
+        def recording(content: object = "", *, layout: bool = True) -> None:
+            updates.append(layout)
+            real(content, layout=layout)  # type: ignore[arg-type]
+
+        preview.update = recording  # type: ignore[method-assign]
+        row.on_resize()
+        assert updates == []
+        row.finish("done", "uno\ndos", 5.0)
+        assert updates == [False]
+        row.finish("done", "uno\ndos\ntres", 6.0)
+        assert updates == [False, True]
+        await pilot.pause()
+        assert preview_of(row) == "uno\ndos\ntres"
+        assert preview.region.height == 3
+
+
 async def test_a_long_tool_name_gives_way_to_its_duration_and_nothing_wraps() -> None:
     app = PaneHost()
     async with app.run_test(size=(60, 30)) as pilot:

@@ -193,6 +193,27 @@ async def test_a_key_shown_for_the_first_time_is_mounted_in_its_place(
         assert _footer_row(app) == row
 
 
+async def test_keys_that_come_and_go_again_and_again_keep_one_palette_key() -> None:
+    """The palette's key (not bound to the footer's ``compact``, so it takes ``-compact`` as
+    it mounts) is the same key after keys come and go, not a new one mounted over it each
+    time: the footer keeps the widgets it had."""
+    app = FooterApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await _until(pilot, lambda: "New" in _footer_row(app))
+        with_new = _footer_row(app)
+        keys = set(app.query(FooterKey))
+        for _ in range(3):
+            app.offers_new = False
+            app.refresh_bindings()
+            await _until(pilot, lambda: "New" not in _footer_row(app))
+            app.offers_new = True
+            app.refresh_bindings()
+            await _until(pilot, lambda: _footer_row(app) == with_new)
+        assert set(app.query(FooterKey)) == keys
+        palette = [key for key in app.query(FooterKey) if key.has_class("-command-palette")]
+        assert len(palette) == 1
+
+
 async def test_new_keys_mount_with_their_final_style(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rebuilt footer's keys are built with the footer's ``compact``: none restyles itself
     as it mounts (the palette's key, not bound to it, keeps its own)."""

@@ -45,6 +45,12 @@ Active = Collection[ActiveBinding]
 as each computation asks every binding's ``check_action``."""
 
 
+_STATE_CLASSES = frozenset({"-disabled", "-compact"})
+"""Classes that tell a key's state, not which key it is: dimmed, and compact (a key not bound
+to the footer's ``compact``, the palette's, takes ``-compact`` from its own default as it
+mounts, so a key just composed lacks it; the footer's ``compact`` is compared on its own)."""
+
+
 def _identity(key: FooterKey) -> tuple[Any, ...]:
     """What a key shows and does, whether it is lit or dimmed aside."""
     return (
@@ -53,7 +59,7 @@ def _identity(key: FooterKey) -> tuple[Any, ...]:
         key.description,
         key.action,
         key.tooltip,
-        key.classes - {"-disabled"},
+        key.classes - _STATE_CLASSES,
     )
 
 

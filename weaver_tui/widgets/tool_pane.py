@@ -83,6 +83,7 @@ class ToolRow(Vertical, can_focus=True):
         self.show_timing = True
         self._ready = False
         self._title_length = -1
+        self._preview_text = ""
 
     def compose(self) -> ComposeResult:
         yield Static(classes="row-title", markup=False)
@@ -152,7 +153,12 @@ class ToolRow(Vertical, can_focus=True):
         more = len(lines) - len(shown)
         noun = "line" if more == 1 else "lines"
         text = "\n".join(shown) + (f"\n… {more} more {noun} (Enter)" if more else "")
-        preview.update(text)
+        if text != self._preview_text:
+            # The preview does not wrap: only another number of lines changes its height (a
+            # resize redraws the same text: no update, no layout of the screen after it).
+            lines_before = self._preview_text.count("\n")
+            preview.update(text, layout=text.count("\n") != lines_before)
+            self._preview_text = text
 
     def on_resize(self) -> None:
         self.redraw(0)  # the name is cut to the width the row has now
