@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -209,6 +210,36 @@ def test_after_a_reset_a_release_reaches_the_new_held_reply_not_one_left_held_be
     fake_openai.release()  # before the new request: only its own hold may take it
     with httpx.Client(trust_env=False, timeout=20) as client:
         events = sse_events(client, url, {"stream": True})
+
+    assert events[-1] == "[DONE]"
+    assert "answer" in "".join(events)
+
+
+def _read_until_closed(client: httpx.Client, url: str) -> None:
+    """A request whose client is closed under it as its test ends (so it ends in an error)."""
+    with contextlib.suppress(httpx.HTTPError):
+        sse_events(client, url, {"stream": True})
+
+
+def test_a_request_from_before_a_reset_holds_on_its_own_signals_however_late_it_reaches_them(
+    fake_openai: FakeOpenAI,
+) -> None:
+    """An earlier test's request that reaches its hold only after the reset (its handler was
+    slow) still waits on that test's release, not on the new test's."""
+    url = f"{fake_openai.base_url}/chat/completions"
+    fake_openai.script(Reply(deltas=["left", "behind"], holds=(0,), first_byte_delay=0.5))
+    with httpx.Client(trust_env=False, timeout=30) as client:
+        early = threading.Thread(target=_read_until_closed, args=(client, url), daemon=True)
+        early.start()
+        while not fake_openai.chat_requests:
+            early.join(0.01)
+
+        fake_openai.reset()
+        # The new reply reaches its hold after the early one reaches its own.
+        fake_openai.script(Reply(deltas=["new", "answer"], holds=(1,), first_byte_delay=1.5))
+        fake_openai.release()
+        with httpx.Client(trust_env=False, timeout=20) as fresh:
+            events = sse_events(fresh, url, {"stream": True})
 
     assert events[-1] == "[DONE]"
     assert "answer" in "".join(events)

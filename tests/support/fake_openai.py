@@ -29,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -66,6 +66,14 @@ class RecordedRequest:
     """The client's address and port: requests with the same one came over one connection."""
 
 
+@dataclass(frozen=True)
+class _Signals:
+    """The step and release signals of one test on a server (new ones at each reset)."""
+
+    steps: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+    releases: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+
+
 class FakeOpenAI:
     """The server. Start with ``start()`` (or use it as a context manager); stop with ``stop()``.
 
@@ -91,8 +99,7 @@ class FakeOpenAI:
         a request with an assistant message that has tool calls but no ``reasoning_content``
         (no scripted reply is used up)."""
         self.requests: list[RecordedRequest] = []
-        self._steps = threading.Semaphore(0)
-        self._releases = threading.Semaphore(0)
+        self._signals = _Signals()
         self._queue: deque[ReplySource] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -114,9 +121,9 @@ class FakeOpenAI:
         with self._lock:
             self._queue.clear()
             # New signals: a reply an earlier test left held (its client gone) waits on the
-            # old ones until the server stops, and never takes this test's release or step.
-            self._steps = threading.Semaphore(0)
-            self._releases = threading.Semaphore(0)
+            # ones its request took as it arrived, until the server stops, and never takes this
+            # test's release or step.
+            self._signals = _Signals()
         self.requests.clear()
 
     @property
@@ -199,21 +206,22 @@ class FakeOpenAI:
 
     def step(self) -> None:
         """Let a ``lockstep`` reply send its next event (see ``Reply.lockstep``)."""
-        self._steps.release()
-
-    def wait_step(self) -> bool:
-        """Wait for :meth:`step` (up to ``LOCKSTEP_BOUND_S``); False if it never came or the
-        server is stopping."""
-        return self._acquire(self._steps)
+        self._signals.steps.release()
 
     def release(self) -> None:
         """Let a reply held at one of its ``holds`` go on (see ``Reply.holds``)."""
-        self._releases.release()
+        self._signals.releases.release()
 
-    def wait_release(self) -> bool:
-        """Wait for :meth:`release` (up to ``LOCKSTEP_BOUND_S``); False if it never came or
-        the server is stopping."""
-        return self._acquire(self._releases)
+    def signals(self) -> _Signals:
+        """The step and release signals of the test now running: a request takes them as it
+        arrives, so one left held by an earlier test never takes a later test's."""
+        with self._lock:
+            return self._signals
+
+    def wait_for(self, signal: threading.Semaphore) -> bool:
+        """Wait for one of ``signal`` (a :meth:`step` or :meth:`release`, up to
+        ``LOCKSTEP_BOUND_S``); False if it never came or the server is stopping."""
+        return self._acquire(signal)
 
     def _acquire(self, signal: threading.Semaphore) -> bool:
         deadline = time.monotonic() + LOCKSTEP_BOUND_S
@@ -250,6 +258,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     timeout = 30  # an idle keep-alive connection closes by itself
     fake: FakeOpenAI
+    signals: _Signals
 
     def setup(self) -> None:
         super().setup()
@@ -280,6 +289,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
+        self.signals = self.fake.signals()  # before the request is recorded as arrived
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
@@ -368,7 +378,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "error": {"message": "The stream failed upstream.", "type": "server_error"}
                 }
                 event = b"data: " + json.dumps(error).encode() + b"\n\n"
-            if reply.lockstep and sent and not self.fake.wait_step():
+            if reply.lockstep and sent and not self.fake.wait_for(self.signals.steps):
                 return
             buffer.append(event)
             size += len(event)
@@ -390,7 +400,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _hold(self, buffer: list[bytes]) -> bool:
         """Send what is buffered and wait for the test's release; False if it never came."""
         self._flush(buffer)
-        return self.fake.wait_release()
+        return self.fake.wait_for(self.signals.releases)
 
     def _flush(self, buffer: list[bytes]) -> None:
         if not buffer:
