@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
+from weaver_tui.daemon_work import in_daemon_thread
 from weaver_tui.logs import setup_logging
 from weaver_tui.settings.pending import PendingSettings
 
@@ -174,7 +175,7 @@ class Services:
         waited for, while the warm-up builds it) in a thread, so the loop never blocks."""
         if self._model is not None:
             return self._model
-        return await asyncio.to_thread(lambda: self.model)
+        return await in_daemon_thread(lambda: self.model, "weaver-model-build")
 
     @property
     def model_built(self) -> bool:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from weaver_tui.daemon_work import in_daemon_thread
 from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class DemoPlayer:
         return self.phase in ("starting", "turn", "pause")
 
     async def play(self) -> None:
-        demo = await asyncio.to_thread(importlib.import_module, self.module)
+        module = self.module
+        demo = await in_daemon_thread(lambda: importlib.import_module(module), "weaver-demo-import")
         screen = self.screen
         conversation = demo.create_demo_space(screen.state.store)
         self.conversation_id = conversation.id

@@ -51,6 +51,7 @@ from textual.worker import Worker, WorkerState
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
+from weaver_tui.daemon_work import in_daemon_thread
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
@@ -361,17 +362,27 @@ class ChatScreen(Screen[None]):
         self.conversation_settings.show_configured_model()
         self._warm_up()
 
-    @work(thread=True, group="warm-up", exit_on_error=False)
-    def _warm_up(self) -> None:
+    @work(group="warm-up", exit_on_error=False)
+    async def _warm_up(self) -> None:
         """After the first paint, off the event loop: import the agent stack (then the
         panels and the count that need it can show), then build the chat model (the provider
-        stack's imports, its HTTP client), so the first turn starts at once. A model that
-        cannot be built is said by the turn that needs it."""
+        stack's imports, its HTTP client), so the first turn starts at once. Both run in
+        daemon threads: quitting meanwhile does not wait for them (:mod:`~weaver_tui.daemon_work`)."""
+        await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
+        self.agents_ready = True
+        await in_daemon_thread(self._build_model, "weaver-warm-up-model")
+        self._prepare_turns()
+
+    def _import_agent_stack(self) -> None:
         import agents.runtime.agent_runtime  # noqa: F401
-        from agents.errors import WeaverError
 
         warm_profile_modules(self.state.profile)
-        self.app.call_from_thread(setattr, self, "agents_ready", True)
+
+    def _build_model(self) -> None:
+        """The chat model, once (see Services.model). A model that cannot be built is said
+        by the turn that needs it."""
+        from agents.errors import WeaverError
+
         try:
             self.services.model  # noqa: B018 - built here, once (see Services.model)
         except WeaverError as exc:
@@ -379,7 +390,6 @@ class ChatScreen(Screen[None]):
         # the stack is imported once per process: a later chat screen (another app in the
         # same process) has nothing new to freeze, only its own widgets, which die with it
         freeze_long_lived("agent stack imported", once=True)
-        self.app.call_from_thread(self._prepare_turns)
 
     def _prepare_turns(self) -> None:
         """The warm-up's last step, on the event loop: the runtime the first turn uses."""

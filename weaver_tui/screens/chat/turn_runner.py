@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
+from weaver_tui.daemon_work import in_daemon_thread
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat.requests import TurnEnded
@@ -198,7 +199,8 @@ class TurnRunner:
     async def _warm_up(self) -> None:
         from agents.profiles import get_profile
 
-        profile = await asyncio.to_thread(get_profile, self._state.profile)
+        name = self._state.profile
+        profile = await in_daemon_thread(lambda: get_profile(name), "weaver-warm-up-profile")
         runtime = await self.open_runtime()
         runtime.warm_up(profile)
 
