@@ -112,7 +112,7 @@ async def test_text_streamed_before_the_view_is_mounted_is_shown() -> None:
     app = HostApp()
     async with app.run_test(size=SIZE) as pilot:
         await app.mount(view)
-        await pilot.pause()
+        await drained(view, pilot)
         assert "early words" in view.visible_text()
         assert "Question number 0?" in view.visible_text()
 
