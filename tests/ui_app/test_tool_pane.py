@@ -91,6 +91,19 @@ def test_short_args_and_durations_stay_short() -> None:
     assert format_duration(125_000) == "2 m 05 s"
 
 
+def record_updates(widget: Static) -> list[bool]:
+    """From now on, the ``layout`` flag of each ``update`` of ``widget`` (it still updates)."""
+    layouts: list[bool] = []
+    real = widget.update
+
+    def recording(content: object = "", *, layout: bool = True) -> None:
+        layouts.append(layout)
+        real(content, layout=layout)  # type: ignore[arg-type]
+
+    widget.update = recording  # type: ignore[method-assign]
+    return layouts
+
+
 async def test_a_spinner_tick_redraws_the_title_without_a_layout() -> None:
     app = PaneHost()
     async with app.run_test(size=(60, 30)) as pilot:
@@ -99,14 +112,7 @@ async def test_a_spinner_tick_redraws_the_title_without_a_layout() -> None:
         await pilot.pause()
         (row,) = pane.rows
         title = row.query_one(".row-title", Static)
-        layouts: list[bool] = []
-        real = title.update
-
-        def recording(content: object = "", *, layout: bool = True) -> None:
-            layouts.append(layout)
-            real(content, layout=layout)  # type: ignore[arg-type]
-
-        title.update = recording  # type: ignore[method-assign]
+        layouts = record_updates(title)
         for frame in range(1, 4):
             row.redraw(frame)
         assert layouts == [False, False, False]
@@ -125,14 +131,7 @@ async def test_the_preview_lays_the_screen_out_again_only_for_another_number_of_
         await pilot.pause()
         (row,) = pane.rows
         preview = row.query_one(".row-preview", Static)
-        updates: list[bool] = []
-        real = preview.update
-
-        def recording(content: object = "", *, layout: bool = True) -> None:
-            updates.append(layout)
-            real(content, layout=layout)  # type: ignore[arg-type]
-
-        preview.update = recording  # type: ignore[method-assign]
+        updates = record_updates(preview)
         row.on_resize()
         assert updates == []
         row.finish("done", "uno\ndos", 5.0)
