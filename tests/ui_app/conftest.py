@@ -140,13 +140,25 @@ _CHEAP_ROUND_S = 0.02
 def _pumps_idle(app: App[Any]) -> bool:
     """Whether the app, its screen and the screen's widgets have handled every message posted to
     them: none queued, none being handled (an asyncio queue counts a message as unfinished
-    until its pump calls ``task_done()`` after the handler returned) and no ``call_next``
-    callback waiting."""
+    until its pump calls ``task_done()`` after the handler returned), no ``call_next``
+    callback waiting, no recompose queued and no callback waiting for the screen's next paint
+    (the footer recomposes after a paint once the keys on offer changed)."""
+    if app.screen._callbacks:
+        return False
     pumps = [app, *app.screen.walk_children(with_self=True)]
-    return all(
-        getattr(pump._message_queue, "_unfinished_tasks", 0) == 0 and not pump._next_callbacks
-        for pump in pumps
+    return all(_pump_idle(pump) for pump in pumps)
+
+
+def _pump_idle(pump: Any) -> bool:
+    return (
+        getattr(pump._message_queue, "_unfinished_tasks", 0) == 0
+        and not pump._next_callbacks
+        and not _recompose_queued(pump)
     )
+
+
+def _recompose_queued(pump: Any) -> bool:
+    return bool(getattr(pump, "_recompose_required", False))
 
 
 def _still_busy(app: App[Any]) -> str:
@@ -166,13 +178,14 @@ def _still_busy(app: App[Any]) -> str:
     ]
     pumps = [
         f"{pump!r} ({getattr(pump._message_queue, '_unfinished_tasks', 0)} messages, "
-        f"{len(pump._next_callbacks)} callbacks)"
+        f"{len(pump._next_callbacks)} callbacks, recompose {_recompose_queued(pump)})"
         for pump in [app, *nodes]
-        if getattr(pump._message_queue, "_unfinished_tasks", 0) or pump._next_callbacks
+        if not _pump_idle(pump)
     ]
     return (
         f"workers not done: {workers or 'none'}; views rendering: {views or 'none'}; "
-        f"pumps with work queued: {pumps or 'none'}"
+        f"pumps with work queued: {pumps or 'none'}; "
+        f"callbacks after the next paint: {len(app.screen._callbacks)}"
     )
 
 

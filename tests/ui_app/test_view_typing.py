@@ -15,7 +15,7 @@ async def _conversation_with_view_focused(pilot) -> None:  # type: ignore[no-unt
     await send(pilot, "hello")
     screen = chat(pilot.app)
     screen.messages.focus()
-    await pilot.pause()
+    await settle(pilot)  # the footer shows the view's keys after the next paint
 
 
 async def test_letters_that_are_no_command_start_a_message(services: Services) -> None:

@@ -14,6 +14,7 @@ before the first layout; widths come from ``scrollable_content_region`` with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from time import monotonic
 
@@ -22,6 +23,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.events import Resize
 from textual.geometry import Region, Size
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -83,6 +85,7 @@ class TranscriptViewport(ScrollView):
         self._realizing = False
         self._update_requested = False
         self._prefetch_scheduled = False
+        self._after_paint: set[Callable[[], None]] = set()
         self._base_style: Style | None = None
         self._drawn: dict[int, tuple[Strip | None, Strip]] = {}
         self.blocks_rendered = 0
@@ -98,9 +101,32 @@ class TranscriptViewport(ScrollView):
     def on_mount(self) -> None:
         super().on_mount()  # type: ignore[no-untyped-call]  # Textual's is not annotated
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.call_after_refresh(self._first_update)
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        self._call_after_paint(self._first_update)
         if not warm_up.started():
             self.set_timer(warm_up.DELAY_S, warm_up.start)
+
+    def _call_after_paint(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once, after this view's screen next paints.
+
+        Textual hands a ``call_after_refresh`` to the screen on top at the moment the request
+        is handled. A dialog opening meanwhile takes it, and if the dialog closes before its
+        first repaint the request is dropped with it. So the request is also kept here and
+        asked again when this view's screen is back on top; whichever copy runs first does
+        the work.
+        """
+        self._after_paint.add(callback)
+        self.call_after_refresh(self._run_after_paint, callback)
+
+    def _run_after_paint(self, callback: Callable[[], None]) -> None:
+        if callback in self._after_paint:
+            self._after_paint.discard(callback)
+            callback()
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        if self._after_paint and screen is self.screen:
+            for callback in list(self._after_paint):
+                self.call_after_refresh(self._run_after_paint, callback)
 
     def _first_update(self) -> None:
         """The first layout gave us a width: fold in anything streamed before the mount."""
@@ -234,7 +260,7 @@ class TranscriptViewport(ScrollView):
             # While the view follows a stream every frame shows new lines: a screen rendered
             # above them would be thrown away next frame. ``finish_message`` prefetches.
             self._prefetch_scheduled = True
-            self.call_after_refresh(self._prefetch)
+            self._call_after_paint(self._prefetch)
         self._set_virtual_height(self._layout.total)
         if self._follow:
             self._set_scroll(max(0, self._layout.total - height))
@@ -480,7 +506,7 @@ class TranscriptViewport(ScrollView):
         """A line was asked for before its block was rendered: render after this frame."""
         if not self._realizing and not self._update_requested:
             self._update_requested = True
-            self.call_after_refresh(self._requested_update)
+            self._call_after_paint(self._requested_update)
 
     def _requested_update(self) -> None:
         self._update_requested = False
