@@ -38,3 +38,20 @@ def test_the_ranking_sums_folders_and_lists_the_costliest_tests_first() -> None:
     assert [line.split()[-1] for line in out[1:]] == [
         "tests/b/", "tests/a/", "tests/b/test_z.py::test_three", "tests/a/test_x.py::test_one",
     ]  # fmt: skip
+
+
+def test_the_waits_ranking_puts_the_test_that_slept_first(tmp_path: Path) -> None:
+    report = tmp_path / "cpu.jsonl"
+    for name, code in (("test_sleeps", "import time; time.sleep(0.3)"), ("test_works", "")):
+        item = cast(pytest.Item, type("Item", (), {"nodeid": f"tests/a/test_x.py::{name}"})())
+        protocol = CpuReport(report).pytest_runtest_protocol(item)
+        next(protocol)
+        subprocess.run([sys.executable, "-c", code], check=True)
+        with pytest.raises(StopIteration):
+            next(protocol)
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert all(json.loads(line)["wall"] > 0 for line in lines)
+    out = ranking(lines, 2, waits=True)
+    assert out[0].endswith("s waiting in 2 tests")
+    assert out[2].split()[-1] == "tests/a/test_x.py::test_sleeps"
+    assert float(out[2].split()[0]) >= 0.25
