@@ -15,7 +15,7 @@ from pydantic import SecretStr
 
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
-from tests.support import cpu_report, precompile, shared_stylesheets
+from tests.support import cpu_report, pilot_waits, precompile, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
 from tests.support.shared_notes import notes_url
 
@@ -42,6 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     cpu_report.register(config)
     shared_stylesheets.install()
+    pilot_waits.install()
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
