@@ -33,6 +33,7 @@ from textual.widget import Widget
 
 import weaver_tui.widgets.message_view.budget as budget
 import weaver_tui.widgets.message_view.warm_up as warm_up
+from weaver_tui.once_timer import call_once_after
 from weaver_tui.widgets.message_view.blocks import make_console, render_block
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout
@@ -52,6 +53,8 @@ from weaver_tui.widgets.message_view.selection import (
 
 JUMP_LABEL = " ↓ jump to latest (end) "
 MAX_PASSES = 8
+FLUSH_TIMER = "message-view-flush"
+"""The name of the timer that renders what was streamed since the last frame."""
 
 
 class TranscriptViewport(ScrollView):
@@ -104,7 +107,7 @@ class TranscriptViewport(ScrollView):
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
         self._call_after_paint(self._first_update)
         if not warm_up.started():
-            self.set_timer(warm_up.DELAY_S, warm_up.start)
+            call_once_after(self, warm_up.DELAY_S, warm_up.start, name="message-view-warm-up")
 
     def _call_after_paint(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once, after this view's screen next paints.
@@ -194,7 +197,7 @@ class TranscriptViewport(ScrollView):
         if self._flush_timer is not None or not self.is_mounted:
             return
         delay = max(0.001, self._last_flush + self._budget.gap - monotonic())
-        self._flush_timer = self.set_timer(delay, self._flush, name="message-view-flush")
+        self._flush_timer = call_once_after(self, delay, self._flush, name=FLUSH_TIMER)
 
     def _cancel_flush(self) -> None:
         if self._flush_timer is not None:
