@@ -38,3 +38,14 @@ async def test_it_calls_back_once_and_a_stopped_timer_not_at_all() -> None:
         stopped.stop()
         await asyncio.sleep(0.2)
         assert app.calls == ["kept"]
+
+
+async def test_beats_due_before_the_stop_takes_effect_call_back_no_more() -> None:
+    # Textual takes a beat due within half a millisecond without waiting, so a timer of a
+    # tenth of a millisecond has beats left to take after it stopped itself.
+    app = Host()
+    async with app.run_test():
+        for n in range(20):
+            call_once_after(app, 0.0001, lambda: app.calls.append("once"), name=f"quick-{n}")
+        await asyncio.sleep(0.2)
+        assert app.calls == ["once"] * 20

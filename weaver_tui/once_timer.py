@@ -26,9 +26,16 @@ def call_once_after(
     timer returned before then cancels the call, and closing ``pump`` stops it (as for
     ``set_timer``)."""
 
+    fired = False
+
     def fire() -> None:
+        # Stopping cancels the timer's task at its next wait, but a beat due within half a
+        # millisecond is taken without waiting: this call may come once more before then.
+        nonlocal fired
         timer.stop()
-        pump.call_next(callback)
+        if not fired:
+            fired = True
+            pump.call_next(callback)
 
     timer = pump.set_interval(delay, fire, name=name)
     return timer

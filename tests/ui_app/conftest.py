@@ -171,8 +171,8 @@ def _still_busy(app: App[Any]) -> str:
     ]
     nodes = list(app.screen.walk_children(with_self=True))
     views = [
-        f"{node!r} (flush timer {node._flush_timer is not None}, update requested "
-        f"{node._update_requested}, prefetch {node._prefetch_scheduled})"
+        f"{node!r} (flush timer {node._flush_timer is not None}, after the next paint: "
+        f"{sorted(callback.__name__ for callback in node._after_paint)})"
         for node in nodes
         if isinstance(node, MessageView) and node.render_pending
     ]

@@ -86,9 +86,8 @@ class TranscriptViewport(ScrollView):
         self._streaming_ids: set[str] = set()
         self._programmatic = False
         self._realizing = False
-        self._update_requested = False
-        self._prefetch_scheduled = False
         self._after_paint: set[Callable[[], None]] = set()
+        """What waits for this view's screen to paint (see :meth:`_call_after_paint`)."""
         self._base_style: Style | None = None
         self._drawn: dict[int, tuple[Strip | None, Strip]] = {}
         self.blocks_rendered = 0
@@ -97,7 +96,7 @@ class TranscriptViewport(ScrollView):
     @property
     def render_pending(self) -> bool:
         """True while streamed text or a realised line waits for the render that shows it."""
-        return self._flush_timer is not None or self._update_requested or self._prefetch_scheduled
+        return self._flush_timer is not None or bool(self._after_paint)
 
     # -- lifecycle, theme, size -------------------------------------------------------------
 
@@ -259,10 +258,13 @@ class TranscriptViewport(ScrollView):
         top = self._realize_range(top, height, margin=height if prefetch else 0)
         if self._rendered_from is not None:
             changed_from_line = min(changed_from_line, self._rendered_from)
-        if not prefetch and not self._prefetch_scheduled and not self._following_stream():
+        if (
+            not prefetch
+            and self._prefetch not in self._after_paint
+            and not self._following_stream()
+        ):
             # While the view follows a stream every frame shows new lines: a screen rendered
             # above them would be thrown away next frame. ``finish_message`` prefetches.
-            self._prefetch_scheduled = True
             self._call_after_paint(self._prefetch)
         self._set_virtual_height(self._layout.total)
         if self._follow:
@@ -289,7 +291,6 @@ class TranscriptViewport(ScrollView):
         return self._follow and bool(self._streaming_ids)
 
     def _prefetch(self) -> None:
-        self._prefetch_scheduled = False
         self._update(changed_from_line=self._layout.total, prefetch=True)
 
     def _set_virtual_height(self, total: int) -> None:
@@ -507,12 +508,10 @@ class TranscriptViewport(ScrollView):
 
     def _request_update(self) -> None:
         """A line was asked for before its block was rendered: render after this frame."""
-        if not self._realizing and not self._update_requested:
-            self._update_requested = True
+        if not self._realizing and self._requested_update not in self._after_paint:
             self._call_after_paint(self._requested_update)
 
     def _requested_update(self) -> None:
-        self._update_requested = False
         self._update()
 
     def _header(self, entry: Entry) -> Strip:
