@@ -62,6 +62,13 @@ def tree_line(pilot: Pilot[Any], record_id: str) -> str:
     return tree.label_text(record_id)
 
 
+async def ask_to_check_out(pilot: Pilot[Any], record_id: str) -> None:
+    """Enter on ``record_id`` in the tree, until the rewind's confirm dialog is up."""
+    await tree_cursor_to(pilot, record_id)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+
+
 async def test_checking_out_an_earlier_message_reverts_the_patch_after_it_and_redo_restores(
     services: Services, tmp_path: Path
 ) -> None:
@@ -70,9 +77,7 @@ async def test_checking_out_an_earlier_message_reverts_the_patch_after_it_and_re
     async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
-        await tree_cursor_to(pilot, first_id)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await ask_to_check_out(pilot, first_id)
         await pilot.press("y")
         await settle(pilot)
         assert (project / "src/app.py").read_text() == ORIGINAL

@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 import textual.screen
 
-from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
-from tests.ui_app.test_branching import tree_cursor_to
-from tests.ui_app.test_file_rewind import ORIGINAL, seed_applied_patch
-from weaver_tui.screens.confirm import ConfirmScreen
+from tests.ui_app.conftest import SIZE, chat, new_app, settle
+from tests.ui_app.test_file_rewind import ORIGINAL, ask_to_check_out, seed_applied_patch
 from weaver_tui.services import Services
 from weaver_tui.widgets.message_view import MessageView
 
@@ -29,13 +27,11 @@ async def test_checking_out_through_a_dialog_that_never_painted_leaves_the_view_
     first_id, _tool_id = seed_applied_patch(services, project)
     async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await tree_cursor_to(pilot, first_id)
         # A screen's repaint timer is made when the screen first asks to repaint, so only
         # the dialog opened now gets the long period.
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(textual.screen, "UPDATE_PERIOD", 30.0)
-            await pilot.press("enter")
-            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+            await ask_to_check_out(pilot, first_id)
         await pilot.press("y")
         await settle(pilot)
         assert (project / "src/app.py").read_text() == ORIGINAL

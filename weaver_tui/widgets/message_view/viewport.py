@@ -115,8 +115,10 @@ class TranscriptViewport(ScrollView):
         is handled. A dialog opening meanwhile takes it, and if the dialog closes before its
         first repaint the request is dropped with it. So the request is also kept here and
         asked again when this view's screen is back on top; whichever copy runs first does
-        the work.
+        the work. A callback already waiting is not asked for twice.
         """
+        if callback in self._after_paint:
+            return
         self._after_paint.add(callback)
         self.call_after_refresh(self._run_after_paint, callback)
 
@@ -258,11 +260,7 @@ class TranscriptViewport(ScrollView):
         top = self._realize_range(top, height, margin=height if prefetch else 0)
         if self._rendered_from is not None:
             changed_from_line = min(changed_from_line, self._rendered_from)
-        if (
-            not prefetch
-            and self._prefetch not in self._after_paint
-            and not self._following_stream()
-        ):
+        if not prefetch and not self._following_stream():
             # While the view follows a stream every frame shows new lines: a screen rendered
             # above them would be thrown away next frame. ``finish_message`` prefetches.
             self._call_after_paint(self._prefetch)
@@ -508,11 +506,8 @@ class TranscriptViewport(ScrollView):
 
     def _request_update(self) -> None:
         """A line was asked for before its block was rendered: render after this frame."""
-        if not self._realizing and self._requested_update not in self._after_paint:
-            self._call_after_paint(self._requested_update)
-
-    def _requested_update(self) -> None:
-        self._update()
+        if not self._realizing:
+            self._call_after_paint(self._update)
 
     def _header(self, entry: Entry) -> Strip:
         if entry.header is None or entry.header.cell_length != self._width:
