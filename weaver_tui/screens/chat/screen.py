@@ -52,7 +52,6 @@ from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.daemon_work import in_daemon_thread
-from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
@@ -387,9 +386,6 @@ class ChatScreen(Screen[None]):
             self.services.model  # noqa: B018 - built here, once (see Services.model)
         except WeaverError as exc:
             logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
-        # the stack is imported once per process: a later chat screen (another app in the
-        # same process) has nothing new to freeze, only its own widgets, which die with it
-        freeze_long_lived("agent stack imported", once=True)
 
     def _prepare_turns(self) -> None:
         """The warm-up's last step, on the event loop: the runtime the first turn uses."""
