@@ -46,8 +46,15 @@ class ConversationStore(Protocol):
         self, profile: str, title: str = "New conversation", meta: dict[str, Any] | None = None
     ) -> Conversation: ...
     def get_conversation(self, conversation_id: str) -> Conversation: ...
-    def list_conversations(self, profile: str | None = None) -> list[Conversation]:
-        """Newest ``updated_at`` first."""
+    def list_conversations(
+        self, profile: str | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[Conversation]:
+        """Newest ``updated_at`` first: ``limit`` of them (all when ``None``) after the first
+        ``offset``, so a list can show a page at a time however big the store grows."""
+        ...
+
+    def count_conversations(self, profile: str | None = None) -> int:
+        """How many conversations there are (of ``profile``)."""
         ...
 
     def recent_prompts(self, profile: str, limit: int = 200) -> list[str]:
