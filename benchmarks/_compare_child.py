@@ -145,15 +145,14 @@ def early(delay: float, tokens: int) -> None:
 
         # The delay is what is measured (a user who types at once), not a wait for a state.
         await asyncio.sleep(max(0.0, ready + delay - time.monotonic()))
-        composer = app.focused
-        if composer is None or not hasattr(composer, "load_text"):
-            raise SystemExit(f"no composer holds the keys {delay} s after ready")
-        composer.load_text(prompt(tokens))
+        # the keys move from the launch frame's composer to the chat's as the chat comes in
+        await _until(lambda: hasattr(app.focused, "load_text"))
+        app.focused.load_text(prompt(tokens))
         app.waiting = lambda: _typed_reply_shown(app)
         started = time.monotonic()
         await Pilot(app).press("enter")
         await _until(lambda: app.shown_at is not None)
-        results.append({"elapsed": app.shown_at - started, "ready": ready})
+        results.append({"elapsed": app.shown_at - started, "ready": ready, "sent": started})
         app.exit()
 
     cli._make_app = headless

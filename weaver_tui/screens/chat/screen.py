@@ -374,6 +374,7 @@ class ChatScreen(Screen[None]):
 
     def _import_agent_stack(self) -> None:
         import agents.runtime.agent_runtime  # noqa: F401
+        import storage.checkpointer  # noqa: F401 (the runtime opens it on the event loop)
 
         warm_profile_modules(self.state.profile)
 
