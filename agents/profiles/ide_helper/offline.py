@@ -22,8 +22,9 @@ from agents.offline.turn import ToolResult
 READ, LIST, SEARCH, EDIT = "read_file", "list_files", "search_code", "propose_edit"
 CAN = (
     "Offline I can list files (name a folder, a glob like `*.py`, or ask for the files), read a "
-    "file you name by its path, search for a `quoted` term or a code name like `load_config`, "
-    "and rename a literal: `old` to `new` in path/to/file.py (both quoted)."
+    "file you name by its path, search for a term you put in backticks or double quotes (type "
+    '`` `load config` `` or `"load config"`) or a code name like `load_config`, and rename a '
+    "literal: type `` rename `old` to `new` in path/to/file.py ``."
 )
 LIST_WORDS = frozenset({"list", "files", "ls", "tree", "folders", "structure"})
 PREVIEW = 15
@@ -204,11 +205,12 @@ def _preface(calls: list[PlannedCall]) -> str:
     said = {
         READ: "read `{path}`",
         LIST: "list the files in `{directory}` matching `{pattern}`",
+        "top": "list the project's files matching `{pattern}`",
         SEARCH: "search the code for `{query}`",
         EDIT: "propose a change to `{path}` for your review",
     }
     steps = [
-        said[c.name]
+        said["top" if c.name == LIST and c.args.get("directory", ".") in (".", "") else c.name]
         .format_map({"directory": ".", "pattern": "*", **c.args})
         .replace(" matching `*`", "")
         for c in calls
