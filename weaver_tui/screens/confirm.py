@@ -69,8 +69,11 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Label(self.question, id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel", id="cancel")
-                variant = "primary" if self.enter_confirms else "error"
-                yield Button(self.confirm_label, variant=variant, id="confirm")
+                yield Button(
+                    self.confirm_label,
+                    variant="primary" if self.enter_confirms else "error",
+                    id="confirm",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#confirm" if self.enter_confirms else "#cancel", Button).focus()

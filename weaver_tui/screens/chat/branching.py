@@ -142,11 +142,12 @@ class Branching(Horizontal):
             self._surface.tree.select(message_id)
 
     def fork_from(self, message_id: str) -> None:
-        """The next message becomes a new child of ``message_id``; the view shows its path."""
-        if self.busy():
+        """The next message starts a new branch at ``message_id`` (see
+        :meth:`ComposeMode.fork`); the view shows the path it will follow."""
+        if self.busy() or not self._mode.fork(message_id):
             return
-        self._surface.messages.set_messages(self._state.path_items(message_id))
-        self._mode.fork(message_id)
+        parent = self._mode.parent
+        self._surface.messages.set_messages(self._state.path_items(parent) if parent else [])
 
     def edit(self, message_id: str) -> None:
         """Put a message in the composer: your own (sending makes a new version and a new
