@@ -40,7 +40,10 @@ async def test_flipping_a_reply_version_shows_that_versions_tools(services: Serv
     ) as pilot:
         screen = chat(pilot.app)
         await settle(pilot)
-        names = lambda: [row.tool_name for row in screen.tools.rows]  # noqa: E731
+
+        def names() -> list[str]:
+            return [row.tool_name for row in screen.tools.rows]
+
         assert names() == []  # the reply on screen ran no tool
         await view_select(pilot, plain.id)
         await pilot.press("left_square_bracket")
