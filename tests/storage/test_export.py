@@ -104,9 +104,11 @@ def test_round_trip_into_a_fresh_database_is_lossless(
     folder = store.export_jsonl(conv.id, tmp_path / "out")
     with SqliteConversationStore(tmp_path / "other.sqlite") as other:
         imported = other.import_jsonl(folder)
-        # Lossless but for the project root, which an import never trusts.
+        # Lossless content; of the conversation's settings only what the allowlist keeps,
+        # and the importer's own marks (the project root is never trusted).
+        marks = {"imported_from": conv.id, "imported_at": imported.meta["imported_at"]}
         assert imported == replace(
-            conv, meta={k: v for k, v in conv.meta.items() if k != "project_root"}
+            conv, meta={"active_leaf": conv.meta["active_leaf"], **marks}
         )
         assert other.list_messages(conv.id) == [
             r if r.id != ids["answer"] else _without_auth(r) for r in store.list_messages(conv.id)
