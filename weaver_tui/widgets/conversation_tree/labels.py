@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
+from storage.import_meta import PATCH_ELSEWHERE
 from storage.models import MessageRecord, MessageStatus
 from storage.printable import printable
 from weaver_tui.widgets.conversation_tree.summaries import EVERYONE, summary_parts
@@ -35,6 +36,8 @@ STATUS_MARKS: dict[MessageStatus, str] = {
 }
 
 PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
+ELSEWHERE_MARK = "✎ applied elsewhere"
+"""An imported patch record: history, never offered for undo (:mod:`storage.import_meta`)."""
 """Where a patch was written to a file (and whether rewind has taken it back since)."""
 
 SUMMARY_MARK = "▤ summary"
@@ -136,6 +139,8 @@ def label_parts(
     patch_mark = PATCH_MARKS.get(str(record.meta.get("patch_status")))
     if patch_mark and record.role == "tool":
         parts.append((f"  {patch_mark}", "active"))
+    elif record.role == "tool" and record.meta.get(PATCH_ELSEWHERE):
+        parts.append((f"  {ELSEWHERE_MARK}", "muted"))
     if record.meta.get("summary"):
         parts.append((f"  {SUMMARY_MARK}", "muted"))
     if hidden:
