@@ -101,3 +101,33 @@ def test_a_non_object_is_an_invalid_request(value: object) -> None:
     refusal = check_line(json.dumps(value).encode(), 1000)
     assert refusal is not None
     assert refusal["error"]["code"] == INVALID_REQUEST
+
+
+_lines = st.lists(
+    st.sampled_from([json.dumps(INITIALIZE).encode(), b"[1]", b"nope", b"", b"{}"])
+    | st.binary(max_size=30).map(lambda b: b.replace(b"\n", b" "))
+    | st.integers(150, 2000).map(lambda n: b'{"id": 1, "method": "m", "p": "' + b"x" * n + b'"}'),
+    max_size=8,
+)
+
+
+@given(lines=_lines)
+@settings(max_examples=100, deadline=None)
+def test_the_pump_passes_or_answers_every_line_in_order(lines: list[bytes]) -> None:
+    """Lines longer than the limit, and past the read ceiling (cut), are answered too."""
+    from weaver_tui.acp_agent.line_filter import pump
+
+    async def run() -> tuple[list[bytes], list[dict[str, Any]]]:
+        source = asyncio.StreamReader(limit=64)
+        source.feed_data(b"".join(line + b"\n" for line in lines))
+        source.feed_eof()
+        target = asyncio.StreamReader()
+        answers: list[dict[str, Any]] = []
+        await asyncio.wait_for(pump(source, target, answers.append, 100), WAIT_S)
+        passed = (await target.read()).split(b"\n")[:-1]
+        return passed, answers
+
+    passed, answers = asyncio.run(run())
+    assert len(passed) + len(answers) == len(lines)
+    assert passed == [line for line in lines if check_line(line + b"\n", 100) is None]
+    assert all(len(line) <= 100 for line in passed)
