@@ -8,40 +8,22 @@ a new conversation, deleted with the record. Export never writes these rows and 
 creates one, so a patch record from a file is history, never something to revert or redo.
 
 A row keeps the file and the two hashes the user accepted; rewind acts on a record only when
-its edit names the same file and hashes (:meth:`AcceptedPatch.matches`).
+its edit names the same file and hashes (:meth:`storage.models.AcceptedPatch.matches`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from storage.models import AcceptedPatch
 
 if TYPE_CHECKING:
     from storage.database import Database
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class AcceptedPatch:
-    """One accepted patch, as the review recorded it."""
-
-    record_id: str
-    patch_id: str
-    path: str
-    base_sha256: str | None
-    new_sha256: str
-
-    def matches(self, path: str, edit: Mapping[str, Any]) -> bool:
-        """The record's edit is the one accepted (same file, same hashes before and after)."""
-        return (
-            path == self.path
-            and edit.get("base_sha256") == self.base_sha256
-            and edit.get("new_sha256") == self.new_sha256
-        )
 
 
 _COLUMNS = "record_id, patch_id, file, base_sha256, new_sha256"

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from storage.accepted_patches import AcceptedPatch
 from storage.audience import Viewer
-from storage.models import Conversation, MessageRecord, MessageStatus, Role
+from storage.models import AcceptedPatch, Conversation, MessageRecord, MessageStatus, Role
 from storage.rows import MessageRow
 
 

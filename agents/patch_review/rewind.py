@@ -32,8 +32,7 @@ from agents.confined_files import read_confined, remove_confined, replace_confin
 from agents.errors import WeaverError
 from agents.patch_review.file_edit import holds, redo_text, undo_text
 from agents.project_paths import resolve_inside, resolve_project_path
-from storage.accepted_patches import AcceptedPatch
-from storage.models import MessageRecord
+from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)
