@@ -12,9 +12,7 @@ import pytest
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-@pytest.mark.parametrize(
-    "layout", ["stream", "folder-meta", "folder-messages", "folder-list-meta"]
-)
+@pytest.mark.parametrize("layout", ["stream", "folder-meta", "folder-messages", "folder-list-meta"])
 def test_a_hostile_import_is_one_sentence(
     weaver: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path, layout: str
 ) -> None:

@@ -257,9 +257,7 @@ def test_importing_into_the_same_store_makes_a_copy_with_new_ids_and_the_same_tr
     assert shape(new) == shape(old)
     leaf = backend.active_leaf(copy.id)
     assert leaf is not None
-    assert shape(backend.path_to_root(leaf.id)) == shape(
-        backend.path_to_root(r["v1_leaf"].id)
-    )
+    assert shape(backend.path_to_root(leaf.id)) == shape(backend.path_to_root(r["v1_leaf"].id))
 
 
 def test_a_malformed_import_is_refused_with_a_sentence_and_imports_nothing(
