@@ -72,3 +72,24 @@ async def test_a_50_mb_prompt_is_one_error_and_nothing_is_stored(
         leaf = store.active_leaf(conversation.id)
         assert leaf is not None
         assert leaf.content == "Small and fine."
+
+
+async def test_an_imported_applied_patch_is_not_acted_on_over_acp(
+    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    from tests.ide_helper.test_forged_patches import VICTIM, crafted_export, forged_edits
+
+    agent = ide_helper_agent
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Makefile").write_text(VICTIM)
+    agent.data_dir.mkdir(exist_ok=True)
+    with agent.open_store() as store:
+        conversation = store.import_jsonl(crafted_export(tmp_path / "e", forged_edits()[0]))
+        assert store.accepted_patches([r.id for r in store.list_messages(conversation.id)]) == {}
+    fake_openai.script(Reply("Nothing to undo here."))
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    await agent.load(project, conversation.id)
+    await agent.ask(conversation.id, "undo the last patch")
+    assert (project / "Makefile").read_text() == VICTIM
+    assert not agent.client.of_kind("tool_call_update")
