@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -77,3 +78,23 @@ class MessageRecord:
     @property
     def tool_call_id(self) -> str | None:
         return self.meta.get("tool_call_id")
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedPatch:
+    """One patch the user accepted on this machine, as the review recorded it (see
+    :mod:`storage.accepted_patches`)."""
+
+    record_id: str
+    patch_id: str
+    path: str
+    base_sha256: str | None
+    new_sha256: str
+
+    def matches(self, path: str, edit: Mapping[str, Any]) -> bool:
+        """The record's edit is the one accepted (same file, same hashes before and after)."""
+        return (
+            path == self.path
+            and edit.get("base_sha256") == self.base_sha256
+            and edit.get("new_sha256") == self.new_sha256
+        )

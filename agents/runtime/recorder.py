@@ -200,8 +200,24 @@ class TurnRecorder:
                 self.conversation_id, "tool", output, self.last_id, meta=meta
             )
         self.recorded_tool_calls.add(call_id)
+        self._remember_acceptance(record)
         self._track(record)
         return record
+
+    def _remember_acceptance(self, record: MessageRecord) -> None:
+        """A patch the user accepted in this turn's review becomes a row of the store's
+        accepted patches: what undo and redo may write back (an imported record never is)."""
+        meta = record.meta
+        edit = meta.get("patch_edit")
+        if meta.get("patch_status") != "applied" or not isinstance(edit, dict):
+            return
+        self.store.accept_patch(
+            record.id,
+            str(meta.get("patch_id")),
+            str(meta.get("patch_path")),
+            edit.get("base_sha256"),
+            str(edit.get("new_sha256")),
+        )
 
     # -- the end of the turn ----------------------------------------------------------------
 

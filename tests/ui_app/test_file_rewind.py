@@ -48,6 +48,9 @@ def seed_applied_patch(services: Services, project: Path) -> tuple[str, str]:
         cid, "assistant", "", ask.id, meta={"tool_calls": [{"id": "c1", "name": "propose_edit"}]}
     )
     tool = store.add_message(cid, "tool", f"Applied patch {patch.id}", call.id, meta=meta)
+    edit = patch.edit
+    assert edit is not None
+    store.accept_patch(tool.id, patch.id, patch.path, edit["base_sha256"], edit["new_sha256"])
     done = store.add_message(cid, "assistant", "Done: it says Hi.", tool.id)
     store.set_active_leaf(cid, done.id)
     return first.id, tool.id
@@ -60,6 +63,18 @@ def notes(pilot: Pilot[Any]) -> list[str]:
 def tree_line(pilot: Pilot[Any], record_id: str) -> str:
     tree = chat(pilot.app).tree
     return tree.label_text(record_id)
+
+
+async def confirm_palette(pilot: Pilot[Any], command: str) -> str:
+    """Run ``command`` from the palette and confirm the question it asks; return it."""
+    await palette_run(pilot, command)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, ConfirmScreen)
+    question = screen.question
+    await pilot.press("y")
+    await settle(pilot)
+    return question
 
 
 async def ask_to_check_out(pilot: Pilot[Any], record_id: str) -> None:
@@ -84,13 +99,11 @@ async def test_checking_out_an_earlier_message_reverts_the_patch_after_it_and_re
         assert any("Reverted" in n and "src/app.py" in n for n in notes(pilot))
         assert PATCH_MARKS["reverted"] in tree_line(pilot, tool_id)
 
-        await palette_run(pilot, "Redo patch")
-        await settle(pilot)
+        assert "src/app.py" in await confirm_palette(pilot, "Redo patch")
         assert (project / "src/app.py").read_text() == PATCHED
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
 
-        await palette_run(pilot, "Undo last patch")
-        await settle(pilot)
+        assert "src/app.py" in await confirm_palette(pilot, "Undo last patch")
         assert (project / "src/app.py").read_text() == ORIGINAL
 
 
@@ -103,8 +116,7 @@ async def test_undo_of_a_file_edited_since_shows_the_conflict_and_leaves_it(
     (project / "src/app.py").write_text(mine)
     async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await palette_run(pilot, "Undo last patch")
-        await settle(pilot)
+        await confirm_palette(pilot, "Undo last patch")
         assert (project / "src/app.py").read_text() == mine
         conflict = [n for n in pilot.app._notifications if n.title == "Conflict"]
         assert conflict

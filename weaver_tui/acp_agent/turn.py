@@ -163,15 +163,14 @@ class AcpTurn:
             raise turn_failure("The turn ended without a result; send the message again.")
         return finished
 
-    @staticmethod
-    def _applied(event: ev.RunEvent, applying: _Applying) -> bool:
+    def _applied(self, event: ev.RunEvent, applying: _Applying) -> bool:
         """The settled result of the reviewed call (written in place of "waiting for review")
-        says the patch was applied."""
+        is a patch the store records as accepted here (a record's own status is data)."""
         if not isinstance(event, ev.RecordSaved) or event.record.role != "tool":
             return False
-        meta = event.record.meta
-        return (
-            meta.get("tool_call_id") == applying.call_id and meta.get("patch_status") == "applied"
+        record = event.record
+        return record.meta.get("tool_call_id") == applying.call_id and bool(
+            self.runtime.store.accepted_patches([record.id])
         )
 
     def _applying(self, review: PendingReview) -> _Applying:

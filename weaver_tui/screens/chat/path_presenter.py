@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from storage.import_meta import IMPORTED_FROM
 from weaver_tui.chat_preview import profile_badge
 
 if TYPE_CHECKING:
@@ -190,4 +191,5 @@ class PathPresenter:
             root = self._project_root or Path.cwd()
         header.project = Path(root).name if root else ""
         header.instructions = bool(state.instructions)
+        header.imported = bool(conversation and conversation.meta.get(IMPORTED_FROM))
         self._steering.update_count()

@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
+from storage.import_meta import PATCH_ELSEWHERE
 from storage.models import MessageRecord, MessageStatus
 from storage.printable import printable
 from weaver_tui.widgets.conversation_tree.summaries import EVERYONE, summary_parts
@@ -35,6 +36,8 @@ STATUS_MARKS: dict[MessageStatus, str] = {
 }
 
 PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
+ELSEWHERE_MARK = "✎ applied elsewhere"
+"""An imported patch record: history, never offered for undo (:mod:`storage.import_meta`)."""
 """Where a patch was written to a file (and whether rewind has taken it back since)."""
 
 SUMMARY_MARK = "▤ summary"
@@ -146,6 +149,8 @@ def _marks(record: MessageRecord) -> list[tuple[str, str]]:
     patch = PATCH_MARKS.get(str(record.meta.get("patch_status")))
     if patch and record.role == "tool":
         marks.append((f"{patch} ", "active"))
+    elif record.role == "tool" and record.meta.get(PATCH_ELSEWHERE):
+        marks.append((f"{ELSEWHERE_MARK} ", "muted"))
     if record.meta.get("summary"):
         marks.append((f"{SUMMARY_MARK} ", "muted"))
     return marks
