@@ -14,10 +14,11 @@ here only when that row exists and names the same file and hashes as the record'
 record's own ``patch_status`` is data (an imported file can say anything): with no row it is
 history, and nothing here writes a file for it.
 
-Which patches a move in the tree concerns (:func:`patches_to_rewind`): going from one leaf to
-another, the applied patches of the old path below the point the two paths share are reverted
-(newest first) and the reverted patches of the new path below it are re-applied (oldest
-first). Checking out an earlier message of the same path reverts what was applied after it.
+Which patches a move in the tree concerns (:func:`patches_to_rewind`): the files are brought
+to the point checked out. Going to another branch, the applied patches of the old path that
+the new one lacks are reverted (newest first) and the reverted patches of the new path are
+re-applied (oldest first); checking out an earlier message of the same path reverts what was
+applied after it, and checking out the branch shown offers again a patch undone on it.
 """
 
 from __future__ import annotations
@@ -108,18 +109,26 @@ def patches_to_rewind(
     accepted: Mapping[str, AcceptedPatch],
 ) -> tuple[list[PatchOnBranch], list[PatchOnBranch]]:
     """(to revert newest first, to re-apply oldest first) for a move from ``old_path`` to
-    ``new_path`` (both root first) that checks out ``target_id``."""
+    ``new_path`` (both root first) that checks out ``target_id``.
+
+    Afterwards the files hold every patch of the new path up to the point checked out and
+    none other: that point is ``target_id`` when it is a message of the old path (going back,
+    or checking out the branch already shown: a patch undone there is offered again), else
+    the new path's leaf (another branch, shown down to its remembered leaf)."""
+    old_ids = {record.id for record in old_path}
     new_ids = [record.id for record in new_path]
-    shared = 0
-    while shared < min(len(old_path), len(new_ids)) and old_path[shared].id == new_ids[shared]:
-        shared += 1
-    if target_id in new_ids:  # an earlier message of the old path: what follows it goes
-        shared = min(shared, new_ids.index(target_id) + 1)
-    revert = patches_on(old_path[shared:], APPLIED, accepted)
+    upto = len(new_ids)
+    if target_id in old_ids and target_id in new_ids:
+        upto = new_ids.index(target_id) + 1
+    kept = set(new_ids[:upto])
+    later = [record for record in new_path[upto:] if record.id not in old_ids]
+    revert = [
+        patch
+        for patch in patches_on([*old_path, *later], APPLIED, accepted)
+        if patch.record_id not in kept
+    ]
     revert.reverse()
-    kept = {record.id for record in old_path}
-    redo = [p for p in patches_on(new_path[shared:], REVERTED, accepted) if p.record_id not in kept]
-    return revert, redo
+    return revert, patches_on(new_path[:upto], REVERTED, accepted)
 
 
 def rewind(

@@ -123,3 +123,46 @@ async def test_undo_of_a_file_edited_since_shows_the_conflict_and_leaves_it(
         assert "src/app.py" in conflict[0].message
         assert conflict[0].severity == "error"
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
+
+
+async def test_after_undo_checking_out_the_branch_or_flipping_back_offers_the_patch_again(
+    services: Services, tmp_path: Path
+) -> None:
+    """Undo, then Enter on the branch's last reply offers the patch again; so does flipping to
+    another version of the question and back (a version flip is a checkout too)."""
+    project = tmp_path / "project"
+    _first_id, tool_id = seed_applied_patch(services, project)
+    store = services.store
+    call = store.get_message(store.get_message(tool_id).parent_id or "")
+    ask = store.get_message(call.parent_id or "")
+    done = store.active_leaf(ask.conversation_id)
+    assert done is not None
+    other = store.add_message(ask.conversation_id, "user", "leave it as it is", ask.parent_id)
+    store.set_active_leaf(ask.conversation_id, done.id)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await confirm_palette(pilot, "Undo last patch")
+        assert (project / "src/app.py").read_text() == ORIGINAL
+
+        await ask_to_check_out(pilot, done.id)  # the branch already shown
+        screen = pilot.app.screen
+        assert isinstance(screen, ConfirmScreen)
+        assert "re-apply" in screen.question
+        assert "src/app.py" in screen.question
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == PATCHED
+
+        await confirm_palette(pilot, "Undo last patch")
+        view = chat(pilot.app)
+        view.messages.focus()
+        view.messages.select_message(ask.id)
+        await settle(pilot)
+        await pilot.press("right_square_bracket")  # to the other question: nothing to rewind
+        await settle(pilot)
+        assert view.state.leaf_id == other.id
+        await pilot.press("left_square_bracket")  # back: the undone patch is offered again
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == PATCHED

@@ -125,6 +125,7 @@ class Branching(Horizontal):
         view and the tree alike, and remember it as the active branch; ``False`` if none."""
         if self.busy():
             return False
+        old_leaf = self._state.leaf_id
         if self._state.flip_version(message_id, delta) is None:
             self._surface.app.bell()
             return False
@@ -134,6 +135,8 @@ class Branching(Horizontal):
         self._presenter.show_path(select=self.selected_id)
         if not self._presenter.tree_pending:
             self._surface.tree.select(self.selected_id)
+        if old_leaf is not None:  # a version flip is a checkout: the files may follow it
+            self._after_checkout(old_leaf, self.selected_id)
         return True
 
     def flip_from_tree(self, message_id: str, delta: int) -> None:
