@@ -11,12 +11,15 @@ echoes part of a wrong key there) and is scrubbed of anything key-shaped elsewhe
 from __future__ import annotations
 
 import asyncio
+import datetime
 import email.utils
 import json
 import logging
+import math
 import re
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from agents.errors import (
@@ -50,28 +53,36 @@ def scrub(text: str, *secrets: str) -> str:
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
 
 
-def parse_retry_after(headers: Any) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+def parse_retry_after(headers: Any, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date,
+    read against ``now``); ``None`` when there is neither or it cannot be read."""
     if headers is None:
         return None
-    millis = headers.get("retry-after-ms")
-    if millis:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
+    millis = _finite(headers.get("retry-after-ms"))
+    if millis is not None:
+        return max(0.0, millis / 1000)
     value = headers.get("retry-after")
     if not value:
         return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
+    seconds = _finite(value)
+    if seconds is not None:
+        return max(0.0, seconds)
     try:
         when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is GMT; a date without a zone is read as such
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(0.0, when.timestamp() - now())
+
+
+def _finite(value: Any) -> float | None:
+    """``value`` as a finite number of seconds, or ``None`` (absent, not a number, inf, nan)."""
+    try:
+        number = float(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, when.timestamp() - time.time())
+    return number if math.isfinite(number) else None
 
 
 def _who(provider: str | None) -> str:
@@ -108,8 +119,21 @@ def _wait_hint(retry_after: float | None) -> str:
         return "try again shortly"
     if retry_after < 1:
         return "try again now"
-    seconds = round(retry_after)
-    return f"try again in {seconds} second{'' if seconds == 1 else 's'}"
+    if retry_after >= 7200:
+        count, unit = round(retry_after / 3600), "hour"
+    elif retry_after >= 120:
+        count, unit = round(retry_after / 60), "minute"
+    else:
+        count, unit = round(retry_after), "second"
+    return f"try again in {count} {unit}{'' if count == 1 else 's'}"
+
+
+def _retry_after(exc: Any) -> float | None:
+    """The wait ``exc``'s response names, read with the retries' clock."""
+    from agents.providers.transient_retry import policy
+
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    return parse_retry_after(headers, now=policy().now)
 
 
 def _status_error(exc: Any, status: int, provider: str | None, model: str | None) -> WeaverError:
@@ -128,7 +152,7 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
             "(WEAVER_MODEL or model in config.yaml) or check base_url."
         )
     if status == 429:
-        retry_after = parse_retry_after(getattr(getattr(exc, "response", None), "headers", None))
+        retry_after = _retry_after(exc)
         kind = f"{getattr(exc, 'code', '') or ''} {getattr(exc, 'type', '') or ''}"
         if "quota" in kind:
             return ProviderRateLimitError(
@@ -141,6 +165,13 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
             retry_after=retry_after,
         )
     if status >= 500:
+        retry_after = _retry_after(exc)
+        if retry_after is not None:
+            return ProviderServerError(
+                f"{who} is unavailable or overloaded ({status}); {_wait_hint(retry_after)}, "
+                "or switch model or provider.",
+                retry_after=retry_after,
+            )
         return ProviderServerError(
             f"{who} had a server error ({status}); try again, or switch model or provider."
         )
