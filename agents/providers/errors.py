@@ -136,6 +136,32 @@ def _retry_after(exc: Any) -> float | None:
     return parse_retry_after(headers, now=policy().now)
 
 
+_NOT_PULLED = re.compile(r"""model\s+["'`]?(?P<name>[^"'`\s]+)["'`]?\s+not found""", re.I)
+_PULL = re.compile(r"\bpull(?:ing)?\b", re.I)
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]*")
+"""What a model name a pull command may name looks like (Ollama's names and tags)."""
+
+
+def _pull_hint(exc: Any, model: str | None) -> str | None:
+    """Ollama's "model 'x' not found, try pulling it first" as a sentence that keeps its
+    remedy, ``ollama pull NAME`` (the configured model's name, else the one the server named
+    when it looks like a model name); ``None`` for any other 404."""
+    text = f"{getattr(exc, 'message', '')} {getattr(exc, 'body', '')}"
+    if not _PULL.search(text):
+        return None
+    named = _NOT_PULLED.search(text)
+    name = model or (named.group("name") if named else "")
+    if not _MODEL_NAME.fullmatch(name):
+        return (
+            "The server (Ollama) has not pulled this model (404): pull it with `ollama pull` "
+            "and the model's name, or pick another model (WEAVER_MODEL or model in config.yaml)."
+        )
+    return (
+        f"The server (Ollama) has not pulled the model {name!r} (404): run `ollama pull {name}` "
+        "where Ollama runs, or pick another model (WEAVER_MODEL or model in config.yaml)."
+    )
+
+
 def _status_error(exc: Any, status: int, provider: str | None, model: str | None) -> WeaverError:
     who = _who(provider)
     if status == 401:
@@ -146,6 +172,9 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
             f"check the account, and {_key_hint(provider)}."
         )
     if status == 404:
+        pull = _pull_hint(exc, model)
+        if pull is not None:
+            return ModelNotFoundError(pull)
         what = f"the model {model!r}" if model else "this model or endpoint"
         return ModelNotFoundError(
             f"{who} does not know {what} (404): pick another model "
