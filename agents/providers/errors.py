@@ -33,6 +33,7 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
+from agents.providers.context_overflow import read_overflow, too_long
 from agents.providers.rejections import Refused, refused_feature
 
 logger = logging.getLogger(__name__)
@@ -204,6 +205,9 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
         return ProviderServerError(
             f"{who} had a server error ({status}); try again, or switch model or provider."
         )
+    overflow = read_overflow(exc)
+    if overflow is not None:
+        return too_long(overflow)
     if refused_feature(exc) is Refused.TOOLS:
         what = f"the model {model!r}" if model else "this model"
         return ProviderBadResponseError(

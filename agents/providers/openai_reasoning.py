@@ -22,8 +22,8 @@ reasoning, and remembered (by base URL and model, for the life of the process) a
 needs it. Reasoning inline in an earlier round's content is never resent with that content.
 
 Every async call, streamed or whole, is tried again after a transient failure (a rate limit,
-an overloaded server, a reset connection) that came before its first token
-(:mod:`agents.providers.retried_call`).
+an overloaded server, a reset connection) or a request too long for the model's context window
+(cut to fit, once) that came before its first token (:mod:`agents.providers.retried_call`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 
-from agents.providers.retried_call import retried_result, retried_stream
+from agents.providers.context_overflow import ContextWindow
+from agents.providers.retried_call import RetriedCall, retried_result, retried_stream
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
 
@@ -124,7 +125,9 @@ class ReasoningChatOpenAI(ChatOpenAI):
     ) -> AsyncIterator[ChatGenerationChunk]:
         # A transient failure before the first token is tried again (agents.providers.retried_call).
         repair = StreamRepair()
-        async for chunk in retried_stream(lambda: self._astream_once(messages, stop, **kwargs)):
+        async for chunk in retried_stream(
+            messages, lambda sent: self._astream_once(sent, stop, **kwargs), self._retried_call()
+        ):
             mended = repair.mend(chunk)
             if run_manager:
                 await run_manager.on_llm_new_token(mended.text, chunk=mended)
@@ -180,7 +183,13 @@ class ReasoningChatOpenAI(ChatOpenAI):
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         # A transient failure is tried again (agents.providers.retried_call).
-        return await retried_result(lambda: self._agenerate_once(messages, *args, **kwargs))
+        return await retried_result(
+            messages, lambda sent: self._agenerate_once(sent, *args, **kwargs), self._retried_call()
+        )
+
+    def _retried_call(self) -> RetriedCall:
+        """One call's retries, with this model's context window (learned from an overflow)."""
+        return RetriedCall(ContextWindow(self.openai_api_base, self.model_name))
 
     async def _agenerate_once(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         try:

@@ -1,4 +1,5 @@
-"""One model call, tried again after a transient failure, before its first token only.
+"""One model call, tried again after a transient failure or a context overflow, before its
+first token only (:mod:`agents.providers.transient_retry`, :mod:`agents.providers.context_overflow`).
 
 :class:`RetriedCall` holds what one call has left (tries, waiting) and says what it does in
 the status pane (a :data:`PROVIDER_STATUS_NODE` line: "rate limited, retrying in 2 s", then
@@ -20,9 +21,16 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from agents.providers.context_overflow import (
+    ContextTooLongError,
+    ContextWindow,
+    overflow_status,
+    read_overflow,
+)
 from agents.providers.transient_retry import RetryBudget, transient_failure, waiting_line
 
 if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
     from langchain_core.outputs import ChatGenerationChunk
 
 logger = logging.getLogger(__name__)
@@ -47,38 +55,69 @@ def show_provider_status(text: str, state: StatusState) -> None:
 class RetriedCall:
     """The retries of one model call and the status lines that tell the user about them."""
 
-    def __init__(self, notify: Notify = show_provider_status) -> None:
+    def __init__(
+        self, window: ContextWindow | None = None, notify: Notify = show_provider_status
+    ) -> None:
         self.budget = RetryBudget()
+        self.window = window
+        """The model's context window handling (none: an overflow is not retried)."""
         self.notify = notify
+        self.tries = 1
         self._waiting_for: str | None = None
         """What the call is retrying after, while a status line says so."""
 
-    async def recover(self, exc: BaseException) -> bool:
-        """After ``exc`` (raised before the first token): wait and return True when another
-        try is due, else False (the caller raises ``exc``). The wait is cancellable."""
+    def prepare(self, messages: list[BaseMessage]) -> list[BaseMessage]:
+        """The messages of the first try: cut to a context window learned earlier."""
+        return self.window.prepare(messages) if self.window else messages
+
+    async def recover(
+        self, exc: BaseException, messages: list[BaseMessage]
+    ) -> list[BaseMessage] | None:
+        """After ``exc`` (raised before the first token): the messages to try again with,
+        once any wait is over (cancellable), or ``None`` when the caller should raise ``exc``.
+        Raises :class:`ContextTooLongError` for a request that cannot fit the window."""
+        fitted = self._refit(exc, messages)
+        if fitted is not None:
+            self.tries += 1
+            return fitted
         failure = transient_failure(exc, self.budget.policy.now)
         if failure is None:
             self._settle(f"{self._waiting_for}: the next try failed", "error")
-            return False
+            return None
         wait = self.budget.next_wait(failure)
         if wait is None:
-            tries = self.budget.tries
+            tries = self.tries
             self._settle(
                 f"{failure.what}: gave up after {tries} tr{'y' if tries == 1 else 'ies'}", "error"
             )
-            return False
+            return None
         logger.info(
             "transient provider failure; trying again",
-            extra={"failure": failure.what, "wait_s": wait, "try": self.budget.tries},
+            extra={"failure": failure.what, "wait_s": wait, "try": self.tries},
         )
         self._waiting_for = failure.what
         self.notify(waiting_line(failure, wait), "running")
         await self.budget.policy.sleep(wait)
-        return True
+        self.tries += 1
+        return messages
+
+    def _refit(self, exc: BaseException, messages: list[BaseMessage]) -> list[BaseMessage] | None:
+        if self.window is None:
+            return None
+        try:
+            fitted = self.window.refit(exc, messages)
+        except ContextTooLongError:
+            self._settle(f"{self._waiting_for}: the next try failed", "error")
+            raise
+        if fitted is not None:
+            overflow = read_overflow(exc)
+            self._waiting_for = "the request did not fit the model's context window"
+            self.notify(overflow_status(overflow.window if overflow else None), "running")
+        return fitted
 
     def answered(self) -> None:
         """The call got its first token: a retry line turns into "answered on try N"."""
-        self._settle(f"{self._waiting_for}: answered on try {self.budget.tries}", "done")
+        self._settle(f"{self._waiting_for}: answered on try {self.tries}", "done")
 
     def _settle(self, text: str, state: StatusState) -> None:
         if self._waiting_for is not None:
@@ -100,38 +139,50 @@ def _has_substance(chunk: ChatGenerationChunk) -> bool:
 
 
 async def retried_stream(
-    start: Callable[[], AsyncIterator[ChatGenerationChunk]], call: RetriedCall | None = None
+    messages: list[BaseMessage],
+    start: Callable[[list[BaseMessage]], AsyncIterator[ChatGenerationChunk]],
+    call: RetriedCall | None = None,
 ) -> AsyncIterator[ChatGenerationChunk]:
-    """The chunks of ``start()``'s stream, started again after a transient failure that came
-    before any chunk with substance (see the module's docstring)."""
+    """The chunks of ``start(messages)``'s stream, started again after a transient failure or
+    an overflow that came before any chunk with substance (see the module's docstring)."""
     call = call or RetriedCall()
+    sent = call.prepare(messages)
     while True:
         started = False
         try:
-            async for chunk in start():
+            async for chunk in start(sent):
                 if not started and _has_substance(chunk):
                     started = True
                     call.answered()
                 yield chunk
         except Exception as exc:
-            if started or not await call.recover(exc):
+            again = None if started else await call.recover(exc, sent)
+            if again is None:
                 raise
+            sent = again
             continue
         if not started:  # a stream of nothing but empty chunks
             call.answered()
         return
 
 
-async def retried_result(start: Callable[[], Awaitable[T]], call: RetriedCall | None = None) -> T:
-    """``await start()``, tried again after a transient failure (a whole answer: nothing of
-    it was shown before it came)."""
+async def retried_result(
+    messages: list[BaseMessage],
+    start: Callable[[list[BaseMessage]], Awaitable[T]],
+    call: RetriedCall | None = None,
+) -> T:
+    """``await start(messages)``, tried again after a transient failure or an overflow (a
+    whole answer: nothing of it was shown before it came)."""
     call = call or RetriedCall()
+    sent = call.prepare(messages)
     while True:
         try:
-            result = await start()
+            result = await start(sent)
         except Exception as exc:
-            if not await call.recover(exc):
+            again = await call.recover(exc, sent)
+            if again is None:
                 raise
+            sent = again
             continue
         call.answered()
         return result
