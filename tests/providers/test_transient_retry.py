@@ -26,12 +26,16 @@ async def answer(handle: ChatModelHandle) -> str:
     return "".join([str(chunk.content) async for chunk in handle.model.astream("hello")])
 
 
-async def failure(handle: ChatModelHandle) -> tuple[Exception, str]:
-    """The exception the stream ends with, and the text streamed before it."""
+async def failure(
+    handle: ChatModelHandle, on_text: Callable[[str], None] = lambda text: None
+) -> tuple[Exception, str]:
+    """The exception the stream ends with, and the text streamed before it (``on_text`` is
+    told the text so far at each chunk)."""
     received: list[str] = []
     try:
         async for chunk in handle.model.astream("hello"):
             received.append(str(chunk.content))
+            on_text("".join(received))
     except Exception as exc:  # noqa: BLE001 (what the stream raises is the point)
         return exc, "".join(received)
     raise AssertionError("the stream ended without an error")
@@ -82,9 +86,16 @@ async def test_a_whole_answer_call_is_tried_again_too(
 async def test_a_reset_after_tokens_is_not_tried_again_and_the_partial_text_is_kept(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle], retry_waits: RecordedWaits
 ) -> None:
-    fake_openai.script(Reply(deltas=["one ", "two ", "three"], reset_after=3), "never asked")
+    # Held after "two " until the client has read it: a reset can drop unread bytes.
+    fake_openai.script(
+        Reply(deltas=["one ", "two ", "three"], reset_after=3, holds=(2,)), "never asked"
+    )
 
-    exc, received = await failure(fake_model())
+    def release_once_read(text: str) -> None:
+        if text == "one two ":
+            fake_openai.release()
+
+    exc, received = await failure(fake_model(), release_once_read)
 
     assert isinstance(fake_model().translate_error(exc), ProviderNetworkError)
     assert received == "one two "
@@ -152,8 +163,10 @@ async def test_cancelling_during_the_wait_ends_the_call_without_another_request(
 
 # -- the class: any sequence of failures --------------------------------------------------------
 
-TRANSIENT = frozenset({429, 502, 503, 529})
-STATUSES = (429, 500, 502, 503, 529, 400, 401, 404)
+RESET_EARLY, RESET_LATE = 0, -1
+"""Not statuses: the connection reset before the first token, or after two of them."""
+TRANSIENT = frozenset({429, 502, 503, 529, RESET_EARLY})
+STATUSES = (429, 500, 502, 503, 529, 400, 401, 404, RESET_EARLY, RESET_LATE)
 
 
 @dataclass(frozen=True)
@@ -162,12 +175,16 @@ class Fault:
     retry_after: str | None
 
     def reply(self) -> Reply:
+        if self.status == RESET_EARLY:
+            return Reply(content="never shown", reset_after=1)
+        if self.status == RESET_LATE:
+            return Reply(deltas=["kept ", "words ", "lost"], reset_after=3)
         headers = {"retry-after": self.retry_after} if self.retry_after is not None else {}
         return Reply.http_error(self.status, f"failure {self.status}", **headers)
 
     def named_wait(self) -> float | None:
         """The wait the header names, as a careful reader takes it (None: none or unreadable)."""
-        if self.retry_after is None:
+        if self.retry_after is None or self.status <= 0:
             return None
         for number in (self.retry_after,):
             try:
@@ -211,8 +228,12 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     fake_openai.script(*[fault.reply() for fault in sequence], "the successful reply")
     handle = fake_model()
 
+    received: list[str] = []
+    outcome: str | Exception
     try:
-        outcome: str | Exception = await answer(handle)
+        async for chunk in handle.model.astream("hello"):
+            received.append(str(chunk.content))
+        outcome = "".join(received)
     except Exception as exc:  # noqa: BLE001 (a failure is one of the outcomes checked)
         outcome = exc
 
@@ -221,16 +242,23 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     assert sum(retry_waits) <= WAIT_BUDGET_S
     assert len(retry_waits) == requests - 1
     for fault, wait in zip(sequence, retry_waits, strict=False):
-        assert fault.status in TRANSIENT  # only a transient failure is tried again
+        # Only a transient failure is tried again; a reset after tokens counts as one only
+        # when the reset lost them before the client read any (then nothing was shown).
+        assert fault.status in TRANSIENT or fault.status == RESET_LATE
         named = fault.named_wait()
         assert named is None or wait == pytest.approx(named)
     if isinstance(outcome, str):
-        assert outcome == "the successful reply"
+        assert outcome == "the successful reply"  # nothing of a failed try reached the caller
         assert requests == len(sequence) + 1
         return
     last = sequence[requests - 1]
-    assert getattr(outcome, "status_code", None) == last.status
-    sentence = handle.translate_error(outcome).user_message
+    error = handle.translate_error(outcome)
+    if last.status <= 0:
+        assert isinstance(error, ProviderNetworkError)
+        assert "".join(received) in ({"kept words ", ""} if last.status == RESET_LATE else {""})
+    else:
+        assert getattr(outcome, "status_code", None) == last.status
+    sentence = error.user_message
     assert sentence.endswith(".")
     assert "\n" not in sentence
     given_up = (
