@@ -70,6 +70,24 @@ async def test_a_transient_failure_is_tried_again_after_the_wait_it_names(
     assert fake_openai.chat_bodies[0] == fake_openai.chat_bodies[1]  # the same request again
 
 
+async def test_a_reset_after_the_role_chunk_was_read_is_tried_again(
+    fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle], retry_waits: RecordedWaits
+) -> None:
+    # Held after the role chunk until the client has it, then reset: nothing to show yet.
+    fake_openai.script(Reply(content="never shown", reset_after=1, holds=(0,)), "the answer")
+    chunks: list[str] = []
+
+    async for chunk in fake_model().model.astream("hello"):
+        if not chunks:
+            fake_openai.release()
+        chunks.append(str(chunk.content))
+
+    assert chunks[0] == ""  # the role chunk of the try that failed came through, empty
+    assert "".join(chunks) == "the answer"
+    assert retry_waits == [2.0]
+    assert len(fake_openai.chat_requests) == 2
+
+
 async def test_a_whole_answer_call_is_tried_again_too(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle], retry_waits: RecordedWaits
 ) -> None:
