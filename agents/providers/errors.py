@@ -131,10 +131,10 @@ def _wait_hint(retry_after: float | None) -> str:
 
 def _retry_after(exc: Any) -> float | None:
     """The wait ``exc``'s response names, read with the retries' clock."""
-    from agents.providers.transient_retry import policy
+    from agents.providers.transient_retry import current_policy
 
     headers = getattr(getattr(exc, "response", None), "headers", None)
-    return parse_retry_after(headers, now=policy().now)
+    return parse_retry_after(headers, now=current_policy().now)
 
 
 _NOT_PULLED = re.compile(r"""model\s+["'`]?(?P<name>[^"'`\s]+)["'`]?\s+not found""", re.I)

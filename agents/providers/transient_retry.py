@@ -51,7 +51,7 @@ DEFAULT_POLICY = RetryPolicy()
 """The policy every model call uses (tests put one with a recording sleeper in its place)."""
 
 
-def policy() -> RetryPolicy:
+def current_policy() -> RetryPolicy:
     """The policy in force now (read at each call, so a replaced default takes effect)."""
     return DEFAULT_POLICY
 
@@ -115,7 +115,7 @@ def _reset(exc: BaseException) -> bool:
 class RetryBudget:
     """The tries and waiting one model call has left."""
 
-    policy: RetryPolicy = field(default_factory=policy)
+    policy: RetryPolicy = field(default_factory=current_policy)
     tries: int = 1
     waited: float = 0.0
     waits: list[float] = field(default_factory=list)
