@@ -11,15 +11,10 @@ echoes part of a wrong key there) and is scrubbed of anything key-shaped elsewhe
 from __future__ import annotations
 
 import asyncio
-import datetime
-import email.utils
 import json
 import logging
-import math
 import re
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
 from agents.errors import (
@@ -35,6 +30,7 @@ from agents.errors import (
 )
 from agents.providers.context_overflow import read_overflow, too_long
 from agents.providers.rejections import Refused, refused_feature
+from agents.providers.transient_retry import current_policy, parse_retry_after
 
 logger = logging.getLogger(__name__)
 
@@ -52,38 +48,6 @@ def scrub(text: str, *secrets: str) -> str:
     text = _KEYISH.sub("***", scrub_text(text))
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
-
-
-def parse_retry_after(headers: Any, now: Callable[[], float] = time.time) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date,
-    read against ``now``); ``None`` when there is neither or it cannot be read."""
-    if headers is None:
-        return None
-    millis = _finite(headers.get("retry-after-ms"))
-    if millis is not None:
-        return max(0.0, millis / 1000)
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    seconds = _finite(value)
-    if seconds is not None:
-        return max(0.0, seconds)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:  # an HTTP date is GMT; a date without a zone is read as such
-        when = when.replace(tzinfo=datetime.UTC)
-    return max(0.0, when.timestamp() - now())
-
-
-def _finite(value: Any) -> float | None:
-    """``value`` as a finite number of seconds, or ``None`` (absent, not a number, inf, nan)."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _who(provider: str | None) -> str:
@@ -131,8 +95,6 @@ def _wait_hint(retry_after: float | None) -> str:
 
 def _retry_after(exc: Any) -> float | None:
     """The wait ``exc``'s response names, read with the retries' clock."""
-    from agents.providers.transient_retry import current_policy
-
     headers = getattr(getattr(exc, "response", None), "headers", None)
     return parse_retry_after(headers, now=current_policy().now)
 

@@ -19,6 +19,8 @@ timeout: the user chose how long a call may take). For any sequence of failures:
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
 import math
 import time
 from collections.abc import Awaitable, Callable
@@ -75,8 +77,6 @@ def transient_failure(exc: BaseException, now: Clock = time.time) -> Transient |
     """What ``exc`` is as a transient failure, or ``None`` when another try would not help."""
     import openai
 
-    from agents.providers.errors import parse_retry_after
-
     if isinstance(exc, openai.APITimeoutError):
         return None
     if isinstance(exc, openai.APIStatusError):
@@ -90,6 +90,38 @@ def transient_failure(exc: BaseException, now: Clock = time.time) -> Transient |
             )
         return None
     return Transient("the connection was reset") if _reset(exc) else None
+
+
+def parse_retry_after(headers: Any, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date,
+    read against ``now``); ``None`` when there is neither or it cannot be read."""
+    if headers is None:
+        return None
+    millis = _finite(headers.get("retry-after-ms"))
+    if millis is not None:
+        return max(0.0, millis / 1000)
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    seconds = _finite(value)
+    if seconds is not None:
+        return max(0.0, seconds)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:  # an HTTP date is GMT; a date without a zone is read as such
+        when = when.replace(tzinfo=datetime.UTC)
+    return max(0.0, when.timestamp() - now())
+
+
+def _finite(value: Any) -> float | None:
+    """``value`` as a finite number of seconds, or ``None`` (absent, not a number, inf, nan)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _out_of_quota(exc: Any) -> bool:
