@@ -123,7 +123,8 @@ class ReasoningChatOpenAI(ChatOpenAI):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
-        # A transient failure before the first token is tried again (agents.providers.retried_call).
+        # A transient failure or an overflow before the first token is tried again
+        # (agents.providers.retried_call).
         repair = StreamRepair()
         async for chunk in retried_stream(
             messages, lambda sent: self._astream_once(sent, stop, **kwargs), self._retried_call()
@@ -182,7 +183,7 @@ class ReasoningChatOpenAI(ChatOpenAI):
             return
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        # A transient failure is tried again (agents.providers.retried_call).
+        # A transient failure or an overflow is tried again (agents.providers.retried_call).
         return await retried_result(
             messages, lambda sent: self._agenerate_once(sent, *args, **kwargs), self._retried_call()
         )
