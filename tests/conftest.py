@@ -17,9 +17,10 @@ from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
 from tests.support import cpu_report, pilot_waits, precompile, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
+from tests.support.retry_waits import RecordedWaits
 from tests.support.shared_notes import notes_url
 
-__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "store"]
+__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "retry_waits", "store"]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",
@@ -85,6 +86,16 @@ def _isolated_environment(
     for name in list(os.environ):
         if name.startswith("WEAVER_") or name in _PROVIDER_ENV:
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> RecordedWaits:
+    """The waits model calls ask for before a retry, recorded and not slept (in every test)."""
+    import agents.providers.transient_retry as transient_retry
+
+    waits = RecordedWaits()
+    monkeypatch.setattr(transient_retry, "DEFAULT_POLICY", waits.policy())
+    return waits
 
 
 @pytest.fixture

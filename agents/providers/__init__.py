@@ -8,8 +8,9 @@ presets and settings stays cheap at start-up.
 
 Every network client ignores proxy variables (``trust_env=False`` on both the sync and the async
 HTTP client: the user's proxy settings must not capture their keys), streams with usage (``stream_usage=True``) and never retries by
-itself (``max_retries=0``): failures reach the user at once, as one sentence, through
-``translate_provider_error``.
+itself (``max_retries=0``): the model retries a transient failure before its first token, with
+a status line and a cancellable wait (:mod:`agents.providers.retried_call`), and any other
+failure reaches the user at once, as one sentence, through ``translate_provider_error``.
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ assistant message with tool calls that lacks it. Such a model's preset says so
 (``send_reasoning``); any other server that answers that 400 is asked once more with the
 reasoning, and remembered (by base URL and model, for the life of the process) as one that
 needs it. Reasoning inline in an earlier round's content is never resent with that content.
+
+Every async call, streamed or whole, is tried again after a transient failure (a rate limit,
+an overloaded server, a reset connection) or a request too long for the model's context window
+(cut to fit, once) that came before its first token (:mod:`agents.providers.retried_call`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 
+from agents.providers.context_overflow import ContextWindow
+from agents.providers.retried_call import RetriedCall, retried_result, retried_stream
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
 
@@ -117,24 +123,36 @@ class ReasoningChatOpenAI(ChatOpenAI):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
+        # A transient failure or an overflow before the first token is tried again
+        # (agents.providers.retried_call).
+        repair = StreamRepair()
+        async for chunk in retried_stream(
+            messages, lambda sent: self._astream_once(sent, stop, **kwargs), self._retried_call()
+        ):
+            mended = repair.mend(chunk)
+            if run_manager:
+                await run_manager.on_llm_new_token(mended.text, chunk=mended)
+            yield mended
+        last = repair.finish()
+        if last is not None:
+            if run_manager:
+                await run_manager.on_llm_new_token(last.text, chunk=last)
+            yield last
+
+    async def _astream_once(
+        self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        """One streamed call: asked once more with the reasoning when the server says so."""
         for attempt in range(2):
-            repair, started = StreamRepair(), False
+            started = False
             try:
                 async for chunk in super()._astream(messages, stop=stop, **kwargs):
                     started = True
-                    mended = repair.mend(chunk)
-                    if run_manager:
-                        await run_manager.on_llm_new_token(mended.text, chunk=mended)
-                    yield mended
+                    yield chunk
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
                 continue
-            last = repair.finish()
-            if last is not None:
-                if run_manager:
-                    await run_manager.on_llm_new_token(last.text, chunk=last)
-                yield last
             return
 
     def _stream(
@@ -165,6 +183,16 @@ class ReasoningChatOpenAI(ChatOpenAI):
             return
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        # A transient failure or an overflow is tried again (agents.providers.retried_call).
+        return await retried_result(
+            messages, lambda sent: self._agenerate_once(sent, *args, **kwargs), self._retried_call()
+        )
+
+    def _retried_call(self) -> RetriedCall:
+        """One call's retries, with this model's context window (learned from an overflow)."""
+        return RetriedCall(ContextWindow(self.openai_api_base, self.model_name))
+
+    async def _agenerate_once(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         try:
             return await super()._agenerate(messages, *args, **kwargs)
         except openai.BadRequestError as exc:

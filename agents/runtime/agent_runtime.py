@@ -37,6 +37,7 @@ from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
 from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
+from agents.providers.context_overflow import effective_context_window
 from agents.providers.model_options import with_options
 from agents.runtime.continuation import continuation_messages
 from agents.runtime.event_mapper import TurnEventMapper
@@ -399,7 +400,9 @@ class AgentRuntime:
             participants=tuple(conversation.meta.get("participants") or ()),
             extra={
                 "trace_id": trace_id,
-                CONTEXT_WINDOW_KEY: model.context_window,
+                CONTEXT_WINDOW_KEY: effective_context_window(
+                    model.context_window, model.base_url, model.model_name
+                ),
                 PINNED_KEY: pinned_ids(self.store.path_to_root(user_message_id)),
             },
             data_dir=self.data_dir,

@@ -105,6 +105,9 @@ class Reply:
     """Sent as the whole 200 answer (with ``content_type``) instead of a chat completion: a
     misconfigured base URL's web page, an empty body, a stream of only ``[DONE]``."""
     content_type: str = "application/json"
+    error_json: Any = None
+    """The whole JSON body of an error answer (``status`` >= 400) when a server sends its own
+    shape, not OpenAI's (``Reply.ollama_model_not_found``)."""
     lockstep: bool = False
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
@@ -146,6 +149,16 @@ class Reply:
         )
 
     @classmethod
+    def ollama_model_not_found(cls, model: str, *, wrapped: bool = True) -> Reply:
+        """Ollama's 404 for a model it has not pulled: its OpenAI-compatible endpoint wraps
+        the native ``{"error": "..."}`` message in an OpenAI-style error (``wrapped``)."""
+        message = f"model {json.dumps(model)} not found, try pulling it first"
+        body: dict[str, Any] = {"error": message}
+        if wrapped:
+            body = {"error": {"message": message, "type": "api_error", "param": None, "code": None}}
+        return cls(status=404, error_json=body)
+
+    @classmethod
     def reset_mid_stream(cls, content: str = "This reply is cut off here", after: int = 2) -> Reply:
         return cls(content=content, reset_after=after)
 
@@ -182,7 +195,9 @@ class Reply:
             return self.finish_reason
         return "tool_calls" if self.tool_calls else "stop"
 
-    def error_body(self) -> dict[str, Any]:
+    def error_body(self) -> Any:
+        if self.error_json is not None:
+            return self.error_json
         return {
             "error": {
                 "message": self.error_message or f"HTTP {self.status}",
