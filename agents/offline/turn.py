@@ -80,11 +80,11 @@ class OfflineTurn:
         last = self.last_user
         if last is None:
             return ""
-        content = last.content
+        content: Any = last.content
         if isinstance(content, list):
             words = (p for p in content if isinstance(p, str) or _is_text_part(p))
-            content = next(words, "")
-        return text_of(content if isinstance(content, str) else [content]).strip()
+            content = [next(words, "")]
+        return text_of(content).strip()
 
     @property
     def images(self) -> int:

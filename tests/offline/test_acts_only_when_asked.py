@@ -13,7 +13,7 @@ from agents.offline.turn import OfflineTurn
 from agents.profiles.ide_helper.offline import read_ask
 
 words = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00"),
     max_size=80,
 )
 
