@@ -71,3 +71,19 @@ def import_os(x):
 
 def fine(x):
     return [x, {"k": (1, 2)}, None, 1.5, True]
+
+
+def huge_value(x):
+    return "x" * 3 * 2**20
+
+
+def huge_reply(x):
+    """A reply whose length says 1 GiB, then bytes without end, on the call's own pipe."""
+    os = _os()
+    os["write"](3, (2**30).to_bytes(8, "big"))
+    while True:
+        os["write"](3, b"[" * 65536)
+
+
+def pid(x):
+    return _os()["getpid"]()
