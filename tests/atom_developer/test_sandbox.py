@@ -102,6 +102,17 @@ async def test_a_reply_past_the_output_limit_stops_the_run_unread(name: str) -> 
     assert group_gone(result.pid)
 
 
+async def test_a_call_holds_only_the_null_device_and_its_own_reply_pipe() -> None:
+    (outcome,) = (await run("descriptors")).outcomes
+    assert outcome.value == [0, 1, 2, 3]
+
+
+async def test_a_reply_written_by_hand_is_that_calls_value_and_nothing_more() -> None:
+    result = await run("own_reply", "fine")
+    assert [outcome.value for outcome in result.outcomes] == ["mine", [1, {"k": Opaque("tuple", "(1, 2)")}, None, 1.5, True]]  # fmt: skip
+    assert result.stopped == ""
+
+
 async def test_each_call_runs_in_a_child_of_its_own() -> None:
     result = await run("pid", "pid")
     first, second = (outcome.value for outcome in result.outcomes)

@@ -87,3 +87,26 @@ def huge_reply(x):
 
 def pid(x):
     return _os()["getpid"]()
+
+
+def descriptors(x):
+    """The descriptors this call's process holds (seeking a closed one fails with EBADF)."""
+    os = _os()
+    held = []
+    for fd in range(256):
+        try:
+            os["lseek"](fd, 0, 1)
+        except OSError as exc:
+            if exc.errno == 9:
+                continue
+        held.append(fd)
+    return held
+
+
+def own_reply(x):
+    """Its own reply, written by hand, then a report for the calls after it, then the end."""
+    os = _os()
+    reply = b'{"ok": true, "value": {"type": "str", "value": "mine"}, "args": [], "kwargs": {}}'
+    later = b'{"reply": 1, "payload": "{}"}\n{"end": true}\n'
+    os["write"](3, len(reply).to_bytes(8, "big") + reply + later)
+    os["_exit"](0)

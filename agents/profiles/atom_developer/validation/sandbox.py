@@ -1,13 +1,17 @@
-"""Run atom calls in a separate, limited Python process, and say plainly why a run stopped.
+"""Run atom calls in separate, limited processes, and say plainly why a run stopped.
 
-The child is ``harness.py`` under ``python -I -S -B`` with an empty environment, in a fresh
-temporary folder, in a session (and process group) of its own; it limits itself, drops root,
-loads a seccomp filter (``lockdown.py``) and refuses file, process and network events with an
-audit hook. Without pyseccomp and libseccomp no child is started: the run is refused rather
-than run unguarded. This process only sends the code, reads
-the child's stdout up to ``output_bytes``, and waits at most ``wall_seconds``; then it kills the
-child's whole process group, reaps the child and removes the folder, also when the awaiting
-task is cancelled. The generated code never runs in this process.
+The sandbox process is ``harness.py`` under ``python -I -S -B`` with an empty environment, in a
+fresh temporary folder, in a session (and process group) of its own: a fork server that runs
+none of the atom's code. Each call runs in a child it forks, which limits itself, drops root,
+loads a seccomp filter (``lockdown.py``), refuses file, process and network events with an
+audit hook and answers on a pipe of its own; the server frames each answer for us. Without
+pyseccomp and libseccomp no process is started: the run is refused rather than run unguarded.
+This process only sends the code, reads the server's stdout up to ``output_bytes``, and waits at
+most ``wall_seconds``; then it asks the server to end (it kills and reaps its child), kills the
+whole process group if it has not, reaps the server and removes the folder, also when the
+awaiting task is cancelled. What it reads is checked record by record and value by value; a
+record or a reply that is not what the protocol says is :data:`UNREADABLE`, one sentence. The
+generated code never runs in this process.
 """
 
 from __future__ import annotations
@@ -88,9 +92,9 @@ class SandboxResult:
     printed: str = ""
     ms: float = 0.0
     pid: int = 0
-    """The child's process id, also its process group's (gone when the run returns)."""
+    """The fork server's process id, also its process group's (gone when the run returns)."""
     folder: str = ""
-    """The child's temporary working folder (removed when the run returns)."""
+    """The sandbox's temporary working folder (removed when the run returns)."""
 
 
 class Unreadable(Exception):
