@@ -245,3 +245,35 @@ def test_a_parser_limit_is_one_sentence_not_a_traceback(expression: str) -> None
     (error,) = result.errors
     assert "\n" not in error
     assert error.endswith(("functions", "parentheses"))
+
+
+ATTRIBUTE_BY_STRING = [
+    ('x = getattr(items, "real")', ""),
+    ('x = hasattr(items, "real")', ""),
+    ("x = vars(items)", ""),
+    ("x = dir(items)", ""),
+    ('x = items.__getattribute__("real")', ""),
+    ('x = object.__getattribute__(items, "real")', ""),
+    ("x = type(items)", ""),
+    ("x = items.mro()", ""),
+    ('x = "{0.real}".format(1)', ""),
+    ('x = "{0.real}".format_map({})', ""),
+    ('x = operator.attrgetter("real")(1)', "import operator"),
+    ('x = attrgetter("real")', "from operator import attrgetter"),
+    ('x = string.Formatter().get_field("0.real", [1], {})', "import string"),
+    ("x = typing.get_type_hints(check_existence)", "import typing"),
+    ('x = typing.NamedTuple("X", [("a", int)])', "import typing"),
+    ('x = dataclasses.make_dataclass("X", ["a"])', "import dataclasses"),
+    ('x = collections.namedtuple("X", "a")', "import collections"),
+    ('x = inspect.getattr_static(items, "real")', "import inspect"),
+    ("x = json.JSONDecoder(object_hook=len)", "import json"),
+    ("x = re.Scanner([])", "import re"),
+    ("x = functools.partial(len)", "import functools"),
+]
+
+
+@pytest.mark.parametrize(("body", "header"), ATTRIBUTE_BY_STRING)
+def test_every_known_route_that_reads_an_attribute_by_string_fails_level_1(
+    body: str, header: str
+) -> None:
+    assert check_static(atom(body, header)).errors

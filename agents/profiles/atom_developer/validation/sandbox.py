@@ -48,7 +48,9 @@ NO_LOCKDOWN = (
 
 @dataclass(frozen=True, slots=True)
 class SandboxLimits:
-    """What one sandbox run may use: CPU, wall time, memory, file size, and output to us."""
+    """What one sandbox run may use: CPU, memory and file size for each call (each runs in a
+    child of its own), wall time for the whole run, and output to us (the whole run's, and
+    each call's reply)."""
 
     cpu_seconds: int = 2
     wall_seconds: float = 5.0
