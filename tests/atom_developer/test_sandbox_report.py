@@ -93,8 +93,17 @@ def streams(draw: st.DrawFn) -> bytes:
         records.append({"start": count})
         records.append({"died": count, "returncode": draw(st.integers(-20, 3)), "overflow": draw(st.booleans())})  # fmt: skip
     records.append({"end": True})
+    shaped = st.one_of(
+        st.builds(lambda i: {"start": i}, st.integers(-3, 99)),
+        st.builds(lambda i, text: {"reply": i, "payload": text}, st.integers(-3, 99), REPLIES),
+        st.builds(
+            lambda i, code: {"died": i, "returncode": code, "overflow": False},
+            st.integers(-3, 99),
+            st.integers(-20, 3) | st.none(),
+        ),
+    )
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
-        records.insert(draw(st.integers(0, len(records))), draw(JSON))
+        records.insert(draw(st.integers(0, len(records))), draw(JSON | shaped))
     data = "".join(json.dumps(record) + "\n" for record in records).encode()
     if draw(st.sampled_from([False, False, True])):
         data = data[: draw(st.integers(0, len(data)))]
@@ -156,6 +165,8 @@ def test_the_reported_hostile_records_are_unreadable_reports() -> None:
         _stream("[" * 200_000),
         b"[" * 200_000 + b"\n",
         _stream(_reply({"type": "int", "value": True})),
+        b'{"start": 99}\n{"end": true}\n',
+        b'{"start": -7}\n{"died": -7, "returncode": 0, "overflow": false}\n{"end": true}\n',
     ):
         result = _read(stdout)
         assert result.stopped == UNREADABLE

@@ -455,6 +455,8 @@ class Run:
         self, stream: _Stream, timed_out: bool, overflow: bool, returncode: int | None,
         stderr: bytes | bytearray,
     ) -> SandboxResult:  # fmt: skip
+        if stream.started is not None and not -1 <= stream.started < len(self.calls):
+            raise Unreadable
         end = stream.end or {}
         if end.get("lockdown_error"):
             return _refused(str(end["lockdown_error"]), self.started, self.pid, self.folder)
