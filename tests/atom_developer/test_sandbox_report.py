@@ -4,7 +4,9 @@ The guarantee for the whole class: whatever bytes arrive on the framing channel 
 not the protocol's, replies whose dict items are not pairs, nesting 200,000 deep, a line cut at
 the output limit), the run's result is either a report of plain values (``None``, bools, numbers,
 strings, lists, dicts and :class:`Opaque`) or stopped with one sentence; level 2's judges read it
-without an exception, and an unreadable report is a failed level 2 saying so.
+without an exception, and an unreadable report is a failed level 2 saying so. The same holds
+end to end for whatever a real child writes on its own reply pipe (a length that lies, bytes that
+are not JSON).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from agents.profiles.atom_developer.validation.sandbox import (
     Opaque,
     Run,
     SandboxResult,
+    run_atoms,
 )
+from tests.atom_developer.conftest import atom_file
 
 CASES = contract_cases(("extract_context", "validate_logic", "check_existence"))
 CALLS = [case.call for case in CASES]
@@ -178,3 +182,24 @@ def test_a_line_cut_at_the_output_limit_is_not_read_as_a_record() -> None:
     result = _read(whole[: len(whole) - 30], overflow=True)
     assert result.stopped.endswith("wrote more than 1 MiB of output; the sandbox stopped it")
     _check(result)
+
+
+HOSTILE = atom_file("hostile")
+
+
+@st.composite
+def raw_replies(draw: st.DrawFn) -> bytes:
+    """What a child may write on its reply pipe: a length (true, short, long or huge) and JSON
+    or bytes."""
+    body = draw(REPLIES.map(str.encode) | st.binary(max_size=40))
+    size = draw(st.sampled_from([len(body), max(len(body) - 1, 0), len(body) + 5, 2**40]))
+    return draw(st.sampled_from([size.to_bytes(8, "big") + body, body]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(raw_replies())
+async def test_whatever_a_child_writes_on_its_pipe_is_a_report_or_one_sentence(data: bytes) -> None:
+    calls = [{"atom": "raw_reply", "args": [data.decode("latin-1")], "kwargs": {}}]
+    result = await run_atoms(HOSTILE, calls)
+    assert all(_plain(o.value) for o in result.outcomes)
+    assert result.stopped == "" or "raw_reply" in result.stopped or result.stopped == UNREADABLE
