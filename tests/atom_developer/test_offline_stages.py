@@ -1,12 +1,18 @@
 """The offline demo's draft: a template atom from the intent and the sample, which the real
-validator passes; its reflect stage hands the code back unchanged and says it cannot fix it."""
+validator passes; its reflect stage hands the code back unchanged and says it cannot fix it.
+Whatever the intent and the sample, the template passes level 1 and its spec reads."""
 
 from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.offline import OfflineTurn
 from agents.profiles.atom_developer.offline import STEPS, choose_key, template
 from agents.profiles.atom_developer.request import last_block
 from agents.profiles.atom_developer.validation import avalidate
+from agents.profiles.atom_developer.validation.spec import read_spec
+from agents.profiles.atom_developer.validation.static_check import check_static
 from tests.atom_developer.graph_support import ERROR_SAMPLE
 
 
@@ -36,3 +42,13 @@ def test_reflect_hands_the_code_back_unchanged_and_says_so() -> None:
     assert reply is not None
     assert last_block(reply.text, frozenset({"python"})).strip() == "print(1)"
     assert "cannot fix code" in reply.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=60) | st.just("extract __init__ calls, code=5\x00"), st.text(max_size=60))
+def test_the_template_passes_level_1_and_its_spec_reads_whatever_the_intent(
+    intent: str, sample: str
+) -> None:
+    code, spec = template(intent, sample)
+    assert check_static(code).errors == []
+    assert read_spec(spec)[1] == []

@@ -10,6 +10,8 @@ back unchanged, so a draft that fails ends in the safe stub.
 
 from __future__ import annotations
 
+import re
+
 from agents.offline import OfflineSteps, OfflineTurn, Reply, cannot
 from agents.offline.text import fenced
 from agents.profiles.atom_developer.stub import STUB_CODE
@@ -58,8 +60,10 @@ def template(intent: str, sample: str) -> tuple[str, str]:
     key = choose_key(intent, sample)
     values = [w for w in _words(intent) if w.isdigit() and w in _words(sample.replace("=", " "))]
     pattern = "|".join(values) if values else "regex:.+"
-    summary = " ".join(intent.split())[:90].replace('"', "'").replace("\\", "/")
-    head = f'"""Template atoms for: {summary} (drafted by the offline demo model)."""\n\n'
+    printable = "".join(c for c in " ".join(intent.split()) if c.isprintable())
+    summary = printable[:90].replace('"', "'").replace("\\", "/")
+    title = re.sub("_+", "_", summary)  # a double underscore in the code fails level 1
+    head = f'"""Template atoms for: {title} (drafted by the offline demo model)."""\n\n'
     code = head + "import re\nfrom typing import Dict, List, Optional\n" + _EXTRACT.format(key=key)
     description = summary.replace("'", "''")
     spec = (
