@@ -190,7 +190,14 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
         state.get("previous_code", ""),
         state.get("pseudo_contract", ""),
     )
-    code, spec, _ = await _write(runtime, "draft", request)
+    code, spec, notes = await _write(runtime, "draft", request)
+    if not code:  # the model asked for what it needs instead of drafting: its words answer
+        emit_status("draft", "no draft: the model said what it needs", "error")
+        return {
+            "generated_code": "",
+            "messages": [AIMessage(content=notes or GUIDE)],
+            "trace": _trace(state, "draft", started, lines=0),
+        }
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {
         "generated_code": code,
@@ -217,6 +224,11 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         "report_text": report.render(timings=False),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
     }
+
+
+def after_draft(state: DeveloperState) -> Literal["validate", "__end__"]:
+    """A draft is validated; a model that wrote none (it said what it needs) has answered."""
+    return "validate" if state.get("generated_code") else "__end__"
 
 
 def after_validate(state: DeveloperState) -> Literal["finish", "reflect", "fallback"]:
@@ -340,7 +352,7 @@ def build_graph(profile: Profile) -> StateGraph[DeveloperState, TurnContext, Any
     graph.add_edge(START, "read_request")
     graph.add_conditional_edges("read_request", after_request, ["draft", "validate", "guide"])
     graph.add_edge("guide", END)
-    graph.add_edge("draft", "validate")
+    graph.add_conditional_edges("draft", after_draft, ["validate", END])
     graph.add_conditional_edges("validate", after_validate, ["finish", "reflect", "fallback"])
     graph.add_edge("reflect", "validate")
     graph.add_edge("fallback", "finish")
