@@ -596,12 +596,16 @@ class ChatScreen(Screen[None]):
 
     @work(group="space-host", exclusive=True, exit_on_error=False)
     async def action_close_space(self) -> None:
-        """Stop serving this space and revoke its links."""
-        closed = await self.space_host.close()
+        """Close the shown conversation's space (never another's): stop serving it and revoke
+        its links, naming the conversation."""
+        title, closed = await self.space_host.close_shown()
+        links = f"{closed} link{'s' if closed != 1 else ''}"
         self.notify(
-            f"Closed the shared space: {closed} link{'s' if closed != 1 else ''} revoked."
+            f"Closed the shared space of “{title}”: {links} revoked."
             if closed
-            else "This space has no links open."
+            else f"“{title}” has no shared-space links open."
+            if title
+            else "No conversation is open."
         )
 
     def action_answer_tool_approval(self) -> None:
