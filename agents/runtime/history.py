@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
 from agents.providers.thinking import REASONING_KEY
+from agents.providers.wire_normalizer import reasoning_kwargs
 from agents.shared_space.marks import is_private, marked
 from agents.speaker import message_name
 from storage.models import MessageRecord
@@ -64,7 +65,9 @@ def _reasoning_kept(record: MessageRecord, calls: list[dict[str, Any]]) -> dict[
     """A tool-calling reply's reasoning, which a thinking model's server needs back with its
     calls (the model sends it only to those: ``agents.providers.openai_reasoning``); none otherwise."""
     reasoning = record.meta.get("reasoning")
-    return {REASONING_KEY: reasoning} if calls and isinstance(reasoning, str) else {}
+    if not calls or not isinstance(reasoning, str):
+        return {}
+    return {REASONING_KEY: reasoning, **reasoning_kwargs(record.meta)}
 
 
 def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:

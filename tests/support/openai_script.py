@@ -109,6 +109,13 @@ class Reply:
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
     waiting for more, would never get the next one."""
+    events: list[dict[str, Any]] | None = None
+    """Stream exactly these chunk dicts (each one SSE event, as given: any field may be
+    missing or reordered), then ``[DONE]``; the way to reproduce a server's own framing."""
+    completion: dict[str, Any] | None = None
+    """Answer a non-streamed request with this ``choices[0].message`` (and ``finish_reason``)."""
+    cut_at: int | None = None
+    """End a streamed body after this many bytes of its events (cleanly, mid-event maybe)."""
     holds: tuple[int, ...] = ()
     """Content-delta indices the stream stops before (everything sent so far flushed) until
     the test calls ``FakeOpenAI.release()``, once per hold; ``len(deltas)`` holds before the
@@ -259,6 +266,18 @@ class ChunkWriter:
         self, reply: Reply, prompt_tokens: int, include_usage: bool
     ) -> Iterator[bytes]:
         """Every event of a normal reply, ``[DONE]`` included."""
+        if reply.cut_at is not None:
+            body = b"".join(self._events(reply, prompt_tokens, include_usage))
+            yield body[: reply.cut_at]
+            return
+        yield from self._events(reply, prompt_tokens, include_usage)
+
+    def _events(self, reply: Reply, prompt_tokens: int, include_usage: bool) -> Iterator[bytes]:
+        if reply.events is not None:
+            for chunk in reply.events:
+                yield b"data: " + json.dumps(chunk).encode() + b"\n\n"
+            yield b"data: [DONE]\n\n"
+            return
         yield self.event({"role": "assistant", "content": ""})
         for thought in reply.reasoning or ():
             yield self.event({"content": None, "reasoning_content": thought})
@@ -317,6 +336,21 @@ class ChunkWriter:
 
     def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
         """The non-streaming ``chat.completion`` object for a reply."""
+        if reply.completion is not None:
+            given = {k: v for k, v in reply.completion.items() if k != "finish_reason"}
+            return {
+                "id": self.id,
+                "object": "chat.completion",
+                "created": self.created,
+                "model": self.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": given,
+                        "finish_reason": reply.completion.get("finish_reason"),
+                    }
+                ],
+            }
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.reasoning:
             message["reasoning_content"] = "".join(reply.reasoning)

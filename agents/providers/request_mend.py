@@ -1,0 +1,133 @@
+"""What a server needs to find in a request's tool rounds, added where the payload is built.
+
+``ChatOpenAI`` turns the conversation into the request's ``messages`` from the OpenAI fields
+alone. Servers ask for more, and the stored conversation (which may have started on another
+provider) is never rewritten to suit one of them; :func:`mend_messages` mends the payload:
+
+- **Every tool call and tool message carries an id**, consistent within the request: a call
+  stored without one gets one of ours, and a tool message without one answers the first
+  unanswered call of the assistant message before it.
+- **Ids the server accepts.** A server that takes only its own format (Mistral: 9 letters or
+  digits, :class:`agents.providers.presets.ToolCallIds`) gets each stored id mapped to an
+  accepted one, derived from it, the same in the assistant's ``tool_calls[].id`` and the tool
+  message's ``tool_call_id``, and distinct ids stay distinct.
+- **Tool messages carry ``name``** (Mistral refuses them without; langchain-openai strips it):
+  the tool message's own name, else the name of the call it answers.
+- **Reasoning back in the field it came in** (``reasoning_content``, ``reasoning`` or
+  ``reasoning_details``), for the assistant messages with tool calls, when the server needs it.
+
+Guarantee (checked with generated histories in ``tests/providers/test_request_mend.py``): after
+mending, every assistant call has a non-empty id unique in the request, every tool message's
+``tool_call_id`` names a call before it, each accepted by the server's format when it has one,
+and every tool message has a ``name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from agents.providers.presets import ToolCallIds
+from agents.providers.thinking import REASONING_KEY
+from agents.providers.wire_normalizer import DETAILS_KEY, REASONING_FIELD_KEY, join_details
+
+
+class _Ids:
+    """The request's id map: stored id -> sent id, every sent id distinct."""
+
+    def __init__(self, ids: ToolCallIds | None) -> None:
+        self.format = ids
+        self.sent: dict[str, str] = {}
+        self.used: set[str] = set()
+
+    def of(self, stored: Any, seed: str) -> str:
+        """The id sent for ``stored`` (``seed`` names the place of a missing one)."""
+        if isinstance(stored, str) and stored and stored in self.sent:
+            return self.sent[stored]
+        has_id = isinstance(stored, str) and bool(stored)
+        base = stored if has_id else f"missing:{seed}"
+        candidate = base if has_id and self._accepts(base) else self._make(base)
+        salt = 0
+        while candidate in self.used:
+            salt += 1
+            candidate = self._make(f"{base}#{salt}")
+        self.used.add(candidate)
+        if has_id:
+            self.sent[stored] = candidate
+        return candidate
+
+    def _accepts(self, call_id: str) -> bool:
+        return self.format.accepts(call_id) if self.format is not None else True
+
+    def _make(self, seed: str) -> str:
+        if self.format is not None:
+            return self.format.make(seed)
+        return "call_" + ToolCallIds(length=12).make(seed)
+
+
+def reasoning_fields(original: AIMessage, learnt: str | None) -> dict[str, Any]:
+    """The fields that carry ``original``'s reasoning back: the field it came in (else
+    ``reasoning_content``) and the one a server's 400 named, if another."""
+    kwargs = original.additional_kwargs
+    text = kwargs.get(REASONING_KEY)
+    text = text if isinstance(text, str) else ""
+    own = kwargs.get(REASONING_FIELD_KEY)
+    fields = {own if isinstance(own, str) and own else "reasoning_content"}
+    if learnt:
+        fields.add(learnt)
+    out: dict[str, Any] = {}
+    for field in sorted(fields):
+        if field == "reasoning_details":
+            details = kwargs.get(DETAILS_KEY)
+            if isinstance(details, list) and details:
+                out[field] = join_details(details)
+            else:
+                out[field] = [{"type": "reasoning.text", "text": text}] if text else []
+        else:
+            out[field] = text
+    return out
+
+
+def mend_messages(
+    sent: list[dict[str, Any]],
+    originals: Sequence[BaseMessage],
+    *,
+    ids: ToolCallIds | None = None,
+    reasoning_back: bool = False,
+    learnt_field: str | None = None,
+) -> None:
+    """Mend the request's ``sent`` messages in place (see the module); ``originals`` are the
+    messages they were built from, one for one."""
+    id_map = _Ids(ids)
+    names: dict[str, str] = {}
+    pending: list[str] = []
+    for index, message in enumerate(sent):
+        role = message.get("role")
+        original = originals[index] if index < len(originals) else None
+        if role == "assistant" and message.get("tool_calls"):
+            pending = []
+            for position, call in enumerate(message["tool_calls"]):
+                call_id = id_map.of(call.get("id"), f"{index}:{position}")
+                call["id"] = call_id
+                function = call.get("function")
+                name = function.get("name") if isinstance(function, dict) else None
+                if isinstance(name, str) and name:
+                    names[call_id] = name
+                pending.append(call_id)
+            if reasoning_back and isinstance(original, AIMessage):
+                message.update(reasoning_fields(original, learnt_field))
+        elif role == "tool":
+            stored = message.get("tool_call_id")
+            if (not isinstance(stored, str) or not stored) and pending:
+                call_id = pending[0]
+            else:
+                call_id = id_map.of(stored, f"tool:{index}")
+            if call_id in pending:
+                pending.remove(call_id)
+            message["tool_call_id"] = call_id
+            own = original.name if isinstance(original, ToolMessage) else None
+            name = own or names.get(call_id)
+            if name:
+                message["name"] = name
