@@ -10,7 +10,10 @@ provider) is never rewritten to suit one of them; :func:`mend_messages` mends th
 - **Ids the server accepts.** A server that takes only its own format (Mistral: 9 letters or
   digits, :class:`agents.providers.presets.ToolCallIds`) gets each stored id mapped to an
   accepted one, derived from it, the same in the assistant's ``tool_calls[].id`` and the tool
-  message's ``tool_call_id``, and distinct ids stay distinct.
+  message's ``tool_call_id``. Every call's id is distinct in the request: a stored id seen
+  again in a later round (two providers' counters can give the same ``call_0``) is sent as a
+  new one, and each tool message answers the open call with its stored id, else the first
+  open one.
 - **Tool messages carry ``name``** (Mistral refuses them without; langchain-openai strips it):
   the tool message's own name, else the name of the call it answers.
 - **Reasoning back in the field it came in** (``reasoning_content``, ``reasoning`` or
@@ -35,20 +38,21 @@ from agents.providers.wire_normalizer import DETAILS_KEY, REASONING_FIELD_KEY, j
 
 
 class _Ids:
-    """The request's id map: stored id -> sent id, every sent id distinct."""
+    """The request's ids: every call's sent id distinct, each derived from its stored id."""
 
     def __init__(self, ids: ToolCallIds | None) -> None:
         self.format = ids
         self.sent: dict[str, str] = {}
         self.used: set[str] = set()
 
-    def of(self, stored: Any, seed: str) -> str:
-        """The id sent for ``stored`` (``seed`` names the place of a missing one)."""
-        if isinstance(stored, str) and stored and stored in self.sent:
-            return self.sent[stored]
+    def for_call(self, stored: Any, seed: str) -> str:
+        """The id sent for a call stored as ``stored`` (``seed`` names its place): the stored
+        one when the server takes it and no earlier call of the request has it, else one
+        derived from it (and the place, for a missing or repeated one)."""
         has_id = isinstance(stored, str) and bool(stored)
-        base = stored if has_id else f"missing:{seed}"
-        candidate = base if has_id and self._accepts(base) else self._make(base)
+        fresh = has_id and stored not in self.sent
+        base = stored if fresh else f"{stored if has_id else ''}@{seed}"
+        candidate = base if fresh and self._accepts(base) else self._make(base)
         salt = 0
         while candidate in self.used:
             salt += 1
@@ -102,30 +106,35 @@ def mend_messages(
     messages they were built from, one for one."""
     id_map = _Ids(ids)
     names: dict[str, str] = {}
-    pending: list[str] = []
+    pending: list[tuple[Any, str]] = []
+    """The last assistant message's calls not answered yet: (stored id, sent id)."""
     for index, message in enumerate(sent):
         role = message.get("role")
         original = originals[index] if index < len(originals) else None
         if role == "assistant" and message.get("tool_calls"):
             pending = []
             for position, call in enumerate(message["tool_calls"]):
-                call_id = id_map.of(call.get("id"), f"{index}:{position}")
+                stored = call.get("id")
+                call_id = id_map.for_call(stored, f"{index}:{position}")
                 call["id"] = call_id
                 function = call.get("function")
                 name = function.get("name") if isinstance(function, dict) else None
                 if isinstance(name, str) and name:
                     names[call_id] = name
-                pending.append(call_id)
+                pending.append((stored, call_id))
             if reasoning_back and isinstance(original, AIMessage):
                 message.update(reasoning_fields(original, learnt_field))
         elif role == "tool":
             stored = message.get("tool_call_id")
-            if (not isinstance(stored, str) or not stored) and pending:
-                call_id = pending[0]
+            answered = next((p for p in pending if p[0] == stored), None)
+            if answered is None and pending and (not stored or stored not in id_map.sent):
+                answered = pending[0]  # no id, or one no call has: the first open call
+            if answered is not None:
+                pending.remove(answered)
+                call_id = answered[1]
             else:
-                call_id = id_map.of(stored, f"tool:{index}")
-            if call_id in pending:
-                pending.remove(call_id)
+                known = id_map.sent.get(stored) if isinstance(stored, str) else None
+                call_id = known or id_map.for_call(stored, f"tool:{index}")
             message["tool_call_id"] = call_id
             own = original.name if isinstance(original, ToolMessage) else None
             name = own or names.get(call_id)

@@ -24,7 +24,7 @@ from agents.providers import ProviderConfig, make_chat_model
 from agents.providers.thinking import REASONING_KEY
 from tests.providers.test_wire_normalizer import check_message
 from tests.support.fake_openai import FakeOpenAI, Reply
-from tests.support.wire_streams import SentReply, replies
+from tests.support.wire_streams import SentReply, completions, replies
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +101,26 @@ def test_a_stream_cut_at_any_byte_gives_a_prefix_of_the_reply_or_one_sentence(
     assert names == [name for name, _ in sent.calls][: len(names)]
     reason = message.response_metadata.get("finish_reason")
     assert reason in (None, sent.finish_reason)
+
+
+@_HTTP
+@given(case=completions())
+def test_any_whole_completion_reads_as_what_was_sent(
+    server: FakeOpenAI, case: tuple[SentReply, dict[str, Any]]
+) -> None:
+    """A non-streamed completion (``streaming=False``) is read as a stream is."""
+    sent, message = case
+    server.reset()
+    server.script(Reply(completion=message))
+
+    async def invoke() -> AIMessage:
+        handle = _model(server)
+        try:
+            model = handle.model.model_copy(update={"streaming": False})
+            answer = await model.ainvoke("hi")
+            assert isinstance(answer, AIMessage)
+            return answer
+        finally:
+            await handle.http_async_client.aclose()
+
+    check_message(asyncio.run(invoke()), sent)

@@ -169,3 +169,40 @@ def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
         group, fragments = fragments[:size], fragments[size:]
         deltas.append({"tool_calls": [_shuffled(draw, f) for f in group]})
     return deltas
+
+
+@st.composite
+def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
+    """A reply and one non-streamed ``choices[0].message`` for it (with ``finish_reason``):
+    reasoning in any field, ids present, missing or empty, fields in any order."""
+    sent = SentReply(
+        content=draw(_TEXT),
+        reasoning=draw(st.one_of(st.just(""), _TEXT)),
+        reasoning_way=draw(st.sampled_from(REASONING_WAYS)),
+        calls=draw(
+            st.lists(st.tuples(st.sampled_from(["read_file", "search"]), _ARGS), max_size=3)
+        ),
+        refusal=draw(st.one_of(st.just(""), _TEXT)),
+        finish_reason=draw(st.sampled_from(FINISH_REASONS)),
+    )
+    message: dict[str, Any] = {"role": "assistant", "content": sent.content or None}
+    if sent.reasoning:
+        if sent.reasoning_way == "think":
+            message["content"] = f"<think>{sent.reasoning}</think>{sent.content}"
+        else:
+            message.update(_reasoning_delta(sent.reasoning_way, sent.reasoning))
+            message["content"] = sent.content or None
+    if sent.refusal:
+        message["refusal"] = sent.refusal
+    ids = draw(st.sampled_from(["unique", "missing", "empty"]))
+    calls = []
+    for position, (name, args) in enumerate(sent.calls):
+        call: dict[str, Any] = {"type": "function", "function": {"name": name,
+                                "arguments": json.dumps(args)}}  # fmt: skip
+        if ids != "missing":
+            call["id"] = f"srv_{position}" if ids == "unique" else ""
+        calls.append(_shuffled(draw, call))
+    if calls:
+        message["tool_calls"] = calls
+    message["finish_reason"] = sent.finish_reason
+    return sent, _shuffled(draw, message)
