@@ -35,6 +35,7 @@ from agents.providers.presets import (
     PRESETS,
     ProviderPreset,
     check_base_url,
+    endpoint_traits,
     get_preset,
     list_presets,
     traits_of,
@@ -394,7 +395,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     # ChatOpenAI that reads every server's reply alike (agents.providers.openai_reasoning).
     model = ReasoningChatOpenAI(
         send_reasoning=traits.send_reasoning_back,
-        tool_call_ids=traits.tool_call_ids,
+        tool_call_ids=traits.tool_call_ids or endpoint_traits(resolved.base_url).tool_call_ids,
         extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,

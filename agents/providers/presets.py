@@ -232,6 +232,23 @@ PROVIDER_NAMES: tuple[str, ...] = (AUTO, *PRESETS)
 """Every value the ``provider`` setting accepts."""
 
 
+ENDPOINT_TRAITS: Mapping[str, ModelTraits] = MappingProxyType(
+    {"api.mistral.ai": ModelTraits(tool_call_ids=MISTRAL_IDS)}
+)
+"""Traits of every model at a host no preset names (reached as ``openai-compatible``)."""
+
+
+def endpoint_traits(base_url: str | None) -> ModelTraits:
+    """The traits :data:`ENDPOINT_TRAITS` gives the host of ``base_url`` (plain otherwise)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(base_url or "").hostname or ""
+    except ValueError:
+        return PLAIN
+    return ENDPOINT_TRAITS.get(host.lower(), PLAIN)
+
+
 def traits_of(provider: str, model: str) -> ModelTraits:
     """The traits of ``model`` served by ``provider`` (plain for an unknown provider)."""
     preset = PRESETS.get(provider)

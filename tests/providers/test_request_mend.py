@@ -115,3 +115,23 @@ def test_reasoning_goes_back_in_its_own_field_and_in_the_one_a_server_asked_for(
     assert sent[0]["reasoning_details"] == [{"type": "reasoning.encrypted", "data": "xyz"}]
     assert sent[0]["reasoning"] == "PLAN"
     assert "reasoning_content" not in sent[0]
+
+
+def test_mistrals_endpoint_gets_its_id_format_from_the_traits_table() -> None:
+    from agents.providers import ProviderConfig, make_chat_model
+
+    config = ProviderConfig(
+        provider="openai-compatible",
+        base_url="https://api.mistral.ai/v1",
+        api_key=SecretStr("k"),
+        model="mistral-small-latest",
+    )
+    model = make_chat_model(config).model
+    assert isinstance(model, ReasoningChatOpenAI)
+    assert model.tool_call_ids == MISTRAL_IDS
+    config = ProviderConfig(
+        provider="openai-compatible", base_url="http://127.0.0.1:9/v1", model="m"
+    )
+    other = make_chat_model(config).model
+    assert isinstance(other, ReasoningChatOpenAI)
+    assert other.tool_call_ids is None
