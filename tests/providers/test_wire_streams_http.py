@@ -65,15 +65,26 @@ _HTTP = settings(
 )
 
 
+def read_sync(server: FakeOpenAI) -> AIMessageChunk:
+    """The sync ``stream`` path, merged."""
+    handle = _model(server)
+    total: AIMessageChunk | None = None
+    for chunk in handle.model.stream("hi"):
+        total = chunk if total is None else total + chunk
+    assert total is not None
+    return total
+
+
 @_HTTP
-@given(case=replies(), how=st.sampled_from(["astream", "ainvoke"]))
+@given(case=replies(), how=st.sampled_from(["astream", "ainvoke", "stream"]))
 def test_any_framing_over_http_merges_to_what_was_sent(
     server: FakeOpenAI, case: tuple[SentReply, list[dict[str, Any]]], how: str
 ) -> None:
     sent, events = case
     server.reset()
     server.script(Reply(events=events))
-    check_message(asyncio.run(read(server, how)), sent)
+    message = read_sync(server) if how == "stream" else asyncio.run(read(server, how))
+    check_message(message, sent)
 
 
 @_HTTP

@@ -169,6 +169,22 @@ class Reply:
         return cls(raw_body=body, content_type=content_type)
 
     @classmethod
+    def calls_without_index(cls, *calls: ToolCall, ids: bool = False) -> Reply:
+        """Tool calls as Gemini's OpenAI-compatible endpoint sends them: every call whole in
+        one chunk, no ``index``, ids empty (or given, with ``ids``), ``finish_reason: stop``."""
+        raw = [
+            {
+                "id": call.call_id() if ids else "",
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments_json()},
+            }
+            for call in calls
+        ]
+        choice = {"index": 0, "delta": {"role": "assistant", "tool_calls": raw}}
+        chunk = {"id": "chatcmpl-g", "object": "chat.completion.chunk", "model": "m"}
+        return cls(events=[{**chunk, "choices": [{**choice, "finish_reason": "stop"}]}])
+
+    @classmethod
     def from_tokens(cls, tokens: list[str], **kwargs: Any) -> Reply:
         return cls(content="".join(tokens), deltas=tokens, **kwargs)
 

@@ -93,6 +93,8 @@ def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
     deltas.extend({"content": piece} for piece in _pieces(draw, content))
     deltas.extend({"content": None, "refusal": piece} for piece in _pieces(draw, sent.refusal))
     deltas.extend(_call_deltas(draw, sent))
+    if not deltas:
+        deltas.append({"role": "assistant", "content": ""})  # a stream has one chunk at least
     events: list[dict[str, Any]] = []
     role_everywhere = draw(st.booleans())
     for delta in deltas:
