@@ -25,7 +25,8 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
   ``reasoning`` beside ``reasoning_details``) is read once.
 - **Refusals** (``delta.refusal`` / ``message.refusal``) go to ``additional_kwargs["refusal"]``,
   joined over the stream. The finish reason stays where langchain puts it
-  (``response_metadata["finish_reason"]``).
+  (``response_metadata["finish_reason"]``); a server that says it again on a later chunk (the
+  same or another) is read once, the first time, since merged chunks glue strings together.
 
 Guarantee (checked by generated streams in ``tests/providers/test_wire_normalizer.py``): however
 a reply's content, reasoning and calls are split into chunks, with ``index``, ``id``, ``role``
@@ -140,7 +141,7 @@ class _Call:
 class StreamNormalizer:
     """One per streamed reply: :meth:`chunk` every chunk dict in order (see the module)."""
 
-    __slots__ = ("_calls", "_field_told", "_last", "_next", "_reply")
+    __slots__ = ("_calls", "_field_told", "_finished", "_last", "_next", "_reply")
 
     def __init__(self, reply: str | None = None) -> None:
         self._reply = reply or uuid.uuid4().hex[:12]
@@ -148,6 +149,7 @@ class StreamNormalizer:
         self._last = -1
         self._next = 0
         self._field_told = False
+        self._finished = False
 
     def new_id(self, position: int) -> str:
         """Our id for the call at ``position`` of this reply."""
@@ -160,7 +162,13 @@ class StreamNormalizer:
         if not choices:
             return None
         choice = choices[0]
-        delta = choice.get("delta") if type(choice) is dict else None
+        if type(choice) is not dict:
+            return None
+        if choice.get("finish_reason") is not None:
+            if self._finished:
+                choice["finish_reason"] = None  # said once: merged, two would be glued
+            self._finished = True
+        delta = choice.get("delta")
         if type(delta) is not dict or delta.keys() <= _PLAIN:
             return None
         calls = delta.get("tool_calls")

@@ -152,3 +152,9 @@ def test_a_plain_content_chunk_is_left_as_it_came() -> None:
     before = json.dumps(chunk)
     assert StreamNormalizer().chunk(chunk) is None
     assert json.dumps(chunk) == before
+
+
+def test_a_finish_reason_said_twice_is_read_once() -> None:
+    finish = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+    message = merged([{"choices": [{"index": 0, "delta": {"content": "ok"}}]}, finish, finish])
+    assert message.response_metadata["finish_reason"] == "stop"

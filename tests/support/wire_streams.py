@@ -108,6 +108,8 @@ def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
             events[-1]["choices"][0]["finish_reason"] = sent.finish_reason
         else:
             events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+        if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
+            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
     if draw(st.booleans()):
         usage = {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
         events.append({"id": "chatcmpl-gen", "object": "chat.completion.chunk", "choices": [],
