@@ -7,7 +7,8 @@ one chunk that says what the run said: content, ``reasoning_content`` and ``reas
 tool-call deltas merged by index (names and arguments joined, ids as langchain merges them).
 
 Only plain deltas are merged: one choice, no finish reason, no usage, no log-probabilities, and
-no field it does not know. Anything else (the finish chunk, a usage chunk, an error) ends the
+no field it does not know. Tool calls without ``index`` (Gemini) are not plain: they go on as
+they came, in order, for :mod:`agents.providers.wire_normalizer` to place. Anything else (the finish chunk, a usage chunk, an error) ends the
 run and goes on as it came, so usage, finish reasons and errors keep their place. A run also
 ends where reasoning follows content, so their order survives (a merged chunk is read reasoning
 first).

@@ -7,12 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from pydantic import SecretStr
 
-from agents.providers.openai_reasoning import ReasoningChatOpenAI
+from agents.providers.openai_reasoning import (
+    ReasoningChatOpenAI,
+    asks_for_ids,
+    asks_for_reasoning,
+)
 from agents.providers.presets import MISTRAL_IDS, ToolCallIds
 from agents.providers.request_mend import mend_messages
 from agents.providers.wire_normalizer import DETAILS_KEY, REASONING_FIELD_KEY
@@ -135,3 +140,32 @@ def test_mistrals_endpoint_gets_its_id_format_from_the_traits_table() -> None:
     other = make_chat_model(config).model
     assert isinstance(other, ReasoningChatOpenAI)
     assert other.tool_call_ids is None
+
+
+def _bad_request(message: str) -> Any:
+    import httpx2 as httpx
+    import openai
+
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    response = httpx.Response(400, request=request)
+    return openai.BadRequestError(message, response=response, body={"message": message})
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("Missing `reasoning_content` field in the assistant message at index 2.", "reasoning_content"),
+        ("Missing `reasoning` field in the assistant message at message index 1.", "reasoning"),
+        ("reasoning_details is required for assistant messages with tool_calls", "reasoning_details"),
+        ("Invalid request: messages[1] is missing", None),
+        ("Rate limit reached for requests.", None),
+    ],
+)  # fmt: skip
+def test_the_field_a_400_asks_for_is_the_one_it_names(text: str, field: str | None) -> None:
+    assert asks_for_reasoning(_bad_request(text)) == field
+
+
+def test_mistrals_id_400_names_the_format() -> None:
+    text = "Tool call id was call_0 but must be a-z, A-Z, 0-9, with a length of 9."
+    assert asks_for_ids(_bad_request(text)) == MISTRAL_IDS
+    assert asks_for_ids(_bad_request("Missing `reasoning` field")) is None
