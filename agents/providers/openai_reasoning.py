@@ -76,32 +76,39 @@ _T = TypeVar("_T")
 
 _NORMALIZER: ContextVar[StreamNormalizer | None] = ContextVar("wire_normalizer", default=None)
 """The normalizer of the stream whose chunk is being converted: set before each step of that
-stream (never reset, so a stream closed from elsewhere leaves no token behind)."""
+stream and cleared when it ends (set, never reset by token: a stream may be closed from
+another context)."""
 
 
 async def _normalized(stream: AsyncIterator[_T]) -> AsyncIterator[_T]:
     """``stream`` (langchain-openai's own) with its raw chunks read by one
     :class:`StreamNormalizer` (see ``_convert_chunk_to_generation_chunk``)."""
     normalizer = StreamNormalizer()
-    while True:
-        _NORMALIZER.set(normalizer)
-        try:
-            item = await anext(stream)
-        except StopAsyncIteration:
-            return
-        yield item
+    try:
+        while True:
+            _NORMALIZER.set(normalizer)
+            try:
+                item = await anext(stream)
+            except StopAsyncIteration:
+                return
+            yield item
+    finally:
+        _NORMALIZER.set(None)
 
 
 def _normalized_sync(stream: Iterator[_T]) -> Iterator[_T]:
     """:func:`_normalized` for the sync stream."""
     normalizer = StreamNormalizer()
-    while True:
-        _NORMALIZER.set(normalizer)
-        try:
-            item = next(stream)
-        except StopIteration:
-            return
-        yield item
+    try:
+        while True:
+            _NORMALIZER.set(normalizer)
+            try:
+                item = next(stream)
+            except StopIteration:
+                return
+            yield item
+    finally:
+        _NORMALIZER.set(None)
 
 
 def _usage_in_choice(chunk: dict[str, Any]) -> dict[str, Any]:
