@@ -31,6 +31,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
 
 from agents.providers.presets import ToolCallIds
+from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
@@ -44,7 +45,9 @@ and the field that 400 named."""
 _LEARNT_IDS: dict[tuple[str, str], ToolCallIds] = {}
 """(base URL, model) of servers that answered 400 to a tool-call id not in their format."""
 
-_FIELD_NAMED = re.compile(r"\breasoning(?:_content|_details)?\b")
+_FIELD_NAMED = re.compile(r"\breasoning(?:_content|_details)?\b(?![.\[])")
+"""A reasoning field named as a message's field (not a request parameter such as
+``reasoning.effort``)."""
 _ID_FORMAT = re.compile(r"tool.?call.?id\b.{0,200}?\blength of (\d{1,3})", re.I | re.S)
 
 
@@ -56,8 +59,10 @@ def needs_reasoning_back(base_url: str | None, model: str) -> bool:
 def asks_for_reasoning(exc: openai.BadRequestError) -> str | None:
     """The field a 400 says an assistant message lacks its reasoning in, if it says so
     (``reasoning_content``, ``reasoning`` or ``reasoning_details``)."""
-    text = f"{exc.message} {exc.body}".lower()
+    text = provider_text(exc).lower()
     if "missing" not in text and "required" not in text:
+        return None
+    if "message" not in text:  # it is about a message of the history, not a parameter
         return None
     found = _FIELD_NAMED.search(text)
     return found.group(0) if found else None

@@ -156,9 +156,11 @@ def _bad_request(message: str) -> Any:
     [
         ("Missing `reasoning_content` field in the assistant message at index 2.", "reasoning_content"),
         ("Missing `reasoning` field in the assistant message at message index 1.", "reasoning"),
-        ("reasoning_details is required for assistant messages with tool_calls", "reasoning_details"),
+        ("reasoning_details is required for assistant messages with tool calls", "reasoning_details"),
         ("Invalid request: messages[1] is missing", None),
         ("Rate limit reached for requests.", None),
+        ("Missing required parameter: 'reasoning.effort'.", None),
+        ("reasoning is required in the request body", None),
     ],
 )  # fmt: skip
 def test_the_field_a_400_asks_for_is_the_one_it_names(text: str, field: str | None) -> None:
