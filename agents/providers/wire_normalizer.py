@@ -11,7 +11,9 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
   lacks one. :class:`StreamNormalizer` gives each call a position: an index-less fragment with
   a new id (a named one, or after a call that had its own), or with a name while the previous call's arguments are already whole JSON (or empty
   and named otherwise), starts a new call; any other index-less fragment continues the last
-  call. Every call gets an id: the server's, else one of ours (``call_<reply>_<position>``,
+  call. A fragment whose ``index`` is taken by a call with another id is a new call (servers
+  that number every call 0). Calls are numbered in the order they first appear. Every call
+  gets an id: the server's, else one of ours (``call_<reply>_<position>``,
   stable over the reply, unique across replies), sent once in the call's first fragment so
   langchain keeps it whole. That id is what is stored and sent back.
 - **Reasoning** arrives in ``reasoning_content`` (DeepSeek, Kimi, Qwen), ``reasoning`` (vLLM,
@@ -141,11 +143,13 @@ class _Call:
 class StreamNormalizer:
     """One per streamed reply: :meth:`chunk` every chunk dict in order (see the module)."""
 
-    __slots__ = ("_calls", "_field_told", "_finished", "_last", "_next", "_reply")
+    __slots__ = ("_by_index", "_calls", "_field_told", "_finished", "_last", "_next", "_reply")
 
     def __init__(self, reply: str | None = None) -> None:
         self._reply = reply or uuid.uuid4().hex[:12]
         self._calls: dict[int, _Call] = {}
+        self._by_index: dict[int, int] = {}
+        """The server's ``index`` -> the position of the call it now means."""
         self._last = -1
         self._next = 0
         self._field_told = False
@@ -204,8 +208,7 @@ class StreamNormalizer:
             server_id = None
         index = raw.get("index")
         if type(index) is int:
-            position = index
-            self._next = max(self._next, index + 1)
+            position = self._indexed(index, server_id)
         else:
             position = self._position(server_id, name if type(name) is str else None)
         call = self._calls.get(position)
@@ -217,8 +220,8 @@ class StreamNormalizer:
             call.server_id = server_id
             call.id = server_id or self.new_id(position)
             out_id: str | None = call.id
-        elif server_id is not None and call.server_id is not None:
-            out_id = server_id  # the server's own ids, merged as langchain merges them
+        elif server_id is not None and server_id == call.server_id:
+            out_id = server_id  # repeated: langchain keeps one
         else:
             out_id = None  # ours was sent with the first fragment
         if type(name) is str and name:
@@ -231,6 +234,17 @@ class StreamNormalizer:
             "type": raw.get("type") or "function",
             "function": {"name": name, "arguments": args if type(args) is str else ""},
         }
+
+    def _indexed(self, index: int, server_id: str | None) -> int:
+        """The position of a fragment the server gave ``index``: its own call's, unless it
+        brings another id than that call's (servers that number every call 0)."""
+        position = self._by_index.get(index)
+        if position is not None:
+            call = self._calls[position]
+            if server_id is None or call.server_id is None or server_id == call.server_id:
+                return position
+        position = self._by_index[index] = self._take_next()
+        return position
 
     def _position(self, server_id: str | None, name: str | None) -> int:
         """The position of an index-less fragment (see the module)."""

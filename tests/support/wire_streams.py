@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", None)
 REASONING_WAYS = ("reasoning_content", "reasoning", "reasoning_details", "openrouter", "think")
 """``openrouter``: ``reasoning`` and ``reasoning_details`` both, with the same text."""
-CALL_WAYS = ("indexed", "indexless whole", "indexless split")
+CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split")
+"""``index zero``: every call numbered 0, told apart by its id (as some servers send them)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
 _ARGS = st.dictionaries(
@@ -141,7 +142,7 @@ def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
     if not sent.calls:
         return []
     way = draw(st.sampled_from(CALL_WAYS))
-    ids = draw(st.sampled_from(["unique", "missing", "empty"]))
+    ids = "unique" if way == "index zero" else draw(st.sampled_from(["unique", "missing", "empty"]))
     repeat_names = way != "indexless whole" and draw(st.booleans())
     fragments: list[dict[str, Any]] = []
     for position, (name, args) in enumerate(sent.calls):
@@ -151,8 +152,8 @@ def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
             head["id"] = f"srv_{position}_{draw(st.integers(0, 9))}"
         elif ids == "empty":
             head["id"] = ""
-        if way == "indexed":
-            head["index"] = position
+        if way in ("indexed", "index zero"):
+            head["index"] = 0 if way == "index zero" else position
         if way == "indexless whole":
             head["function"]["arguments"] = text
             fragments.append(head)
@@ -160,8 +161,8 @@ def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
         fragments.append(head)
         for piece in _pieces(draw, text, empty=False):
             fragment: dict[str, Any] = {"function": {"arguments": piece}}
-            if way == "indexed":
-                fragment["index"] = position
+            if way in ("indexed", "index zero"):
+                fragment["index"] = 0 if way == "index zero" else position
             if repeat_names:
                 fragment["function"]["name"] = name
                 if "id" in head:
