@@ -8,14 +8,16 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
 - **Tool calls** arrive with or without ``index`` (Gemini's endpoint sends none, often several
   complete calls in one chunk), with ids missing or empty, and may end with ``finish_reason:
   "stop"``. langchain-openai reads ``tool_call["index"]`` and drops every call of a chunk that
-  lacks one. :class:`StreamNormalizer` gives each call a position: an index-less fragment with
-  a new id (a named one, or after a call that had its own), or with a name while the previous call's arguments are already whole JSON (or empty
-  and named otherwise), starts a new call; any other index-less fragment continues the last
-  call. A fragment whose ``index`` is taken by a call with another id is a new call (servers
-  that number every call 0). Calls are numbered in the order they first appear. Every call
-  gets an id: the server's, else one of ours (``call_<reply>_<position>``,
-  stable over the reply, unique across replies), sent once in the call's first fragment so
-  langchain keeps it whole. That id is what is stored and sent back.
+  lacks one. :class:`StreamNormalizer` gives each call a position, numbered in the order calls
+  first appear. An index-less fragment starts a new call when it brings a new id (a named
+  fragment's, or one after a call that had its own id), or a name while the previous call's
+  arguments are already whole JSON (or empty, under another name); any other index-less
+  fragment continues the last call. A fragment whose ``index`` belongs to a call with another
+  id is a new call (servers that number every call 0). Every call gets an id: the server's,
+  else one of ours (``call_<reply>_<position>``, stable over the reply, unique across
+  replies), sent once in the call's first fragment so langchain keeps it whole. That id is
+  what is stored and sent back. Fragments of one call in one chunk are joined (langchain
+  reads each entry of a chunk as a call of its own).
 - **Reasoning** arrives in ``reasoning_content`` (DeepSeek, Kimi, Qwen), ``reasoning`` (vLLM,
   SGLang, Ollama, OpenRouter) or ``reasoning_details`` (OpenRouter: a list of
   ``reasoning.text`` / ``reasoning.summary`` / ``reasoning.encrypted`` items), or inline as
@@ -33,8 +35,10 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
 Guarantee (checked by generated streams in ``tests/providers/test_wire_normalizer.py``): however
 a reply's content, reasoning and calls are split into chunks, with ``index``, ``id``, ``role``
 or repeated names dropped and whatever the finish reason, the merged message holds the content
-sent, the reasoning sent, and one call per call sent (name, arguments, order) with a non-empty,
-unique id. A plain content chunk costs one key-set test.
+sent, the reasoning sent, the refusal sent, the finish reason sent, and one call per call sent
+(name, arguments, order) with a non-empty, unique id; ``tests/providers/test_wire_streams_http.py``
+checks the same over HTTP, streamed and whole, and that a body cut at any byte gives a prefix
+of the reply or one sentence. A plain content chunk costs one key-set test.
 """
 
 from __future__ import annotations
