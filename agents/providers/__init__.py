@@ -396,6 +396,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     model = ReasoningChatOpenAI(
         send_reasoning=traits.send_reasoning_back,
         tool_call_ids=traits.tool_call_ids or endpoint_traits(resolved.base_url).tool_call_ids,
+        send_call_extras=traits.call_extras or endpoint_traits(resolved.base_url).call_extras,
         extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,

@@ -35,13 +35,21 @@ from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
-from agents.providers.wire_normalizer import StreamNormalizer, fill_missing_ids
+from agents.providers.wire_normalizer import (
+    CALL_EXTRAS_KEY,
+    StreamNormalizer,
+    completion_call_extras,
+    fill_missing_ids,
+)
 
 logger = logging.getLogger(__name__)
 
 _NEEDS_REASONING_BACK: dict[tuple[str, str], str] = {}
 """(base URL, model) of servers that answered 400 to a tool call sent without its reasoning,
 and the field that 400 named."""
+_NEEDS_CALL_EXTRAS: set[tuple[str, str]] = set()
+"""(base URL, model) of servers that answered 400 to a tool call sent without its
+signature (Gemini's ``thought_signature``)."""
 _LEARNT_IDS: dict[tuple[str, str], ToolCallIds] = {}
 """(base URL, model) of servers that answered 400 to a tool-call id not in their format."""
 
@@ -66,6 +74,12 @@ def asks_for_reasoning(exc: openai.BadRequestError) -> str | None:
         return None
     found = _FIELD_NAMED.search(text)
     return found.group(0) if found else None
+
+
+def asks_for_call_extras(exc: openai.BadRequestError) -> bool:
+    """Whether a 400 says a tool call lacks the signature the server attached to it."""
+    text = provider_text(exc).lower()
+    return "thought_signature" in text or "thought signature" in text
 
 
 def asks_for_ids(exc: openai.BadRequestError) -> ToolCallIds | None:
@@ -132,9 +146,14 @@ class ReasoningChatOpenAI(ChatOpenAI):
     """Send an assistant message's reasoning back with its tool calls (the preset says so)."""
     tool_call_ids: ToolCallIds | None = None
     """The only tool-call ids the server accepts (the preset says so), else any."""
+    send_call_extras: bool = False
+    """Send back what the server attached to its tool calls (the traits say so)."""
 
     def _key(self) -> tuple[str, str]:
         return (self.openai_api_base or "", self.model_name)
+
+    def _sends_call_extras(self) -> bool:
+        return self.send_call_extras or self._key() in _NEEDS_CALL_EXTRAS
 
     def _sends_reasoning(self) -> bool:
         return self.send_reasoning or needs_reasoning_back(self.openai_api_base, self.model_name)
@@ -150,6 +169,13 @@ class ReasoningChatOpenAI(ChatOpenAI):
             logger.info(
                 "server needs reasoning sent back with tool calls; asking again",
                 extra={"base_url": key[0], "model": key[1], "field": field},
+            )
+            return True
+        if asks_for_call_extras(exc) and not self._sends_call_extras():
+            _NEEDS_CALL_EXTRAS.add(key)
+            logger.info(
+                "server needs its tool-call signatures back; asking again",
+                extra={"base_url": key[0], "model": key[1]},
             )
             return True
         ids = asks_for_ids(exc)
@@ -261,6 +287,11 @@ class ReasoningChatOpenAI(ChatOpenAI):
             message = generation.message
             if isinstance(message, AIMessage):
                 fill_missing_ids(message)
+                attached = (
+                    completion_call_extras(fields.get("tool_calls"), message) if fields else {}
+                )
+                if attached:
+                    message.additional_kwargs[CALL_EXTRAS_KEY] = attached
             if message.additional_kwargs.get("refusal", "") is None:
                 del message.additional_kwargs["refusal"]
             if extras:
@@ -297,5 +328,6 @@ class ReasoningChatOpenAI(ChatOpenAI):
                 ids=_LEARNT_IDS.get(key) or self.tool_call_ids,
                 reasoning_back=self._sends_reasoning(),
                 learnt_field=_NEEDS_REASONING_BACK.get(key),
+                call_extras=self._sends_call_extras(),
             )
         return payload

@@ -71,6 +71,10 @@ class ModelTraits:
     reasoning is read from whichever of ``REASONING_FIELDS`` it comes in and sent back in the
     field it came in (the one a 400 names, for a server that was not known to need it; that
     is learnt per base URL and model)."""
+    call_extras: bool = False
+    """Send back what the server attached to its tool calls (``CALL_EXTRA_FIELDS``: Gemini's
+    thought signatures in ``extra_content``), else it answers 400; learnt from that 400 too.
+    Only servers that need them get them: another server may refuse a field it does not know."""
     tool_call_ids: ToolCallIds | None = None
     """The only tool-call ids the server accepts (None: any non-empty string); a server that
     answers 400 naming the format is learnt per base URL and model."""
@@ -81,6 +85,10 @@ class ModelTraits:
 
 REASONING_FIELDS: tuple[str, ...] = ("reasoning_content", "reasoning", "reasoning_details")
 """Every wire field a server puts reasoning in (``reasoning_details``: a list of items)."""
+
+CALL_EXTRA_FIELDS: tuple[str, ...] = ("extra_content",)
+"""Fields a server attaches to a tool call beside OpenAI's, kept with the call (Gemini's
+``extra_content.google.thought_signature``)."""
 
 PLAIN = ModelTraits()
 NO_TRAITS: Mapping[str, ModelTraits] = MappingProxyType({})
@@ -233,7 +241,10 @@ PROVIDER_NAMES: tuple[str, ...] = (AUTO, *PRESETS)
 
 
 ENDPOINT_TRAITS: Mapping[str, ModelTraits] = MappingProxyType(
-    {"api.mistral.ai": ModelTraits(tool_call_ids=MISTRAL_IDS)}
+    {
+        "api.mistral.ai": ModelTraits(tool_call_ids=MISTRAL_IDS),
+        "generativelanguage.googleapis.com": ModelTraits(call_extras=True),
+    }
 )
 """Traits of every model at a host no preset names (reached as ``openai-compatible``)."""
 

@@ -16,6 +16,8 @@ provider) is never rewritten to suit one of them; :func:`mend_messages` mends th
   open one.
 - **Tool messages carry ``name``** (Mistral refuses them without; langchain-openai strips it):
   the tool message's own name, else the name of the call it answers.
+- **What the server attached to its calls** (Gemini's thought signatures in
+  ``extra_content``), back on those calls, for a server that needs them.
 - **Reasoning back in the field it came in** (``reasoning_content``, ``reasoning`` or
   ``reasoning_details``), for the assistant messages with tool calls, when the server needs it.
 
@@ -32,9 +34,14 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from agents.providers.presets import ToolCallIds
+from agents.providers.presets import CALL_EXTRA_FIELDS, ToolCallIds
 from agents.providers.thinking import REASONING_KEY
-from agents.providers.wire_normalizer import DETAILS_KEY, REASONING_FIELD_KEY, join_details
+from agents.providers.wire_normalizer import (
+    CALL_EXTRAS_KEY,
+    DETAILS_KEY,
+    REASONING_FIELD_KEY,
+    join_details,
+)
 
 
 class _Ids:
@@ -101,6 +108,7 @@ def mend_messages(
     ids: ToolCallIds | None = None,
     reasoning_back: bool = False,
     learnt_field: str | None = None,
+    call_extras: bool = False,
 ) -> None:
     """Mend the request's ``sent`` messages in place (see the module); ``originals`` are the
     messages they were built from, one for one."""
@@ -113,8 +121,17 @@ def mend_messages(
         original = originals[index] if index < len(originals) else None
         if role == "assistant" and message.get("tool_calls"):
             pending = []
+            kept = (
+                original.additional_kwargs.get(CALL_EXTRAS_KEY)
+                if call_extras and isinstance(original, AIMessage)
+                else None
+            )
+            extras = kept if isinstance(kept, dict) else {}
             for position, call in enumerate(message["tool_calls"]):
                 stored = call.get("id")
+                attached = extras.get(stored) if isinstance(stored, str) else None
+                if isinstance(attached, dict):
+                    call.update({f: attached[f] for f in CALL_EXTRA_FIELDS if f in attached})
                 call_id = id_map.for_call(stored, f"{index}:{position}")
                 call["id"] = call_id
                 function = call.get("function")

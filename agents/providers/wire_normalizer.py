@@ -49,13 +49,16 @@ from typing import Any
 
 import orjson
 
-from agents.providers.presets import REASONING_FIELDS
+from agents.providers.presets import CALL_EXTRA_FIELDS, REASONING_FIELDS
 from agents.providers.thinking import REASONING_KEY
 
 REASONING_FIELD_KEY = "reasoning_field"
 """Where a message's ``additional_kwargs`` name the wire field its reasoning came in."""
 DETAILS_KEY = "reasoning_details"
 """Where a message's ``additional_kwargs`` keep OpenRouter's raw reasoning items."""
+CALL_EXTRAS_KEY = "tool_call_extras"
+"""Where a message's ``additional_kwargs`` keep what a server attached to each tool call
+(``CALL_EXTRA_FIELDS``), by call id."""
 REFUSAL_KEY = "refusal"
 """Where a message's ``additional_kwargs`` hold the model's refusal text."""
 
@@ -135,9 +138,10 @@ def _whole_json(text: str) -> bool:
 
 
 class _Call:
-    __slots__ = ("args", "id", "name", "server_id")
+    __slots__ = ("args", "extras_told", "id", "name", "server_id")
 
     def __init__(self) -> None:
+        self.extras_told = False
         self.id: str | None = None
         self.server_id: str | None = None
         self.name = ""
@@ -147,7 +151,16 @@ class _Call:
 class StreamNormalizer:
     """One per streamed reply: :meth:`chunk` every chunk dict in order (see the module)."""
 
-    __slots__ = ("_by_index", "_calls", "_field_told", "_finished", "_last", "_next", "_reply")
+    __slots__ = (
+        "_by_index",
+        "_call_extras",
+        "_calls",
+        "_field_told",
+        "_finished",
+        "_last",
+        "_next",
+        "_reply",
+    )
 
     def __init__(self, reply: str | None = None) -> None:
         self._reply = reply or uuid.uuid4().hex[:12]
@@ -158,6 +171,7 @@ class StreamNormalizer:
         self._next = 0
         self._field_told = False
         self._finished = False
+        self._call_extras: dict[str, dict[str, Any]] = {}
 
     def new_id(self, position: int) -> str:
         """Our id for the call at ``position`` of this reply."""
@@ -183,6 +197,10 @@ class StreamNormalizer:
         if type(calls) is list and calls:
             mended = [self._call(c) for c in calls if type(c) is dict]
             delta["tool_calls"] = _one_per_call(mended) if len(mended) > 1 else mended
+            if self._call_extras:
+                extras = self.extras(delta) or {}
+                extras[CALL_EXTRAS_KEY], self._call_extras = self._call_extras, {}
+                return extras
         return self.extras(delta)
 
     def extras(self, fields: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -228,6 +246,11 @@ class StreamNormalizer:
             out_id = server_id  # repeated: langchain keeps one
         else:
             out_id = None  # ours was sent with the first fragment
+        if not call.extras_told and call.id is not None:
+            kept = {f: raw[f] for f in CALL_EXTRA_FIELDS if raw.get(f) is not None}
+            if kept:
+                self._call_extras[call.id] = kept  # once: merged, strings would be glued
+                call.extras_told = True
         if type(name) is str and name:
             call.name = name
         if type(args) is str and args:
@@ -273,10 +296,33 @@ class StreamNormalizer:
         return position
 
 
+def completion_call_extras(raw_calls: Any, message: Any) -> dict[str, dict[str, Any]]:
+    """What a finished completion's server attached to its tool calls, by the ids the
+    ``AIMessage``'s calls have (paired by the server's id, else by order)."""
+    if type(raw_calls) is not list:
+        return {}
+    calls = [*message.tool_calls, *message.invalid_tool_calls]
+    by_order = not message.invalid_tool_calls and len(calls) == len(raw_calls)
+    out: dict[str, dict[str, Any]] = {}
+    for position, raw in enumerate(raw_calls):
+        if type(raw) is not dict:
+            continue
+        kept = {f: raw[f] for f in CALL_EXTRA_FIELDS if raw.get(f) is not None}
+        if not kept:
+            continue
+        call_id = raw.get("id") if type(raw.get("id")) is str and raw.get("id") else None
+        if call_id is None and by_order:
+            call_id = calls[position].get("id")
+        if call_id:
+            out[call_id] = kept
+    return out
+
+
 def reasoning_meta(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """What a stored reply keeps of its reasoning's wire form (the field it came in, and
-    OpenRouter's items joined), from its message's ``additional_kwargs``: a later turn, or a
-    resumed one, sends the reasoning back in that field (:func:`reasoning_kwargs`)."""
+    """What a stored reply keeps of its wire form (the field its reasoning came in,
+    OpenRouter's reasoning items joined, what the server attached to its calls), from its
+    message's ``additional_kwargs``: a later turn, or a resumed one, sends them back where the
+    server needs them (:func:`reasoning_kwargs`)."""
     meta: dict[str, Any] = {}
     field = kwargs.get(REASONING_FIELD_KEY)
     if isinstance(field, str) and field in REASONING_FIELDS:
@@ -284,6 +330,9 @@ def reasoning_meta(kwargs: Mapping[str, Any]) -> dict[str, Any]:
     details = kwargs.get(DETAILS_KEY)
     if isinstance(details, list) and details:
         meta[DETAILS_KEY] = join_details(details)
+    extras = kwargs.get(CALL_EXTRAS_KEY)
+    if isinstance(extras, Mapping) and extras:
+        meta[CALL_EXTRAS_KEY] = {k: dict(v) for k, v in extras.items() if isinstance(v, Mapping)}
     return meta
 
 

@@ -216,8 +216,7 @@ class TurnEventMapper:
             self.recorder.append(rest)
             yield TokenDelta(self.recorder.reply_id or "", rest)
         meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
-        if reasoning:
-            meta.update(reasoning_meta(message.additional_kwargs))
+        meta.update(reasoning_meta(message.additional_kwargs))
         usage = usage_of(message)
         if usage is not None:
             self._replies_have_usage = True

@@ -64,10 +64,13 @@ def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
 def _reasoning_kept(record: MessageRecord, calls: list[dict[str, Any]]) -> dict[str, Any]:
     """A tool-calling reply's reasoning, which a thinking model's server needs back with its
     calls (the model sends it only to those: ``agents.providers.openai_reasoning``); none otherwise."""
-    reasoning = record.meta.get("reasoning")
-    if not calls or not isinstance(reasoning, str):
+    if not calls:
         return {}
-    return {REASONING_KEY: reasoning, **reasoning_kwargs(record.meta)}
+    kept = reasoning_kwargs(record.meta)
+    reasoning = record.meta.get("reasoning")
+    if isinstance(reasoning, str):
+        kept[REASONING_KEY] = reasoning
+    return kept
 
 
 def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:

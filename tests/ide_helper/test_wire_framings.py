@@ -159,3 +159,31 @@ async def test_calls_without_ids_never_end_in_a_bad_response_error(
     calls, answered, _ = sent_tool_rounds(fake_openai.chat_bodies[-1])
     assert calls == answered
     assert all(calls)
+
+
+async def test_geminis_thought_signatures_go_back_on_their_calls_after_the_400_asking(
+    store: Any, tmp_path: Path, project: Path, fake_openai: Any, openai_model: Any
+) -> None:
+    fake_openai.needs_call_extras = True
+    fake_openai.script(
+        Reply.calls_without_index(
+            ToolCall("read_file", {"path": "src/app.py"}),
+            ToolCall("list_files", {}),
+            signatures=True,
+        ),
+        Reply("Read."),
+        Reply("Still read."),
+    )
+    model = openai_model()
+    first = await turn(store, tmp_path, start(store, project, "read"), model)
+
+    assert isinstance(first[-1], RunFinished), first[-1]
+    bodies = fake_openai.chat_bodies
+    assert len(bodies) == 3  # the calls, the refused follow-up, its one retry
+    sent = next(m for m in bodies[2]["messages"] if m.get("tool_calls"))["tool_calls"]
+    assert [c["extra_content"]["google"]["thought_signature"] for c in sent] == ["SIG0", "SIG1"]
+
+    user = start(store, project, "again", parent=first[-1].leaf_id)
+    second = await turn(store, tmp_path, user, model)
+    assert isinstance(second[-1], RunFinished), second[-1]
+    assert len(fake_openai.chat_bodies) == 4  # remembered, and kept in the store: no 400

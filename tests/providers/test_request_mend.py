@@ -20,7 +20,7 @@ from agents.providers.openai_reasoning import (
 )
 from agents.providers.presets import MISTRAL_IDS, ToolCallIds
 from agents.providers.request_mend import mend_messages
-from agents.providers.wire_normalizer import DETAILS_KEY, REASONING_FIELD_KEY
+from agents.providers.wire_normalizer import CALL_EXTRAS_KEY, DETAILS_KEY, REASONING_FIELD_KEY
 
 _IDS = st.one_of(
     st.just(""),
@@ -171,3 +171,36 @@ def test_mistrals_id_400_names_the_format() -> None:
     text = "Tool call id was call_0 but must be a-z, A-Z, 0-9, with a length of 9."
     assert asks_for_ids(_bad_request(text)) == MISTRAL_IDS
     assert asks_for_ids(_bad_request("Missing `reasoning` field")) is None
+
+
+def test_call_extras_go_back_only_to_a_server_that_needs_them() -> None:
+    signed = {"google": {"thought_signature": "SIG"}}
+    original = AIMessage(
+        "",
+        tool_calls=[{"name": "s", "args": {}, "id": "a"}],
+        additional_kwargs={CALL_EXTRAS_KEY: {"a": {"extra_content": signed}}},
+    )
+
+    def sent() -> list[dict[str, Any]]:
+        return [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "s", "arguments": "{}"}}]}]  # fmt: skip
+
+    needs, other = sent(), sent()
+    mend_messages(needs, [original], call_extras=True)
+    mend_messages(other, [original])
+    assert needs[0]["tool_calls"][0]["extra_content"] == signed
+    assert "extra_content" not in other[0]["tool_calls"][0]
+
+
+def test_geminis_endpoint_gets_its_signatures_back_from_the_traits_table() -> None:
+    from agents.providers import ProviderConfig, make_chat_model
+
+    config = ProviderConfig(
+        provider="openai-compatible",
+        base_url="https://generativelanguage.googleapis.com/v1beta/openai",
+        api_key=SecretStr("k"),
+        model="gemini-2.5-flash",
+    )
+    model = make_chat_model(config).model
+    assert isinstance(model, ReasoningChatOpenAI)
+    assert model.send_call_extras

@@ -21,6 +21,7 @@ from agents.providers.openai_reasoning import _NORMALIZER, ReasoningChatOpenAI
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import REASONING_KEY
 from agents.providers.wire_normalizer import (
+    CALL_EXTRAS_KEY,
     DETAILS_KEY,
     REASONING_FIELD_KEY,
     StreamNormalizer,
@@ -158,3 +159,17 @@ def test_a_finish_reason_said_twice_is_read_once() -> None:
     finish = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
     message = merged([{"choices": [{"index": 0, "delta": {"content": "ok"}}]}, finish, finish])
     assert message.response_metadata["finish_reason"] == "stop"
+
+
+def test_what_a_server_attaches_to_a_call_is_kept_once_by_its_id() -> None:
+    signed = {"google": {"thought_signature": "SIG"}}
+    message = merged(
+        [
+            _call(function={"name": "search", "arguments": '{"q":'}, extra_content=signed),
+            _call(function={"arguments": ' "x"}'}, extra_content=signed),  # said again
+            _call(function={"name": "read_file", "arguments": "{}"}),
+        ]
+    )
+    first, second = message.tool_calls
+    assert message.additional_kwargs[CALL_EXTRAS_KEY] == {first["id"]: {"extra_content": signed}}
+    assert second["id"] not in message.additional_kwargs[CALL_EXTRAS_KEY]

@@ -104,6 +104,9 @@ class FakeOpenAI:
         self.tool_call_id_pattern: str | None = None
         """Answer 400 in Mistral's words to a request with a tool-call id (an assistant call's
         or a tool message's) this regular expression does not match whole."""
+        self.needs_call_extras = False
+        """Answer 400 in Gemini's words to an assistant tool call sent without its
+        ``extra_content`` (the thought signature the server attached to it)."""
         self.needs_tool_names = False
         """Answer 400 to a tool message without ``name``, as Mistral does."""
         self.requests: list[RecordedRequest] = []
@@ -186,7 +189,10 @@ class FakeOpenAI:
                 f"{missing}. For more information, please refer to the thinking mode guide."
             )
         for message in body.get("messages") or []:
-            ids = [call.get("id") for call in message.get("tool_calls") or ()]
+            calls = message.get("tool_calls") or ()
+            if self.needs_call_extras and any("extra_content" not in c for c in calls):
+                return "Function call is missing a thought_signature in functionCall parts."
+            ids = [call.get("id") for call in calls]
             if message.get("role") == "tool":
                 ids.append(message.get("tool_call_id"))
                 if self.needs_tool_names and not message.get("name"):

@@ -169,10 +169,13 @@ class Reply:
         return cls(raw_body=body, content_type=content_type)
 
     @classmethod
-    def calls_without_index(cls, *calls: ToolCall, ids: bool = False) -> Reply:
+    def calls_without_index(
+        cls, *calls: ToolCall, ids: bool = False, signatures: bool = False
+    ) -> Reply:
         """Tool calls as Gemini's OpenAI-compatible endpoint sends them: every call whole in
-        one chunk, no ``index``, ids empty (or given, with ``ids``), ``finish_reason: stop``."""
-        raw = [
+        one chunk, no ``index``, ids empty (or given, with ``ids``), ``finish_reason: stop``;
+        with ``signatures``, each with its ``extra_content`` thought signature."""
+        raw: list[dict[str, Any]] = [
             {
                 "id": call.call_id() if ids else "",
                 "type": "function",
@@ -180,6 +183,9 @@ class Reply:
             }
             for call in calls
         ]
+        if signatures:
+            for n, call in enumerate(raw):
+                call["extra_content"] = {"google": {"thought_signature": f"SIG{n}"}}
         choice = {"index": 0, "delta": {"role": "assistant", "tool_calls": raw}}
         chunk = {"id": "chatcmpl-g", "object": "chat.completion.chunk", "model": "m"}
         return cls(events=[{**chunk, "choices": [{**choice, "finish_reason": "stop"}]}])
