@@ -36,6 +36,7 @@ from agents.providers.presets import (
     PRESETS,
     ProviderPreset,
     check_base_url,
+    endpoint_traits,
     get_preset,
     list_presets,
     traits_of,
@@ -406,11 +407,12 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
     prepare_first_request()
-    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
     traits = traits_of(resolved.provider, resolved.model)
-    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
+    # ChatOpenAI that reads every server's reply alike (agents.providers.openai_reasoning).
     model = ReasoningChatOpenAI(
         send_reasoning=traits.send_reasoning_back,
+        tool_call_ids=traits.tool_call_ids or endpoint_traits(resolved.base_url).tool_call_ids,
+        send_call_extras=traits.call_extras or endpoint_traits(resolved.base_url).call_extras,
         extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,

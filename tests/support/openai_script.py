@@ -112,6 +112,13 @@ class Reply:
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
     waiting for more, would never get the next one."""
+    events: list[dict[str, Any]] | None = None
+    """Stream exactly these chunk dicts (each one SSE event, as given: any field may be
+    missing or reordered), then ``[DONE]``; the way to reproduce a server's own framing."""
+    completion: dict[str, Any] | None = None
+    """Answer a non-streamed request with this ``choices[0].message`` (and ``finish_reason``)."""
+    cut_at: int | None = None
+    """End a streamed body after this many bytes of its events (cleanly, mid-event maybe)."""
     holds: tuple[int, ...] = ()
     """Content-delta indices the stream stops before (everything sent so far flushed) until
     the test calls ``FakeOpenAI.release()``, once per hold; ``len(deltas)`` holds before the
@@ -173,6 +180,28 @@ class Reply:
     @classmethod
     def raw(cls, body: bytes, content_type: str) -> Reply:
         return cls(raw_body=body, content_type=content_type)
+
+    @classmethod
+    def calls_without_index(
+        cls, *calls: ToolCall, ids: bool = False, signatures: bool = False
+    ) -> Reply:
+        """Tool calls as Gemini's OpenAI-compatible endpoint sends them: every call whole in
+        one chunk, no ``index``, ids empty (or given, with ``ids``), ``finish_reason: stop``;
+        with ``signatures``, each with its ``extra_content`` thought signature."""
+        raw: list[dict[str, Any]] = [
+            {
+                "id": call.call_id() if ids else "",
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments_json()},
+            }
+            for call in calls
+        ]
+        if signatures:
+            for n, call in enumerate(raw):
+                call["extra_content"] = {"google": {"thought_signature": f"SIG{n}"}}
+        choice = {"index": 0, "delta": {"role": "assistant", "tool_calls": raw}}
+        chunk = {"id": "chatcmpl-g", "object": "chat.completion.chunk", "model": "m"}
+        return cls(events=[{**chunk, "choices": [{**choice, "finish_reason": "stop"}]}])
 
     @classmethod
     def from_tokens(cls, tokens: list[str], **kwargs: Any) -> Reply:
@@ -274,6 +303,18 @@ class ChunkWriter:
         self, reply: Reply, prompt_tokens: int, include_usage: bool
     ) -> Iterator[bytes]:
         """Every event of a normal reply, ``[DONE]`` included."""
+        if reply.cut_at is not None:
+            body = b"".join(self._events(reply, prompt_tokens, include_usage))
+            yield body[: reply.cut_at]
+            return
+        yield from self._events(reply, prompt_tokens, include_usage)
+
+    def _events(self, reply: Reply, prompt_tokens: int, include_usage: bool) -> Iterator[bytes]:
+        if reply.events is not None:
+            for chunk in reply.events:
+                yield b"data: " + json.dumps(chunk).encode() + b"\n\n"
+            yield b"data: [DONE]\n\n"
+            return
         yield self.event({"role": "assistant", "content": ""})
         for thought in reply.reasoning or ():
             yield self.event({"content": None, "reasoning_content": thought})
@@ -332,6 +373,21 @@ class ChunkWriter:
 
     def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
         """The non-streaming ``chat.completion`` object for a reply."""
+        if reply.completion is not None:
+            given = {k: v for k, v in reply.completion.items() if k != "finish_reason"}
+            return {
+                "id": self.id,
+                "object": "chat.completion",
+                "created": self.created,
+                "model": self.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": given,
+                        "finish_reason": reply.completion.get("finish_reason"),
+                    }
+                ],
+            }
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.reasoning:
             message["reasoning_content"] = "".join(reply.reasoning)
