@@ -20,6 +20,7 @@ from agents.context_budget import CONTEXT_WINDOW_KEY, fit_to_window
 from agents.graph.broken_calls import check_broken_rounds
 from agents.graph.folded_call import call_model_folded
 from agents.profile import TurnContext
+from agents.reply_outcome import MarkedReply, ReplyOutcome, reply_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,9 @@ def make_agent_node(
 
     Each call prepends the system prompt, binds the tools while this turn has rounds left, and
     after ``max_tool_rounds`` rounds calls the model without tools and tells it to answer now.
+    Every reply is classified (:func:`agents.reply_outcome.reply_outcome`): a marked one
+    (refused, filtered, truncated, empty) raises :class:`~agents.reply_outcome.MarkedReply`
+    before any of its tool calls can run.
     What it sends is cut to the model's context window (:mod:`agents.context_budget`).
     """
     tool_list = list(tools)
@@ -83,6 +87,9 @@ def make_agent_node(
         )
         # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
         response = await call_model_folded(model, sent, config)
+        outcome = reply_outcome(response)
+        if outcome.marked:  # refused, filtered, cut or empty: no call of it runs, the turn ends
+            raise MarkedReply(outcome)
         check_broken_rounds(messages, response)
         if (
             limit_reached
@@ -91,6 +98,8 @@ def make_agent_node(
         ):
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
+            if not outcome.text:
+                raise MarkedReply(ReplyOutcome("empty"))
         return {"messages": [cast(AnyMessage, response)]}
 
     return agent

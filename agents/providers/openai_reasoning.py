@@ -108,6 +108,9 @@ class ReasoningChatOpenAI(ChatOpenAI):
             reasoning = _reasoning_of(choice.get("delta"))
             if reasoning:
                 generation.message.additional_kwargs[REASONING_KEY] = reasoning
+            refusal = (choice.get("delta") or {}).get("refusal")
+            if isinstance(refusal, str) and refusal:  # a refusal, streamed with content null
+                generation.message.additional_kwargs["refusal"] = refusal
         return generation
 
     async def _astream(
