@@ -16,7 +16,10 @@ via ``on_llm_new_token``, tagged with its node), the same per-chunk ``response_m
 run id, the same trailing ``chunk_position="last"`` chunk, the same ``on_llm_end`` /
 ``on_llm_error``, and the same final ``AIMessage``. The merge of chunks is associative
 (content concatenation, tool-call chunks merged by index, usage summed), so merging in batches
-gives the message a single merge at the end would. Whenever that path would not be taken
+gives the message a single merge at the end would. One step is this app's own: a tool call
+whose streamed arguments are not one whole JSON object is moved to ``invalid_tool_calls``
+(:mod:`agents.graph.whole_calls`), so no tool runs on what langchain's lenient reader
+completed. Whenever that path would not be taken
 (no streaming handler attached, a v2 stream handler, an LLM cache, ``output_version="v1"``,
 a model that cannot stream, or a langchain-core without these internals) it simply calls
 ``ainvoke``.
@@ -41,6 +44,7 @@ from langchain_core.runnables import RunnableBinding, RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs
 
 from agents.graph.pacing import StreamPacer
+from agents.graph.whole_calls import whole_calls_only
 
 try:  # langchain-core internals the streaming branch of ``agenerate`` uses
     from langchain_core.callbacks import AsyncCallbackManager
@@ -237,7 +241,7 @@ async def _folded_generate(
         if acc is None:
             raise ValueError("No generations found in stream.")
         generation = ChatGeneration(
-            message=message_chunk_to_message(acc.message),
+            message=message_chunk_to_message(whole_calls_only(acc.message)),
             generation_info=acc.generation_info,
         )
         acc = None

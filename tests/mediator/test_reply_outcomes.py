@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.events import RunError, ToolStarted
+from agents.runtime.events import RunError, RunFinished, ToolStarted
 from storage.models import Conversation, MessageStatus
 from tests.mediator.test_provider_wire import say
 from tests.support.fake_openai import Reply, ToolCall
@@ -93,3 +93,23 @@ async def test_a_marked_reply_is_stored_as_what_it_is_and_sends_nothing(
         assert stored.content == reply.refusal
     if outcome == "filtered" and reply.content:
         assert stored.content == reply.content
+
+
+async def test_a_call_cut_mid_arguments_without_length_is_answered_as_broken_never_run(
+    store: Any, space: Conversation, runtime: AgentRuntime, fake_openai: Any, openai_model: Any
+) -> None:
+    # A stream whose arguments end before their JSON object does, though the server said
+    # "stop": langchain's lenient reader would complete them; the call is answered as broken.
+    whole = {"recipient": "Alex", "content": "Thank you Alex, noted."}
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("reply_privately", CUT, id="cut1")], finish_reason="stop"),
+        Reply(tool_calls=[ToolCall("reply_privately", whole, id="ok1")]),
+        Reply("Done."),
+    )
+
+    events = await say(runtime, store, space, openai_model(), "hello")
+
+    assert isinstance(events[-1], RunFinished), events[-1]
+    started = [(e.call_id, e.args) for e in events if isinstance(e, ToolStarted)]
+    assert started == [("cut1", {}), ("ok1", whole)]
+    assert [r.meta.get("delivered_content") for r in delivered(store, space)] == [whole["content"]]

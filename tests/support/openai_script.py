@@ -94,6 +94,8 @@ class Reply:
     deltas: list[str] | None = None
     chunks: int | None = None
     finish_reason: str | None = None
+    no_finish_reason: bool = False
+    """The stream's last chunk carries ``finish_reason: null`` (servers that never say)."""
     usage: tuple[int, int] | None = None
     token_delay: float | None = None
     first_byte_delay: float = 0.0
@@ -180,7 +182,9 @@ class Reply:
         first = 1 + len(self.reasoning or ()) + len(split_tokens(self.refusal or ""))
         return frozenset(first + index for index in self.holds)
 
-    def final_finish_reason(self) -> str:
+    def final_finish_reason(self) -> str | None:
+        if self.no_finish_reason:
+            return None
         if self.finish_reason:
             return self.finish_reason
         return "tool_calls" if self.tool_calls else "stop"
