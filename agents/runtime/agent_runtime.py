@@ -57,6 +57,7 @@ from agents.runtime.events import (
     RunError,
     RunEvent,
     RunFinished,
+    TokenDelta,
     TurnStarted,
 )
 from agents.runtime.failures import is_unexpected, start_failure, translate_error
@@ -486,6 +487,7 @@ class AgentRuntime:
             exc_info=failure if is_unexpected(failure) else None,
             extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
         )
+        marked = error if isinstance(error, MarkedReply) else None
         failed = self._finish_if_written(
             recorder,
             mapper,
@@ -493,9 +495,12 @@ class AgentRuntime:
             started,
             trace_id,
             error=error.user_message,
-            marked=error if isinstance(error, MarkedReply) else None,
+            marked=marked,
         )
         await self._forget_thread(thread_id)
+        if marked is not None and marked.content and failed is not None:
+            # A refusal's words never streamed as text: every front end shows them as sent.
+            yield TokenDelta(failed.id, marked.content)
         yield RunError(error, failed)
 
     async def _settle(

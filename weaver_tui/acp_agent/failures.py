@@ -44,14 +44,10 @@ def marked_stop_reason(error: WeaverError) -> StopReason | None:
 
 
 def marked_updates(event: RunError) -> Iterator[SessionUpdate]:
-    """What the client is shown of a reply that ended marked: the refusal's words (they never
-    streamed as text), then the sentence that says what happened."""
+    """What the client is shown of a reply that ended marked, after its text (a refusal's
+    words arrive as text too): the sentence that says what happened."""
     from acp.helpers import update_agent_message_text
 
-    from agents.reply_outcome import MarkedReply
     from storage.printable import printable
 
-    error = event.error
-    if isinstance(error, MarkedReply) and error.content:
-        yield update_agent_message_text(printable(error.content) + "\n\n")
-    yield update_agent_message_text(printable(error.user_message))
+    yield update_agent_message_text("\n\n" + printable(event.error.user_message))
