@@ -14,7 +14,9 @@ Every answer is classified first (:func:`agents.reply_outcome.reply_outcome`): o
 provider refused, filtered or cut at its output limit is never read (a cut tool call's
 arguments parse leniently into a partial object that may even fit the schema), and the ladder
 stops there with :class:`NoAnswer` naming the outcome: another rung would be refused, filtered
-or cut the same way.
+or cut the same way. The calls go through :func:`agents.graph.folded_call.call_model_folded`
+(``ainvoke`` with the streamed chunks folded), so a tool call whose streamed arguments are not
+whole is never read as an answer either.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
+from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
 from agents.reply_outcome import reply_outcome
@@ -67,8 +70,10 @@ class _Skip(Exception):
         """Set when the answer ended marked: no other rung is tried."""
 
 
-def _read(answer: AIMessage) -> AIMessage:
+def _read(answer: BaseMessage) -> AIMessage:
     """``answer``, unless it ended refused, filtered or cut (then :class:`_Skip`, final)."""
+    if not isinstance(answer, AIMessage):
+        raise _Skip("the model gave no answer")
     outcome = reply_outcome(answer)
     if outcome.kind in ("refused", "filtered", "truncated"):
         raise _Skip(outcome.sentence("answer"), outcome=outcome.kind)
@@ -157,16 +162,18 @@ async def _ask(
     try:
         if rung is Rung.FORCED_TOOL:
             bound = model.bind_tools([schema], tool_choice=tool)
-            answer = _read(await bound.ainvoke(list(messages), config=INTERNAL))
+            answer = _read(await call_model_folded(bound, list(messages), INTERNAL))
             return _from_tool_call(schema, answer, tool)
         if rung is Rung.AUTO_TOOL:
             note = f"Answer by calling the tool `{tool}` once, with your whole answer as arguments."
             bound = model.bind_tools([schema], tool_choice="auto")
-            answer = _read(await bound.ainvoke(_with_note(messages, note), config=INTERNAL))
+            answer = _read(await call_model_folded(bound, _with_note(messages, note), INTERNAL))
             return _from_tool_call(schema, answer, tool)
         runnable: Any = _json_mode(model) if rung is Rung.JSON_MODE else model
-        answer = await runnable.ainvoke(_with_note(messages, _json_note(schema)), config=INTERNAL)
-        return _from_prose(schema, _read(answer))
+        prose = await call_model_folded(
+            runnable, _with_note(messages, _json_note(schema)), INTERNAL
+        )
+        return _from_prose(schema, _read(prose))
     except _Skip:
         raise
     except Exception as exc:

@@ -76,6 +76,26 @@ async def test_a_critic_cut_filtered_or_refused_has_not_passed(
     assert critic_lines[-1].state == "error"
 
 
+async def test_a_verdict_whose_arguments_end_early_is_not_read_as_passed(
+    notes_runtime: Any, data_dir: Path, fake_openai: Any, openai_model: Any
+) -> None:
+    # The server said "stop", but the verdict's JSON ends before it closes: langchain's lenient
+    # reader would complete it into {"score": 0.95, "passed": true}.
+    runtime, store = notes_runtime
+    cut = decision("CriticVerdict", '{"score": 0.95, "passed": true', finish_reason="stop")
+    fake_openai.script(
+        decision("RouteDecision", ROUTE), Reply(ANSWER), cut, cut, Reply("no JSON"), Reply("none")
+    )
+
+    events, _ = await ask(runtime, store, openai_model())
+
+    finished = [e for e in events if isinstance(e, ev.RunFinished)]
+    assert finished, [e for e in events if isinstance(e, ev.RunError)]
+    reply = store.get_message(finished[0].leaf_id)
+    assert reply.meta["check"]["state"] == "unchecked"
+    assert remembered(data_dir) == []
+
+
 async def test_a_router_decision_cut_by_length_is_not_read(
     notes_runtime: Any, fake_openai: Any, openai_model: Any
 ) -> None:
