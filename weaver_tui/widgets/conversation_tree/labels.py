@@ -34,6 +34,14 @@ STATUS_MARKS: dict[MessageStatus, str] = {
     MessageStatus.ERROR: "✗ error",
 }
 
+OUTCOME_WORDS: dict[str, str] = {
+    "refused": "refused",
+    "filtered": "filtered",
+    "truncated": "truncated",
+    "empty": "empty reply",
+}
+"""How a failed reply that ended marked (``meta["outcome"]``) names its ending in the tree."""
+
 PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
 """Where a patch was written to a file (and whether rewind has taken it back since)."""
 
@@ -131,6 +139,8 @@ def label_parts(
         parts.append((f"{PRIVATE_MARK}{recipient} ", "private"))
     parts.append((text, "summary"))
     mark = STATUS_MARKS.get(record.status)
+    if mark and record.meta.get("outcome") in OUTCOME_WORDS:  # a marked reply says how it ended
+        mark = f"✗ {OUTCOME_WORDS[record.meta['outcome']]}"
     if mark:
         parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
     patch_mark = PATCH_MARKS.get(str(record.meta.get("patch_status")))
