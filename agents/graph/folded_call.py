@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -154,6 +154,38 @@ async def _ainvoke(model: Any, messages: list[BaseMessage], config: Any) -> Base
     return reply
 
 
+def _unfolded_call(
+    handlers: Sequence[Any], *, would_stream: bool
+) -> Callable[[Any, list[BaseMessage], Any], Awaitable[BaseMessage]] | None:
+    """How to call the model when the fold below does not apply (``None`` when it does)."""
+    streams = any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
+    v2 = any(isinstance(h, _V2StreamingCallbackHandler) for h in handlers)
+    if would_stream and not streams and not v2:
+        # ``ainvoke`` would stream with no one listening (a graph run outside a ``messages``
+        # stream): the same, through ``astream``, so the calls are checked whole here too.
+        return _astream_folded
+    if v2 or not (streams and would_stream):
+        # Not the streaming branch ``ainvoke`` would take here: let it do its own thing.
+        return _ainvoke
+    return None
+
+
+async def _astream_folded(model: Any, messages: list[BaseMessage], config: Any) -> BaseMessage:
+    """``model.astream``'s chunks folded into the final message, as ``ainvoke`` returns it
+    when it streams, with only whole tool calls (:func:`whole_calls_only`)."""
+    acc: Any = None
+    batch: list[Any] = []
+    async for chunk in model.astream(messages, config):
+        batch.append(chunk)
+        if len(batch) >= FOLD_BATCH:
+            acc, batch = _fold(acc, batch), []
+    acc = _fold(acc, batch)
+    if acc is None:
+        raise ValueError("No generations found in stream.")
+    reply: BaseMessage = message_chunk_to_message(whole_calls_only(acc))
+    return reply
+
+
 async def _folded_generate(
     model: Any,
     target: BaseChatModel,
@@ -182,17 +214,14 @@ async def _folded_generate(
         langsmith_inheritable_metadata=_filter_invocation_params_for_tracing(params),
     )
     handlers = callback_manager.handlers
-    streams = any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
     would_stream = target._should_stream(
         async_api=True,
         run_manager=SimpleNamespace(handlers=handlers),  # type: ignore[arg-type]  # reads .handlers
         **kwargs,
     )
-    if any(isinstance(h, _V2StreamingCallbackHandler) for h in handlers) or not (
-        streams and would_stream
-    ):
-        # Not the streaming branch ``ainvoke`` would take here: let it do its own thing.
-        return await _ainvoke(model, messages, config)
+    other = _unfolded_call(handlers, would_stream=would_stream)
+    if other is not None:
+        return await other(model, messages, config)
     (run_manager,) = await callback_manager.on_chat_model_start(
         target._serialized,
         [_format_for_tracing(messages)],
