@@ -25,7 +25,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -35,7 +35,7 @@ from pydantic import BaseModel, ValidationError
 from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
-from agents.reply_outcome import reply_outcome
+from agents.reply_outcome import Kind, ReplyOutcome, reply_outcome
 from agents.structured.json_text import json_object_in
 from agents.structured.rungs import MEMO, Endpoint, Rung
 
@@ -54,6 +54,15 @@ class NoAnswer:
     outcome: str | None = None
     """``refused``, ``filtered`` or ``truncated`` when the model's answer ended so (see
     :mod:`agents.reply_outcome`); ``None`` when it was only not usable."""
+    text: str = ""
+    """What the marked answer said (a refusal's words)."""
+
+    @property
+    def marked(self) -> ReplyOutcome | None:
+        """The answer's outcome when it ended marked, for a stage that ends the turn on it."""
+        if self.outcome not in ("refused", "filtered", "truncated"):
+            return None
+        return ReplyOutcome(cast(Kind, self.outcome), self.text)
 
 
 class _Skip(Exception):
@@ -61,12 +70,17 @@ class _Skip(Exception):
     (``None``: it took the request, its answer was no use)."""
 
     def __init__(
-        self, reason: str, refused: Refused | None = None, outcome: str | None = None
+        self,
+        reason: str,
+        refused: Refused | None = None,
+        outcome: str | None = None,
+        text: str = "",
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.refused = refused
         self.outcome = outcome
+        self.text = text
         """Set when the answer ended marked: no other rung is tried."""
 
 
@@ -76,7 +90,7 @@ def _read(answer: BaseMessage) -> AIMessage:
         raise _Skip("the model gave no answer")
     outcome = reply_outcome(answer)
     if outcome.kind in ("refused", "filtered", "truncated"):
-        raise _Skip(outcome.sentence("answer"), outcome=outcome.kind)
+        raise _Skip(outcome.sentence("answer"), outcome=outcome.kind, text=outcome.text)
     return answer
 
 
@@ -216,7 +230,7 @@ async def structured_call(
                     "structured answer marked",
                     extra={"step": name, "rung": rung.name, "outcome": skip.outcome},
                 )
-                return NoAnswer(reason, skip.outcome)
+                return NoAnswer(reason, skip.outcome, skip.text)
             if skip.refused is None and accepted is None:
                 accepted = rung
             logger.info(

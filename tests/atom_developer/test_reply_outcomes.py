@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agents.profiles.atom_developer.graph import GUIDE
 from agents.providers import ChatModelHandle
 from agents.runtime import events as ev
 from agents.runtime.agent_runtime import AgentRuntime
@@ -101,3 +102,31 @@ async def test_a_whole_draft_still_passes(
     events = await run(runtime, store, openai_model())
 
     assert isinstance(events[-1], ev.RunFinished), events[-1]
+
+
+@pytest.mark.parametrize(("reply", "outcome"), MARKED[:3])
+async def test_a_request_check_refused_filtered_or_cut_is_said_not_guided(
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    reply: Reply,
+    outcome: str,
+) -> None:
+    runtime, store = atoms
+    fake_openai.script(reply)
+    conversation = store.create_conversation(PROFILE, "atoms")
+    user = store.add_message(conversation.id, "user", "Pull the error codes out, please", None)
+
+    events = [
+        e
+        async for e in runtime.run_turn(
+            conversation_id=conversation.id, user_message_id=user.id, model=openai_model()
+        )
+    ]
+
+    assert len(fake_openai.chat_requests) == 1
+    check_marked(events, store, reply, outcome)
+    end = events[-1]
+    assert isinstance(end, ev.RunError)
+    assert end.record is not None
+    assert GUIDE not in store.get_message(end.record.id).content

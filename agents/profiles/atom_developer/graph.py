@@ -152,6 +152,9 @@ async def _without_sample(
     the branch's last draft (then that draft and its sample come along)?"""
     earlier = earlier_work(earlier_messages, runtime.context.project_root)
     asks = await asks_for_atom(runtime.context, intent, earlier)
+    if isinstance(asks, NoAnswer) and asks.marked is not None:
+        # Refused, filtered or cut: said as such, never answered with the guide instead.
+        raise MarkedReply(asks.marked, "answer")
     if isinstance(asks, NoAnswer):
         emit_status("read_request", f"could not tell whether this asks for an atom ({asks.reason})", "error")  # fmt: skip
         asks = earlier.found
