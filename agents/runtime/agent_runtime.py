@@ -16,8 +16,8 @@ refused, filtered, truncated, cancelled) with one sentence; never an unmarked em
 reply. A model call that ended marked raises :class:`agents.reply_outcome.MarkedReply` in the
 node that made it (no tool call of it runs); the reply is then stored with status error, the
 sentence in ``meta["error"]`` and the mark in ``meta["outcome"]``, and the turn ends with
-``RunError``. A turn that ran to its end on a reply with no text and no call is marked
-``empty`` the same way, whichever node wrote that reply.
+``RunError``. A turn that ran to its end on a reply with no text and no call, and ran no
+tool, is marked ``empty`` the same way, whichever node wrote that reply.
 
 The graph runs in its own task (:class:`agents.runtime.graph_stream.GraphStream`), so setting
 ``cancel`` stops a turn within milliseconds even while the provider is silent; the records
@@ -529,7 +529,7 @@ class AgentRuntime:
             )
         status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
         leaf = self._finish(recorder, mapper, status, started, trace_id)
-        empty = None if cancelled or paused else _unmarked_empty(leaf)
+        empty = None if cancelled or paused or recorder.tools_ran else _unmarked_empty(leaf)
         if empty is not None:  # whatever node wrote it, an empty reply does not pass as one
             leaf = recorder.store.update_message(
                 leaf.id,
@@ -652,9 +652,9 @@ class AgentRuntime:
 
 
 def _unmarked_empty(leaf: MessageRecord) -> MarkedReply | None:
-    """The mark for a turn that ran to its end on a reply with no text and no tool call (a
-    ``None`` for any other ending): the one place a turn's empty ending is caught, whichever
-    node wrote its last reply."""
+    """The mark for a turn that ran no tool and ended on a reply with no text and no tool
+    call (a ``None`` for any other ending): the one place a turn's empty ending is caught,
+    whichever node wrote its last reply."""
     if leaf.role != "assistant" or leaf.status is not MessageStatus.COMPLETE:
         return None
     if leaf.content.strip() or leaf.tool_calls or leaf.meta.get("pending_interrupt"):

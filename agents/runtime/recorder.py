@@ -42,6 +42,8 @@ class TurnRecorder:
         self.reply_id: str | None = None
         self.last_assistant_id: str | None = None
         self.recorded_tool_calls: set[str] = set()
+        self.tools_ran = False
+        """Whether a tool of this turn answered without an error (the turn did something)."""
         self.unsettled_tool_records: dict[str, str] = {}
         """Tool records written before a pause, by call id: a result for one of these calls
         (the outcome of a human decision) is written into that record, not beside it."""
@@ -200,6 +202,8 @@ class TurnRecorder:
                 self.conversation_id, "tool", output, self.last_id, meta=meta
             )
         self.recorded_tool_calls.add(call_id)
+        if not error:
+            self.tools_ran = True
         self._track(record)
         return record
 

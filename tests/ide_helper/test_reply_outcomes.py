@@ -64,9 +64,10 @@ async def test_a_marked_reply_runs_no_tool_and_is_stored_marked(
     assert store.active_leaf(user.conversation_id).id == stored.id
 
 
-async def test_an_empty_reply_after_a_tool_round_is_marked(
+async def test_an_empty_reply_after_a_tool_that_ran_ends_a_complete_turn(
     store: Any, tmp_path: Path, project: Path, fake_openai: Any, openai_model: Any
 ) -> None:
+    # The turn did something (its tool ran on whole arguments): nothing more to say is fine.
     fake_openai.script(
         Reply(tool_calls=[ToolCall("read_file", {"path": "src/app.py"})]), Reply(" \n")
     )
@@ -74,9 +75,19 @@ async def test_an_empty_reply_after_a_tool_round_is_marked(
 
     events = await turn(store, tmp_path, user, openai_model())
 
-    assert isinstance(events[-1], RunError), events[-1]
+    assert isinstance(events[-1], RunFinished), events[-1]
     assert [e.name for e in events if isinstance(e, ToolStarted)] == ["read_file"]
+
+
+async def test_an_empty_reply_after_only_a_broken_call_is_marked(
+    store: Any, tmp_path: Path, project: Path, fake_openai: Any, openai_model: Any
+) -> None:
+    fake_openai.script(Reply(tool_calls=[ToolCall("read_file", "path: src/app.py")]), Reply(""))
+    user = start(store, project, "where is greet?")
+
+    events = await turn(store, tmp_path, user, openai_model())
+
+    assert isinstance(events[-1], RunError), events[-1]
     record = events[-1].record
     assert record is not None
     assert store.get_message(record.id).meta["outcome"] == "empty"
-    assert not [e for e in events if isinstance(e, RunFinished)]

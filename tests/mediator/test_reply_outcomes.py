@@ -113,3 +113,15 @@ async def test_a_call_cut_mid_arguments_without_length_is_answered_as_broken_nev
     started = [(e.call_id, e.args) for e in events if isinstance(e, ToolStarted)]
     assert started == [("cut1", {}), ("ok1", whole)]
     assert [r.meta.get("delivered_content") for r in delivered(store, space)] == [whole["content"]]
+
+
+async def test_a_delivery_then_nothing_more_to_say_is_a_complete_turn(
+    store: Any, space: Conversation, runtime: AgentRuntime, fake_openai: Any, openai_model: Any
+) -> None:
+    whole = {"recipient": "Alex", "content": "Noted, Alex."}
+    fake_openai.script(Reply(tool_calls=[ToolCall("reply_privately", whole)]), Reply(""))
+
+    events = await say(runtime, store, space, openai_model(), "hello")
+
+    assert isinstance(events[-1], RunFinished), events[-1]
+    assert [r.meta.get("delivered_content") for r in delivered(store, space)] == ["Noted, Alex."]

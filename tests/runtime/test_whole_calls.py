@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from agents.graph.folded_call import call_model_folded
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.events import RunError, ToolStarted
+from agents.runtime.events import RunError, RunFinished, ToolStarted
 from agents.structured import MEMO, NoAnswer, structured_call
 from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import new_turn, of_type, run
@@ -61,7 +61,7 @@ async def test_a_folded_call_keeps_whole_calls_and_moves_cut_ones_to_invalid(
     assert [(c["id"], c["args"]) for c in reply.invalid_tool_calls] == [("c1", '{"passed": fal')]
 
 
-async def test_calls_past_the_round_limit_with_no_text_end_the_turn_marked_empty(
+async def test_calls_past_the_round_limit_never_run_and_no_text_with_no_tool_run_is_empty(
     researcher: str,
     store: SqliteConversationStore,
     checkpointer: AsyncSqliteSaver,
@@ -69,14 +69,25 @@ async def test_calls_past_the_round_limit_with_no_text_end_the_turn_marked_empty
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     search = ToolCall("search_knowledge_base", {"query": "BM25"})
+    broken = ToolCall("search_knowledge_base", "query: BM25")
     fake_openai.script(Reply(tool_calls=[search]), Reply(tool_calls=[search]))
     runtime = AgentRuntime(store, checkpointer, max_tool_rounds=1)
     user = new_turn(store, researcher, "what is BM25?")
 
     events = await run(runtime, user, openai_model())
 
+    # The turn's tool ran, so it is complete; the call past the limit never ran.
+    assert isinstance(events[-1], RunFinished), events[-1]
+    assert len(of_type(events, ToolStarted)) == 1
+
+    fake_openai.script(Reply(tool_calls=[broken]), Reply(tool_calls=[search]))
+    user = new_turn(store, researcher, "and RRF?")
+
+    events = await run(runtime, user, openai_model())
+
+    # Only a broken call answered, then calls past the limit and no text: marked empty.
     assert isinstance(events[-1], RunError), events[-1]
-    assert len(of_type(events, ToolStarted)) == 1  # the call past the limit never ran
+    assert [e.args for e in of_type(events, ToolStarted)] == [{}]
     record = events[-1].record
     assert record is not None
     assert store.get_message(record.id).meta["outcome"] == "empty"
