@@ -4,7 +4,8 @@ of a model uses (the agent node, a profile's stages, structured calls).
 A reply arrives as an ``AIMessage`` whose ``response_metadata["finish_reason"]`` holds the
 provider's finish reason and whose ``additional_kwargs["refusal"]`` holds the text of a
 refusal. From those, its content and its tool calls, :func:`reply_outcome` says which of these
-it is, first match wins:
+it is, first match wins (the finish reasons of each kind are data: :data:`REFUSING`,
+:data:`FILTERING`, :data:`TRUNCATING`):
 
 - ``refused``: the provider sent a refusal; nothing of the reply is acted on.
 - ``filtered``: the provider's content filter stopped it (``content_filter``); the text that
@@ -44,9 +45,22 @@ OUTCOME_META_KEY: Final = "outcome"
 """A marked reply record's ``meta`` key: its :data:`Kind`."""
 
 
+TRUNCATING: Final[frozenset[str]] = frozenset({"length", "max_tokens", "model_length"})
+"""Finish reasons that say the output limit cut the reply (OpenAI's ``length``; the names
+some OpenAI-compatible proxies and servers pass through)."""
+FILTERING: Final[frozenset[str]] = frozenset(
+    {"content_filter", "safety", "recitation", "prohibited_content", "blocklist", "spii"}
+)
+"""Finish reasons that say a content filter stopped the reply (OpenAI's and Azure's
+``content_filter``; Gemini's reasons where a proxy passes them through)."""
+REFUSING: Final[frozenset[str]] = frozenset({"refusal"})
+"""Finish reasons that say the model refused (its words are the reply's text)."""
+
+
 def finish_reason_of(message: BaseMessage) -> str | None:
+    """The reply's finish reason, lower-cased (``None`` when the server sent none)."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    return reason if isinstance(reason, str) and reason else None
+    return reason.lower() if isinstance(reason, str) and reason else None
 
 
 def refusal_of(message: BaseMessage) -> str:
@@ -79,7 +93,9 @@ class ReplyOutcome:
     def sentence(self, what: str = "reply") -> str:
         """One sentence for the user: what happened to the ``what`` (``reply``, ``draft``)."""
         if self.kind == "refused":
-            return f"The model refused to write the {what}; its refusal is shown as it came."
+            if self.text:
+                return f"The model refused to write the {what}; its refusal is shown as it came."
+            return f"The model refused to write the {what}; rephrase the request or choose another model."
         if self.kind == "filtered":
             if self.text:
                 return (
@@ -111,14 +127,14 @@ def reply_outcome(message: BaseMessage) -> ReplyOutcome:
     """The outcome of one model call, from its final (merged) message."""
     refusal = refusal_of(message)
     text = visible_text(message)
-    if refusal:
-        return ReplyOutcome("refused", refusal)
     finish = finish_reason_of(message)
+    if refusal or finish in REFUSING:
+        return ReplyOutcome("refused", refusal or text)
     calls = message.tool_calls if isinstance(message, AIMessage) else []
     broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
-    if finish == "content_filter":
+    if finish in FILTERING:
         return ReplyOutcome("filtered", text)
-    if finish == "length":
+    if finish in TRUNCATING:
         names = [c.get("name") or "" for c in [*calls, *broken]]
         cut = next((n for n in names if n), "a tool" if names else "")
         return ReplyOutcome("truncated", text, cut)
@@ -148,9 +164,12 @@ def check_reply(message: BaseMessage, what: str = "reply") -> ReplyOutcome:
 
 
 __all__ = [
+    "FILTERING",
     "MARKED",
     "OUTCOME_META_KEY",
     "REFUSAL_KEY",
+    "REFUSING",
+    "TRUNCATING",
     "MarkedReply",
     "ReplyOutcome",
     "check_reply",

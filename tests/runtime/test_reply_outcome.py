@@ -17,7 +17,9 @@ from agents.graph.whole_calls import is_whole, whole_calls_only
 from agents.reply_outcome import MARKED, MarkedReply, check_reply, reply_outcome
 
 CONTENTS = st.sampled_from(["", "  \n", "Noted.", "<think>only thinking</think>", "Half of it"])
-FINISHES = st.sampled_from(["stop", "tool_calls", "length", "content_filter", None])
+FINISHES = st.sampled_from(
+    ["stop", "tool_calls", "length", "content_filter", None, "MAX_TOKENS", "SAFETY", "refusal"]
+)
 REFUSALS = st.sampled_from([None, "", "I can't help with that."])
 ARGS = {"recipient": "Alex", "content": "Thank you Alex."}
 
@@ -60,12 +62,15 @@ def test_every_reply_is_complete_whole_calls_or_marked_with_one_sentence(
     message, shape = generated
     outcome = reply_outcome(message)
 
+    finish = (shape["finish"] or "").lower()
     if shape["refusal"]:
         assert outcome.kind == "refused"
         assert outcome.text == shape["refusal"]
-    elif shape["finish"] == "content_filter":
+    elif finish == "refusal":
+        assert outcome.kind == "refused"
+    elif finish in ("content_filter", "safety"):
         assert outcome.kind == "filtered"
-    elif shape["finish"] == "length":
+    elif finish in ("length", "max_tokens"):
         assert outcome.kind == "truncated"
         if shape["calls"] != "none":
             assert "reply_privately" in outcome.sentence()
@@ -79,7 +84,7 @@ def test_every_reply_is_complete_whole_calls_or_marked_with_one_sentence(
     # The invariant, stated once: calls run only from an unmarked reply; a marked reply has
     # its one sentence; a complete one has text.
     if outcome.kind == "calls":
-        assert shape["finish"] not in ("length", "content_filter")
+        assert finish in ("stop", "tool_calls", "")
         assert not shape["refusal"]
     if outcome.kind == "complete":
         assert outcome.text.strip()
