@@ -57,10 +57,23 @@ REFUSING: Final[frozenset[str]] = frozenset({"refusal"})
 """Finish reasons that say the model refused (its words are the reply's text)."""
 
 
+KNOWN_REASONS: Final[tuple[str, ...]] = tuple(
+    sorted({"stop", "tool_calls", "function_call", *TRUNCATING, *FILTERING, *REFUSING}, key=len)
+)[::-1]
+"""Every finish reason this module knows, longest first."""
+
+
 def finish_reason_of(message: BaseMessage) -> str | None:
-    """The reply's finish reason, lower-cased (``None`` when the server sent none)."""
+    """The reply's finish reason, lower-cased (``None`` when the server sent none).
+
+    langchain merges a streamed reply's metadata by concatenating strings, so a server that
+    sends the finish reason on two chunks leaves ``"lengthlength"`` (or ``"tool_callsstop"``):
+    the last known reason the merged string ends with is the one that ended the reply."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    return reason.lower() if isinstance(reason, str) and reason else None
+    if not isinstance(reason, str) or not reason:
+        return None
+    reason = reason.lower()
+    return next((known for known in KNOWN_REASONS if reason.endswith(known)), reason)
 
 
 def refusal_of(message: BaseMessage) -> str:

@@ -14,7 +14,13 @@ from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.messages.tool import tool_call_chunk
 
 from agents.graph.whole_calls import is_whole, whole_calls_only
-from agents.reply_outcome import MARKED, MarkedReply, check_reply, reply_outcome
+from agents.reply_outcome import (
+    MARKED,
+    MarkedReply,
+    check_reply,
+    finish_reason_of,
+    reply_outcome,
+)
 
 CONTENTS = st.sampled_from(["", "  \n", "Noted.", "<think>only thinking</think>", "Half of it"])
 FINISHES = st.sampled_from(
@@ -119,3 +125,18 @@ def test_a_streamed_call_runs_only_on_arguments_received_whole(cuts: list[int]) 
     assert len(message.tool_calls) + len(message.invalid_tool_calls) == len(cuts)
     for broken in message.invalid_tool_calls:
         assert not is_whole(broken["args"] or "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["stop", "tool_calls", "length", "content_filter", "MAX_TOKENS"]),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_finish_reason_sent_on_several_chunks_is_read_as_the_last(reasons: list[str]) -> None:
+    # langchain concatenates the strings of merged chunk metadata.
+    message = AIMessage(content="x", response_metadata={"finish_reason": "".join(reasons)})
+
+    assert finish_reason_of(message) == reasons[-1].lower()
