@@ -20,7 +20,8 @@ it is, first match wins (the finish reasons of each kind are data: :data:`REFUSI
 
 The guarantee built on it: a turn ends *complete* (non-empty content, or tool calls that ran on
 arguments received whole) or *marked* (failed, refused, filtered, truncated, cancelled) with one
-sentence; never an unmarked empty or cut reply. A caller that gets a marked outcome raises
+sentence; never an unmarked empty or cut reply (a turn whose tool ran is complete even when
+its last reply has nothing to add). A caller that gets a marked outcome raises
 :class:`MarkedReply` (the turn ends there, the runtime stores the mark and the sentence) or, for
 an internal stage with a way on (a structured answer), treats it as no answer.
 """
