@@ -46,7 +46,8 @@ class MessageRecord:
     ``meta`` keys in use: ``status`` (a :class:`MessageStatus` value), ``tool_calls`` (list of
     ``{"id", "name", "args"}`` on assistant records), ``tool_call_id`` and ``name`` (on tool
     records), ``provider``, ``model``, ``usage`` (``{"input_tokens", "output_tokens",
-    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``visibility`` (with several
+    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``outcome`` (on a failed reply
+    that ended ``refused``, ``filtered``, ``truncated`` or ``empty``), ``visibility`` (with several
     participants: ``"shared"`` or a participant name), ``sender`` (who said a user message,
     read as :attr:`sender`; the model is told it as the message ``name``).
     """

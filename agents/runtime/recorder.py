@@ -42,6 +42,8 @@ class TurnRecorder:
         self.reply_id: str | None = None
         self.last_assistant_id: str | None = None
         self.recorded_tool_calls: set[str] = set()
+        self.tools_ran = False
+        """Whether a tool of this turn answered without an error (the turn did something)."""
         self.unsettled_tool_records: dict[str, str] = {}
         """Tool records written before a pause, by call id: a result for one of these calls
         (the outcome of a human decision) is written into that record, not beside it."""
@@ -201,6 +203,8 @@ class TurnRecorder:
             )
         self.recorded_tool_calls.add(call_id)
         self._remember_acceptance(record)
+        if not error:
+            self.tools_ran = True
         self._track(record)
         return record
 
@@ -228,8 +232,14 @@ class TurnRecorder:
         latency_ms: float,
         usage: Usage | None = None,
         error: str | None = None,
+        outcome: str | None = None,
+        content: str | None = None,
     ) -> MessageRecord:
         """Close the turn on its last record and make that the active leaf.
+
+        ``outcome`` marks a reply that ended refused, filtered, truncated or empty
+        (``meta["outcome"]``, beside the sentence in ``meta["error"]``); ``content`` replaces
+        the streamed text (a refusal's own words, which never streamed as content).
 
         A cancel or error between rounds (after tool results, before the next reply) still
         ends on an assistant record carrying the status, so the UI has a reply to mark. An
@@ -240,6 +250,8 @@ class TurnRecorder:
         meta: dict[str, Any] = {"latency_ms": latency_ms}
         if error is not None:
             meta["error"] = scrub_text(error)
+        if outcome is not None:
+            meta["outcome"] = outcome
         if usage is not None:
             meta["turn_usage"] = {
                 "input_tokens": usage.input_tokens,
@@ -250,10 +262,12 @@ class TurnRecorder:
         if self.reply_id is None and status is not MessageStatus.COMPLETE and between_rounds:
             self.open_reply()
         if self.reply_id is not None:
-            record = self.close_reply(status, meta=meta)
+            record = self.close_reply(status, content=content, meta=meta)
         else:  # the last reply was closed already; a failure after it still marks it failed
             failed = status if status is MessageStatus.ERROR else None
-            record = self.store.update_message(self.last_id, meta=meta, status=failed)
+            record = self.store.update_message(
+                self.last_id, content=content, meta=meta, status=failed
+            )
         try:
             self.store.set_active_leaf(self.conversation_id, self.last_id)
         except StorageError as exc:  # the turn's records are written; only the bookmark is not

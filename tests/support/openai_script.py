@@ -82,6 +82,9 @@ class Reply:
 
     content: str = ""
     reasoning: list[str] | None = None
+    refusal: str | None = None
+    """A refusal: streamed as ``delta.refusal`` pieces with ``content: null`` (or
+    ``message.refusal`` whole), as OpenAI's models refuse."""
     usage_at: str = "final chunk"
     """Where the stream puts usage: ``"final chunk"`` (``choices: []``, only when asked for,
     as OpenAI does), ``"finish chunk"`` (top-level on the chunk with the finish reason) or
@@ -91,6 +94,8 @@ class Reply:
     deltas: list[str] | None = None
     chunks: int | None = None
     finish_reason: str | None = None
+    no_finish_reason: bool = False
+    """The stream's last chunk carries ``finish_reason: null`` (servers that never say)."""
     usage: tuple[int, int] | None = None
     token_delay: float | None = None
     first_byte_delay: float = 0.0
@@ -216,10 +221,12 @@ class Reply:
 
     def held_events(self) -> frozenset[int]:
         """The stream's event indices of :attr:`holds` (the role and reasoning events first)."""
-        first = 1 + len(self.reasoning or ())
+        first = 1 + len(self.reasoning or ()) + len(split_tokens(self.refusal or ""))
         return frozenset(first + index for index in self.holds)
 
-    def final_finish_reason(self) -> str:
+    def final_finish_reason(self) -> str | None:
+        if self.no_finish_reason:
+            return None
         if self.finish_reason:
             return self.finish_reason
         return "tool_calls" if self.tool_calls else "stop"
@@ -318,6 +325,8 @@ class ChunkWriter:
         yield self.event({"role": "assistant", "content": ""})
         for thought in reply.reasoning or ():
             yield self.event({"content": None, "reasoning_content": thought})
+        for piece in split_tokens(reply.refusal or ""):
+            yield self.event({"content": None, "refusal": piece})
         deltas = reply.content_deltas()
         for text in deltas:
             yield self.content_event(text)
@@ -391,6 +400,8 @@ class ChunkWriter:
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.reasoning:
             message["reasoning_content"] = "".join(reply.reasoning)
+        if reply.refusal:
+            message["refusal"] = reply.refusal
         if reply.tool_calls:
             message["tool_calls"] = [
                 {

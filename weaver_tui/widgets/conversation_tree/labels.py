@@ -35,10 +35,18 @@ STATUS_MARKS: dict[MessageStatus, str] = {
     MessageStatus.ERROR: "✗ error",
 }
 
+OUTCOME_WORDS: dict[str, str] = {
+    "refused": "refused",
+    "filtered": "filtered",
+    "truncated": "truncated",
+    "empty": "empty reply",
+}
+"""How a failed reply that ended marked (``meta["outcome"]``) names its ending in the tree."""
+
 PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
+"""Where a patch was written to a file (and whether rewind has taken it back since)."""
 ELSEWHERE_MARK = "✎ applied elsewhere"
 """An imported patch record: history, never offered for undo (:mod:`storage.import_meta`)."""
-"""Where a patch was written to a file (and whether rewind has taken it back since)."""
 
 SUMMARY_MARK = "▤ summary"
 """On the record a summary of the branch above it is stored on."""
@@ -144,6 +152,8 @@ def _marks(record: MessageRecord) -> list[tuple[str, str]]:
     cancelled, error), what became of its patch, whether a summary is stored on it."""
     marks: list[tuple[str, str]] = []
     status = STATUS_MARKS.get(record.status)
+    if status and record.meta.get("outcome") in OUTCOME_WORDS:  # a marked reply: how it ended
+        status = f"✗ {OUTCOME_WORDS[record.meta['outcome']]}"
     if status:
         marks.append((f"{status} ", "error" if record.status is MessageStatus.ERROR else "muted"))
     patch = PATCH_MARKS.get(str(record.meta.get("patch_status")))
