@@ -35,12 +35,11 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from agents.errors import ProviderBadResponseError
 from agents.providers.thinking import split_thinking
+from agents.providers.wire_normalizer import REFUSAL_KEY
 
 Kind = Literal["complete", "calls", "truncated", "filtered", "refused", "empty"]
 MARKED: Final[frozenset[str]] = frozenset({"truncated", "filtered", "refused", "empty"})
 """The outcomes a turn may not end on unmarked (nor act on)."""
-REFUSAL_KEY: Final = "refusal"
-"""``AIMessage.additional_kwargs`` key of a provider's refusal text."""
 FINISH_KEY: Final = "finish_reason"
 OUTCOME_META_KEY: Final = "outcome"
 """A marked reply record's ``meta`` key: its :data:`Kind`."""
