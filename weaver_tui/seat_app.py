@@ -9,6 +9,9 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   filtered in the store's query), and reloads when anyone commits to the store (the change
   signal, :class:`storage.change_signal.StoreChanges`): a message sent at another seat, the
   mediator's delivery, appears within the poll interval.
+- Messages read as the app's message view renders them (Markdown, themed code blocks); an
+  empty space opens on a first screen that says who the participant is, who else is there and
+  what to do; the footer lists the keys (send, audience, scroll, quit).
 - Enter sends as its participant; F8 chooses the audience (the mediator only, or everyone).
   The message waits in the store's seat queue (:class:`storage.seats.SeatBook`) until the
   host's runner stores and answers it, and shows as waiting until then. The seat holds no key
@@ -21,12 +24,13 @@ import logging
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
@@ -43,8 +47,8 @@ def audience_words(shared: bool) -> str:
     return "everyone" if shared else "the mediator only"
 
 
-def line_text(line: SpaceMessage, participant: str) -> Text:
-    """One line of the seat's view: who wrote it, to whom, and the words."""
+def line_header(line: SpaceMessage, participant: str) -> Text:
+    """Who wrote a line of the seat's view, and to whom."""
     author = "You" if line.author == participant else line.author
     if line.visibility == "shared":
         to = "to everyone"
@@ -55,8 +59,28 @@ def line_text(line: SpaceMessage, participant: str) -> Text:
     text = Text()
     text.append(f"{printable(author)} ", style="bold")
     text.append(f"({to})", style="dim")
+    return text
+
+
+def line_text(line: SpaceMessage, participant: str) -> Text:
+    """One line of the seat's view as plain text: who wrote it, to whom, and the words (what
+    the seat compares to know whether anything changed)."""
+    text = line_header(line, participant)
     text.append("\n" + printable(line.content))
     return text
+
+
+def welcome_text(participant: str, others: list[str]) -> str:
+    """The first screen of an empty space: who you are, who else is here, what to do."""
+    with_whom = ", ".join(others) if others else "the others, once they join"
+    return (
+        f"You are {participant}, at your own seat in a shared space with {with_whom} and "
+        "a neutral mediator.\n\n"
+        "Write below and press Enter. What you write goes to the mediator only, unless you "
+        "press F8 to say it to everyone. The mediator answers you privately or posts to "
+        "everyone; you see only what is yours or shared.\n\n"
+        "PageUp and PageDown scroll; Ctrl+Q leaves the seat (nothing is lost)."
+    )
 
 
 def waiting_text(queued: QueuedMessage) -> Text:
@@ -72,6 +96,12 @@ def waiting_text(queued: QueuedMessage) -> Text:
     return text
 
 
+class SeatComposer(Input):
+    """The seat's one-line composer, its Enter named in the footer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "Send")]
+
+
 class SeatApp(App[None]):
     """One participant's seat; see the module docstring."""
 
@@ -85,6 +115,8 @@ class SeatApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # no command to reach: the seat is what it shows
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f8", "toggle_audience", "Audience", priority=True),
+        Binding("pageup", "scroll_lines(-1)", "Scroll up", priority=True),
+        Binding("pagedown", "scroll_lines(1)", "Scroll down", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
@@ -105,7 +137,8 @@ class SeatApp(App[None]):
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
         yield Static(id="audience")
-        yield Input(placeholder="Write to the space; Enter sends", id="composer")
+        yield SeatComposer(placeholder="Write to the space; Enter sends", id="composer")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.participant}'s seat"
@@ -119,6 +152,13 @@ class SeatApp(App[None]):
             f"You are {printable(self.participant)}, speaking to "
             f"{audience_words(self.shared)} (F8 switches)"
         )
+
+    def action_scroll_lines(self, pages: int) -> None:
+        box = self.query_one("#lines", VerticalScroll)
+        if pages < 0:
+            box.scroll_page_up(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
 
     def action_toggle_audience(self) -> None:
         self.shared = not self.shared
@@ -154,19 +194,51 @@ class SeatApp(App[None]):
             return
         texts = [line_text(line, self.participant) for line in lines]
         texts += [waiting_text(q) for q in queued]
-        if texts != self.shown:
-            self._render_lines(texts, waiting=len(queued))
+        if texts != self.shown or not self._drawn:
+            views = [self._rendered(line) for line in lines] + texts[len(lines) :]
+            self._render_lines(texts, views, waiting=len(queued))
 
-    def _render_lines(self, texts: list[Text], waiting: int) -> None:
+    def _rendered(self, line: SpaceMessage) -> RenderableType:
+        """A line as the app's message view renders a message: its words as Markdown."""
+        from weaver_tui.widgets.message_view.palette import build_palette
+        from weaver_tui.widgets.message_view.rich_markdown import ChatMarkdown
+
+        palette = build_palette(self.current_theme)
+        words = ChatMarkdown(
+            printable(line.content),
+            code_theme=palette.code_theme,
+            code_background=palette.code_background,
+        )
+        return Group(line_header(line, self.participant), words)
+
+    def _render_lines(self, texts: list[Text], views: list[RenderableType], waiting: int) -> None:
         box = self.query_one("#lines", VerticalScroll)
         box.remove_children()
+        if not texts:
+            box.mount(Static(welcome_text(self.participant, self._others()), id="welcome"))
+            self.shown = texts
+            return
         first_waiting = len(texts) - waiting
         box.mount_all(
-            Static(text, classes="waiting" if i >= first_waiting else "")
-            for i, text in enumerate(texts)
+            Static(view, classes="waiting" if i >= first_waiting else "")
+            for i, view in enumerate(views)
         )
         box.scroll_end(animate=False)
         self.shown = texts
+
+    @property
+    def _drawn(self) -> bool:
+        """Whether the lines (or the first screen) are in the view yet."""
+        return bool(self.query_one("#lines", VerticalScroll).children)
+
+    def _others(self) -> list[str]:
+        """Who else has a seat in this space (as the conversation records them)."""
+        try:
+            meta = self.store.get_conversation(self.conversation_id).meta
+        except StorageError:
+            return []
+        names = [str(name) for name in meta.get("participants") or ()]
+        return [printable(name) for name in names if name != self.participant]
 
     def on_unmount(self) -> None:
         self.changes.close()

@@ -74,3 +74,35 @@ async def test_the_seat_shows_live_what_its_participant_may_read_and_nothing_els
             host.close()
         await _until(pilot, lambda: "Shared hello" in _shown(app))
         assert "secret" not in _shown(app)
+
+
+async def test_an_empty_seat_says_who_you_are_and_shows_its_keys_then_markdown_as_the_app_does(
+    store: SqliteConversationStore,
+) -> None:
+    space = new_space(store, ("Alex", "Sam"))
+    app = SeatApp(store.path, space.id, "Alex")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        welcome = str(app.query_one("#welcome").render())
+        assert "You are Alex" in welcome
+        assert "Sam" in welcome
+        footer_keys = {b.binding.key for b in app.active_bindings.values() if b.binding.show}
+        assert {"enter", "f8", "pageup", "pagedown", "ctrl+q"} <= footer_keys
+        host = SqliteConversationStore(store.path)
+        try:
+            host.add_message(
+                space.id, "user", "We agreed on **200** a month, see `budget.md`.", None,
+                meta={"sender": "Sam", "visibility": "shared"},
+            )  # fmt: skip
+        finally:
+            host.close()
+        await _until(pilot, lambda: "200" in _shown(app))
+        await pilot.pause()
+        screen = "\n".join(
+            "".join(strip.text for strip in line)
+            for line in app.screen._compositor.render_update(full=True).strips  # type: ignore[union-attr]
+        )
+        assert "**200**" not in screen  # rendered, as the app's message view renders it
+        assert "`budget.md`" not in screen
+        assert "200 a month" in screen
+        assert not app.query("#welcome")
