@@ -24,6 +24,10 @@ MODE is one of
   (``early DELAY TOKENS``), a message typed into whatever holds the keys then (the launch frame's
   composer or the chat's) and Enter: the time from Enter to the first frame that shows the
   reply's last token, with the warm-up still under way (a message typed at once);
+- ``open``: the real command as in ``launch``, on a data folder holding a big conversation (a
+  2,000-message path in a 10,000-record tree, seeded by the parent), opened with
+  ``--conversation``: to the first frame that shows the path's last message, and the peak RSS
+  once the warm-up is over too (the agent stack in, the history open);
 - ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
   its text kept: the stream baseline (given several TOKENS, one read after another);
 - ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
@@ -37,6 +41,7 @@ import os
 import resource
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 SIZE = (120, 40)
@@ -160,6 +165,54 @@ def early(delay: float, tokens: int) -> None:
     for result in results:
         emit(**result)
     sys.exit(code)
+
+
+OPEN_LAST = "Message 1999:"
+"""The start of the big conversation's last message (``bench_ui_open_conversation``)."""
+
+
+def open_big() -> None:
+    """The command opening the big conversation, to the frame showing its last message."""
+    from weaver_tui import cli
+
+    make = cli._make_app
+    results: list[dict[str, Any]] = []
+
+    def headless(services: Any, args: Any) -> Any:
+        app: Any = _stamp(make(services, args))
+        app.waiting = lambda: _last_message_shown(app)
+        app_class: Any = type(app)
+        run = app_class.run
+
+        def on_ready(self: Any) -> None:
+            self.run_worker(shown_then_exit(self), group="bench")
+
+        app_class.on_ready = on_ready
+        app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
+        return app
+
+    async def shown_then_exit(app: Any) -> None:
+        await _until(lambda: app.shown_at is not None)
+        results.append({"shown": app.shown_at})
+        await _until(lambda: _warm(app))  # the peak RSS with the history open and the agents in
+        app.exit()
+
+    cli._make_app = headless
+    code = cli.main(["--conversation", "big"])
+    for result in results:
+        emit(**result)
+    sys.exit(code)
+
+
+def _last_message_shown(app: Any) -> bool:
+    try:
+        from weaver_tui.screens.chat.screen import ChatScreen
+    except ImportError:
+        return False
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if not isinstance(screen, ChatScreen):
+        return False
+    return any(OPEN_LAST in line for line in screen.messages.visible_text())
 
 
 def _typed_reply_shown(app: Any) -> bool:
@@ -330,6 +383,13 @@ if __name__ == "__main__":
         asyncio.run(reply(counts))
     elif mode == "early":
         early(float(rest[0]), int(rest[1]))
+    elif mode == "seed":  # the big conversation, written by this checkout's store
+        from bench_ui_open_conversation import seed_big
+
+        seed_big(Path(os.environ["WEAVER_DATA_DIR"]), 2000, 10_000)
+        emit(seeded=time.monotonic())
+    elif mode == "open":
+        open_big()
     elif mode == "raw":
         raw(counts)
     elif mode == "astream":

@@ -18,6 +18,7 @@ real ``WeaverApp`` opens it the way a user would (it reopens the last conversati
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -30,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
+if importlib.util.find_spec("storage") is None:  # else the checkout on PYTHONPATH (compare)
     sys.path.insert(0, str(ROOT))
 
 CHILD = """

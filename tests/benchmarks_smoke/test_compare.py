@@ -21,6 +21,8 @@ TARGETED = (
     "short reply, typed 0.3 s in",
     "long reply on screen",
     "peak RSS after the long reply",
+    "open a 2,000-message path",
+    "peak RSS, that path open",
 )
 ROWS = (*TARGETED, "launch -> warm-up over (info)")
 
