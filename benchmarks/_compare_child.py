@@ -384,7 +384,7 @@ if __name__ == "__main__":
     elif mode == "early":
         early(float(rest[0]), int(rest[1]))
     elif mode == "seed":  # the big conversation, written by this checkout's store
-        from bench_ui_open_conversation import seed_big
+        from bench_ui_open_conversation import seed_big  # type: ignore[import-not-found]
 
         seed_big(Path(os.environ["WEAVER_DATA_DIR"]), 2000, 10_000)
         emit(seeded=time.monotonic())
