@@ -133,14 +133,36 @@ def _accepts(tool: BaseTool, args: dict[str, Any]) -> bool:
         except ValidationError:
             return False
         return True
-    if isinstance(schema, Mapping):  # a JSON schema (an MCP tool's): its required keys, known
+    if isinstance(schema, Mapping):  # a JSON schema (an MCP tool's): the tool checks the rest
         properties = schema.get("properties") or {}
         required = schema.get("required") or []
         if any(key not in args for key in required):
             return False
-        closed = schema.get("additionalProperties") is False
-        return not closed or all(key in properties for key in args)
+        if schema.get("additionalProperties") is False and any(k not in properties for k in args):
+            return False
+        return all(_of_type(value, properties.get(key)) for key, value in args.items())
     return False
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+def _of_type(value: Any, schema: Any) -> bool:
+    """``value`` has the JSON type its property's schema names (any, when it names none)."""
+    named = schema.get("type") if isinstance(schema, Mapping) else None
+    if not isinstance(named, str) or named not in _JSON_TYPES:
+        return True
+    if isinstance(value, bool) and named in ("integer", "number"):
+        return False
+    return isinstance(value, _JSON_TYPES[named])
 
 
 def as_tool_call(response: AIMessage, call: dict[str, Any]) -> AIMessage:

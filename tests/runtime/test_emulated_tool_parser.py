@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import BaseTool, StructuredTool, tool
 from pydantic import BaseModel, ValidationError
 
 from agents.graph.emulated_tools import as_tool_call, parse_call
@@ -32,7 +32,25 @@ def reply_privately(recipient: str, content: str) -> str:
     return content
 
 
-TOOLS: list[BaseTool] = [read_file, reply_privately]
+SEARCH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+
+async def _search(**kwargs: Any) -> str:
+    return str(kwargs)
+
+
+search = StructuredTool(
+    name="search",
+    description="Search (an MCP tool's JSON schema).",
+    args_schema=SEARCH_SCHEMA,
+    coroutine=_search,
+)
+TOOLS: list[BaseTool] = [read_file, reply_privately, search]
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
@@ -49,7 +67,9 @@ _ARGS = st.one_of(
     ),
     _JSON,
 )
-_NAME = st.one_of(st.sampled_from(["read_file", "reply_privately", "delete_all", ""]), _JSON)
+_NAME = st.one_of(
+    st.sampled_from(["read_file", "reply_privately", "search", "delete_all", ""]), _JSON
+)
 _OBJECT = st.one_of(
     st.builds(lambda name, args: {"tool": name, "arguments": args}, _NAME, _ARGS),
     st.builds(
@@ -104,6 +124,14 @@ def _valid(name: Any, args: Any) -> bool:
     if chosen is None or not isinstance(args, dict):
         return False
     schema = chosen.tool_call_schema
+    if isinstance(schema, dict):  # checked here by hand, apart from the code under test
+        limit = args.get("limit", 0)
+        return (
+            set(args) <= {"query", "limit"}
+            and isinstance(args.get("query"), str)
+            and isinstance(limit, int)
+            and not isinstance(limit, bool)
+        )
     assert isinstance(schema, type)
     assert issubclass(schema, BaseModel)
     try:
