@@ -134,8 +134,12 @@ async def summarise_older(
     model) and store the summary on the last record it covers; ``None`` when the branch is
     too short to need one. ``extractive`` (the offline demo, which cannot summarise) keeps
     the first line of each message instead of asking the model, so a summary never puts a
-    sentence with no content in the place of real messages."""
+    sentence with no content in the place of real messages. A model's summary that was
+    refused, filtered, cut at the output limit or empty raises
+    :class:`~agents.reply_outcome.MarkedReply` (its sentence for the user) and stores nothing."""
     from langchain_core.messages import HumanMessage, SystemMessage
+
+    from agents.reply_outcome import check_reply
 
     path = store.path_to_root(leaf_id)
     older = older_records(path)
@@ -151,6 +155,8 @@ async def summarise_older(
         answer = await model.ainvoke(
             [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
         )
+        # A summary refused, filtered, cut or empty never takes the place of the messages.
+        check_reply(answer, "summary")
         summary = answer.content if isinstance(answer.content, str) else str(answer.content)
     return store.update_message(  # type: ignore[no-any-return]
         older[-1].id,

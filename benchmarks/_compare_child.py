@@ -20,6 +20,10 @@ MODE is one of
   Enter to the first frame that shows the reply's last token, and the process's peak RSS
   (given several TOKENS, one message after another in the same app: the first is the
   process's first turn, the others not);
+- ``early``: the real command as in ``launch``, then, DELAY seconds after its first ``Ready``
+  (``early DELAY TOKENS``), a message typed into whatever holds the keys then (the launch frame's
+  composer or the chat's) and Enter: the time from Enter to the first frame that shows the
+  reply's last token, with the warm-up still under way (a message typed at once);
 - ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
   its text kept: the stream baseline (given several TOKENS, one read after another);
 - ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
@@ -115,6 +119,61 @@ def launch(counts: list[int]) -> None:
     sys.exit(code)
 
 
+def early(delay: float, tokens: int) -> None:
+    """``launch``, then ``delay`` seconds after the first ``Ready`` one message of ``tokens``
+    tokens typed into the focused composer and sent (see the module)."""
+    from weaver_tui import cli
+
+    make = cli._make_app
+    results: list[dict[str, Any]] = []
+
+    def headless(services: Any, args: Any) -> Any:
+        app: Any = _stamp(make(services, args))
+        app_class: Any = type(app)
+        run = app_class.run
+
+        def on_ready(self: Any) -> None:
+            ready = time.monotonic()
+            self.run_worker(typed_then_exit(self, ready), group="bench")
+
+        app_class.on_ready = on_ready
+        app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
+        return app
+
+    async def typed_then_exit(app: Any, ready: float) -> None:
+        from textual.pilot import Pilot
+
+        # The delay is what is measured (a user who types at once), not a wait for a state.
+        await asyncio.sleep(max(0.0, ready + delay - time.monotonic()))
+        # the keys move from the launch frame's composer to the chat's as the chat comes in
+        await _until(lambda: hasattr(app.focused, "load_text"))
+        app.focused.load_text(prompt(tokens))
+        app.waiting = lambda: _typed_reply_shown(app)
+        started = time.monotonic()
+        await Pilot(app).press("enter")
+        await _until(lambda: app.shown_at is not None)
+        results.append({"elapsed": app.shown_at - started, "ready": ready, "sent": started})
+        app.exit()
+
+    cli._make_app = headless
+    code = cli.main([])
+    for result in results:
+        emit(**result)
+    sys.exit(code)
+
+
+def _typed_reply_shown(app: Any) -> bool:
+    """The chat screen is in and shows a finished first turn with the reply's last token."""
+    try:
+        from weaver_tui.screens.chat.screen import ChatScreen
+    except ImportError:
+        return False
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if not isinstance(screen, ChatScreen) or screen.turn is None:
+        return False
+    return _reply_shown(screen, None)
+
+
 # -- a reply -----------------------------------------------------------------------------------
 
 
@@ -189,6 +248,7 @@ async def _replies(app: Any, pilot: Any, counts: list[int]) -> list[dict[str, An
 async def reply(counts: list[int]) -> None:
     from weaver_tui.app import make_app
     from weaver_tui.services import Services
+
     try:  # the layout since settings became a package, else the one before
         from weaver_tui.settings.pending import PendingSettings
     except ImportError:
@@ -261,13 +321,15 @@ async def astream(tokens: int) -> None:
 
 if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
-    counts = [int(count) for count in rest] or [0]
+    counts = [int(count) for count in rest if count.isdigit()] or [0]
     if mode == "bare":
         bare([int(count) for count in rest])
     elif mode == "launch":
         launch([int(count) for count in rest])
     elif mode == "reply":
         asyncio.run(reply(counts))
+    elif mode == "early":
+        early(float(rest[0]), int(rest[1]))
     elif mode == "raw":
         raw(counts)
     elif mode == "astream":

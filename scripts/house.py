@@ -16,7 +16,15 @@ import sys
 from pathlib import Path
 
 PACKAGES = ("agents", "storage", "weaver_tui", "themes")
-PROFILE_LITERAL = re.compile(r"""["'](mediator|ide-helper|paper-pilot|atom-developer)["']""")
+
+
+def profile_literal() -> re.Pattern[str]:
+    """A quoted profile name, for every profile the registry holds."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from agents.profiles import PROFILE_NAMES
+
+    names = "|".join(re.escape(name) for name in PROFILE_NAMES)
+    return re.compile(rf"""["']({names})["']""")
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -107,11 +115,12 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def profile_literals(root: Path) -> int:
+    literal = profile_literal()
     return sum(
         1
         for path in (root / "weaver_tui").rglob("*.py")
         for line in path.read_text(encoding="utf-8").splitlines()
-        if PROFILE_LITERAL.search(line)
+        if literal.search(line)
     )
 
 

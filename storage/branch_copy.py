@@ -2,7 +2,8 @@
 
 The copy is a new conversation of the same profile whose messages are the path's, in order,
 with their roles, text, status and meta (tool calls and results keep their pairing); the
-original is not touched. The new conversation records where it came from
+original is not touched. Patches the user accepted on the path stay accepted on their copies
+(:mod:`storage.accepted_patches`), so undo works in the copy as in the original. The new conversation records where it came from
 (``meta["branched_from"]``: the conversation, the message, and the title then).
 """
 
@@ -29,6 +30,7 @@ def branch_to_conversation(store: ConversationStore, message_id: str) -> Convers
     }
     copy = store.create_conversation(source.profile, f"{source.title} (branch)", meta=meta)
     parent: str | None = None
+    copies: dict[str, str] = {}
     for record in path:
         status = record.status
         if status is MessageStatus.STREAMING:  # a reply still being written elsewhere
@@ -39,4 +41,6 @@ def branch_to_conversation(store: ConversationStore, message_id: str) -> Convers
         parent = store.add_message(
             copy.id, record.role, record.content, parent, meta=record_meta
         ).id
+        copies[record.id] = parent
+    store.copy_accepted_patches(copies)  # the copy's patches were accepted here too
     return store.get_conversation(copy.id)

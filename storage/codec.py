@@ -79,9 +79,18 @@ def row_to_conversation(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:
     conv_id, title, profile, created, updated, meta = row
     return Conversation(
         id=conv_id,
-        title=printable_title(title),  # a title stored before titles were cleaned
+        title=_stored_title(title),
         profile=profile,
         created_at=text_to_time(created),
         updated_at=text_to_time(updated),
-        meta=json.loads(meta) if meta else {},
+        meta=json.loads(meta) if meta and meta != "{}" else {},
     )
+
+
+def _stored_title(title: str) -> str:
+    """A stored title as shown: titles are cleaned when written, so one that is printable
+    on one line with single spaces is used as it is; one stored before titles were cleaned
+    is cleaned here (the conversation list decodes every conversation's title)."""
+    if title and title.isprintable() and "  " not in title and title.strip() == title:
+        return title
+    return printable_title(title)

@@ -55,14 +55,30 @@ class ConversationOps:
             raise NotFoundError(f"No conversation with id {conversation_id}.")
         return row_to_conversation(row)
 
-    def list_conversations(self, profile: str | None = None) -> list[Conversation]:
+    def list_conversations(
+        self, profile: str | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[Conversation]:
         sql = f"SELECT {CONVERSATION_COLUMNS} FROM conversations"
+        params: tuple[str | int, ...] = ()
+        if profile is not None:
+            sql, params = sql + " WHERE profile = ?", (profile,)
+        sql += " ORDER BY updated_at DESC, rowid DESC"
+        if limit is not None or offset:
+            sql, params = (
+                sql + " LIMIT ? OFFSET ?",
+                (*params, -1 if limit is None else limit, offset),
+            )
+        with self._db.read() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [row_to_conversation(row) for row in rows]
+
+    def count_conversations(self, profile: str | None = None) -> int:
+        sql = "SELECT count(*) FROM conversations"
         params: tuple[str, ...] = ()
         if profile is not None:
             sql, params = sql + " WHERE profile = ?", (profile,)
         with self._db.read() as conn:
-            rows = conn.execute(sql + " ORDER BY updated_at DESC, rowid DESC", params).fetchall()
-        return [row_to_conversation(row) for row in rows]
+            return int(conn.execute(sql, params).fetchone()[0])
 
     def recent_prompts(self, profile: str, limit: int = 200) -> list[str]:
         """The user's last ``limit`` distinct messages to ``profile``, newest first (a message

@@ -34,6 +34,13 @@ FORMAT_VERSION = 1
 META_FILE = "meta.json"
 MESSAGES_FILE = "messages.jsonl"
 
+OUTCOME_NOTES = {
+    "refused": "refused",
+    "filtered": "stopped by the content filter",
+    "truncated": "cut at the output limit",
+    "empty": "empty reply",
+}
+"""A marked reply's ``meta["outcome"]``, as its heading names it (beside its status)."""
 _STATUS_NOTE = {
     MessageStatus.CANCELLED: "cancelled",
     MessageStatus.ERROR: "error",
@@ -131,6 +138,8 @@ def _record_heading(record: MessageRecord, versions: int) -> str:
         notes.append(f"version {record.version} of {versions}")
     if record.status in _STATUS_NOTE:
         notes.append(f"**{_STATUS_NOTE[record.status]}**")
+    if meta.get("outcome") in OUTCOME_NOTES:  # how a marked reply ended
+        notes.append(f"**{OUTCOME_NOTES[meta['outcome']]}**")
     if meta.get("visibility") not in (None, "shared"):
         notes.append(f"private to {meta['visibility']}")
     return f"## {title}" + (f" ({', '.join(notes)})" if notes else "")

@@ -1,20 +1,27 @@
 """Import a conversation folder written by :mod:`storage.export`.
 
-Lossless: ids, versions, depths, times, meta and remembered branches come back as written.
-If the conversation id (or any message id) is already in the database, the whole tree is
-imported under fresh ids with the same structure. Anything malformed stops the import before
-it writes, with one sentence naming the file and line.
+Ids, versions, depths, times, text and remembered branches come back as written; meta passes
+through the allowlist of :mod:`storage.import_meta` (content is kept, nothing that grants or
+steers). If the conversation id (or any message id) is already in the database, the whole
+tree is imported under fresh ids with the same structure.
+
+Whatever the bytes, an import either succeeds or stops before it writes with one sentence
+(a :class:`StorageError` naming the file and line): malformed JSON, JSON nested past what the
+decoder takes, wrong types, values too deep to store are all that one sentence, never a
+traceback.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.codec import new_id
 from storage.export import MESSAGES_FILE, META_FILE
+from storage.import_meta import imported_conversation_meta, imported_record_meta, nesting
 from storage.models import Conversation, MessageRecord, MessageStatus
 from storage.rows import text_to_time
 from storage.store import NotFoundError, StorageError
@@ -32,8 +39,14 @@ def read_jsonl(store: ImportTarget, directory: Path) -> Conversation:
     directory = Path(directory)
     if directory.name in (META_FILE, MESSAGES_FILE) and directory.is_file():
         directory = directory.parent
-    conversation, choices = _read_meta(directory / META_FILE)
-    records, lines = _read_messages(directory / MESSAGES_FILE, conversation.id)
+    try:
+        conversation, choices = _read_meta(directory / META_FILE)
+        records, lines = _read_messages(directory / MESSAGES_FILE, conversation.id)
+    except (RecursionError, MemoryError, TypeError, ValueError, OverflowError) as err:
+        # the checks below name what is wrong; this is the net under them
+        raise StorageError(
+            f"Cannot import {directory}: the file is not a weaver-tui export ({type(err).__name__})."
+        ) from None
     _check_tree(records, lines, directory / MESSAGES_FILE)
 
     taken = _conversation_exists(store, conversation.id) or bool(
@@ -44,6 +57,8 @@ def read_jsonl(store: ImportTarget, directory: Path) -> Conversation:
         logger.info("import of %s: ids in use, importing as %s", directory, conversation.id)
     known = {r.id for r in records}
     choices = {p: c for p, c in choices.items() if c in known and (p == "" or p in known)}
+    if conversation.meta.get("active_leaf") not in known:
+        conversation.meta.pop("active_leaf", None)
     return store.import_tree(conversation, records, choices)
 
 
@@ -52,11 +67,25 @@ def _fail(path: Path, line: int | None, what: str) -> StorageError:
     return StorageError(f"Cannot import {where}: {what}.")
 
 
+MAX_NESTING = 64
+"""Deepest JSON an import reads; an export nests a handful of levels."""
+
+
 def _load_json(path: Path, text: str, line: int | None) -> Any:
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as err:
         raise _fail(path, line or err.lineno, f"invalid JSON ({err.msg})") from err
+    except RecursionError:
+        data = None
+        deep = True
+    else:
+        deep = nesting(data, MAX_NESTING) > MAX_NESTING
+    if deep:
+        raise _fail(
+            path, line, f"the file is not a weaver-tui export (its JSON nests past {MAX_NESTING})"
+        )
+    return data
 
 
 def _read_text(path: Path) -> str:
@@ -89,12 +118,6 @@ def _time(data: dict[str, Any], key: str, path: Path, line: int | None) -> Any:
         raise _fail(path, line, f"field '{key}' is not an ISO 8601 time") from err
 
 
-UNTRUSTED_META = frozenset({"project_root"})
-"""Conversation settings an imported file may not bring: a project root would point the
-ide-helper's file tools at any folder (``/``). The importer drops them; the user gives a root
-(``weaver-tui import --project-root DIR``), else the conversation works where it is opened."""
-
-
 def _read_meta(path: Path) -> tuple[Conversation, dict[str, str]]:
     data = _load_json(path, _read_text(path), None)
     if not isinstance(data, dict):
@@ -106,16 +129,17 @@ def _read_meta(path: Path) -> tuple[Conversation, dict[str, str]]:
     choices = data.get("branch_choices") or {}
     if not isinstance(meta, dict) or not isinstance(choices, dict):
         raise _fail(path, None, "fields 'meta' and 'branch_choices' must be objects")
-    meta = {k: v for k, v in meta.items() if k not in UNTRUSTED_META}
+    conversation_id = _field(data, "id", str, path, None)
+    title = data.get("title")
     conversation = Conversation(
-        id=_field(data, "id", str, path, None),
-        title=str(data.get("title") or "Imported conversation"),
+        id=conversation_id,
+        title=title if isinstance(title, str) and title else "Imported conversation",
         profile=profile,
         created_at=_time(data, "created_at", path, None),
         updated_at=_time(data, "updated_at", path, None),
-        meta=meta,
+        meta=imported_conversation_meta(meta, conversation_id, datetime.now(UTC)),
     )
-    return conversation, {str(k): str(v) for k, v in choices.items()}
+    return conversation, {k: v for k, v in choices.items() if isinstance(v, str)}
 
 
 def _read_messages(path: Path, conversation_id: str) -> tuple[list[MessageRecord], dict[str, int]]:
@@ -149,7 +173,7 @@ def _read_messages(path: Path, conversation_id: str) -> tuple[list[MessageRecord
             depth=_field(data, "depth", int, path, number),
             version=_field(data, "version", int, path, number),
             created_at=_time(data, "created_at", path, number),
-            meta=meta,
+            meta=imported_record_meta(meta),
         )
         if record.id in lines:
             raise _fail(path, number, f"id {record.id} also appears on line {lines[record.id]}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -45,7 +46,8 @@ class MessageRecord:
     ``meta`` keys in use: ``status`` (a :class:`MessageStatus` value), ``tool_calls`` (list of
     ``{"id", "name", "args"}`` on assistant records), ``tool_call_id`` and ``name`` (on tool
     records), ``provider``, ``model``, ``usage`` (``{"input_tokens", "output_tokens",
-    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``visibility`` (with several
+    "total_tokens"}``), ``latency_ms``, ``error`` (a sentence), ``outcome`` (on a failed reply
+    that ended ``refused``, ``filtered``, ``truncated`` or ``empty``), ``visibility`` (with several
     participants: ``"shared"`` or a participant name), ``sender`` (who said a user message,
     read as :attr:`sender`; the model is told it as the message ``name``).
     """
@@ -77,3 +79,23 @@ class MessageRecord:
     @property
     def tool_call_id(self) -> str | None:
         return self.meta.get("tool_call_id")
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedPatch:
+    """One patch the user accepted on this machine, as the review recorded it (see
+    :mod:`storage.accepted_patches`)."""
+
+    record_id: str
+    patch_id: str
+    path: str
+    base_sha256: str | None
+    new_sha256: str
+
+    def matches(self, path: str, edit: Mapping[str, Any]) -> bool:
+        """The record's edit is the one accepted (same file, same hashes before and after)."""
+        return (
+            path == self.path
+            and edit.get("base_sha256") == self.base_sha256
+            and edit.get("new_sha256") == self.new_sha256
+        )

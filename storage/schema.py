@@ -127,7 +127,22 @@ CREATE INDEX IF NOT EXISTS seat_messages_in_order ON seat_messages (conversation
 sent that the host has not answered yet (see :mod:`storage.seats`). ``IF NOT EXISTS``: a file
 whose version was set back by hand still migrates."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
+SCHEMA_V4 = """
+CREATE TABLE IF NOT EXISTS accepted_patches (
+    record_id       TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    patch_id        TEXT NOT NULL,
+    file            TEXT NOT NULL,
+    base_sha256     TEXT,
+    new_sha256      TEXT NOT NULL,
+    accepted_at     TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS accepted_patches_by_conversation ON accepted_patches (conversation_id);
+"""
+"""The patches the user accepted here (see :mod:`storage.accepted_patches`): what undo and
+redo may write back. Export does not carry them and import does not create them."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -139,6 +154,7 @@ OUR_TABLES = {
     "messages_fts",
     "space_seats",
     "seat_messages",
+    "accepted_patches",
 }
 """Views are not tables: ``messages_searchable`` needs no entry."""
 

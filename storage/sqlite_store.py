@@ -20,6 +20,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from storage.accepted_patches import AcceptedPatchOps
 from storage.audience import Viewer, viewer_key, visible_rows_sql
 from storage.branches import BranchOps
 from storage.codec import (
@@ -46,7 +47,7 @@ ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
 _VISIBLE_ROWS = visible_rows_sql(list(MessageRow._fields))
 
 
-class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps):
+class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps, AcceptedPatchOps):
     """The store on ``path`` (created with its folder if missing; migrated if older).
 
     Raises :class:`storage.store.StorageError` with one sentence if ``path`` is not a usable

@@ -11,13 +11,13 @@ thread.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from storage.audience import Viewer
-from storage.models import Conversation, MessageRecord, MessageStatus, Role
+from storage.models import AcceptedPatch, Conversation, MessageRecord, MessageStatus, Role
 from storage.rows import MessageRow
 
 
@@ -46,8 +46,15 @@ class ConversationStore(Protocol):
         self, profile: str, title: str = "New conversation", meta: dict[str, Any] | None = None
     ) -> Conversation: ...
     def get_conversation(self, conversation_id: str) -> Conversation: ...
-    def list_conversations(self, profile: str | None = None) -> list[Conversation]:
-        """Newest ``updated_at`` first."""
+    def list_conversations(
+        self, profile: str | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> list[Conversation]:
+        """Newest ``updated_at`` first: ``limit`` of them (all when ``None``) after the first
+        ``offset``, so a list can show a page at a time however big the store grows."""
+        ...
+
+    def count_conversations(self, profile: str | None = None) -> int:
+        """How many conversations there are (of ``profile``)."""
         ...
 
     def recent_prompts(self, profile: str, limit: int = 200) -> list[str]:
@@ -159,6 +166,18 @@ class ConversationStore(Protocol):
         ...
 
     def import_jsonl(self, directory: Path) -> Conversation: ...
+
+    # patches accepted here (see storage.accepted_patches): never exported nor imported
+    def accept_patch(
+        self,
+        record_id: str,
+        patch_id: str,
+        path: str,
+        base_sha256: str | None,
+        new_sha256: str,
+    ) -> None: ...
+    def accepted_patches(self, record_ids: Sequence[str]) -> dict[str, AcceptedPatch]: ...
+    def copy_accepted_patches(self, copies: Mapping[str, str]) -> None: ...
     def close(self) -> None: ...
 
 

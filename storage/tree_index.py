@@ -248,6 +248,30 @@ class TreeIndex:
             current = self._parents[current]
         return None
 
+    def fork_parent(self, message_id: str) -> str | None:
+        """The parent of a new user message sent as a fork at ``message_id``, so that versions
+        (siblings) only ever group messages of one role and every tool call keeps its results.
+
+        Forking at a user message asks something else at that point: the new message is its
+        sibling (as an edit is, with new text). Forking at a reply continues below it; at a
+        record of a tool round (a reply that calls tools, a tool's result), below the reply
+        that ends the round (the remembered branch, else the newest). Raises
+        :class:`ForkError` (one sentence) for a round that has no such reply yet.
+        """
+        record = self._records[message_id]
+        if record.role == "user":
+            return self._parents[message_id]
+        current = message_id
+        while _in_tool_round(self._records[current]):
+            following = self._pick(current, self.choices)
+            if following is None:
+                raise ForkError(
+                    "That tool round has no reply yet: fork at the question before it, or at "
+                    "a reply."
+                )
+            current = following
+        return current
+
     def add(self, record: MessageRecord) -> None:
         """Insert a new record (or replace one with the same id) keeping version order."""
         if record.id in self._parents:
@@ -348,3 +372,12 @@ def trim_context(path: Sequence[MessageRecord], limit: int) -> list[MessageRecor
                 continue
         break
     return window[start:]
+
+
+class ForkError(ValueError):
+    """A fork asked where no message can follow (one sentence for the user)."""
+
+
+def _in_tool_round(record: MessageRecord) -> bool:
+    """A reply that calls tools, or a tool's result: a user message cannot follow it."""
+    return record.role == "tool" or (record.role == "assistant" and bool(record.tool_calls))

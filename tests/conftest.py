@@ -17,9 +17,10 @@ from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
 from tests.support import cpu_report, pilot_waits, precompile, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
+from tests.support.retry_waits import RecordedWaits
 from tests.support.shared_notes import notes_url
 
-__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "store"]
+__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "retry_waits", "store"]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",
@@ -53,7 +54,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests that take minutes first: pytest-xdist's work stealing (``scripts/test``) then
     gives the other workers the short ones meanwhile, instead of leaving one worker alone
-    with a long test at the end. The rest keep their order."""
+    with a long test at the end. The rest keep their order. They carry the ``bench`` marker:
+    a plain ``pytest`` (the quick loop) leaves them out, ``scripts/test`` (and so CI) runs them."""
+    for item in items:
+        if item.nodeid.startswith(MINUTES_LONG):
+            item.add_marker(pytest.mark.bench)
     items.sort(key=lambda item: not item.nodeid.startswith(MINUTES_LONG))
 
 
@@ -85,6 +90,16 @@ def _isolated_environment(
     for name in list(os.environ):
         if name.startswith("WEAVER_") or name in _PROVIDER_ENV:
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def retry_waits(monkeypatch: pytest.MonkeyPatch) -> RecordedWaits:
+    """The waits model calls ask for before a retry, recorded and not slept (in every test)."""
+    import agents.providers.transient_retry as transient_retry
+
+    waits = RecordedWaits()
+    monkeypatch.setattr(transient_retry, "DEFAULT_POLICY", waits.policy())
+    return waits
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from weaver_tui.keymap import keymap_markdown
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -45,7 +47,9 @@ def test_every_command_example_runs_from_a_fresh_clone() -> None:
     examples = _shell_example_lines(text)
     assert not [line for line in examples if line.startswith("weaver-tui")]
     parser = build_parser(profile_commands())
-    concrete = [line for line in examples if line.startswith("scripts/run ") and not set("[|") & set(line)]
+    concrete = [
+        line for line in examples if line.startswith("scripts/run ") and not set("[|") & set(line)
+    ]
     assert len(concrete) >= 5
     for line in concrete:
         words = [w.replace("ID", "7") for w in shlex.split(line.split("#")[0])[1:]]
@@ -53,3 +57,23 @@ def test_every_command_example_runs_from_a_fresh_clone() -> None:
             parser.parse_args(words)  # exits (fails the test) on a line it refuses
     for inline in ("`weaver-tui ask", "| weaver-tui ", "`weaver-tui --"):
         assert inline not in text
+
+
+def test_the_atom_check_examples_pass_on_the_files_the_clone_ships(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ``atom check`` line of the README runs as written from the clone's root and finds
+    the atom valid (the files it names exist, and Ctrl+S names its files the same way)."""
+    import shlex
+
+    from weaver_tui.cli import main
+
+    lines = [
+        line
+        for line in _shell_example_lines(README.read_text(encoding="utf-8"))
+        if line.startswith("scripts/run atom check ") and not set("[|") & set(line)
+    ]
+    assert lines
+    monkeypatch.chdir(README.parent)
+    for line in lines:
+        assert main(shlex.split(line)[1:]) == 0, capsys.readouterr()

@@ -3,7 +3,7 @@ pytest-xdist's work stealing no worker is left alone with a long test at the end
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tests.conftest import pytest_collection_modifyitems
@@ -12,6 +12,10 @@ from tests.conftest import pytest_collection_modifyitems
 @dataclass
 class Item:
     nodeid: str
+    markers: list[str] = field(default_factory=list)
+
+    def add_marker(self, marker: Any) -> None:
+        self.markers.append(marker.name)
 
 
 def test_the_benchmark_smoke_tests_come_first_and_the_rest_keep_their_order() -> None:
@@ -33,3 +37,4 @@ def test_the_benchmark_smoke_tests_come_first_and_the_rest_keep_their_order() ->
         "tests/cli/test_verbs.py::test_version",
         "tests/ui_app/test_b.py::test_two",
     ]
+    assert [item.markers for item in items] == [["bench"], ["bench"], [], [], []]

@@ -50,7 +50,7 @@ def read_preview(
     if conversation_id is not None:
         conversation = store.get_conversation(conversation_id)
     else:
-        conversations = store.list_conversations(profile)
+        conversations = store.list_conversations(profile, limit=1)
         if not conversations:
             return None
         conversation = conversations[0]

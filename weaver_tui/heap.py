@@ -62,6 +62,11 @@ def freeze_long_lived(reason: str, *, once: bool = False) -> None:
     logger.debug("heap frozen", extra={"reason": reason, "frozen": gc.get_freeze_count()})
 
 
+AGENT_STACK_LOADED = "the agent stack is loaded"
+"""The freeze made once the agent stack is imported and its runtime open: at the end of the
+warm-up when no turn is running, else when the turn that started first has ended (never
+while a turn waits or streams: a freeze walks the heap)."""
+
 YOUNG_THRESHOLD = 10_000
 """Net allocations between two young collections (Python's default is 700)."""
 

@@ -39,7 +39,7 @@ def stream_meta(text: str) -> dict[str, Any]:
     first = text.split("\n", 1)[0].strip()
     try:
         meta = json.loads(first) if first else None
-    except ValueError:
+    except (ValueError, RecursionError):
         meta = None
     if (
         not isinstance(meta, dict)
@@ -51,6 +51,17 @@ def stream_meta(text: str) -> dict[str, Any]:
             "conversation's line, then one line per message)"
         )
     return meta
+
+
+def folder_source_id(folder: Path) -> str:
+    """The exported conversation's id in ``folder`` (``""`` when it has none or the file is
+    not readable JSON: the import itself then says what is wrong)."""
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return ""
+    found = meta.get("id") if isinstance(meta, dict) else None
+    return found if isinstance(found, str) else ""
 
 
 @contextmanager

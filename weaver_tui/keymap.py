@@ -194,7 +194,8 @@ KEYMAP: tuple[KeyAction, ...] = (
     # actions on the selected message (tree or message view)
     KeyAction(
         "Fork from selected message",
-        "The next message you send becomes a new child of the selected message",
+        "The next message you send starts a new branch: below a selected reply, or asked "
+        "instead of a selected question (its sibling)",
         "f",
         "tree",
         "fork_selected",

@@ -16,6 +16,7 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
+    ToolMessage,
 )
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
@@ -36,6 +37,7 @@ from agents.graph.emulated_tools import (
 from agents.graph.folded_call import call_model_folded
 from agents.graph.status import emit_status
 from agents.profile import TurnContext
+from agents.reply_outcome import MarkedReply, ReplyOutcome, reply_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +59,18 @@ def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
         if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
             rounds += 1
     return rounds
+
+
+def tools_ran_this_turn(messages: Sequence[AnyMessage]) -> bool:
+    """Whether a tool of this turn (after the last human message) ran and answered without
+    an error: such a turn is complete even when the model has nothing to add after it (a
+    mediator that delivered a message, say), so its empty last reply is not marked."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            break
+        if isinstance(message, ToolMessage) and message.status != "error":
+            return True
+    return False
 
 
 async def _emulated_call(
@@ -92,6 +106,9 @@ def make_agent_node(
 
     Each call prepends the system prompt, binds the tools while this turn has rounds left, and
     after ``max_tool_rounds`` rounds calls the model without tools and tells it to answer now.
+    Every reply is classified (:func:`agents.reply_outcome.reply_outcome`): a marked one
+    (refused, filtered, truncated; empty, unless a tool of this turn ran) raises
+    :class:`~agents.reply_outcome.MarkedReply` before any of its tool calls can run.
     What it sends is cut to the model's context window (:mod:`agents.context_budget`).
     """
     tool_list = list(tools)
@@ -135,6 +152,10 @@ def make_agent_node(
                     raise
                 remember_emulation(context.model)
                 response = await _emulated_call(context, prompt, messages, offered, config)
+        outcome = reply_outcome(response)
+        ran = tools_ran_this_turn(messages)
+        if outcome.marked and not (outcome.kind == "empty" and ran):
+            raise MarkedReply(outcome)  # refused, filtered, cut or empty: no call of it runs
         check_broken_rounds(messages, response)
         if (
             limit_reached
@@ -143,6 +164,8 @@ def make_agent_node(
         ):
             # A model that calls tools anyway must not loop past the limit.
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
+            if not outcome.text and not ran:
+                raise MarkedReply(ReplyOutcome("empty"))
         return {"messages": [cast(AnyMessage, response)]}
 
     return agent

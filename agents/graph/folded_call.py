@@ -16,7 +16,10 @@ via ``on_llm_new_token``, tagged with its node), the same per-chunk ``response_m
 run id, the same trailing ``chunk_position="last"`` chunk, the same ``on_llm_end`` /
 ``on_llm_error``, and the same final ``AIMessage``. The merge of chunks is associative
 (content concatenation, tool-call chunks merged by index, usage summed), so merging in batches
-gives the message a single merge at the end would. Whenever that path would not be taken
+gives the message a single merge at the end would. One step is this app's own: a tool call
+whose streamed arguments are not one whole JSON object is moved to ``invalid_tool_calls``
+(:mod:`agents.graph.whole_calls`), so no tool runs on what langchain's lenient reader
+completed. Whenever that path would not be taken
 (no streaming handler attached, a v2 stream handler, an LLM cache, ``output_version="v1"``,
 a model that cannot stream, or a langchain-core without these internals) it simply calls
 ``ainvoke``.
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -41,6 +44,7 @@ from langchain_core.runnables import RunnableBinding, RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs
 
 from agents.graph.pacing import StreamPacer
+from agents.graph.whole_calls import whole_calls_only
 
 try:  # langchain-core internals the streaming branch of ``agenerate`` uses
     from langchain_core.callbacks import AsyncCallbackManager
@@ -150,6 +154,38 @@ async def _ainvoke(model: Any, messages: list[BaseMessage], config: Any) -> Base
     return reply
 
 
+def _unfolded_call(
+    handlers: Sequence[Any], *, would_stream: bool
+) -> Callable[[Any, list[BaseMessage], Any], Awaitable[BaseMessage]] | None:
+    """How to call the model when the fold below does not apply (``None`` when it does)."""
+    streams = any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
+    v2 = any(isinstance(h, _V2StreamingCallbackHandler) for h in handlers)
+    if would_stream and not streams and not v2:
+        # ``ainvoke`` would stream with no one listening (a graph run outside a ``messages``
+        # stream): the same, through ``astream``, so the calls are checked whole here too.
+        return _astream_folded
+    if v2 or not (streams and would_stream):
+        # Not the streaming branch ``ainvoke`` would take here: let it do its own thing.
+        return _ainvoke
+    return None
+
+
+async def _astream_folded(model: Any, messages: list[BaseMessage], config: Any) -> BaseMessage:
+    """``model.astream``'s chunks folded into the final message, as ``ainvoke`` returns it
+    when it streams, with only whole tool calls (:func:`whole_calls_only`)."""
+    acc: Any = None
+    batch: list[Any] = []
+    async for chunk in model.astream(messages, config):
+        batch.append(chunk)
+        if len(batch) >= FOLD_BATCH:
+            acc, batch = _fold(acc, batch), []
+    acc = _fold(acc, batch)
+    if acc is None:
+        raise ValueError("No generations found in stream.")
+    reply: BaseMessage = message_chunk_to_message(whole_calls_only(acc))
+    return reply
+
+
 async def _folded_generate(
     model: Any,
     target: BaseChatModel,
@@ -178,17 +214,14 @@ async def _folded_generate(
         langsmith_inheritable_metadata=_filter_invocation_params_for_tracing(params),
     )
     handlers = callback_manager.handlers
-    streams = any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
     would_stream = target._should_stream(
         async_api=True,
         run_manager=SimpleNamespace(handlers=handlers),  # type: ignore[arg-type]  # reads .handlers
         **kwargs,
     )
-    if any(isinstance(h, _V2StreamingCallbackHandler) for h in handlers) or not (
-        streams and would_stream
-    ):
-        # Not the streaming branch ``ainvoke`` would take here: let it do its own thing.
-        return await _ainvoke(model, messages, config)
+    other = _unfolded_call(handlers, would_stream=would_stream)
+    if other is not None:
+        return await other(model, messages, config)
     (run_manager,) = await callback_manager.on_chat_model_start(
         target._serialized,
         [_format_for_tracing(messages)],
@@ -237,7 +270,7 @@ async def _folded_generate(
         if acc is None:
             raise ValueError("No generations found in stream.")
         generation = ChatGeneration(
-            message=message_chunk_to_message(acc.message),
+            message=message_chunk_to_message(whole_calls_only(acc.message)),
             generation_info=acc.generation_info,
         )
         acc = None

@@ -27,6 +27,10 @@ CONNECT = (
 )
 
 
+def _is_text_part(part: Any) -> bool:
+    return isinstance(part, Mapping) and part.get("type") == "text"
+
+
 def text_of(content: Any) -> str:
     """Message content (a string or a list of content blocks) as plain text."""
     if isinstance(content, str):
@@ -70,8 +74,17 @@ class OfflineTurn:
 
     @property
     def user_text(self) -> str:
+        """The user's own words in their last message: never an attached file's text (a
+        message with attachments is a list of parts, the words first), so the demo acts only
+        on what the user asked."""
         last = self.last_user
-        return text_of(last.content).strip() if last is not None else ""
+        if last is None:
+            return ""
+        content: Any = last.content
+        if isinstance(content, list):
+            words = (p for p in content if isinstance(p, str) or _is_text_part(p))
+            content = [next(words, "")]
+        return text_of(content).strip()
 
     @property
     def images(self) -> int:

@@ -8,16 +8,23 @@ alone and the outcome says what differs. Writes go through :mod:`agents.confined
 accepting a patch does. The record's ``patch_status`` becomes ``reverted`` / ``applied``, so
 the tree shows where the files stand.
 
-Which patches a move in the tree concerns (:func:`patches_to_rewind`): going from one leaf to
-another, the applied patches of the old path below the point the two paths share are reverted
-(newest first) and the reverted patches of the new path below it are re-applied (oldest
-first). Checking out an earlier message of the same path reverts what was applied after it.
+Only a patch accepted on this machine is ever reverted or re-applied: the store keeps a row for
+each patch the user accepted (:mod:`storage.accepted_patches`), and a record counts as a patch
+here only when that row exists and names the same file and hashes as the record's edit. A
+record's own ``patch_status`` is data (an imported file can say anything): with no row it is
+history, and nothing here writes a file for it.
+
+Which patches a move in the tree concerns (:func:`patches_to_rewind`): the files are brought
+to the point checked out. Going to another branch, the applied patches of the old path that
+the new one lacks are reverted (newest first) and the reverted patches of the new path are
+re-applied (oldest first); checking out an earlier message of the same path reverts what was
+applied after it, and checking out the branch shown offers again a patch undone on it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -26,7 +33,7 @@ from agents.confined_files import read_confined, remove_confined, replace_confin
 from agents.errors import WeaverError
 from agents.patch_review.file_edit import holds, redo_text, undo_text
 from agents.project_paths import resolve_inside, resolve_project_path
-from storage.models import MessageRecord
+from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)
@@ -48,13 +55,21 @@ class PatchOnBranch:
     edit: dict[str, Any]
 
     @classmethod
-    def of(cls, record: MessageRecord) -> PatchOnBranch | None:
+    def of(
+        cls, record: MessageRecord, accepted: Mapping[str, AcceptedPatch]
+    ) -> PatchOnBranch | None:
+        """The patch ``record`` keeps, if the user accepted it here (``accepted``: the
+        store's rows for the records at hand), else ``None``."""
         meta = record.meta
         edit = meta.get("patch_edit")
         status = meta.get("patch_status")
-        if record.role != "tool" or status not in (APPLIED, REVERTED) or not edit:
+        if record.role != "tool" or status not in (APPLIED, REVERTED) or not isinstance(edit, dict):
             return None
-        return cls(record.id, str(meta.get("patch_id")), str(meta.get("patch_path")), status, edit)
+        path = str(meta.get("patch_path"))
+        row = accepted.get(record.id)
+        if row is None or not row.matches(path, edit):
+            return None
+        return cls(record.id, row.patch_id, path, status, edit)
 
     @property
     def summary(self) -> str:
@@ -71,28 +86,49 @@ class RewindOutcome:
     message: str
 
 
-def patches_on(path: Sequence[MessageRecord], status: str) -> list[PatchOnBranch]:
-    """The patches of ``path`` (root first) whose status is ``status``, in path order."""
-    found = (PatchOnBranch.of(record) for record in path)
+def accepted_on(
+    store: ConversationStore, *paths: Sequence[MessageRecord]
+) -> dict[str, AcceptedPatch]:
+    """The store's accepted patches among the records of ``paths``."""
+    ids = {record.id for path in paths for record in path if record.role == "tool"}
+    return store.accepted_patches(sorted(ids)) if ids else {}
+
+
+def patches_on(
+    path: Sequence[MessageRecord], status: str, accepted: Mapping[str, AcceptedPatch]
+) -> list[PatchOnBranch]:
+    """The accepted patches of ``path`` (root first) whose status is ``status``, in order."""
+    found = (PatchOnBranch.of(record, accepted) for record in path)
     return [patch for patch in found if patch is not None and patch.status == status]
 
 
 def patches_to_rewind(
-    old_path: Sequence[MessageRecord], new_path: Sequence[MessageRecord], target_id: str
+    old_path: Sequence[MessageRecord],
+    new_path: Sequence[MessageRecord],
+    target_id: str,
+    accepted: Mapping[str, AcceptedPatch],
 ) -> tuple[list[PatchOnBranch], list[PatchOnBranch]]:
     """(to revert newest first, to re-apply oldest first) for a move from ``old_path`` to
-    ``new_path`` (both root first) that checks out ``target_id``."""
+    ``new_path`` (both root first) that checks out ``target_id``.
+
+    Afterwards the files hold every patch of the new path up to the point checked out and
+    none other: that point is ``target_id`` when it is a message of the old path (going back,
+    or checking out the branch already shown: a patch undone there is offered again), else
+    the new path's leaf (another branch, shown down to its remembered leaf)."""
+    old_ids = {record.id for record in old_path}
     new_ids = [record.id for record in new_path]
-    shared = 0
-    while shared < min(len(old_path), len(new_ids)) and old_path[shared].id == new_ids[shared]:
-        shared += 1
-    if target_id in new_ids:  # an earlier message of the old path: what follows it goes
-        shared = min(shared, new_ids.index(target_id) + 1)
-    revert = patches_on(old_path[shared:], APPLIED)
+    upto = len(new_ids)
+    if target_id in old_ids and target_id in new_ids:
+        upto = new_ids.index(target_id) + 1
+    kept = set(new_ids[:upto])
+    later = [record for record in new_path[upto:] if record.id not in old_ids]
+    revert = [
+        patch
+        for patch in patches_on([*old_path, *later], APPLIED, accepted)
+        if patch.record_id not in kept
+    ]
     revert.reverse()
-    kept = {record.id for record in old_path}
-    redo = [p for p in patches_on(new_path[shared:], REVERTED) if p.record_id not in kept]
-    return revert, redo
+    return revert, patches_on(new_path[:upto], REVERTED, accepted)
 
 
 def rewind(

@@ -8,8 +8,9 @@ presets and settings stays cheap at start-up.
 
 Every network client ignores proxy variables (``trust_env=False`` on both the sync and the async
 HTTP client: the user's proxy settings must not capture their keys), streams with usage (``stream_usage=True``) and never retries by
-itself (``max_retries=0``): failures reach the user at once, as one sentence, through
-``translate_provider_error``.
+itself (``max_retries=0``): the model retries a transient failure before its first token, with
+a status line and a cancellable wait (:mod:`agents.providers.retried_call`), and any other
+failure reaches the user at once, as one sentence, through ``translate_provider_error``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from agents.providers.presets import (
     PRESETS,
     ProviderPreset,
     check_base_url,
+    endpoint_traits,
     get_preset,
     list_presets,
     traits_of,
@@ -249,20 +251,24 @@ def resolve_provider(config: ProviderConfig) -> ProviderConfig:
     )
 
 
-def _http_clients(timeout: float) -> tuple[Any, Any]:
+def _http_clients(timeout: float, base_url: str | None) -> tuple[Any, Any]:
     """Sync and async clients that ignore HTTP(S)_PROXY / ALL_PROXY and netrc, and refuse a
     200 answer that is not a chat completion (``agents.providers.openai_answers``).
 
     ``openai.DefaultHttpxClient`` is the SDK's own client type (``httpx2`` in openai 3,
     ``httpx`` before), with the SDK's connection limits; both are needed, or langchain-openai
     builds the missing one itself with ``trust_env`` on. They share one SSL context with
-    every other client of the process (see :func:`_ssl_context`).
+    every other client of the process (see :func:`_ssl_context`); a plain ``http://`` server
+    gets one that trusts no certificate instead (see :func:`_no_tls_context`).
     """
     import openai
 
     from agents.providers.openai_answers import check_answer, check_answer_async
 
-    ssl_context = _ssl_context(openai.DefaultHttpxClient)
+    if (base_url or "").lower().startswith("http://"):
+        ssl_context = _no_tls_context()
+    else:
+        ssl_context = _ssl_context(openai.DefaultHttpxClient)
     return (
         openai.DefaultHttpxClient(
             trust_env=False,
@@ -286,6 +292,17 @@ def _ssl_context(client_type: type) -> Any:
     otherwise load the certificate bundle into a context of its own (~0.1 s, some MiB), for
     every model built and every model list asked."""
     return _http_package(client_type).create_ssl_context(trust_env=False)
+
+
+@functools.cache
+def _no_tls_context() -> Any:
+    """The SSL context of clients for a plain ``http://`` server: it verifies certificates
+    and host names but trusts no authority, so it costs nothing to make (no certificate
+    bundle read on the first turn's path) and a redirect to an ``https://`` address fails
+    its handshake instead of going anywhere unverified."""
+    import ssl
+
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
 def _http_package(client_type: type) -> Any:
@@ -383,18 +400,19 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
 
     key = resolved.api_key.get_secret_value() if resolved.api_key else None
     remember_secret(key if key != PLACEHOLDER_KEY else None)
-    http_client, http_async_client = _http_clients(resolved.timeout)
+    http_client, http_async_client = _http_clients(resolved.timeout, resolved.base_url)
     client_options = _sdk_client_options(resolved)
     # The SDK clients are ours so streamed chunks skip the SDK's typed construction, which
     # langchain undoes at once (see agents.providers.openai_chunks); langchain uses them as given.
     root_client = DictChunkOpenAI(**client_options, http_client=http_client)
     root_async_client = DictChunkAsyncOpenAI(**client_options, http_client=http_async_client)
     prepare_first_request()
-    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
     traits = traits_of(resolved.provider, resolved.model)
-    # ChatOpenAI that keeps a thinking model's reasoning apart (agents.providers.openai_reasoning).
+    # ChatOpenAI that reads every server's reply alike (agents.providers.openai_reasoning).
     model = ReasoningChatOpenAI(
         send_reasoning=traits.send_reasoning_back,
+        tool_call_ids=traits.tool_call_ids or endpoint_traits(resolved.base_url).tool_call_ids,
+        send_call_extras=traits.call_extras or endpoint_traits(resolved.base_url).call_extras,
         extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
         base_url=resolved.base_url,
@@ -439,7 +457,7 @@ async def alist_models(config: ProviderConfig) -> list[str]:
         return [OFFLINE]
     import openai
 
-    _, http_async_client = _http_clients(resolved.timeout)
+    _, http_async_client = _http_clients(resolved.timeout, resolved.base_url)
     client = openai.AsyncOpenAI(**_sdk_client_options(resolved), http_client=http_async_client)
     try:
         page = await client.models.list()

@@ -7,10 +7,14 @@ one chunk that says what the run said: content, ``reasoning_content`` and ``reas
 tool-call deltas merged by index (names and arguments joined, ids as langchain merges them).
 
 Only plain deltas are merged: one choice, no finish reason, no usage, no log-probabilities, and
-no field it does not know. Anything else (the finish chunk, a usage chunk, an error) ends the
+no field it does not know. Tool calls without ``index`` (Gemini) are not plain: they go on as
+they came, in order, for :mod:`agents.providers.wire_normalizer` to place. Anything else (the finish chunk, a usage chunk, an error) ends the
 run and goes on as it came, so usage, finish reasons and errors keep their place. A run also
 ends where reasoning follows content, so their order survives (a merged chunk is read reasoning
 first).
+
+Calls are told apart by index, and by id under one index (servers that number every call 0):
+a fragment with another id than its index's call starts a run of its own.
 
 A tool name repeated in every chunk of a call (seen through NVIDIA NIM) is dropped while
 merging, as :mod:`agents.providers.stream_repair` drops it between chunks: joined, the copies
@@ -30,11 +34,14 @@ _FUNCTION_FIELDS = frozenset({"name", "arguments"})
 class ChunkMerger:
     """One per streamed reply: ``add`` each chunk in order, ``take`` the merged run."""
 
-    __slots__ = ("_calls", "_first", "_names", "_role", "_size", "_texts")
+    __slots__ = ("_calls", "_first", "_ids", "_names", "_role", "_size", "_texts")
 
     def __init__(self) -> None:
         self._names: dict[Any, str] = {}
         """Each tool call's name so far, by its index, over the whole reply."""
+        self._ids: dict[Any, str] = {}
+        """The id of the call each index means now (a server that numbers every call 0 tells
+        them apart by id: a new id is a new call, with a name of its own)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -90,10 +97,25 @@ class ChunkMerger:
         if role is not None and self._role is not None and role != self._role:
             return False
         thinks = delta.get("reasoning_content") or delta.get("reasoning")
-        return not (thinks and "content" in self._texts)
+        if thinks and "content" in self._texts:
+            return False
+        for call in delta.get("tool_calls") or ():
+            merged = self._calls.get(call["index"])
+            call_id = call.get("id")
+            if merged is not None and call_id and merged.get("id") not in (None, "", call_id):
+                return False  # another call under the same index: never glued to this one
+        return True
+
+    def _new_call(self, index: Any, call_id: Any) -> None:
+        """Forget the name of the call ``index`` meant, when ``call_id`` is another call's."""
+        if isinstance(call_id, str) and call_id and self._ids.get(index) != call_id:
+            if index in self._ids:
+                self._names.pop(index, None)
+            self._ids[index] = call_id
 
     def _join_call(self, call: dict[str, Any]) -> None:
         index = call["index"]
+        self._new_call(index, call.get("id"))
         function = call.get("function") or {}
         name = function.get("name")
         if name:
@@ -120,7 +142,10 @@ class ChunkMerger:
         for choice in chunk.get("choices") or ():
             delta = choice.get("delta") if isinstance(choice, dict) else None
             for call in (delta.get("tool_calls") if isinstance(delta, dict) else None) or ():
-                function = call.get("function") if isinstance(call, dict) else None
+                if not isinstance(call, dict):
+                    continue
+                self._new_call(call.get("index"), call.get("id"))
+                function = call.get("function")
                 name = function.get("name") if isinstance(function, dict) else None
                 if isinstance(name, str) and name and self._names.get(call.get("index")) != name:
                     index = call.get("index")
@@ -187,9 +212,16 @@ def _plain_fields(delta: dict[str, Any]) -> bool:
 def _plain_calls(calls: Any) -> bool:
     if type(calls) is not list:
         return False
+    seen: set[Any] = set()
     for call in calls:
         if type(call) is not dict or call.get("index") is None or not call.keys() <= _CALL_FIELDS:
             return False
+        if call["index"] in seen:
+            # two fragments under one index in one chunk (the end of one call and the start
+            # of the next, by servers that number every call 0): left as they came, for the
+            # normalizer to tell apart, never glued in a run
+            return False
+        seen.add(call["index"])
         function = call.get("function")
         if function is not None and (
             type(function) is not dict or not function.keys() <= _FUNCTION_FIELDS

@@ -11,12 +11,10 @@ echoes part of a wrong key there) and is scrubbed of anything key-shaped elsewhe
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import logging
 import re
 import sys
-import time
 from typing import Any
 
 from agents.errors import (
@@ -30,7 +28,9 @@ from agents.errors import (
     ProviderTimeoutError,
     WeaverError,
 )
+from agents.providers.context_overflow import read_overflow, too_long
 from agents.providers.rejections import Refused, refused_feature
+from agents.providers.transient_retry import current_policy, parse_retry_after
 
 logger = logging.getLogger(__name__)
 
@@ -48,30 +48,6 @@ def scrub(text: str, *secrets: str) -> str:
     text = _KEYISH.sub("***", scrub_text(text))
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
-
-
-def parse_retry_after(headers: Any) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
-    if headers is None:
-        return None
-    millis = headers.get("retry-after-ms")
-    if millis:
-        try:
-            return max(0.0, float(millis) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _who(provider: str | None) -> str:
@@ -108,8 +84,45 @@ def _wait_hint(retry_after: float | None) -> str:
         return "try again shortly"
     if retry_after < 1:
         return "try again now"
-    seconds = round(retry_after)
-    return f"try again in {seconds} second{'' if seconds == 1 else 's'}"
+    if retry_after >= 7200:
+        count, unit = round(retry_after / 3600), "hour"
+    elif retry_after >= 120:
+        count, unit = round(retry_after / 60), "minute"
+    else:
+        count, unit = round(retry_after), "second"
+    return f"try again in {count} {unit}{'' if count == 1 else 's'}"
+
+
+def _retry_after(exc: Any) -> float | None:
+    """The wait ``exc``'s response names, read with the retries' clock."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    return parse_retry_after(headers, now=current_policy().now)
+
+
+_NOT_PULLED = re.compile(r"""model\s+["'`]?(?P<name>[^"'`\s]+)["'`]?\s+not found""", re.I)
+_PULL = re.compile(r"\bpull(?:ing)?\b", re.I)
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+-]*")
+"""What a model name a pull command may name looks like (Ollama's names and tags)."""
+
+
+def _pull_hint(exc: Any, model: str | None) -> str | None:
+    """Ollama's "model 'x' not found, try pulling it first" as a sentence that keeps its
+    remedy, ``ollama pull NAME`` (the configured model's name, else the one the server named
+    when it looks like a model name); ``None`` for any other 404."""
+    text = f"{getattr(exc, 'message', '')} {getattr(exc, 'body', '')}"
+    if not _PULL.search(text):
+        return None
+    named = _NOT_PULLED.search(text)
+    name = model or (named.group("name") if named else "")
+    if not _MODEL_NAME.fullmatch(name):
+        return (
+            "The server (Ollama) has not pulled this model (404): pull it with `ollama pull` "
+            "and the model's name, or pick another model (WEAVER_MODEL or model in config.yaml)."
+        )
+    return (
+        f"The server (Ollama) has not pulled the model {name!r} (404): run `ollama pull {name}` "
+        "where Ollama runs, or pick another model (WEAVER_MODEL or model in config.yaml)."
+    )
 
 
 def _status_error(exc: Any, status: int, provider: str | None, model: str | None) -> WeaverError:
@@ -122,13 +135,16 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
             f"check the account, and {_key_hint(provider)}."
         )
     if status == 404:
+        pull = _pull_hint(exc, model)
+        if pull is not None:
+            return ModelNotFoundError(pull)
         what = f"the model {model!r}" if model else "this model or endpoint"
         return ModelNotFoundError(
             f"{who} does not know {what} (404): pick another model "
             "(WEAVER_MODEL or model in config.yaml) or check base_url."
         )
     if status == 429:
-        retry_after = parse_retry_after(getattr(getattr(exc, "response", None), "headers", None))
+        retry_after = _retry_after(exc)
         kind = f"{getattr(exc, 'code', '') or ''} {getattr(exc, 'type', '') or ''}"
         if "quota" in kind:
             return ProviderRateLimitError(
@@ -141,9 +157,19 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
             retry_after=retry_after,
         )
     if status >= 500:
+        retry_after = _retry_after(exc)
+        if retry_after is not None:
+            return ProviderServerError(
+                f"{who} is unavailable or overloaded ({status}); {_wait_hint(retry_after)}, "
+                "or switch model or provider.",
+                retry_after=retry_after,
+            )
         return ProviderServerError(
             f"{who} had a server error ({status}); try again, or switch model or provider."
         )
+    overflow = read_overflow(exc)
+    if overflow is not None:
+        return too_long(overflow)
     if refused_feature(exc) is Refused.TOOLS:
         what = f"the model {model!r}" if model else "this model"
         return ProviderBadResponseError(

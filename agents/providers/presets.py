@@ -26,6 +26,39 @@ top-level on the chunk with the ``finish_reason``, or inside that chunk's ``choi
 (Moonshot). The client reads all three; the trait says what to expect of the provider."""
 
 
+_ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallIds:
+    """The tool-call ids a server accepts: exactly ``length`` characters of ``alphabet``
+    (Mistral: 9 letters or digits). A request to such a server carries ids mapped to ones it
+    accepts (the stored conversation keeps its own); see
+    :mod:`agents.providers.request_mend`."""
+
+    length: int = 9
+    alphabet: str = _ALPHANUMERIC
+
+    def accepts(self, call_id: str) -> bool:
+        """Whether the server takes ``call_id`` as it is."""
+        return len(call_id) == self.length and all(ch in self.alphabet for ch in call_id)
+
+    def make(self, seed: str) -> str:
+        """An accepted id derived from ``seed`` (the same seed, the same id)."""
+        import hashlib
+
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
+        base = len(self.alphabet)
+        out = []
+        for _ in range(self.length):
+            number, digit = divmod(number, base)
+            out.append(self.alphabet[digit])
+        return "".join(out)
+
+
+MISTRAL_IDS = ToolCallIds()
+
+
 @dataclass(frozen=True, slots=True)
 class ModelTraits:
     """What one model needs beyond plain OpenAI chat completions."""
@@ -33,12 +66,29 @@ class ModelTraits:
     thinking: bool = False
     """It reasons before it answers (``reasoning_content`` beside the content, or inline)."""
     send_reasoning_back: bool = False
-    """An assistant message with tool calls must carry its ``reasoning_content`` when it is
-    sent back (a thinking model's tool rounds, else the server answers 400)."""
+    """An assistant message with tool calls must carry its reasoning when it is sent back (a
+    thinking model's tool rounds, else the server answers 400). The rule for every server:
+    reasoning is read from whichever of ``REASONING_FIELDS`` it comes in and sent back in the
+    field it came in (the one a 400 names, for a server that was not known to need it; that
+    is learnt per base URL and model)."""
+    call_extras: bool = False
+    """Send back what the server attached to its tool calls (``CALL_EXTRA_FIELDS``: Gemini's
+    thought signatures in ``extra_content``), else it answers 400; learnt from that 400 too.
+    Only servers that need them get them: another server may refuse a field it does not know."""
+    tool_call_ids: ToolCallIds | None = None
+    """The only tool-call ids the server accepts (None: any non-empty string); a server that
+    answers 400 naming the format is learnt per base URL and model."""
     usage: UsageLocation = "final chunk"
     extra_body: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     """Fields sent with every request (Qwen's ``enable_thinking``)."""
 
+
+REASONING_FIELDS: tuple[str, ...] = ("reasoning_content", "reasoning", "reasoning_details")
+"""Every wire field a server puts reasoning in (``reasoning_details``: a list of items)."""
+
+CALL_EXTRA_FIELDS: tuple[str, ...] = ("extra_content",)
+"""Fields a server attaches to a tool call beside OpenAI's, kept with the call (Gemini's
+``extra_content.google.thought_signature``)."""
 
 PLAIN = ModelTraits()
 NO_TRAITS: Mapping[str, ModelTraits] = MappingProxyType({})
@@ -188,6 +238,26 @@ PRESETS: dict[str, ProviderPreset] = {
 
 PROVIDER_NAMES: tuple[str, ...] = (AUTO, *PRESETS)
 """Every value the ``provider`` setting accepts."""
+
+
+ENDPOINT_TRAITS: Mapping[str, ModelTraits] = MappingProxyType(
+    {
+        "api.mistral.ai": ModelTraits(tool_call_ids=MISTRAL_IDS),
+        "generativelanguage.googleapis.com": ModelTraits(call_extras=True),
+    }
+)
+"""Traits of every model at a host no preset names (reached as ``openai-compatible``)."""
+
+
+def endpoint_traits(base_url: str | None) -> ModelTraits:
+    """The traits :data:`ENDPOINT_TRAITS` gives the host of ``base_url`` (plain otherwise)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = urlsplit(base_url or "").hostname or ""
+    except ValueError:
+        return PLAIN
+    return ENDPOINT_TRAITS.get(host.lower(), PLAIN)
 
 
 def traits_of(provider: str, model: str) -> ModelTraits:

@@ -10,6 +10,15 @@ Every record it writes travels with an event as written (``TurnStarted``, ``Reco
 ``RunError``), and it is the turn's only writer: a failed turn's reply is marked here (status
 error, the sentence in its meta), so a consumer shows what arrives and reads nothing back.
 
+How a turn ends is decided here, once, for every profile and front end: it ends *complete*
+(a reply with text, or tool calls that ran on arguments received whole) or *marked* (failed,
+refused, filtered, truncated, cancelled) with one sentence; never an unmarked empty or cut
+reply. A model call that ended marked raises :class:`agents.reply_outcome.MarkedReply` in the
+node that made it (no tool call of it runs); the reply is then stored with status error, the
+sentence in ``meta["error"]`` and the mark in ``meta["outcome"]``, and the turn ends with
+``RunError``. A turn that ran to its end on a reply with no text and no call, and ran no
+tool, is marked ``empty`` the same way, whichever node wrote that reply.
+
 The graph runs in its own task (:class:`agents.runtime.graph_stream.GraphStream`), so setting
 ``cancel`` stops a turn within milliseconds even while the provider is silent; the records
 (:class:`agents.runtime.recorder.TurnRecorder`) and the event mapping
@@ -37,7 +46,9 @@ from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
 from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
+from agents.providers.context_overflow import effective_context_window
 from agents.providers.model_options import with_options
+from agents.reply_outcome import OUTCOME_META_KEY, MarkedReply, ReplyOutcome
 from agents.runtime.continuation import continuation_messages
 from agents.runtime.event_mapper import TurnEventMapper
 from agents.runtime.events import (
@@ -47,6 +58,7 @@ from agents.runtime.events import (
     RunError,
     RunEvent,
     RunFinished,
+    TokenDelta,
     TurnStarted,
 )
 from agents.runtime.failures import is_unexpected, start_failure, translate_error
@@ -399,7 +411,9 @@ class AgentRuntime:
             participants=tuple(conversation.meta.get("participants") or ()),
             extra={
                 "trace_id": trace_id,
-                CONTEXT_WINDOW_KEY: model.context_window,
+                CONTEXT_WINDOW_KEY: effective_context_window(
+                    model.context_window, model.base_url, model.model_name
+                ),
                 PINNED_KEY: pinned_ids(self.store.path_to_root(user_message_id)),
             },
             data_dir=self.data_dir,
@@ -476,10 +490,20 @@ class AgentRuntime:
             exc_info=failure if is_unexpected(failure) else None,
             extra={"trace_id": trace_id, "error": error.user_message, "code": error.code},
         )
+        marked = error if isinstance(error, MarkedReply) else None
         failed = self._finish_if_written(
-            recorder, mapper, MessageStatus.ERROR, started, trace_id, error=error.user_message
+            recorder,
+            mapper,
+            MessageStatus.ERROR,
+            started,
+            trace_id,
+            error=error.user_message,
+            marked=marked,
         )
         await self._forget_thread(thread_id)
+        if marked is not None and marked.content and failed is not None:
+            # A refusal's words never streamed as text: every front end shows them as sent.
+            yield TokenDelta(failed.id, marked.content)
         yield RunError(error, failed)
 
     async def _settle(
@@ -508,6 +532,14 @@ class AgentRuntime:
             )
         status = MessageStatus.CANCELLED if cancelled else MessageStatus.COMPLETE
         leaf = self._finish(recorder, mapper, status, started, trace_id)
+        empty = None if cancelled or paused or recorder.tools_ran else _unmarked_empty(leaf)
+        if empty is not None:  # whatever node wrote it, an empty reply does not pass as one
+            leaf = recorder.store.update_message(
+                leaf.id,
+                meta={"error": empty.user_message, OUTCOME_META_KEY: empty.outcome.kind},
+                status=MessageStatus.ERROR,
+            )
+            logger.warning("empty reply", extra={"trace_id": trace_id, "message_id": leaf.id})
         if not paused:  # only a paused turn resumes from its checkpoints
             await self._forget_thread(thread_id)
         if interrupt_record is not None:
@@ -516,6 +548,9 @@ class AgentRuntime:
         usage = mapper.usage if mapper.has_usage else None
         if usage is not None:
             yield usage
+        if empty is not None:
+            yield RunError(empty, leaf)
+            return
         yield RunFinished(
             "cancelled" if cancelled else "complete",
             leaf.id,
@@ -548,13 +583,22 @@ class AgentRuntime:
         trace_id: str,
         *,
         error: str | None = None,
+        marked: MarkedReply | None = None,
     ) -> MessageRecord:
-        """Close the turn's records, write latency/usage (and a failure's sentence), move the
-        active leaf; return the leaf record as written."""
+        """Close the turn's records, write latency/usage (and a failure's sentence, with the
+        mark and the content of a ``marked`` reply), move the active leaf; return the leaf
+        record as written."""
         latency_ms = round((time.perf_counter() - started) * 1000, 1)
         usage = mapper.usage if mapper.has_usage else None
         list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
-        record = recorder.finish_turn(status, latency_ms=latency_ms, usage=usage, error=error)
+        record = recorder.finish_turn(
+            status,
+            latency_ms=latency_ms,
+            usage=usage,
+            error=error,
+            outcome=marked.outcome.kind if marked is not None else None,
+            content=marked.content if marked is not None else None,
+        )
         logger.info(
             "turn finished",
             extra={
@@ -582,12 +626,15 @@ class AgentRuntime:
         trace_id: str,
         *,
         error: str | None = None,
+        marked: MarkedReply | None = None,
     ) -> MessageRecord | None:
         """:meth:`_finish` for a turn already ending badly, on a store that may refuse even
         that (a full disk): the refusal is logged, the records stay as last written (a reply
         left ``streaming`` is marked interrupted when the store is next opened)."""
         try:
-            return self._finish(recorder, mapper, status, started, trace_id, error=error)
+            return self._finish(
+                recorder, mapper, status, started, trace_id, error=error, marked=marked
+            )
         except StorageError as exc:
             logger.warning("turn not closed", extra={"trace_id": trace_id, "error": str(exc)})
             return None
@@ -605,6 +652,17 @@ class AgentRuntime:
         except Exception as exc:  # noqa: BLE001 (the store that failed the start may fail this write too)
             logger.warning("failed reply not marked", extra={"error": str(exc)})
             return None
+
+
+def _unmarked_empty(leaf: MessageRecord) -> MarkedReply | None:
+    """The mark for a turn that ran no tool and ended on a reply with no text and no tool
+    call (a ``None`` for any other ending): the one place a turn's empty ending is caught,
+    whichever node wrote its last reply."""
+    if leaf.role != "assistant" or leaf.status is not MessageStatus.COMPLETE:
+        return None
+    if leaf.content.strip() or leaf.tool_calls or leaf.meta.get("pending_interrupt"):
+        return None
+    return MarkedReply(ReplyOutcome("empty"))
 
 
 def _join_session_tools(

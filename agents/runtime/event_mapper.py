@@ -27,6 +27,7 @@ from agents.graph.draft import ANSWER_TAG, DRAFT_KEY
 from agents.graph.status import STATUS_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
 from agents.providers.thinking import REASONING_KEY, ThinkSplitter, split_thinking
+from agents.providers.wire_normalizer import reasoning_meta
 from agents.runtime.events import (
     AnswerDraft,
     DraftStage,
@@ -204,6 +205,7 @@ class TurnEventMapper:
             self.recorder.append(rest)
             yield TokenDelta(self.recorder.reply_id or "", rest)
         meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
+        meta.update(reasoning_meta(message.additional_kwargs))
         usage = usage_of(message)
         if usage is not None:
             self._replies_have_usage = True

@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
 from agents.providers.thinking import REASONING_KEY
+from agents.providers.wire_normalizer import reasoning_kwargs
 from agents.shared_space.marks import is_private, marked
 from agents.speaker import message_name
 from storage.models import MessageRecord
@@ -63,8 +64,13 @@ def _tool_call(call: dict[str, Any]) -> dict[str, Any]:
 def _reasoning_kept(record: MessageRecord, calls: list[dict[str, Any]]) -> dict[str, Any]:
     """A tool-calling reply's reasoning, which a thinking model's server needs back with its
     calls (the model sends it only to those: ``agents.providers.openai_reasoning``); none otherwise."""
+    if not calls:
+        return {}
+    kept = reasoning_kwargs(record.meta)
     reasoning = record.meta.get("reasoning")
-    return {REASONING_KEY: reasoning} if calls and isinstance(reasoning, str) else {}
+    if isinstance(reasoning, str):
+        kept[REASONING_KEY] = reasoning
+    return kept
 
 
 def records_to_messages(records: Sequence[MessageRecord]) -> list[AnyMessage]:

@@ -42,6 +42,8 @@ class TurnRecorder:
         self.reply_id: str | None = None
         self.last_assistant_id: str | None = None
         self.recorded_tool_calls: set[str] = set()
+        self.tools_ran = False
+        """Whether a tool of this turn answered without an error (the turn did something)."""
         self.unsettled_tool_records: dict[str, str] = {}
         """Tool records written before a pause, by call id: a result for one of these calls
         (the outcome of a human decision) is written into that record, not beside it."""
@@ -200,8 +202,26 @@ class TurnRecorder:
                 self.conversation_id, "tool", output, self.last_id, meta=meta
             )
         self.recorded_tool_calls.add(call_id)
+        self._remember_acceptance(record)
+        if not error:
+            self.tools_ran = True
         self._track(record)
         return record
+
+    def _remember_acceptance(self, record: MessageRecord) -> None:
+        """A patch the user accepted in this turn's review becomes a row of the store's
+        accepted patches: what undo and redo may write back (an imported record never is)."""
+        meta = record.meta
+        edit = meta.get("patch_edit")
+        if meta.get("patch_status") != "applied" or not isinstance(edit, dict):
+            return
+        self.store.accept_patch(
+            record.id,
+            str(meta.get("patch_id")),
+            str(meta.get("patch_path")),
+            edit.get("base_sha256"),
+            str(edit.get("new_sha256")),
+        )
 
     # -- the end of the turn ----------------------------------------------------------------
 
@@ -212,8 +232,14 @@ class TurnRecorder:
         latency_ms: float,
         usage: Usage | None = None,
         error: str | None = None,
+        outcome: str | None = None,
+        content: str | None = None,
     ) -> MessageRecord:
         """Close the turn on its last record and make that the active leaf.
+
+        ``outcome`` marks a reply that ended refused, filtered, truncated or empty
+        (``meta["outcome"]``, beside the sentence in ``meta["error"]``); ``content`` replaces
+        the streamed text (a refusal's own words, which never streamed as content).
 
         A cancel or error between rounds (after tool results, before the next reply) still
         ends on an assistant record carrying the status, so the UI has a reply to mark. An
@@ -224,16 +250,20 @@ class TurnRecorder:
         meta: dict[str, Any] = {"latency_ms": latency_ms}
         if error is not None:
             meta["error"] = scrub_text(error)
+        if outcome is not None:
+            meta["outcome"] = outcome
         if usage is not None:
             meta["turn_usage"] = usage.as_meta()
         between_rounds = self.last_id != self.last_assistant_id
         if self.reply_id is None and status is not MessageStatus.COMPLETE and between_rounds:
             self.open_reply()
         if self.reply_id is not None:
-            record = self.close_reply(status, meta=meta)
+            record = self.close_reply(status, content=content, meta=meta)
         else:  # the last reply was closed already; a failure after it still marks it failed
             failed = status if status is MessageStatus.ERROR else None
-            record = self.store.update_message(self.last_id, meta=meta, status=failed)
+            record = self.store.update_message(
+                self.last_id, content=content, meta=meta, status=failed
+            )
         try:
             self.store.set_active_leaf(self.conversation_id, self.last_id)
         except StorageError as exc:  # the turn's records are written; only the bookmark is not

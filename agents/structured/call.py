@@ -9,6 +9,14 @@ the JSON read from the prose or a ```json fence. A rung the provider refuses (HT
 with something the schema rejects leads to the next; after the last, :class:`NoAnswer` says
 why. Prose without a JSON object is never read as an answer. Any other provider failure
 propagates (the turn reports it as usual).
+
+Every answer is classified first (:func:`agents.reply_outcome.reply_outcome`): one the
+provider refused, filtered or cut at its output limit is never read (a cut tool call's
+arguments parse leniently into a partial object that may even fit the schema), and the ladder
+stops there with :class:`NoAnswer` naming the outcome: another rung would be refused, filtered
+or cut the same way. The calls go through :func:`agents.graph.folded_call.call_model_folded`
+(``ainvoke`` with the streamed chunks folded), so a tool call whose streamed arguments are not
+whole is never read as an answer either.
 """
 
 from __future__ import annotations
@@ -17,15 +25,17 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
+from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
+from agents.reply_outcome import Kind, ReplyOutcome, reply_outcome
 from agents.structured.json_text import json_object_in
 from agents.structured.rungs import MEMO, Endpoint, Rung
 
@@ -41,16 +51,47 @@ class NoAnswer:
     """No rung gave a usable answer; ``reason`` says why, in words a stage line can show."""
 
     reason: str
+    outcome: str | None = None
+    """``refused``, ``filtered`` or ``truncated`` when the model's answer ended so (see
+    :mod:`agents.reply_outcome`); ``None`` when it was only not usable."""
+    text: str = ""
+    """What the marked answer said (a refusal's words)."""
+
+    @property
+    def marked(self) -> ReplyOutcome | None:
+        """The answer's outcome when it ended marked, for a stage that ends the turn on it."""
+        if self.outcome not in ("refused", "filtered", "truncated"):
+            return None
+        return ReplyOutcome(cast(Kind, self.outcome), self.text)
 
 
 class _Skip(Exception):
     """This rung gave nothing usable; ``refused`` names the feature the provider turned down
     (``None``: it took the request, its answer was no use)."""
 
-    def __init__(self, reason: str, refused: Refused | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        refused: Refused | None = None,
+        outcome: str | None = None,
+        text: str = "",
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.refused = refused
+        self.outcome = outcome
+        self.text = text
+        """Set when the answer ended marked: no other rung is tried."""
+
+
+def _read(answer: BaseMessage) -> AIMessage:
+    """``answer``, unless it ended refused, filtered or cut (then :class:`_Skip`, final)."""
+    if not isinstance(answer, AIMessage):
+        raise _Skip("the model gave no answer")
+    outcome = reply_outcome(answer)
+    if outcome.kind in ("refused", "filtered", "truncated"):
+        raise _Skip(outcome.sentence("answer"), outcome=outcome.kind, text=outcome.text)
+    return answer
 
 
 def endpoint_of(model: BaseChatModel) -> Endpoint:
@@ -135,16 +176,18 @@ async def _ask(
     try:
         if rung is Rung.FORCED_TOOL:
             bound = model.bind_tools([schema], tool_choice=tool)
-            answer = await bound.ainvoke(list(messages), config=INTERNAL)
+            answer = _read(await call_model_folded(bound, list(messages), INTERNAL))
             return _from_tool_call(schema, answer, tool)
         if rung is Rung.AUTO_TOOL:
             note = f"Answer by calling the tool `{tool}` once, with your whole answer as arguments."
             bound = model.bind_tools([schema], tool_choice="auto")
-            answer = await bound.ainvoke(_with_note(messages, note), config=INTERNAL)
+            answer = _read(await call_model_folded(bound, _with_note(messages, note), INTERNAL))
             return _from_tool_call(schema, answer, tool)
         runnable: Any = _json_mode(model) if rung is Rung.JSON_MODE else model
-        answer = await runnable.ainvoke(_with_note(messages, _json_note(schema)), config=INTERNAL)
-        return _from_prose(schema, answer)
+        prose = await call_model_folded(
+            runnable, _with_note(messages, _json_note(schema)), INTERNAL
+        )
+        return _from_prose(schema, _read(prose))
     except _Skip:
         raise
     except Exception as exc:
@@ -182,6 +225,12 @@ async def structured_call(
             result = await _ask(model, rung, schema, messages)
         except _Skip as skip:
             reason = skip.reason
+            if skip.outcome is not None:
+                logger.warning(
+                    "structured answer marked",
+                    extra={"step": name, "rung": rung.name, "outcome": skip.outcome},
+                )
+                return NoAnswer(reason, skip.outcome, skip.text)
             if skip.refused is None and accepted is None:
                 accepted = rung
             logger.info(

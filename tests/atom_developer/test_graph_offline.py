@@ -67,7 +67,8 @@ async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_thr
     atoms: tuple[AgentRuntime, SqliteConversationStore],
 ) -> None:
     runtime, store = atoms
-    sample = "2024-01-01 10:00:00 INFO all good\n2024-01-01 10:00:01 INFO still fine"
+    # the key (``error``) is in the sample, but no line holds a value after it
+    sample = "2024-01-01 10:00:00 INFO all good, no error\n2024-01-01 10:00:01 INFO still no error"
     turn = await atom_turn(runtime, store, f"Extract the error code:\n```\n{sample}\n```")
 
     stages = [s["stage"] for s in turn.trace["stages"]]

@@ -29,7 +29,11 @@ def test_the_broken_fixture_really_breaks_the_type_lock() -> None:
     assert TYPE_LOCK_BROKEN != GOOD
 
 
-async def test_a_first_draft_that_passes_needs_one_model_call(atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]) -> None:
+async def test_a_first_draft_that_passes_needs_one_model_call(
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
     runtime, store = atoms
     fake_openai.script(answer(GOOD))
     turn = await atom_turn(runtime, store, REQUEST, model=openai_model())
@@ -46,7 +50,9 @@ async def test_a_first_draft_that_passes_needs_one_model_call(atoms: tuple[Agent
 
 
 async def test_the_validators_errors_go_back_to_the_model_and_its_fix_passes(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     fake_openai.script(answer(TYPE_LOCK_BROKEN), answer(GOOD))
@@ -63,7 +69,9 @@ async def test_the_validators_errors_go_back_to_the_model_and_its_fix_passes(
 
 
 async def test_after_three_failed_fixes_the_answer_is_the_safe_stub(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     broken = "import os\n\ndef extract_context(text, source_file):\n    return os.listdir('.')\n"

@@ -65,7 +65,9 @@ async def test_the_audit_hook_is_really_off_in_these_runs(marker: Path) -> None:
     "name",
     ["unhooked_fork_exec", "unhooked_system", "unhooked_fork", "unhooked_write", "unhooked_mknod"],
 )
-async def test_without_the_hook_no_program_runs_and_no_file_is_made(marker: Path, name: str) -> None:
+async def test_without_the_hook_no_program_runs_and_no_file_is_made(
+    marker: Path, name: str
+) -> None:
     outcome = await run_one(marker, name)
     assert not await asyncio.to_thread(marker.exists)
     assert not outcome.ok or outcome.value != 0
@@ -76,7 +78,9 @@ async def test_without_the_hook_no_socket_opens(marker: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["unhooked_read", "unhooked_kill_parent"])
-async def test_without_the_hook_no_file_is_read_and_no_process_signalled(marker: Path, name: str) -> None:
+async def test_without_the_hook_no_file_is_read_and_no_process_signalled(
+    marker: Path, name: str
+) -> None:
     assert (await run_one(marker, name)).error.startswith("PermissionError")
 
 
@@ -88,7 +92,9 @@ async def test_as_root_the_atom_runs_as_nobody_with_no_groups(marker: Path) -> N
         assert ids[:3] == list(os.getresuid())
 
 
-async def test_without_pyseccomp_no_child_starts(marker: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_without_pyseccomp_no_child_starts(
+    marker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sandbox, "lockdown_settings", lambda: "the pyseccomp package is missing")
     report = await validation.avalidate(atom_file("only_existence"))
     assert report.levels[1].status == "failed"

@@ -24,7 +24,9 @@ def thinking(reply: Reply, usage: tuple[int, int]) -> Reply:
 
 
 async def test_inline_reasoning_stays_out_of_the_reply_and_usage_is_summed(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     fake_openai.script(

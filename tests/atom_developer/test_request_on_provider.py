@@ -55,7 +55,9 @@ def bodies(fake: FakeOpenAI) -> list[dict[str, Any]]:
 
 
 async def test_a_request_in_russian_is_drafted_because_the_model_says_it_asks_for_an_atom(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     fake_openai.script(check(True), answer(GOOD))
@@ -73,7 +75,9 @@ async def test_a_request_in_russian_is_drafted_because_the_model_says_it_asks_fo
 
 
 async def test_a_message_the_model_says_asks_for_no_atom_gets_the_guide(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     fake_openai.script(check(False))
@@ -85,7 +89,9 @@ async def test_a_message_the_model_says_asks_for_no_atom_gets_the_guide(
 
 
 async def test_a_follow_up_is_drafted_from_the_last_draft_and_its_sample(
-    atoms: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    atoms: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     runtime, store = atoms
     handle = openai_model()

@@ -87,12 +87,37 @@ async def test_what_the_atom_prints_is_kept_in_a_small_buffer() -> None:
     assert len(result.printed) == 4096
 
 
-async def test_a_flood_on_the_real_stdout_is_cut_at_the_output_limit() -> None:
-    result = await run("flood_stdout")
-    assert result.stopped == (
-        "flood_stdout(1) wrote more than 1 MiB of output; the sandbox stopped it"
-    )
+async def test_a_flood_on_the_atoms_stdout_reaches_nobody() -> None:
+    result = await run("flood_stdout", "fine")
+    assert result.stopped == ""
+    assert [outcome.ok for outcome in result.outcomes] == [True, True]
+
+
+@pytest.mark.parametrize("name", ["huge_value", "huge_reply"])
+async def test_a_reply_past_the_output_limit_stops_the_run_unread(name: str) -> None:
+    result = await run("fine", name, "fine")
+    assert result.stopped == f"{name}(1) wrote more than 1 MiB of output; the sandbox stopped it"
+    assert result.stopped_at == 1
+    assert len(result.outcomes) == 1
     assert group_gone(result.pid)
+
+
+async def test_a_call_holds_only_the_null_device_and_its_own_reply_pipe() -> None:
+    (outcome,) = (await run("descriptors")).outcomes
+    assert outcome.value == [0, 1, 2, 3]
+
+
+async def test_a_reply_written_by_hand_is_that_calls_value_and_nothing_more() -> None:
+    result = await run("own_reply", "fine")
+    assert [outcome.value for outcome in result.outcomes] == ["mine", [1, {"k": Opaque("tuple", "(1, 2)")}, None, 1.5, True]]  # fmt: skip
+    assert result.stopped == ""
+
+
+async def test_each_call_runs_in_a_child_of_its_own() -> None:
+    result = await run("pid", "pid")
+    first, second = (outcome.value for outcome in result.outcomes)
+    assert first != second
+    assert result.pid not in (first, second)
 
 
 @pytest.mark.parametrize(

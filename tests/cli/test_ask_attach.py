@@ -127,3 +127,24 @@ def test_a_silent_open_pipe_on_stdin_does_not_hang_ask(
     assert not ended_by_the_test.is_set(), "ask waited on a silent pipe"
     assert done.returncode == 0, done.stderr
     assert "attachments" not in "".join(stored_attachments(tmp_path))
+
+
+def test_the_offline_helper_reads_an_attached_file_and_proposes_no_change_unasked(
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    """An attached file full of quoted literals is read, never taken for a rename request."""
+    source = (
+        'def load():\n    """Load "settings" once."""\n    return load_config("settings.toml")\n'
+    )
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(source, encoding="utf-8")
+    done = ask(
+        weaver, fake_openai, "--profile", "ide-helper", "--attach", "src/app.py",
+        "what does this do?", WEAVER_PROVIDER="offline",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "propose_edit" not in done.stderr  # no patch proposed
+    assert (tmp_path / "src" / "app.py").read_text(encoding="utf-8") == source
+    with sqlite3.connect(tmp_path / "data" / "weaver.db") as db:
+        tools = [row[0] for row in db.execute("SELECT content FROM messages WHERE role = 'tool'")]
+    assert not any("patch" in text.lower() for text in tools)

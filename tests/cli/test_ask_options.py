@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from storage.models import MessageStatus
+from storage.models import MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply
 from weaver_tui import cli
@@ -63,11 +63,29 @@ def test_parent_forks_and_conversation_continues(
         users = {m.content: m for m in store.list_messages(conversation_id) if m.role == "user"}
         assert set(users) == {"What is BM25?", "And dense vectors?", "What is RRF?"}
         follow_up, fork = users["And dense vectors?"], users["What is RRF?"]
-        assert fork.parent_id == first_user.id  # a new branch right below the first question
+        # forking at a question asks another one in its place: a sibling, never a child
+        assert fork.parent_id == first_user.parent_id
+        assert fork.version == first_user.version + 1
         assert follow_up.parent_id != first_user.id  # the continuation went below the answer
         leaf = store.active_leaf(conversation_id)
         assert leaf is not None
-        assert [r.id for r in store.path_to_root(leaf.id)][:2] == [first_user.id, fork.id]
+        assert store.path_to_root(leaf.id)[0].id == fork.id
+
+    # forking at a reply continues below it
+    reply = next(
+        m
+        for m in store_messages(data_dir, conversation_id)
+        if m.role == "assistant" and not m.tool_calls
+    )
+    code, _, err = _ask(capsys, "--parent", reply.id, "What about SPLADE?")
+    assert code == 0, err
+    splade = next(m for m in store_messages(data_dir, conversation_id) if "SPLADE" in m.content)
+    assert splade.parent_id == reply.id
+
+
+def store_messages(data_dir: Path, conversation_id: str) -> list[MessageRecord]:
+    with SqliteConversationStore(data_dir / "weaver.db") as store:
+        return store.list_messages(conversation_id)
 
 
 def test_profile_that_does_not_match_the_conversation_is_refused(

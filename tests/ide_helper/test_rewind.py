@@ -13,6 +13,7 @@ from agents.patch_review.rewind import (
     APPLIED,
     REVERTED,
     PatchOnBranch,
+    accepted_on,
     patches_on,
     patches_to_rewind,
     rewind,
@@ -39,7 +40,8 @@ async def accepted_patch(
     )
     finished = events[-1]
     assert isinstance(finished, RunFinished)
-    [patch] = patches_on(store.path_to_root(finished.leaf_id), APPLIED)
+    path = store.path_to_root(finished.leaf_id)
+    [patch] = patches_on(path, APPLIED, accepted_on(store, path))
     return store, finished.leaf_id, patch
 
 
@@ -55,7 +57,9 @@ async def test_an_accepted_patch_is_reverted_then_redone(
         assert (project / "src/app.py").read_text() == APP_PY
         assert store.get_message(patch.record_id).meta["patch_status"] == REVERTED
 
-        again = PatchOnBranch.of(store.get_message(patch.record_id))
+        again = PatchOnBranch.of(
+            store.get_message(patch.record_id), store.accepted_patches([patch.record_id])
+        )
         assert again is not None
         redone = rewind(project, store, again, "redo")
         assert redone.done, redone.message
@@ -95,7 +99,9 @@ def test_a_created_file_is_deleted_on_revert_and_created_again_on_redo(
         record = store.add_message(
             conversation.id, "tool", "Created", user.id, meta={**meta, "patch_edit": patch.edit}
         )
-        found = PatchOnBranch.of(record)
+        assert patch.edit is not None
+        store.accept_patch(record.id, patch.id, "src/new.py", None, patch.edit["new_sha256"])
+        found = PatchOnBranch.of(record, store.accepted_patches([record.id]))
         assert found is not None
         assert rewind(project, store, found, "revert").done
         assert not (project / "src/new.py").exists()
@@ -131,7 +137,9 @@ def test_moving_to_an_earlier_message_reverts_what_followed_and_another_branch_r
 
         def patch_record(parent: str, pid: str, status: str) -> str:
             meta = {"patch_id": pid, "patch_path": "f", "patch_status": status, "patch_edit": edit}
-            return store.add_message(cid, "tool", pid, parent, meta=meta).id
+            record_id = store.add_message(cid, "tool", pid, parent, meta=meta).id
+            store.accept_patch(record_id, pid, "f", edit["base_sha256"], edit["new_sha256"])
+            return record_id
 
         p1 = patch_record(first.id, "p-1", APPLIED)
         second = store.add_message(cid, "user", "two", p1)
@@ -141,11 +149,12 @@ def test_moving_to_an_earlier_message_reverts_what_followed_and_another_branch_r
         p4 = patch_record(other.id, "p-4", REVERTED)
         old_path = store.path_to_root(p3)
 
-        revert, redo = patches_to_rewind(old_path, old_path, first.id)
+        accepted = accepted_on(store, old_path, store.path_to_root(p4))
+        revert, redo = patches_to_rewind(old_path, old_path, first.id, accepted)
         assert [p.patch_id for p in revert] == ["p-3", "p-2", "p-1"]
         assert redo == []
 
-        revert, redo = patches_to_rewind(old_path, store.path_to_root(p4), other.id)
+        revert, redo = patches_to_rewind(old_path, store.path_to_root(p4), other.id, accepted)
         assert [p.patch_id for p in revert] == ["p-3", "p-2"]
         assert [p.patch_id for p in redo] == ["p-4"]
     finally:

@@ -88,9 +88,7 @@ async def test_private_and_shared_deliveries_and_each_participants_view(
     system = fake_openai.chat_bodies[2]["messages"][0]["content"]
     assert "Now speaking: Sam, in the shared space, so everyone has read it." in system
     # The model's context holds everything, Alex's private words included, marked private.
-    sent = [
-        (m.get("name"), m.get("content")) for m in fake_openai.chat_bodies[2]["messages"]
-    ]
+    sent = [(m.get("name"), m.get("content")) for m in fake_openai.chat_bodies[2]["messages"]]
     assert ("Alex", "[private: Alex → mediator]\nI'm worried about our rent.") in sent
     assert ("Sam", "Fine by me.") in sent
 

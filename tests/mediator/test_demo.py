@@ -62,9 +62,7 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
     assert all(DEMO_TURNS[2].content != m.content for m in sam)  # Alex's private frustration
     shared_posts = [m for m in alex if m.author == "Mediator" and m.visibility == "shared"]
     assert shared_posts
-    assert shared_posts == [
-        m for m in sam if m.author == "Mediator" and m.visibility == "shared"
-    ]
+    assert shared_posts == [m for m in sam if m.author == "Mediator" and m.visibility == "shared"]
     assert len(shared_posts) == sum(
         1 for t in DEMO_TURNS for a in t.expected if a.tool == "post_to_shared"
     )

@@ -82,3 +82,33 @@ def test_a_name_already_sent_in_an_earlier_run_is_not_sent_again() -> None:
 
     assert first[0]["choices"][0]["delta"]["tool_calls"][0]["function"]["name"] == "read"
     assert deltas(later)[0]["tool_calls"][0]["function"] == {"name": None, "arguments": "{}{}"}
+
+
+def test_the_end_of_one_call_and_the_start_of_the_next_under_one_index_are_never_glued() -> None:
+    """Servers that number every call 0 may end one call and start the next in one chunk:
+    that chunk goes on as it came, and the next call's arguments stay the next call's."""
+
+    def chunk(*calls: dict[str, object]) -> dict[str, object]:
+        delta = {"tool_calls": list(calls)}
+        return {"id": "c", "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+
+    start = {"index": 0, "id": "srv_1", "type": "function",
+             "function": {"name": "read_file", "arguments": ""}}  # fmt: skip
+    both = chunk(
+        {"index": 0, "function": {"arguments": "{}"}},
+        {"index": 0, "id": "srv_2", "type": "function",
+         "function": {"name": "read_file", "arguments": ""}},
+    )  # fmt: skip
+    merger = ChunkMerger()
+    out = [*merger.add(chunk(start)), *merger.add(both)]
+    out += [
+        *merger.add(chunk({"index": 0, "function": {"arguments": '{"path": 1}'}})),
+        *merger.take(),
+    ]
+    pieces = [
+        (call.get("id"), call["function"]["arguments"])
+        for c in out
+        for call in c["choices"][0]["delta"]["tool_calls"]
+    ]
+    assert ("srv_2", "") in pieces or ("srv_2", '{"path": 1}') in pieces
+    assert not any("{}{" in arguments for _, arguments in pieces)

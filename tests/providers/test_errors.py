@@ -60,9 +60,14 @@ def assert_one_safe_line(error: WeaverError) -> None:
 FAULTS = [
     (Reply.unauthorized(), ProviderAuthError, ["401", "WEAVER_API_KEY", "api_key in config.yaml"]),
     (Reply.http_error(403, "forbidden"), ProviderAuthError, ["403", "WEAVER_API_KEY"]),
-    (Reply.rate_limited(retry_after=7), ProviderRateLimitError, ["429", "7 seconds"]),
+    # Waits longer than a call waits by itself (agents.providers.transient_retry): not retried.
+    (Reply.rate_limited(retry_after=60), ProviderRateLimitError, ["429", "60 seconds"]),
     (Reply.server_error(), ProviderServerError, ["500", "try again"]),
-    (Reply.server_error(503), ProviderServerError, ["503"]),
+    (
+        Reply.http_error(503, "overloaded", **{"retry-after": "90"}),
+        ProviderServerError,
+        ["503", "90 seconds"],
+    ),
     (Reply.model_not_found(), ModelNotFoundError, ["404", "model"]),
     (Reply.reset_mid_stream(after=3), ProviderNetworkError, ["127.0.0.1", "cut off"]),
     (Reply.malformed_chunk(after=2), ProviderBadResponseError, ["malformed", "base_url"]),
@@ -97,12 +102,12 @@ async def test_fault_becomes_a_typed_error_with_a_sentence(
 async def test_rate_limit_carries_retry_after_for_the_ui(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
 ) -> None:
-    fake_openai.script(Reply.rate_limited(retry_after="2.5"))
+    fake_openai.script(Reply.rate_limited(retry_after="45.5"))
 
     error, _ = await fail(fake_model())
 
     assert isinstance(error, ProviderRateLimitError)
-    assert error.retry_after == 2.5
+    assert error.retry_after == 45.5
     assert error.code == "rate_limit"
 
 

@@ -19,11 +19,9 @@ from tests.support.fake_openai import FakeOpenAI
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_models_of_a_process_load_the_certificate_bundle_once(
-    fake_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fake_model()  # the SDK and langchain-openai imported (their import makes a context too)
-    providers._ssl_context.cache_clear()  # as in a fresh process
+def _counted_bundle_loads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every certificate bundle loaded from now on (as in a fresh process: none cached)."""
+    providers._ssl_context.cache_clear()
     loads: list[object] = []
     load = ssl.SSLContext.load_verify_locations
 
@@ -32,12 +30,34 @@ def test_the_models_of_a_process_load_the_certificate_bundle_once(
         load(self, *args, **kwargs)
 
     monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
-    handle = fake_model()
+    return loads
+
+
+def test_the_models_of_a_process_load_the_certificate_bundle_once(
+    fake_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_model()  # the SDK and langchain-openai imported (their import makes a context too)
+    loads = _counted_bundle_loads(monkeypatch)
+    handle = fake_model(base_url="https://127.0.0.1:9/v1")
     assert len(loads) == 1  # the sync and the async client share one context
     assert isinstance(handle.model, ChatOpenAI)
     assert handle.http_async_client is handle.model.http_async_client
-    fake_model(model="fake-model-large")  # another model (a switch): the same context
+    fake_model(model="fake-model-large", base_url="https://127.0.0.1:9/v1")  # a switch
     assert len(loads) == 1
+
+
+def test_a_plain_http_server_costs_no_certificate_bundle_and_trusts_no_certificate(
+    fake_model: Callable[..., ChatModelHandle], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_model()
+    loads = _counted_bundle_loads(monkeypatch)
+    fake_model(base_url="http://127.0.0.1:9/v1")
+    assert loads == []
+    context = providers._no_tls_context()
+    # a redirect to https:// meets a context that verifies but trusts no authority
+    assert context.verify_mode == ssl.CERT_REQUIRED
+    assert context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0
 
 
 async def test_the_served_context_window_comes_over_the_models_own_connection(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,9 +18,6 @@ from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
-# A sanity bound only (the 200 ms target is measured by a benchmark, not asserted here).
-GENEROUS_BOUND_S = 5.0
-
 
 async def _run_until(
     runtime: AgentRuntime,
@@ -29,17 +25,18 @@ async def _run_until(
     model: ChatModelHandle,
     cancel: asyncio.Event,
     predicate: Callable[[list[Any]], bool],
-) -> tuple[list[Any], float]:
+) -> list[Any]:
+    """The turn's events, cancelled once ``predicate`` holds. How fast a cancel takes
+    effect is measured by a benchmark; here a turn that ignored it would never end (the
+    server holds what follows until released) or would show what came after."""
     events: list[Any] = []
-    cancelled_at: float | None = None
     async for event in runtime.run_turn(
         conversation_id=user.conversation_id, user_message_id=user.id, model=model, cancel=cancel
     ):
         events.append(event)
-        if cancelled_at is None and predicate(events):
+        if not cancel.is_set() and predicate(events):
             cancel.set()
-            cancelled_at = time.perf_counter()
-    return events, time.perf_counter() - (cancelled_at or time.perf_counter())
+    return events
 
 
 async def test_cancel_mid_stream_keeps_the_partial_reply(
@@ -63,7 +60,7 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(
             fake_openai.release()
         return False
 
-    events, stop_time = await _run_until(runtime, user, openai_model(), cancel, fifth_token)
+    events = await _run_until(runtime, user, openai_model(), cancel, fifth_token)
 
     finished = events[-1]
     assert isinstance(finished, RunFinished)
@@ -74,7 +71,6 @@ async def test_cancel_mid_stream_keeps_the_partial_reply(
     assert reply.content == streamed
     assert 5 <= len(of_type(events, TokenDelta)) < len(words)
     assert finished.leaf_id == reply.id == active_leaf_id(store, user.conversation_id)
-    assert stop_time < GENEROUS_BOUND_S
 
 
 async def test_cancel_while_the_provider_is_silent(
@@ -87,12 +83,13 @@ async def test_cancel_while_the_provider_is_silent(
     user = new_turn(store, "researcher", "hello?")
     cancel = asyncio.Event()
 
-    async def cancel_soon() -> None:
-        await asyncio.sleep(0.3)
+    async def cancel_once_asked() -> None:
+        # the request is out, its answer not yet (the server is a thread: nothing to await)
+        while not fake_openai.chat_requests:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
         cancel.set()
 
-    canceller = asyncio.create_task(cancel_soon())
-    started = time.perf_counter()
+    canceller = asyncio.create_task(cancel_once_asked())
     events = [
         e
         async for e in runtime.run_turn(
@@ -104,7 +101,7 @@ async def test_cancel_while_the_provider_is_silent(
     ]
     await canceller
 
-    assert time.perf_counter() - started < GENEROUS_BOUND_S
+    assert not of_type(events, TokenDelta)  # ended before the answer (30 s later) came
     assert isinstance(events[0], TurnStarted)
     assert isinstance(events[-1], RunFinished)
     assert events[-1].status == "cancelled"
@@ -126,7 +123,7 @@ async def test_cancel_after_a_tool_round_ends_on_a_cancelled_reply(
     user = new_turn(store, "researcher", "What is RRF?")
     cancel = asyncio.Event()
 
-    events, _ = await _run_until(
+    events = await _run_until(
         runtime, user, openai_model(timeout=60), cancel, lambda ev: bool(of_type(ev, ToolFinished))
     )
 

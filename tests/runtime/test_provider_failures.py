@@ -27,7 +27,7 @@ pytestmark = pytest.mark.usefixtures("researcher")
 
 FAULTS = [
     (Reply.unauthorized(), ProviderAuthError),
-    (Reply.rate_limited(retry_after=7), ProviderRateLimitError),
+    (Reply.rate_limited(retry_after=70), ProviderRateLimitError),  # longer than a retry waits
     (Reply.server_error(), ProviderServerError),
     (Reply.reset_mid_stream("This reply is cut off here", after=3), ProviderNetworkError),
     (Reply.malformed_chunk("Half a reply then more", after=2), ProviderBadResponseError),
@@ -67,7 +67,7 @@ async def test_provider_fault_becomes_run_error_and_error_record(
     assert reply.content == streamed  # whatever arrived before the fault is kept
     assert active_leaf_id(store, user.conversation_id) == reply.id
     if error_type is ProviderRateLimitError:
-        assert last.error.retry_after == 7
+        assert last.error.retry_after == 70
 
 
 async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
@@ -78,7 +78,7 @@ async def test_fault_in_the_second_round_keeps_the_first_rounds_records(
 ) -> None:
     fake_openai.script(
         Reply(tool_calls=[ToolCall("search_knowledge_base", {"query": "ReAct"}, id="call_r")]),
-        Reply.server_error(502),
+        Reply.server_error(500),
     )
     user = new_turn(store, "researcher", "ReAct?")
 

@@ -9,7 +9,7 @@ import pytest
 
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
-from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta, TurnStarted
+from agents.runtime.events import ReasoningDelta, RunError, RunFinished, TokenDelta, TurnStarted
 from agents.runtime.history import turn_messages
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
@@ -74,8 +74,12 @@ async def test_an_answer_that_ends_while_thinking_keeps_it_as_reasoning(
 
     events = await run(runtime, user, openai_model())
 
-    reply = store.get_message(of_type(events, RunFinished)[0].leaf_id)
+    # Thinking and no answer is an empty reply: marked so, its reasoning kept.
+    failed = of_type(events, RunError)[0]
+    reply = store.get_message(failed.record.id)
     assert reply.content == ""
+    assert reply.status is MessageStatus.ERROR
+    assert reply.meta["outcome"] == "empty"
     assert reply.meta["reasoning"] == "Still going</thi"
     assert not of_type(events, TokenDelta)
 

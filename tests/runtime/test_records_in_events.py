@@ -93,7 +93,7 @@ async def test_a_provider_fault_marks_the_reply_in_the_runtime_alone(
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
-    fake_openai.script(Reply.server_error(502))
+    fake_openai.script(Reply.server_error(500))
     user = new_turn(store, "researcher", "hello")
 
     events = await run(runtime, user, openai_model())  # no app, no screen: only the runtime

@@ -77,7 +77,12 @@ async def test_streamed_tool_call_runs_the_tool_and_a_second_round_answers(
     # the second request carried the tool call and its result, paired
     second = fake_openai.chat_bodies[1]["messages"]
     assert second[-2]["tool_calls"][0]["id"] == "call_v1"
-    assert second[-1] == {"role": "tool", "content": tool_record.content, "tool_call_id": "call_v1"}
+    assert second[-1] == {
+        "role": "tool",
+        "content": tool_record.content,
+        "tool_call_id": "call_v1",
+        "name": "search_knowledge_base",  # servers such as Mistral refuse a tool result without
+    }
 
 
 async def test_the_next_turn_sees_earlier_tool_calls(

@@ -55,4 +55,15 @@ def test_bench_store_scale_builds_a_small_store_and_reports_each_figure(
         line = next(line for line in out.splitlines() if line.strip().startswith(figure))
         assert "baseline" in line
         assert "ratio" in line
-        assert ("PASS" in line or "FAIL" in line)
+        assert "PASS" in line or "FAIL" in line
+
+
+def test_bench_conversation_list_reports_each_size_with_a_verdict(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _load("bench_conversation_list")
+    bench.main(["--runs", "1", "--sizes", "30", "250"])
+    lines = capsys.readouterr().out.splitlines()
+    assert "list screen" in lines[0]
+    assert [line.split()[0] for line in lines[1:]] == ["30", "250"]
+    assert all("PASS" in line or "FAIL" in line for line in lines[1:])

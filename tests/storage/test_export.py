@@ -104,10 +104,10 @@ def test_round_trip_into_a_fresh_database_is_lossless(
     folder = store.export_jsonl(conv.id, tmp_path / "out")
     with SqliteConversationStore(tmp_path / "other.sqlite") as other:
         imported = other.import_jsonl(folder)
-        # Lossless but for the project root, which an import never trusts.
-        assert imported == replace(
-            conv, meta={k: v for k, v in conv.meta.items() if k != "project_root"}
-        )
+        # Lossless content; of the conversation's settings only what the allowlist keeps,
+        # and the importer's own marks (the project root is never trusted).
+        marks = {"imported_from": conv.id, "imported_at": imported.meta["imported_at"]}
+        assert imported == replace(conv, meta={"active_leaf": conv.meta["active_leaf"], **marks})
         assert other.list_messages(conv.id) == [
             r if r.id != ids["answer"] else _without_auth(r) for r in store.list_messages(conv.id)
         ]
@@ -216,7 +216,9 @@ def test_who_said_a_message_survives_export_and_import(
         assert other.get_message(said.id).sender == "Alex"
 
 
-def test_an_attached_file_is_exported_without_a_key_it_holds(store: SqliteConversationStore) -> None:
+def test_an_attached_file_is_exported_without_a_key_it_holds(
+    store: SqliteConversationStore,
+) -> None:
     conversation = store.create_conversation("researcher", "keys")
     attached = {"name": ".env", "size": 60, "kind": "text", "text": f"OPENAI_API_KEY={SECRET}\n"}
     store.add_message(conversation.id, "user", "why?", None, meta={"attachments": [attached]})

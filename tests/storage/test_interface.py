@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import inspect
 import threading
+from collections.abc import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from storage.models import MessageStatus
 from storage.store import ConversationStore, NotFoundError, StorageError
@@ -58,6 +61,33 @@ def test_conversations_list_newest_change_first_and_filter_by_profile(
     assert backend.list_conversations()[0].id == first.id
     assert [c.id for c in backend.list_conversations("ide-helper")] == [first.id, third.id]
     assert backend.list_conversations("nobody") == []
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    profiles=st.lists(st.sampled_from(["ide-helper", "mediator"]), max_size=12),
+    limit=st.none() | st.integers(min_value=0, max_value=14),
+    offset=st.integers(min_value=0, max_value=14),
+    profile=st.none() | st.sampled_from(["ide-helper", "mediator", "nobody"]),
+)
+def test_a_page_of_the_list_is_that_slice_of_the_whole_list_and_the_count_is_its_length(
+    open_store: Callable[[], ConversationStore],
+    profiles: list[str],
+    limit: int | None,
+    offset: int,
+    profile: str | None,
+) -> None:
+    backend = open_store()
+    for number, owner in enumerate(profiles):
+        backend.create_conversation(owner, f"conversation {number}")
+    whole = [c.id for c in backend.list_conversations(profile)]
+    page = [c.id for c in backend.list_conversations(profile, limit=limit, offset=offset)]
+    assert page == whole[offset : None if limit is None else offset + limit]
+    assert backend.count_conversations(profile) == len(whole)
 
 
 def test_renaming_changes_the_title_and_moves_updated_at_forward(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -230,7 +231,9 @@ def test_jsonl_export_imports_into_an_empty_store_as_the_same_conversation(
     assert {path.name for path in folder.iterdir()} == {"meta.json", "messages.jsonl"}
     other = open_store()
     imported = other.import_jsonl(folder)
-    assert imported == backend.get_conversation(conversation_id)
+    original = backend.get_conversation(conversation_id)
+    marks = {"imported_from": conversation_id, "imported_at": imported.meta["imported_at"]}
+    assert imported == replace(original, meta={**original.meta, **marks})
     assert other.list_messages(conversation_id) == backend.list_messages(conversation_id)
     assert other.active_leaf(conversation_id) == r["v1_leaf"]
     assert other.latest_leaf(r["user"].id) == r["v1_leaf"]  # the choices came along
@@ -254,9 +257,7 @@ def test_importing_into_the_same_store_makes_a_copy_with_new_ids_and_the_same_tr
     assert shape(new) == shape(old)
     leaf = backend.active_leaf(copy.id)
     assert leaf is not None
-    assert shape(backend.path_to_root(leaf.id)) == shape(
-        backend.path_to_root(r["v1_leaf"].id)
-    )
+    assert shape(backend.path_to_root(leaf.id)) == shape(backend.path_to_root(r["v1_leaf"].id))
 
 
 def test_a_malformed_import_is_refused_with_a_sentence_and_imports_nothing(

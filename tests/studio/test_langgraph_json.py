@@ -116,3 +116,17 @@ async def test_the_patch_review_pauses_as_an_interrupt_and_resumes_in_studio(
 
     assert (tmp_path / "app.py").read_text(encoding="utf-8") == 'print("Hi")\n'
     assert result["messages"][-1].content == "Done."
+
+
+def test_langgraph_json_is_what_the_profile_registry_gives() -> None:
+    """The file is written from the registry (scripts/langgraph_json.py): a new profile's one
+    registry line puts it in Studio too, and a file edited by hand out of step fails here."""
+    spec = importlib.util.spec_from_file_location(
+        "langgraph_json", REPO / "scripts" / "langgraph_json.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    script: ModuleType = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert (REPO / "langgraph.json").read_text(encoding="utf-8") == script.config_text()
+    assert script.main(["--check"]) == 0

@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import json
 import logging
+import re
 import socket
 import struct
 import threading
@@ -98,6 +99,16 @@ class FakeOpenAI:
         """Answer 400 "Missing `reasoning_content` field", as DeepSeek's thinking mode does, to
         a request with an assistant message that has tool calls but no ``reasoning_content``
         (no scripted reply is used up)."""
+        self.reasoning_field = "reasoning_content"
+        """The field ``needs_reasoning_back`` asks for (and names in its 400)."""
+        self.tool_call_id_pattern: str | None = None
+        """Answer 400 in Mistral's words to a request with a tool-call id (an assistant call's
+        or a tool message's) this regular expression does not match whole."""
+        self.needs_call_extras = False
+        """Answer 400 in Gemini's words to an assistant tool call sent without its
+        ``extra_content`` (the thought signature the server attached to it)."""
+        self.needs_tool_names = False
+        """Answer 400 to a tool message without ``name``, as Mistral does."""
         self.requests: list[RecordedRequest] = []
         self._signals = _Signals()
         self._queue: deque[ReplySource] = deque()
@@ -167,6 +178,35 @@ class FakeOpenAI:
         if source is None:
             return None
         return source if isinstance(source, Reply) else source(body)
+
+    def refusal_of(self, body: dict[str, Any]) -> str | None:
+        """The 400 message for a request this server's rules refuse, if any."""
+        field_name = self.reasoning_field
+        missing = _missing_reasoning(body, field_name) if self.needs_reasoning_back else None
+        if missing is not None:
+            return (
+                f"Missing `{field_name}` field in the assistant message at message index "
+                f"{missing}. For more information, please refer to the thinking mode guide."
+            )
+        for message in body.get("messages") or []:
+            calls = message.get("tool_calls") or ()
+            if self.needs_call_extras and any("extra_content" not in c for c in calls):
+                return "Function call is missing a thought_signature in functionCall parts."
+            ids = [call.get("id") for call in calls]
+            if message.get("role") == "tool":
+                ids.append(message.get("tool_call_id"))
+                if self.needs_tool_names and not message.get("name"):
+                    return "Tool message is missing the required field 'name'."
+            for call_id in ids:
+                if self.tool_call_id_pattern is not None and not re.fullmatch(
+                    self.tool_call_id_pattern, str(call_id)
+                ):
+                    return (
+                        f"Tool call id was {call_id} but must be a-z, A-Z, 0-9, with a length of 9."
+                    )
+                if not isinstance(call_id, str) or not call_id:
+                    return "Invalid tool call: every tool call and tool message needs an id."
+        return None
 
     # -- lifecycle ----------------------------------------------------------------------
     def start(self) -> FakeOpenAI:
@@ -302,13 +342,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
-        missing = _missing_reasoning(body) if self.fake.needs_reasoning_back else None
-        if missing is not None:
-            message = (
-                f"Missing `reasoning_content` field in the assistant message at message index "
-                f"{missing}. For more information, please refer to the thinking mode guide."
-            )
-            self._send_json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+        refusal = self.fake.refusal_of(body)
+        if refusal is not None:
+            self._send_json(400, {"error": {"message": refusal, "type": "invalid_request_error"}})
             return
         reply = self.fake.next_reply(body)
         if reply is None:
@@ -417,11 +453,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
-def _missing_reasoning(body: dict[str, Any]) -> int | None:
+def _missing_reasoning(body: dict[str, Any], field_name: str) -> int | None:
     """The index of the first assistant message with tool calls and no reasoning, if any."""
     for index, message in enumerate(body.get("messages") or []):
         has_calls = message.get("role") == "assistant" and message.get("tool_calls")
-        if has_calls and "reasoning_content" not in message:
+        if has_calls and field_name not in message:
             return index
     return None
 

@@ -82,6 +82,9 @@ class Reply:
 
     content: str = ""
     reasoning: list[str] | None = None
+    refusal: str | None = None
+    """A refusal: streamed as ``delta.refusal`` pieces with ``content: null`` (or
+    ``message.refusal`` whole), as OpenAI's models refuse."""
     usage_at: str = "final chunk"
     """Where the stream puts usage: ``"final chunk"`` (``choices: []``, only when asked for,
     as OpenAI does), ``"finish chunk"`` (top-level on the chunk with the finish reason) or
@@ -91,6 +94,8 @@ class Reply:
     deltas: list[str] | None = None
     chunks: int | None = None
     finish_reason: str | None = None
+    no_finish_reason: bool = False
+    """The stream's last chunk carries ``finish_reason: null`` (servers that never say)."""
     usage: tuple[int, int] | None = None
     usage_extra: dict[str, Any] = field(default_factory=dict)
     """More fields of the reply's ``usage`` object, as given (any type: a server's own),
@@ -108,10 +113,20 @@ class Reply:
     """Sent as the whole 200 answer (with ``content_type``) instead of a chat completion: a
     misconfigured base URL's web page, an empty body, a stream of only ``[DONE]``."""
     content_type: str = "application/json"
+    error_json: Any = None
+    """The whole JSON body of an error answer (``status`` >= 400) when a server sends its own
+    shape, not OpenAI's (``Reply.ollama_model_not_found``)."""
     lockstep: bool = False
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
     waiting for more, would never get the next one."""
+    events: list[dict[str, Any]] | None = None
+    """Stream exactly these chunk dicts (each one SSE event, as given: any field may be
+    missing or reordered), then ``[DONE]``; the way to reproduce a server's own framing."""
+    completion: dict[str, Any] | None = None
+    """Answer a non-streamed request with this ``choices[0].message`` (and ``finish_reason``)."""
+    cut_at: int | None = None
+    """End a streamed body after this many bytes of its events (cleanly, mid-event maybe)."""
     holds: tuple[int, ...] = ()
     """Content-delta indices the stream stops before (everything sent so far flushed) until
     the test calls ``FakeOpenAI.release()``, once per hold; ``len(deltas)`` holds before the
@@ -149,6 +164,16 @@ class Reply:
         )
 
     @classmethod
+    def ollama_model_not_found(cls, model: str, *, wrapped: bool = True) -> Reply:
+        """Ollama's 404 for a model it has not pulled: its OpenAI-compatible endpoint wraps
+        the native ``{"error": "..."}`` message in an OpenAI-style error (``wrapped``)."""
+        message = f"model {json.dumps(model)} not found, try pulling it first"
+        body: dict[str, Any] = {"error": message}
+        if wrapped:
+            body = {"error": {"message": message, "type": "api_error", "param": None, "code": None}}
+        return cls(status=404, error_json=body)
+
+    @classmethod
     def reset_mid_stream(cls, content: str = "This reply is cut off here", after: int = 2) -> Reply:
         return cls(content=content, reset_after=after)
 
@@ -165,6 +190,28 @@ class Reply:
         return cls(raw_body=body, content_type=content_type)
 
     @classmethod
+    def calls_without_index(
+        cls, *calls: ToolCall, ids: bool = False, signatures: bool = False
+    ) -> Reply:
+        """Tool calls as Gemini's OpenAI-compatible endpoint sends them: every call whole in
+        one chunk, no ``index``, ids empty (or given, with ``ids``), ``finish_reason: stop``;
+        with ``signatures``, each with its ``extra_content`` thought signature."""
+        raw: list[dict[str, Any]] = [
+            {
+                "id": call.call_id() if ids else "",
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments_json()},
+            }
+            for call in calls
+        ]
+        if signatures:
+            for n, call in enumerate(raw):
+                call["extra_content"] = {"google": {"thought_signature": f"SIG{n}"}}
+        choice = {"index": 0, "delta": {"role": "assistant", "tool_calls": raw}}
+        chunk = {"id": "chatcmpl-g", "object": "chat.completion.chunk", "model": "m"}
+        return cls(events=[{**chunk, "choices": [{**choice, "finish_reason": "stop"}]}])
+
+    @classmethod
     def from_tokens(cls, tokens: list[str], **kwargs: Any) -> Reply:
         return cls(content="".join(tokens), deltas=tokens, **kwargs)
 
@@ -177,15 +224,19 @@ class Reply:
 
     def held_events(self) -> frozenset[int]:
         """The stream's event indices of :attr:`holds` (the role and reasoning events first)."""
-        first = 1 + len(self.reasoning or ())
+        first = 1 + len(self.reasoning or ()) + len(split_tokens(self.refusal or ""))
         return frozenset(first + index for index in self.holds)
 
-    def final_finish_reason(self) -> str:
+    def final_finish_reason(self) -> str | None:
+        if self.no_finish_reason:
+            return None
         if self.finish_reason:
             return self.finish_reason
         return "tool_calls" if self.tool_calls else "stop"
 
-    def error_body(self) -> dict[str, Any]:
+    def error_body(self) -> Any:
+        if self.error_json is not None:
+            return self.error_json
         return {
             "error": {
                 "message": self.error_message or f"HTTP {self.status}",
@@ -268,9 +319,23 @@ class ChunkWriter:
         self, reply: Reply, prompt_tokens: int, include_usage: bool
     ) -> Iterator[bytes]:
         """Every event of a normal reply, ``[DONE]`` included."""
+        if reply.cut_at is not None:
+            body = b"".join(self._events(reply, prompt_tokens, include_usage))
+            yield body[: reply.cut_at]
+            return
+        yield from self._events(reply, prompt_tokens, include_usage)
+
+    def _events(self, reply: Reply, prompt_tokens: int, include_usage: bool) -> Iterator[bytes]:
+        if reply.events is not None:
+            for chunk in reply.events:
+                yield b"data: " + json.dumps(chunk).encode() + b"\n\n"
+            yield b"data: [DONE]\n\n"
+            return
         yield self.event({"role": "assistant", "content": ""})
         for thought in reply.reasoning or ():
             yield self.event({"content": None, "reasoning_content": thought})
+        for piece in split_tokens(reply.refusal or ""):
+            yield self.event({"content": None, "refusal": piece})
         deltas = reply.content_deltas()
         for text in deltas:
             yield self.content_event(text)
@@ -322,9 +387,26 @@ class ChunkWriter:
 
     def completion_json(self, reply: Reply, prompt_tokens: int) -> dict[str, Any]:
         """The non-streaming ``chat.completion`` object for a reply."""
+        if reply.completion is not None:
+            given = {k: v for k, v in reply.completion.items() if k != "finish_reason"}
+            return {
+                "id": self.id,
+                "object": "chat.completion",
+                "created": self.created,
+                "model": self.model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": given,
+                        "finish_reason": reply.completion.get("finish_reason"),
+                    }
+                ],
+            }
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.reasoning:
             message["reasoning_content"] = "".join(reply.reasoning)
+        if reply.refusal:
+            message["refusal"] = reply.refusal
         if reply.tool_calls:
             message["tool_calls"] = [
                 {

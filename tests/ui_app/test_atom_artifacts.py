@@ -55,7 +55,7 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         assert "atoms/code_atom.py" in question
         assert "atoms/code_atom.yaml" in question
         assert "replaces" not in question
-        await pilot.press("y")
+        await pilot.press("enter")  # new files only: Enter saves
         await settle(pilot)
 
         saved = project / "atoms" / "code_atom.py"
@@ -67,12 +67,12 @@ async def test_the_stages_show_and_ctrl_s_saves_the_checked_artifacts(
         for name in ("code_atom.py", "code_atom.yaml"):  # a new file, as any other
             assert (project / "atoms" / name).stat().st_mode & 0o777 == 0o666 & ~umask
 
-        # a second save says which files it replaces; cancelling writes nothing
+        # a second save says which files it replaces, and Enter there cancels: nothing written
         saved.write_text("# edited by hand\n", encoding="utf-8")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         assert "replaces the file there" in pilot.app.screen.question
-        await pilot.press("escape")
+        await pilot.press("enter")
         await settle(pilot)
         assert saved.read_text(encoding="utf-8") == "# edited by hand\n"
 

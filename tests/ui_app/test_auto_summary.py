@@ -75,6 +75,36 @@ async def test_a_turn_near_the_window_summarises_older_turns_through_the_model(
         assert SUMMARY_MARK in chat(pilot.app).tree.label_text(covered.id)
 
 
+@pytest.mark.parametrize(
+    "summary",
+    [
+        Reply("- topics 0 and 1 were", finish_reason="length"),
+        Reply("- topics 0", finish_reason="content_filter"),
+        Reply(refusal="I can't summarise that."),
+        Reply(""),
+    ],
+)
+async def test_a_summary_cut_filtered_refused_or_empty_replaces_nothing(
+    remote_services: Services,
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+    summary: Reply,
+) -> None:
+    monkeypatch.setitem(context.CONTEXT_WINDOWS, "fake-model", 6000)
+    ids = seed_long_branch(remote_services)
+    fake_openai.script(summary, Reply("the answer"))
+    async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await send(pilot, "topic 4 question")
+        turn_request = fake_openai.chat_requests[-1].body
+        assert turn_request is not None
+        sent = "\n".join(str(m["content"]) for m in turn_request["messages"])
+        assert SUMMARY_HEADING not in sent
+        assert summaries(remote_services, ids) == []
+        assert not summarised(pilot)
+        assert [n for n in pilot.app._notifications if n.title == "Not summarised"]
+
+
 async def test_offline_the_summary_is_an_extract_of_the_messages(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -48,6 +48,9 @@ def seed_applied_patch(services: Services, project: Path) -> tuple[str, str]:
         cid, "assistant", "", ask.id, meta={"tool_calls": [{"id": "c1", "name": "propose_edit"}]}
     )
     tool = store.add_message(cid, "tool", f"Applied patch {patch.id}", call.id, meta=meta)
+    edit = patch.edit
+    assert edit is not None
+    store.accept_patch(tool.id, patch.id, patch.path, edit["base_sha256"], edit["new_sha256"])
     done = store.add_message(cid, "assistant", "Done: it says Hi.", tool.id)
     store.set_active_leaf(cid, done.id)
     return first.id, tool.id
@@ -60,6 +63,18 @@ def notes(pilot: Pilot[Any]) -> list[str]:
 def tree_line(pilot: Pilot[Any], record_id: str) -> str:
     tree = chat(pilot.app).tree
     return tree.label_text(record_id)
+
+
+async def confirm_palette(pilot: Pilot[Any], command: str) -> str:
+    """Run ``command`` from the palette and confirm the question it asks; return it."""
+    await palette_run(pilot, command)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, ConfirmScreen)
+    question = screen.question
+    await pilot.press("y")
+    await settle(pilot)
+    return question
 
 
 async def ask_to_check_out(pilot: Pilot[Any], record_id: str) -> None:
@@ -84,13 +99,11 @@ async def test_checking_out_an_earlier_message_reverts_the_patch_after_it_and_re
         assert any("Reverted" in n and "src/app.py" in n for n in notes(pilot))
         assert PATCH_MARKS["reverted"] in tree_line(pilot, tool_id)
 
-        await palette_run(pilot, "Redo patch")
-        await settle(pilot)
+        assert "src/app.py" in await confirm_palette(pilot, "Redo patch")
         assert (project / "src/app.py").read_text() == PATCHED
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
 
-        await palette_run(pilot, "Undo last patch")
-        await settle(pilot)
+        assert "src/app.py" in await confirm_palette(pilot, "Undo last patch")
         assert (project / "src/app.py").read_text() == ORIGINAL
 
 
@@ -103,11 +116,53 @@ async def test_undo_of_a_file_edited_since_shows_the_conflict_and_leaves_it(
     (project / "src/app.py").write_text(mine)
     async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await palette_run(pilot, "Undo last patch")
-        await settle(pilot)
+        await confirm_palette(pilot, "Undo last patch")
         assert (project / "src/app.py").read_text() == mine
         conflict = [n for n in pilot.app._notifications if n.title == "Conflict"]
         assert conflict
         assert "src/app.py" in conflict[0].message
         assert conflict[0].severity == "error"
         assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
+
+
+async def test_after_undo_checking_out_the_branch_or_flipping_back_offers_the_patch_again(
+    services: Services, tmp_path: Path
+) -> None:
+    """Undo, then Enter on the branch's last reply offers the patch again; so does flipping to
+    another version of the question and back (a version flip is a checkout too)."""
+    project = tmp_path / "project"
+    _first_id, tool_id = seed_applied_patch(services, project)
+    store = services.store
+    call = store.get_message(store.get_message(tool_id).parent_id or "")
+    ask = store.get_message(call.parent_id or "")
+    done = store.active_leaf(ask.conversation_id)
+    assert done is not None
+    other = store.add_message(ask.conversation_id, "user", "leave it as it is", ask.parent_id)
+    store.set_active_leaf(ask.conversation_id, done.id)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await confirm_palette(pilot, "Undo last patch")
+        assert (project / "src/app.py").read_text() == ORIGINAL
+
+        await ask_to_check_out(pilot, done.id)  # the branch already shown
+        screen = pilot.app.screen
+        assert isinstance(screen, ConfirmScreen)
+        assert "re-apply" in screen.question
+        assert "src/app.py" in screen.question
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == PATCHED
+
+        await confirm_palette(pilot, "Undo last patch")
+        view = chat(pilot.app)
+        view.messages.focus()
+        view.messages.select_message(ask.id)
+        await settle(pilot)
+        await pilot.press("right_square_bracket")  # to the other question: nothing to rewind
+        await settle(pilot)
+        assert view.state.leaf_id == other.id
+        await pilot.press("left_square_bracket")  # back: the undone patch is offered again
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == PATCHED

@@ -79,3 +79,35 @@ async def test_inviting_serves_one_link_per_participant_until_the_space_is_close
                 refused = True  # nothing listens there any more
         assert refused
         await settle(pilot)
+
+
+async def test_close_acts_on_the_conversation_shown_and_names_it(services: Services) -> None:
+    """Serving one space, then showing another mediator conversation: "Close shared space"
+    revokes the shown one's links, names it, and leaves the served space's links alone."""
+    served_id = mediator_space(services)
+    shown = services.store.create_conversation(
+        "mediator", "Second space", meta={"participants": ["Alex", "Sam"]}
+    )
+    services.store.add_message(shown.id, "user", "Sam is here.", None,
+                               meta={"sender": "Sam", "visibility": "shared"})  # fmt: skip
+    with closing(SeatBook(services.store.path)) as book:
+        book.open_seats(shown.id, ("Alex", "Sam"))
+    app = new_app(services, conversation_id=served_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        screen = chat(app)
+        await wait_until(pilot, lambda: screen.agents_ready)
+        await palette_run(pilot, "Invite participants")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, InviteScreen), bound_s=60)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: pilot.app.screen is screen)
+        screen.open_conversation(shown.id)
+        await wait_until(pilot, lambda: screen.state.conversation is not None
+                         and screen.state.conversation.id == shown.id)  # fmt: skip
+        await palette_run(pilot, "Close shared space")
+        await settle(pilot)
+        with closing(SeatBook(services.store.path)) as book:
+            assert book.seats(shown.id) == []
+            assert len(book.seats(served_id)) == 2  # the other space keeps its links
+        said = [n.message for n in pilot.app._notifications]
+        assert any("Second space" in note and "2 links revoked" in note for note in said), said

@@ -167,5 +167,6 @@ async def test_the_palette_runs_branching_commands_on_the_chats_body(
         screen.selected_id = question.id
         await palette_run(pilot, "Fork from selected message")
         await wait_until(pilot, lambda: screen.forking)
-        assert screen.compose_mode.parent == question.id
-        assert [item.id for item in screen.messages.items] == [question.id]
+        # a fork at a question asks another one in its place (here the first: a new root)
+        assert screen.compose_mode.parent is None
+        assert [item.id for item in screen.messages.items] == []  # nothing comes before it

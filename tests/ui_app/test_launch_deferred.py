@@ -28,7 +28,7 @@ import weaver_tui.heap
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
-from weaver_tui.heap import YOUNG_THRESHOLD, pause_collector
+from weaver_tui.heap import AGENT_STACK_LOADED, YOUNG_THRESHOLD, pause_collector
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
 from weaver_tui.services import Services
@@ -122,7 +122,7 @@ async def test_the_first_frame_then_everything_it_deferred(
     """...and the warm-up of a second app in the process (the agent stack already imported and
     frozen by a first one) freezes nothing more: only the cyclic collector's young
     generations are left for this app's widgets, which die with it."""
-    frozen_before_in_this_process = {"agent stack imported", "first turn: the runtime is loaded"}
+    frozen_before_in_this_process = {AGENT_STACK_LOADED}
     monkeypatch.setattr(weaver_tui.heap, "_done", frozen_before_in_this_process)
     (weaver_env / "config.yaml").write_text("theme: weaver-light\n", encoding="utf-8")
     conversation_id, ids = _seeded(weaver_env)

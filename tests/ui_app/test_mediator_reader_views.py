@@ -160,3 +160,22 @@ async def test_alexs_view_in_the_host_shows_what_alexs_seat_shows(services: Serv
         shown = [item.content for item in screen.messages.items]
         assert shown == [line.content for line in seat_lines(store, cid, "Alex")]
         assert shown == [ALEX_SHARED]
+
+
+async def test_switching_to_sams_view_after_a_turn_takes_the_private_calls_off_the_tool_pane(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    """The tool pane follows the view: the facilitator's view showed the turn's calls; Sam's
+    view, chosen after the turn, shows none of a private reply to Alex."""
+    script_turn(fake_openai)
+    async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await wait_until(pilot, lambda: screen.conversation_open)
+        await send(pilot, ALEX_SAYS)
+        await settle(pilot)
+        assert "reply_privately" in " ".join(row.tool_name for row in screen.tools.rows)
+        screen = await open_view(pilot, 3)  # model view -> shared -> Alex -> Sam
+        assert screen.mediator_view == "Sam"
+        await settle(pilot)
+        assert "reply_privately" not in " ".join(row.tool_name for row in screen.tools.rows)
+        assert "Thank you for telling me" not in screen_text(pilot)

@@ -75,7 +75,7 @@ async def test_a_streamed_turn_with_a_tool_reads_back_none_of_its_records(
 async def test_a_failed_turn_is_written_by_the_runtime_and_only_shown_by_the_screen(
     remote_services: Services, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_openai.script(Reply.server_error(502))
+    fake_openai.script(Reply.server_error(500))
     store = remote_services.store
     app = new_app(remote_services, profile="researcher")
     async with app.run_test(size=SIZE) as pilot:

@@ -83,6 +83,11 @@ async def test_a_proposed_patch_opens_for_review_and_accepting_resumes_the_turn(
         assert any(r.role == "tool" and "Applied patch" in r.content for r in records)
         assert records[-1].role == "assistant"
         assert records[-1].status.value == "complete"
+        # the closing reply is written after the review: the old text only as the diff's
+        # removed line, never quoted as what the file holds, nor a review still to come
+        old_lines = [line for line in records[-1].content.splitlines() if '"hi " + name' in line]
+        assert all(line.startswith("-") for line in old_lines), old_lines
+        assert "until you accept" not in records[-1].content
         assert screen.messages.items[-1].id == screen.state.leaf_id
         assert screen.pending_review() is None
         # The decision settles the waiting result in place: no second version, no new branch.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import suppress
+from pathlib import Path
 
 from textual.widgets import DataTable, Input, Label, OptionList
 from textual.worker import WorkerFailed
@@ -13,6 +14,7 @@ from tests.runtime.helpers import active_leaf_id
 from tests.ui_screens.conftest import SCREEN_SIZE, ScreenHost
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.conversations import (
+    PAGE,
     ConversationsScreen,
     NewConversation,
     OpenConversation,
@@ -220,3 +222,28 @@ async def test_a_failed_search_says_why_and_keeps_the_screen(
             assert str(status.content) == shown
             assert isinstance(app.screen, ConversationsScreen)
         failing.close()
+
+
+async def test_a_big_store_is_listed_a_page_at_a_time_as_the_cursor_goes_down(
+    tmp_path: Path,
+) -> None:
+    """The list reads one page, counts them all, and reads the next page as the cursor nears
+    the end of what it read: every conversation is reached, each once, newest first."""
+    total = PAGE * 2 + 7
+    with SqliteConversationStore(tmp_path / "big.sqlite") as big:
+        for number in range(total):
+            big.create_conversation("ide-helper", title=f"conversation {number}")
+        newest_first = [c.id for c in big.list_conversations()]
+        app = host_for(big)
+        async with app.run_test(size=SCREEN_SIZE) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            assert table.row_count == PAGE
+            status = str(app.screen.query_one("#conversations-status", Label).render())
+            assert f"{total} conversations" in status
+            table.focus()
+            while table.cursor_row < table.row_count - 1:
+                table.move_cursor(row=table.row_count - 1)
+                await pilot.pause()
+            keys = [key.value for key in table.rows]
+            assert keys == newest_first

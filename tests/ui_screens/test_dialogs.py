@@ -17,6 +17,19 @@ async def test_confirm_defaults_to_cancel_on_enter() -> None:
         assert app.results == [False]
 
 
+async def test_a_question_whose_action_only_adds_confirms_on_enter_and_cancels_on_escape() -> None:
+    app = ScreenHost(lambda: ConfirmScreen("Save 2 new files?", "Save", enter_confirms=True))
+    async with app.run_test(size=SCREEN_SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.results == [True]
+    app = ScreenHost(lambda: ConfirmScreen("Save 2 new files?", "Save", enter_confirms=True))
+    async with app.run_test(size=SCREEN_SIZE) as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.results == [False]
+
+
 async def test_confirm_with_y_or_the_confirm_button() -> None:
     app = ScreenHost(lambda: ConfirmScreen("Delete?"))
     async with app.run_test(size=SCREEN_SIZE) as pilot:

@@ -113,3 +113,20 @@ async def test_ten_thousand_records_load_with_the_active_path_laid_out() -> None
         # side branches stay collapsed: far fewer lines than records
         assert tree.last_line + 1 < 4000
         assert tree.scroll_offset.y > 0  # scrolled down to the leaf
+
+
+async def test_a_lines_marks_come_before_its_text_so_a_narrow_pane_never_cuts_them() -> None:
+    f = RecordFactory()
+    question = f.add("user", "Rename load_config in src/app.py")
+    call = f.add("assistant", "", question)
+    long_result = "Applied patch p-4fb9f6aa to src/app.py: " + "a change that goes on " * 8
+    applied = f.add("tool", long_result, call, patch_status="applied")
+    reverted = f.add("tool", long_result, applied, patch_status="reverted")
+    stopped = f.add("assistant", "A long reply that goes on " * 6, reverted, status="cancelled")
+    async with TreeHost(f.records, stopped.id).run_test(size=(32, 12)) as pilot:
+        await pilot.pause()
+        update = pilot.app.screen._compositor.render_update(full=True)
+        assert isinstance(update, LayoutUpdate)
+        screen_text = "\n".join(strip.text for line in update.strips for strip in line)
+        for mark in ("✎ applied", "↶ reverted", "⊘ cancelled"):
+            assert mark in screen_text, screen_text

@@ -34,7 +34,7 @@ from acp.schema import (
     SessionCloseCapabilities,
 )
 
-from agents.attachments import AttachmentError
+from agents.attachments import AttachmentError, total_size
 from agents.errors import WeaverError
 from agents.profiles import get_traits
 from agents.runtime.user_message import NewMessage
@@ -130,11 +130,13 @@ class WeaverAcpAgent:
                 "pick a conversation id from `weaver-tui conversations`.",
                 "not_found",
             )
-        root = conversation.meta.get("project_root") or cwd
+        # The session works where the client says (its cwd), never in a root the stored
+        # conversation names: that root may be another folder, or came with an import.
+        stored = conversation.meta.get("project_root")
         session = AcpSession(
             session_id,
             conversation.profile,
-            Path(root),
+            Path(cwd),
             conversation_id=conversation.id,
             mcp_servers=mcp_server_settings(mcp_servers),
         )
@@ -146,6 +148,14 @@ class WeaverAcpAgent:
         branch = store.path_to_root(leaf.id) if leaf is not None else []
         for update in branch_updates(branch):
             await self._connection().session_update(session_id=session_id, update=update)
+        if isinstance(stored, str) and _elsewhere(stored, cwd):
+            note = (
+                f"This conversation was made in {stored}; this session works in {cwd}, the "
+                "folder the editor gave."
+            )
+            await self._connection().session_update(
+                session_id=session_id, update=update_agent_thought_text(printable(note))
+            )
         logger.info(
             "acp session loaded",
             extra={
@@ -171,6 +181,14 @@ class WeaverAcpAgent:
             raise turn_failure(exc.user_message, exc.code) from None
         if not content.text.strip() and not content.attachments:
             raise turn_failure("The prompt is empty: type a message to send.", "empty")
+        size = len(content.text.encode("utf-8")) + total_size(content.attachments)
+        limit = self.services.settings.turns.max_message_bytes
+        if size > limit:  # refused before anything is stored
+            raise turn_failure(
+                f"The prompt is {size / 1e6:.1f} MB, over the {limit / 1e6:.1f} MB limit "
+                "(max_message_bytes): send a shorter one, or attach the part that matters.",
+                "too_large",
+            )
         from weaver_tui.acp_agent.turn import AcpTurn
 
         session.busy, session.cancel = True, asyncio.Event()
@@ -258,3 +276,11 @@ class WeaverAcpAgent:
         if self._client is None:
             raise turn_failure("The agent is not connected to a client yet.", "not_connected")
         return self._client
+
+
+def _elsewhere(stored: str, cwd: str) -> bool:
+    """Whether the stored project root is another folder than the client's ``cwd``."""
+    try:
+        return Path(stored).resolve() != Path(cwd).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return True

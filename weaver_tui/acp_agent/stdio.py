@@ -57,15 +57,22 @@ async def stdio_streams(out: IO[bytes]) -> tuple[asyncio.StreamReader, asyncio.S
 async def serve_stdio(services: Services, profile: str) -> None:
     """Answer ACP on stdin/stdout until the client closes stdin. The pipes are checked
     before the ACP SDK is imported (a second of CPU): a misrun says so at once."""
-    reader, writer = await stdio_streams(protocol_stdout())
+    stdin, writer = await stdio_streams(protocol_stdout())
     from acp import run_agent
 
     from weaver_tui.acp_agent.agent import WeaverAcpAgent
+    from weaver_tui.acp_agent.line_filter import pump, writer_reply
 
+    # The SDK reads only the lines that are one JSON-RPC object; the filter answers the rest.
+    reader = asyncio.StreamReader(limit=STDIO_LIMIT)
+    filtering = asyncio.create_task(pump(stdin, reader, writer_reply(writer), STDIO_LIMIT))
     async with contextlib.AsyncExitStack() as resources:
         # The SDK routes only the methods an agent defines; the others answer "not found".
         agent = cast("Agent", WeaverAcpAgent(services, profile, resources))
         # The SDK routes ``session/close`` only with its unstable protocol on (it answers
         # "method not found" otherwise); the other unstable methods we do not define still
         # answer "not found".
-        await run_agent(agent, writer, reader, use_unstable_protocol=True)
+        try:
+            await run_agent(agent, writer, reader, use_unstable_protocol=True)
+        finally:
+            filtering.cancel()

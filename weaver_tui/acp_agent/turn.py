@@ -23,13 +23,14 @@ from acp.schema import (
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
+    StopReason,
     ToolCallUpdate,
 )
 
 from agents.graph.approval import approval_value
 from agents.patch_review.review import PendingReview, find_pending_review, resume_value
 from agents.runtime import events as ev
-from weaver_tui.acp_agent.failures import turn_failure
+from weaver_tui.acp_agent.failures import marked_stop_reason, marked_updates, turn_failure
 from weaver_tui.acp_agent.patch_permission import (
     PERMISSION_OPTIONS,
     applied_update,
@@ -85,6 +86,8 @@ class AcpTurn:
         self.model = model
         self.updates = updates
         self.cancel = session.cancel or asyncio.Event()
+        self.stop_reason: StopReason | None = None
+        """How a turn that ended marked stopped (``max_tokens``, ``refusal``)."""
 
     async def run(self, message: NewMessage) -> PromptResponse:
         events = self.runtime.send(
@@ -118,6 +121,8 @@ class AcpTurn:
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
             await self._send(update)
+        if self.stop_reason is not None:
+            return PromptResponse(stop_reason=self.stop_reason)
         return PromptResponse(
             stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
         )
@@ -143,7 +148,14 @@ class AcpTurn:
                 elif isinstance(event, ev.RunError):
                     for update in self.updates.finish_plan():
                         await self._send(update)
-                    raise turn_failure(event.error.user_message, event.error.code)
+                    stop = marked_stop_reason(event.error)
+                    if stop is None:
+                        raise turn_failure(event.error.user_message, event.error.code)
+                    for update in marked_updates(event):
+                        await self._send(update)
+                    self.stop_reason = stop
+                    finished = ev.RunFinished("complete", event.record.id if event.record else "")
+                    break
                 elif isinstance(event, ev.RunFinished):
                     finished = event
                 for update in self.updates.updates(event):
@@ -163,15 +175,14 @@ class AcpTurn:
             raise turn_failure("The turn ended without a result; send the message again.")
         return finished
 
-    @staticmethod
-    def _applied(event: ev.RunEvent, applying: _Applying) -> bool:
+    def _applied(self, event: ev.RunEvent, applying: _Applying) -> bool:
         """The settled result of the reviewed call (written in place of "waiting for review")
-        says the patch was applied."""
+        is a patch the store records as accepted here (a record's own status is data)."""
         if not isinstance(event, ev.RecordSaved) or event.record.role != "tool":
             return False
-        meta = event.record.meta
-        return (
-            meta.get("tool_call_id") == applying.call_id and meta.get("patch_status") == "applied"
+        record = event.record
+        return record.meta.get("tool_call_id") == applying.call_id and bool(
+            self.runtime.store.accepted_patches([record.id])
         )
 
     def _applying(self, review: PendingReview) -> _Applying:

@@ -31,6 +31,7 @@ from acp.helpers import SessionUpdate
 from acp.schema import ToolKind
 
 from agents.patch_review import PROPOSE_EDIT
+from agents.providers.retried_call import PROVIDER_STATUS_NODE
 from agents.runtime import events as ev
 from storage.printable import printable
 
@@ -98,8 +99,11 @@ class TurnUpdates:
             )
         elif isinstance(event, ev.NodeStatus) and event.node in self.stages:
             yield from self._stage(event)
-        elif isinstance(event, ev.NodeStatus) and event.state == "error":
-            # a problem beside the stages (an MCP server that could not serve): said aside
+        elif isinstance(event, ev.NodeStatus) and (
+            event.state == "error" or event.node == PROVIDER_STATUS_NODE
+        ):
+            # a problem beside the stages (an MCP server that could not serve), or what the
+            # provider made a call do (wait and try again): said aside
             yield update_agent_thought_text(printable(event.text))
 
     def _draft(self, event: ev.AnswerDraft) -> Iterator[SessionUpdate]:

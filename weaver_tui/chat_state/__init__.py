@@ -162,7 +162,7 @@ class ChatState:
 
     def open_latest(self, profile: str | None = None) -> bool:
         """Open the most recently used conversation (of ``profile``); False if there is none."""
-        conversations = self.store.list_conversations(profile)
+        conversations = self.store.list_conversations(profile, limit=1)
         if not conversations:
             return False
         self.open(conversations[0].id)

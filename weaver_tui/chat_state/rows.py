@@ -55,7 +55,8 @@ def build_item(
     elif record.role == "user":
         badge = str(meta.get("sender") or "")
         content = with_attachments(content, meta)
-    badge = context_marks(meta, " · ".join(filter(None, [check_mark(meta), badge])))
+    marks = [check_mark(meta), OUTCOME_MARKS.get(str(meta.get("outcome"))), badge]
+    badge = context_marks(meta, " · ".join(filter(None, marks)))
     visibility = meta.get("visibility")
     return MessageItem(
         id=record.id,
@@ -70,6 +71,15 @@ def build_item(
         reasoning=str(meta.get("reasoning") or "") if record.role == "assistant" else "",
     )
 
+
+OUTCOME_MARKS = {
+    "refused": "⊘ refused",
+    "filtered": "⊘ filtered",
+    "truncated": "✂ truncated",
+    "empty": "∅ empty reply",
+}
+"""How a reply that ended marked (``meta["outcome"]``, written by the runtime) is badged; its
+sentence shows under it as a failure's does."""
 
 CHECK_MARKS = {
     "draft": "✎ draft",

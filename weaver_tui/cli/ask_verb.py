@@ -126,7 +126,7 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
     parent_id: str | None = None
     if args.parent:  # the parent names its conversation; check it before creating anything
         parent = store.get_message(args.parent)
-        parent_id = parent.id
+        parent_id = _fork_parent(store, parent)
         if conversation_id and conversation_id != parent.conversation_id:
             raise CliError(
                 f"message {parent.id} is in conversation {parent.conversation_id}, "
@@ -136,6 +136,16 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         conversation_id = parent.conversation_id
     message = _new_message(services, args, store, profile, conversation_id, parent_id)
     return await _run_ask_turn(services, args, model, message)
+
+
+def _fork_parent(store: Any, parent: Any) -> str | None:
+    """Where ``--parent`` puts the new message (see ``TreeIndex.fork_parent``), or one sentence."""
+    from storage.tree_index import ForkError
+
+    try:
+        return store.tree_index(parent.conversation_id).fork_parent(parent.id)  # type: ignore[no-any-return]
+    except ForkError as exc:
+        raise CliError(f"{exc} (message {parent.id})", EXIT_CONFIG) from None
 
 
 def _refuse_if_busy(data_dir: Path, conversation_id: str) -> None:
@@ -187,7 +197,7 @@ def _new_message(
         conversation_id=conversation_id,
         parent_id=parent_id,
         # continuing at the active leaf: the runtime holds the conversation's turn lock
-        at_active_leaf=conversation_id is not None and parent_id is None,
+        at_active_leaf=conversation_id is not None and not args.parent,
         meta=user_meta,
         conversation_meta=conversation_meta,
     )

@@ -32,7 +32,9 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     actions = space.add_subparsers(dest="space_action", metavar="ACTION", required=True)
     opening = actions.add_parser("open", help="print one link per participant and serve them")
     opening.add_argument(
-        "--participants", help="comma-separated names (default: the conversation's)"
+        "--participants",
+        help="comma-separated names; with --conversation, seated beside those who have "
+        "spoken in it",
     )
     opening.add_argument("--conversation", dest="space_conversation", metavar="ID")
     opening.add_argument("--host", default="127.0.0.1", help="address (default: local only)")
@@ -67,9 +69,7 @@ def space_conversation(
     from agents.errors import ConfigError
     from agents.runtime.user_message import neutral_title
     from agents.shared_space.space import (
-        canonical_participant,
         clean_participants,
-        names_in_words,
         new_space,
     )
 
@@ -83,24 +83,46 @@ def space_conversation(
         conversation = store.get_conversation(conversation_id)
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
-    participants = tuple(conversation.meta.get("participants") or ())
-    if not participants:
+    return conversation, _participants_of(store, conversation, wanted)
+
+
+def _participants_of(
+    store: ConversationStore, conversation: Conversation, named: list[str]
+) -> tuple[str, ...]:
+    """Everyone a space of ``conversation`` seats: its recorded participants, the people who
+    have spoken in it (a conversation started with ``ask --sender``), and the ``named`` ones;
+    recorded on the conversation when that adds anyone. A conversation of a profile without
+    seats has none."""
+    from agents.errors import ConfigError
+    from agents.profiles import get_traits
+    from agents.shared_space.space import clean_participants, same_name
+
+    if not get_traits(conversation.profile).seats:
         raise CliError(
-            f"conversation {conversation.id} has no participants: open a space with "
-            "--participants and no --conversation, or pick a mediator conversation",
+            f"conversation {conversation.id} is a {conversation.profile} conversation, which "
+            "has no seats: pick a mediator conversation, or open a new space with "
+            "--participants and no --conversation",
             EXIT_CONFIG,
         )
-    found_names: list[str] = []
-    for name in wanted or participants:
-        found = canonical_participant(name, participants)
-        if found is None:
-            raise CliError(
-                f"{name.strip()!r} is not a participant of this conversation; its participants "
-                f"are {names_in_words(participants)}",
-                EXIT_CONFIG,
-            )
-        found_names.append(found)
-    return conversation, tuple(found_names)
+    recorded = [str(name) for name in conversation.meta.get("participants") or ()]
+    spoken = [r.sender for r in store.list_messages(conversation.id) if r.sender]
+    everyone: list[str] = []
+    for name in [*recorded, *spoken, *named]:
+        if not any(same_name(name, known) for known in everyone):
+            everyone.append(name)
+    if not everyone:
+        raise CliError(
+            f"conversation {conversation.id} has no participants yet: name them with "
+            "--participants Alex,Sam",
+            EXIT_CONFIG,
+        )
+    try:
+        seated = clean_participants(everyone)
+    except ConfigError as exc:
+        raise CliError(exc.user_message, EXIT_CONFIG) from None
+    if list(seated) != recorded:
+        store.update_conversation_meta(conversation.id, participants=list(seated))
+    return seated
 
 
 def seat_command(data_dir: Path, seat: Seat) -> str:

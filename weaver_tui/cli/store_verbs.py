@@ -8,7 +8,6 @@ reads a folder, a one-file stream or stdin, once per source unless ``--again``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,7 +74,13 @@ def _write_file(path: Path, text: str) -> None:
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
     """Import a folder, a one-file stream, or ``-`` (a stream on stdin); once per source."""
-    from weaver_tui.jsonl_stream import MAX_STREAM_BYTES, StreamError, stream_as_folder, stream_meta
+    from weaver_tui.jsonl_stream import (
+        MAX_STREAM_BYTES,
+        StreamError,
+        folder_source_id,
+        stream_as_folder,
+        stream_meta,
+    )
 
     store = services.store
     source: Path = args.path
@@ -94,15 +99,10 @@ def import_conversation(services: Services, args: argparse.Namespace) -> int:
         stream = source.read_text(encoding="utf-8", errors="replace")
     try:
         if stream is not None:
-            source_id = str(stream_meta(stream).get("id") or "")
+            found = stream_meta(stream).get("id")
+            source_id = found if isinstance(found, str) else ""
         else:
-            folder = source.parent if source.is_file() else source
-            meta_file = folder / "meta.json"
-            source_id = (
-                str(json.loads(meta_file.read_text()).get("id") or "")
-                if meta_file.is_file()
-                else ""
-            )
+            source_id = folder_source_id(source.parent if source.is_file() else source)
     except (StreamError, ValueError) as exc:
         raise CliError(f"cannot import {source}: {exc}", EXIT_CONFIG) from None
     # Only an earlier import counts: the conversation the export was made from (in this

@@ -42,6 +42,11 @@ SEARCH_DELAY_S = 0.2
 """Pause after the last keystroke before searching (typing fast runs one search, not ten)."""
 
 SEARCH_LIMIT = 50
+PAGE = 200
+"""Conversations read at a time: the list reads the next page as the cursor nears its end, so
+opening it costs the same with a hundred conversations or a hundred thousand."""
+MORE_WITHIN = 20
+"""Rows from the end of what is read at which the next page is read."""
 HIGHLIGHT = ("«", "»")
 """How :meth:`ConversationStore.search` marks the matched words in a snippet."""
 
@@ -122,6 +127,8 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         """Whose view the list was opened from (``None``: everything): in a shared space,
         search finds only what that reader may read (the store's query filters it)."""
         self._conversations: list[Conversation] = []
+        self._total = 0
+        """How many conversations the store holds (the list reads them a page at a time)."""
         self._hits: list[SearchHit] = []
 
     def compose(self) -> ComposeResult:
@@ -170,27 +177,49 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
         self.query_one("#conversations-status", Label).update(text)
 
     def reload(self, keep: str | None = None) -> None:
-        """Read the list again (newest first), keeping the cursor on ``keep`` if it is there."""
+        """Read the list again (newest first, its first page), keeping the cursor on ``keep``
+        if it is there."""
+        self._table.clear()
+        self._conversations = []
         try:
-            self._conversations = self.store.list_conversations()
+            self._total = self.store.count_conversations()
         except StorageError as exc:
             self.notify(str(exc), severity="error")
             return
-        table = self._table
-        table.clear()
-        for conversation in self._conversations:
-            updated = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-            table.add_row(conversation.title, conversation.profile, updated, key=conversation.id)
+        self._read_more()
         ids = [conversation.id for conversation in self._conversations]
         if keep in ids:
-            table.move_cursor(row=ids.index(keep))
-        count = len(ids)
+            self._table.move_cursor(row=ids.index(keep))
+        count = self._total
         self._status(
             f"{count} conversation{'s' if count != 1 else ''} · type to search · ↓ to the list, "
             "then Enter open · r rename · d delete"
             if count
             else "No conversations yet: press Ctrl+N to start one."
         )
+
+    def _read_more(self) -> None:
+        """Add the next page of conversations to the list."""
+        try:
+            page = self.store.list_conversations(limit=PAGE, offset=len(self._conversations))
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        table = self._table
+        read = {conversation.id for conversation in self._conversations}
+        for conversation in page:
+            if conversation.id in read:
+                continue  # moved up into a page already read (written meanwhile)
+            updated = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            table.add_row(conversation.title, conversation.profile, updated, key=conversation.id)
+            self._conversations.append(conversation)
+
+    @on(DataTable.RowHighlighted, "#conversation-list")
+    def _near_the_end(self, event: DataTable.RowHighlighted) -> None:
+        """The cursor nears the last conversation read: read the next page."""
+        read = len(self._conversations)
+        if read < self._total and event.cursor_row >= read - MORE_WITHIN:
+            self._read_more()
 
     def _highlighted(self) -> tuple[str, str | None] | None:
         """(conversation id, message id of a search hit) under the cursor."""

@@ -104,6 +104,9 @@ class ChatHeader(Widget):
     """The count is near the window: drawn as a warning."""
     instructions: reactive[bool] = reactive(False)
     """The conversation has instructions of its own (shown as a mark after the title)."""
+    imported: reactive[bool] = reactive(False)
+    """The conversation came from an export file (its settings stayed behind: see
+    :mod:`storage.import_meta`)."""
     busy: reactive[str] = reactive("")
     """A short state word while a reply runs ("replying", "cancelling"), else empty."""
     local_model: reactive[str] = reactive("")
@@ -135,6 +138,8 @@ class ChatHeader(Widget):
             fields.append(
                 HeaderField("instructions", ("✎ instructions", "✎"), "header--instructions")
             )
+        if self.imported:
+            fields.append(HeaderField("imported", ("⇣ imported", "⇣"), "header--project"))
         if self.project:
             fields.append(HeaderField("project", (f"in {self.project}",), "header--project"))
         if self.busy:

@@ -31,6 +31,22 @@ class Choice(Static):
         self.index = index
 
 
+class KeyHint(Static):
+    """The bar's key hint, whole or not at all: "F8 switch audience" where it fits, else the
+    key alone ("F8"), never a hint cut after its first words."""
+
+    def __init__(self, hint: str, *, classes: str = "") -> None:
+        super().__init__(classes=classes)
+        self.hint = hint
+
+    def render(self) -> Content:
+        width = self.content_region.width
+        if len(self.hint) <= width:
+            return Content(self.hint)
+        key = self.hint.split(" ", 1)[0]
+        return Content(key if len(key) <= width else "")
+
+
 class ChoiceBar(Widget, can_focus=True):
     """``prefix`` then the choices (one ``-current``), then ``hint``; left/right move when focused."""
 
@@ -89,7 +105,7 @@ class ChoiceBar(Widget, can_focus=True):
             )
             # a participant's name may come from an imported conversation
             yield Choice(printable(label), index, classes=classes)
-        yield Static(Content(self.HINT), classes="choice-hint")
+        yield KeyHint(self.HINT, classes="choice-hint")
 
     @property
     def labels(self) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
@@ -24,6 +25,7 @@ from textual.widgets import Static
 
 from agents.runtime.events import Usage
 from agents.runtime.usage_tally import usage_line
+from storage.models import MessageRecord
 from storage.printable import printable
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -239,6 +241,25 @@ class ToolStatusPane(Vertical):
     def _forget_rows(self) -> AwaitRemove:
         self.query_one("#tool-empty").display = True
         return self.query(ToolRow).remove()
+
+    def show_stored_turn(self, reply_id: str | None, tool_records: Sequence[MessageRecord]) -> None:
+        """Show the tools of the turn on screen (another branch was checked out): a finished
+        row per stored tool result, or nothing when that turn ran none."""
+        self._forget_rows()
+        self.turn_reply_id = reply_id
+        for record in tool_records:
+            name = str(record.meta.get("name") or "tool")
+            key = f"tool:{record.meta.get('tool_call_id') or record.id}"
+            row = ToolRow(key, name, "", kind="tool")
+            self._add(row)
+            error = record.meta.get("error")
+            duration = record.meta.get("duration_ms")
+            row.finish(
+                "error" if error else "done",
+                str(error) if error else record.content,
+                float(duration) if isinstance(duration, int | float) else None,
+            )
+        self.set_usage(None, None)
 
     def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
         self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))

@@ -38,6 +38,7 @@ from agents.profiles.atom_developer.request_check import asks_for_atom, earlier_
 from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
+from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
@@ -82,16 +83,26 @@ def _notes(text: str) -> str:
 
 
 async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> Written:
-    """Ask the model for code and spec; the tool pane counts the lines as they arrive."""
+    """Ask the model for code and spec; the tool pane counts the lines as they arrive.
+
+    A draft the model refused, or that was filtered, cut at the output limit or empty, ends
+    the turn marked (:class:`~agents.reply_outcome.MarkedReply`): the safe stub is never
+    answered in its place as if the drafts had merely failed validation."""
     messages = [SystemMessage(runtime.context.system_prompt), HumanMessage(request)]
     text = ""
     shown = 0
+    whole: Any = None
     async for chunk in runtime.context.model.astream(messages, config=INTERNAL):
+        whole = chunk if whole is None else whole + chunk
         text += _text(chunk)
         lines = text.count("\n")
         if lines >= shown + 40:
             shown = lines
             emit_status(node, f"writing … {lines} lines")
+    outcome = reply_outcome(whole if whole is not None else AIMessage(content=""))
+    if outcome.marked:
+        emit_status(node, outcome.sentence(node), "error")
+        raise MarkedReply(outcome, node)
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
     return Written(code if code.strip() else "", spec if spec.strip() else "", _notes(text))
 
@@ -141,6 +152,9 @@ async def _without_sample(
     the branch's last draft (then that draft and its sample come along)?"""
     earlier = earlier_work(earlier_messages, runtime.context.project_root)
     asks = await asks_for_atom(runtime.context, intent, earlier)
+    if isinstance(asks, NoAnswer) and asks.marked is not None:
+        # Refused, filtered or cut: said as such, never answered with the guide instead.
+        raise MarkedReply(asks.marked, "answer")
     if isinstance(asks, NoAnswer):
         emit_status("read_request", f"could not tell whether this asks for an atom ({asks.reason})", "error")  # fmt: skip
         asks = earlier.found
@@ -190,7 +204,14 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
         state.get("previous_code", ""),
         state.get("pseudo_contract", ""),
     )
-    code, spec, _ = await _write(runtime, "draft", request)
+    code, spec, notes = await _write(runtime, "draft", request)
+    if not code:  # the model asked for what it needs instead of drafting: its words answer
+        emit_status("draft", "no draft: the model said what it needs", "error")
+        return {
+            "generated_code": "",
+            "messages": [AIMessage(content=notes or GUIDE)],
+            "trace": _trace(state, "draft", started, lines=0),
+        }
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {
         "generated_code": code,
@@ -217,6 +238,11 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         "report_text": report.render(timings=False),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
     }
+
+
+def after_draft(state: DeveloperState) -> Literal["validate", "__end__"]:
+    """A draft is validated; a model that wrote none (it said what it needs) has answered."""
+    return "validate" if state.get("generated_code") else "__end__"
 
 
 def after_validate(state: DeveloperState) -> Literal["finish", "reflect", "fallback"]:
@@ -340,7 +366,7 @@ def build_graph(profile: Profile) -> StateGraph[DeveloperState, TurnContext, Any
     graph.add_edge(START, "read_request")
     graph.add_conditional_edges("read_request", after_request, ["draft", "validate", "guide"])
     graph.add_edge("guide", END)
-    graph.add_edge("draft", "validate")
+    graph.add_conditional_edges("draft", after_draft, ["validate", END])
     graph.add_conditional_edges("validate", after_validate, ["finish", "reflect", "fallback"])
     graph.add_edge("reflect", "validate")
     graph.add_edge("fallback", "finish")

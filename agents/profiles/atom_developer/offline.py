@@ -10,6 +10,8 @@ back unchanged, so a draft that fails ends in the safe stub.
 
 from __future__ import annotations
 
+import re
+
 from agents.offline import OfflineSteps, OfflineTurn, Reply, cannot
 from agents.offline.text import fenced
 from agents.profiles.atom_developer.stub import STUB_CODE
@@ -44,22 +46,31 @@ def _words(text: str) -> list[str]:
     return [w for w in dict.fromkeys(t.strip(".,:;!?\"'`()").lower() for t in text.split()) if w.isalnum()]  # fmt: skip
 
 
-def choose_key(intent: str, sample: str) -> str:
-    """The intent's word the sample writes as a key, else one it contains, else its last."""
+def choose_key(intent: str, sample: str) -> str | None:
+    """The intent's word the sample writes as a key (``code`` for ``code=500``), else one the
+    sample contains; ``None`` when the intent names nothing the sample holds."""
     lower = sample.lower()
     words = [w for w in _words(intent) if len(w) > 2 and not w.isdigit()]
     keyed = [w for w in words if f"{w}=" in lower or f"{w}:" in lower]
     present = [w for w in words if w in _words(sample)]
-    return (keyed or present or words[-1:] or ["value"])[0]
+    found = keyed or present
+    return found[0] if found else None
 
 
-def template(intent: str, sample: str) -> tuple[str, str]:
-    """(code, spec) of the template atom for ``intent`` on ``sample``."""
-    key = choose_key(intent, sample)
+NEEDS = (
+    "an intent that names what to pull out of the log (a field such as `code` in "
+    "`code=500`), and a few sample log lines holding it, in a fenced block"
+)
+
+
+def template(intent: str, sample: str, key: str) -> tuple[str, str]:
+    """(code, spec) of the template atom for ``intent`` on ``sample``, keyed on ``key``."""
     values = [w for w in _words(intent) if w.isdigit() and w in _words(sample.replace("=", " "))]
     pattern = "|".join(values) if values else "regex:.+"
-    summary = " ".join(intent.split())[:90].replace('"', "'").replace("\\", "/")
-    head = f'"""Template atoms for: {summary} (drafted by the offline demo model)."""\n\n'
+    printable = "".join(c for c in " ".join(intent.split()) if c.isprintable())
+    summary = printable[:90].replace('"', "'").replace("\\", "/")
+    title = re.sub("_+", "_", summary)  # a double underscore in the code fails level 1
+    head = f'"""Template atoms for: {title} (drafted by the offline demo model)."""\n\n'
     code = head + "import re\nfrom typing import Dict, List, Optional\n" + _EXTRACT.format(key=key)
     description = summary.replace("'", "''")
     spec = (
@@ -71,8 +82,14 @@ def template(intent: str, sample: str) -> tuple[str, str]:
 
 
 def draft(turn: OfflineTurn) -> Reply:
+    """A template atom keyed on the intent's word the sample holds; with no such word (an
+    intent that names nothing in the sample, or no sample), what the demo needs instead."""
     intent = str(turn.state.get("user_intent", ""))
-    code, spec = template(intent, str(turn.state.get("log_snippet", "")))
+    sample = str(turn.state.get("log_snippet", ""))
+    key = choose_key(intent, sample) if sample.strip() else None
+    if key is None:
+        return Reply(text=cannot("draft an atom from this message", f"I need {NEEDS}."))
+    code, spec = template(intent, sample, key)
     note = "A template atom from the offline demo model: it takes the word after the key it found."
     return Reply(text="\n\n".join([fenced(code, "python"), fenced(spec, "yaml"), note]))
 

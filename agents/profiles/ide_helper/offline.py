@@ -22,8 +22,9 @@ from agents.offline.turn import ToolResult
 READ, LIST, SEARCH, EDIT = "read_file", "list_files", "search_code", "propose_edit"
 CAN = (
     "Offline I can list files (name a folder, a glob like `*.py`, or ask for the files), read a "
-    "file you name by its path, search for a `quoted` term or a code name like `load_config`, "
-    "and rename a literal: `old` to `new` in path/to/file.py (both quoted)."
+    "file you name by its path, search for a term you put in backticks or double quotes (type "
+    '`` `load config` `` or `"load config"`) or a code name like `load_config`, and rename a '
+    "literal: type `` rename `old` to `new` in path/to/file.py ``."
 )
 LIST_WORDS = frozenset({"list", "files", "ls", "tree", "folders", "structure"})
 PREVIEW = 15
@@ -83,9 +84,11 @@ def read_ask(text: str, root: Path | None) -> Ask:
             files.append(token)
         elif _code_like(token):
             names.append(token.removesuffix("()"))
-    rename = (literals[0], literals[1]) if len(literals) >= 2 else None
-    terms = [q for q in literals if q not in files] + names
     words = {w.lower().strip(_EDGE + ".") for w in text.split()}
+    # a change only when the user's words ask for the one the demo makes: a rename
+    asked = "rename" in words
+    rename = (literals[0], literals[1]) if asked and len(literals) >= 2 else None
+    terms = [q for q in literals if q not in files] + names
     return Ask(
         files=tuple(f for f in files if f not in literals),
         folders=tuple(folders),
@@ -204,11 +207,12 @@ def _preface(calls: list[PlannedCall]) -> str:
     said = {
         READ: "read `{path}`",
         LIST: "list the files in `{directory}` matching `{pattern}`",
+        "top": "list the project's files matching `{pattern}`",
         SEARCH: "search the code for `{query}`",
         EDIT: "propose a change to `{path}` for your review",
     }
     steps = [
-        said[c.name]
+        said["top" if c.name == LIST and c.args.get("directory", ".") in (".", "") else c.name]
         .format_map({"directory": ".", "pattern": "*", **c.args})
         .replace(" matching `*`", "")
         for c in calls
@@ -219,9 +223,13 @@ def _preface(calls: list[PlannedCall]) -> str:
 def answer(ask: Ask, results: list[ToolResult]) -> str:
     """One section per tool result; a failure that a later call made good is left out."""
     sections = []
+    # the file as read before a patch the review applied is no longer what it holds
+    changed = {str(r.args.get("path")) for r in results if r.name == EDIT and not r.is_error}
     for i, result in enumerate(results):
         later = results[i + 1 :]
         if result.is_error and any(r.name == READ and not r.is_error for r in later):
+            continue
+        if result.name == READ and str(result.args.get("path")) in changed:
             continue
         sections.append(_section(result))
     if ask.rename and not any(r.name == EDIT for r in results):
@@ -244,8 +252,8 @@ def _section(result: ToolResult) -> str:
     if result.name == LIST:
         more = f"\n- … and {len(lines) - 21} more" if len(lines) > 21 else ""
         return "\n".join([lines[0], *(f"- `{p}`" for p in lines[1:21])]) + more
-    if result.name == EDIT:
-        return f"{result.content.strip()}\n\nNothing is written until you accept it in the review."
+    if result.name == EDIT:  # the review's outcome: applied, rejected, a conflict
+        return result.content.strip()
     return ""
 
 

@@ -7,7 +7,8 @@ from agents.profile import ProfileTraits
 
 WELCOME = (
     "Ask about the code in this project: ask for its files, name a file to read it, search for "
-    "a `quoted` term or a name like load_config, or ask for a change. A patch the helper "
+    'a term you put in backticks or double quotes (`load config` or "load config") or a name '
+    "like load_config, or ask for a change. A patch the helper "
     "proposes waits for your review (a accepts, r rejects, F4 reopens it)."
 )
 

@@ -62,6 +62,7 @@ from agents.profiles.paper_pilot.state import (
 )
 from agents.profiles.paper_pilot.strategies import add_plan_and_execute, direct, react, rewoo
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
+from agents.reply_outcome import check_reply
 from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
@@ -217,6 +218,7 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
     answer = await runtime.context.model.ainvoke(
         [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
+    check_reply(answer, "answer")  # refused, filtered, cut or empty: the turn ends marked
     draft = message_text(answer).strip()
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
     return {"draft": draft, "trace": with_trace(state, trace_entry("synthesize", started))}
@@ -230,7 +232,7 @@ async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     verdict = await ask_structured(runtime.context, CriticVerdict, prompts.CRITIC, text, "critic")
     if isinstance(verdict, NoAnswer):
         emit_status("critic", f"no verdict ({verdict.reason}): the answer is shown unchecked and not remembered", "error")  # fmt: skip
-        emit_draft("unchecked", "critic gave no verdict")
+        emit_draft("unchecked", verdict.reason if verdict.outcome else "critic gave no verdict")
         return {"verdict": None, "unchecked": True,
                 "trace": with_trace(state, trace_entry("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
     word = "passed" if verdict.passed else "needs another pass"

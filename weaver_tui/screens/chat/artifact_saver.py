@@ -105,4 +105,8 @@ class ArtifactSaver:
             names = ", ".join(p.relative for p in planned)
             self._surface.notify(f"Saved {names} under {root}", title="Artifacts saved")
 
-        self._surface.app.push_screen(ConfirmScreen(question_for(root, planned), "Save"), answered)
+        question = question_for(root, planned)
+        replaces = any(item.replaces for item in planned)  # Cancel stays the default then
+        self._surface.app.push_screen(
+            ConfirmScreen(question, "Save", enter_confirms=not replaces), answered
+        )

@@ -59,9 +59,7 @@ class AutoSummary:
 
     def _enabled(self) -> bool:
         settings = self._services.settings
-        return settings.turns.auto_summary and (
-            self._state.setting(OFF_KEY) is not False
-        )
+        return settings.turns.auto_summary and (self._state.setting(OFF_KEY) is not False)
 
     async def before_turn(self, user_message_id: str, model: ChatModelHandle) -> None:
         """Summarise the older part of the branch to ``user_message_id`` if the turn would

@@ -125,6 +125,7 @@ class Branching(Horizontal):
         view and the tree alike, and remember it as the active branch; ``False`` if none."""
         if self.busy():
             return False
+        old_leaf = self._state.leaf_id
         if self._state.flip_version(message_id, delta) is None:
             self._surface.app.bell()
             return False
@@ -134,6 +135,8 @@ class Branching(Horizontal):
         self._presenter.show_path(select=self.selected_id)
         if not self._presenter.tree_pending:
             self._surface.tree.select(self.selected_id)
+        if old_leaf is not None:  # a version flip is a checkout: the files may follow it
+            self._after_checkout(old_leaf, self.selected_id)
         return True
 
     def flip_from_tree(self, message_id: str, delta: int) -> None:
@@ -142,11 +145,12 @@ class Branching(Horizontal):
             self._surface.tree.select(message_id)
 
     def fork_from(self, message_id: str) -> None:
-        """The next message becomes a new child of ``message_id``; the view shows its path."""
-        if self.busy():
+        """The next message starts a new branch at ``message_id`` (see
+        :meth:`ComposeMode.fork`); the view shows the path it will follow."""
+        if self.busy() or not self._mode.fork(message_id):
             return
-        self._surface.messages.set_messages(self._state.path_items(message_id))
-        self._mode.fork(message_id)
+        parent = self._mode.parent
+        self._surface.messages.set_messages(self._state.path_items(parent) if parent else [])
 
     def edit(self, message_id: str) -> None:
         """Put a message in the composer: your own (sending makes a new version and a new

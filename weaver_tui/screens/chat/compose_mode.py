@@ -48,15 +48,29 @@ class ComposeMode:
             return self.parent
         return self._state.leaf_id
 
-    def fork(self, message_id: str) -> None:
-        """The next message becomes a new child of ``message_id``."""
+    def fork(self, message_id: str) -> bool:
+        """The next message starts a new branch at ``message_id``: below it, or beside it when
+        it is a user message (see :meth:`storage.tree_index.TreeIndex.fork_parent`); False,
+        said, when no message can follow it."""
+        from storage.tree_index import ForkError
+
+        index = self._state.index
+        try:
+            parent = index.fork_parent(message_id)
+        except ForkError as exc:
+            self._surface.notify(str(exc), severity="warning")
+            return False
         self.clear()
         composer = self._surface.composer
         self.forking = True
-        self.parent = message_id
-        composer.hint = "fork: your next message starts a new branch here"
+        self.parent = parent
+        if index.get(message_id).role == "user":
+            composer.hint = "fork: your next message is asked instead of this one"
+        else:
+            composer.hint = "fork: your next message starts a new branch here"
         composer.focus()
         self._surface.refresh_bindings()  # Esc leaves the mode
+        return True
 
     def edit(self, message_id: str) -> None:
         """Put ``message_id`` in the composer; sending (or saving) makes its next version."""

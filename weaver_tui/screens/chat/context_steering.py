@@ -112,10 +112,17 @@ class ContextSteering:
         self._turn_ended = True
 
     def window(self) -> int | None:
-        """The header's model's context window in tokens (``None`` while unknown)."""
+        """The header's model's context window in tokens (``None`` while unknown): the
+        presets' or the server's figure, or a smaller one a request that overflowed taught
+        (:mod:`agents.providers.context_overflow`), so auto-summary works to the real one."""
         from agents.context import context_window_of
+        from agents.providers.context_overflow import effective_context_window
 
-        return context_window_of(self._surface.header.model) or self._served_window()
+        model = self._surface.header.model
+        known = context_window_of(model) or self._served_window()
+        if not self._services.model_built or self._services.model.model_name != model:
+            return known
+        return effective_context_window(known, self._services.model.base_url, model)
 
     def _served_window(self) -> int | None:
         """The server's own figure for the header's model, asked once per model and server,
@@ -147,14 +154,14 @@ class ContextSteering:
         if not self._surface.agents_ready or self._state.conversation is None:
             header.context = ""
             return
-        from agents.context import context_records, context_window_of, estimate_tokens
+        from agents.context import context_records, estimate_tokens
 
         index = self._state.index
         path = [index.get(i) for i in self._state.path_ids()]
         limit = self._services.settings.turns.context_messages
         summary, records = context_records(path, limit)
         tokens = estimate_tokens(self._state.instructions, summary, records)
-        window = context_window_of(header.model) or self._served_window()
+        window = self.window()
         header.context_warn = bool(window and tokens >= window * WARN_AT)
         header.context = _count(tokens, window)
         told = (self._state.conversation.id, 1)

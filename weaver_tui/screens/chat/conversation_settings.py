@@ -112,14 +112,21 @@ class ConversationSettings:
     # ------------------------------------------------------------------ instructions
 
     def edit_instructions(self) -> None:
-        """Edit the instructions this conversation adds to the profile's system prompt."""
+        """Edit the instructions this conversation adds to the profile's system prompt; an
+        imported conversation without any offers the file's own, for the user to review and
+        set (an import never applies them)."""
+        from storage.import_meta import IMPORTED_INSTRUCTIONS
         from weaver_tui.screens.instructions import InstructionsScreen
 
         def edited(text: str | None) -> None:
             if text is not None:
                 self._keep_instructions(text)
 
-        self._surface.app.push_screen(InstructionsScreen(self._state.instructions), edited)
+        text = self._state.instructions
+        conversation = self._state.conversation
+        if not text and conversation is not None:
+            text = str(conversation.meta.get(IMPORTED_INSTRUCTIONS) or "")
+        self._surface.app.push_screen(InstructionsScreen(text), edited)
 
     def use_template(self) -> None:
         """Set the instructions from a template file of the config folder."""

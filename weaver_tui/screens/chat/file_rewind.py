@@ -39,15 +39,15 @@ class FileRewind:
     def offer_after_checkout(self, old_leaf: str, target_id: str) -> None:
         """After checking out ``target_id`` (the chat was at ``old_leaf``): ask whether to
         revert the patches accepted after it, and re-apply those of the branch now shown."""
-        from agents.patch_review.rewind import patches_to_rewind
+        from agents.patch_review.rewind import accepted_on, patches_to_rewind
         from weaver_tui.screens.confirm import ConfirmScreen
 
         store, leaf = self._state.store, self._state.leaf_id
         if leaf is None:
             return
-        revert, redo = patches_to_rewind(
-            store.path_to_root(old_leaf), store.path_to_root(leaf), target_id
-        )
+        old_path, new_path = store.path_to_root(old_leaf), store.path_to_root(leaf)
+        accepted = accepted_on(store, old_path, new_path)
+        revert, redo = patches_to_rewind(old_path, new_path, target_id, accepted)
         if not revert and not redo:
             return
         lines = [f"revert {p.summary}" for p in revert] + [f"re-apply {p.summary}" for p in redo]
@@ -62,24 +62,39 @@ class FileRewind:
         self._surface.app.push_screen(ConfirmScreen(question, "Rewind files"), answered)
 
     def undo_last(self) -> None:
-        """Revert the latest patch applied on the shown branch."""
-        from agents.patch_review.rewind import APPLIED, patches_on
+        """Revert the latest patch accepted here and applied on the shown branch, once the
+        user confirms (the question names the file)."""
+        from agents.patch_review.rewind import APPLIED, accepted_on, patches_on
 
-        applied = patches_on(self._path(), APPLIED)
+        path = self._path()
+        applied = patches_on(path, APPLIED, accepted_on(self._state.store, path))
         if not applied:
-            self._surface.notify("No applied patch on this branch to undo.")
+            self._surface.notify("No patch accepted here is applied on this branch to undo.")
             return
-        self._run([(applied[-1], "revert")])
+        self._confirm(applied[-1], "revert", f"Undo patch {applied[-1].summary}?", "Undo")
 
     def redo(self) -> None:
-        """Re-apply the earliest reverted patch of the shown branch (the last one undone)."""
-        from agents.patch_review.rewind import REVERTED, patches_on
+        """Re-apply the earliest reverted patch of the shown branch (the last one undone),
+        once the user confirms (the question names the file)."""
+        from agents.patch_review.rewind import REVERTED, accepted_on, patches_on
 
-        reverted = patches_on(self._path(), REVERTED)
+        path = self._path()
+        reverted = patches_on(path, REVERTED, accepted_on(self._state.store, path))
         if not reverted:
             self._surface.notify("No reverted patch on this branch to redo.")
             return
-        self._run([(reverted[0], "redo")])
+        self._confirm(reverted[0], "redo", f"Re-apply patch {reverted[0].summary}?", "Redo")
+
+    def _confirm(self, patch: PatchOnBranch, direction: Direction, question: str, yes: str) -> None:
+        from weaver_tui.screens.confirm import ConfirmScreen
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self._run([(patch, direction)])
+            else:
+                self._surface.notify("Files left as they are.")
+
+        self._surface.app.push_screen(ConfirmScreen(question, yes), answered)
 
     def _path(self) -> list[MessageRecord]:
         leaf = self._state.leaf_id

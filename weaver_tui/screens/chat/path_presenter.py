@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from storage.import_meta import IMPORTED_FROM
 from weaver_tui.chat_preview import profile_badge
 
 if TYPE_CHECKING:
@@ -133,6 +134,31 @@ class PathPresenter:
         surface.retry_user_id = retry
         surface.refresh_bindings()  # what the keys act on may have changed with the path
         self.update_header()
+        if not surface.running:  # a running turn's rows are live; else the path's last turn's
+            self._show_last_turns_tools()
+
+    def _show_last_turns_tools(self) -> None:
+        """The tool pane shows the tools of the turn that ends the path on screen."""
+        state = self._state
+        ids = state.path_ids()
+        turn: list[str] = []
+        for record_id in reversed(ids):
+            if state.index.get(record_id).role == "user":
+                break
+            turn.append(record_id)
+        leaf = ids[-1] if ids else None
+        reader = self._panels.viewer()
+        if reader is None and leaf is not None and leaf == self._surface.tools.turn_reply_id:
+            return  # its rows are shown already (a live turn's stages among them)
+        if reader is not None:  # a reader sees only what they may read
+            readable = self._reader_index
+            turn = [
+                record_id for record_id in turn if readable is not None and record_id in readable
+            ]
+        records = [state.index.get(record_id) for record_id in reversed(turn)]
+        self._surface.tools.show_stored_turn(
+            leaf, [record for record in records if record.role == "tool"]
+        )
 
     def append_sent(self, user_id: str) -> bool:
         """Show the message just sent by appending it to the view, when the view ends with
@@ -165,4 +191,5 @@ class PathPresenter:
             root = self._project_root or Path.cwd()
         header.project = Path(root).name if root else ""
         header.instructions = bool(state.instructions)
+        header.imported = bool(conversation and conversation.meta.get(IMPORTED_FROM))
         self._steering.update_count()

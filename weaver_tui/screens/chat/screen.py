@@ -52,7 +52,6 @@ from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.daemon_work import in_daemon_thread
-from weaver_tui.heap import freeze_long_lived
 from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
@@ -375,6 +374,7 @@ class ChatScreen(Screen[None]):
 
     def _import_agent_stack(self) -> None:
         import agents.runtime.agent_runtime  # noqa: F401
+        import storage.checkpointer  # noqa: F401 (the runtime opens it on the event loop)
 
         warm_profile_modules(self.state.profile)
 
@@ -387,9 +387,6 @@ class ChatScreen(Screen[None]):
             self.services.model  # noqa: B018 - built here, once (see Services.model)
         except WeaverError as exc:
             logger.info("chat model not built at warm-up", extra={"error": exc.user_message})
-        # the stack is imported once per process: a later chat screen (another app in the
-        # same process) has nothing new to freeze, only its own widgets, which die with it
-        freeze_long_lived("agent stack imported", once=True)
 
     def _prepare_turns(self) -> None:
         """The warm-up's last step, on the event loop: the runtime the first turn uses."""
@@ -599,12 +596,16 @@ class ChatScreen(Screen[None]):
 
     @work(group="space-host", exclusive=True, exit_on_error=False)
     async def action_close_space(self) -> None:
-        """Stop serving this space and revoke its links."""
-        closed = await self.space_host.close()
+        """Close the shown conversation's space (never another's): stop serving it and revoke
+        its links, naming the conversation."""
+        title, closed = await self.space_host.close_shown()
+        links = f"{closed} link{'s' if closed != 1 else ''}"
         self.notify(
-            f"Closed the shared space: {closed} link{'s' if closed != 1 else ''} revoked."
+            f"Closed the shared space of “{title}”: {links} revoked."
             if closed
-            else "This space has no links open."
+            else f"“{title}” has no shared-space links open."
+            if title
+            else "No conversation is open."
         )
 
     def action_answer_tool_approval(self) -> None:

@@ -103,7 +103,7 @@ class SpaceHost:
             conversation.meta.get("participants") or self._state.traits.participants
         )
         try:
-            book = self._book = self._book or SeatBook(self._services.store.path)
+            book = self._seat_book()
             book.open_seats(conversation.id, participants)
             return await self._serve(conversation.id, book)
         except (StorageError, OSError) as exc:
@@ -188,22 +188,36 @@ class SpaceHost:
             changes.close()
 
     async def close(self, *, revoke: bool = True) -> int:
-        """Stop serving; with ``revoke``, the open conversation's links stop opening (how many
+        """Stop serving; with ``revoke``, the links of the served space stop opening (how many
         were revoked is returned)."""
+        served = self.invitation.conversation_id if self.invitation else None
+        await self._stop_serving()
+        if not revoke or served is None:
+            return 0
+        return self._seat_book().close_space(served)
+
+    async def close_shown(self) -> tuple[str, int]:
+        """Close the space of the conversation shown, never another's: stop serving it (when
+        this chat serves it) and revoke its links. (Its title, how many were revoked.)"""
+        conversation = self._state.conversation
+        if conversation is None:
+            return "", 0
+        if self.invitation is not None and self.invitation.conversation_id == conversation.id:
+            await self._stop_serving()
+        return conversation.title, self._seat_book().close_space(conversation.id)
+
+    async def _stop_serving(self) -> None:
         if self._stop is not None:
             self._stop.set()
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._task
-        served = self.invitation.conversation_id if self.invitation else None
         self._server = self._stop = self._task = None
         self.invitation = None
-        conversation = self._state.conversation
-        target = served or (conversation.id if conversation is not None else None)
-        if not revoke or target is None:
-            return 0
+
+    def _seat_book(self) -> SeatBook:
         self._book = self._book or SeatBook(self._services.store.path)
-        return self._book.close_space(target)
+        return self._book
 
     async def aclose(self) -> None:
         """The app is leaving: stop serving (the links stay valid for the next `space open`)."""

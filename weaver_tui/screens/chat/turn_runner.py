@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from agents.errors import WeaverError
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
 from weaver_tui.daemon_work import in_daemon_thread
-from weaver_tui.heap import freeze_long_lived
+from weaver_tui.heap import AGENT_STACK_LOADED, freeze_long_lived
 from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat.requests import TurnEnded
 
@@ -188,7 +188,8 @@ class TurnRunner:
         profile = get_profile(self._state.profile)
         runtime.graph_for(profile)
         runtime.warm_up(profile)
-        freeze_long_lived("first turn: the runtime is loaded", once=True)
+        if self.cancel_event is None:  # a turn that started first freezes when it ends
+            freeze_long_lived(AGENT_STACK_LOADED, once=True)
 
     def warm_open_profile(self) -> None:
         """Another conversation opened: start what its profile's first turn needs (paper-pilot's
@@ -280,3 +281,4 @@ class TurnRunner:
         finally:
             self._set_running(None)
         surface.post_message(TurnEnded(user_message_id, turn.outcome))
+        freeze_long_lived(AGENT_STACK_LOADED, once=True)

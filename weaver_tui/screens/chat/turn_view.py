@@ -52,7 +52,6 @@ from agents.runtime.events import (
 )
 from storage.models import MessageRecord, MessageStatus
 from weaver_tui.chat_state import ChatState
-from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
@@ -193,7 +192,6 @@ class TurnView:
         """Apply every event of a turn, handing the event loop back at least every
         ``YIELD_EVERY_S`` even if the stream never pauses (the offline model can be that fast),
         so the screen keeps answering keys."""
-        freeze_long_lived("first turn: the runtime is loaded", once=True)
         last_yield = time.perf_counter()
         async for event in events:
             self.apply(event)

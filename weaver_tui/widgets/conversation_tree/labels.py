@@ -1,9 +1,9 @@
 """How one message reads as one line of the conversation tree.
 
-``role mark · v2/3 · to whom · what it says · status · +N hidden`` (what it says, and to
+``role mark · v2/3 · marks · to whom · what it says · +N hidden`` (what it says, and to
 whom, is worked out in :mod:`.summaries`; a version leaves out the words it starts with like
-its siblings, so versions read apart). The version comes first, where a narrow pane never
-cuts it. Colours come from the running theme's ``$user`` /
+its siblings, so versions read apart). The version and the marks (status, patch, summary)
+come first, where a narrow pane never cuts them: a line is cut at the pane's width. Colours come from the running theme's ``$user`` /
 ``$assistant`` / ``$tool`` / ``$private`` variables, so every weaver theme (and any Textual
 theme, through the fallbacks) colours the marks.
 """
@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
+from storage.import_meta import PATCH_ELSEWHERE
 from storage.models import MessageRecord, MessageStatus
 from storage.printable import printable
 from weaver_tui.widgets.conversation_tree.summaries import EVERYONE, summary_parts
@@ -34,8 +35,18 @@ STATUS_MARKS: dict[MessageStatus, str] = {
     MessageStatus.ERROR: "✗ error",
 }
 
+OUTCOME_WORDS: dict[str, str] = {
+    "refused": "refused",
+    "filtered": "filtered",
+    "truncated": "truncated",
+    "empty": "empty reply",
+}
+"""How a failed reply that ended marked (``meta["outcome"]``) names its ending in the tree."""
+
 PATCH_MARKS: dict[str, str] = {"applied": "✎ applied", "reverted": "↶ reverted"}
 """Where a patch was written to a file (and whether rewind has taken it back since)."""
+ELSEWHERE_MARK = "✎ applied elsewhere"
+"""An imported patch record: history, never offered for undo (:mod:`storage.import_meta`)."""
 
 SUMMARY_MARK = "▤ summary"
 """On the record a summary of the branch above it is stored on."""
@@ -122,6 +133,7 @@ def label_parts(
         parts.append((f"v{position}/{count} ", "muted"))
     # whom a message is for comes before what it says: the tree pane is narrow, and the
     # recipient matters more than the last words
+    parts.extend(_marks(record))
     addressee, text = summary_parts(record, versions=versions)
     recipient = private_recipient(record)
     if addressee:
@@ -130,17 +142,28 @@ def label_parts(
     elif recipient:
         parts.append((f"{PRIVATE_MARK}{recipient} ", "private"))
     parts.append((text, "summary"))
-    mark = STATUS_MARKS.get(record.status)
-    if mark:
-        parts.append((f"  {mark}", "error" if record.status is MessageStatus.ERROR else "muted"))
-    patch_mark = PATCH_MARKS.get(str(record.meta.get("patch_status")))
-    if patch_mark and record.role == "tool":
-        parts.append((f"  {patch_mark}", "active"))
-    if record.meta.get("summary"):
-        parts.append((f"  {SUMMARY_MARK}", "muted"))
     if hidden:
         parts.append((f"  +{hidden}", "muted"))
     return [(printable(text), part) for text, part in parts]
+
+
+def _marks(record: MessageRecord) -> list[tuple[str, str]]:
+    """The marks of a record's line, each followed by a space: its status (streaming,
+    cancelled, error), what became of its patch, whether a summary is stored on it."""
+    marks: list[tuple[str, str]] = []
+    status = STATUS_MARKS.get(record.status)
+    if status and record.meta.get("outcome") in OUTCOME_WORDS:  # a marked reply: how it ended
+        status = f"✗ {OUTCOME_WORDS[record.meta['outcome']]}"
+    if status:
+        marks.append((f"{status} ", "error" if record.status is MessageStatus.ERROR else "muted"))
+    patch = PATCH_MARKS.get(str(record.meta.get("patch_status")))
+    if patch and record.role == "tool":
+        marks.append((f"{patch} ", "active"))
+    elif record.role == "tool" and record.meta.get(PATCH_ELSEWHERE):
+        marks.append((f"{ELSEWHERE_MARK} ", "muted"))
+    if record.meta.get("summary"):
+        marks.append((f"{SUMMARY_MARK} ", "muted"))
+    return marks
 
 
 def label_width(parts: list[tuple[str, str]]) -> int:

@@ -1,16 +1,24 @@
-"""The sandbox's child side: runs atom calls in this process and reports the results as JSON.
+"""The sandbox's fork server: frames the results of atom calls that each run in a child of
+their own.
 
 Started by :mod:`sandbox` as ``python -I -S -B harness.py SETTINGS`` with an empty environment in
-an empty temporary folder; it imports nothing from the repository. Before anything of the atom
-runs it lowers its own resource limits, imports the allowlisted modules, reads the request
-(``{"code", "calls"}``) from stdin and compiles the code; then it locks itself down
-(``lockdown.py``: drops root, no new privileges, a seccomp filter; when that fails the atom is
-not run and the last line says why), installs an audit hook that refuses file, process,
-network, import and code-building events, executes the atom module once and makes each call.
-Before each call it writes a progress line (``{"call": i}``) so the parent knows which call a
-hang or a crash belongs to, and after it a line with its result; the last line (``{"end":
-true}``) says the run finished. What the atom prints goes to a bounded buffer, never to the
-real stdout.
+an empty temporary folder; it imports nothing from the repository. It imports the allowlisted
+modules, reads the request (``{"code", "calls"}``) from stdin, compiles the code and builds the
+seccomp filter (``lockdown.py``); it never runs any of the atom's code itself. For each step (``-1``
+loads the module, then one step per call) it forks a child that
+
+- keeps only a null device on stdin, stdout and stderr and the write end of a pipe of its own on
+  fd 3 (every other descriptor, the server's stdout among them, is closed);
+- lowers its resource limits, drops root, forbids new privileges and loads the filter, installs
+  an audit hook, executes the atom module and makes its one call;
+- writes one reply to fd 3: an 8-byte big-endian length, then that many bytes of JSON.
+
+The server reads at most ``reply_bytes`` of that reply, kills and reaps the child, and writes
+its own record of the step to stdout, one JSON line each: ``{"start": i}`` before the fork,
+``{"reply": i, "payload": TEXT}`` with the child's reply as an opaque string, or ``{"died": i,
+"returncode": N, "overflow": BOOL}`` when the child gave no whole reply (the run ends there);
+the last line is ``{"end": true}``. An atom can write only to its own call's reply pipe, so what
+it can forge is its own call's value: no more than returning it.
 """
 
 import builtins
@@ -19,6 +27,8 @@ import importlib.util
 import json
 import os
 import resource
+import signal
+import struct
 import sys
 import time
 from typing import Any
@@ -26,6 +36,10 @@ from typing import Any
 MAX_REPR = 200
 MAX_DEPTH = 20
 MAX_CAPTURE = 4096
+REPLY_FD = 3
+PRELOADED = ("_strptime",)
+"""Modules the allowlisted ones import lazily (``datetime.strptime``), imported before any
+child exists."""
 REFUSED_PREFIXES = (
     "os.", "subprocess.", "socket.", "ctypes.", "shutil.", "pty.", "fcntl.", "mmap.",
     "resource.", "signal.", "marshal.", "pickle.", "_posixsubprocess.", "winreg.", "syslog.",
@@ -47,16 +61,6 @@ def load_lockdown() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def lock_down(settings: dict[str, Any]) -> str:
-    """Put the operating-system boundary in place; the reason it failed, or ``""``."""
-    try:
-        lockdown = load_lockdown()
-        lockdown.lock_down(settings["pyseccomp"], settings["libraries"])
-    except Exception as exc:  # noqa: BLE001 (any lockdown failure is the sandbox's report)
-        return str(exc) if type(exc).__name__ == "LockdownError" else describe(exc)
-    return ""
 
 
 def import_allowed(args: tuple[Any, ...], loaded: frozenset[str]) -> bool:
@@ -99,6 +103,9 @@ class Capture:
 
     def flush(self) -> None:
         pass
+
+    def text(self) -> str:
+        return "".join(self.parts)
 
 
 def encode(value: Any, depth: int = 0) -> dict[str, Any]:
@@ -170,7 +177,7 @@ def atom_namespace(allowed: frozenset[str]) -> dict[str, Any]:
         fromlist: Any = (),
         level: int = 0,
     ) -> Any:
-        if level or str(name).split(".")[0] not in allowed:
+        if level or (str(name).split(".")[0] not in allowed and name not in PRELOADED):
             raise RuntimeError(f"sandbox: import of {name} is not allowed")
         return real_import(name, globals, locals, fromlist, level)
 
@@ -181,10 +188,31 @@ def atom_namespace(allowed: frozenset[str]) -> dict[str, Any]:
     return {"__name__": "atom", "__builtins__": atom_builtins}
 
 
-def run_call(namespace: dict[str, Any], index: int, call: dict[str, Any], out: Any) -> None:
-    """Make one call and write its progress line and its result line."""
-    out.write(json.dumps({"call": index}) + "\n")
-    out.flush()
+def step_reply(call: Any, module_code: Any, settings: dict[str, Any], lock: Any) -> dict[str, Any]:
+    """In the child, locked down: load the atom module and, for a call step, make the call."""
+    allowed = frozenset(settings["allowed_modules"])
+    loaded = frozenset(name for name in sys.modules if name.split(".")[0] in allowed)
+    set_limits(settings)
+    try:
+        lock()
+    except Exception as exc:  # noqa: BLE001 (any lockdown failure is the sandbox's report)
+        return {"lockdown_error": str(exc) if type(exc).__name__ == "LockdownError" else describe(exc)}  # fmt: skip
+    namespace = atom_namespace(allowed)
+    sys.addaudithook(make_hook(loaded))
+    sys.stdout = sys.stderr = capture = Capture()
+    try:
+        exec(module_code, namespace)
+    except BaseException as exc:  # noqa: BLE001 (atom code may raise anything, SystemExit too)
+        return {"loaded": False, "load_error": describe(exc), "printed": capture.text()}
+    if call is None:
+        return {"loaded": True, "printed": capture.text()}
+    record = run_call(namespace, call)
+    record["printed"] = capture.text()
+    return record
+
+
+def run_call(namespace: dict[str, Any], call: dict[str, Any]) -> dict[str, Any]:
+    """Make one call; its result, and its arguments as they are afterwards."""
     function = namespace.get(call["atom"])
     args, kwargs = call.get("args", []), call.get("kwargs", {})
     started = time.perf_counter()
@@ -201,47 +229,133 @@ def run_call(namespace: dict[str, Any], index: int, call: dict[str, Any], out: A
         record["kwargs"] = {k: encode(v) for k, v in kwargs.items()}
     except BaseException as exc:  # noqa: BLE001 (atom values may fail to encode in any way)
         record["args_error"] = describe(exc)
-    record["result"] = index
+    return record
+
+
+def send_reply(record: dict[str, Any]) -> None:
+    """The child's one reply on fd 3: its length, then its JSON."""
+    try:
+        data = json.dumps(record).encode("utf-8")
+    except BaseException as exc:  # noqa: BLE001 (a value may fail to serialise in any way)
+        data = json.dumps({"ok": False, "error": describe(exc)}).encode("utf-8")
+    data = struct.pack(">Q", len(data)) + data
+    while data:
+        data = data[os.write(REPLY_FD, data) :]
+
+
+def child(call: Any, module_code: Any, settings: dict[str, Any], lock: Any, pipe: int, null: int) -> None:  # fmt: skip
+    """The forked child: never returns into the server's loop, whatever the atom does."""
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.dup2(pipe, REPLY_FD)
+        os.closerange(REPLY_FD + 1, 1 << 16)
+        send_reply(step_reply(call, module_code, settings, lock))
+    finally:
+        os._exit(0)
+
+
+def read_exactly(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes from ``fd``; fewer only when the writer closed it first."""
+    parts, got = [], 0
+    while got < size:
+        chunk = os.read(fd, min(size - got, 1 << 16))
+        if not chunk:
+            break
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def run_step(index: int, call: Any, module_code: Any, settings: dict[str, Any], lock: Any, null: int, out: Any) -> str | None:  # fmt: skip
+    """Fork the child of one step, read its reply and write the step's record; the reply's
+    text, or ``None`` when the child gave none (the run ends)."""
+    emit(out, {"start": index})
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        child(call, module_code, settings, lock, write_end, null)
+    RUNNING["pid"] = pid
+    os.close(write_end)
+    try:
+        header = read_exactly(read_end, 8)
+        size = struct.unpack(">Q", header)[0] if len(header) == 8 else -1
+        overflow = size > settings["reply_bytes"]
+        payload = read_exactly(read_end, size) if size >= 0 and not overflow else b""
+    finally:
+        os.close(read_end)
+    whole = 0 <= size == len(payload) and not overflow
+    if whole or overflow:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    returncode = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    RUNNING["pid"] = 0
+    if not whole:
+        emit(out, {"died": index, "returncode": returncode, "overflow": overflow})
+        return None
+    text = payload.decode("utf-8", "replace")
+    emit(out, {"reply": index, "payload": text})
+    return text
+
+
+def loaded(reply: str) -> bool:
+    """Whether the load step's reply says the module loaded (then the calls run)."""
+    try:
+        record = json.loads(reply)
+    except Exception:  # noqa: BLE001 (the reply is the child's text: anything may be in it)
+        return False
+    return isinstance(record, dict) and record.get("loaded") is True
+
+
+def emit(out: Any, record: dict[str, Any]) -> None:
     out.write(json.dumps(record) + "\n")
     out.flush()
 
 
+RUNNING = {"pid": 0}
+"""The child the server is waiting for (0: none)."""
+
+
+def on_terminate(signum: int, frame: Any) -> None:
+    """Asked to stop (the run's time is up): kill and reap the running child, then exit."""
+    pid = RUNNING["pid"]
+    if pid:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    os._exit(1)
+
+
 def main() -> None:
-    limits = json.loads(sys.argv[1])
-    set_limits(limits)
-    allowed = frozenset(limits["allowed_modules"])
-    for name in sorted(allowed):
+    signal.signal(signal.SIGTERM, on_terminate)
+    settings = json.loads(sys.argv[1])
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for name in sorted(settings["allowed_modules"]) + list(PRELOADED):
         __import__(name)
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     out = sys.stdout
     try:
         module_code = compile(request["code"], "<atom>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        return finish(out, describe(exc), "")
-    loaded = frozenset(name for name in sys.modules if name.split(".")[0] in allowed)
-    refusal = lock_down(limits)
-    if refusal:
-        return finish(out, "", "", refusal)
-    namespace = atom_namespace(allowed)
-    sys.addaudithook(make_hook(loaded))
-    sys.stdout = sys.stderr = capture = Capture()
-    load_error = ""
+        return emit(out, {"end": True, "load_error": describe(exc)})
     try:
-        exec(module_code, namespace)
-    except BaseException as exc:  # noqa: BLE001 (atom code may raise anything, SystemExit too)
-        load_error = describe(exc)
-    for index, call in enumerate(request["calls"] if not load_error else ()):
-        run_call(namespace, index, call, out)
-    finish(out, load_error, "".join(capture.parts))
-
-
-def finish(out: Any, load_error: str, printed: str, refusal: str = "") -> None:
-    """The last line: the run finished (or was refused before the atom ran)."""
-    end = {"end": True, "load_error": load_error, "printed": printed}
-    if refusal:
-        end["lockdown_error"] = refusal
-    out.write(json.dumps(end) + "\n")
-    out.flush()
+        lockdown = load_lockdown()
+        rules = lockdown.prepare(settings["pyseccomp"], settings["libraries"])
+    except Exception as exc:  # noqa: BLE001 (any lockdown failure is the sandbox's report)
+        refusal = str(exc) if type(exc).__name__ == "LockdownError" else describe(exc)
+        return emit(out, {"end": True, "lockdown_error": refusal})
+    null = os.open(os.devnull, os.O_RDWR)
+    steps = [(-1, None), *enumerate(request["calls"])]
+    for index, call in steps:
+        reply = run_step(
+            index, call, module_code, settings, lambda: lockdown.apply(rules), null, out
+        )
+        if reply is None or (index == -1 and not loaded(reply)):
+            break
+    emit(out, {"end": True})
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """The sandbox child's operating-system boundary: what holds even when every Python check fails.
 
-Loaded by ``harness.py`` by file path (the child runs under ``python -I -S -B`` and imports
-nothing from the repository) and run once, after the interpreter has imported what the atom may
-use and before any atom code runs:
+Loaded by ``harness.py`` by file path (the fork server runs under ``python -I -S -B`` and
+imports nothing from the repository). The server builds the filter once (:func:`prepare`); each
+child it forks for one atom call applies it (:func:`apply`) before any atom code runs:
 
 1. as root, the process drops to the unprivileged ``nobody`` user and group (no supplementary
    groups), so it owns no file and no process of anyone else;
@@ -107,17 +107,28 @@ def build_filter(seccomp: Any) -> Any:
     return rules
 
 
-def lock_down(module_path: str, libraries: dict[str, str]) -> None:
-    """Drop root, forbid new privileges and load the seccomp filter, or raise
-    :class:`LockdownError`."""
+def prepare(module_path: str, libraries: dict[str, str]) -> Any:
+    """The seccomp filter, built but not loaded (the fork server builds it once, before any
+    child exists), or raise :class:`LockdownError`."""
     seccomp = load_pyseccomp(module_path, libraries)
     try:
-        rules = build_filter(seccomp)
+        return build_filter(seccomp)
     except OSError as exc:
         raise LockdownError(f"the seccomp filter could not be built ({exc})") from exc
+
+
+def apply(rules: Any) -> None:
+    """Drop root, forbid new privileges and load the prepared filter into this process, or
+    raise :class:`LockdownError`."""
     drop_root()
     set_no_new_privs()
     try:
         rules.load()
     except OSError as exc:
         raise LockdownError(f"the seccomp filter could not be loaded ({exc.strerror})") from exc
+
+
+def lock_down(module_path: str, libraries: dict[str, str]) -> None:
+    """Drop root, forbid new privileges and load the seccomp filter, or raise
+    :class:`LockdownError`."""
+    apply(prepare(module_path, libraries))

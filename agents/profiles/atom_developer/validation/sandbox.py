@@ -1,13 +1,17 @@
-"""Run atom calls in a separate, limited Python process, and say plainly why a run stopped.
+"""Run atom calls in separate, limited processes, and say plainly why a run stopped.
 
-The child is ``harness.py`` under ``python -I -S -B`` with an empty environment, in a fresh
-temporary folder, in a session (and process group) of its own; it limits itself, drops root,
-loads a seccomp filter (``lockdown.py``) and refuses file, process and network events with an
-audit hook. Without pyseccomp and libseccomp no child is started: the run is refused rather
-than run unguarded. This process only sends the code, reads
-the child's stdout up to ``output_bytes``, and waits at most ``wall_seconds``; then it kills the
-child's whole process group, reaps the child and removes the folder, also when the awaiting
-task is cancelled. The generated code never runs in this process.
+The sandbox process is ``harness.py`` under ``python -I -S -B`` with an empty environment, in a
+fresh temporary folder, in a session (and process group) of its own: a fork server that runs
+none of the atom's code. Each call runs in a child it forks, which limits itself, drops root,
+loads a seccomp filter (``lockdown.py``), refuses file, process and network events with an
+audit hook and answers on a pipe of its own; the server frames each answer for us. Without
+pyseccomp and libseccomp no process is started: the run is refused rather than run unguarded.
+This process only sends the code, reads the server's stdout up to ``output_bytes``, and waits at
+most ``wall_seconds``; then it asks the server to end (it kills and reaps its child), kills the
+whole process group if it has not, reaps the server and removes the folder, also when the
+awaiting task is cancelled. What it reads is checked record by record and value by value; a
+record or a reply that is not what the protocol says is :data:`UNREADABLE`, one sentence. The
+generated code never runs in this process.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import signal
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,8 @@ from agents.profiles.atom_developer.validation.static_check import ALLOWED_MODUL
 log = logging.getLogger(__name__)
 
 HARNESS = Path(__file__).with_name("harness.py")
+MAX_PRINTED = 4096
+STOP_GRACE_SECONDS = 2.0
 _READ_CHUNK = 65536
 NO_LOCKDOWN = (
     "the atom sandbox cannot lock itself down, so no atom code was run: {why}; install"
@@ -42,7 +48,9 @@ NO_LOCKDOWN = (
 
 @dataclass(frozen=True, slots=True)
 class SandboxLimits:
-    """What one sandbox run may use: CPU, wall time, memory, file size, and output to us."""
+    """What one sandbox run may use: CPU, memory and file size for each call (each runs in a
+    child of its own), wall time for the whole run, and output to us (the whole run's, and
+    each call's reply)."""
 
     cpu_seconds: int = 2
     wall_seconds: float = 5.0
@@ -86,21 +94,49 @@ class SandboxResult:
     printed: str = ""
     ms: float = 0.0
     pid: int = 0
-    """The child's process id, also its process group's (gone when the run returns)."""
+    """The fork server's process id, also its process group's (gone when the run returns)."""
     folder: str = ""
-    """The child's temporary working folder (removed when the run returns)."""
+    """The sandbox's temporary working folder (removed when the run returns)."""
 
 
-def decode(data: Any) -> Any:
-    """A type-tagged value from the child back as plain Python data (or :class:`Opaque`)."""
+class Unreadable(Exception):
+    """A record or a reply that is not what the protocol says it is."""
+
+
+UNREADABLE = "the atom's run produced an unreadable report"
+MAX_DECODE_DEPTH = 64
+_PLAIN: dict[str, tuple[type, ...]] = {
+    "None": (type(None),), "bool": (bool,), "int": (int,), "float": (float, int), "str": (str,),
+}  # fmt: skip
+
+
+def decode(data: Any, depth: int = 0) -> Any:
+    """A type-tagged value from a child's reply back as plain Python data (or :class:`Opaque`);
+    :class:`Unreadable` for anything else: a wrong shape, a dict item that is not a pair, a
+    key that cannot be one, nesting past ``MAX_DECODE_DEPTH``."""
+    if depth > MAX_DECODE_DEPTH or not isinstance(data, dict):
+        raise Unreadable
     kind = data.get("type")
-    if "value" in data and kind in ("None", "bool", "int", "float", "str"):
-        return data["value"]
-    if kind == "list" and "items" in data:
-        return [decode(item) for item in data["items"]]
-    if kind == "dict" and "items" in data:
-        return {decode(k): decode(v) for k, v in data["items"]}
-    return Opaque(str(kind), str(data.get("repr", "")))
+    if kind in _PLAIN and "value" in data:
+        value = data["value"]
+        if not isinstance(value, _PLAIN[kind]) or (kind == "int" and isinstance(value, bool)):
+            raise Unreadable
+        return value
+    if kind == "list" and isinstance(data.get("items"), list):
+        return [decode(item, depth + 1) for item in data["items"]]
+    if kind == "dict" and isinstance(data.get("items"), list):
+        result: dict[Any, Any] = {}
+        for pair in data["items"]:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise Unreadable
+            key = decode(pair[0], depth + 1)
+            if isinstance(key, list | dict):
+                raise Unreadable
+            result[key] = decode(pair[1], depth + 1)
+        return result
+    if isinstance(kind, str) and isinstance(data.get("repr", ""), str):
+        return Opaque(kind, str(data.get("repr", "")))
+    raise Unreadable
 
 
 def call_text(call: dict[str, Any], width: int = 30) -> str:
@@ -220,6 +256,21 @@ async def _talk(
         await asyncio.gather(out_task, err_task, return_exceptions=True)
 
 
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    """End the fork server and its child: asked first (it kills and reaps the child it is
+    waiting for, so no process is left for init to collect), then killed with its whole process
+    group if it has not ended within ``STOP_GRACE_SECONDS``."""
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_reap(process), STOP_GRACE_SECONDS)
+    _kill_group(process.pid)
+    with contextlib.suppress(ProcessLookupError):
+        process.kill()
+    await _reap(process)
+
+
 async def _reap(process: asyncio.subprocess.Process) -> None:
     """Read the killed child's pipes to their end (asyncio reports the exit only after
     that), then collect its exit status."""
@@ -229,36 +280,96 @@ async def _reap(process: asyncio.subprocess.Process) -> None:
     await process.wait()
 
 
-def _parse(
-    stdout: bytes | bytearray,
-) -> tuple[dict[str, Any] | None, list[dict[str, Any]], int | None]:
-    """The child's end record (if it got that far), the results in order, and the last call
-    it started."""
+@dataclass(slots=True)
+class _Stream:
+    """The fork server's records: the step it started last, each step's reply, the step whose
+    child gave no reply (and how it ended), and the end record."""
+
+    started: int | None = None
+    replies: dict[int, str] = field(default_factory=dict)
+    died: dict[str, Any] | None = None
     end: dict[str, Any] | None = None
-    results: list[dict[str, Any]] = []
-    last_call: int | None = None
-    for line in stdout.decode("utf-8", "replace").splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(record, dict):
-            continue
-        if record.get("end") is True:
-            end = record
-        elif record.get("result") == len(results):
-            results.append(record)
-        elif isinstance(record.get("call"), int):
-            last_call = record["call"]
-    return end, results, last_call
 
 
-def _outcome(record: dict[str, Any]) -> CallOutcome:
-    args = tuple(decode(a) for a in record.get("args", []))
-    kwargs = {k: decode(v) for k, v in record.get("kwargs", {}).items()}
-    if record.get("ok"):
-        return CallOutcome(True, decode(record["value"]), "", args, kwargs)
-    return CallOutcome(False, None, str(record.get("error", "")), args, kwargs)
+def _field(record: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = record.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise Unreadable
+    return value
+
+
+def _record(line: bytes, stream: _Stream) -> None:
+    """Read one line of the fork server into ``stream``, or raise :class:`Unreadable`."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise Unreadable from exc
+    if not isinstance(record, dict) or stream.end is not None:
+        raise Unreadable
+    if "start" in record:
+        stream.started = _field(record, "start", int)
+    elif "reply" in record:
+        index = _field(record, "reply", int)
+        if index != stream.started or index in stream.replies:
+            raise Unreadable
+        stream.replies[index] = _field(record, "payload", str)
+    elif "died" in record:
+        if _field(record, "died", int) != stream.started:
+            raise Unreadable
+        _field(record, "overflow", bool)
+        if record.get("returncode") is not None:
+            _field(record, "returncode", int)
+        stream.died = record
+    elif record.get("end") is True:
+        for key in ("load_error", "lockdown_error"):
+            if key in record:
+                _field(record, key, str)
+        stream.end = record
+    else:
+        raise Unreadable
+
+
+def read_stream(stdout: bytes | bytearray, cut: bool = False) -> _Stream:
+    """The fork server's records in ``stdout`` (``cut``: the output limit cut it, so its last
+    line may be partial); :class:`Unreadable` when a line is not one of them."""
+    stream = _Stream()
+    lines = bytes(stdout).split(b"\n")
+    if lines and (cut or not lines[-1]):
+        lines.pop()
+    for line in lines:
+        _record(line, stream)
+    return stream
+
+
+def read_reply(text: str) -> dict[str, Any]:
+    """A child's reply as a dict (its JSON, untrusted), or :class:`Unreadable`."""
+    try:
+        reply = json.loads(text)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise Unreadable from exc
+    if not isinstance(reply, dict):
+        raise Unreadable
+    return reply
+
+
+def read_outcome(reply: dict[str, Any]) -> CallOutcome:
+    """A call's reply as a :class:`CallOutcome`, or :class:`Unreadable`."""
+    raw_args, raw_kwargs = reply.get("args", []), reply.get("kwargs", {})
+    if not isinstance(raw_args, list) or not isinstance(raw_kwargs, dict):
+        raise Unreadable
+    args = tuple(decode(a) for a in raw_args)
+    kwargs = {str(k): decode(v) for k, v in raw_kwargs.items()}
+    ok = reply.get("ok")
+    if ok is True and "value" in reply:
+        return CallOutcome(True, decode(reply["value"]), "", args, kwargs)
+    if ok is False and isinstance(reply.get("error", ""), str):
+        return CallOutcome(False, None, str(reply.get("error", "")), args, kwargs)
+    raise Unreadable
+
+
+def _printed(replies: list[dict[str, Any]]) -> str:
+    text = "".join(r["printed"] for r in replies if isinstance(r.get("printed"), str))
+    return text[:MAX_PRINTED]
 
 
 def _refused(why: str, started: float, pid: int = 0, folder: str = "") -> SandboxResult:
@@ -272,7 +383,7 @@ async def run_atoms(
     code: str, calls: list[dict[str, Any]], limits: SandboxLimits = DEFAULT_LIMITS
 ) -> SandboxResult:
     """Run ``calls`` (``{"atom", "args", "kwargs"}``) on the atoms ``code`` defines, in the
-    sandbox, all in one child process."""
+    sandbox: one fork server, one locked-down child per call."""
     started = time.perf_counter()
     lockdown = lockdown_settings()
     if isinstance(lockdown, str):
@@ -282,6 +393,7 @@ async def run_atoms(
         "cpu_seconds": limits.cpu_seconds,
         "memory_bytes": limits.memory_bytes,
         "file_bytes": limits.file_bytes,
+        "reply_bytes": limits.output_bytes,
         "allowed_modules": sorted(ALLOWED_MODULES),
     }
     request = json.dumps({"code": code, "calls": calls}).encode("utf-8")
@@ -301,28 +413,73 @@ async def run_atoms(
         except TimeoutError:
             timed_out = True
         finally:
-            _kill_group(process.pid)
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await asyncio.shield(_reap(process))
-    end, results, last_call = _parse(stdout)
-    ms = (time.perf_counter() - started) * 1000
-    outcomes = tuple(_outcome(r) for r in results)
-    if end is not None and end.get("lockdown_error") and not results:
-        return _refused(str(end["lockdown_error"]), started, process.pid, folder)
-    if end is not None and not overflow:
-        return SandboxResult(
-            outcomes, load_error=str(end.get("load_error", "")),
-            printed=str(end.get("printed", "")), ms=ms, pid=process.pid, folder=folder,
+            await asyncio.shield(_stop(process))
+    run = Run(calls, limits, started, process.pid, folder)
+    return run.read(stdout, timed_out, overflow, process.returncode, stderr)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One finished run of ``calls``: turns the fork server's records into a
+    :class:`SandboxResult`."""
+
+    calls: list[dict[str, Any]]
+    limits: SandboxLimits
+    started: float
+    pid: int
+    folder: str
+
+    @property
+    def ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    def call(self, index: int) -> str:
+        if not self.calls:
+            return "the atom module"
+        first = call_text(self.calls[0])
+        return f"loading the code (before {first})" if index < 0 else call_text(self.calls[index])
+
+    def read(
+        self, stdout: bytes | bytearray, timed_out: bool = False, overflow: bool = False,
+        returncode: int | None = 0, stderr: bytes | bytearray = b"",
+    ) -> SandboxResult:  # fmt: skip
+        """The run's result from the fork server's output: what it reports, why it stopped,
+        or, when any record or reply is not what the protocol says, :data:`UNREADABLE`."""
+        try:
+            return self._result(read_stream(stdout, overflow or timed_out), timed_out, overflow, returncode, stderr)  # fmt: skip
+        except Unreadable:
+            log.warning("atom sandbox: the run's report is unreadable")
+            return SandboxResult((), stopped=UNREADABLE, stopped_at=0, ms=self.ms, pid=self.pid, folder=self.folder)  # fmt: skip
+
+    def _result(
+        self, stream: _Stream, timed_out: bool, overflow: bool, returncode: int | None,
+        stderr: bytes | bytearray,
+    ) -> SandboxResult:  # fmt: skip
+        if stream.started is not None and not -1 <= stream.started < len(self.calls):
+            raise Unreadable
+        end = stream.end or {}
+        if end.get("lockdown_error"):
+            return _refused(str(end["lockdown_error"]), self.started, self.pid, self.folder)
+        if end.get("load_error"):
+            return self._done((), str(end["load_error"]), "")
+        load = read_reply(stream.replies[-1]) if -1 in stream.replies else None
+        if load is not None and load.get("lockdown_error"):
+            return _refused(str(load["lockdown_error"]), self.started, self.pid, self.folder)
+        if load is not None and load.get("loaded") is not True:
+            return self._done((), str(load.get("load_error", "")) or UNREADABLE, _printed([load]))
+        replies = [read_reply(stream.replies[i]) for i in range(len(self.calls)) if i in stream.replies]  # fmt: skip
+        outcomes = tuple(read_outcome(reply) for reply in replies)
+        printed = _printed([*([load] if load else []), *replies])
+        if stream.end is not None and stream.died is None and not overflow and len(outcomes) == len(self.calls):  # fmt: skip
+            return self._done(outcomes, "", printed)
+        at = stream.started if stream.started is not None else -1
+        died = stream.died or {}
+        reason = _stop_reason(
+            self.call(at), died.get("returncode", returncode), timed_out,
+            overflow or died.get("overflow") is True, stderr.decode("utf-8", "replace"), self.limits,
         )  # fmt: skip
-    at = last_call if last_call is not None else 0
-    call = call_text(calls[at]) if calls else "the atom module"
-    if last_call is None and calls:
-        call = f"loading the code (before {call})"
-    reason = _stop_reason(
-        call, process.returncode, timed_out, overflow, stderr.decode("utf-8", "replace"), limits
-    )
-    log.info("atom sandbox stopped: %s", reason)
-    return SandboxResult(
-        outcomes, stopped=reason, stopped_at=at, ms=ms, pid=process.pid, folder=folder
-    )
+        log.info("atom sandbox stopped: %s", reason)
+        return SandboxResult(outcomes, stopped=reason, stopped_at=max(at, 0), printed=printed, ms=self.ms, pid=self.pid, folder=self.folder)  # fmt: skip
+
+    def _done(self, outcomes: tuple[CallOutcome, ...], load_error: str, printed: str) -> SandboxResult:  # fmt: skip
+        return SandboxResult(outcomes, load_error=load_error, printed=printed, ms=self.ms, pid=self.pid, folder=self.folder)  # fmt: skip

@@ -1,20 +1,33 @@
 """Level 1: the atom's syntax tree, checked without ever running the code.
 
-The check refuses what a pure, stateless text function never needs and what could escape a
-sandbox: builtins that do I/O or build code (flagged when named at all, so ``f = eval`` is
-caught too), imports outside an allowlist, dunder names and attributes, frame and code object
-walks, attribute chains from an allowed module to one that is not (``typing.sys``), format
-strings that read attributes, module-level state, classes and async functions. The three known
-atoms must keep their signatures and their defining calls.
+Level 1 is an allowlist and a filter, not the boundary: the sandbox (level 2) is what holds when
+a program gets past it. Level 1 passes a program only when
+
+- every import is one of the modules an atom needs (``ALLOWED_MODULES``) and every name taken
+  from one is in that module's list (``MODULE_NAMES``);
+- every builtin it names is one an atom needs (``ALLOWED_BUILTINS``: no ``getattr``, ``type``,
+  ``eval``, ``open``...), under any role: read, assigned, a parameter;
+- every attribute it reads is a public method or field of the plain data an atom handles (``str``,
+  ``list``, ``dict``, a regex match, a date...) or a listed name of an allowed module
+  (``ALLOWED_ATTRIBUTES``), never ``format``/``format_map`` (format fields read attributes);
+- no identifier, attribute, keyword or string or bytes literal (f-string parts included) holds a
+  double underscore (``__``), so no dunder is named and no attribute name is spelled as data;
+- it has no class, no decorator, no class pattern in ``match`` (a class pattern reads
+  attributes named by ``__match_args__``), no ``global``/``nonlocal``, no async function, and
+  module level holds only imports, constants and functions.
+
+A string built at run time (``"_" * 2``) still gets past a filter of the syntax tree: that is why
+the verdict comes from the sandbox. The three known atoms must keep their signatures and their
+defining calls.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
+import datetime
 import importlib
 import re
-import string
 import types
 from dataclasses import dataclass, field
 
@@ -24,15 +37,48 @@ from agents.profiles.atom_developer.validation.forbidden_names import (
     name_errors,
 )
 
-ALLOWED_MODULES = frozenset(
-    {"re", "typing", "collections", "dataclasses", "itertools", "functools", "math", "string"}
-    | {"enum", "json", "datetime", "fnmatch"}
+MODULE_NAMES: dict[str, frozenset[str]] = {
+    "re": frozenset(
+        {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
+        | {"split", "escape", "error", "Pattern", "Match", "NOFLAG", "A", "ASCII", "I"}
+        | {"IGNORECASE", "M", "MULTILINE", "S", "DOTALL", "X", "VERBOSE", "U", "UNICODE"}
+    ),
+    "typing": frozenset(
+        {"Any", "AnyStr", "Callable", "Dict", "Final", "FrozenSet", "Iterable", "Iterator"}
+        | {"List", "Literal", "Mapping", "Match", "MutableMapping", "Optional", "Pattern"}
+        | {"Sequence", "Set", "Tuple", "Union", "cast"}
+    ),
+    "json": frozenset({"loads", "dumps", "JSONDecodeError"}),
+    "datetime": frozenset(
+        {"date", "datetime", "time", "timedelta", "timezone", "MINYEAR", "MAXYEAR", "UTC"}
+    ),
+    "fnmatch": frozenset({"fnmatch", "fnmatchcase", "translate", "filter"}),
+}
+"""What an atom may import, and which names of each: text matching (``re``, ``fnmatch`` for
+wildcards), type hints (``typing``), log lines that hold JSON or timestamps (``json``,
+``datetime``). Nothing that reads attributes by name, builds classes or code, or does I/O."""
+ALLOWED_MODULES = frozenset(MODULE_NAMES)
+ALLOWED_BUILTINS = frozenset(
+    {"abs", "all", "any", "ascii", "bin", "bool", "bytes", "chr", "dict", "divmod"}
+    | {"enumerate", "filter", "float", "frozenset", "hex", "int", "isinstance", "iter", "len"}
+    | {"list", "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed"}
+    | {"round", "set", "slice", "sorted", "str", "sum", "tuple", "zip", "Ellipsis"}
+    | {"Exception", "ArithmeticError", "IndexError", "KeyError", "LookupError", "OverflowError"}
+    | {"RuntimeError", "StopIteration", "TypeError", "UnicodeError", "ValueError"}
+    | {"ZeroDivisionError", "NotImplementedError"}
 )
-FORBIDDEN_BUILTINS = frozenset(
-    {"open", "print", "eval", "exec", "compile", "__import__", "input", "globals", "locals"}
-    | {"vars", "getattr", "setattr", "delattr", "breakpoint", "help", "exit", "quit"}
-    | {"memoryview", "type", "super"}
-)
+"""The builtins an atom may name: plain data, iteration and arithmetic, and exceptions."""
+BUILTIN_NAMES = frozenset(dir(builtins)) - {"True", "False", "None"}
+FORBIDDEN_BUILTINS = BUILTIN_NAMES - ALLOWED_BUILTINS
+"""Every other builtin (``getattr``, ``type``, ``vars``, ``open``, ``eval``, ``__import__``...)."""
+DATA_TYPES: tuple[type, ...] = (
+    str, bytes, int, float, bool, list, tuple, dict, set, frozenset, range, slice,
+    re.Pattern, re.Match, datetime.date, datetime.datetime, datetime.time, datetime.timedelta,
+    datetime.timezone,
+)  # fmt: skip
+"""The plain data an atom handles: the public attributes of these are what it may read."""
+REFUSED_ATTRIBUTES = frozenset({"format", "format_map", "mro"})
+"""Public attributes of plain data that read attributes named in a string, or walk classes."""
 ESCAPE_ATTRIBUTES = frozenset(
     {"gi_frame", "gi_code", "f_globals", "f_locals", "f_builtins", "f_back", "f_code"}
     | {"tb_frame", "tb_next", "cr_frame", "cr_code", "ag_frame", "ag_code", "co_code"}
@@ -47,9 +93,18 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], tuple[object, ...]]] = {
     ),
     "check_existence": (("items",), ()),
 }
-_DUNDER = re.compile(r"^__\w+__$")
 _ALLOWED_TEXT = ", ".join(sorted(ALLOWED_MODULES))
 _FORBIDDEN_ATTRIBUTES = attribute_names(ALLOWED_MODULES) - UNREACHABLE
+
+
+def _allowed_attributes() -> frozenset[str]:
+    public = {name for kind in DATA_TYPES for name in dir(kind) if not name.startswith("_")}
+    public |= {name for names in MODULE_NAMES.values() for name in names}
+    return frozenset(public) - REFUSED_ATTRIBUTES - ESCAPE_ATTRIBUTES - _FORBIDDEN_ATTRIBUTES
+
+
+ALLOWED_ATTRIBUTES = _allowed_attributes()
+"""Every attribute name an atom may read, on any object."""
 _FORBIDDEN_OBJECTS = {
     id(getattr(builtins, name)): name for name in FORBIDDEN_BUILTINS if hasattr(builtins, name)
 }
@@ -65,7 +120,7 @@ class StaticResult:
 
 
 def _allowed(module: str) -> bool:
-    return module.split(".")[0] in ALLOWED_MODULES
+    return module in ALLOWED_MODULES
 
 
 def _module(name: str) -> types.ModuleType | None:
@@ -86,81 +141,77 @@ def _escape(obj: object, dotted: str) -> str | None:
     return None
 
 
-def _attribute_rule(name: str) -> str | None:
-    """Why reading the attribute ``name`` of any object is refused, or ``None``."""
-    if _DUNDER.match(name):
-        return "dunder attribute (a sandbox escape)"
-    if name in ESCAPE_ATTRIBUTES:
-        return "it walks frames or code (a sandbox escape)"
-    if name in _FORBIDDEN_ATTRIBUTES or name in UNREACHABLE:
-        return "it can reach a module outside the allowlist or evaluate text (a sandbox escape)"
+def _text_of(node: ast.Constant) -> str | None:
+    """A str or bytes literal as text (bytes read as Latin-1), else ``None``."""
+    if isinstance(node.value, str):
+        return node.value
+    if isinstance(node.value, bytes):
+        return node.value.decode("latin-1")
     return None
 
 
 class _Checker(ast.NodeVisitor):
-    def __init__(self, result: StaticResult) -> None:
+    def __init__(self, result: StaticResult, module_globals: frozenset[str]) -> None:
         self.result = result
+        self.module_globals = module_globals  # names bound at module level shadow builtins
         self.modules: dict[str, str] = {}  # a bound name -> the module it names
 
     def error(self, node: ast.AST, message: str) -> None:
         self.result.errors.append(f"line {getattr(node, 'lineno', '?')}: {message}")
 
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in _identifier_fields(node):
+            if "__" in name:
+                self.error(node, f"the name '{name}' holds '__' (dunder names are sandbox escapes)")
+        for name in _names_bound_or_read(node):
+            if name in FORBIDDEN_BUILTINS and name not in self.module_globals:
+                self.error(node, f"forbidden builtin '{name}' (an atom may name only the builtins for {_WHY_BUILTIN})")  # fmt: skip
+        super().generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        text = _text_of(node)
+        if text is not None and "__" in text:
+            self.error(node, f"the string {text[:40]!r} holds '__' (it could name a dunder attribute)")  # fmt: skip
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             if not _allowed(alias.name):
                 self.error(node, f"forbidden import '{alias.name}' {_why_import()}")
-            elif alias.asname:
-                self.modules[alias.asname] = alias.name
             else:
-                top = alias.name.split(".")[0]
-                self.modules[top] = top
+                self.modules[alias.asname or alias.name] = alias.name
+        self.generic_visit(node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         if node.level or not _allowed(module):
             self.error(node, f"forbidden import '{module or '.'}' {_why_import()}")
             return
-        parent = _module(module)
         for alias in node.names:
-            if _DUNDER.match(alias.name) or alias.name == "Formatter":
-                self.error(node, f"forbidden import '{alias.name}' from '{module}'")
-                continue
-            if alias.name in _FORBIDDEN_ATTRIBUTES:
-                self.error(node, f"forbidden import '{alias.name}' from '{module}'")
-                continue
-            found = getattr(parent, alias.name, None) if parent else None
-            why = _escape(found, f"{module}.{alias.name}")
-            if why:
-                self.error(node, f"forbidden import '{alias.name}' from '{module}' ({why})")
-            elif isinstance(found, types.ModuleType):
-                self.modules[alias.asname or alias.name] = found.__name__
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if node.id in FORBIDDEN_BUILTINS:
-            self.error(node, f"forbidden builtin '{node.id}' (atoms do no I/O and build no code)")
-        elif _DUNDER.match(node.id):
-            self.error(node, f"dunder name '{node.id}' (a sandbox escape)")
-        elif node.id == "Formatter":
-            self.error(node, "string.Formatter is forbidden (its fields read attributes)")
+            if alias.name not in MODULE_NAMES[module]:
+                allowed = ", ".join(sorted(MODULE_NAMES[module]))
+                self.error(node, f"forbidden import '{alias.name}' from '{module}' (allowed: {allowed})")  # fmt: skip
+        self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if _DUNDER.match(node.attr):
-            self.error(node, f"dunder attribute '.{node.attr}' (a sandbox escape)")
+        if "__" in node.attr:
+            pass  # the identifier rule names it
         elif node.attr in ESCAPE_ATTRIBUTES:
             self.error(node, f"attribute '.{node.attr}' walks frames or code (a sandbox escape)")
-        elif node.attr == "Formatter":
-            self.error(node, "string.Formatter is forbidden (its fields read attributes)")
-        elif node.attr in _FORBIDDEN_ATTRIBUTES:
-            self.error(node, f"attribute '.{node.attr}': {_attribute_rule(node.attr)}")
+        elif node.attr in REFUSED_ATTRIBUTES:
+            self.error(node, f"attribute '.{node.attr}' reads attributes named in a string; use an f-string")  # fmt: skip
+        elif node.attr not in ALLOWED_ATTRIBUTES:
+            self.error(node, f"attribute '.{node.attr}' is not one an atom may read (methods of str, list, dict, a regex match, a date, and the allowed modules' names)")  # fmt: skip
         else:
             self._module_walk(node)
         self.generic_visit(node)
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
-        for name in node.kwd_attrs:
-            why = _attribute_rule(name)
-            if why:
-                self.error(node, f"class pattern reads the attribute '{name}': {why}")
+        self.error(node, "a class pattern in match reads attributes by name; match values, sequences or mappings")  # fmt: skip
+        self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self.error(decorator, f"decorator on '{node.name}': atoms are plain functions, no decorators")  # fmt: skip
         self.generic_visit(node)
 
     def _module_walk(self, node: ast.Attribute) -> None:
@@ -171,10 +222,15 @@ class _Checker(ast.NodeVisitor):
             current = current.value
         if not isinstance(current, ast.Name) or current.id not in self.modules:
             return
-        obj: object = _module(self.modules[current.id])
+        module = self.modules[current.id]
+        if chain[0] not in MODULE_NAMES[module]:
+            allowed = ", ".join(sorted(MODULE_NAMES[module]))
+            self.error(node, f"'{current.id}.{chain[0]}' is not a name an atom may use (allowed: {allowed})")  # fmt: skip
+            return
+        obj: object = _module(module)
         dotted = current.id
         for attr in chain:
-            if not isinstance(obj, types.ModuleType) or _DUNDER.match(attr):
+            if not isinstance(obj, types.ModuleType):
                 return
             obj = getattr(obj, attr, None)
             dotted += f".{attr}"
@@ -182,16 +238,6 @@ class _Checker(ast.NodeVisitor):
             if why:
                 self.error(node, f"module attribute walk: {why}")
                 return
-
-    def visit_Call(self, node: ast.Call) -> None:
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map"):
-            receiver = func.value
-            if not (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)):
-                self.error(node, f".{func.attr}() on a string that is not a literal")
-            elif _format_walks(receiver.value):
-                self.error(node, f"format string {receiver.value[:40]!r} reads attributes or items")
-        self.generic_visit(node)
 
     def visit_Global(self, node: ast.Global) -> None:
         self.error(node, "'global' keeps state between calls (atoms are stateless)")
@@ -208,18 +254,57 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+def _identifier_fields(node: ast.AST) -> list[str]:
+    """The identifiers a node itself carries (names, attributes, keywords, aliases), dotted
+    ones whole: ``Name.id``, ``Attribute.attr``, ``keyword.arg``, ``alias.name``..."""
+    if isinstance(node, ast.Constant):
+        return []
+    found = []
+    for name, value in ast.iter_fields(node):
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and name != "type_comment":
+                found.append(item)
+    return found
+
+
 def _why_import() -> str:
     return f"(atoms do no I/O; allowed: {_ALLOWED_TEXT})"
 
 
-def _format_walks(template: str) -> bool:
-    """Whether a format string has a field that reads an attribute or an item (or is broken)."""
-    try:
-        fields = [name for _, name, spec, _ in string.Formatter().parse(template) if name]
-        specs = [spec for _, name, spec, _ in string.Formatter().parse(template) if spec]
-    except ValueError:
-        return True
-    return any("." in text or "[" in text for text in fields + specs)
+_WHY_BUILTIN = "plain data, iteration, arithmetic and exceptions"
+
+
+def _names_bound_or_read(node: ast.AST) -> list[str]:
+    """The variable names a node reads or binds (not attributes or keywords)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.alias):
+        return [node.asname or node.name.split(".")[0]]
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return list(node.names)
+    return []
+
+
+def _module_globals(tree: ast.Module) -> frozenset[str]:
+    """The names the module's own statements bind: they shadow builtins in every function."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.Import | ast.ImportFrom):
+            names.update(_names_bound_or_read(node))
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names.update(n for a in node.names for n in _names_bound_or_read(a))
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(names)
 
 
 def _constant(node: ast.expr) -> bool:
@@ -352,7 +437,7 @@ def _check_tree(code: str) -> StaticResult:
         result.errors.append(f"the code does not parse: {exc}")
         return result
     functions = _module_level(tree, result)
-    checker = _Checker(result)
+    checker = _Checker(result, _module_globals(tree))
     checker.visit(tree)
     for node, message in name_errors(tree):
         checker.error(node, message)

@@ -1,0 +1,193 @@
+"""What one model call ended with, read from the reply alone: the one classifier every caller
+of a model uses (the agent node, a profile's stages, structured calls).
+
+A reply arrives as an ``AIMessage`` whose ``response_metadata["finish_reason"]`` holds the
+provider's finish reason and whose ``additional_kwargs["refusal"]`` holds the text of a
+refusal. From those, its content and its tool calls, :func:`reply_outcome` says which of these
+it is, first match wins (the finish reasons of each kind are data: :data:`REFUSING`,
+:data:`FILTERING`, :data:`TRUNCATING`):
+
+- ``refused``: the provider sent a refusal; nothing of the reply is acted on.
+- ``filtered``: the provider's content filter stopped it (``content_filter``); the text that
+  came before is kept, marked, and no tool call of it runs.
+- ``truncated``: it ran out of output tokens (``length``). Every tool call of such a reply is
+  cut by definition (langchain parses a cut arguments string leniently into a partial object),
+  so none runs; text that came is kept, marked.
+- ``calls``: tool calls received whole (calls whose arguments are not JSON included: the
+  broken-call answer handles those).
+- ``complete``: visible text (``<think>`` blocks aside), no calls.
+- ``empty``: none of the above: no text, no call.
+
+The guarantee built on it: a turn ends *complete* (non-empty content, or tool calls that ran on
+arguments received whole) or *marked* (failed, refused, filtered, truncated, cancelled) with one
+sentence; never an unmarked empty or cut reply (a turn whose tool ran is complete even when
+its last reply has nothing to add). A caller that gets a marked outcome raises
+:class:`MarkedReply` (the turn ends there, the runtime stores the mark and the sentence) or, for
+an internal stage with a way on (a structured answer), treats it as no answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from agents.errors import ProviderBadResponseError
+from agents.providers.thinking import split_thinking
+from agents.providers.wire_normalizer import REFUSAL_KEY
+
+Kind = Literal["complete", "calls", "truncated", "filtered", "refused", "empty"]
+MARKED: Final[frozenset[str]] = frozenset({"truncated", "filtered", "refused", "empty"})
+"""The outcomes a turn may not end on unmarked (nor act on)."""
+FINISH_KEY: Final = "finish_reason"
+OUTCOME_META_KEY: Final = "outcome"
+"""A marked reply record's ``meta`` key: its :data:`Kind`."""
+
+
+TRUNCATING: Final[frozenset[str]] = frozenset({"length", "max_tokens", "model_length"})
+"""Finish reasons that say the output limit cut the reply (OpenAI's ``length``; the names
+some OpenAI-compatible proxies and servers pass through)."""
+FILTERING: Final[frozenset[str]] = frozenset(
+    {"content_filter", "safety", "recitation", "prohibited_content", "blocklist", "spii"}
+)
+"""Finish reasons that say a content filter stopped the reply (OpenAI's and Azure's
+``content_filter``; Gemini's reasons where a proxy passes them through)."""
+REFUSING: Final[frozenset[str]] = frozenset({"refusal"})
+"""Finish reasons that say the model refused (its words are the reply's text)."""
+
+
+KNOWN_REASONS: Final[tuple[str, ...]] = tuple(
+    sorted({"stop", "tool_calls", "function_call", *TRUNCATING, *FILTERING, *REFUSING}, key=len)
+)[::-1]
+"""Every finish reason this module knows, longest first."""
+
+
+def finish_reason_of(message: BaseMessage) -> str | None:
+    """The reply's finish reason, lower-cased (``None`` when the server sent none).
+
+    langchain merges a streamed reply's metadata by concatenating strings, so a server that
+    sends the finish reason on two chunks leaves ``"lengthlength"`` (or ``"tool_callsstop"``):
+    the last known reason the merged string ends with is the one that ended the reply."""
+    reason = (message.response_metadata or {}).get(FINISH_KEY)
+    if not isinstance(reason, str) or not reason:
+        return None
+    reason = reason.lower()
+    return next((known for known in KNOWN_REASONS if reason.endswith(known)), reason)
+
+
+def refusal_of(message: BaseMessage) -> str:
+    refusal = (message.additional_kwargs or {}).get(REFUSAL_KEY)
+    return refusal.strip() if isinstance(refusal, str) else ""
+
+
+def visible_text(message: BaseMessage) -> str:
+    """The reply's answer text: content blocks joined, a leading ``<think>`` block left out."""
+    content: Any = message.content
+    if not isinstance(content, str):
+        content = "".join(
+            str(b.get("text", "")) if isinstance(b, dict) else str(b) for b in content or ()
+        )
+    return split_thinking(content)[1].strip()
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyOutcome:
+    kind: Kind
+    text: str = ""
+    """The visible text of the reply (the refusal's text for a refusal)."""
+    cut_call: str = ""
+    """The name of the tool call a truncated reply was writing ("" when none)."""
+
+    @property
+    def marked(self) -> bool:
+        return self.kind in MARKED
+
+    def sentence(self, what: str = "reply") -> str:
+        """One sentence for the user: what happened to the ``what`` (``reply``, ``draft``)."""
+        if self.kind == "refused":
+            if self.text:
+                return f"The model refused to write the {what}; its refusal is shown as it came."
+            return f"The model refused to write the {what}; rephrase the request or choose another model."
+        if self.kind == "filtered":
+            if self.text:
+                return (
+                    f"The {what} was stopped by the provider's content filter, so it is "
+                    "incomplete; rephrase the request or choose another model."
+                )
+            return (
+                f"The {what} was stopped by the provider's content filter before any of it "
+                "was written; rephrase the request or choose another model."
+            )
+        if self.kind == "truncated":
+            if self.cut_call:
+                return (
+                    "The model ran out of output tokens while writing a call to "
+                    f"{self.cut_call}; nothing was sent: retry, or allow the model more "
+                    "output tokens."
+                )
+            cut = "is cut short" if self.text else "was not written"
+            return (
+                f"The model ran out of output tokens, so the {what} {cut}: retry, or allow "
+                "the model more output tokens."
+            )
+        if self.kind == "empty":
+            return f"The model returned an empty {what}: retry, or choose another model."
+        return ""
+
+
+def reply_outcome(message: BaseMessage) -> ReplyOutcome:
+    """The outcome of one model call, from its final (merged) message."""
+    refusal = refusal_of(message)
+    text = visible_text(message)
+    finish = finish_reason_of(message)
+    if refusal or finish in REFUSING:
+        return ReplyOutcome("refused", refusal or text)
+    calls = message.tool_calls if isinstance(message, AIMessage) else []
+    broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
+    if finish in FILTERING:
+        return ReplyOutcome("filtered", text)
+    if finish in TRUNCATING:
+        names = [c.get("name") or "" for c in [*calls, *broken]]
+        cut = next((n for n in names if n), "a tool" if names else "")
+        return ReplyOutcome("truncated", text, cut)
+    if calls or broken:
+        return ReplyOutcome("calls", text)
+    return ReplyOutcome("complete", text) if text else ReplyOutcome("empty")
+
+
+class MarkedReply(ProviderBadResponseError):
+    """A model call ended marked (:data:`MARKED`): the turn ends here, its reply stored with
+    the mark (``meta["outcome"]``), the sentence (``meta["error"]``) and ``content`` (the
+    refusal's text, or ``None``: the text streamed so far is kept)."""
+
+    def __init__(self, outcome: ReplyOutcome, what: str = "reply") -> None:
+        super().__init__(outcome.sentence(what))
+        self.outcome = outcome
+        self.code = f"reply_{outcome.kind}"
+        self.content = outcome.text if outcome.kind == "refused" else None
+
+
+def check_reply(message: BaseMessage, what: str = "reply") -> ReplyOutcome:
+    """:func:`reply_outcome`, raising :class:`MarkedReply` when it is marked."""
+    outcome = reply_outcome(message)
+    if outcome.marked:
+        raise MarkedReply(outcome, what)
+    return outcome
+
+
+__all__ = [
+    "FILTERING",
+    "MARKED",
+    "OUTCOME_META_KEY",
+    "REFUSAL_KEY",
+    "REFUSING",
+    "TRUNCATING",
+    "MarkedReply",
+    "ReplyOutcome",
+    "check_reply",
+    "finish_reason_of",
+    "refusal_of",
+    "reply_outcome",
+    "visible_text",
+]

@@ -1,0 +1,213 @@
+"""Generated OpenAI-compatible streams: one reply, framed the many ways servers frame it.
+
+:func:`replies` draws a :class:`SentReply` (what the model said: content, reasoning in one of
+the fields servers use, tool calls, a refusal, a finish reason) together with the chunk dicts a
+server could send for it: content, reasoning and arguments cut at random places, several calls
+in one chunk, ``index`` / ``id`` / ``role`` dropped, ids empty, names repeated in every chunk,
+fields reordered, the finish reason on its own chunk, on the last one, or missing, usage or not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+
+FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", None)
+REASONING_WAYS = ("reasoning_content", "reasoning", "reasoning_details", "openrouter", "think")
+"""``openrouter``: ``reasoning`` and ``reasoning_details`` both, with the same text."""
+CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split")
+"""``index zero``: every call numbered 0, told apart by its id (as some servers send them)."""
+
+_TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
+_ARGS = st.dictionaries(
+    st.sampled_from(["path", "query", "n", "to"]),
+    st.one_of(st.integers(-3, 99), st.text(alphabet="ab c/{}", max_size=6)),
+    max_size=3,
+)
+
+
+@dataclass
+class SentReply:
+    """What the model said, whatever the framing."""
+
+    content: str = ""
+    reasoning: str = ""
+    reasoning_way: str = "reasoning_content"
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    refusal: str = ""
+    finish_reason: str | None = None
+
+    @property
+    def answer(self) -> str:
+        """The content the merged message should hold (a ``<think>`` block's answer loses its
+        leading whitespace, as the splitter drops it)."""
+        return (
+            self.content.lstrip()
+            if self.reasoning_way == "think" and self.reasoning
+            else (self.content)
+        )
+
+
+def _pieces(draw: st.DrawFn, text: str, *, empty: bool = True) -> list[str]:
+    """``text`` cut at drawn places (one piece, or none when empty and ``empty``)."""
+    if not text:
+        return [] if empty else [""]
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=4)))
+    bounds = [0, *[c for c in cuts if 0 < c < len(text)], len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _shuffled(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
+    keys = draw(st.permutations(list(data)))
+    return {key: data[key] for key in keys}
+
+
+@st.composite
+def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
+    """A reply and the chunk dicts of one framing of it."""
+    sent = SentReply(
+        content=draw(_TEXT),
+        reasoning=draw(st.one_of(st.just(""), _TEXT)),
+        reasoning_way=draw(st.sampled_from(REASONING_WAYS)),
+        calls=draw(
+            st.lists(
+                st.tuples(st.sampled_from(["read_file", "search", "reply_privately"]), _ARGS),
+                max_size=3,
+            )
+        ),
+        refusal=draw(st.one_of(st.just(""), _TEXT)),
+        finish_reason=draw(st.sampled_from(FINISH_REASONS)),
+    )
+    deltas: list[dict[str, Any]] = []
+    if not draw(st.booleans()):
+        deltas.append({"role": "assistant", "content": ""})
+    content = sent.content
+    if sent.reasoning_way == "think" and sent.reasoning:
+        content = f"<think>{sent.reasoning}</think>{sent.content}"
+    elif sent.reasoning:
+        for piece in _pieces(draw, sent.reasoning):
+            deltas.append(_reasoning_delta(sent.reasoning_way, piece))
+    deltas.extend({"content": piece} for piece in _pieces(draw, content))
+    deltas.extend({"content": None, "refusal": piece} for piece in _pieces(draw, sent.refusal))
+    deltas.extend(_call_deltas(draw, sent))
+    if not deltas:
+        deltas.append({"role": "assistant", "content": ""})  # a stream has one chunk at least
+    events: list[dict[str, Any]] = []
+    role_everywhere = draw(st.booleans())
+    for delta in deltas:
+        if role_everywhere:
+            delta = {"role": "assistant", **delta}
+        choice = {"index": 0, "delta": _shuffled(draw, delta), "finish_reason": None}
+        events.append(_chunk(_shuffled(draw, choice)))
+    placement = draw(st.sampled_from(["own chunk", "last chunk"]))
+    if sent.finish_reason is not None:
+        if placement == "last chunk" and events:
+            events[-1]["choices"][0]["finish_reason"] = sent.finish_reason
+        else:
+            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+        if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
+            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+    if draw(st.booleans()):
+        usage = {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
+        events.append({"id": "chatcmpl-gen", "object": "chat.completion.chunk", "choices": [],
+                       "usage": usage})  # fmt: skip
+    return sent, events
+
+
+def _chunk(choice: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-gen",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "fake-model",
+        "choices": [choice],
+    }
+
+
+def _reasoning_delta(way: str, piece: str) -> dict[str, Any]:
+    item = {"type": "reasoning.text", "text": piece, "format": "unknown", "index": 0}
+    if way == "reasoning_details":
+        return {"content": None, "reasoning_details": [item]}
+    if way == "openrouter":
+        return {"content": None, "reasoning": piece, "reasoning_details": [item]}
+    return {"content": None, way: piece}
+
+
+def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
+    """The ``tool_calls`` deltas of the reply's calls, framed one of the :data:`CALL_WAYS`."""
+    if not sent.calls:
+        return []
+    way = draw(st.sampled_from(CALL_WAYS))
+    ids = "unique" if way == "index zero" else draw(st.sampled_from(["unique", "missing", "empty"]))
+    repeat_names = way != "indexless whole" and draw(st.booleans())
+    fragments: list[dict[str, Any]] = []
+    for position, (name, args) in enumerate(sent.calls):
+        text = json.dumps(args)
+        head: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": ""}}
+        if ids == "unique":
+            head["id"] = f"srv_{position}_{draw(st.integers(0, 9))}"
+        elif ids == "empty":
+            head["id"] = ""
+        if way in ("indexed", "index zero"):
+            head["index"] = 0 if way == "index zero" else position
+        if way == "indexless whole":
+            head["function"]["arguments"] = text
+            fragments.append(head)
+            continue
+        fragments.append(head)
+        for piece in _pieces(draw, text, empty=False):
+            fragment: dict[str, Any] = {"function": {"arguments": piece}}
+            if way in ("indexed", "index zero"):
+                fragment["index"] = 0 if way == "index zero" else position
+            if repeat_names:
+                fragment["function"]["name"] = name
+                if "id" in head:
+                    fragment["id"] = head["id"]
+            fragments.append(fragment)
+    deltas: list[dict[str, Any]] = []
+    while fragments:
+        size = draw(st.integers(1, 3))
+        group, fragments = fragments[:size], fragments[size:]
+        deltas.append({"tool_calls": [_shuffled(draw, f) for f in group]})
+    return deltas
+
+
+@st.composite
+def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
+    """A reply and one non-streamed ``choices[0].message`` for it (with ``finish_reason``):
+    reasoning in any field, ids present, missing or empty, fields in any order."""
+    sent = SentReply(
+        content=draw(_TEXT),
+        reasoning=draw(st.one_of(st.just(""), _TEXT)),
+        reasoning_way=draw(st.sampled_from(REASONING_WAYS)),
+        calls=draw(
+            st.lists(st.tuples(st.sampled_from(["read_file", "search"]), _ARGS), max_size=3)
+        ),
+        refusal=draw(st.one_of(st.just(""), _TEXT)),
+        finish_reason=draw(st.sampled_from(FINISH_REASONS)),
+    )
+    message: dict[str, Any] = {"role": "assistant", "content": sent.content or None}
+    if sent.reasoning:
+        if sent.reasoning_way == "think":
+            message["content"] = f"<think>{sent.reasoning}</think>{sent.content}"
+        else:
+            message.update(_reasoning_delta(sent.reasoning_way, sent.reasoning))
+            message["content"] = sent.content or None
+    if sent.refusal:
+        message["refusal"] = sent.refusal
+    ids = draw(st.sampled_from(["unique", "missing", "empty"]))
+    calls = []
+    for position, (name, args) in enumerate(sent.calls):
+        call: dict[str, Any] = {"type": "function", "function": {"name": name,
+                                "arguments": json.dumps(args)}}  # fmt: skip
+        if ids != "missing":
+            call["id"] = f"srv_{position}" if ids == "unique" else ""
+        calls.append(_shuffled(draw, call))
+    if calls:
+        message["tool_calls"] = calls
+    message["finish_reason"] = sent.finish_reason
+    return sent, _shuffled(draw, message)
