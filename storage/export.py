@@ -20,6 +20,7 @@ from storage.codec import time_to_text
 from storage.models import Conversation, MessageRecord, MessageStatus
 from storage.secrets import scrub, scrub_text
 from storage.store import StorageError
+from storage.usage_text import usage_text
 
 if TYPE_CHECKING:
     from storage.audience import Viewer
@@ -114,6 +115,9 @@ def _record_markdown(record: MessageRecord, versions: int) -> list[str]:
         out += [f"**Tool call** `{call.get('name', '?')}`", "", *_fenced(text, "json")]
     if meta.get("error"):
         out += [f"> **Error:** {scrub(str(meta['error']))}", ""]
+    usage = meta.get("turn_usage")
+    if record.role == "assistant" and isinstance(usage, dict):
+        out += [f"*Usage: {usage_text(usage)}*", ""]
     return out
 
 

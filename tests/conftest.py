@@ -102,6 +102,17 @@ def retry_waits(monkeypatch: pytest.MonkeyPatch) -> RecordedWaits:
     return waits
 
 
+@pytest.fixture(autouse=True)
+def _tools_not_emulated() -> Iterator[None]:
+    """No test inherits another's endpoints remembered as taking no tools (the fake server's
+    address can repeat)."""
+    from agents.graph.emulated_tools import forget_emulation
+
+    forget_emulation()
+    yield
+    forget_emulation()
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SqliteConversationStore]:
     """A fresh conversation store in ``tmp_path/weaver.db``, closed after the test."""

@@ -13,6 +13,7 @@ from typing import Any, Final, cast
 from langchain_core.messages import (
     AIMessage,
     AnyMessage,
+    BaseMessage,
     HumanMessage,
     SystemMessage,
     ToolMessage,
@@ -24,7 +25,17 @@ from langgraph.runtime import Runtime
 from agents.context import PINNED_KEY
 from agents.context_budget import CONTEXT_WINDOW_KEY, fit_to_window
 from agents.graph.broken_calls import check_broken_rounds
+from agents.graph.emulated_tools import (
+    as_text_history,
+    as_tool_call,
+    emulates_tools,
+    parse_call,
+    refuses_tools,
+    remember_emulation,
+    tools_prompt,
+)
 from agents.graph.folded_call import call_model_folded
+from agents.graph.status import emit_status
 from agents.profile import TurnContext
 from agents.reply_outcome import MarkedReply, ReplyOutcome, reply_outcome
 
@@ -62,6 +73,31 @@ def tools_ran_this_turn(messages: Sequence[AnyMessage]) -> bool:
     return False
 
 
+async def _emulated_call(
+    context: TurnContext,
+    prompt: str,
+    messages: Sequence[AnyMessage],
+    offered: Sequence[BaseTool],
+    config: RunnableConfig,
+) -> BaseMessage:
+    """One call in the prompted tool protocol (:mod:`agents.graph.emulated_tools`): its reply
+    arrives whole (a call must not stream as answer text), a strict call read from it becomes a
+    real tool call."""
+    emit_status(ANSWER_NODE, "tools are emulated (the model takes no tools)", "done")
+    sent = fit_to_window(
+        [SystemMessage(content=f"{prompt}\n\n{tools_prompt(offered)}"), *as_text_history(messages)],
+        context.extra.get(CONTEXT_WINDOW_KEY),
+        context.extra.get(PINNED_KEY) or (),
+    )
+    quiet: RunnableConfig = {**config, "tags": [*(config.get("tags") or ()), "nostream"]}
+    response = await call_model_folded(context.model, sent, quiet)
+    if isinstance(response, AIMessage) and isinstance(response.content, str):
+        call = parse_call(response.content, offered)
+        if call is not None:
+            return as_tool_call(response, call)
+    return response
+
+
 def make_agent_node(
     tools: Sequence[BaseTool],
 ) -> Callable[..., Any]:
@@ -94,17 +130,28 @@ def make_agent_node(
             )
             prompt = f"{prompt}\n\n{FINAL_ANSWER_INSTRUCTION}"
             model: Any = context.model
-        elif offered:
+        elif offered and not emulates_tools(context.model):
             model = context.model.bind_tools(offered)
         else:
             model = context.model
-        sent = fit_to_window(
-            [SystemMessage(content=prompt), *messages],
-            context.extra.get(CONTEXT_WINDOW_KEY),
-            context.extra.get(PINNED_KEY) or (),
-        )
-        # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
-        response = await call_model_folded(model, sent, config)
+        if offered and not limit_reached and emulates_tools(context.model):
+            response = await _emulated_call(context, prompt, messages, offered, config)
+        else:
+            # A model that takes no tools reads this turn's earlier calls as text.
+            history = as_text_history(messages) if emulates_tools(context.model) else messages
+            sent = fit_to_window(
+                [SystemMessage(content=prompt), *history],
+                context.extra.get(CONTEXT_WINDOW_KEY),
+                context.extra.get(PINNED_KEY) or (),
+            )
+            try:
+                # Same as ``model.ainvoke``, but the streamed chunks are merged as they arrive.
+                response = await call_model_folded(model, sent, config)
+            except Exception as exc:
+                if not (offered and not limit_reached and refuses_tools(exc)):
+                    raise
+                remember_emulation(context.model)
+                response = await _emulated_call(context, prompt, messages, offered, config)
         outcome = reply_outcome(response)
         ran = tools_ran_this_turn(messages)
         if outcome.marked and not (outcome.kind == "empty" and ran):

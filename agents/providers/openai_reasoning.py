@@ -33,6 +33,7 @@ import openai
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai import ChatOpenAI
+from langchain_openai.chat_models.base import _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
 from agents.providers.presets import ToolCallIds
@@ -41,6 +42,7 @@ from agents.providers.request_mend import mend_messages
 from agents.providers.retried_call import RetriedCall, retried_result, retried_stream
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
+from agents.providers.usage_fields import COST_KEY, clean_usage
 from agents.providers.wire_normalizer import (
     CALL_EXTRAS_KEY,
     StreamNormalizer,
@@ -145,6 +147,17 @@ def _usage_in_choice(chunk: dict[str, Any]) -> dict[str, Any]:
     return {**chunk, "usage": usage} if isinstance(usage, Mapping) and usage else chunk
 
 
+def _attach_usage(result: ChatResult, usage: dict[str, Any]) -> None:
+    """A finished completion's ``usage`` (cleaned) on its messages, as a stream leaves it."""
+    result.llm_output = {**(result.llm_output or {}), "token_usage": usage}
+    for generation in result.generations:
+        message = generation.message
+        if isinstance(message, AIMessage):
+            message.usage_metadata = _create_usage_metadata(usage)
+            if COST_KEY in usage:
+                message.response_metadata[COST_KEY] = usage[COST_KEY]
+
+
 class ReasoningChatOpenAI(ChatOpenAI):
     """``ChatOpenAI`` carrying reasoning into ``additional_kwargs`` and back (see above)."""
 
@@ -201,6 +214,10 @@ class ReasoningChatOpenAI(ChatOpenAI):
         base_generation_info: dict[str, Any] | None,
     ) -> ChatGenerationChunk | None:
         chunk = _usage_in_choice(chunk)
+        usage = chunk.get("usage")
+        if usage is not None:  # only the fields read, well typed (a garbage usage is none)
+            usage = clean_usage(usage)
+            chunk = {**chunk, "usage": usage}
         normalizer = _NORMALIZER.get() or StreamNormalizer()
         extras = normalizer.chunk(chunk)
         generation = super()._convert_chunk_to_generation_chunk(
@@ -208,6 +225,8 @@ class ReasoningChatOpenAI(ChatOpenAI):
         )
         if generation is None:
             return None
+        if usage and COST_KEY in usage:
+            generation.message.response_metadata[COST_KEY] = usage[COST_KEY]
         if extras:
             generation.message.additional_kwargs.update(extras)
         return generation
@@ -307,8 +326,15 @@ class ReasoningChatOpenAI(ChatOpenAI):
     def _create_chat_result(
         self, response: Any, generation_info: dict[str, Any] | None = None
     ) -> ChatResult:
+        data = response if isinstance(response, Mapping) else response.model_dump(warnings=False)
+        usage = clean_usage(data.get("usage"))  # read here, well typed, not by ChatOpenAI
+        if isinstance(response, Mapping):
+            response = {**response, "usage": None}
+        else:
+            response = response.model_copy(update={"usage": None})
         result = super()._create_chat_result(response, generation_info)
-        data = response if isinstance(response, Mapping) else response.model_dump()
+        if usage:
+            _attach_usage(result, usage)
         for generation, choice in zip(result.generations, data.get("choices") or (), strict=False):
             fields = choice.get("message") if isinstance(choice, Mapping) else None
             extras = StreamNormalizer().extras(fields) if isinstance(fields, Mapping) else None

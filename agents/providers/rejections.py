@@ -23,7 +23,7 @@ class Refused(Enum):
 
 
 _NOT_SUPPORTED = r"(?:not supported|unsupported|does not support|doesn't support|not support|is not available|invalid|not allowed)"  # fmt: skip
-_TOOLS = rf"{_NOT_SUPPORTED}.{{0,40}}\btools?\b|\btools?\b.{{0,40}}{_NOT_SUPPORTED}"
+_TOOLS = rf"{_NOT_SUPPORTED}.{{0,40}}\btools?\b|\btools?\b.{{0,40}}{_NOT_SUPPORTED}|enable-auto-tool-choice"
 _PATTERNS = (
     (Refused.TOOL_CHOICE, re.compile(rf"tool_choice|{_NOT_SUPPORTED}.{{0,40}}tool.choice", re.I)),
     (Refused.RESPONSE_FORMAT, re.compile(r"response_format|json_object|json mode", re.I)),

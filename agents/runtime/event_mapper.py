@@ -41,7 +41,7 @@ from agents.runtime.events import (
     Usage,
 )
 from agents.runtime.recorder import TurnRecorder
-from agents.runtime.usage_tally import UsageTally
+from agents.runtime.usage_tally import UsageTally, usage_of
 from storage.models import MessageStatus
 
 logger = logging.getLogger(__name__)
@@ -61,17 +61,6 @@ def is_answer_token(metadata: Mapping[str, Any]) -> bool:
     if any(tag in INTERNAL_TAGS for tag in tags):
         return False
     return metadata.get("langgraph_node") == ANSWER_NODE or ANSWER_TAG in tags
-
-
-def usage_of(message: BaseMessage) -> Usage | None:
-    data = getattr(message, "usage_metadata", None)
-    if not data:
-        return None
-    return Usage(
-        input_tokens=int(data.get("input_tokens", 0)),
-        output_tokens=int(data.get("output_tokens", 0)),
-        total_tokens=int(data.get("total_tokens", 0)),
-    )
 
 
 def tool_calls_meta(message: AIMessage) -> list[dict[str, Any]]:
@@ -220,17 +209,8 @@ class TurnEventMapper:
         usage = usage_of(message)
         if usage is not None:
             self._replies_have_usage = True
-            summed = self._replies_usage
-            self._replies_usage = Usage(
-                summed.input_tokens + usage.input_tokens,
-                summed.output_tokens + usage.output_tokens,
-                summed.total_tokens + usage.total_tokens,
-            )
-            meta["usage"] = {
-                "input_tokens": usage.input_tokens,
-                "output_tokens": usage.output_tokens,
-                "total_tokens": usage.total_tokens,
-            }
+            self._replies_usage = self._replies_usage.plus(usage)
+            meta["usage"] = usage.as_meta()
         record_meta = message.additional_kwargs.get(RECORD_META_KEY)
         if isinstance(record_meta, Mapping):
             meta.update(record_meta)  # what the node that wrote the reply asked to keep with it

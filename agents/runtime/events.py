@@ -8,6 +8,7 @@ one of ``RunFinished`` (status complete or cancelled) or ``RunError`` last.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 from agents.errors import WeaverError
@@ -135,9 +136,54 @@ class RecordSaved:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
+    """Tokens (and cost) of one model call, or summed over a turn's calls.
+
+    A detail is ``None`` when no call reported it, so "not reported" never reads as zero:
+    ``cached_tokens`` (of the input, read from the provider's cache), ``reasoning_tokens`` (of
+    the output, spent thinking), ``cost`` (as the server counts it, e.g. OpenRouter's credits).
+    """
+
     input_tokens: int
     output_tokens: int
     total_tokens: int
+    cached_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cost: float | None = None
+
+    def plus(self, other: Usage) -> Usage:
+        """The sum; a detail only one side reported is that side's; costs add as decimals
+        (``0.1 + 0.2`` is ``0.3``), so a turn's cost is the exact sum of what was reported."""
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.total_tokens + other.total_tokens,
+            _add(self.cached_tokens, other.cached_tokens),
+            _add(self.reasoning_tokens, other.reasoning_tokens),
+            _add_cost(self.cost, other.cost),
+        )
+
+    def as_meta(self) -> dict[str, Any]:
+        """As a record keeps it: the counts, and each detail that was reported."""
+        meta: dict[str, Any] = {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+        }
+        for key in ("cached_tokens", "reasoning_tokens", "cost"):
+            value = getattr(self, key)
+            if value is not None:
+                meta[key] = value
+        return meta
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    return b if a is None else a if b is None else a + b
+
+
+def _add_cost(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None:
+        return b if a is None else a
+    return float(Decimal(repr(a)) + Decimal(repr(b)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -253,11 +253,7 @@ class TurnRecorder:
         if outcome is not None:
             meta["outcome"] = outcome
         if usage is not None:
-            meta["turn_usage"] = {
-                "input_tokens": usage.input_tokens,
-                "output_tokens": usage.output_tokens,
-                "total_tokens": usage.total_tokens,
-            }
+            meta["turn_usage"] = usage.as_meta()
         between_rounds = self.last_id != self.last_assistant_id
         if self.reply_id is None and status is not MessageStatus.COMPLETE and between_rounds:
             self.open_reply()

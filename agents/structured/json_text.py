@@ -39,3 +39,19 @@ def json_object_in(text: str) -> dict[str, Any] | None:
         if found is not None:
             return found
     return _first_object(answer)
+
+
+def only_json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object ``text`` is, and nothing else: the whole answer (reasoning written inline
+    aside), or one ```json (or bare) fence that is the whole answer; ``None`` otherwise, so
+    prose that merely contains an object is never taken for one."""
+    _, answer = split_thinking(text)
+    answer = answer.strip()
+    fence = _FENCE.fullmatch(answer)
+    if fence is not None and fence.group("lang").lower() in ("", "json"):
+        answer = fence.group("body").strip()
+    try:
+        found = json.loads(answer)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None

@@ -207,3 +207,31 @@ def test_the_ide_helpers_prompt_comes_from_the_config_folder_when_there(
     system = fake_openai.last_body["messages"][0]
     assert system["role"] == "system"
     assert system["content"].startswith("You answer in haiku only.")
+
+
+def test_the_closing_lines_give_the_turns_usage_with_what_the_server_reported(
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before the last line (still ``conversation: ID``): the turn's tokens, the cached and
+    reasoning ones and the cost, as the server reported them."""
+    monkeypatch.setenv("WEAVER_PROVIDER", "openai-compatible")
+    monkeypatch.setenv("WEAVER_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("WEAVER_API_KEY", "sk-test-0123456789")
+    monkeypatch.setenv("WEAVER_MODEL", "fake-model")
+    details = {
+        "prompt_tokens_details": {"cached_tokens": 811},
+        "completion_tokens_details": {"reasoning_tokens": 37},
+        "cost": 0.0042,
+    }
+    fake_openai.script(Reply("Done.", usage=(1234, 56), usage_extra=details))
+
+    code, _, err = _ask(capsys, "--profile", "researcher", "hello")
+
+    assert code == 0, err
+    *_, usage, closing = err.strip().splitlines()
+    assert closing.startswith("conversation: ")
+    for number in ("1234", "811", "56", "37", "0.0042"):
+        assert number in usage, usage

@@ -118,9 +118,10 @@ async def test_a_model_without_tools_is_named_in_one_sentence_that_says_what_to_
     fake_openai: FakeOpenAI,
     openai_model: Callable[..., ChatModelHandle],
 ) -> None:
-    fake_openai.script(
-        Reply.http_error(400, "registry.ollama.ai/library/fake-model does not support tools")
-    )
+    """The refusal is met by emulating the tools; a server that refuses that request too
+    ends the turn in the sentence."""
+    refusal = "registry.ollama.ai/library/fake-model does not support tools"
+    fake_openai.script(Reply.http_error(400, refusal), Reply.http_error(400, refusal))
     user = new_turn(store, "researcher", "find the notes on caching")
 
     events = await run(runtime, user, openai_model())

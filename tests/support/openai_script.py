@@ -97,6 +97,9 @@ class Reply:
     no_finish_reason: bool = False
     """The stream's last chunk carries ``finish_reason: null`` (servers that never say)."""
     usage: tuple[int, int] | None = None
+    usage_extra: dict[str, Any] = field(default_factory=dict)
+    """More fields of the reply's ``usage`` object, as given (any type: a server's own),
+    e.g. ``{"prompt_tokens_details": {"cached_tokens": 80}, "cost": 0.0012}``."""
     token_delay: float | None = None
     first_byte_delay: float = 0.0
     status: int = 200
@@ -292,12 +295,18 @@ class ChunkWriter:
             + b'},"logprobs":null,"finish_reason":null}]}\n\n'
         )
 
-    def usage_event(self, prompt: int, completion: int) -> bytes:
-        usage = {
+    @staticmethod
+    def usage_json(reply: Reply, prompt: int, completion: int) -> dict[str, Any]:
+        """The reply's ``usage`` object: the counts, then its ``usage_extra`` fields."""
+        usage: dict[str, Any] = {
             "prompt_tokens": prompt,
             "completion_tokens": completion,
             "total_tokens": prompt + completion,
         }
+        return {**usage, **reply.usage_extra}
+
+    def usage_event(self, reply: Reply, prompt: int, completion: int) -> bytes:
+        usage = self.usage_json(reply, prompt, completion)
         return (
             b"data: "
             + self._prefix
@@ -349,16 +358,12 @@ class ChunkWriter:
         prompt, completion = reply.usage or (prompt_tokens, len(deltas) + pieces)
         yield self.finish_event(reply, prompt, completion)
         if include_usage and reply.usage_at == "final chunk":
-            yield self.usage_event(prompt, completion)
+            yield self.usage_event(reply, prompt, completion)
         yield b"data: [DONE]\n\n"
 
     def finish_event(self, reply: Reply, prompt: int, completion: int) -> bytes:
         """The chunk with the finish reason (and the usage, where the reply puts it there)."""
-        usage = {
-            "prompt_tokens": prompt,
-            "completion_tokens": completion,
-            "total_tokens": prompt + completion,
-        }
+        usage = self.usage_json(reply, prompt, completion)
         choice: dict[str, Any] = {
             "index": 0,
             "delta": {},
@@ -425,11 +430,7 @@ class ChunkWriter:
                     "finish_reason": reply.final_finish_reason(),
                 }
             ],
-            "usage": {
-                "prompt_tokens": prompt,
-                "completion_tokens": completion,
-                "total_tokens": prompt + completion,
-            },
+            "usage": self.usage_json(reply, prompt, completion),
         }
 
 

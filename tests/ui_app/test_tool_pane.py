@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from agents.runtime.events import Usage
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
 from weaver_tui.screens.tool_output import ToolOutputScreen
 from weaver_tui.widgets.tool_pane import ToolRow, ToolStatusPane, format_duration, short_args
@@ -54,9 +55,13 @@ async def test_rows_show_calls_stages_errors_and_expand() -> None:
         assert str(app.screen.query_one("#tool-output-text", Static).content) == output
         await pilot.press("escape")
         assert not isinstance(app.screen, ToolOutputScreen)
-        pane.set_usage(120, 30, 1500)
+        pane.set_usage(Usage(120, 30, 150), 1500)
         await pilot.pause()
         assert str(pane.query_one("#tool-usage", Static).content) == "120 in · 30 out · 1.5 s"
+        pane.set_usage(Usage(120, 30, 150, cached_tokens=96, reasoning_tokens=11, cost=0.25), None)
+        await pilot.pause()
+        shown = str(pane.query_one("#tool-usage", Static).content)
+        assert all(number in shown for number in ("120", "96", "30", "11", "0.25")), shown
         await pane.new_turn()
         assert pane.rows == []
 

@@ -2,7 +2,8 @@
 
 The message and its attachments (``--attach`` files and piped input) are checked against
 ``max_message_bytes`` before anything is stored; tool and stage lines go to stderr, which ends
-with ``conversation: ID``.
+with ``usage: ...`` (the turn's tokens, cached and reasoning tokens, cost: what the server
+reported) and ``conversation: ID``.
 """
 
 from __future__ import annotations
@@ -262,5 +263,9 @@ async def _run_ask_turn(
             f"(weaver-tui --conversation {conversation_id}) and press F4 to accept or reject it.",
             file=sys.stderr,
         )
+    if printer.usage is not None:  # the last line stays the conversation, read by scripts
+        from agents.runtime.usage_tally import usage_line
+
+        print(f"usage: {usage_line(printer.usage)}", file=sys.stderr)
     print(f"conversation: {conversation_id}", file=sys.stderr)
     return EXIT_INTERRUPTED if printer.cancelled else 0

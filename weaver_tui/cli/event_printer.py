@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         ToolFinished,
         ToolStarted,
         TurnStarted,
+        Usage,
     )
 
 
@@ -45,6 +46,8 @@ class EventPrinter:
         self.error: str | None = None
         self.cancelled = False
         self.review_waiting = False
+        self.usage: Usage | None = None
+        """The turn's usage, summed over its model calls, when the provider reported it."""
         """The turn ended paused for the user (the ide-helper's patch review)."""
         self.drafting: set[str] = set()
         """Replies streaming as a draft: their text is held back until settled."""
@@ -119,6 +122,7 @@ class EventPrinter:
             self.error = event.error.user_message
             return
         self.cancelled = event.status == "cancelled"
+        self.usage = event.usage
         self.review_waiting = event.paused
         if self.cancelled:
             self._line("(reply cancelled; the partial reply is kept)")

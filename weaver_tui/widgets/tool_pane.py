@@ -23,6 +23,8 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from agents.runtime.events import Usage
+from agents.runtime.usage_tally import usage_line
 from storage.models import MessageRecord
 from storage.printable import printable
 
@@ -216,7 +218,7 @@ class ToolStatusPane(Vertical):
 
     def on_mount(self) -> None:
         self._frame = 0
-        self._usage: tuple[int | None, int | None, float | None] = (None, None, None)
+        self._usage: tuple[Usage | None, float | None] = (None, None)
         self._spinner = self.set_interval(0.1, self._spin, pause=True)
 
     @property
@@ -233,7 +235,7 @@ class ToolStatusPane(Vertical):
     def clear(self) -> None:
         """Another conversation is shown: none of the rows or the usage line are about it."""
         self._forget_rows()
-        self.set_usage(None, None, None)
+        self.set_usage(None, None)
         self.turn_reply_id = None
 
     def _forget_rows(self) -> AwaitRemove:
@@ -257,7 +259,7 @@ class ToolStatusPane(Vertical):
                 str(error) if error else record.content,
                 float(duration) if isinstance(duration, int | float) else None,
             )
-        self.set_usage(None, None, None)
+        self.set_usage(None, None)
 
     def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
         self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))
@@ -286,14 +288,13 @@ class ToolStatusPane(Vertical):
         if state != "running":
             row.finish(state, "", (time.monotonic() - row.started) * 1000)
 
-    def set_usage(
-        self, input_tokens: int | None, output_tokens: int | None, latency_ms: float | None
-    ) -> None:
-        """Show the last reply's token usage and latency (either may be unknown)."""
-        self._usage = (input_tokens, output_tokens, latency_ms)
+    def set_usage(self, usage: Usage | None, latency_ms: float | None) -> None:
+        """Show the last turn's token usage (with the cached and reasoning tokens and the cost
+        where the server reported them) and latency (either may be unknown)."""
+        self._usage = (usage, latency_ms)
         parts: list[str] = []
-        if input_tokens is not None and output_tokens is not None:
-            parts.append(f"{input_tokens} in · {output_tokens} out")
+        if usage is not None:
+            parts.append(usage_line(usage))
         if latency_ms is not None and self.show_timings:
             parts.append(format_duration(latency_ms))
         self.query_one("#tool-usage", Static).update(" · ".join(parts))

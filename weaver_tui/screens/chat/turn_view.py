@@ -368,9 +368,5 @@ class TurnView:
         if event.leaf_id in self.state.index:
             self.state.leaf_id = event.leaf_id
         usage = event.usage or self._usage
-        self.tools.set_usage(
-            usage.input_tokens if usage else None,
-            usage.output_tokens if usage else None,
-            event.latency_ms or None,
-        )
+        self.tools.set_usage(usage, event.latency_ms or None)
         self.header.busy = ""
