@@ -23,6 +23,7 @@ from agents.errors import ConfigError
 from storage.printable import printable
 from weaver_tui import __version__
 from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.cli.output import owns_the_terminal, printable_output
 from weaver_tui.cli.space_verbs import add_space_parser, run_space_verb
 from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
 
@@ -210,6 +211,15 @@ def build_parser(
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    verb = _first_verb(argv)
+    action = _first_verb(argv[argv.index(verb) + 1 :]) if verb else None
+    if owns_the_terminal(verb, action):
+        return _main(argv)
+    with printable_output():  # nothing a headless verb writes carries an escape sequence
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
         extra = profile_commands() if _wants_profile_commands(argv) else None
         verb = _first_verb(argv)
