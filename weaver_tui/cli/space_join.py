@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.cli.relay_filter import RelayFilter
 
 RESET_TERMINAL = "\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[0m\r\n"
 """Leave the app's screen as it was before (alternate screen, cursor, mouse modes), in case
@@ -116,6 +117,7 @@ async def _relay(connection: object) -> None:
     outgoing: asyncio.Queue[list[object]] = asyncio.Queue()
     """The page's messages to send, in order: ``["stdin", text]`` and ``["resize", size]``."""
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    screen = RelayFilter()  # only what a Textual app draws reaches the terminal
 
     def read_keys() -> None:
         data = os.read(stdin, 4096)
@@ -137,7 +139,7 @@ async def _relay(connection: object) -> None:
     try:
         async for message in connection:
             if isinstance(message, bytes):
-                stdout.write(message)
+                stdout.write(screen.feed(message))
                 stdout.flush()
     except ConnectionClosed:
         pass  # the host stopped or revoked the seat: said below
