@@ -5,13 +5,16 @@ one: ``test_space.py``, on the host whose links it checks.)"""
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from pathlib import Path
 
 import websockets
 
+from tests.cli.conftest import isolated_env
 from tests.cli.test_serve import _free_port
 from tests.cli.test_space import join
+from tests.ui_app.test_launch_typing_pty import Terminal
 
 
 def test_a_link_that_is_no_seat_and_a_host_that_is_gone_are_said(tmp_path: Path) -> None:
@@ -39,7 +42,8 @@ class HostileHost:
         b"\x1bP+q544e\x1b", b"\\\x1b[?2048$p\x1b[1mSEAT-", b"READY\x1b[0m\r\n",
     )  # fmt: skip
 
-    def __init__(self) -> None:
+    def __init__(self, *, stay_open: bool = False) -> None:
+        self.stay_open = stay_open
         self.port = _free_port()
         self.ready = threading.Event()
         self.stop: asyncio.Event | None = None
@@ -50,6 +54,8 @@ class HostileHost:
         async def seat(connection: websockets.ServerConnection) -> None:
             for frame in self.FRAMES:
                 await connection.send(frame)
+            if self.stay_open:
+                await connection.wait_closed()
             await connection.close()  # the seat ends: so does the join
 
         self.stop = asyncio.Event()
@@ -74,3 +80,55 @@ def test_a_hostile_host_reaches_the_joining_terminal_with_drawing_only(tmp_path:
     for dropped in (b"\x1b]52", b"\x1b]0;", b"\x1b[21t", b"\x1bP", b"$p"):
         assert dropped not in seat.screen, dropped
     assert b"\x1b[1mSEAT-READY\x1b[0m" in seat.screen
+
+
+TOKEN = "s3cr3t-seat-token-0123456789abcdefghijklmnop"
+
+
+def _cmdline(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def _open_host() -> HostileHost:
+    host = HostileHost(stay_open=True)
+    host.thread.start()
+    assert host.ready.wait(30)
+    return host
+
+
+def _end(seat: Terminal, host: HostileHost) -> None:
+    seat.process.terminate()
+    seat.close()
+    assert host.loop is not None
+    assert host.stop is not None
+    host.loop.call_soon_threadsafe(host.stop.set)
+
+
+def test_a_link_given_on_the_command_line_is_cleared_from_it_once_read(tmp_path: Path) -> None:
+    host = _open_host()
+    seat = join(tmp_path, f"http://127.0.0.1:{host.port}/?seat={TOKEN}")
+    try:
+        seat.wait_for(b"SEAT-READY")
+        shown = _cmdline(seat.process.pid)
+        assert TOKEN.encode() not in shown
+        assert b"space" in shown  # the rest of the command line is as it was
+    finally:
+        _end(seat, host)
+
+
+def test_a_link_pasted_when_asked_is_never_on_the_command_line_nor_echoed(
+    tmp_path: Path,
+) -> None:
+    host = _open_host()
+    seat = Terminal(
+        [sys.executable, "-m", "weaver_tui", "space", "join"], tmp_path, isolated_env(tmp_path)
+    )
+    try:
+        seat.wait_for(b"Paste your seat's link")
+        assert TOKEN.encode() not in _cmdline(seat.process.pid)
+        seat.type(f"http://127.0.0.1:{host.port}/?seat={TOKEN}\r".encode(), pause_s=0)
+        seat.wait_for(b"SEAT-READY")
+        assert TOKEN.encode() not in seat.screen  # typed without echo
+        assert TOKEN.encode() not in _cmdline(seat.process.pid)
+    finally:
+        _end(seat, host)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import getpass
 import json
 import os
 import shutil
@@ -64,12 +65,28 @@ def parse_link(url: str) -> SeatLink:
     return SeatLink(parts.netloc, tokens[0])
 
 
-def join_space(url: str) -> int:
-    """Relay the seat at ``url`` to this terminal until it ends."""
-    link = parse_link(url)
+def join_space(url: str | None) -> int:
+    """Relay the seat at ``url`` (asked for when ``None`` or ``-``) to this terminal until it
+    ends."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("space join needs a terminal: run it in one (or open the link in a browser)")
-    return asyncio.run(_join(link))
+    if url is None or url == "-":
+        url = getpass.getpass("Paste your seat's link (it is not shown), then Enter: ")
+    else:
+        hide_from_process_list(url)
+    return asyncio.run(_join(parse_link(url)))
+
+
+def hide_from_process_list(url: str) -> None:
+    """Take the seat's token out of this process's command line (``/proc/PID/cmdline``,
+    ``ps``), which every local user can read. It was there while Python started: the link
+    pasted when asked never is."""
+    import setproctitle
+
+    token = parse_qs(urlsplit(url.strip()).query).get("seat", [""])[0]
+    if token:
+        shown = [arg.replace(token, "…") for arg in sys.argv]
+        setproctitle.setproctitle(" ".join(["weaver-tui", *shown[1:]]))
 
 
 async def _join(link: SeatLink) -> int:

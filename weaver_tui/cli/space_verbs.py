@@ -42,7 +42,14 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     closing = actions.add_parser("close", help="revoke every link of a space")
     closing.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     joining = actions.add_parser("join", help="take your seat in this terminal, from its link")
-    joining.add_argument("url", metavar="URL", help="the line the host sent you (its URL)")
+    joining.add_argument(
+        "url",
+        nargs="?",
+        metavar="URL",
+        help="the line the host sent you; leave it out (or give -) to paste it when asked, "
+        "which keeps it off the process list (given here, it is cleared from the command "
+        "line once read, but shows there while Python starts)",
+    )
     seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
