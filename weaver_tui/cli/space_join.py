@@ -10,6 +10,12 @@ is typed, and the terminal's size as it changes. The seat's app still runs at th
 to its participant: nothing here reads the conversation, holds a key or runs a model.
 
 A refused link (revoked, or mistyped) and a host that does not answer are said in one sentence.
+
+The link is the seat: whoever reads it can take the seat. Every user of a machine can read a
+process's command line (``/proc/PID/cmdline``), so the link is best pasted at the prompt
+(``space join``: read with echo off) or piped in (``space join -``). A link given as an argument
+is cleared from the command line as soon as it is read (:func:`hide_link_argument`); it was
+readable while the interpreter started, which the help and the README say.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import getpass
 import json
 import os
 import shutil
@@ -63,12 +70,53 @@ def parse_link(url: str) -> SeatLink:
     return SeatLink(parts.netloc, tokens[0])
 
 
-def join_space(url: str) -> int:
-    """Relay the seat at ``url`` to this terminal until it ends."""
-    link = parse_link(url)
+PROCESS_TITLE = "weaver-tui space join"
+"""This process's command line once a link given as an argument is cleared from it."""
+
+LINK_PROMPT = "Paste the line the host sent you (it is not shown): "
+
+
+def hide_link_argument() -> None:
+    """Replace this process's command line (what ``/proc/PID/cmdline`` and ``ps`` show every
+    local user) with one that holds no link."""
+    import setproctitle
+
+    setproctitle.setproctitle(PROCESS_TITLE)
+
+
+def read_link(url: str | None) -> str:
+    """The link: ``url`` as given, or (``None`` or ``-``) pasted at a prompt that does not
+    echo it when standard input is a terminal, else the first line of standard input."""
+    if url is not None and url != "-":
+        hide_link_argument()
+        return url
+    if sys.stdin.isatty():
+        try:
+            return getpass.getpass(LINK_PROMPT)
+        except EOFError:
+            return ""
+    return sys.stdin.readline()
+
+
+def join_space(url: str | None) -> int:
+    """Relay the seat at ``url`` (or the link pasted or piped in) to this terminal until it
+    ends."""
+    link = parse_link(read_link(url))
+    if not sys.stdin.isatty():
+        _keys_from_the_terminal()
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise CliError("space join needs a terminal: run it in one (or open the link in a browser)")
     return asyncio.run(_join(link))
+
+
+def _keys_from_the_terminal() -> None:
+    """The link was piped in: read keys from the controlling terminal, if there is one."""
+    try:
+        terminal = os.open("/dev/tty", os.O_RDWR)
+    except OSError:
+        return
+    os.dup2(terminal, sys.stdin.fileno())
+    os.close(terminal)
 
 
 async def _join(link: SeatLink) -> int:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
 
 if TYPE_CHECKING:
     from storage.models import Conversation
@@ -39,14 +40,44 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     opening.add_argument("--conversation", dest="space_conversation", metavar="ID")
     opening.add_argument("--host", default="127.0.0.1", help="address (default: local only)")
     opening.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    opening.add_argument(
+        "--max-seat-apps",
+        type=_at_least_one,
+        default=DEFAULT_PER_SPACE,
+        help=f"seats with a running app at once (default: {DEFAULT_PER_SPACE}); one per seat",
+    )
+    opening.add_argument(
+        "--max-connections-per-address",
+        type=_at_least_one,
+        default=DEFAULT_PER_ADDRESS,
+        help=f"connections one address may hold at once (default: {DEFAULT_PER_ADDRESS})",
+    )
     closing = actions.add_parser("close", help="revoke every link of a space")
     closing.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     joining = actions.add_parser("join", help="take your seat in this terminal, from its link")
-    joining.add_argument("url", metavar="URL", help="the line the host sent you (its URL)")
+    joining.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        help="the line the host sent you; leave it out (or give -) to paste it or pipe it in "
+        "instead, which keeps it from other local users: a link given here is cleared from "
+        "this process's command line once read, but other users of this machine can read it "
+        "while Python starts",
+    )
     seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     seat.add_argument("--participant", required=True)
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
 
 
 def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
@@ -146,6 +177,7 @@ def seat_command(data_dir: Path, seat: Seat) -> str:
 
 def open_space(services: Services, args: argparse.Namespace) -> int:
     from storage.seats import SeatBook
+    from weaver_tui.seat_registry import SeatLimits
     from weaver_tui.serve import ServeError, check_address
     from weaver_tui.space_server import SpaceServer
 
@@ -170,6 +202,9 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             host_work=answer_seats,
+            limits=SeatLimits(
+                per_address=args.max_connections_per_address, per_space=args.max_seat_apps
+            ),
         )
         sys.stderr.write(f"weaver-tui: serving space {conversation.id}; Ctrl+C stops\n")
         server.serve()
