@@ -158,6 +158,13 @@ def test_space_join_clears_the_link_from_its_command_line_and_takes_it_pasted(
             given.wait_for(SEAT_MARKER)
             assert space.seats["Alex"].encode() not in _cmdline(given.process.pid)
             assert b"space join" in _cmdline(given.process.pid)
+            again = join(tmp_path, space.seat_url("Alex"))  # the seat opened elsewhere
+            try:
+                again.wait_for(SEAT_MARKER)
+                given.wait_for(b"another window")  # the first terminal was told
+            finally:
+                again.process.terminate()
+                again.close()
         finally:
             given.process.terminate()
             given.close()

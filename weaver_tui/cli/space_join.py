@@ -34,6 +34,7 @@ import tty
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from storage.printable import printable
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
 
 RESET_TERMINAL = "\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[0m\r\n"
@@ -134,6 +135,9 @@ async def _join(link: SeatLink) -> int:
             open_timeout=30,
         )
     except InvalidStatus as exc:
+        if exc.response.status_code == 429:
+            said = printable(exc.response.body.decode("utf-8", "replace")).strip()
+            raise CliError(f"the host refused the seat: {said[:300]}") from None
         if exc.response.status_code == 403:
             raise CliError(
                 "the host refused this link: it was revoked or mistyped; ask the host for "
@@ -148,7 +152,8 @@ async def _join(link: SeatLink) -> int:
         ) from None
     async with connection:
         await _relay(connection)
-    sys.stdout.write("The seat was closed.\n")
+    reason = printable(connection.close_reason or "").strip()[:200]
+    sys.stdout.write(f"{reason or 'The seat was closed.'}\n")
     return 0
 
 
