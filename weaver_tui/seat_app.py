@@ -9,7 +9,8 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   filtered in the store's query), and reloads when anyone commits to the store (the change
   signal, :class:`storage.change_signal.StoreChanges`): a message sent at another seat, the
   mediator's delivery, appears within the poll interval.
-- Enter sends as its participant; F8 chooses the audience (the mediator only, or everyone).
+- Enter sends as its participant (printable text within ``max_bytes``, or refused whole:
+  :mod:`weaver_tui.seat_composer`); F8 chooses the audience (the mediator only, or everyone).
   The message waits in the store's seat queue (:class:`storage.seats.SeatBook`) until the
   host's runner stores and answers it, and shows as waiting until then. The seat holds no key
   and runs no model: closing it mid-reply loses nothing.
@@ -35,6 +36,7 @@ from storage.printable import printable
 from storage.seats import QueuedMessage, SeatBook
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import StorageError
+from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
 
 logger = logging.getLogger(__name__)
 
@@ -89,9 +91,16 @@ class SeatApp(App[None]):
     ]
 
     def __init__(
-        self, db_path: Path, conversation_id: str, participant: str, *, poll_s: float = 0.05
+        self,
+        db_path: Path,
+        conversation_id: str,
+        participant: str,
+        *,
+        poll_s: float = 0.05,
+        max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         super().__init__()
+        self.max_bytes = max_bytes
         self.store = SqliteConversationStore(db_path)
         self.seats = SeatBook(db_path)
         self.changes = StoreChanges(db_path)
@@ -105,7 +114,9 @@ class SeatApp(App[None]):
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
         yield Static(id="audience")
-        yield Input(placeholder="Write to the space; Enter sends", id="composer")
+        yield SeatComposer(
+            self.max_bytes, placeholder="Write to the space; Enter sends", id="composer"
+        )
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.participant}'s seat"
@@ -125,7 +136,11 @@ class SeatApp(App[None]):
         self._show_audience()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        try:
+            text = seat_message(event.value, self.max_bytes)
+        except MessageTooLarge as exc:
+            self.notify(str(exc), severity="error")
+            return
         if not text:
             return
         try:

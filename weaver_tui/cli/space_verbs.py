@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from storage.store import ConversationStore
     from weaver_tui.services import Services
 
+MAX_MESSAGE = 2_000_000
+"""The default of the ``max_message_bytes`` setting (a seat's limit unless the host's differs)."""
+
 
 def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     space = verbs.add_parser("space", help="serve a mediator conversation, one seat per person")
@@ -68,6 +71,7 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     seat.add_argument("--participant", required=True)
+    seat.add_argument("--max-message-bytes", type=_at_least_one, default=MAX_MESSAGE)
 
 
 def _at_least_one(text: str) -> int:
@@ -156,7 +160,7 @@ def _participants_of(
     return seated
 
 
-def seat_command(data_dir: Path, seat: Seat) -> str:
+def seat_command(data_dir: Path, seat: Seat, max_message_bytes: int = MAX_MESSAGE) -> str:
     """The app command of ``seat``'s connection: its participant and nothing secret."""
     return shlex.join(
         [
@@ -171,6 +175,8 @@ def seat_command(data_dir: Path, seat: Seat) -> str:
             seat.conversation_id,
             "--participant",
             seat.participant,
+            "--max-message-bytes",
+            str(max_message_bytes),
         ]
     )
 
@@ -191,6 +197,7 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
     try:
         book.open_seats(conversation.id, seated)
         data_dir = services.data_dir.resolve()
+        max_bytes = services.settings.turns.max_message_bytes
 
         async def answer_seats(stop: asyncio.Event) -> None:
             await _answer_seats(services, book, conversation.id, stop)
@@ -198,7 +205,7 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
         server = SpaceServer(
             book,
             conversation.id,
-            lambda seat: seat_command(data_dir, seat),
+            lambda seat: seat_command(data_dir, seat, max_bytes),
             host=args.host,
             port=args.port,
             host_work=answer_seats,
@@ -249,5 +256,7 @@ def run_seat(args: argparse.Namespace) -> int:
     db_path = args.data_dir / DB_FILE
     if not db_path.is_file():
         raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
-    SeatApp(db_path, args.space_conversation, args.participant).run()
+    SeatApp(
+        db_path, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
+    ).run()
     return 0
