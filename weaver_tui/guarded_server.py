@@ -223,6 +223,8 @@ class GuardedServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         await websocket.prepare(request)
+        if not await self._may_start(websocket):
+            return websocket
         self._sessions.add(websocket)
 
         async def close() -> None:
@@ -248,6 +250,11 @@ class GuardedServer(Server):
             self._sessions.discard(websocket)
             await service.stop()
         return websocket
+
+    async def _may_start(self, websocket: web.WebSocketResponse) -> bool:
+        """Whether the app of a connection whose websocket is now open may start; a subclass
+        that says no has closed ``websocket`` with its reason."""
+        return True
 
     async def _end_sessions(self, _app: web.Application) -> None:
         """The server is stopping: tell every connected page so and end its session (its app

@@ -12,7 +12,8 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
 - Messages read as the app's message view renders them (Markdown, themed code blocks); an
   empty space opens on a first screen that says who the participant is, who else is there and
   what to do; the footer lists the keys (send, audience, scroll, quit).
-- Enter sends as its participant; F8 chooses the audience (the mediator only, or everyone).
+- Enter sends as its participant (printable text within ``max_bytes``, or refused whole:
+  :mod:`weaver_tui.seat_composer`); F8 chooses the audience (the mediator only, or everyone).
   The message waits in the store's seat queue (:class:`storage.seats.SeatBook`) until the
   host's runner stores and answers it, and shows as waiting until then. The seat holds no key
   and runs no model: closing it mid-reply loses nothing.
@@ -39,6 +40,7 @@ from storage.printable import printable
 from storage.seats import QueuedMessage, SeatBook
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import StorageError
+from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
 
 logger = logging.getLogger(__name__)
 
@@ -96,12 +98,6 @@ def waiting_text(queued: QueuedMessage) -> Text:
     return text
 
 
-class SeatComposer(Input):
-    """The seat's one-line composer, its Enter named in the footer."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "Send")]
-
-
 class SeatApp(App[None]):
     """One participant's seat; see the module docstring."""
 
@@ -121,9 +117,16 @@ class SeatApp(App[None]):
     ]
 
     def __init__(
-        self, db_path: Path, conversation_id: str, participant: str, *, poll_s: float = 0.05
+        self,
+        db_path: Path,
+        conversation_id: str,
+        participant: str,
+        *,
+        poll_s: float = 0.05,
+        max_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         super().__init__()
+        self.max_bytes = max_bytes
         self.store = SqliteConversationStore(db_path)
         self.seats = SeatBook(db_path)
         self.changes = StoreChanges(db_path)
@@ -137,7 +140,9 @@ class SeatApp(App[None]):
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
         yield Static(id="audience")
-        yield SeatComposer(placeholder="Write to the space; Enter sends", id="composer")
+        yield SeatComposer(
+            self.max_bytes, placeholder="Write to the space; Enter sends", id="composer"
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -165,7 +170,11 @@ class SeatApp(App[None]):
         self._show_audience()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        try:
+            text = seat_message(event.value, self.max_bytes)
+        except MessageTooLarge as exc:
+            self.notify(str(exc), severity="error")
+            return
         if not text:
             return
         try:

@@ -9,15 +9,23 @@ revoked while connected (``weaver-tui space close``) is disconnected within
 name, the conversation and the data folder, and none of the provider variables: it runs no
 model. The host's own work (answering the seats' messages) runs beside the server, in this
 process. No token reaches a log line.
+
+Connections are admitted by one :class:`~weaver_tui.seat_registry.SeatRegistry`: one live app
+per seat (a new connection to a held seat takes it over: the old one is told so in its close
+frame, and its app has stopped before the new one starts), and caps on connections per address
+and on seats with an app per space (a connection past a cap gets HTTP 429 with one sentence,
+and a warning is logged).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import sys
 from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from aiohttp import web
@@ -25,12 +33,32 @@ from aiohttp import web
 from storage.seats import Seat, SeatBook
 from weaver_tui.guarded_server import GuardedServer
 from weaver_tui.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
+from weaver_tui.seat_registry import SeatLimits, SeatRefused, SeatRegistry
 from weaver_tui.served_app import ScopedAppService, provider_variables
 
 logger = logging.getLogger(__name__)
 
 REVOKE_CHECK_S = 1.0
 """How often a connected seat's token is checked again (a revoked seat is disconnected)."""
+
+TAKEN_OVER_CODE = 4000
+"""The close code of a connection whose seat was opened again elsewhere."""
+TAKEN_OVER = "This seat was opened in another window, so this one was closed."
+
+
+@dataclass(eq=False)
+class SeatConnection:
+    """One connection to a seat, as the registry holds it."""
+
+    previous: SeatConnection | None = None
+    """The connection this one took the seat from: its app stops before this one starts."""
+    websocket: web.WebSocketResponse | None = None
+    taken_over: bool = False
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the connection's app has stopped."""
+
+
+_CURRENT: contextvars.ContextVar[SeatConnection] = contextvars.ContextVar("seat_connection")
 
 _KEY_VARIABLES = frozenset({"WEAVER_API_KEY", "WEAVER_BASE_URL", "WEAVER_CONFIG"})
 
@@ -65,8 +93,11 @@ class SpaceServer(GuardedServer):
         port: int,
         host_work: Callable[[asyncio.Event], Coroutine[Any, Any, None]] | None = None,
         out: TextIO | None = None,
+        limits: SeatLimits | None = None,
     ) -> None:
         super().__init__("", host=host, port=port, title="weaver-tui shared space", out=out)
+        self.registry: SeatRegistry[SeatConnection] = SeatRegistry(limits or SeatLimits())
+        self._closing: set[asyncio.Task[object]] = set()
         self.seats = seats
         self.conversation_id = conversation_id
         self.seat_command = seat_command
@@ -112,6 +143,15 @@ class SpaceServer(GuardedServer):
 
     async def _run_session(self, request: web.Request, command: str) -> web.WebSocketResponse:
         token = request.match_info["token"]
+        connection = SeatConnection()
+        try:
+            connection.previous = self.registry.admit(token, request.remote or "", connection)
+        except SeatRefused as exc:
+            logger.warning("refused a seat connection over a cap", extra={"reason": str(exc)})
+            raise web.HTTPTooManyRequests(text=f"{exc}\n") from None
+        if connection.previous is not None:
+            self._take_over(connection.previous)
+        _CURRENT.set(connection)
         self.seats.connected(token, +1)
         session = asyncio.current_task()
         watch = asyncio.create_task(self._end_when_revoked(token, session))
@@ -120,6 +160,27 @@ class SpaceServer(GuardedServer):
         finally:
             watch.cancel()
             self.seats.connected(token, -1)
+            self.registry.release(connection)
+            connection.ended.set()
+
+    def _take_over(self, previous: SeatConnection) -> None:
+        """Tell ``previous`` its seat was opened elsewhere and end it (its app stops)."""
+        previous.taken_over = True
+        logger.warning("a seat was opened again: its earlier connection is closed")
+        if previous.websocket is not None:
+            closing = asyncio.create_task(_close_taken_over(previous.websocket))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+
+    async def _may_start(self, websocket: web.WebSocketResponse) -> bool:
+        connection = _CURRENT.get()
+        connection.websocket = websocket
+        if connection.previous is not None and not connection.taken_over:
+            await connection.previous.ended.wait()
+        if connection.taken_over:
+            await _close_taken_over(websocket)
+            return False
+        return True
 
     async def _end_when_revoked(self, token: str, session: asyncio.Task[object] | None) -> None:
         while self.seat_for(token) is not None:  # noqa: ASYNC110 (revoked in another process)
@@ -127,3 +188,7 @@ class SpaceServer(GuardedServer):
         logger.warning("a revoked seat was disconnected")
         if session is not None:
             session.cancel()
+
+
+async def _close_taken_over(websocket: web.WebSocketResponse) -> None:
+    await websocket.close(code=TAKEN_OVER_CODE, message=TAKEN_OVER.encode())

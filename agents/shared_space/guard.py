@@ -4,13 +4,28 @@ A model that is hostile or careless can quote what one participant told it priva
 post that everyone reads. Before :func:`held_for` lets a post through, it compares the post
 with every private message of the branch: a post that contains a whole sentence of one (of
 at least :data:`SENTENCE_WORDS` words) or any run of :data:`RUN_WORDS` consecutive words of
-one is held. Words compare without regard to case, spacing or punctuation, so re-spacing or
-re-capitalising a quotation does not get it through.
+one is held. The guarantee holds for every transformation of a quotation that keeps its
+letters and digits in order:
+
+- words compare without regard to case, spacing, punctuation, underscores, compatibility
+  forms (fullwidth letters, ligatures: NFKC) and invisible format characters (zero-width
+  spaces and joiners, bidi marks), so re-spacing, re-capitalising or re-punctuating a quotation
+  does not get it through;
+- only letters and digits compare, whatever separates them (nothing, a dot between letters,
+  a zero-width space inside a word), so ``l.o.s.t o-u-r`` or ``lostoursavings`` is caught;
+- a quotation split across posts is caught: a post is checked together with the posts the
+  same audience already received from the mediator (``before``), and held when a repeated run
+  reaches into it.
+
+What it does not catch is a paraphrase, a translation or a reordering: the mediator's own
+instructions and the tool's manual ask it never to reveal private words, and the guard is the
+floor under that, not a judge of meaning.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 
 from agents.shared_space.marks import is_private
@@ -21,31 +36,50 @@ RUN_WORDS = 8
 SENTENCE_WORDS = 4
 """A private sentence at least this long, repeated whole, holds a post."""
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 
 
+def _normal(text: str) -> str:
+    """``text`` in compatibility form without invisible format characters."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(word.casefold().replace("’", "'") for word in _WORD.findall(text))
+    return tuple(word.casefold().replace("’", "'") for word in _WORD.findall(_normal(text)))
 
 
-def _runs(words: Sequence[str], size: int) -> set[tuple[str, ...]]:
-    return {tuple(words[i : i + size]) for i in range(len(words) - size + 1)}
+def _letters(words: Sequence[str]) -> str:
+    return "".join(words).replace("'", "")
 
 
-def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
-    size = len(part)
-    return any(tuple(words[i : i + size]) == tuple(part) for i in range(len(words) - size + 1))
-
-
-def repeats(post: str, private: str) -> bool:
-    """Whether ``post`` repeats ``private`` verbatim: one of its sentences whole (of at least
-    :data:`SENTENCE_WORDS` words) or any :data:`RUN_WORDS` consecutive words of it."""
-    said = _words(post)
-    if _runs(said, RUN_WORDS) & _runs(_words(private), RUN_WORDS):
-        return True
+def _quotable(private: str) -> set[str]:
+    """The letters of every run of :data:`RUN_WORDS` words of ``private`` and of every
+    sentence of at least :data:`SENTENCE_WORDS` words: what a post may not contain."""
+    words = _words(private)
+    runs = {_letters(words[i : i + RUN_WORDS]) for i in range(len(words) - RUN_WORDS + 1)}
     sentences = (_words(s) for s in _SENTENCE_END.split(private))
-    return any(len(s) >= SENTENCE_WORDS and _contains(said, s) for s in sentences)
+    return runs | {_letters(s) for s in sentences if len(s) >= SENTENCE_WORDS}
+
+
+def repeats(post: str, private: str, before: str = "") -> bool:
+    """Whether ``post`` repeats ``private``: the letters and digits of one of its sentences
+    whole (of at least :data:`SENTENCE_WORDS` words) or of any :data:`RUN_WORDS` consecutive
+    words of it, whatever separates them; with ``before`` (what the same audience already
+    read), also one that starts there and ends in ``post``."""
+    new = _letters(_words(post))
+    quotable = _quotable(private)
+    if not new or not quotable:
+        return False
+    longest = max(map(len, quotable))
+    said = _letters(_words(before))[-(longest - 1) :] + new if longest > 1 else new
+    start = len(said) - len(new)
+    for size in {len(part) for part in quotable}:
+        for i in range(max(0, start - size + 1), len(said) - size + 1):
+            if said[i : i + size] in quotable:
+                return True
+    return False
 
 
 def private_messages(path: Iterable[MessageRecord]) -> list[MessageRecord]:
@@ -57,12 +91,18 @@ def private_messages(path: Iterable[MessageRecord]) -> list[MessageRecord]:
     ]
 
 
-def held_for(post: str, path: Iterable[MessageRecord]) -> list[str]:
+def held_for(
+    post: str, path: Iterable[MessageRecord], *, before: str = "", reader: str | None = None
+) -> list[str]:
     """Whose private words ``post`` repeats (in the order they first spoke; empty: the post
-    may go to everyone)."""
+    may go to its audience). ``before`` is what the audience already read from the mediator;
+    ``reader``, for a private reply, is its one reader, whose own words may be repeated to
+    them."""
     whose: list[str] = []
     for record in private_messages(path):
         sender = record.sender or ""
-        if sender not in whose and repeats(post, record.content):
+        if reader is not None and sender.casefold() == reader.casefold():
+            continue
+        if sender not in whose and repeats(post, record.content, before):
             whose.append(sender)
     return whose

@@ -39,11 +39,11 @@ class Space(Served):
         return f"http://{self.address}/?seat={self.seats[name]}"
 
 
-def _open(tmp_path: Path) -> Space:
+def _open(tmp_path: Path, *options: str) -> Space:
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "weaver_tui", "--provider", "offline", "space", "open",
-         "--participants", "Alex,Sam", "--port", str(port)],
+         "--participants", "Alex,Sam", "--port", str(port), *options],
         cwd=tmp_path, env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -124,7 +124,7 @@ def test_a_link_pasted_when_asked_is_never_on_the_command_line_nor_echoed(
         [sys.executable, "-m", "weaver_tui", "space", "join"], tmp_path, isolated_env(tmp_path)
     )
     try:
-        seat.wait_for(b"Paste your seat's link")
+        seat.wait_for(b"Paste the line the host sent you")
         assert TOKEN.encode() not in _cmdline(seat.process.pid)
         seat.type(f"http://127.0.0.1:{host.port}/?seat={TOKEN}\r".encode(), pause_s=0)
         seat.wait_for(b"SEAT-READY")

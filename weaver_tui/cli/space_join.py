@@ -10,6 +10,12 @@ is typed, and the terminal's size as it changes. The seat's app still runs at th
 to its participant: nothing here reads the conversation, holds a key or runs a model.
 
 A refused link (revoked, or mistyped) and a host that does not answer are said in one sentence.
+
+The link is the seat: whoever reads it can take the seat. Every user of a machine can read a
+process's command line (``/proc/PID/cmdline``), so the link is best pasted at the prompt
+(``space join``: read with echo off) or piped in (``space join -``). A link given as an argument
+is cleared from the command line as soon as it is read (:func:`hide_link_argument`); it was
+readable while the interpreter started, which the help and the README say.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import tty
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from storage.printable import printable
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
 from weaver_tui.cli.relay_filter import RelayFilter
 
@@ -65,28 +72,53 @@ def parse_link(url: str) -> SeatLink:
     return SeatLink(parts.netloc, tokens[0])
 
 
-def join_space(url: str | None) -> int:
-    """Relay the seat at ``url`` (asked for when ``None`` or ``-``) to this terminal until it
-    ends."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CliError("space join needs a terminal: run it in one (or open the link in a browser)")
-    if url is None or url == "-":
-        url = getpass.getpass("Paste your seat's link (it is not shown), then Enter: ")
-    else:
-        hide_from_process_list(url)
-    return asyncio.run(_join(parse_link(url)))
+PROCESS_TITLE = "weaver-tui space join"
+"""This process's command line once a link given as an argument is cleared from it."""
+
+LINK_PROMPT = "Paste the line the host sent you (it is not shown): "
 
 
-def hide_from_process_list(url: str) -> None:
-    """Take the seat's token out of this process's command line (``/proc/PID/cmdline``,
-    ``ps``), which every local user can read. It was there while Python started: the link
-    pasted when asked never is."""
+def hide_link_argument() -> None:
+    """Replace this process's command line (what ``/proc/PID/cmdline`` and ``ps`` show every
+    local user) with one that holds no link."""
     import setproctitle
 
-    token = parse_qs(urlsplit(url.strip()).query).get("seat", [""])[0]
-    if token:
-        shown = [arg.replace(token, "…") for arg in sys.argv]
-        setproctitle.setproctitle(" ".join(["weaver-tui", *shown[1:]]))
+    setproctitle.setproctitle(PROCESS_TITLE)
+
+
+def read_link(url: str | None) -> str:
+    """The link: ``url`` as given, or (``None`` or ``-``) pasted at a prompt that does not
+    echo it when standard input is a terminal, else the first line of standard input."""
+    if url is not None and url != "-":
+        hide_link_argument()
+        return url
+    if sys.stdin.isatty():
+        try:
+            return getpass.getpass(LINK_PROMPT)
+        except EOFError:
+            return ""
+    return sys.stdin.readline()
+
+
+def join_space(url: str | None) -> int:
+    """Relay the seat at ``url`` (or the link pasted or piped in) to this terminal until it
+    ends."""
+    link = parse_link(read_link(url))
+    if not sys.stdin.isatty():
+        _keys_from_the_terminal()
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("space join needs a terminal: run it in one (or open the link in a browser)")
+    return asyncio.run(_join(link))
+
+
+def _keys_from_the_terminal() -> None:
+    """The link was piped in: read keys from the controlling terminal, if there is one."""
+    try:
+        terminal = os.open("/dev/tty", os.O_RDWR)
+    except OSError:
+        return
+    os.dup2(terminal, sys.stdin.fileno())
+    os.close(terminal)
 
 
 async def _join(link: SeatLink) -> int:
@@ -104,6 +136,9 @@ async def _join(link: SeatLink) -> int:
             open_timeout=30,
         )
     except InvalidStatus as exc:
+        if exc.response.status_code == 429:
+            said = printable(exc.response.body.decode("utf-8", "replace")).strip()
+            raise CliError(f"the host refused the seat: {said[:300]}") from None
         if exc.response.status_code == 403:
             raise CliError(
                 "the host refused this link: it was revoked or mistyped; ask the host for "
@@ -118,7 +153,8 @@ async def _join(link: SeatLink) -> int:
         ) from None
     async with connection:
         await _relay(connection)
-    sys.stdout.write("The seat was closed.\n")
+    reason = printable(connection.close_reason or "").strip()[:200]
+    sys.stdout.write(f"{reason or 'The seat was closed.'}\n")
     return 0
 
 

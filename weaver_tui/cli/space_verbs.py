@@ -19,12 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
 
 if TYPE_CHECKING:
     from storage.models import Conversation
     from storage.seats import Seat, SeatBook
     from storage.store import ConversationStore
     from weaver_tui.services import Services
+
+MAX_MESSAGE = 2_000_000
+"""The default of the ``max_message_bytes`` setting (a seat's limit unless the host's differs)."""
 
 
 def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,21 +43,45 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
     opening.add_argument("--conversation", dest="space_conversation", metavar="ID")
     opening.add_argument("--host", default="127.0.0.1", help="address (default: local only)")
     opening.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    opening.add_argument(
+        "--max-seat-apps",
+        type=_at_least_one,
+        default=DEFAULT_PER_SPACE,
+        help=f"seats with a running app at once (default: {DEFAULT_PER_SPACE}); one per seat",
+    )
+    opening.add_argument(
+        "--max-connections-per-address",
+        type=_at_least_one,
+        default=DEFAULT_PER_ADDRESS,
+        help=f"connections one address may hold at once (default: {DEFAULT_PER_ADDRESS})",
+    )
     closing = actions.add_parser("close", help="revoke every link of a space")
     closing.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     joining = actions.add_parser("join", help="take your seat in this terminal, from its link")
     joining.add_argument(
         "url",
-        nargs="?",
         metavar="URL",
-        help="the line the host sent you; leave it out (or give -) to paste it when asked, "
-        "which keeps it off the process list (given here, it is cleared from the command "
-        "line once read, but shows there while Python starts)",
+        nargs="?",
+        help="the line the host sent you; leave it out (or give -) to paste it or pipe it in "
+        "instead, which keeps it from other local users: a link given here is cleared from "
+        "this process's command line once read, but other users of this machine can read it "
+        "while Python starts",
     )
     seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     seat.add_argument("--participant", required=True)
+    seat.add_argument("--max-message-bytes", type=_at_least_one, default=MAX_MESSAGE)
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
 
 
 def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
@@ -132,7 +160,7 @@ def _participants_of(
     return seated
 
 
-def seat_command(data_dir: Path, seat: Seat) -> str:
+def seat_command(data_dir: Path, seat: Seat, max_message_bytes: int = MAX_MESSAGE) -> str:
     """The app command of ``seat``'s connection: its participant and nothing secret."""
     return shlex.join(
         [
@@ -147,12 +175,15 @@ def seat_command(data_dir: Path, seat: Seat) -> str:
             seat.conversation_id,
             "--participant",
             seat.participant,
+            "--max-message-bytes",
+            str(max_message_bytes),
         ]
     )
 
 
 def open_space(services: Services, args: argparse.Namespace) -> int:
     from storage.seats import SeatBook
+    from weaver_tui.seat_registry import SeatLimits
     from weaver_tui.serve import ServeError, check_address
     from weaver_tui.space_server import SpaceServer
 
@@ -166,6 +197,7 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
     try:
         book.open_seats(conversation.id, seated)
         data_dir = services.data_dir.resolve()
+        max_bytes = services.settings.turns.max_message_bytes
 
         async def answer_seats(stop: asyncio.Event) -> None:
             await _answer_seats(services, book, conversation.id, stop)
@@ -173,10 +205,13 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
         server = SpaceServer(
             book,
             conversation.id,
-            lambda seat: seat_command(data_dir, seat),
+            lambda seat: seat_command(data_dir, seat, max_bytes),
             host=args.host,
             port=args.port,
             host_work=answer_seats,
+            limits=SeatLimits(
+                per_address=args.max_connections_per_address, per_space=args.max_seat_apps
+            ),
         )
         sys.stderr.write(f"weaver-tui: serving space {conversation.id}; Ctrl+C stops\n")
         server.serve()
@@ -221,5 +256,7 @@ def run_seat(args: argparse.Namespace) -> int:
     db_path = args.data_dir / DB_FILE
     if not db_path.is_file():
         raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
-    SeatApp(db_path, args.space_conversation, args.participant).run()
+    SeatApp(
+        db_path, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
+    ).run()
     return 0

@@ -24,8 +24,11 @@ from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED
 from agents.shared_space.guard import held_for
 from agents.shared_space.space import (
+    MEDIATOR,
     canonical_participant,
     names_in_words,
+    same_name,
+    view_for,
 )
 from storage.models import MessageRecord
 from storage.store import NotFoundError
@@ -45,6 +48,55 @@ def _branch(runtime: ToolRuntime[Any]) -> list[MessageRecord]:
     except NotFoundError:
         logger.warning("turn message not stored", extra={"id": context.user_message_id})
         return []
+
+
+def _delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: str) -> str:
+    """What the mediator already delivered to ``to`` (a participant, or the shared channel):
+    on the branch, then earlier in this turn (calls that were delivered, not held)."""
+    said = [
+        line.content
+        for line in view_for(path, None)
+        if line.author == MEDIATOR and line.kind == "delivered" and same_name(line.visibility, to)
+    ]
+    messages = (getattr(runtime, "state", None) or {}).get("messages", [])
+    calls = {
+        call.get("id"): call
+        for message in messages
+        for call in getattr(message, "tool_calls", None) or []
+    }
+    delivered = [
+        getattr(message, "tool_call_id", None)
+        for message in messages
+        if getattr(message, "type", "") == "tool" and getattr(message, "status", "") != "error"
+    ]
+    this_call = getattr(runtime, "tool_call_id", None)
+    siblings = next(
+        (
+            [call.get("id") for call in message.tool_calls]
+            for message in reversed(messages)
+            if any(call.get("id") == this_call for call in getattr(message, "tool_calls", []))
+        ),
+        [],
+    )
+    # calls made beside this one in the same answer, before it, count as delivered
+    earlier_siblings = siblings[: siblings.index(this_call)] if this_call in siblings else []
+    for call_id in dict.fromkeys([*delivered, *earlier_siblings]):
+        call = calls.get(call_id) or {}
+        args = call.get("args") or {}
+        to_shared = call.get("name") == POST_TO_SHARED and to == SHARED
+        if to_shared or (
+            call.get("name") == REPLY_PRIVATELY and same_name(args.get("recipient"), to)
+        ):
+            said.append(str(args.get("content", "")))
+    return "\n".join(said)
+
+
+def _held(text: str, runtime: ToolRuntime[Any], to: str) -> list[str]:
+    """Whose private words ``text`` would show to ``to`` (alone or with what ``to`` already
+    read from the mediator)."""
+    path = _branch(runtime)
+    before = _delivered_before(runtime, path, to)
+    return held_for(text, path, before=before, reader=None if to == SHARED else to)
 
 
 def _checked_content(content: str) -> str:
@@ -78,6 +130,14 @@ def reply_privately(
             f"{names_in_words(people)}. Use one of those names exactly.{hint}"
         )
     text = _checked_content(content)
+    whose = _held(text, runtime, name)
+    if whose:
+        logger.warning("private reply held", extra={"repeated": whose, "chars": len(text)})
+        raise ToolException(
+            f"Private reply held: it repeated {names_in_words(whose)}'s private words to "
+            f"{name}, so {name} was not shown it. Answer {name} in your own words, without "
+            "quoting what anyone else told you privately, then call reply_privately again."
+        )
     logger.info("reply_privately to %s", name, extra={"recipient": name, "chars": len(text)})
     meta = {
         "visibility": name,
@@ -99,7 +159,7 @@ def post_to_shared(content: str, runtime: ToolRuntime[Any]) -> tuple[str, dict[s
     """
     text = _checked_content(content)
     people = _participants(runtime)
-    whose = held_for(text, _branch(runtime))
+    whose = _held(text, runtime, SHARED)
     if whose:
         logger.warning("shared post held", extra={"repeated": whose, "chars": len(text)})
         raise ToolException(

@@ -120,6 +120,7 @@ class SpaceHost:
         from weaver_tui.space_server import SpaceServer
 
         data_dir = self._services.data_dir.resolve()
+        max_bytes = self._services.settings.turns.max_message_bytes
         listening = asyncio.Event()
 
         class Listening(io.StringIO):
@@ -131,7 +132,7 @@ class SpaceHost:
         server = SpaceServer(
             book,
             conversation_id,
-            lambda seat: seat_command(data_dir, seat),
+            lambda seat: seat_command(data_dir, seat, max_bytes),
             host=HOST,
             port=free_port(),
             host_work=lambda stop: self._answer_seats(conversation_id, stop),
