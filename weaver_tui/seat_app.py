@@ -136,6 +136,8 @@ class SeatApp(App[None]):
         self.poll_s = poll_s
         self.shown: list[Text] = []
         """What the seat shows, line by line (its own waiting messages last)."""
+        self.drawn = False
+        """Whether the lines (or the first screen, for an empty space) are drawn yet."""
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
@@ -203,7 +205,7 @@ class SeatApp(App[None]):
             return
         texts = [line_text(line, self.participant) for line in lines]
         texts += [waiting_text(q) for q in queued]
-        if texts != self.shown or not self._drawn:
+        if texts != self.shown or not self.drawn:
             views = [self._rendered(line) for line in lines] + texts[len(lines) :]
             self._render_lines(texts, views, waiting=len(queued))
 
@@ -223,6 +225,7 @@ class SeatApp(App[None]):
     def _render_lines(self, texts: list[Text], views: list[RenderableType], waiting: int) -> None:
         box = self.query_one("#lines", VerticalScroll)
         box.remove_children()
+        self.drawn = True
         if not texts:
             box.mount(Static(welcome_text(self.participant, self._others()), id="welcome"))
             self.shown = texts
@@ -234,11 +237,6 @@ class SeatApp(App[None]):
         )
         box.scroll_end(animate=False)
         self.shown = texts
-
-    @property
-    def _drawn(self) -> bool:
-        """Whether the lines (or the first screen) are in the view yet."""
-        return bool(self.query_one("#lines", VerticalScroll).children)
 
     def _others(self) -> list[str]:
         """Who else has a seat in this space (as the conversation records them)."""
