@@ -31,6 +31,7 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.seat_view import seat_lines
@@ -223,7 +224,10 @@ class SeatApp(App[None]):
         return Group(line_header(line, self.participant), words)
 
     def _render_lines(self, texts: list[Text], views: list[RenderableType], waiting: int) -> None:
-        box = self.query_one("#lines", VerticalScroll)
+        try:
+            box = self.query_one("#lines", VerticalScroll)
+        except NoMatches:  # the seat is closing: a last change it followed is not drawn
+            return
         box.remove_children()
         self.drawn = True
         if not texts:
