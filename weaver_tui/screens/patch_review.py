@@ -46,6 +46,7 @@ from agents.patch_review.patches import (
     line_span,
     reject_patch,
 )
+from storage.hidden_characters import reveal_hidden
 from storage.printable import printable
 from weaver_tui.widgets.footer import WeaverFooter
 
@@ -167,7 +168,7 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         return Content.from_markup(
             f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
             "[dim]$span proposed by the ide-helper; nothing is written until you accept[/]",
-            path=printable(self.patch.path),
+            path=reveal_hidden(printable(self.patch.path)),
             added=added,
             removed=removed,
             span=line_span(self.patch.start_line, self.patch.end_line),
@@ -181,7 +182,9 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         view's own background (not the style's), so it sits in the theme like the rest."""
         text = self.query_one("#review-diff-text", Static)
         # the diff quotes a project file and the model's edit: shown printable
-        diff = printable(self.patch.diff).rstrip("\n") or "(the patch changes nothing)"
+        diff = (
+            reveal_hidden(printable(self.patch.diff)).rstrip("\n") or "(the patch changes nothing)"
+        )
         syntax = Syntax(
             diff,
             "diff",

@@ -19,6 +19,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from storage.hidden_characters import reveal_bidi_controls
 from storage.printable import printable
 from weaver_tui.widgets.message_view.palette import Palette
 
@@ -175,10 +176,11 @@ def render_block(
     Every body line of the view is rendered here, from the whole block (a streamed escape
     sequence is whole by then), so this is where stored and streamed text is made printable:
     markdown-it keeps ``ESC`` bytes in code blocks and link targets, and Rich keeps them too.
+    A bidi override shows as ``<U+202E>``, so no span is drawn in another order than it reads.
     """
     from weaver_tui.widgets.message_view.rich_markdown import ChatMarkdown
 
-    source = printable(close_open_fence(block) if tail else block.source)
+    source = reveal_bidi_controls(printable(close_open_fence(block) if tail else block.source))
     markdown = ChatMarkdown(
         source,
         code_theme=palette.code_theme,

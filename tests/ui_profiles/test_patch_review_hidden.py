@@ -1,0 +1,26 @@
+"""A patch cannot hide code from its reviewer: a bidi override or an invisible character in
+the new text shows in the review as ``<U+XXXX>``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from agents.patch_review.patches import make_patch
+from tests.ui_profiles.conftest import SIZE, ScreenHost
+from weaver_tui.screens.patch_review import PatchReviewScreen
+
+
+async def test_the_review_shows_a_bidi_override_and_a_zero_width_space(project: Path) -> None:
+    hidden = 'access = "user\u202e \u2066// admin\u2069 \u2066"\nname = "ad\u200bmin"\n'
+    patch = make_patch(project, "src/check.py", 1, 0, hidden)
+    app = ScreenHost(lambda: PatchReviewScreen(patch, project), "weaver-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one("#review-diff-text", Static)
+        shown = "\n".join(text.render_line(y).text for y in range(text.size.height))
+    assert "<U+202E>" in shown
+    assert "<U+2066>" in shown
+    assert "<U+200B>" in shown
+    assert "\u202e" not in shown
