@@ -46,14 +46,19 @@ class ApprovalQuestion:
     server: str
     args: dict[str, Any]
     call_id: str
+    identity: str = ""
+    """What the server said the tool is when it was listed (``tool_identity``)."""
 
     @property
     def key(self) -> str:
-        return f"{self.server}/{self.tool}" if self.server else self.tool
+        """What an "always" answer approves: this server's tool as it is listed now, so a
+        renamed, redescribed, re-schemed or new tool is asked about again."""
+        key = f"{self.server}/{self.tool}" if self.server else self.tool
+        return f"{key}@{self.identity}" if self.identity else key
 
     def as_value(self) -> dict[str, Any]:
         return {"kind": INTERRUPT_KIND, "tool": self.tool, "server": self.server,
-                "args": self.args, "call_id": self.call_id}  # fmt: skip
+                "args": self.args, "call_id": self.call_id, "identity": self.identity}  # fmt: skip
 
     @classmethod
     def of(cls, value: Any) -> ApprovalQuestion | None:
@@ -61,7 +66,8 @@ class ApprovalQuestion:
         for item in value if isinstance(value, list | tuple) else [value]:
             if isinstance(item, Mapping) and item.get("kind") == INTERRUPT_KIND:
                 return cls(str(item.get("tool")), str(item.get("server") or ""),
-                           dict(item.get("args") or {}), str(item.get("call_id")))  # fmt: skip
+                           dict(item.get("args") or {}), str(item.get("call_id")),
+                           str(item.get("identity") or ""))  # fmt: skip
         return None
 
 
@@ -90,7 +96,8 @@ def _question(call: ToolCall, tool: BaseTool | None) -> tuple[str | None, Approv
     meta = (tool.metadata if tool is not None else None) or {}
     mode = meta.get("approval")
     question = ApprovalQuestion(call["name"], str(meta.get("mcp_server") or ""),
-                                _printable_args(call["args"]), str(call["id"]))  # fmt: skip
+                                _printable_args(call["args"]), str(call["id"]),
+                                str(meta.get("mcp_identity") or ""))  # fmt: skip
     return (mode if isinstance(mode, str) else None), question
 
 

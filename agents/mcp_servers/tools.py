@@ -8,6 +8,7 @@ before the tool node's own, per-turn limit. Nothing in it is ever run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,6 +30,18 @@ APPROVAL_KEY: Final = "approval"
 """Tool metadata: ``ask``, ``always`` or ``never`` (see :mod:`agents.graph.approval`)."""
 SERVER_KEY: Final = "mcp_server"
 """Tool metadata: the name of the server the tool belongs to."""
+IDENTITY_KEY: Final = "mcp_identity"
+"""Tool metadata: what the server said the tool is (:func:`tool_identity`)."""
+
+
+def tool_identity(tool: Tool) -> str:
+    """A digest of everything the server says a tool is: its name, its description and its
+    input schema. An approval holds for the tool as it was listed when the user answered;
+    a server that renames a tool, rewrites what it does or adds one (``tools/list_changed``)
+    lists a tool no earlier answer covers."""
+    said = json.dumps([tool.name, tool.description or "", tool.inputSchema or {}],
+                      sort_keys=True, ensure_ascii=False, default=str)  # fmt: skip
+    return hashlib.sha256(said.encode()).hexdigest()[:16]
 
 
 def result_text(result: CallToolResult) -> str:
@@ -72,5 +85,9 @@ def mcp_tool(connection: McpConnection, tool: Tool) -> BaseTool:
         description=_description(server, tool),
         args_schema=dict(tool.inputSchema or {"type": "object", "properties": {}}),
         coroutine=call,
-        metadata={APPROVAL_KEY: server.approve, SERVER_KEY: server.name},
+        metadata={
+            APPROVAL_KEY: server.approve,
+            SERVER_KEY: server.name,
+            IDENTITY_KEY: tool_identity(tool),
+        },
     )

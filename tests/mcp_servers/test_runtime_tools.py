@@ -187,7 +187,32 @@ async def test_always_is_remembered_for_the_conversation_only(
         await runtime.aclose()
     assert ran(tickets_http.log) == ["lookup_ticket 1", "lookup_ticket 2"]
     meta = store.get_conversation(conversation_id).meta
-    assert meta[APPROVED_KEY] == ["tickets/lookup_ticket"]
+    [approved] = meta[APPROVED_KEY]
+    assert approved.startswith("tickets/lookup_ticket@")
+
+
+async def test_always_approves_the_tool_as_it_was_listed_not_a_changed_one(
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets_http: SharedTickets,
+) -> None:
+    """An answer given when the server listed the tool otherwise (another description or
+    schema, after ``tools/list_changed``), or for its name alone, approves nothing now."""
+    fake_openai.script(_lookup("1"), Reply("One."))
+    runtime = _runtime(store, checkpointer, tickets_http())
+    conversation = store.create_conversation(profile="ide-helper", title="t")
+    store.update_conversation_meta(
+        conversation.id,
+        **{APPROVED_KEY: ["tickets/lookup_ticket", "tickets/lookup_ticket@0123456789abcdef"]},
+    )
+    try:
+        events = await _send(runtime, openai_model(), "ticket 1?", conversation_id=conversation.id)
+        assert _finished(events).paused
+    finally:
+        await runtime.aclose()
+    assert ran(tickets_http.log) == []
 
 
 async def test_never_and_headless_refusal_never_run_the_call(
