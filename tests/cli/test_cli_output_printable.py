@@ -133,3 +133,15 @@ def test_only_the_verbs_that_own_the_terminal_are_left_unfiltered() -> None:
                          ("atom", "check"), ("kb", "add"), ("space", "open"),
                          ("space", "close"), ("memory", "list"), ("import", None)]:  # fmt: skip
         assert not owns_the_terminal(verb, action), verb
+
+
+def test_a_progress_line_keeps_its_leading_carriage_return_and_nothing_else() -> None:
+    import io
+
+    from weaver_tui.cli.output import PrintableStream
+
+    out = io.StringIO()
+    stream = PrintableStream(out)
+    stream.write("\r[##  ] 2/4 notes.md")
+    stream.write("\rsafe\rEVIL\x1b]52;c;x\x07")
+    assert out.getvalue() == "\r[##  ] 2/4 notes.md\rsafeEVIL"

@@ -27,13 +27,18 @@ from storage.printable import printable
 
 
 class PrintableStream:
-    """A text stream that writes to ``stream`` only what :func:`printable` keeps."""
+    """A text stream that writes to ``stream`` only what :func:`printable` keeps, and a carriage
+    return at the very start of a write: a progress line (``kb add``) redraws itself with one,
+    and one at the start can only return to the line it writes, never hide a later word."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(printable(text))
+        if text.startswith("\r"):
+            self._stream.write("\r" + printable(text[1:]))
+        else:
+            self._stream.write(printable(text))
         return len(text)
 
     def writelines(self, lines: Any) -> None:
