@@ -344,7 +344,9 @@ class WeaverApp(App[None]):
                 "the first frame's theme differs from the validated one",
                 extra={"theme": settings.ui.theme, "early": self.services.early.theme},
             )
-            wanted = settings.ui.theme if settings.ui.theme in self.available_themes else DEFAULT_THEME
+            wanted = (
+                settings.ui.theme if settings.ui.theme in self.available_themes else DEFAULT_THEME
+            )
             self._saved_theme = wanted  # already the saved one: do not write the config
             self.theme = wanted
         self.settings_validated_signal.publish(settings)

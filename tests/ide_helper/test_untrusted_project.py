@@ -53,7 +53,9 @@ def test_git_runs_no_program_the_repository_names(git_project: Path, marker: Pat
     assert not marker.exists()
 
 
-def test_a_folder_linked_out_of_the_root_is_never_searched(git_project: Path, tmp_path: Path) -> None:
+def test_a_folder_linked_out_of_the_root_is_never_searched(
+    git_project: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     write(outside, "secret.py", "greet = 'the outside secret'\n")

@@ -52,7 +52,9 @@ def test_indexing_again_reads_only_what_changed_and_forgets_what_is_gone(tmp_pat
         assert (again.updated, again.unchanged) == (0, 1)
 
 
-def test_links_fifos_and_big_files_are_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_links_fifos_and_big_files_are_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import agents.profiles.paper_pilot.knowledge.index as module
 
     outside = tmp_path / "outside"

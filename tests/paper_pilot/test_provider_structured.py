@@ -81,7 +81,9 @@ def synthesis_bodies(fake: FakeOpenAI) -> list[dict[str, Any]]:
 
 
 async def test_a_thinking_model_that_refuses_a_forced_tool_still_answers_with_citations(
-    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, refuses=frozenset({"tool_choice"}))
@@ -106,7 +108,9 @@ async def test_a_thinking_model_that_refuses_a_forced_tool_still_answers_with_ci
 
 
 async def test_json_in_a_fence_from_a_server_that_ignores_tool_choice_is_read(
-    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     pilot, store = runtime
     answers = StructuredAnswers(ANSWERS, ANSWER, style="fence")
@@ -121,7 +125,10 @@ async def test_json_in_a_fence_from_a_server_that_ignores_tool_choice_is_read(
 
 
 async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_remembered(
-    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle], tmp_path: Path
+    runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tmp_path: Path,
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, style="prose")
@@ -142,7 +149,9 @@ async def test_prose_without_json_is_no_verdict_the_answer_unchecked_and_not_rem
 
 
 async def test_a_model_without_tools_still_runs_every_structured_step(
-    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     pilot, store = runtime
     fake_openai.default = StructuredAnswers(ANSWERS, ANSWER, refuses=frozenset({"tools"}))
@@ -181,7 +190,9 @@ async def test_the_system_prompt_its_override_and_the_instructions_reach_every_c
 
 
 async def test_synthesis_of_a_follow_up_gets_the_users_words_and_the_recent_turns(
-    runtime: tuple[AgentRuntime, SqliteConversationStore], fake_openai: FakeOpenAI, openai_model: Callable[..., ChatModelHandle]
+    runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
 ) -> None:
     pilot, store = runtime
     conversation = store.create_conversation("paper-pilot", "research")

@@ -54,7 +54,9 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     assert any("retrieve:" in line for line in turn.stages)
 
 
-async def test_the_comparison_plans_every_query_and_retrieves_them_together(notes_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
+async def test_the_comparison_plans_every_query_and_retrieves_them_together(
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "Compare DPO and RLHF in terms of cost")
@@ -82,7 +84,9 @@ async def test_a_comparison_ends_each_named_thing_where_the_question_goes_on(
     assert [q.split()[0] for q in rewoo["queries"]] == ["ReWOO", "ReAct"]
 
 
-async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(notes_runtime: tuple[AgentRuntime, SqliteConversationStore]) -> None:
+async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
+) -> None:
     runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "What is the capital of France?")

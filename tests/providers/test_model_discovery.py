@@ -49,5 +49,7 @@ def test_a_server_that_cannot_list_says_a_model_must_be_named(tmp_path: Path) ->
 
 
 def test_a_server_that_is_not_listening_is_named_as_unreachable() -> None:
-    with pytest.raises(ConfigError, match=r"Cannot connect to the server at http://127\.0\.0\.1:9/v1"):
+    with pytest.raises(
+        ConfigError, match=r"Cannot connect to the server at http://127\.0\.0\.1:9/v1"
+    ):
         make_chat_model(_config("http://127.0.0.1:9/v1"))

@@ -83,7 +83,11 @@ async def test_streamed_tool_calls_are_assembled_from_split_arguments(
     fake_openai: FakeOpenAI, fake_model: Callable[..., ChatModelHandle]
 ) -> None:
     calls = [
-        ToolCall("read_file", {"path": "agents/providers/__init__.py", "start_line": 10}, argument_chunks=5),
+        ToolCall(
+            "read_file",
+            {"path": "agents/providers/__init__.py", "start_line": 10},
+            argument_chunks=5,
+        ),
         ToolCall("read_file", {"path": "README.md"}, id="call_readme"),
     ]
     fake_openai.script(Reply("Let me look.", tool_calls=calls, lockstep=True))

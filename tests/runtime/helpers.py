@@ -15,7 +15,9 @@ from storage.models import MessageRecord
 from storage.sqlite_store import SqliteConversationStore
 
 
-def new_turn(store: SqliteConversationStore, profile: str, text: str, parent_id: str | None = None) -> MessageRecord:
+def new_turn(
+    store: SqliteConversationStore, profile: str, text: str, parent_id: str | None = None
+) -> MessageRecord:
     """A conversation (or the given parent's) with a committed user record."""
     if parent_id is None:
         conversation = store.create_conversation(profile, "test")

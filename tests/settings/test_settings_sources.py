@@ -131,7 +131,9 @@ def test_agent_log_redact_content_is_honoured(
     assert load_settings().logging.redact_content is expected
 
 
-def test_agent_log_redact_content_beats_the_yaml_file(config_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agent_log_redact_content_beats_the_yaml_file(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write(config_file, "log_redact_content: false\n")
     monkeypatch.setenv("AGENT_LOG_REDACT_CONTENT", "true")
 

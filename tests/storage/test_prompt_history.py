@@ -10,7 +10,9 @@ from storage.conversations import PROMPT_HISTORY_CHARS
 from storage.sqlite_store import SqliteConversationStore
 
 
-def test_recent_prompts_are_distinct_newest_first_and_per_profile(store: SqliteConversationStore) -> None:
+def test_recent_prompts_are_distinct_newest_first_and_per_profile(
+    store: SqliteConversationStore,
+) -> None:
     conversation = store.create_conversation("ide-helper", "one")
     parent = None
     for text in ["alpha", "beta", "alpha", "x" * (PROMPT_HISTORY_CHARS + 1), "gamma"]:

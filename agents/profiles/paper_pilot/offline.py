@@ -143,7 +143,9 @@ def refine(turn: OfflineTurn) -> Reply:
     return turn.answer({"query": " ".join(terms) or question})
 
 
-def synthesize_text(question: str, chunks: Sequence[Mapping[str, Any]], prior: Sequence[str]) -> str:
+def synthesize_text(
+    question: str, chunks: Sequence[Mapping[str, Any]], prior: Sequence[str]
+) -> str:
     """The passages' sentences most about ``question``, quoted and cited; or, when no passage
     is about it, a plain sentence that cites nothing."""
     wanted = {t[:5] for t in query_terms(question)}
