@@ -146,11 +146,12 @@ async def capped_stdio_session(
     who: str = "knowledge server",
     errlog: TextIO | None = None,
     initialize: bool = True,
+    message_handler: Any = None,
 ) -> AsyncIterator[ClientSession]:
     """A session to the stdio server ``connection`` names (``command``, ``args``, ``env``,
     ``cwd``), initialised unless ``initialize`` is false; the server is stopped when the block
     ends. ``who`` names the server in the mark of a cut answer; its stderr goes to ``errlog``
-    when given, else to the log."""
+    when given, else to the log; ``message_handler`` gets the server's notifications."""
     command = [str(connection["command"]), *map(str, connection.get("args") or [])]
     process = await anyio.open_process(
         command,
@@ -167,7 +168,7 @@ async def capped_stdio_session(
             if process.stderr is not None:
                 tasks.start_soon(_log_errors, process.stderr)
             try:
-                async with ClientSession(read, write) as session:
+                async with ClientSession(read, write, message_handler=message_handler) as session:
                     if initialize:
                         await session.initialize()
                     yield session

@@ -38,7 +38,7 @@ def _reason(exc: BaseException) -> str:
 
 @contextlib.asynccontextmanager
 async def _open_session(
-    server: McpServerConfig, stderr: StderrToLog | None
+    server: McpServerConfig, stderr: StderrToLog | None, message_handler: Any
 ) -> AsyncIterator[ClientSession]:
 
     if server.transport == "stdio":
@@ -53,7 +53,11 @@ async def _open_session(
             "env": {**get_default_environment(), **server.env},
         }  # fmt: skip
         opened = capped_stdio_session(
-            params, who="MCP server", errlog=stderr.file, initialize=False
+            params,
+            who="MCP server",
+            errlog=stderr.file,
+            initialize=False,
+            message_handler=message_handler,
         )
         async with opened as session:
             yield session
@@ -65,6 +69,7 @@ async def _open_session(
         connection: Any = {
             "transport": "streamable_http", "url": server.url, "headers": dict(server.headers),
             "httpx_client_factory": capped_http_client,
+            "session_kwargs": {"message_handler": message_handler},
         }  # fmt: skip
         async with create_session(connection) as session:
             yield session
@@ -90,6 +95,8 @@ class McpConnection:
         """Why the server is not usable, in one sentence (``None`` while it is)."""
         self.tools: list[Tool] = []
         """The tools the server listed (before the allowlist)."""
+        self.listing_changed = False
+        """The server said ``tools/list_changed``: :meth:`relist` reads the list again."""
         self._session: ClientSession | None = None
         self._ready: asyncio.Future[None] | None = None
         self._closing = asyncio.Event()
@@ -130,7 +137,7 @@ class McpConnection:
         assert self._ready is not None
         stderr = StderrToLog(self.server.name) if self.server.transport == "stdio" else None
         try:
-            async with _open_session(self.server, stderr) as session:
+            async with _open_session(self.server, stderr, self._on_message) as session:
                 await session.initialize()
                 listed = await session.list_tools()
                 self.tools = list(listed.tools)
@@ -151,6 +158,34 @@ class McpConnection:
                 stderr.close()
             if not self._ready.done():
                 self._ready.set_exception(McpServerError("the session ended"))
+
+    async def _on_message(self, message: object) -> None:
+        """A server's notification: ``tools/list_changed`` marks the listing to be read again
+        (by the next turn: the session's reader must not wait on a request of its own)."""
+        from mcp import types
+
+        if isinstance(message, types.ServerNotification) and isinstance(
+            message.root, types.ToolListChangedNotification
+        ):
+            self.listing_changed = True
+
+    async def relist(self) -> None:
+        """Read the server's tools again if it said they changed. Each tool is then what the
+        new listing says (an approval follows the tool's identity, not its name); a listing
+        that cannot be read keeps the old one and is said in the log."""
+        session = self._session
+        if not self.listing_changed or session is None or self.state != "ready":
+            return
+        self.listing_changed = False
+        try:
+            listed = await asyncio.wait_for(session.list_tools(), START_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 (the old listing stays; the log says why)
+            logger.warning("mcp tools not listed again", extra={"server": self.server.name,
+                                                               "error": self._reason(exc)})  # fmt: skip
+            return
+        self.tools = list(listed.tools)
+        logger.info("mcp tools listed again", extra={"server": self.server.name,
+                                                    "tools": [t.name for t in self.tools]})  # fmt: skip
 
     # the limit is named in the sentence the user reads, so it is a parameter, not a scope
     async def call(self, tool: str, args: dict[str, Any], timeout: float) -> CallToolResult:  # noqa: ASYNC109

@@ -121,6 +121,7 @@ class McpToolbox:
         profile's own) or an earlier server's is left out, saying so."""
         servers = [s for s in self.serving(profile, takes_tools=takes_tools) if s.name not in off]
         connections = await asyncio.gather(*(self._connection(s) for s in servers))
+        await asyncio.gather(*(c.relist() for c in connections))
         tools: list[BaseTool] = []
         problems: list[str] = []
         names = set(taken)

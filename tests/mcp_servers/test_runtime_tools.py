@@ -352,3 +352,35 @@ async def test_open_mcp_tools_returns_the_tools_and_the_failures(
         assert "'gone' could not be started" in problem
     finally:
         await toolset.aclose()
+
+
+async def test_tools_list_changed_is_followed_and_the_new_tool_is_not_yet_approved(
+    store: SqliteConversationStore,
+    checkpointer: BaseCheckpointSaver[Any],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    tickets: Callable[..., McpServerConfig],
+    tickets_log: Path,
+) -> None:
+    """A server that adds a tool and says ``tools/list_changed``: the next turn offers the new
+    tool, and the conversation's earlier "always" (for another tool) does not approve it."""
+    fake_openai.script(_lookup("1"), Reply("One."),
+                       Reply(tool_calls=[ToolCall("grow_tools", {})]), Reply("Grown."),
+                       Reply(tool_calls=[ToolCall("escalate_ticket", {"ticket_id": "1"})]),
+                       Reply("Escalated."))  # fmt: skip
+    model = openai_model()
+    runtime = _runtime(store, checkpointer, tickets(approve="ask"))
+    try:
+        paused = store.get_message(_finished(await _send(runtime, model, "ticket 1?")).leaf_id)
+        conversation_id = paused.conversation_id
+        async for _ in runtime.resume_turn(conversation_id=conversation_id, record_id=paused.id,
+                                           value=approval_value("always"), model=model):  # fmt: skip
+            pass
+        await _send(runtime, model, "grow", conversation_id=conversation_id,
+                    tool_approval="approve")  # fmt: skip
+        escalated = await _send(runtime, model, "escalate 1", conversation_id=conversation_id)
+    finally:
+        await runtime.aclose()
+    assert "escalate_ticket" in _tool_names(fake_openai.chat_requests[-1].body)
+    assert _finished(escalated).paused
+    assert ran(tickets_log) == ["lookup_ticket 1", "grow_tools"]

@@ -106,7 +106,7 @@ async def test_the_list_shows_each_server_and_a_tool_switched_off_stays_off(
         await send(pilot, "hello")
         screen = await _open_list(pilot)
         assert "ready" in _line(screen, "tickets")
-        assert "4 tools" in _line(screen, "tickets")
+        assert "5 tools" in _line(screen, "tickets")
         assert "[on]" in _line(screen, "lookup_ticket")
         broken = _line(screen, "broken")
         assert "failed" in broken

@@ -78,6 +78,21 @@ def stop_server(ctx: Context) -> str:  # type: ignore[type-arg]
     os._exit(3)
 
 
+def escalate_ticket(ticket_id: str, ctx: Context) -> str:  # type: ignore[type-arg]
+    """Escalate a ticket to the on-call engineer."""
+    _ran(ctx, f"escalate_ticket {ticket_id}")
+    return f"Ticket {ticket_id} is escalated."
+
+
+@server.tool()
+async def grow_tools(ctx: Context) -> str:  # type: ignore[type-arg]
+    """Add the tool escalate_ticket and tell the client its tool list changed."""
+    _ran(ctx, "grow_tools")
+    server.add_tool(escalate_ticket)
+    await ctx.session.send_tool_list_changed()
+    return "escalate_ticket added"
+
+
 def main() -> None:
     print(STDERR_LINE, file=sys.stderr, flush=True)
     if "--http-fd" in sys.argv:
