@@ -24,7 +24,10 @@ def _tool_turn(
         call.id,
         meta={"tool_call_id": f"call-{tool}", "name": tool},
     )
-    return store.add_message(conversation_id, "assistant", f"Used {tool}.", result.id)
+    usage = {"input_tokens": 120, "output_tokens": 7, "total_tokens": 127, "cached_tokens": 100}
+    return store.add_message(
+        conversation_id, "assistant", f"Used {tool}.", result.id, meta={"turn_usage": usage}
+    )
 
 
 async def test_flipping_a_reply_version_shows_that_versions_tools(services: Services) -> None:
@@ -49,6 +52,8 @@ async def test_flipping_a_reply_version_shows_that_versions_tools(services: Serv
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert names() == ["search_code"]
+        usage = str(screen.tools.query_one("#tool-usage").render())
+        assert "120 in (100 cached)" in usage  # that turn's usage, as its reply keeps it
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert names() == ["list_files"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
@@ -27,6 +27,7 @@ from agents.runtime.events import Usage
 from agents.runtime.usage_tally import usage_line
 from storage.models import MessageRecord
 from storage.printable import printable
+from storage.usage_text import usage_text
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARGS_WIDTH = 25
@@ -218,7 +219,7 @@ class ToolStatusPane(Vertical):
 
     def on_mount(self) -> None:
         self._frame = 0
-        self._usage: tuple[Usage | None, float | None] = (None, None)
+        self._usage: tuple[Usage | Mapping[str, Any] | None, float | None] = (None, None)
         self._spinner = self.set_interval(0.1, self._spin, pause=True)
 
     @property
@@ -242,9 +243,15 @@ class ToolStatusPane(Vertical):
         self.query_one("#tool-empty").display = True
         return self.query(ToolRow).remove()
 
-    def show_stored_turn(self, reply_id: str | None, tool_records: Sequence[MessageRecord]) -> None:
+    def show_stored_turn(
+        self,
+        reply_id: str | None,
+        tool_records: Sequence[MessageRecord],
+        usage: Mapping[str, Any] | None = None,
+    ) -> None:
         """Show the tools of the turn on screen (another branch was checked out): a finished
-        row per stored tool result, or nothing when that turn ran none."""
+        row per stored tool result, or nothing when that turn ran none, and the turn's usage
+        as its reply keeps it (``meta["turn_usage"]``)."""
         self._forget_rows()
         self.turn_reply_id = reply_id
         for record in tool_records:
@@ -259,7 +266,7 @@ class ToolStatusPane(Vertical):
                 str(error) if error else record.content,
                 float(duration) if isinstance(duration, int | float) else None,
             )
-        self.set_usage(None, None)
+        self.set_usage(usage, None)
 
     def tool_started(self, call_id: str, name: str, args: dict[str, Any]) -> None:
         self._add(ToolRow(f"tool:{call_id}", name, short_args(args), kind="tool"))
@@ -288,13 +295,16 @@ class ToolStatusPane(Vertical):
         if state != "running":
             row.finish(state, "", (time.monotonic() - row.started) * 1000)
 
-    def set_usage(self, usage: Usage | None, latency_ms: float | None) -> None:
+    def set_usage(self, usage: Usage | Mapping[str, Any] | None, latency_ms: float | None) -> None:
         """Show the last turn's token usage (with the cached and reasoning tokens and the cost
-        where the server reported them) and latency (either may be unknown)."""
+        where the server reported them; live, or as a stored reply keeps it) and latency
+        (either may be unknown)."""
         self._usage = (usage, latency_ms)
         parts: list[str] = []
-        if usage is not None:
+        if isinstance(usage, Usage):
             parts.append(usage_line(usage))
+        elif usage is not None:
+            parts.append(usage_text(usage))
         if latency_ms is not None and self.show_timings:
             parts.append(format_duration(latency_ms))
         self.query_one("#tool-usage", Static).update(" · ".join(parts))

@@ -156,8 +156,11 @@ class PathPresenter:
                 record_id for record_id in turn if readable is not None and record_id in readable
             ]
         records = [state.index.get(record_id) for record_id in reversed(turn)]
+        usage = state.index.get(leaf).meta.get("turn_usage") if leaf is not None else None
         self._surface.tools.show_stored_turn(
-            leaf, [record for record in records if record.role == "tool"]
+            leaf,
+            [record for record in records if record.role == "tool"],
+            usage if isinstance(usage, dict) else None,
         )
 
     def append_sent(self, user_id: str) -> bool:
