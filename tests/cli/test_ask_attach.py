@@ -148,3 +148,25 @@ def test_the_offline_helper_reads_an_attached_file_and_proposes_no_change_unaske
     with sqlite3.connect(tmp_path / "data" / "weaver.db") as db:
         tools = [row[0] for row in db.execute("SELECT content FROM messages WHERE role = 'tool'")]
     assert not any("patch" in text.lower() for text in tools)
+
+
+def test_a_rename_in_a_missing_file_or_no_file_changes_no_other_file(
+    weaver: Weaver, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    """The demo renames only in the file the words name: a missing one is read and fails, no
+    file named is a sentence asking for it; another file that mentions the name is never
+    edited in its place."""
+    notes = "Call load_config() once.\n"
+    (tmp_path / "notes.md").write_text(notes, encoding="utf-8")
+    for request in (
+        "rename `load_config` to `read_config` in src/missing.py",
+        "rename `load_config` to `read_config`",
+    ):
+        done = ask(weaver, fake_openai, "--profile", "ide-helper", request,
+                   WEAVER_PROVIDER="offline")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "propose_edit" not in done.stderr
+    assert (tmp_path / "notes.md").read_text(encoding="utf-8") == notes
+    with sqlite3.connect(tmp_path / "data" / "weaver.db") as db:
+        tools = [row[0] for row in db.execute("SELECT content FROM messages WHERE role = 'tool'")]
+    assert not any("patch" in text.lower() for text in tools)

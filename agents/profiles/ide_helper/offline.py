@@ -26,6 +26,7 @@ CAN = (
     '`` `load config` `` or `"load config"`) or a code name like `load_config`, and rename a '
     "literal: type `` rename `old` to `new` in path/to/file.py ``."
 )
+NAME_THE_FILE = "Name the file: type `` rename `old` to `new` in path/to/file.py ``."
 LIST_WORDS = frozenset({"list", "files", "ls", "tree", "folders", "structure"})
 PREVIEW = 15
 BLOCK = 60
@@ -42,6 +43,9 @@ class Ask:
     term: str | None = None
     rename: tuple[str, str] | None = None
     wants_list: bool = False
+    missing: tuple[str, ...] = ()
+    """Paths the words name that are not files of the project (a rename there reads them,
+    fails, and changes nothing: never another file instead)."""
 
     @property
     def empty(self) -> bool:
@@ -73,7 +77,7 @@ def read_ask(text: str, root: Path | None) -> Ask:
     """The signals in ``text``; with a project ``root``, paths are checked against it."""
     literals = quoted(text)
     tokens = [t.strip(_EDGE).rstrip(".") for t in text.split()]
-    files, folders, globs, names = [], [], [], []
+    files, folders, globs, names, missing = [], [], [], [], []
     for token in dict.fromkeys(t.removeprefix("./") for t in tokens if t):
         safe = not token.startswith("/") and ".." not in token.split("/")
         if "*" in token:
@@ -82,6 +86,8 @@ def read_ask(text: str, root: Path | None) -> Ask:
             folders.append(token.rstrip("/"))
         elif safe and _pathlike(token) and (root is None or (root / token).is_file() or "/" not in token):  # fmt: skip
             files.append(token)
+        elif safe and _pathlike(token):
+            missing.append(token)
         elif _code_like(token):
             names.append(token.removesuffix("()"))
     words = {w.lower().strip(_EDGE + ".") for w in text.split()}
@@ -96,6 +102,7 @@ def read_ask(text: str, root: Path | None) -> Ask:
         term=None if rename else (terms[0] if terms else None),
         rename=rename,
         wants_list=bool(words & LIST_WORDS),
+        missing=tuple(missing),
     )
 
 
@@ -110,6 +117,8 @@ def agent(turn: OfflineTurn) -> Reply:
         return Reply(text=_preface(calls), calls=tuple(calls))
     if results:
         return Reply(text=answer(ask, results))
+    if ask.rename and not (ask.files or ask.missing):
+        return Reply(text=cannot("guess which file to rename in", NAME_THE_FILE))
     if ask.empty and not ask.wants_list:
         return Reply(text=cannot("answer questions about code in general", CAN))
     return Reply(text=cannot("use the project's tools in this turn", CAN))
@@ -148,15 +157,13 @@ def _listed(results: list[ToolResult], name: str) -> list[str]:
 
 
 def _plan_rename(ask: Ask, rename: tuple[str, str], results: list[ToolResult]) -> list[PlannedCall]:
+    """Read the file the words name, then propose the rename in it: only there (a file named
+    but missing is read, fails and changes nothing; with no file named, nothing is planned)."""
     old, new = rename
-    path = ask.files[0] if ask.files else None
-    if path is None:
-        hits = [
-            h for r in results if r.name == SEARCH and not r.is_error for h in hits_of(r.content)
-        ]
-        if not hits:
-            return [PlannedCall(SEARCH, {"query": old})]
-        path = hits[0][0]
+    named = [*ask.files, *ask.missing]
+    if not named:
+        return []
+    path = named[0]
     calls = _read(path, results)
     read = next((r for r in reversed(results) if r.name == READ and not r.is_error), None)
     if read is not None and not any(r.name == EDIT for r in results):
