@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.await_remove import AwaitRemove
@@ -23,11 +23,12 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from agents.runtime.events import Usage
-from agents.runtime.usage_tally import usage_line
 from storage.models import MessageRecord
 from storage.printable import printable
 from storage.usage_text import usage_text
+
+if TYPE_CHECKING:  # the agent stack is imported after the first frame, never for this pane
+    from agents.runtime.events import Usage
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARGS_WIDTH = 25
@@ -301,10 +302,8 @@ class ToolStatusPane(Vertical):
         (either may be unknown)."""
         self._usage = (usage, latency_ms)
         parts: list[str] = []
-        if isinstance(usage, Usage):
-            parts.append(usage_line(usage))
-        elif usage is not None:
-            parts.append(usage_text(usage))
+        if usage is not None:
+            parts.append(usage_text(usage if isinstance(usage, Mapping) else usage.as_meta()))
         if latency_ms is not None and self.show_timings:
             parts.append(format_duration(latency_ms))
         self.query_one("#tool-usage", Static).update(" · ".join(parts))
