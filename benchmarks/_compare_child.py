@@ -124,9 +124,10 @@ def launch(counts: list[int]) -> None:
     sys.exit(code)
 
 
-def early(delay: float, tokens: int) -> None:
-    """``launch``, then ``delay`` seconds after the first ``Ready`` one message of ``tokens``
-    tokens typed into the focused composer and sent (see the module)."""
+def _command_then(work: Any, argv: list[str], waiting: Any = None) -> None:
+    """The real command (``weaver_tui.cli.main(argv)``), headless at 120x40, stamping frames
+    (``waiting``: the first frame to stamp), running ``work(app, ready)`` from its first
+    ``Ready``; each dict ``work`` returns is printed, then the process exits with its code."""
     from weaver_tui import cli
 
     make = cli._make_app
@@ -134,18 +135,34 @@ def early(delay: float, tokens: int) -> None:
 
     def headless(services: Any, args: Any) -> Any:
         app: Any = _stamp(make(services, args))
+        app.waiting = waiting and (lambda: waiting(app))
         app_class: Any = type(app)
         run = app_class.run
 
         def on_ready(self: Any) -> None:
             ready = time.monotonic()
-            self.run_worker(typed_then_exit(self, ready), group="bench")
+            self.run_worker(then_exit(self, ready), group="bench")
 
         app_class.on_ready = on_ready
         app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
         return app
 
-    async def typed_then_exit(app: Any, ready: float) -> None:
+    async def then_exit(app: Any, ready: float) -> None:
+        results.append(await work(app, ready))
+        app.exit()
+
+    cli._make_app = headless
+    code = cli.main(argv)
+    for result in results:
+        emit(**result)
+    sys.exit(code)
+
+
+def early(delay: float, tokens: int) -> None:
+    """``launch``, then ``delay`` seconds after the first ``Ready`` one message of ``tokens``
+    tokens typed into the focused composer and sent (see the module)."""
+
+    async def typed(app: Any, ready: float) -> dict[str, Any]:
         from textual.pilot import Pilot
 
         # The delay is what is measured (a user who types at once), not a wait for a state.
@@ -157,14 +174,9 @@ def early(delay: float, tokens: int) -> None:
         started = time.monotonic()
         await Pilot(app).press("enter")
         await _until(lambda: app.shown_at is not None)
-        results.append({"elapsed": app.shown_at - started, "ready": ready, "sent": started})
-        app.exit()
+        return {"elapsed": app.shown_at - started, "ready": ready, "sent": started}
 
-    cli._make_app = headless
-    code = cli.main([])
-    for result in results:
-        emit(**result)
-    sys.exit(code)
+    _command_then(typed, [])
 
 
 OPEN_LAST = "Message 1999:"
@@ -173,35 +185,14 @@ OPEN_LAST = "Message 1999:"
 
 def open_big() -> None:
     """The command opening the big conversation, to the frame showing its last message."""
-    from weaver_tui import cli
 
-    make = cli._make_app
-    results: list[dict[str, Any]] = []
-
-    def headless(services: Any, args: Any) -> Any:
-        app: Any = _stamp(make(services, args))
-        app.waiting = lambda: _last_message_shown(app)
-        app_class: Any = type(app)
-        run = app_class.run
-
-        def on_ready(self: Any) -> None:
-            self.run_worker(shown_then_exit(self), group="bench")
-
-        app_class.on_ready = on_ready
-        app.run = lambda *a, **k: run(app, headless=True, size=SIZE)
-        return app
-
-    async def shown_then_exit(app: Any) -> None:
+    async def shown(app: Any, ready: float) -> dict[str, Any]:
         await _until(lambda: app.shown_at is not None)
-        results.append({"shown": app.shown_at})
+        at = app.shown_at
         await _until(lambda: _warm(app))  # the peak RSS with the history open and the agents in
-        app.exit()
+        return {"shown": at}
 
-    cli._make_app = headless
-    code = cli.main(["--conversation", "big"])
-    for result in results:
-        emit(**result)
-    sys.exit(code)
+    _command_then(shown, ["--conversation", "big"], waiting=_last_message_shown)
 
 
 def _last_message_shown(app: Any) -> bool:
