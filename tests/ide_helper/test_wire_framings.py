@@ -10,29 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunError, RunFinished, ToolFinished
+from tests.ide_helper.test_provider_wire import start, turn
 from tests.support.fake_openai import Reply, ToolCall
-
-
-def start(store: Any, project: Path, text: str, parent: str | None = None) -> Any:
-    if parent is not None:
-        return store.add_message(store.get_message(parent).conversation_id, "user", text, parent)
-    conversation = store.create_conversation("ide-helper", "t", meta={"project_root": str(project)})
-    return store.add_message(conversation.id, "user", text, None)
-
-
-async def turn(store: Any, tmp_path: Path, user: Any, model: Any) -> list[Any]:
-    async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "ck.db")) as saver:
-        runtime = AgentRuntime(store, saver, max_tool_rounds=5)
-        return [
-            e
-            async for e in runtime.run_turn(
-                conversation_id=user.conversation_id, user_message_id=user.id, model=model
-            )
-        ]
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
