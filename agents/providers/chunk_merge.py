@@ -102,7 +102,12 @@ class ChunkMerger:
         for call in delta.get("tool_calls") or ():
             merged = self._calls.get(call["index"])
             call_id = call.get("id")
-            if merged is not None and call_id and merged.get("id") not in (None, "", call_id):
+            if merged is None or not call_id:
+                continue
+            # The call the run holds under this index is the one its id names, or (a run of
+            # id-less fragments) the one the index meant before the run began.
+            means = merged.get("id") or self._ids.get(call["index"])
+            if means and means != call_id:
                 return False  # another call under the same index: never glued to this one
         return True
 

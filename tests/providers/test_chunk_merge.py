@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agents.providers.chunk_merge import ChunkMerger
+from tests.providers.test_wire_normalizer import check_message, merged
+from tests.support.wire_streams import SentReply, replies
 
 
 def chunk(delta: dict[str, Any], **choice: Any) -> dict[str, Any]:
@@ -112,3 +118,45 @@ def test_the_end_of_one_call_and_the_start_of_the_next_under_one_index_are_never
     ]
     assert ("srv_2", "") in pieces or ("srv_2", '{"path": 1}') in pieces
     assert not any("{}{" in arguments for _, arguments in pieces)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    case=st.one_of(replies(), replies(call_ways=("index zero",), min_calls=2)),
+    data=st.data(),
+)
+def test_any_framing_read_in_any_pieces_merges_to_what_was_sent(
+    case: tuple[SentReply, list[dict[str, Any]]], data: st.DataObject
+) -> None:
+    """The class: a read hands over any run of consecutive events, and the runs merged are
+    read (normalizer, langchain) as the events one by one are: what was sent."""
+    sent, events = case
+    ends = data.draw(st.sets(st.integers(1, max(1, len(events)))), label="read ends")
+    merger = ChunkMerger()
+    coalesced: list[dict[str, Any]] = []
+    for number, event in enumerate(json.loads(json.dumps(events)), start=1):
+        coalesced += merger.add(event)
+        if number in ends:
+            coalesced += merger.take()
+    coalesced += merger.take()
+    check_message(merged(coalesced), sent)
+
+
+def test_a_new_id_under_an_index_after_a_run_of_id_less_fragments_is_a_new_call() -> None:
+    """Found over HTTP: a call's last argument fragment (no id) and the next call's first (a
+    new id, the same index) in one read are two calls, not one."""
+    start = {"index": 0, "id": "srv_1", "type": "function",
+             "function": {"name": "read_file", "arguments": ""}}  # fmt: skip
+    two_in_one = chunk({"tool_calls": [start, {"index": 0, "function": {"arguments": "{"}}]})
+    out = run_of(
+        two_in_one,
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]}),
+        chunk({"tool_calls": [{**start, "id": "srv_2"}]}),
+    )
+    pieces = [
+        (call.get("id"), call["function"]["arguments"])
+        for c in out
+        for call in c["choices"][0]["delta"]["tool_calls"]
+    ]
+    assert ("srv_2", "") in pieces
+    assert (None, "}") in pieces

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,8 +68,11 @@ def _shuffled(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
 
 
 @st.composite
-def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
-    """A reply and the chunk dicts of one framing of it."""
+def replies(
+    draw: st.DrawFn, call_ways: Sequence[str] = CALL_WAYS, min_calls: int = 0
+) -> tuple[SentReply, list[dict[str, Any]]]:
+    """A reply and the chunk dicts of one framing of it (its calls framed one of
+    ``call_ways``, at least ``min_calls`` of them)."""
     sent = SentReply(
         content=draw(_TEXT),
         reasoning=draw(st.one_of(st.just(""), _TEXT)),
@@ -76,7 +80,8 @@ def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
         calls=draw(
             st.lists(
                 st.tuples(st.sampled_from(["read_file", "search", "reply_privately"]), _ARGS),
-                max_size=3,
+                min_size=min_calls,
+                max_size=max(3, min_calls),
             )
         ),
         refusal=draw(st.one_of(st.just(""), _TEXT)),
@@ -93,7 +98,7 @@ def replies(draw: st.DrawFn) -> tuple[SentReply, list[dict[str, Any]]]:
             deltas.append(_reasoning_delta(sent.reasoning_way, piece))
     deltas.extend({"content": piece} for piece in _pieces(draw, content))
     deltas.extend({"content": None, "refusal": piece} for piece in _pieces(draw, sent.refusal))
-    deltas.extend(_call_deltas(draw, sent))
+    deltas.extend(_call_deltas(draw, sent, call_ways))
     if not deltas:
         deltas.append({"role": "assistant", "content": ""})  # a stream has one chunk at least
     events: list[dict[str, Any]] = []
@@ -137,11 +142,13 @@ def _reasoning_delta(way: str, piece: str) -> dict[str, Any]:
     return {"content": None, way: piece}
 
 
-def _call_deltas(draw: st.DrawFn, sent: SentReply) -> list[dict[str, Any]]:
-    """The ``tool_calls`` deltas of the reply's calls, framed one of the :data:`CALL_WAYS`."""
+def _call_deltas(
+    draw: st.DrawFn, sent: SentReply, call_ways: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The ``tool_calls`` deltas of the reply's calls, framed one of ``call_ways``."""
     if not sent.calls:
         return []
-    way = draw(st.sampled_from(CALL_WAYS))
+    way = draw(st.sampled_from(call_ways))
     ids = "unique" if way == "index zero" else draw(st.sampled_from(["unique", "missing", "empty"]))
     repeat_names = way != "indexless whole" and draw(st.booleans())
     fragments: list[dict[str, Any]] = []
