@@ -101,3 +101,31 @@ async def test_jumping_to_a_message_while_following_stops_following_at_once() ->
         view.action_scroll_home()
         assert view.scroll_y == 0
         assert not view.following
+
+
+async def test_an_animated_scroll_whose_last_step_reaches_the_bottom_lands_and_follows() -> None:
+    """An animated scroll (Page Down, the scrollbar, the mouse wheel) whose last step is the
+    first to reach the bottom: follow mode comes back without stopping the animation from
+    inside the animator's step (Textual then fails removing it, and the app dies)."""
+    app = HostApp(history(20))
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(MessageView)
+        view.start_message(MessageItem(id="r", role="assistant"))
+        await _stream(view, pilot, range(0, 10))
+        await pilot.press("pageup")
+        await landed(view, pilot)
+        assert not view.following
+        bottom = view.max_scroll_y
+
+        view.animate(
+            "scroll_y",
+            bottom,
+            duration=0.2,
+            easing=lambda t: 1.0 if t >= 1 else 0.0,  # the last step moves it all
+            level="basic",  # as Textual scrolls
+        )
+        await landed(view, pilot)
+        assert view.following
+        assert view.scroll_y == view.max_scroll_y
+        await _stream(view, pilot, range(10, 30))
+        assert "line 29 of the streamed reply" in view.visible_text()

@@ -265,7 +265,12 @@ class TranscriptViewport(ScrollView):
             # above them would be thrown away next frame. ``finish_message`` prefetches.
             self._call_after_paint(self._prefetch)
         self._set_virtual_height(self._layout.total)
-        if self._follow:
+        if self._follow and self.app.animator.is_being_animated(self, "scroll_y"):
+            # A step of an animated scroll that reached the bottom: setting the scroll now
+            # would stop the animation from inside the animator's step (which then fails to
+            # remove it). The bottom is kept once the animation has landed.
+            self.call_after_refresh(self._update)
+        elif self._follow:
             self._set_scroll(max(0, self._layout.total - height))
         elif top != round(self.scroll_y) and not self.app.animator.is_being_animated(
             self, "scroll_y"
