@@ -31,9 +31,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ValidationError
 
 from agents.providers.rejections import Refused, refused_feature
-from agents.structured.call import endpoint_of
 from agents.structured.json_text import only_json_object
-from agents.structured.rungs import Endpoint
+from agents.structured.rungs import Endpoint, endpoint_of
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
 from agents.reply_outcome import Kind, ReplyOutcome, reply_outcome
 from agents.structured.json_text import json_object_in
-from agents.structured.rungs import MEMO, Endpoint, Rung
+from agents.structured.rungs import MEMO, Endpoint, Rung, endpoint_of
 
 logger = logging.getLogger(__name__)
 
@@ -92,13 +92,6 @@ def _read(answer: BaseMessage) -> AIMessage:
     if outcome.kind in ("refused", "filtered", "truncated"):
         raise _Skip(outcome.sentence("answer"), outcome=outcome.kind, text=outcome.text)
     return answer
-
-
-def endpoint_of(model: BaseChatModel) -> Endpoint:
-    """(base URL, model name) of ``model``: what its remembered rung belongs to."""
-    base_url = getattr(model, "openai_api_base", None) or type(model).__name__
-    name = getattr(model, "model_name", None) or getattr(model, "model", None) or ""
-    return str(base_url).rstrip("/"), str(name)
 
 
 def _with_note(messages: Sequence[BaseMessage], note: str) -> list[BaseMessage]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from enum import IntEnum
+from typing import Any
 
 
 class Rung(IntEnum):
@@ -28,6 +29,13 @@ class Rung(IntEnum):
 
 Endpoint = tuple[str, str]
 """(base URL, model name): what a remembered rung belongs to."""
+
+
+def endpoint_of(model: Any) -> Endpoint:
+    """(base URL, model name) of a chat model: what its remembered rung belongs to."""
+    base_url = getattr(model, "openai_api_base", None) or type(model).__name__
+    name = getattr(model, "model_name", None) or getattr(model, "model", None) or ""
+    return str(base_url).rstrip("/"), str(name)
 
 
 class RungMemo:
