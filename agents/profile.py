@@ -2,7 +2,7 @@
 traits the app reads to show it.
 
 A profile lives in ``agents/profiles/<name>/`` (``traits.py``, ``profile.py``, ``state.py``,
-``graph.py``, ``tools.py``, ``prompts/``) and is registered in :mod:`agents.profiles` under its
+``graph.py``, ``tools.py``, ``prompts/``) and is registered in :mod:`agents.profile_registry` under its
 final name. ``traits.py`` imports nothing but this module, so the app can read every profile's
 traits while it starts without importing any graph, tool or model library.
 """

@@ -140,7 +140,7 @@ async def turn(
     time from its storing to the first answer word."""
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from agents.profiles import get_profile
+    from agents.profile_registry import get_profile
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.sqlite_store import SqliteConversationStore
 

@@ -98,7 +98,7 @@ async def _measure(base_url: str, reader: str, traced: bool) -> dict[str, float]
                         raise SystemExit(f"runtime failed: {event.error}")
                 return n
 
-            from agents.profiles import get_profile
+            from agents.profile_registry import get_profile
 
             runtime.graph_for(get_profile("ide-helper"))  # compile before measuring
             rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

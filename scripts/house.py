@@ -21,7 +21,7 @@ PACKAGES = ("agents", "storage", "weaver_tui", "themes")
 def profile_literal() -> re.Pattern[str]:
     """A quoted profile name, for every profile the registry holds."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from agents.profiles import PROFILE_NAMES
+    from agents.profile_registry import PROFILE_NAMES
 
     names = "|".join(re.escape(name) for name in PROFILE_NAMES)
     return re.compile(rf"""["']({names})["']""")

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.profiles import PROFILE_NAMES  # noqa: E402
+from agents.profile_registry import PROFILE_NAMES  # noqa: E402
 
 STUDIO_MODULE = "./weaver_tui/studio_graphs.py"
 

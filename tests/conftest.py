@@ -144,7 +144,7 @@ def openai_model(fake_openai: FakeOpenAI) -> Callable[..., ChatModelHandle]:
 def researcher(monkeypatch: pytest.MonkeyPatch) -> str:
     """Register the test-only ``researcher`` profile (a plain agent ⇄ tools loop with a notes
     search) for this test; its name."""
-    import agents.profiles as registry
+    import agents.profile_registry as registry
     from tests.support.profiles import PACKAGE, RESEARCHER
 
     packages = {**registry.PROFILE_PACKAGES, RESEARCHER: PACKAGE}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.profiles import UnknownProfileError, get_traits
+from agents.profile_registry import UnknownProfileError, get_traits
 from storage.models import Conversation
 from storage.store import ConversationStore
 from weaver_tui.chat_state.rows import build_item

@@ -24,7 +24,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from agents.profile import Profile, TurnContext
-from agents.profiles import PROFILE_NAMES, get_profile
+from agents.profile_registry import PROFILE_NAMES, get_profile
 from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)

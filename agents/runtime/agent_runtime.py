@@ -199,7 +199,7 @@ class AgentRuntime:
         sibling version of it) starts with its text (``TurnStarted`` carries it) and the
         model writes what comes next.
         """
-        from agents.profiles import get_profile
+        from agents.profile_registry import get_profile
 
         trace_id = new_trace_id()
         recorder: TurnRecorder | None = None
@@ -347,7 +347,7 @@ class AgentRuntime:
         result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
         exist yet); each record is announced by ``RecordSaved``, and the turn ends as usual.
         """
-        from agents.profiles import get_profile
+        from agents.profile_registry import get_profile
 
         trace_id = new_trace_id()
         try:

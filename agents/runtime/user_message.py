@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.profile import ProfileTraits
-from agents.profiles import UnknownProfileError, get_traits
+from agents.profile_registry import UnknownProfileError, get_traits
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import names_in_words
 from storage.models import Conversation, MessageRecord

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from weaver_tui import cli
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]

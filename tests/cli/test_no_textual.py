@@ -30,7 +30,7 @@ CHILD = (
     " and sys.modules['openai._vendor.httpx_aiohttp'] is not None)\n"
     "import weaver_tui.cli, weaver_tui.services, weaver_tui.logs, agents.runtime.agent_runtime\n"
     "import weaver_tui.cli.ask_verb, weaver_tui.cli.event_printer\n"
-    "from agents.profiles import PROFILE_NAMES, get_profile\n"
+    "from agents.profile_registry import PROFILE_NAMES, get_profile\n"
     "for name in PROFILE_NAMES:\n"
     "    profile = get_profile(name)\n"
     "    profile.build_graph(profile)\n"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.profile import ProfileTraits, ProfileVerb
 
 CliRun = Callable[..., subprocess.CompletedProcess[str]]

@@ -13,7 +13,7 @@ from agents.patch_review.review import (
     patch_of_interrupt,
     resume_value,
 )
-from agents.profiles import get_profile
+from agents.profile_registry import get_profile
 
 PATCH = Patch("p-1", "a.py", "0" * 64, "x\n", "--- a/a.py\n+++ b/a.py\n", 1, 1, "c1")
 

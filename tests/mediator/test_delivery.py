@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.profiles import get_profile
+from agents.profile_registry import get_profile
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, ToolFinished
 from agents.shared_space.events import UserMessageEvent

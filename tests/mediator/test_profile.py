@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.profiles import get_profile
+from agents.profile_registry import get_profile
 from agents.profiles.mediator.graph import SYSTEM_PROMPT, space_prompt
 
 

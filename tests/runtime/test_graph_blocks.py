@@ -12,11 +12,11 @@ from langgraph.graph import StateGraph
 from langgraph.prebuilt import ToolRuntime
 from langgraph.runtime import Runtime
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.graph import AgentState, build_react_graph, emit_status, should_continue
 from agents.graph.agent_node import tool_rounds_this_turn
 from agents.profile import Profile, TurnContext
-from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile, list_profiles
+from agents.profile_registry import PROFILE_NAMES, UnknownProfileError, get_profile, list_profiles
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_profile
+from agents.profile_registry import PROFILE_NAMES, UnknownProfileError, get_profile
 from agents.providers import ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import NodeStatus, RunError, RunFinished, TokenDelta, ToolFinished

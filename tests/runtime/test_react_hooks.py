@@ -14,10 +14,10 @@ from langgraph.graph import StateGraph
 from langgraph.runtime import Runtime
 
 import agents.graph.react as react
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.graph import AgentState, build_react_graph, emit_status, make_agent_node
 from agents.profile import Profile, TurnContext
-from agents.profiles import get_profile
+from agents.profile_registry import get_profile
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import NodeStatus, ToolFinished

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from langgraph.graph import END, START, StateGraph
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.graph import AgentState
 from agents.graph.agent_node import make_agent_node
 from agents.profile import Profile, TurnContext

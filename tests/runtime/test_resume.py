@@ -9,7 +9,7 @@ import pytest
 from langchain_core.tools import tool
 from langgraph.types import interrupt
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.graph import AgentState, build_react_graph
 from agents.profile import Profile
 from agents.providers import ChatModelHandle
@@ -33,7 +33,7 @@ def confirming_profile(monkeypatch: pytest.MonkeyPatch) -> str:
         name="confirm-test",
         title="Confirm",
         description="asks before acting",
-        prompt_file=Path(registry.__file__).parent / "paper_pilot" / "prompts" / "system.md",
+        prompt_file=Path(registry.__file__).parent / "profiles" / "paper_pilot" / "prompts" / "system.md",
         make_tools=lambda: [ask_permission],
         build_graph=lambda p: build_react_graph(AgentState, p.make_tools()),
     )

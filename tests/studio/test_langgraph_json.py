@@ -15,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.pregel import Pregel
 from langgraph.types import Command
 
-from agents.profiles import PROFILE_NAMES
+from agents.profile_registry import PROFILE_NAMES
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.support.shared_notes import notes_settings_for

@@ -127,7 +127,7 @@ def _logging_of_a_new_process() -> Iterator[None]:
 def _register_test_profiles(patch: pytest.MonkeyPatch) -> None:
     """The test-only ``researcher`` profile, as ``profile_hook``'s sitecustomize registers it
     in every process the tests start; undone after the call."""
-    import agents.profiles as registry
+    import agents.profile_registry as registry
     from tests.support.profiles import PACKAGE, RESEARCHER
 
     packages = {**registry.PROFILE_PACKAGES, RESEARCHER: PACKAGE}

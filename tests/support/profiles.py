@@ -13,7 +13,7 @@ GATED_PACKAGE = "tests.support.gated_profile"
 
 def register_test_profiles() -> None:
     """Add ``researcher`` (and ``gated`` when asked for) to the registry (idempotent)."""
-    import agents.profiles as registry
+    import agents.profile_registry as registry
 
     if RESEARCHER not in registry.PROFILE_PACKAGES:
         registry.PROFILE_PACKAGES[RESEARCHER] = PACKAGE

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import agents.profiles as registry
+import agents.profile_registry as registry
 from agents.profile import ProfileTraits
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.profiles import get_traits, list_profiles
+from agents.profile_registry import get_traits, list_profiles
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
 from weaver_tui.services import Services
 

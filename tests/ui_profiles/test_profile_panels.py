@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from agents.profiles import PROFILE_NAMES, get_traits
+from agents.profile_registry import PROFILE_NAMES, get_traits
 from tests.ui_profiles.conftest import SIZE, ThemedApp
 from weaver_tui.keymap import KEYMAP, PROFILE_KEYS
 from weaver_tui.profile_panels import PanelOptions, panel_for

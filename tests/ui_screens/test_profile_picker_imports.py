@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.profiles import PROFILE_NAMES, get_profile
+from agents.profile_registry import PROFILE_NAMES, get_profile
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -36,7 +36,7 @@ from acp.schema import (
 
 from agents.attachments import AttachmentError, total_size
 from agents.errors import WeaverError
-from agents.profiles import get_traits
+from agents.profile_registry import get_traits
 from agents.runtime.user_message import NewMessage
 from storage.printable import printable
 from weaver_tui import __version__

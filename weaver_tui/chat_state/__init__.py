@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.profile import ProfileTraits
-from agents.profiles import UnknownProfileError, get_traits
+from agents.profile_registry import UnknownProfileError, get_traits
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore, NotFoundError

@@ -18,7 +18,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import agents.profiles as profile_registry
+import agents.profile_registry as profile_registry
 from agents.errors import ConfigError
 from storage.printable import printable
 from weaver_tui import __version__

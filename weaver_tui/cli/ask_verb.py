@@ -17,7 +17,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.profiles import get_traits
+from agents.profile_registry import get_traits
 from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.cli.event_printer import EventPrinter
 

@@ -129,7 +129,7 @@ def _participants_of(
     recorded on the conversation when that adds anyone. A conversation of a profile without
     seats has none."""
     from agents.errors import ConfigError
-    from agents.profiles import get_traits
+    from agents.profile_registry import get_traits
     from agents.shared_space.space import clean_participants, same_name
 
     if not get_traits(conversation.profile).seats:

@@ -2,7 +2,7 @@
 
 ``app.push_screen(ProfilePickerScreen(current=name), callback)`` (or pass
 ``profiles=[(name, title, description), ...]``; by default the registry in
-:mod:`agents.profiles` is read). The callback gets the chosen profile name, or ``None`` on Esc.
+:mod:`agents.profile_registry` is read). The callback gets the chosen profile name, or ``None`` on Esc.
 A conversation belongs to one profile: the chat screen decides whether to open or start one.
 """
 
@@ -30,9 +30,9 @@ class ProfileChoice(NamedTuple):
 
 
 def registered_profiles() -> list[ProfileChoice]:
-    """The profiles whose traits load from :mod:`agents.profiles`, in registry order (read from
+    """The profiles whose traits load from :mod:`agents.profile_registry`, in registry order (read from
     their traits: opening the picker imports no profile's graph)."""
-    from agents.profiles import list_traits
+    from agents.profile_registry import list_traits
 
     return [ProfileChoice(name, t.title, t.description) for name, t in list_traits()]
 

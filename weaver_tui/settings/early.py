@@ -21,7 +21,7 @@ from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
-from agents.profiles import DEFAULT_PROFILE
+from agents.profile_registry import DEFAULT_PROFILE
 from weaver_tui.settings.files import choose_env_file, read_env_file, read_yaml_config
 from weaver_tui.settings.names import lookup, nest_flat_names, nested_variables
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-from agents.profiles import DEFAULT_PROFILE
+from agents.profile_registry import DEFAULT_PROFILE
 from agents.providers.presets import PROVIDER_NAMES
 from weaver_tui.settings.early import DEFAULT_THEME_SETTING, default_data_dir
 
@@ -89,7 +89,7 @@ class UiSection(Section):
     @field_validator("default_profile", mode="after")
     @classmethod
     def _known_profile(cls, value: str) -> str:
-        from agents.profiles import PROFILE_NAMES
+        from agents.profile_registry import PROFILE_NAMES
 
         if value not in PROFILE_NAMES:
             raise ValueError(f"unknown profile {value!r}; use one of {', '.join(PROFILE_NAMES)}")
@@ -188,7 +188,7 @@ class McpServerEntry(Section):
     @field_validator("profiles", mode="after")
     @classmethod
     def _known_profiles(cls, value: list[str] | None) -> list[str] | None:
-        from agents.profiles import PROFILE_NAMES
+        from agents.profile_registry import PROFILE_NAMES
 
         for name in value or ():
             if name not in PROFILE_NAMES:

@@ -49,7 +49,7 @@ class McpSwitches:
 
     async def _open(self) -> None:
         from agents.mcp_servers.toolbox import OFF_KEY
-        from agents.profiles import get_profile
+        from agents.profile_registry import get_profile
         from weaver_tui.screens.mcp_servers import McpServersScreen
 
         runtime = await self._runtime()

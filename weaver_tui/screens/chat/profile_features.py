@@ -34,7 +34,7 @@ DEMO_PAUSE_S = 1.5
 
 def warm_profile_modules(profile: str) -> None:
     """Import ``profile``, and with it what its panel needs (in the warm-up thread)."""
-    from agents.profiles import UnknownProfileError, get_profile
+    from agents.profile_registry import UnknownProfileError, get_profile
 
     try:
         get_profile(profile)
@@ -148,7 +148,7 @@ class ProfileFeatures:
 
     def demo_module(self) -> str | None:
         """The demo the palette plays: the open profile's, else the first registered one's."""
-        from agents.profiles import PROFILE_NAMES, UnknownProfileError, get_traits
+        from agents.profile_registry import PROFILE_NAMES, UnknownProfileError, get_traits
 
         if self._state.traits.demo:
             return self._state.traits.demo

@@ -182,7 +182,7 @@ class TurnRunner:
     async def prepare(self) -> None:
         """Open the runtime and compile the open profile's graph before the first turn needs
         them (the end of the screen's warm-up); a turn that comes first opens them itself."""
-        from agents.profiles import get_profile
+        from agents.profile_registry import get_profile
 
         runtime = await self.open_runtime()
         profile = get_profile(self._state.profile)
@@ -198,7 +198,7 @@ class TurnRunner:
             self._surface.run_worker(self._warm_up(), group="warm-up", exit_on_error=False)
 
     async def _warm_up(self) -> None:
-        from agents.profiles import get_profile
+        from agents.profile_registry import get_profile
 
         name = self._state.profile
         profile = await in_daemon_thread(lambda: get_profile(name), "weaver-warm-up-profile")
