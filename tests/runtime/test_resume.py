@@ -33,7 +33,11 @@ def confirming_profile(monkeypatch: pytest.MonkeyPatch) -> str:
         name="confirm-test",
         title="Confirm",
         description="asks before acting",
-        prompt_file=Path(registry.__file__).parent / "profiles" / "paper_pilot" / "prompts" / "system.md",
+        prompt_file=Path(registry.__file__).parent
+        / "profiles"
+        / "paper_pilot"
+        / "prompts"
+        / "system.md",
         make_tools=lambda: [ask_permission],
         build_graph=lambda p: build_react_graph(AgentState, p.make_tools()),
     )
