@@ -192,8 +192,8 @@ def run_child_lines(
 
 def build_services() -> Any:
     """``Services`` from the real settings loader (the environment set by :func:`child_env`)."""
-    from weaver_tui.services import Services
-    from weaver_tui.settings.config import load_settings
+    from weaver_tui.core.services import Services
+    from weaver_tui.core.settings.config import load_settings
 
     return Services(load_settings(env_file=None))
 
@@ -201,8 +201,8 @@ def build_services() -> Any:
 def cli_services() -> Any:
     """``Services`` as the ``weaver-tui`` command builds them for a launch: the few settings
     the first frame needs peeked, the rest validated by the app after its first paint."""
-    from weaver_tui.services import Services
-    from weaver_tui.settings.pending import PendingSettings
+    from weaver_tui.core.services import Services
+    from weaver_tui.core.settings.pending import PendingSettings
 
     return Services(PendingSettings.peek(env_file=None))
 

@@ -82,12 +82,23 @@ def bare(counts: list[int]) -> None:
     raw(counts)
 
 
+def _entry_module() -> Any:
+    """The module of the command's entry point: ``weaver_tui.launch`` (the app over a
+    headless core), or ``weaver_tui.cli`` in a checkout from before that split."""
+    import importlib
+
+    try:
+        return importlib.import_module("weaver_tui.launch")
+    except ImportError:
+        return importlib.import_module("weaver_tui.cli")
+
+
 def launch(counts: list[int]) -> None:
-    """The real command (``weaver_tui.cli.main``), only made headless, ended at its first
+    """The real command (``weaver_tui.launch.main``), only made headless, ended at its first
     ``Ready``; Textual is imported where the command imports it. Given TOKENS (``--quick``),
     the app goes on from that frame as ``reply`` does (its warm-up, then each reply) and
     ends after the last."""
-    from weaver_tui import cli
+    cli = _entry_module()
 
     make = cli._make_app
     results: list[dict[str, Any]] = []
@@ -125,10 +136,10 @@ def launch(counts: list[int]) -> None:
 
 
 def _command_then(work: Any, argv: list[str], waiting: Any = None) -> None:
-    """The real command (``weaver_tui.cli.main(argv)``), headless at 120x40, stamping frames
+    """The real command (``weaver_tui.launch.main(argv)``), headless at 120x40, stamping frames
     (``waiting``: the first frame to stamp), running ``work(app, ready)`` from its first
     ``Ready``; each dict ``work`` returns is printed, then the process exits with its code."""
-    from weaver_tui import cli
+    cli = _entry_module()
 
     make = cli._make_app
     results: list[dict[str, Any]] = []
@@ -291,10 +302,10 @@ async def _replies(app: Any, pilot: Any, counts: list[int]) -> list[dict[str, An
 
 async def reply(counts: list[int]) -> None:
     from weaver_tui.app import make_app
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
     try:  # the layout since settings became a package, else the one before
-        from weaver_tui.settings.pending import PendingSettings
+        from weaver_tui.core.settings.pending import PendingSettings
     except ImportError:
         from weaver_tui.settings_pending import PendingSettings  # type: ignore[import-not-found,no-redef]
 

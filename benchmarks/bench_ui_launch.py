@@ -4,7 +4,7 @@ Each launch is a fresh interpreter (imports are most of the cost), run headless 
 data folder that holds one conversation of 40 messages, so the app reopens it as a user's would.
 Both children import compiled bytecode, as an installed app does (a warm-up launch writes it to
 a temporary cache, whatever ``PYTHONDONTWRITEBYTECODE`` says).
-The weaver child runs the real ``weaver-tui`` command (``weaver_tui.cli.main``, the path a user
+The weaver child runs the real ``weaver-tui`` command (``weaver_tui.launch.main``, the path a user
 starts: settings, store, app), only made headless; it imports nothing before the command does,
 so Textual is imported where the command imports it (after pausing the garbage collector). The
 time is from spawning the process to the app's ``Ready`` event (posted after the first frame
@@ -47,7 +47,7 @@ PHASES = {
 
 WEAVER_CHILD = """
 import sys
-from weaver_tui import cli
+from weaver_tui import launch as cli
 
 HEAVY = ("langgraph", "langchain_core", "langchain_openai")
 LAST_MESSAGE = "Message 39:"

@@ -37,8 +37,8 @@ if importlib.util.find_spec("storage") is None:  # else the checkout on PYTHONPA
 CHILD = """
 import asyncio, statistics, sys, time
 from weaver_tui.app import WeaverApp
-from weaver_tui.services import Services
-from weaver_tui.settings.config import load_settings
+from weaver_tui.core.services import Services
+from weaver_tui.core.settings.config import load_settings
 
 painted = []
 

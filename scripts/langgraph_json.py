@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from agents.profile_registry import PROFILE_NAMES  # noqa: E402
 
-STUDIO_MODULE = "./weaver_tui/studio_graphs.py"
+STUDIO_MODULE = "./weaver_tui/core/studio_graphs.py"
 
 
 def variable_name(profile: str) -> str:

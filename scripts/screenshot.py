@@ -22,8 +22,8 @@ async def main() -> None:
         os.environ["WEAVER_DATA_DIR"] = str(Path(tmp) / "data")
         os.environ["WEAVER_CONFIG"] = str(Path(tmp) / "config.yaml")
         from weaver_tui.app import make_app
-        from weaver_tui.services import Services
-        from weaver_tui.settings.config import load_settings
+        from weaver_tui.core.services import Services
+        from weaver_tui.core.settings.config import load_settings
 
         services = Services(
             load_settings(env_file=None, provider="offline"), configure_logging=False

@@ -41,7 +41,7 @@ def test_every_command_example_runs_from_a_fresh_clone() -> None:
     through ``scripts/run``, and what follows it is a command line the program accepts."""
     import shlex
 
-    from weaver_tui.cli import build_parser, profile_commands
+    from weaver_tui.core.cli import build_parser, profile_commands
 
     text = README.read_text(encoding="utf-8")
     examples = _shell_example_lines(text)
@@ -66,7 +66,7 @@ def test_the_atom_check_examples_pass_on_the_files_the_clone_ships(
     the atom valid (the files it names exist, and Ctrl+S names its files the same way)."""
     import shlex
 
-    from weaver_tui.cli import main
+    from weaver_tui.launch import main
 
     lines = [
         line

@@ -1,7 +1,7 @@
 """The Textual application: screens, global keys, themes and the command palette. Thin on
 purpose: the chat screen owns the conversation logic, widgets talk upward through messages.
 
-Launch paints first. The CLI hands over :class:`~weaver_tui.settings.early.PendingSettings`
+Launch paints first. The CLI hands over :class:`~weaver_tui.core.settings.early.PendingSettings`
 (theme, data folder and default profile, read without pydantic), and the app's first frame is
 :class:`~weaver_tui.screens.chat_skeleton.ChatSkeleton`: the chat screen's layout in the right
 theme with a live composer, built from little more than Textual. Right after that paint a
@@ -30,7 +30,7 @@ from textual.theme import Theme
 
 from storage.printable import printable
 from themes.weaver import APP_STYLESHEET, DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
-from weaver_tui.heap import pause_collector, rarer_young_collections, resume_collector
+from weaver_tui.core.heap import pause_collector, rarer_young_collections, resume_collector
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
@@ -40,10 +40,10 @@ if TYPE_CHECKING:
     from textual.driver import Driver
     from textual.notifications import SeverityLevel
 
-    from weaver_tui.services import Services
-    from weaver_tui.settings.config import Settings
-    from weaver_tui.settings.pending import PendingSettings
-    from weaver_tui.stop_signals import StopSignals
+    from weaver_tui.core.services import Services
+    from weaver_tui.core.settings.config import Settings
+    from weaver_tui.core.settings.pending import PendingSettings
+    from weaver_tui.core.stop_signals import StopSignals
 
 logger = logging.getLogger(__name__)
 
@@ -151,7 +151,7 @@ class WeaverApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._save_theme)
-        from weaver_tui.stop_signals import StopSignals
+        from weaver_tui.core.stop_signals import StopSignals
 
         self._stop_signals = StopSignals(
             asyncio.get_running_loop(), self._stop_signal, self._abandon_terminal_output
@@ -355,7 +355,7 @@ class WeaverApp(App[None]):
         """Remember the theme the user picked (from the palette's Theme command or a key)."""
         if theme.name == self._saved_theme:
             return
-        from weaver_tui.settings.config import save_setting
+        from weaver_tui.core.settings.config import save_setting
 
         try:
             save_setting("ui.theme", theme.name)
@@ -401,7 +401,7 @@ def make_app(
 ) -> WeaverApp:
     """Build the app from ready :class:`Services`, from validated :class:`Settings`, or from
     :class:`PendingSettings` (the CLI's launch: validated after the first paint)."""
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
     services = (
         services_or_settings

@@ -26,7 +26,7 @@ from typing import IO
 from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
 
-from weaver_tui.terminal_hangup import HangupWatch
+from weaver_tui.core.terminal_hangup import HangupWatch
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class TerminalWriter(WriterThread):
 
 class LinuxTerminalDriver(LinuxDriver):
     """Textual's Linux driver, writing through a :class:`TerminalWriter`, with a
-    :class:`~weaver_tui.terminal_hangup.HangupWatch` on its input."""
+    :class:`~weaver_tui.core.terminal_hangup.HangupWatch` on its input."""
 
     _hangup_watch: HangupWatch | None = None
 

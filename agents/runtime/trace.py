@@ -1,6 +1,6 @@
 """One trace id per turn, carried by a context variable so every log line of the turn has it.
 
-The runtime opens a trace around each turn; the JSON log formatter (``weaver_tui.logs``) reads
+The runtime opens a trace around each turn; the JSON log formatter (``weaver_tui.core.logs``) reads
 :data:`trace_id_var` for every record, so library code never passes it around.
 """
 

@@ -72,8 +72,8 @@ async def test_an_editors_server_that_cannot_start_is_named_and_the_turn_still_a
 
 
 async def test_closing_a_session_ends_the_servers_it_brought(tmp_path: Path) -> None:
-    from weaver_tui.acp_agent.session_tools import open_session_tools
-    from weaver_tui.acp_agent.sessions import AcpSession, mcp_server_settings
+    from weaver_tui.core.acp_agent.session_tools import open_session_tools
+    from weaver_tui.core.acp_agent.sessions import AcpSession, mcp_server_settings
 
     settings = mcp_server_settings([tickets_server(tmp_path / "tickets.log")])
     session = AcpSession("acp-test", "ide-helper", tmp_path, mcp_servers=settings)

@@ -3,7 +3,7 @@ JSON-RPC error (``-32700`` for what is not JSON, ``-32600`` for a batch, another
 id or method, a line over the limit), and the agent keeps serving: ``initialize`` after them
 is still answered.
 
-The class (:func:`weaver_tui.acp_agent.line_filter.check_line`): any line is either handed to
+The class (:func:`weaver_tui.core.acp_agent.line_filter.check_line`): any line is either handed to
 the SDK as one object with a usable id and method, or answered with an error; generated
 lines never raise.
 """
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from tests.acp.recording_client import WAIT_S
 from tests.cli.conftest import isolated_env
-from weaver_tui.acp_agent.line_filter import INVALID_REQUEST, PARSE_ERROR, check_line
+from weaver_tui.core.acp_agent.line_filter import INVALID_REQUEST, PARSE_ERROR, check_line
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 99, "method": "initialize",
               "params": {"protocolVersion": 1, "clientCapabilities": {}}}  # fmt: skip
@@ -115,7 +115,7 @@ _lines = st.lists(
 @settings(max_examples=100, deadline=None)
 def test_the_pump_passes_or_answers_every_line_in_order(lines: list[bytes]) -> None:
     """Lines longer than the limit, and past the read ceiling (cut), are answered too."""
-    from weaver_tui.acp_agent.line_filter import pump
+    from weaver_tui.core.acp_agent.line_filter import pump
 
     async def run() -> tuple[list[bytes], list[dict[str, Any]]]:
         source = asyncio.StreamReader(limit=64)

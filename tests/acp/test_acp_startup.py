@@ -10,7 +10,7 @@ from tests.cli.conftest import CLI_TIMEOUT_S, isolated_env
 
 CHECK_IMPORTS = (
     "import sys\n"
-    "import weaver_tui.acp_agent.agent, weaver_tui.acp_agent.stdio, weaver_tui.cli\n"
+    "import weaver_tui.core.acp_agent.agent, weaver_tui.core.acp_agent.stdio, weaver_tui.core.cli\n"
     "print(' '.join(m for m in ('textual', 'langgraph', 'langchain_core') if m in sys.modules))\n"
 )
 
@@ -31,7 +31,7 @@ def test_the_agent_answers_initialize_before_importing_the_graph_libraries_or_te
 
 MISRUN_IMPORTS = (
     "import sys\n"
-    "from weaver_tui.cli import main\n"
+    "from weaver_tui.launch import main\n"
     "code = main(['--provider', 'offline', 'acp'])\n"
     "print(code, 'acp' in sys.modules, 'agents.profile' in sys.modules, file=sys.stderr)\n"
 )

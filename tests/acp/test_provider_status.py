@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agents.providers.retried_call import PROVIDER_STATUS_NODE
 from agents.runtime.events import NodeStatus
-from weaver_tui.acp_agent.turn_updates import TurnUpdates
+from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
 
 def test_a_retry_line_is_sent_as_a_thought_whatever_its_state() -> None:

@@ -22,7 +22,7 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.cli.conftest import isolated_env
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.held_reply import running_reply
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 WAIT_S = 60
 

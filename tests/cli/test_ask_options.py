@@ -12,7 +12,7 @@ import pytest
 from storage.models import MessageRecord, MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply
-from weaver_tui import cli
+from weaver_tui import launch
 
 pytestmark = pytest.mark.usefixtures("researcher")
 
@@ -35,7 +35,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def _ask(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = cli.main(["ask", *args])
+    code = launch.main(["ask", *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from agents.runtime.events import ReasoningDelta, RunFinished, TokenDelta
 from tests.cli.test_ask import _server_env
 from tests.support.fake_openai import FakeOpenAI, Reply
-from weaver_tui.cli.event_printer import EventPrinter
+from weaver_tui.core.cli.event_printer import EventPrinter
 
 
 def test_reasoning_goes_to_stderr_only_with_show_thinking(

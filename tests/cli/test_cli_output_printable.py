@@ -1,6 +1,6 @@
 """Nothing a headless verb writes carries an escape sequence or a control character: the
 command puts one printable filter in front of stdout and stderr for every verb that does not
-own the terminal (``weaver_tui.cli.output``). Checked with generated hostile text planted
+own the terminal (``weaver_tui.core.cli.output``). Checked with generated hostile text planted
 where verbs quote it (a conversation's title, a provider's answer, an atom's exception), and
 by reading the code: no command module writes around the filter."""
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply
-from weaver_tui.cli.output import owns_the_terminal
+from weaver_tui.core.cli.output import owns_the_terminal
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,8 +98,8 @@ def test_an_atoms_hostile_exception_is_reported_printable(weaver: Weaver, tmp_pa
 WRITES_AROUND = {"__stdout__", "__stderr__"}
 """Names that reach the terminal around the filter."""
 BUFFER_USERS = {
-    "weaver_tui/cli/space_join.py",  # the seat's relay: its own allowlist filter of sequences
-    "weaver_tui/cli/ask_verb.py",  # reads piped bytes from stdin (never writes)
+    "weaver_tui/core/cli/space_join.py",  # the seat's relay: its own allowlist filter of sequences
+    "weaver_tui/core/cli/ask_verb.py",  # reads piped bytes from stdin (never writes)
 }
 
 
@@ -138,7 +138,7 @@ def test_only_the_verbs_that_own_the_terminal_are_left_unfiltered() -> None:
 def test_a_progress_line_keeps_its_leading_carriage_return_and_nothing_else() -> None:
     import io
 
-    from weaver_tui.cli.output import PrintableStream
+    from weaver_tui.core.cli.output import PrintableStream
 
     out = io.StringIO()
     stream = PrintableStream(out)

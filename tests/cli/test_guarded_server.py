@@ -18,8 +18,8 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
-from weaver_tui.guarded_server import GuardedServer, allowed_hosts
-from weaver_tui.served_app import ScopedAppService, app_environment
+from weaver_tui.core.guarded_server import GuardedServer, allowed_hosts
+from weaver_tui.core.served_app import ScopedAppService, app_environment
 
 START_TIMEOUT_S = 60
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import agents.profile_registry as registry
-from weaver_tui import cli
+from weaver_tui.core import cli
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 

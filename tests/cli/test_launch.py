@@ -1,6 +1,6 @@
 """``weaver-tui`` with no verb builds the Textual app from the same services and options.
 
-The app's launch paints before it validates the settings (``weaver_tui.settings.early``):
+The app's launch paints before it validates the settings (``weaver_tui.core.settings.early``):
 these tests check that the options still reach it, that a bad setting found after the first
 paint still ends as one line and exit code 2, and, in a real process, that the first frame
 was drawn without pydantic, markdown-it or the agent stack imported.
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from textual.app import App
 
-from weaver_tui import cli
+from weaver_tui import launch
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,7 @@ def test_no_verb_launches_the_app_with_the_options(
 
     monkeypatch.setattr(weaver_tui.app, "make_app", fake_make_app)
 
-    code = cli.main(
+    code = launch.main(
         [
             "--provider",
             "offline",
@@ -103,7 +103,7 @@ def test_a_bad_setting_after_the_first_paint_is_one_line_and_exit_2(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(WeaverApp, "run", lambda self: App.run(self, headless=True, size=(80, 24)))
 
-    code = cli.main(["--provider", "offline"])
+    code = launch.main(["--provider", "offline"])
 
     assert code == 2
     lines = capsys.readouterr().err.strip().splitlines()
@@ -116,7 +116,7 @@ def test_a_bad_setting_after_the_first_paint_is_one_line_and_exit_2(
 _FIRST_FRAME_CHILD = """
 import sys
 from textual.app import App
-from weaver_tui import cli
+from weaver_tui import launch
 from weaver_tui.app import WeaverApp
 
 LATER = (
@@ -126,8 +126,8 @@ LATER = (
     "sqlite3",
     "langgraph",
     "langchain_core",
-    "weaver_tui.cli.ask_verb",
-    "weaver_tui.cli.event_printer",
+    "weaver_tui.core.cli.ask_verb",
+    "weaver_tui.core.cli.event_printer",
 )
 
 
@@ -144,7 +144,7 @@ def on_settings_validated(self, settings):
 WeaverApp.run = lambda self: App.run(self, headless=True, size=(120, 40))
 WeaverApp.on_ready = on_ready
 WeaverApp._settings_validated = on_settings_validated
-code = cli.main(["--provider", "offline"])
+code = launch.main(["--provider", "offline"])
 print("VALIDATED " + ",".join(name for name in LATER[:2] if name in sys.modules), flush=True)
 sys.exit(code)
 """
@@ -174,6 +174,6 @@ def test_the_first_frame_needs_no_pydantic_markdown_store_or_agent_stack(tmp_pat
 
 def test_an_unknown_profile_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["ask", "--profile", "ide_helper", "hi"])
+        launch.main(["ask", "--profile", "ide_helper", "hi"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agents.runtime.trace import trace
-from weaver_tui.logs import LOG_FILE, redact_content, setup_logging
+from weaver_tui.core.logs import LOG_FILE, redact_content, setup_logging
 
 KEY = "sk-proj-abcdefghijklmnop1234"
 CONFIGURED = "my-own-gateway-secret-77"

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from agents.profile import CommandContext, ProfileCommand
-from weaver_tui import cli
+from weaver_tui import launch
+from weaver_tui.core import cli
 
 
 def _echo_command(seen: list[tuple[argparse.Namespace, CommandContext]]) -> ProfileCommand:
@@ -40,7 +41,7 @@ def test_a_profile_verb_runs_with_its_arguments_and_the_user_folders(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
-    code = cli.main(["--provider", "offline", "echo", "hello", "--loud"])
+    code = launch.main(["--provider", "offline", "echo", "hello", "--loud"])
 
     assert code == 3
     assert capsys.readouterr().out == "HELLO"
@@ -67,6 +68,6 @@ def test_an_unknown_verb_is_a_usage_error(
     echo: list[tuple[argparse.Namespace, CommandContext]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["nonsense"])
+        launch.main(["nonsense"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weaver_tui.cli.relay_filter import PRIVATE_MODES, RelayFilter
+from weaver_tui.core.cli.relay_filter import PRIVATE_MODES, RelayFilter
 
 DRAWN = [
     "\x1b[?1049h", "\x1b[?1049l", "\x1b[?25l", "\x1b[?25h", "\x1b[?1000h", "\x1b[?1003h",

@@ -9,7 +9,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, invariant, rule
 
-from weaver_tui.seat_registry import SeatLimits, SeatRefused, SeatRegistry
+from weaver_tui.core.seat_registry import SeatLimits, SeatRefused, SeatRegistry
 
 SEATS = st.sampled_from(["alex", "sam", "kim", "lee", "max"])
 ADDRESSES = st.sampled_from(["10.0.0.1", "10.0.0.2", "127.0.0.1"])

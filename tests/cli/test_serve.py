@@ -251,7 +251,7 @@ def refused_serve(
     """``refused_serve(*args)`` runs ``weaver-tui serve *args`` in this process, for the
     refusals that come before anything is served: a call that got past its check would fail
     the test at once instead of serving forever."""
-    from weaver_tui import guarded_server
+    from weaver_tui.core import guarded_server
 
     def never_serve(_server: object) -> None:
         pytest.fail("serve started serving instead of refusing")
@@ -299,9 +299,9 @@ def test_serve_without_its_extra_is_one_sentence_saying_how_to_install_it(
     and the module that imports it is imported afresh)."""
     for name in [n for n in sys.modules if n.split(".")[0] == "textual_serve"]:
         monkeypatch.setitem(sys.modules, name, None)
-    monkeypatch.delitem(sys.modules, "weaver_tui.guarded_server")
+    monkeypatch.delitem(sys.modules, "weaver_tui.core.guarded_server")
     with pytest.raises(ImportError):  # so the call below cannot serve either
-        importlib.import_module("weaver_tui.guarded_server")
+        importlib.import_module("weaver_tui.core.guarded_server")
     result = refused_serve("--port", str(_free_port()))
     assert result.returncode == 1
     assert result.stderr.strip() == (

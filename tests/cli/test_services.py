@@ -13,8 +13,8 @@ import pytest
 from storage.models import MessageStatus
 from tests.runtime.helpers import finish_of
 from tests.support.fake_openai import FakeOpenAI
-from weaver_tui.services import Services
-from weaver_tui.settings.config import load_settings
+from weaver_tui.core.services import Services
+from weaver_tui.core.settings.config import load_settings
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.sqlite_store import SqliteConversationStore
-from weaver_tui.cli.errors import CliError
-from weaver_tui.cli.space_verbs import space_conversation
+from weaver_tui.core.cli.errors import CliError
+from weaver_tui.core.cli.space_verbs import space_conversation
 
 
 def test_a_conversation_started_with_ask_sender_seats_who_spoke_and_who_is_named(

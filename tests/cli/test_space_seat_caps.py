@@ -12,7 +12,7 @@ from pathlib import Path
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.cli.test_space import WAIT_S, Space, _connect, _open, join
-from weaver_tui.space_server import TAKEN_OVER_CODE
+from weaver_tui.core.space_server import TAKEN_OVER_CODE
 
 SEAT_MARKER = b"Alex"
 """What a seat's app draws once running (its participant's name)."""

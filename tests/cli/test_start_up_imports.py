@@ -17,7 +17,7 @@ CliRun = Callable[..., subprocess.CompletedProcess[str]]
 
 REPORT_MODULES = (
     "import sys\n"
-    "from weaver_tui.cli import main\n"
+    "from weaver_tui.launch import main\n"
     "try:\n"
     "    code = main(sys.argv[1:])\n"
     "except SystemExit as exc:\n"

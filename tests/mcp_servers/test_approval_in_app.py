@@ -22,8 +22,8 @@ from tests.ui_app.conftest import (
     settle,
     wait_until,
 )
+from weaver_tui.core.services import Services
 from weaver_tui.screens.tool_approval import ToolApprovalScreen
-from weaver_tui.services import Services
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from tests.mcp_servers.test_servers_list_in_app import SIZE, _line, _lines, _ope
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
 from tests.ui_app.conftest import build_services, chat_ready, new_app, send
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 SECRET = "plain-s3cret-header-0042"
 

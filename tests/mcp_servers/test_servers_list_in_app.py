@@ -26,8 +26,8 @@ from tests.ui_app.conftest import (
     wait_until,
 )
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.mcp_servers import McpServersScreen
-from weaver_tui.services import Services
 
 SIZE = (120, 40)
 

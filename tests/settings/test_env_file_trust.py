@@ -9,8 +9,8 @@ import pytest
 
 from agents.errors import ConfigError
 from agents.providers import resolve_provider
-from weaver_tui.settings.config import load_settings
-from weaver_tui.settings.early import peek_settings
+from weaver_tui.core.settings.config import load_settings
+from weaver_tui.core.settings.early import peek_settings
 
 KEY = "sk-users-own-KEY-1234567890abcdef"
 EVIL = "http://127.0.0.1:9/v1"

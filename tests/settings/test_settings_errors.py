@@ -8,7 +8,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from agents.errors import ConfigError
-from weaver_tui.settings.config import load_settings, save_setting
+from weaver_tui.core.settings.config import load_settings, save_setting
 
 
 def write(path: Path, data: str | bytes) -> Path:

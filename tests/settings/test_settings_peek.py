@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from agents.errors import ConfigError
-from weaver_tui.settings.config import load_settings
-from weaver_tui.settings.early import peek_settings
-from weaver_tui.settings.pending import PendingSettings
+from weaver_tui.core.settings.config import load_settings
+from weaver_tui.core.settings.early import peek_settings
+from weaver_tui.core.settings.pending import PendingSettings
 
 Setup = Callable[[Path, pytest.MonkeyPatch, Path], None]
 REPO = Path(__file__).resolve().parents[2]
@@ -137,7 +137,7 @@ def test_pending_settings_validate_with_the_same_arguments(config_file: Path) ->
 def test_the_peek_imports_no_pydantic() -> None:
     code = (
         "import sys\n"
-        "from weaver_tui.settings.early import peek_settings\n"
+        "from weaver_tui.core.settings.early import peek_settings\n"
         "peek_settings(env_file=None)\n"
         "print(sorted(m for m in ('pydantic', 'pydantic_settings', 'yaml') if m in sys.modules))\n"
     )

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from agents.errors import ConfigError
-from weaver_tui.services import mcp_server_configs
-from weaver_tui.settings.config import Settings, load_settings
+from weaver_tui.core.services import mcp_server_configs
+from weaver_tui.core.settings.config import Settings, load_settings
 
 WEB_KEY = "tvly-web-s3cret-0042"
 HEADER_SECRET = "header-s3cret-0042"

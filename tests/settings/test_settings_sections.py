@@ -13,8 +13,8 @@ from pydantic import BaseModel
 
 from agents.errors import ConfigError
 from agents.providers import resolve_provider
-from weaver_tui.settings.config import Settings, load_settings, save_setting
-from weaver_tui.settings.early import peek_settings
+from weaver_tui.core.settings.config import Settings, load_settings, save_setting
+from weaver_tui.core.settings.early import peek_settings
 
 KEY = "sk-nested-SECRET-1234567890"
 EVIL = "http://127.0.0.1:9/v1"
@@ -256,7 +256,7 @@ def test_every_section_key_has_a_docstring() -> None:
 
 
 def test_the_readme_table_names_every_setting_and_its_flat_name() -> None:
-    from weaver_tui.settings.names import FLAT_NAMES, PROVIDER_NAME
+    from weaver_tui.core.settings.names import FLAT_NAMES, PROVIDER_NAME
 
     readme = Path(__file__).parents[2].joinpath("README.md").read_text(encoding="utf-8")
     table = readme.split("| key | flat name (env) | default | meaning |", 1)[1].split("\n\n", 1)[0]

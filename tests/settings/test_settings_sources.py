@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agents.providers import ProviderConfig, resolve_provider
-from weaver_tui.settings.config import Settings, default_config_file, load_settings
+from weaver_tui.core.settings.config import Settings, default_config_file, load_settings
 
 KEY = "sk-settings-SECRET-0987654321"
 
@@ -209,7 +209,7 @@ def test_no_key_anywhere_means_the_offline_model() -> None:
 
 def test_settings_import_neither_textual_nor_the_network_stack() -> None:
     code = (
-        "import sys, weaver_tui.settings.config; "
+        "import sys, weaver_tui.core.settings.config; "
         "loaded = [m for m in ('textual', 'openai', 'langchain_openai') if m in sys.modules]; "
         "assert not loaded, loaded"
     )

@@ -19,7 +19,7 @@ from agents.profile_registry import PROFILE_NAMES
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.support.shared_notes import notes_settings_for
-from weaver_tui.studio_graphs import variable_name
+from weaver_tui.core.studio_graphs import variable_name
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -20,7 +20,7 @@ def _configure_full(self, conn):
     conn.execute(f"PRAGMA max_page_count = {pages + SPARE}")
 
 database.Database._configure = _configure_full
-from weaver_tui.cli import main
+from weaver_tui.launch import main
 sys.exit(main(sys.argv[1:]))
 """
 """``python -c`` code running the CLI on a store that may grow by ``SPARE`` pages only."""

@@ -24,8 +24,9 @@ from typing import IO
 import mcp.client.stdio  # noqa: F401 (see below)
 import pytest
 
-from weaver_tui import cli
-from weaver_tui.logs import NOISY_LOGGERS
+from weaver_tui import launch
+from weaver_tui.core import cli
+from weaver_tui.core.logs import NOISY_LOGGERS
 
 # ``mcp.client.stdio`` takes ``sys.stderr`` as its default error log when it is imported: an
 # import during a call would keep the call's capture file, closed after it, for every later
@@ -80,7 +81,7 @@ def _exit_code(argv: list[str]) -> int:
     """What the process would exit with: ``main``'s return value, ``SystemExit``'s code, or
     1 after printing the traceback of an exception nothing caught."""
     try:
-        return cli.main(argv)
+        return launch.main(argv)
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
             return exc.code or 0

@@ -21,9 +21,9 @@ from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.shared_notes import notes_settings_for
 from weaver_tui.app import WeaverApp, make_app
+from weaver_tui.core.services import Services
+from weaver_tui.core.settings.config import load_settings
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
-from weaver_tui.settings.config import load_settings
 from weaver_tui.widgets.message_view import MessageView
 
 SIZE = (120, 40)

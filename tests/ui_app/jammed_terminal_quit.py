@@ -18,8 +18,8 @@ from typing import Any
 from textual.pilot import Pilot
 
 from weaver_tui.app import make_app
+from weaver_tui.core.settings.config import load_settings
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.settings.config import load_settings
 from weaver_tui.terminal_writer import LinuxTerminalDriver
 
 FILLER = "\x1b[H" + "jam " * 1024

@@ -20,7 +20,7 @@ from tests.paper_pilot.drafts import (
 )
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view import MessageItem
 
 WAIT_S = 60.0

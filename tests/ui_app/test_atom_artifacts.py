@@ -9,9 +9,9 @@ from pathlib import Path
 
 from tests.atom_developer.graph_support import ERROR_SAMPLE
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.tool_pane import RowState
 
 REQUEST = f"Extract the error code when it is 500 or 503:\n```\n{ERROR_SAMPLE}\n```"

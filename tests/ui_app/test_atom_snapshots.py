@@ -13,8 +13,8 @@ from textual.pilot import Pilot
 from tests.atom_developer.graph_support import ERROR_SAMPLE
 from tests.ui_app.conftest import SIZE, send, wait_until
 from tests.ui_app.test_snapshots import SnapCompare, app_for, steady, then, utc
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 
 __all__ = ["utc"]  # the fixture that pins the clock's zone, used here as well
 

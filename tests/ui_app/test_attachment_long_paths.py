@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 LONG_WORDS = ("@" + "n" * 300, "@" + "/d" * 2100)
 

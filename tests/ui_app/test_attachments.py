@@ -12,8 +12,8 @@ from textual.widgets import Input
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.attach_file import AttachFileScreen
-from weaver_tui.services import Services
 
 
 def project(root: Path) -> Path:

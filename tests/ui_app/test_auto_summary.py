@@ -16,7 +16,7 @@ from storage.models import MessageRecord, Role
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.conversation_tree.labels import SUMMARY_MARK
 
 PADDING = " ".join(["context"] * 400)  # about 700 tokens a message

@@ -8,7 +8,7 @@ import pytest
 
 from storage.models import Role
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 PATH = 60
 FLIP_AT = PATH - 15

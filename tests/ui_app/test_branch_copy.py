@@ -8,7 +8,7 @@ from storage.branch_copy import branch_to_conversation
 from storage.models import MessageStatus
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def seed(services: Services) -> tuple[str, list[str], str]:

@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

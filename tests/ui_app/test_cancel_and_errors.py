@@ -8,7 +8,7 @@ import pytest
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

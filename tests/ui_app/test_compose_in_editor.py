@@ -17,7 +17,7 @@ import pytest
 from tests.cli.conftest import isolated_env
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
 from tests.ui_app.test_launch_typing_pty import BOUND_S, Terminal, _messages
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def stub_editor(folder: Path, body: str, status: int = 0) -> Path:

@@ -12,7 +12,7 @@ from agents.context import SUMMARY_HEADING
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def sent_texts(fake_openai: FakeOpenAI) -> list[str]:

@@ -18,9 +18,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.rename import RenameScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4K\x07"  # OSC 52: "rm -rf ~\n" into the clipboard

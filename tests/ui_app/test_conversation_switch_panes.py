@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Static
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.conversations import ConversationsScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
 

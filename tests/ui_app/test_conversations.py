@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.conversations import ConversationsScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.composer import Composer
 
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from weaver_tui.daemon_work import in_daemon_thread
+from weaver_tui.core.daemon_work import in_daemon_thread
 
 BOUND_S = 30
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_app.test_branching import tree_cursor_to
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 
 
 async def test_deleting_the_branch_of_the_last_turn_clears_its_tool_rows(

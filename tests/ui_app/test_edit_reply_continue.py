@@ -10,7 +10,7 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.openai_script import ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_keymap_and_palette import palette_run
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_an_edited_reply_is_a_new_version_and_continues_from_its_text(

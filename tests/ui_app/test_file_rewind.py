@@ -13,8 +13,8 @@ from agents.patch_review.patches import make_patch
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
 from tests.ui_app.test_branching import tree_cursor_to
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.conversation_tree.labels import PATCH_MARKS
 
 ORIGINAL = "def greet(name):\n    return 'Hello, ' + name\n"

@@ -12,8 +12,8 @@ from pathlib import Path
 from storage.seats import SeatBook
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 
 SEAT_SAYS = "Sam here, writing from another process."
 

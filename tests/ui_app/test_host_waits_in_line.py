@@ -11,9 +11,9 @@ from pathlib import Path
 from storage.seats import SeatBook
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, wait_until
 from tests.ui_app.test_host_follows_space import mediator_space, shown_text
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat.sender import BUSY_SENTENCE
-from weaver_tui.services import Services
 
 HOST_SAYS = "Alex again, typed while Sam's turn runs."
 

@@ -10,8 +10,8 @@ from textual.widgets import TextArea
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.instructions import InstructionsScreen
-from weaver_tui.services import Services
 
 INSTRUCTIONS = "Answer like a pirate."
 

@@ -12,8 +12,8 @@ from tests.ide_helper.test_forged_patches import VICTIM, crafted_export, forged_
 from tests.ui_app.conftest import SIZE, new_app, settle
 from tests.ui_app.test_file_rewind import notes, tree_line
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.conversation_tree.labels import ELSEWHERE_MARK
 
 

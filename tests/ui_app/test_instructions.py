@@ -12,8 +12,8 @@ from agents.instructions import HEADING
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.instructions import InstructionsScreen, TemplatePickerScreen
-from weaver_tui.services import Services
 
 
 async def test_instructions_set_before_the_first_message_go_with_every_turn(

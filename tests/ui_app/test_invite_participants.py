@@ -18,8 +18,8 @@ from storage.seats import SeatBook
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from tests.ui_app.test_host_follows_space import mediator_space, presence, seated
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.invite import InviteScreen
-from weaver_tui.services import Services
 
 LINE = re.compile(r"(Alex|Sam): (http://127\.0\.0\.1:\d+)/\?seat=([A-Za-z0-9_-]{43})")
 

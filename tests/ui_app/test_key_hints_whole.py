@@ -10,7 +10,7 @@ from textual._compositor import LayoutUpdate
 from textual.pilot import Pilot
 
 from tests.ui_app.conftest import chat, new_app, settle, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def screen_lines(pilot: Pilot[None]) -> str:

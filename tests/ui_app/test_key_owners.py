@@ -15,11 +15,11 @@ from textual.widget import Widget
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run, seed_conversation
 from weaver_tui.commands import WeaverCommands
+from weaver_tui.core.services import Services
 from weaver_tui.keymap import all_actions
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.channel_tabs import ChannelTabs
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
 

@@ -13,12 +13,12 @@ from textual.widgets import Static
 
 from tests.ui_app.conftest import SIZE, chat, new_app, wait_until
 from weaver_tui.app import WeaverApp
+from weaver_tui.core.services import Services
 from weaver_tui.keymap import all_actions, keymap_markdown, palette_commands
 from weaver_tui.screens.chat.branching import Branching
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.help import HelpScreen
-from weaver_tui.services import Services
 
 ISSUE_COMMANDS = {
     "New conversation",

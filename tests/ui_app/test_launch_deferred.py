@@ -24,16 +24,16 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 import weaver_tui.app
-import weaver_tui.heap
+import weaver_tui.core.heap
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle, wait_until
 from weaver_tui.app import WeaverApp, make_app
-from weaver_tui.heap import AGENT_STACK_LOADED, YOUNG_THRESHOLD, pause_collector
+from weaver_tui.core.heap import AGENT_STACK_LOADED, YOUNG_THRESHOLD, pause_collector
+from weaver_tui.core.services import Services
+from weaver_tui.core.settings.config import Settings
+from weaver_tui.core.settings.pending import PendingSettings
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
-from weaver_tui.services import Services
-from weaver_tui.settings.config import Settings
-from weaver_tui.settings.pending import PendingSettings
 
 
 def _seeded(
@@ -123,7 +123,7 @@ async def test_the_first_frame_then_everything_it_deferred(
     frozen by a first one) freezes nothing more: only the cyclic collector's young
     generations are left for this app's widgets, which die with it."""
     frozen_before_in_this_process = {AGENT_STACK_LOADED}
-    monkeypatch.setattr(weaver_tui.heap, "_done", frozen_before_in_this_process)
+    monkeypatch.setattr(weaver_tui.core.heap, "_done", frozen_before_in_this_process)
     (weaver_env / "config.yaml").write_text("theme: weaver-light\n", encoding="utf-8")
     conversation_id, ids = _seeded(weaver_env)
     services = _pending()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from storage.models import Role
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def _seed(services: Services, count: int = 6) -> tuple[str, list[str]]:

@@ -12,7 +12,7 @@ from agents.providers.retried_call import PROVIDER_STATUS_NODE
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from tests.ui_app.test_auto_summary import seed_long_branch
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.tool_pane import ToolRow
 
 

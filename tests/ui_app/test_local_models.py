@@ -15,8 +15,8 @@ from textual.widgets import OptionList
 from agents.providers.local_servers import LocalServer, probe_local_servers
 from tests.support.fake_openai import FakeOpenAI
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.model_picker import ModelPickerScreen
-from weaver_tui.services import Services
 
 
 def closed_port() -> int:

@@ -10,7 +10,7 @@ from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
 from weaver_tui.chat_state.rows import OUTCOME_MARKS
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.conversation_tree.labels import OUTCOME_WORDS, label_parts
 
 pytestmark = pytest.mark.usefixtures("researcher")

@@ -10,7 +10,7 @@ from storage.models import MessageRecord
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 def actions_of_turn(records: list[MessageRecord], user_id: str) -> list[ExpectedAction]:

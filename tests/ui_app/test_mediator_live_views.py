@@ -14,8 +14,8 @@ from typing import Any
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_profiles.conftest import ALEX_REPLY, ALEX_SAYS, CLOSING_NOTE, SHARED_POST
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.message_view import MessageItem
 
 

@@ -17,8 +17,8 @@ from tests.ui_app.test_control_sequences import screen_text
 from tests.ui_app.test_mediator_live_views import open_view, script_turn
 from tests.ui_app.test_mediator_view_switch import switch_to
 from tests.ui_profiles.conftest import ALEX_SAYS, SHARED_POST
+from weaver_tui.core.services import Services
 from weaver_tui.screens.conversations import ConversationsScreen
-from weaver_tui.services import Services
 
 SAM_SECRET = "Casino debts keep me awake at night."
 PRIVATE_REPLY = "Courage, Sam: we will sort the debts out."

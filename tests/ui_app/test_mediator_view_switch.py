@@ -13,8 +13,8 @@ from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, new_app, send, settle, wait_until
 from tests.ui_app.test_mediator_live_views import open_view, record_rows
 from tests.ui_profiles.conftest import ALEX_SAYS
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 
 WORDS = [f"private{n} " for n in range(300)]
 """The mediator's answer to Alex (no delivery tool: it goes to the speaker only)."""

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_a_bidi_override_in_a_message_shows(services: Services, tmp_path: Path) -> None:

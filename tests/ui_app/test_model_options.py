@@ -11,8 +11,8 @@ from textual.widgets import Input
 
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.model_picker import ModelPickerScreen
-from weaver_tui.services import Services
 
 
 async def open_picker(pilot: Pilot[Any]) -> ModelPickerScreen:

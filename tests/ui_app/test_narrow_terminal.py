@@ -8,9 +8,9 @@ from textual.widget import Widget
 
 from tests.ui_app.conftest import chat, chat_ready, new_app, send, settle
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
-from weaver_tui.services import Services
 
 
 def panes(screen: ChatScreen) -> tuple[Widget, Widget]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_the_offline_hint_shows_the_backticks_and_quotes_to_type(

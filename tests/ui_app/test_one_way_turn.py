@@ -12,7 +12,7 @@ import pytest
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

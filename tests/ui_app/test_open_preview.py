@@ -24,8 +24,8 @@ from tests.ui_app.conftest import (
 )
 from weaver_tui.chat_preview import PREVIEW_MESSAGES, read_preview
 from weaver_tui.chat_state import ChatState
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 
 PATH = PREVIEW_MESSAGES + 90
 

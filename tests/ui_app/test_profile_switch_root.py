@@ -12,7 +12,7 @@ from textual.widgets import OptionList
 
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
 from tests.ui_app.test_switching import highlight
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
 
 

@@ -11,7 +11,7 @@ from tests.paper_pilot.drafts import SETTLED, route, verdict
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.knowledge_processes import knowledge_servers
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 WAIT_S = 60.0
 """Bound on a wait for the app (the knowledge server starts as a real subprocess)."""

@@ -7,7 +7,7 @@ import pytest
 
 from agents.profile_registry import get_traits, list_profiles
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 PROFILES = [profile.name for profile in list_profiles()]
 

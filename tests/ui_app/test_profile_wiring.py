@@ -9,8 +9,8 @@ import pytest
 
 from agents.shared_space.events import UserMessageEvent
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.patch_review import PatchReviewScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 

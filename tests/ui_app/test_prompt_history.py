@@ -4,7 +4,7 @@ shell does; Down walks back to the empty draft; a composer with text keeps Up fo
 from __future__ import annotations
 
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_up_and_down_walk_the_prompts_of_this_profile(services: Services) -> None:

@@ -10,9 +10,9 @@ from textual.widgets import OptionList
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.screens.remembered import RememberedScreen
-from weaver_tui.services import Services
 
 
 @pytest.mark.usefixtures("shared_notes")  # paper-pilot only opens

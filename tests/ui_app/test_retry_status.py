@@ -9,7 +9,7 @@ from agents.providers.retried_call import PROVIDER_STATUS_NODE
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.retry_waits import RecordedWaits
 from tests.ui_app.conftest import SIZE, chat, new_app, send
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.tool_pane import ToolRow
 
 pytestmark = pytest.mark.usefixtures("researcher")

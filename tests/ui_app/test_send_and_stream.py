@@ -8,8 +8,8 @@ from textual.message import Message
 
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.messages import TokensArrived
-from weaver_tui.services import Services
 from weaver_tui.widgets.tool_pane import ToolRow
 
 pytestmark = pytest.mark.usefixtures("researcher")

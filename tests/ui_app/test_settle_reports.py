@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_a_worker_that_never_ends_is_named_when_the_app_does_not_settle(

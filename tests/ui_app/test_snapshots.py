@@ -19,7 +19,7 @@ from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app import scenes
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
 from weaver_tui.app import WeaverApp
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view import MessageView
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 

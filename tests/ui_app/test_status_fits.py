@@ -19,8 +19,8 @@ from tests.ui_app.conftest import (
     settle,
     wait_until,
 )
+from weaver_tui.core.services import Services
 from weaver_tui.screens.patch_review import PatchReviewScreen
-from weaver_tui.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
 
 RENAME = 'In src/app.py, rename `"hi " + name` to `f"hi {name}"`'

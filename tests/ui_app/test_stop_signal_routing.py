@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from weaver_tui.stop_signals import StopSignals
+from weaver_tui.core.stop_signals import StopSignals
 
 
 def test_sigterm_and_sighup_each_quit_the_app_with_their_number_and_start_the_watchdog(

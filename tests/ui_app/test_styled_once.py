@@ -14,9 +14,9 @@ from textual.dom import DOMNode
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, settle
 from weaver_tui.app import make_app
+from weaver_tui.core.services import Services
+from weaver_tui.core.settings.pending import PendingSettings
 from weaver_tui.screens.chat_skeleton import ChatSkeleton
-from weaver_tui.services import Services
-from weaver_tui.settings.pending import PendingSettings
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView

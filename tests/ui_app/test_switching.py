@@ -14,9 +14,9 @@ from textual.widgets import Input, OptionList
 from tests.support.fake_openai import FakeOpenAI
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, wait_until
 from tests.ui_app.test_keymap_and_palette import palette_run
+from weaver_tui.core.services import Services
 from weaver_tui.screens.model_picker import ModelPickerScreen
 from weaver_tui.screens.profile_picker import ProfilePickerScreen
-from weaver_tui.services import Services
 
 
 async def highlight(pilot: Pilot[Any], option_list: OptionList, option_id: str) -> None:

@@ -1,4 +1,4 @@
-"""The hang-up watch on the terminal's input (weaver_tui.terminal_hangup), on a real pipe:
+"""The hang-up watch on the terminal's input (weaver_tui.core.terminal_hangup), on a real pipe:
 its reading end hangs up when the writing end closes, as a pty's does when its window goes.
 The real app on a real pty: test_stop_signals_pty.py."""
 
@@ -12,7 +12,7 @@ from types import FrameType
 
 import pytest
 
-from weaver_tui.terminal_hangup import POLL_S, HangupWatch
+from weaver_tui.core.terminal_hangup import POLL_S, HangupWatch
 
 BOUND_S = 30
 

@@ -7,8 +7,8 @@ import pytest
 
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
-from weaver_tui.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
 

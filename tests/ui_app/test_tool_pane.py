@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 from agents.runtime.events import Usage
 from themes.weaver import ROLE_VARIABLE_DEFAULTS
-from weaver_tui.screens.tool_output import ToolOutputScreen
+from weaver_tui.widgets.tool_output_dialog import ToolOutputScreen
 from weaver_tui.widgets.tool_pane import ToolRow, ToolStatusPane, format_duration, short_args
 
 

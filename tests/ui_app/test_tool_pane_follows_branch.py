@@ -6,7 +6,7 @@ from __future__ import annotations
 from storage.models import MessageRecord
 from tests.ui_app.conftest import chat, new_app, settle
 from tests.ui_app.test_branching import view_select
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 PROFILE = "ide-helper"
 

@@ -13,7 +13,7 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle
 from weaver_tui.chat_state import ChatState
 from weaver_tui.chat_state.rows import CHAT_LINES, tool_output_markdown
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view.blocks import code_of, split_blocks
 
 NUMBERED = "\n".join(f"{n:>4}  line {n} of the file" for n in range(1, 31))

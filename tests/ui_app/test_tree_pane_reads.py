@@ -7,7 +7,7 @@ import pytest
 from textual.geometry import Region
 
 from tests.ui_app.conftest import chat, chat_ready, new_app, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.conversation_tree import ConversationTree
 
 ASKED = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.widgets._footer import FooterKey
 
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def _conversation_with_view_focused(pilot) -> None:  # type: ignore[no-untyped-def]

@@ -16,7 +16,7 @@ import textual.screen
 
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
 from tests.ui_app.test_file_rewind import ORIGINAL, ask_to_check_out, seed_applied_patch
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view import MessageView
 
 

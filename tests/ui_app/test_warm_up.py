@@ -12,7 +12,7 @@ import pytest
 import agents.providers as providers
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.ui_app.conftest import SIZE, chat, new_app, send, wait_until
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 
 async def test_the_warm_up_builds_the_model_once_and_the_window_is_asked_after_the_turn(

@@ -28,7 +28,7 @@ from storage.store import ConversationStore, NotFoundError
 from storage.tree_index import TreeIndex
 from weaver_tui.chat_state.rows import build_item
 from weaver_tui.chat_state.writes import OrderedWrites, writes_for
-from weaver_tui.heap import freeze_long_lived
+from weaver_tui.core.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import BranchPosition
 from weaver_tui.widgets.message_view.items import MessageItem
 
@@ -117,7 +117,7 @@ class ChatState:
 
     def freeze_if_big(self) -> None:
         """Move everything alive now out of the cyclic collector's sight, if the open
-        conversation is big (:mod:`weaver_tui.heap`).
+        conversation is big (:mod:`weaver_tui.core.heap`).
 
         Its rows, records and rows of the view live as long as it is open, and are freed by
         reference counting when it closes (none is part of a cycle). Left to the collector,

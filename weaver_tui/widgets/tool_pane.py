@@ -171,7 +171,7 @@ class ToolRow(Vertical, can_focus=True):
 
     def action_open_output(self) -> None:
         """Show every line of the output in a scrollable dialog."""
-        from weaver_tui.screens.tool_output import ToolOutputScreen
+        from weaver_tui.widgets.tool_output_dialog import ToolOutputScreen
 
         if self.output:
             self.app.push_screen(ToolOutputScreen(self.tool_name, self.output))

@@ -68,7 +68,7 @@ class ArtifactSaver:
     def save_artifacts(self, selected_id: str | None) -> None:
         """Save the artifacts of ``selected_id`` (else the latest reply on the path with some)
         as files of the project, once the user confirms."""
-        from weaver_tui.artifacts import (
+        from weaver_tui.core.artifacts import (
             ArtifactError,
             artifacts_of,
             latest_with_artifacts,

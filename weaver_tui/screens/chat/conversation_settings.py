@@ -19,9 +19,9 @@ from weaver_tui.screens.chat.requests import HeaderStale
 if TYPE_CHECKING:
     from agents.providers.local_servers import LocalServer
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.surface import ChatSurface
-    from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
 
@@ -209,7 +209,7 @@ class ConversationSettings:
         """``meta`` with the files chosen or ``@``-mentioned for ``text``, read now (a file
         that cannot be attached raises ``AttachmentError``, a ``ValueError``)."""
         from agents.attachments import AttachmentError, read_attachment, size_text, total_size
-        from weaver_tui.attach import mentioned_files
+        from weaver_tui.core.attach import mentioned_files
 
         paths = [*self.pending_attachments]
         paths += [p for p in mentioned_files(text, self._project_dir()) if p not in paths]

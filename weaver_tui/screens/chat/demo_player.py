@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from textual.worker import WorkerCancelled, WorkerFailed
 
-from weaver_tui.daemon_work import in_daemon_thread
+from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.widgets.composer import Composer
 
 if TYPE_CHECKING:

@@ -21,10 +21,10 @@ from storage.store import StorageError
 
 if TYPE_CHECKING:
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_runner import TurnRunner
-    from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agents.providers.local_servers import LocalServer
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
-    from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
 

@@ -51,7 +51,7 @@ from textual.worker import Worker, WorkerState
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
-from weaver_tui.daemon_work import in_daemon_thread
+from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
@@ -96,9 +96,9 @@ from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
     from agents.patch_review.review import PendingReview
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.demo_player import DemoPlayer
     from weaver_tui.screens.chat.turn_view import TurnView
-    from weaver_tui.services import Services
     from weaver_tui.widgets.channel_tabs import ChannelTabs
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
@@ -242,7 +242,7 @@ class ChatScreen(Screen[None]):
         yield WeaverFooter()
 
     def _complete_mention(self, before_cursor: str) -> str | None:
-        from weaver_tui.attach import complete_mention
+        from weaver_tui.core.attach import complete_mention
 
         return complete_mention(before_cursor, self.project_dir())
 
@@ -366,7 +366,7 @@ class ChatScreen(Screen[None]):
         """After the first paint, off the event loop: import the agent stack (then the
         panels and the count that need it can show), then build the chat model (the provider
         stack's imports, its HTTP client), so the first turn starts at once. Both run in
-        daemon threads: quitting meanwhile does not wait for them (:mod:`~weaver_tui.daemon_work`)."""
+        daemon threads: quitting meanwhile does not wait for them (:mod:`~weaver_tui.core.daemon_work`)."""
         await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
         self.agents_ready = True
         await in_daemon_thread(self._build_model, "weaver-warm-up-model")

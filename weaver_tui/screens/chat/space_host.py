@@ -2,7 +2,7 @@
 
 A conversation of a profile that declares seats (``ProfileTraits.seats``) can be served from
 the chat itself, as ``weaver-tui space open`` serves it: the same guarded server
-(:class:`weaver_tui.space_server.SpaceServer`, one token per participant, each opening a seat
+(:class:`weaver_tui.core.space_server.SpaceServer`, one token per participant, each opening a seat
 locked to them), run in the background of this app until the space is closed or the app
 quits, with the seats' messages answered here, one at a time and in order
 (:class:`agents.runtime.seat_queue.SeatQueueRunner` on this chat's runtime and model). What the
@@ -28,10 +28,10 @@ from storage.store import StorageError
 
 if TYPE_CHECKING:
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.services import Services
+    from weaver_tui.core.space_server import SpaceServer
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_runner import TurnRunner
-    from weaver_tui.services import Services
-    from weaver_tui.space_server import SpaceServer
 
 logger = logging.getLogger(__name__)
 
@@ -116,8 +116,8 @@ class SpaceHost:
             return None
 
     async def _serve(self, conversation_id: str, book: SeatBook) -> Invitation | None:
-        from weaver_tui.cli.space_verbs import seat_command
-        from weaver_tui.space_server import SpaceServer
+        from weaver_tui.core.cli.space_verbs import seat_command
+        from weaver_tui.core.space_server import SpaceServer
 
         data_dir = self._services.data_dir.resolve()
         max_bytes = self._services.settings.turns.max_message_bytes

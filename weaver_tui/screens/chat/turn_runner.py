@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
-from weaver_tui.daemon_work import in_daemon_thread
-from weaver_tui.heap import AGENT_STACK_LOADED, freeze_long_lived
+from weaver_tui.core.daemon_work import in_daemon_thread
+from weaver_tui.core.heap import AGENT_STACK_LOADED, freeze_long_lived
 from weaver_tui.messages import TokensArrived
 from weaver_tui.screens.chat.requests import TurnEnded
 
@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
-    from weaver_tui.services import Services
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """ACP sessions: one conversation of the tree each, and the MCP servers the client brought
-(their tools: :mod:`weaver_tui.acp_agent.session_tools`).
+(their tools: :mod:`weaver_tui.core.acp_agent.session_tools`).
 
 A new session has no conversation until its first prompt: the runtime creates it then (as for
 any first message), with the session id in its meta (``acp_session``), so a session that never

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 from storage.printable import printable
-from weaver_tui.cli.errors import EXIT_CONFIG, CliError
-from weaver_tui.cli.relay_filter import RelayFilter
+from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.core.cli.relay_filter import RelayFilter
 
 RESET_TERMINAL = "\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[0m\r\n"
 """Leave the app's screen as it was before (alternate screen, cursor, mouse modes), in case

@@ -15,7 +15,7 @@ user's files and keys. :class:`GuardedServer` answers only when
 Anything else gets 403 with one sentence. Static assets and downloads (whose keys are random)
 need no token. The page is this package's own template: it loads nothing from another host.
 Apps started per connection get only the environment variables the app reads
-(:mod:`weaver_tui.served_app`). The token never reaches a log line.
+(:mod:`weaver_tui.core.served_app`). The token never reaches a log line.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from aiohttp import WSCloseCode, web
 from aiohttp.typedefs import Handler
 from textual_serve.server import Server, to_int
 
-from weaver_tui.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
-from weaver_tui.served_app import ScopedAppService
+from weaver_tui.core.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
+from weaver_tui.core.served_app import ScopedAppService
 
 logger = logging.getLogger(__name__)
 

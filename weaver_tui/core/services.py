@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
-from weaver_tui.daemon_work import in_daemon_thread
-from weaver_tui.logs import setup_logging
-from weaver_tui.settings.pending import PendingSettings
+from weaver_tui.core.daemon_work import in_daemon_thread
+from weaver_tui.core.logs import setup_logging
+from weaver_tui.core.settings.pending import PendingSettings
 
 if TYPE_CHECKING:
     from agents.mcp_servers import McpServerConfig
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.sqlite_store import SqliteConversationStore
-    from weaver_tui.settings.config import Settings
+    from weaver_tui.core.settings.config import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -304,7 +304,7 @@ def mcp_server_configs(entries: Mapping[str, Any]) -> list[McpServerConfig]:
     """The runtime's form of the ``mcp_servers`` setting (entries validated already): the
     header and env values the settings keep secret are handed over as plain text."""
     from agents.mcp_servers import McpServerConfig
-    from weaver_tui.settings.knowledge_sections import agent_view
+    from weaver_tui.core.settings.knowledge_sections import agent_view
 
     return [
         McpServerConfig.from_mapping(

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, cast
 if TYPE_CHECKING:
     from acp import Agent
 
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
 STDIO_LIMIT = 50 * 1024 * 1024
 """The largest message read from the client (an embedded file travels inside one)."""
@@ -60,8 +60,8 @@ async def serve_stdio(services: Services, profile: str) -> None:
     stdin, writer = await stdio_streams(protocol_stdout())
     from acp import run_agent
 
-    from weaver_tui.acp_agent.agent import WeaverAcpAgent
-    from weaver_tui.acp_agent.line_filter import pump, writer_reply
+    from weaver_tui.core.acp_agent.agent import WeaverAcpAgent
+    from weaver_tui.core.acp_agent.line_filter import pump, writer_reply
 
     # The SDK reads only the lines that are one JSON-RPC object; the filter answers the rest.
     reader = asyncio.StreamReader(limit=STDIO_LIMIT)

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.profile_registry import get_traits
-from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
-from weaver_tui.cli.event_printer import EventPrinter
+from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.core.cli.event_printer import EventPrinter
 
 if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
 MAX_MESSAGE = 2_000_000
 """The default of the ``max_message_bytes`` setting."""

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.printable import printable
-from weaver_tui.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
 
 if TYPE_CHECKING:
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
 
 def list_conversations(services: Services) -> int:
@@ -55,7 +55,7 @@ def _jsonl_stream(services: Services, conversation_id: str) -> str:
     """The conversation as one JSONL stream, the conversation's line first."""
     import tempfile
 
-    from weaver_tui.jsonl_stream import folder_to_stream
+    from weaver_tui.core.jsonl_stream import folder_to_stream
 
     with tempfile.TemporaryDirectory(prefix="weaver-export-") as name:
         folder = services.store.export_jsonl(conversation_id, Path(name) / "export")
@@ -74,7 +74,7 @@ def _write_file(path: Path, text: str) -> None:
 
 def import_conversation(services: Services, args: argparse.Namespace) -> int:
     """Import a folder, a one-file stream, or ``-`` (a stream on stdin); once per source."""
-    from weaver_tui.jsonl_stream import (
+    from weaver_tui.core.jsonl_stream import (
         MAX_STREAM_BYTES,
         StreamError,
         folder_source_id,

@@ -30,8 +30,8 @@ from acp.schema import (
 from agents.graph.approval import approval_value
 from agents.patch_review.review import PendingReview, find_pending_review, resume_value
 from agents.runtime import events as ev
-from weaver_tui.acp_agent.failures import marked_stop_reason, marked_updates, turn_failure
-from weaver_tui.acp_agent.patch_permission import (
+from weaver_tui.core.acp_agent.failures import marked_stop_reason, marked_updates, turn_failure
+from weaver_tui.core.acp_agent.patch_permission import (
     PERMISSION_OPTIONS,
     applied_update,
     current_text,
@@ -39,13 +39,13 @@ from weaver_tui.acp_agent.patch_permission import (
     patch_file,
     review_request,
 )
-from weaver_tui.acp_agent.tool_permission import (
+from weaver_tui.core.acp_agent.tool_permission import (
     APPROVAL_OPTIONS,
     approval_decision,
     approval_request,
     pending_approval,
 )
-from weaver_tui.acp_agent.turn_updates import TurnUpdates
+from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
     from acp.interfaces import Client
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
     from agents.runtime.user_message import NewMessage
-    from weaver_tui.acp_agent.sessions import AcpSession
+    from weaver_tui.core.acp_agent.sessions import AcpSession
 
 logger = logging.getLogger(__name__)
 

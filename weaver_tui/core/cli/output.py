@@ -13,7 +13,7 @@ control character itself.
 The verbs that own a terminal are not wrapped: the app (Textual draws with escape sequences),
 ``serve`` and ``acp`` (a server, and JSON-RPC on stdio), ``space seat`` (an app) and ``space
 join``, whose relay passes only the sequences a Textual app draws
-(:mod:`weaver_tui.cli.relay_filter`).
+(:mod:`weaver_tui.core.cli.relay_filter`).
 """
 
 from __future__ import annotations

@@ -5,15 +5,15 @@ Precedence, highest first: values passed to ``load_settings`` (command-line opti
 the env file the user named (``--env-file``, ``WEAVER_ENV_FILE`` or ``env_file`` in the YAML
 file; no ``.env`` is read unless named), the YAML config file (``config.yaml`` in the user
 config folder, the file ``WEAVER_CONFIG`` names, or ``--config``), defaults. The sources are
-:mod:`weaver_tui.settings.sources`; the flat names of earlier versions (``model:``,
-``WEAVER_THEME``) still work (:mod:`weaver_tui.settings.names`).
+:mod:`weaver_tui.core.settings.sources`; the flat names of earlier versions (``model:``,
+``WEAVER_THEME``) still work (:mod:`weaver_tui.core.settings.names`).
 
 Anything wrong with them (an invalid value, an unreadable or invalid YAML file, an unknown key in
 it) raises ``ConfigError`` whose one line names the key and where it came from; the CLI turns
 that into exit code 2. This module never imports Textual or the network stack, and imports
 only what building the settings needs (YAML and the provider factory load when used), since
 the app's launch time includes it. The app's first frame does not wait for it: see
-:mod:`weaver_tui.settings.early`.
+:mod:`weaver_tui.core.settings.early`.
 """
 
 from __future__ import annotations
@@ -30,20 +30,20 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from agents.errors import ConfigError
 from agents.providers.presets import PRESETS
-from weaver_tui.settings.early import (
+from weaver_tui.core.settings.early import (
     APP_NAME,
     EarlySettings,
     default_config_file,
     default_data_dir,
 )
-from weaver_tui.settings.files import read_yaml_config
-from weaver_tui.settings.knowledge_sections import (
+from weaver_tui.core.settings.files import read_yaml_config
+from weaver_tui.core.settings.knowledge_sections import (
     McpSection,
     WebSearchSection,
     agent_view,
     secret_values,
 )
-from weaver_tui.settings.names import (
+from weaver_tui.core.settings.names import (
     ENV_PREFIX,
     FLAT_NAMES,
     PROVIDER_NAME,
@@ -51,7 +51,7 @@ from weaver_tui.settings.names import (
     nest_flat_names,
     place_of,
 )
-from weaver_tui.settings.sections import (
+from weaver_tui.core.settings.sections import (
     LoggingSection,
     McpServerEntry,
     ProviderSection,
@@ -60,7 +60,7 @@ from weaver_tui.settings.sections import (
     TurnsSection,
     UiSection,
 )
-from weaver_tui.settings.sources import CONFIG_FILE_ARGUMENT, SettingsSources
+from weaver_tui.core.settings.sources import CONFIG_FILE_ARGUMENT, SettingsSources
 
 if TYPE_CHECKING:
     from agents.providers import ProviderConfig

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr, model_validator
 
-from weaver_tui.settings.sections import Section
+from weaver_tui.core.settings.sections import Section
 
 
 class KnowledgeConnection(Section):

@@ -7,7 +7,7 @@ every source renames them to their place before the sources are merged, so a fla
 higher source still beats a nested one in a lower source. Within one source the nested name
 wins over its flat twin.
 
-No pydantic here: the first frame's peek (:mod:`weaver_tui.settings.early`) uses it too.
+No pydantic here: the first frame's peek (:mod:`weaver_tui.core.settings.early`) uses it too.
 """
 
 from __future__ import annotations

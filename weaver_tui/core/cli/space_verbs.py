@@ -3,7 +3,7 @@
 ``space open --participants Alex,Sam [--conversation ID]`` prints ``NAME: URL`` per seat and
 serves until Ctrl+C, answering the seats' messages in this process (it has the model);
 ``space close --conversation ID`` revokes the space's links; ``space join URL`` takes a seat
-in a terminal on any machine that reaches the host (:mod:`weaver_tui.cli.space_join`);
+in a terminal on any machine that reaches the host (:mod:`weaver_tui.core.cli.space_join`);
 ``space seat`` is the app a
 seat's connection runs (started by ``space open``, given only the participant, the
 conversation and the data folder).
@@ -18,14 +18,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from weaver_tui.cli.errors import EXIT_CONFIG, CliError
-from weaver_tui.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
+from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.core.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
 
 if TYPE_CHECKING:
     from storage.models import Conversation
     from storage.seats import Seat, SeatBook
     from storage.store import ConversationStore
-    from weaver_tui.services import Services
+    from weaver_tui.core.cli.terminal_apps import TerminalApps
+    from weaver_tui.core.services import Services
 
 MAX_MESSAGE = 2_000_000
 """The default of the ``max_message_bytes`` setting (a seat's limit unless the host's differs)."""
@@ -84,11 +85,15 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
+def run_space_verb(
+    args: argparse.Namespace, services: Services | None, apps: TerminalApps | None
+) -> int:
     if args.space_action == "seat":
-        return run_seat(args)
+        if apps is None:
+            raise CliError("a seat needs the Textual app: start it with `weaver-tui space seat`")
+        return apps.seat(args)
     if args.space_action == "join":
-        from weaver_tui.cli.space_join import join_space
+        from weaver_tui.core.cli.space_join import join_space
 
         return join_space(args.url)
     assert services is not None
@@ -183,9 +188,9 @@ def seat_command(data_dir: Path, seat: Seat, max_message_bytes: int = MAX_MESSAG
 
 def open_space(services: Services, args: argparse.Namespace) -> int:
     from storage.seats import SeatBook
-    from weaver_tui.seat_registry import SeatLimits
-    from weaver_tui.serve import ServeError, check_address
-    from weaver_tui.space_server import SpaceServer
+    from weaver_tui.core.seat_registry import SeatLimits
+    from weaver_tui.core.serve import ServeError, check_address
+    from weaver_tui.core.space_server import SpaceServer
 
     store = services.store
     try:
@@ -246,17 +251,4 @@ def close_space(services: Services, conversation_id: str) -> int:
     finally:
         book.close()
     print(f"closed {closed} seat{'s' if closed != 1 else ''} of space {conversation_id}")
-    return 0
-
-
-def run_seat(args: argparse.Namespace) -> int:
-    from weaver_tui.seat_app import SeatApp
-    from weaver_tui.services import DB_FILE
-
-    db_path = args.data_dir / DB_FILE
-    if not db_path.is_file():
-        raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
-    SeatApp(
-        db_path, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
-    ).run()
     return 0

@@ -22,7 +22,7 @@ from acp.schema import ToolCallStatus
 
 from storage.models import MessageRecord
 from storage.printable import printable
-from weaver_tui.acp_agent.turn_updates import output_content, tool_kind, tool_title
+from weaver_tui.core.acp_agent.turn_updates import output_content, tool_kind, tool_title
 
 
 def branch_updates(branch: Sequence[MessageRecord]) -> Iterator[SessionUpdate]:

@@ -22,15 +22,15 @@ import agents.profile_registry as profile_registry
 from agents.errors import ConfigError
 from storage.printable import printable
 from weaver_tui import __version__
-from weaver_tui.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
-from weaver_tui.cli.output import owns_the_terminal, printable_output
-from weaver_tui.cli.space_verbs import add_space_parser, run_space_verb
-from weaver_tui.cli.store_verbs import export, import_conversation, list_conversations
+from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
+from weaver_tui.core.cli.output import owns_the_terminal, printable_output
+from weaver_tui.core.cli.space_verbs import add_space_parser, run_space_verb
+from weaver_tui.core.cli.store_verbs import export, import_conversation, list_conversations
+from weaver_tui.core.cli.terminal_apps import TerminalApps
 
 if TYPE_CHECKING:
     from agents.profile import ProfileCommand, ProfileVerb
-    from weaver_tui.app import WeaverApp
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
 
 BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve", "space")
@@ -209,29 +209,31 @@ def build_parser(
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, apps: TerminalApps | None = None) -> int:
+    """Run the command ``argv``; ``apps`` starts the Textual apps (the chat with no verb, a
+    seat), given by the entry point above this package (:mod:`weaver_tui.launch`)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     verb = _first_verb(argv)
     action = _first_verb(argv[argv.index(verb) + 1 :]) if verb else None
     if owns_the_terminal(verb, action):
-        return _main(argv)
+        return _main(argv, apps)
     with printable_output():  # nothing a headless verb writes carries an escape sequence
-        return _main(argv)
+        return _main(argv, apps)
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], apps: TerminalApps | None) -> int:
     try:
         extra = profile_commands() if _wants_profile_commands(argv) else None
         verb = _first_verb(argv)
         args = build_parser(extra, arguments_for={verb} if verb else ()).parse_args(argv)
         if args.verb is None:
-            return launch_app(args)
+            return launch_app(args, apps)
         if args.verb == "serve":
             return serve_in_browser(args)
         if args.verb == "acp":
             return serve_acp(args)
         if args.verb == "space":
-            return space(args)
+            return space(args, apps)
         command = getattr(args, "profile_command", None)
         if command is not None:
             return run_profile_command(command, args)
@@ -290,8 +292,8 @@ def open_services(args: argparse.Namespace) -> Services:
     from storage.store import StorageError
 
     try:
-        from weaver_tui.services import Services
-        from weaver_tui.settings.config import load_settings
+        from weaver_tui.core.services import Services
+        from weaver_tui.core.settings.config import load_settings
 
         settings = load_settings(**settings_options(args))
         services = Services(settings)
@@ -311,13 +313,13 @@ def peek_services(args: argparse.Namespace) -> Services:
 
     The app validates every setting and opens the store right after the paint, and ends with
     their one-line failure and exit code 2 (``WeaverApp.startup_error``); an unreadable config
-    file stops here (``weaver_tui.settings.early``).
+    file stops here (``weaver_tui.core.settings.early``).
     """
     from agents.errors import ConfigError
 
     try:
-        from weaver_tui.services import Services
-        from weaver_tui.settings.pending import PendingSettings
+        from weaver_tui.core.services import Services
+        from weaver_tui.core.settings.pending import PendingSettings
 
         pending = PendingSettings.peek(**settings_options(args))
     except ConfigError as exc:
@@ -325,15 +327,17 @@ def peek_services(args: argparse.Namespace) -> Services:
     return Services(pending)
 
 
-def launch_app(args: argparse.Namespace) -> int:
-    from weaver_tui.heap import pause_collector, resume_collector
+def launch_app(args: argparse.Namespace, apps: TerminalApps | None) -> int:
+    from weaver_tui.core.heap import pause_collector, resume_collector
 
+    if apps is None:
+        raise CliError("the Textual app is not available here: start it with `weaver-tui`")
     # Importing Textual and painting the first frame only make long-lived objects: the app
-    # turns the collector back on after its first frame (see weaver_tui.heap).
+    # turns the collector back on after its first frame (see weaver_tui.core.heap).
     pause_collector()
     try:
         services = peek_services(args)
-        app = _make_app(services, args)
+        app = apps.chat(services, args)
         try:
             app.run()
         finally:
@@ -346,22 +350,9 @@ def launch_app(args: argparse.Namespace) -> int:
     return int(app.return_code or 0)
 
 
-def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
-    try:
-        from weaver_tui.app import make_app
-    except ImportError as exc:
-        raise CliError(f"the Textual app is not available ({exc})") from None
-    return make_app(
-        services,
-        profile=args.profile,
-        conversation_id=args.conversation,
-        project_root=args.project_root.resolve() if args.project_root else None,
-    )
-
-
 def serve_in_browser(args: argparse.Namespace) -> int:
     """Serve the app (with the options given before ``serve``) to a browser."""
-    from weaver_tui.serve import ServeError, serve
+    from weaver_tui.core.serve import ServeError, serve
 
     app_args: list[str] = []
     for option in (
@@ -386,7 +377,7 @@ def serve_in_browser(args: argparse.Namespace) -> int:
 
 def serve_acp(args: argparse.Namespace) -> int:
     """Speak ACP on stdin/stdout as ``--profile`` (default: the configured profile)."""
-    from weaver_tui.acp_agent.stdio import NotConnected, serve_stdio
+    from weaver_tui.core.acp_agent.stdio import NotConnected, serve_stdio
 
     services = open_services(args)
     try:
@@ -398,16 +389,16 @@ def serve_acp(args: argparse.Namespace) -> int:
     return 0
 
 
-def space(args: argparse.Namespace) -> int:
+def space(args: argparse.Namespace, apps: TerminalApps | None) -> int:
     """``space open|close|join|seat``; a seat reads no settings (it is given its data
     folder), nor does joining one (it holds only the link)."""
     from storage.store import StorageError
 
     if args.space_action in ("seat", "join"):
-        return run_space_verb(args, None)
+        return run_space_verb(args, None, apps)
     services = open_services(args)
     try:
-        return run_space_verb(args, services)
+        return run_space_verb(args, services, apps)
     except StorageError as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -418,7 +409,7 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
     """Run a profile's own verb with the user's folders from the settings."""
     from agents.errors import ConfigError
     from agents.profile import CommandContext
-    from weaver_tui.settings.config import load_settings
+    from weaver_tui.core.settings.config import load_settings
 
     try:
         settings = load_settings(**settings_options(args))
@@ -441,7 +432,7 @@ async def run_verb(args: argparse.Namespace) -> int:
     services = open_services(args)
     try:
         if args.verb == "ask":
-            from weaver_tui.cli.ask_verb import ask
+            from weaver_tui.core.cli.ask_verb import ask
 
             return await ask(services, args)
         if args.verb == "conversations":

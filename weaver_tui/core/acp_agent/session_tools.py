@@ -23,7 +23,7 @@ _TRANSPORTS = {"stdio": "stdio", "http": "streamable_http"}
 def client_server_configs(
     settings: list[dict[str, Any]], cwd: Path
 ) -> tuple[list[McpServerConfig], list[str]]:
-    """The client's servers (:func:`~weaver_tui.acp_agent.sessions.mcp_server_settings`) as
+    """The client's servers (:func:`~weaver_tui.core.acp_agent.sessions.mcp_server_settings`) as
     configs run in the session's folder, and a sentence for each that cannot be used."""
     configs: list[McpServerConfig] = []
     problems: list[str] = []

@@ -2,7 +2,7 @@
 
 ``provider`` (which model answers and how it is reached), ``ui`` (what the app looks like and
 opens with), ``storage`` (where data lives), ``turns`` (the limits of one turn), ``logging``,
-and one entry of ``mcp_servers``. :class:`~weaver_tui.settings.config.Settings` nests them.
+and one entry of ``mcp_servers``. :class:`~weaver_tui.core.settings.config.Settings` nests them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from agents.profile_registry import DEFAULT_PROFILE
 from agents.providers.presets import PROVIDER_NAMES
-from weaver_tui.settings.early import DEFAULT_THEME_SETTING, default_data_dir
+from weaver_tui.core.settings.early import DEFAULT_THEME_SETTING, default_data_dir
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 

@@ -25,7 +25,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from agents.profile import Profile, TurnContext
 from agents.profile_registry import PROFILE_NAMES, get_profile
-from weaver_tui.services import Services
+from weaver_tui.core.services import Services
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ THREAD_TITLE = "LangGraph Studio thread"
 @cache
 def _services() -> Services:
     """The user's settings and store, read once per ``langgraph dev`` process."""
-    from weaver_tui.settings.config import load_settings
+    from weaver_tui.core.settings.config import load_settings
 
     return Services(load_settings())
 

@@ -1,6 +1,6 @@
 """The three settings the app's first frame needs, read before pydantic-settings is imported.
 
-Importing pydantic and pydantic-settings and building :class:`~weaver_tui.settings.config.Settings`
+Importing pydantic and pydantic-settings and building :class:`~weaver_tui.core.settings.config.Settings`
 costs about 0.2 s, as much as the rest of the first frame beyond Textual. The first frame needs
 only the theme (so it paints in the right colours), the data folder (to open the store) and the
 default profile (for a new conversation). :func:`peek_settings` reads those three from the same
@@ -22,8 +22,8 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 
 from agents.profile_registry import DEFAULT_PROFILE
-from weaver_tui.settings.files import choose_env_file, read_env_file, read_yaml_config
-from weaver_tui.settings.names import lookup, nest_flat_names, nested_variables
+from weaver_tui.core.settings.files import choose_env_file, read_env_file, read_yaml_config
+from weaver_tui.core.settings.names import lookup, nest_flat_names, nested_variables
 
 APP_NAME = "weaver-tui"
 DEFAULT_THEME_SETTING = "weaver-dark"

@@ -1,8 +1,8 @@
 """The settings the launch hands to the app: drawn from at once, validated after the first paint.
 
-:mod:`weaver_tui.settings.early` reads what the first frame needs without pydantic;
+:mod:`weaver_tui.core.settings.early` reads what the first frame needs without pydantic;
 :class:`PendingSettings` keeps that and the arguments to validate everything later with
-:func:`weaver_tui.settings.config.load_settings`, imported only then.
+:func:`weaver_tui.core.settings.config.load_settings`, imported only then.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from weaver_tui.settings.early import EarlySettings, peek_settings
+from weaver_tui.core.settings.early import EarlySettings, peek_settings
 
 if TYPE_CHECKING:
-    from weaver_tui.settings.config import Settings
+    from weaver_tui.core.settings.config import Settings
 
 
 @dataclass
@@ -23,7 +23,7 @@ class PendingSettings:
 
     ``early`` draws the first frame; :meth:`validate` runs ``load_settings`` with the same
     arguments (pydantic-settings, every source, every check) and returns the real
-    :class:`~weaver_tui.settings.config.Settings` or raises ``ConfigError``.
+    :class:`~weaver_tui.core.settings.config.Settings` or raises ``ConfigError``.
     """
 
     early: EarlySettings
@@ -50,7 +50,7 @@ class PendingSettings:
         return cls(early, config_file, env_file, require_config, dict(overrides))
 
     def validate(self) -> Settings:
-        from weaver_tui.settings.config import load_settings
+        from weaver_tui.core.settings.config import load_settings
 
         return load_settings(
             config_file=self.config_file,

@@ -3,7 +3,7 @@
 ``initialize`` says what the agent can do (load sessions; text, images and embedded files in a
 prompt; MCP servers over stdio and HTTP); ``session/new`` opens a session of the profile
 in the client's folder, its MCP servers' tools joining its turns; ``session/prompt`` runs a
-turn (:class:`~weaver_tui.acp_agent.turn.AcpTurn`); ``session/cancel`` stops it;
+turn (:class:`~weaver_tui.core.acp_agent.turn.AcpTurn`); ``session/cancel`` stops it;
 ``session/load`` replays a conversation's active branch; ``session/close`` cancels the
 session's running turn, waits for it to end, then forgets the session and ends its MCP servers
 (its conversation stays in the store, for ``session/load`` or the app); the agent's exit closes
@@ -40,22 +40,22 @@ from agents.profile_registry import get_traits
 from agents.runtime.user_message import NewMessage
 from storage.printable import printable
 from weaver_tui import __version__
-from weaver_tui.acp_agent.failures import turn_failure
-from weaver_tui.acp_agent.prompt_content import prompt_content
-from weaver_tui.acp_agent.replay import branch_updates
-from weaver_tui.acp_agent.sessions import (
+from weaver_tui.core.acp_agent.failures import turn_failure
+from weaver_tui.core.acp_agent.prompt_content import prompt_content
+from weaver_tui.core.acp_agent.replay import branch_updates
+from weaver_tui.core.acp_agent.sessions import (
     SESSION_META,
     AcpSession,
     find_conversation,
     mcp_server_settings,
 )
-from weaver_tui.acp_agent.turn_updates import TurnUpdates
+from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
     from acp.interfaces import Client
 
     from agents.runtime.agent_runtime import AgentRuntime
-    from weaver_tui.services import Services
+    from weaver_tui.core.services import Services
 
 
 logger = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ class WeaverAcpAgent:
                 "(max_message_bytes): send a shorter one, or attach the part that matters.",
                 "too_large",
             )
-        from weaver_tui.acp_agent.turn import AcpTurn
+        from weaver_tui.core.acp_agent.turn import AcpTurn
 
         session.busy, session.cancel = True, asyncio.Event()
         session.idle.clear()
@@ -226,7 +226,7 @@ class WeaverAcpAgent:
         """Start the session's MCP servers on its first prompt; say which could not serve."""
         if session.toolset is not None or not session.mcp_servers:
             return
-        from weaver_tui.acp_agent.session_tools import open_session_tools
+        from weaver_tui.core.acp_agent.session_tools import open_session_tools
 
         session.toolset = await open_session_tools(session.mcp_servers, session.cwd)
         for problem in session.toolset.problems:

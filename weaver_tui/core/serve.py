@@ -3,7 +3,7 @@
 textual-serve answers HTTP with a page holding a terminal emulator and starts one app process
 per browser session, talking to it over a websocket. The server listens on the loopback
 address unless the user names another host, and answers only the browser that opens the one
-link it prints (a random token per run; see :mod:`weaver_tui.guarded_server`): the app it
+link it prints (a random token per run; see :mod:`weaver_tui.core.guarded_server`): the app it
 starts has the user's keys and files. A wider address is said out loud.
 """
 
@@ -59,7 +59,7 @@ def check_address(host: str, port: int, err: TextIO) -> None:
     """Refuse a wildcard or taken address (and a missing serve extra) with
     :class:`ServeError`; say out loud that an address beyond this machine is served."""
     try:
-        from weaver_tui.guarded_server import WILDCARD_HOSTS
+        from weaver_tui.core.guarded_server import WILDCARD_HOSTS
     except ImportError:
         raise ServeError(SERVE_MISSING) from None
 
@@ -80,7 +80,7 @@ def check_address(host: str, port: int, err: TextIO) -> None:
 def serve(host: str, port: int, app_args: Sequence[str], err: TextIO) -> int:
     """Serve the app on ``host:port`` until Ctrl+C; returns the exit status."""
     check_address(host, port, err)
-    from weaver_tui.guarded_server import GuardedServer
+    from weaver_tui.core.guarded_server import GuardedServer
 
     command = app_command(app_args)
     logger.info("serving the app", extra={"host": host, "port": port})

@@ -1,6 +1,6 @@
 """The guarded server of a shared space: one link per participant, each opening their seat.
 
-Every guard of :class:`~weaver_tui.guarded_server.GuardedServer` holds for every seat (the
+Every guard of :class:`~weaver_tui.core.guarded_server.GuardedServer` holds for every seat (the
 ``Host`` header, the websocket's ``Origin``, the token in the websocket's path, no cookie); a
 seat's token is its link's serve token (``/?seat=TOKEN``). A token opens a page only while the
 store holds it as a valid seat of this space: an unknown or revoked one gets 403, and a seat
@@ -10,7 +10,7 @@ name, the conversation and the data folder, and none of the provider variables: 
 model. The host's own work (answering the seats' messages) runs beside the server, in this
 process. No token reaches a log line.
 
-Connections are admitted by one :class:`~weaver_tui.seat_registry.SeatRegistry`: one live app
+Connections are admitted by one :class:`~weaver_tui.core.seat_registry.SeatRegistry`: one live app
 per seat (a new connection to a held seat takes it over: the old one is told so in its close
 frame, and its app has stopped before the new one starts), and caps on connections per address
 and on seats with an app per space (a connection past a cap gets HTTP 429 with one sentence,
@@ -31,10 +31,10 @@ from typing import Any, TextIO
 from aiohttp import web
 
 from storage.seats import Seat, SeatBook
-from weaver_tui.guarded_server import GuardedServer
-from weaver_tui.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
-from weaver_tui.seat_registry import SeatLimits, SeatRefused, SeatRegistry
-from weaver_tui.served_app import ScopedAppService, provider_variables
+from weaver_tui.core.guarded_server import GuardedServer
+from weaver_tui.core.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
+from weaver_tui.core.seat_registry import SeatLimits, SeatRefused, SeatRegistry
+from weaver_tui.core.served_app import ScopedAppService, provider_variables
 
 logger = logging.getLogger(__name__)
 

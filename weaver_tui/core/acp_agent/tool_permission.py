@@ -11,7 +11,7 @@ from acp.schema import PermissionOption, ToolCallUpdate
 from agents.graph.approval import ApprovalQuestion, Decision
 from storage.printable import printable
 from storage.store import ConversationStore
-from weaver_tui.acp_agent.turn_updates import tool_title
+from weaver_tui.core.acp_agent.turn_updates import tool_title
 
 APPROVAL_OPTIONS = [
     PermissionOption(option_id="once", name="Allow once", kind="allow_once"),

@@ -4,7 +4,7 @@
 variables, nested with ``__``, and ``AGENT_LOG_REDACT_CONTENT``), :class:`EnvFileSource` (the
 dotenv file the user named; never a ``.env`` they did not) and :class:`ConfigFileSource` (the
 YAML file). Each renames the flat names of earlier versions to their nested place before the
-sources are merged (:mod:`weaver_tui.settings.names`). :class:`SettingsSources` builds the
+sources are merged (:mod:`weaver_tui.core.settings.names`). :class:`SettingsSources` builds the
 four for one load, in order, and says which of them gave a value: for the one-line message
 about a bad value, and so a key is never sent to an address only the env file chose.
 """
@@ -24,14 +24,14 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
-from weaver_tui.settings.early import default_config_file
-from weaver_tui.settings.files import (
+from weaver_tui.core.settings.early import default_config_file
+from weaver_tui.core.settings.files import (
     ENV_FILE_SETTING,
     choose_env_file,
     read_env_file,
     read_yaml_config,
 )
-from weaver_tui.settings.names import (
+from weaver_tui.core.settings.names import (
     ENV_PREFIX,
     FLAT_NAMES,
     NESTED_DELIMITER,
