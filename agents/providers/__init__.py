@@ -110,6 +110,9 @@ class ChatModelHandle:
     """The model's own async HTTP client (None offline): other requests to the provider reuse
     its connections and its SSL context."""
     api_key: SecretStr | None = field(default=None, repr=False, compare=False)
+    can_summarise: bool = True
+    """Whether the model can write a summary of older turns (the offline demo cannot: a
+    summary is then an extract of them)."""
 
     @property
     def is_offline(self) -> bool:
@@ -384,6 +387,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         return ChatModelHandle(
             model=_offline_model(),
             provider=OFFLINE,
+            can_summarise=False,
             model_name=OFFLINE,
             label=OFFLINE,
             context_window=context_window_of(OFFLINE),

@@ -11,9 +11,11 @@ back unchanged, so a draft that fails ends in the safe stub.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from agents.offline import OfflineSteps, OfflineTurn, Reply, cannot
 from agents.offline.text import fenced
+from agents.profiles.atom_developer.request_check import earlier_work
 from agents.profiles.atom_developer.stub import STUB_CODE
 
 _ATOMS_B_AND_C = STUB_CODE[STUB_CODE.index("\n\ndef validate_logic") :]
@@ -102,5 +104,16 @@ def reflect(turn: OfflineTurn) -> Reply:
     return Reply(text="\n\n".join([fenced(code, "python"), fenced(spec, "yaml"), note]))
 
 
-STEPS: OfflineSteps = {"draft": draft, "reflect": reflect}
+def read_request(turn: OfflineTurn) -> Reply:
+    """Whether a message with no sample or code of its own asks for atom work. The demo cannot
+    read what a message asks for; from the branch's structure it can tell a follow-up: earlier
+    atom work on this branch (a draft or a sample) makes it one. Otherwise the profile's guide
+    says what it needs."""
+    messages = list(turn.state.get("messages") or [])
+    root = getattr(turn.context, "project_root", None)
+    earlier = earlier_work(messages[:-1], root if isinstance(root, Path) else None)
+    return turn.answer({"asks_for_atom": earlier.found})
+
+
+STEPS: OfflineSteps = {"read_request": read_request, "draft": draft, "reflect": reflect}
 """Registered as the profile's ``offline``."""

@@ -1,7 +1,7 @@
 """The instructions of atom-developer's stages. The system prompt (``prompts/system.md``, which
 the user may override) states the contract; each stage's message is labelled text
-(``Stage:``, ``Intent:``, ``Log sample:``, ``Current code:``, ``Validation errors:``), the same
-for a provider's model and for the offline model's rules, which read those labels."""
+(``Stage:``, ``Intent:``, ``Log sample:``, ``Current code:``, ``Validation errors:``). The
+offline demo reads none of it: it answers each node from the graph state (:mod:`.offline`)."""
 
 from __future__ import annotations
 

@@ -1,32 +1,25 @@
 """Whether a message asks for an atom, and what earlier turns of the branch already hold.
 
-A message with a sample or code of its own is atom work. For one without, a provider's model
-decides, from the message in any language (a structured answer); the offline model decides by
-rules: words about logs, or atom work earlier in the branch. A follow-up ("also extract the
-host", "make it handle 503") is drafted from the branch's last draft and sample.
+A message with a sample or code of its own is atom work. For one without, the model decides,
+from the message in any language (a structured answer; the offline demo's answer is in
+:mod:`.offline`). A follow-up ("also extract the host", "make it handle 503") is drafted from
+the branch's last draft and sample.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from agents.offline import OfflineChatModel
 from agents.profile import TurnContext
 from agents.profiles.atom_developer.request import last_block, read_request
 from agents.structured import NoAnswer, structured_call
 
 _CODE = frozenset({"python", "py", "python3"})
 _SPEC = frozenset({"yaml", "yml"})
-_LOG_WORDS = re.compile(
-    r"\b(?:logs?|lines?|extract\w*|pars\w+|match\w*|atoms?|errors?|codes?|fields?|regex|"
-    r"pattern|status|level|timestamps?|ip|warn\w*|fail\w*|check)\b",
-    re.IGNORECASE,
-)
 CHECK_PROMPT = (
     "Decide whether the user's message asks for log-parsing atoms: to write them, or to change "
     "or fix the atoms drafted earlier in this conversation (pull something out of log lines, "
@@ -80,8 +73,6 @@ def earlier_work(messages: list[AnyMessage], project_root: Path | None) -> Earli
 
 async def asks_for_atom(context: TurnContext, intent: str, earlier: EarlierWork) -> bool | NoAnswer:
     """Whether ``intent`` (a message with no sample or code of its own) asks for an atom."""
-    if isinstance(context.model, OfflineChatModel):
-        return bool(_LOG_WORDS.search(intent)) or earlier.found
     told = f"Message: {intent}"
     if earlier.found:
         told += f"\nEarlier in this conversation the user asked: {earlier.intent or '(code only)'}"

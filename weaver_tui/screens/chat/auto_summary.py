@@ -84,7 +84,7 @@ class AutoSummary:
         header.busy = "summarising"
         try:
             record = await summarise_older(
-                self._state.store, model.model, user_message_id, extractive=model.is_offline
+                self._state.store, model.model, user_message_id, extractive=not model.can_summarise
             )
         except Exception as exc:  # noqa: BLE001 (a provider's failure: said, and trimming takes over)
             sentence = getattr(exc, "user_message", None) or str(exc)
@@ -101,7 +101,7 @@ class AutoSummary:
             return
         self._surface.tree.update_record(self._state.refresh(record.id))
         self._surface.post_message(PathChanged())
-        how = "an extract (the offline model cannot summarise)" if model.is_offline else "a summary"
+        how = "a summary" if model.can_summarise else "an extract (this model cannot summarise)"
         self._surface.notify(
             f"This turn would send about {tokens:,} of the model's {window:,} tokens: the "
             f"{record.meta.get('summary_covers', 0)} older messages were replaced, for the "

@@ -84,7 +84,7 @@ class ContextSteering:
         try:
             handle = await self._services.amodel()
             record = await summarise_older(
-                self._state.store, handle.model, leaf_id, extractive=handle.is_offline
+                self._state.store, handle.model, leaf_id, extractive=not handle.can_summarise
             )
         except WeaverError as exc:
             self._surface.notify(exc.user_message, severity="error", title="Not summarised")
