@@ -43,7 +43,10 @@ async def _jam_then_quit(pilot: Pilot[Any], ready_file: Path) -> None:
     writer = driver._writer_thread
     assert writer is not None
     await asyncio.to_thread(ready_file.write_text, "the terminal is not read from now on\n")
-    await asyncio.to_thread(_fill, writer._queue)
+    # Filled and told to exit in one step of the event loop: every write of the app comes
+    # from this loop, so none can find the queue full before the app is leaving (such a
+    # write waits for the terminal, as any terminal program does while its output is held).
+    _fill(writer._queue)
     app.exit()
 
 
