@@ -152,6 +152,43 @@ class RememberedItems:
     empty: str = "Nothing is remembered yet."
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileSettings:
+    """A section of the user's settings that a profile owns: ``section`` is its key in
+    ``config.yaml`` (and ``WEAVER_<SECTION>__<KEY>`` in the environment), ``model`` names the
+    pydantic model that validates it (``"package.module:NAME"``, imported when the settings
+    load). A turn, a warm-up, a verb, a key and a panel of the profile read it as
+    ``settings[section]``: plain values, only the keys the user set."""
+
+    section: str
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileContext:
+    """What a profile's key and panel read: the open conversation (``None`` before its first
+    message), the store, the user's data folder and the sections of their settings that
+    profiles read (``TurnContext.settings``)."""
+
+    conversation_id: str | None
+    store: ConversationStore | None
+    data_dir: Path | None
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileKey:
+    """A key (and command palette entry) of a profile's own, shown only while the profile is
+    open. ``handler`` (``"package.module:NAME"``, imported when it first runs) is a function of
+    a :class:`ProfileContext` returning the one sentence the app shows (a coroutine function
+    may be given; either must be quick: it runs on the app's event loop)."""
+
+    command: str
+    description: str
+    handler: str
+    key: str | None = None
+
+
 ReplyBadge = Callable[[Mapping[str, Any]], str | None]
 """A reply record's meta -> the badge its header shows (``None``: the model badge as usual)."""
 
@@ -215,6 +252,15 @@ class ProfileTraits:
     commands: tuple[ProfileVerb, ...] = ()
     """Command-line verbs of this profile's own (``weaver-tui kb ...``, ``weaver-tui atom ...``),
     declared here so the command line lists them without importing the profile."""
+    settings: ProfileSettings | None = None
+    """The section of the user's settings this profile owns (validated with the others when
+    the settings load; see :class:`ProfileSettings`)."""
+    keys: tuple[ProfileKey, ...] = ()
+    """Keys and palette commands of this profile's own (see :class:`ProfileKey`)."""
+    panel_lines: str | None = None
+    """A panel of the profile's own above the composer: ``"package.module:NAME"``, a function
+    of a :class:`ProfileContext` returning the lines it shows (quick, as a key's handler),
+    read again when a conversation opens, after each turn and after each of its keys."""
 
 
 @dataclass(frozen=True, slots=True)

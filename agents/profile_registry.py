@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError
 
@@ -38,6 +38,10 @@ DEFAULT_PROFILE = "ide-helper"
 
 class UnknownProfileError(ConfigError):
     code = "unknown_profile"
+
+
+class HandlerNotLoadedError(ConfigError):
+    code = "handler_not_loaded"
 
 
 class VerbNotLoadedError(ConfigError):
@@ -123,10 +127,21 @@ def load_command(verb: ProfileVerb) -> ProfileCommand:
     return command
 
 
+def load_handler(spec: str, what: str) -> Any:
+    """The object ``spec`` (``"package.module:NAME"``) names, imported now; one that cannot be
+    raises :class:`HandlerNotLoadedError` naming ``what`` it was for, in one sentence."""
+    module, _, attribute = spec.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise HandlerNotLoadedError(f"{what} could not be loaded ({exc}).") from exc
+
+
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILE_NAMES",
     "PROFILE_PACKAGES",
+    "HandlerNotLoadedError",
     "UnknownProfileError",
     "VerbNotLoadedError",
     "get_profile",
@@ -135,4 +150,5 @@ __all__ = [
     "list_traits",
     "list_verbs",
     "load_command",
+    "load_handler",
 ]

@@ -46,6 +46,10 @@ class WeaverCommands(Provider):
             checked = owner.check_action(item.action, ())
             if checked is True and hasattr(owner, f"action_{item.action}"):
                 available.append(item)
+        # the open profile's own keys, which the screen lists (none on other screens)
+        profile_commands = getattr(self.screen, "profile_commands", None)
+        if callable(profile_commands):
+            available.extend(profile_commands())
         return available
 
     def _help(self, item: KeyAction) -> str:

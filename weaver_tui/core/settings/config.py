@@ -51,11 +51,11 @@ from weaver_tui.core.settings.names import (
     nest_flat_names,
     place_of,
 )
+from weaver_tui.core.settings.profile_sections import owned_sections, with_profile_sections
 from weaver_tui.core.settings.sections import (
     LoggingSection,
     McpServerEntry,
     ProviderSection,
-    Section,
     StorageSection,
     TurnsSection,
     UiSection,
@@ -154,9 +154,14 @@ class Settings(BaseSettings):
         return self._config_file or default_config_file()
 
     def profile_settings(self) -> dict[str, Any]:
-        """What the profiles read (``mcp``, ``web_search``): plain values, secrets revealed,
-        only the keys the user set."""
-        return {"mcp": agent_view(self.mcp), "web_search": agent_view(self.web_search)}
+        """What the profiles read (``mcp``, ``web_search``, and the sections the profiles own):
+        plain values, secrets revealed, only the keys the user set."""
+        owned = owned_sections(self, Settings)
+        return {
+            "mcp": agent_view(self.mcp),
+            "web_search": agent_view(self.web_search),
+            **{name: agent_view(section) for name, section in owned.items()},
+        }
 
     def secrets(self, *, credentials_only: bool = False) -> list[str]:
         """The secrets these settings hold: the provider's key, the web search's key and the
@@ -164,6 +169,7 @@ class Settings(BaseSettings):
         the ones named like a credential (``Authorization``, ``API_TOKEN``)."""
         sections: list[BaseModel] = [self.provider, self.web_search, self.mcp]
         sections += self.mcp_servers.values()
+        sections += owned_sections(self, Settings).values()
         return [
             value
             for section in sections
@@ -226,10 +232,11 @@ def load_settings(
         "env_file": env_file,
         "require_config": require_config,
     }
-    sources = SettingsSources.build(Settings, arguments)
+    cls = settings_class()
+    sources = SettingsSources.build(cls, arguments)
     try:
         # the sources already read, so the checks below ask the very ones that were used
-        settings = Settings(_build_sources=(sources.ordered(), {}))
+        settings = cls(_build_sources=(sources.ordered(), {}))
     except ValidationError as exc:
         raise _config_error(exc, sources) from None
     settings._config_file = sources.config_file.path
@@ -238,6 +245,12 @@ def load_settings(
         key for key in ("base_url", "api_key") if sources.from_env_file(("provider", key))
     )
     return settings
+
+
+def settings_class() -> type[Settings]:
+    """:class:`Settings` with the sections the registered profiles own
+    (:mod:`weaver_tui.core.settings.profile_sections`)."""
+    return with_profile_sections(Settings)
 
 
 SECRET_KEYS = frozenset({"api_key", "headers", "env"})
@@ -272,14 +285,15 @@ def save_setting(key: str, value: Any, *, config_file: Path | str | None = None)
         place = PROVIDER_NAME
     if not _is_setting(place):
         raise ConfigError(f"Unknown setting {key!r}: it cannot be saved to {path}.")
-    data, _ = nest_flat_names(read_yaml_config(path, set(Settings.model_fields) | set(FLAT_NAMES)))
+    cls = settings_class()
+    data, _ = nest_flat_names(read_yaml_config(path, set(cls.model_fields) | set(FLAT_NAMES)))
     if isinstance(value, SecretStr):
         value = value.get_secret_value()
     elif isinstance(value, Path):
         value = str(value)
     _put(data, place, value)
     try:
-        Settings.model_validate(data)
+        cls.model_validate(data)
     except ValidationError as exc:
         reason = str(exc.errors()[0]["msg"]).rstrip(".")
         raise ConfigError(
@@ -293,11 +307,13 @@ def save_setting(key: str, value: Any, *, config_file: Path | str | None = None)
 
 
 def _is_setting(place: tuple[str, ...]) -> bool:
-    field = Settings.model_fields.get(place[0])
+    cls = settings_class()
+    field = cls.model_fields.get(place[0])
     if field is None:
         return False
     section = field.annotation
-    is_section = isinstance(section, type) and issubclass(section, Section)
+    # a section of the app's (a Section) or of a profile's own (any pydantic model)
+    is_section = isinstance(section, type) and issubclass(section, BaseModel)
     if len(place) == 1:
         return not is_section
     return len(place) == 2 and is_section and place[1] in getattr(section, "model_fields", {})

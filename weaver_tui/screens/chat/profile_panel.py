@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import BindingType
 from textual.containers import Vertical
+from textual.message import Message
 
 from weaver_tui.keymap import PROFILE_PANEL, owned_bindings
 
@@ -126,10 +127,15 @@ class ProfilePanel(Vertical):
 
     # ------------------------------------------------------------------ the panel
 
+    class Shown(Message):
+        """The panel was set up for the conversation that opened (the screen adds what the
+        profile brings of its own)."""
+
     def show_for_conversation(self) -> None:
         """Show the open profile's panel (or none), set up for the open conversation."""
         from weaver_tui.profile_panels import PanelOptions, panel_for
 
+        self.post_message(self.Shown())
         traits = self._state.traits
         composer = self._surface.composer
         self.view = None

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.screen import Screen
@@ -52,7 +52,7 @@ from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.core.daemon_work import in_daemon_thread
-from weaver_tui.keymap import PROFILE_PANEL, bindings_for, reach_from_anywhere
+from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
 from weaver_tui.screens.chat.auto_summary import AutoSummary
@@ -73,6 +73,7 @@ from weaver_tui.screens.chat.profile_features import (
     ProfileFeatures,
     warm_profile_modules,
 )
+from weaver_tui.screens.chat.profile_owned import ProfileOwned, merged_bindings
 from weaver_tui.screens.chat.profile_panel import ProfilePanel
 from weaver_tui.screens.chat.requests import (
     AnswerRequested,
@@ -162,6 +163,9 @@ class ChatScreen(Screen[None]):
         )
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
+        )
+        self.owned = ProfileOwned(
+            self, state, services, self.panels, bindings=self._set_profile_bindings
         )
         self.approvals = ToolApprovals(self, state)
         self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
@@ -439,6 +443,23 @@ class ChatScreen(Screen[None]):
 
     def on_path_changed(self, event: PathChanged) -> None:
         self.presenter.show_path(select=event.select)
+        self.owned.refresh()
+
+    def on_profile_panel_shown(self, event: ProfilePanel.Shown) -> None:
+        self.owned.apply()
+
+    def _set_profile_bindings(self, bindings: list[Binding]) -> None:
+        """This screen's own bindings and the open profile's keys (a profile's own keys go
+        with it when another profile opens)."""
+        self._bindings = merged_bindings(type(self)._merged_bindings, bindings)
+        self.refresh_bindings()
+
+    def profile_commands(self) -> list[KeyAction]:
+        """The palette's entries for the open profile's own keys."""
+        return self.owned.commands()
+
+    def action_profile_key(self, index: int) -> None:
+        self.run_worker(self.owned.run_key(index), group="profile-key")
 
     def on_header_stale(self, event: HeaderStale) -> None:
         self.presenter.update_header()
@@ -732,6 +753,7 @@ class ChatScreen(Screen[None]):
             self.retry_user_id = event.user_message_id
         self.steering.turn_ended()
         self.presenter.update_header()
+        self.owned.refresh()
         if self.state.traits.participants and self.agents_ready:
             if self.panels.viewer() is not None and not self.presenter.tree_pending:
                 self.presenter.reload_tree()  # records whose audience was settled late
