@@ -22,7 +22,7 @@ from typing import Any
 
 from agents.profile import ProfileTraits
 from agents.profiles import UnknownProfileError, get_traits
-from agents.runtime.user_message import NewMessage, store_user_message
+from agents.runtime.user_message import NewMessage
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore, NotFoundError
 from storage.tree_index import TreeIndex
@@ -179,7 +179,7 @@ class ChatState:
 
     # ------------------------------------------------------------------ writing
 
-    def add_user_message(
+    def new_message(
         self,
         text: str,
         parent_id: str | None,
@@ -187,10 +187,13 @@ class ChatState:
         meta: dict[str, Any] | None = None,
         project_root: Path | None = None,
         conversation_meta: dict[str, Any] | None = None,
-    ) -> MessageRecord:
-        """Commit the user's message (creating the conversation first if it is new, with
-        ``conversation_meta`` and the project root) through the agents' one writer of user
-        records, and show it in the index."""
+    ) -> NewMessage:
+        """The user's message as the runtime's one way in takes it (:meth:`AgentRuntime.send`):
+        below ``parent_id`` in the open conversation, or starting one (with
+        ``conversation_meta``, the settings chosen before it and the project root). Writes
+        nothing: the runtime stores it, and its ``MessageStored`` comes back through
+        :meth:`apply_stored`. Earlier checkouts reach the store first, so the message is
+        stored after the branch it follows is remembered."""
         self._writes.settle()
         created_meta: dict[str, Any] = {}
         if self.conversation is None:
@@ -198,19 +201,20 @@ class ChatState:
             created_meta.update(self.pending_meta)
             if project_root:
                 created_meta["project_root"] = str(project_root)
-        stored = store_user_message(
-            self.store,
-            NewMessage(
-                profile=self.profile,
-                text=text,
-                conversation_id=self.conversation.id if self.conversation else None,
-                parent_id=parent_id,
-                meta=meta or {},
-                conversation_meta=created_meta,
-            ),
+        return NewMessage(
+            profile=self.profile,
+            text=text,
+            conversation_id=self.conversation.id if self.conversation else None,
+            parent_id=parent_id,
+            meta=meta or {},
+            conversation_meta=created_meta,
         )
-        self.conversation = stored.conversation
-        record = stored.record
+
+    def apply_stored(self, conversation: Conversation, record: MessageRecord) -> MessageRecord:
+        """The runtime stored the user's message (``MessageStored``): take its conversation
+        (created or retitled) and the record as written, which becomes the active leaf."""
+        self.conversation = conversation
+        self.profile = conversation.profile
         self.index.add(record)
         self.leaf_id = record.id
         return record
