@@ -67,6 +67,7 @@ from agents.runtime.graph_stream import GraphStream
 from agents.runtime.history import turn_messages
 from agents.runtime.recorder import TurnRecorder
 from agents.runtime.trace import new_trace_id
+from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
 from agents.runtime.usage_tally import UsageTally
 from agents.runtime.user_message import NewMessage, store_user_message
@@ -108,6 +109,9 @@ class AgentRuntime:
         mcp_servers: Sequence[McpServerConfig] = (),
     ) -> None:
         self.store = store
+        self.edits = TreeEdits(store)
+        """The tree operations outside a turn (an edited reply, a branch copied or deleted,
+        a context mark, a summary), each returning the event that carries what it wrote."""
         self.checkpointer = checkpointer
         self.config_dir = config_dir
         self.data_dir = data_dir

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from agents.runtime.events import BranchDeleted
+from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.user_message import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
@@ -21,6 +23,13 @@ def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, 
     more = store.add_message(cid, "user", "more", second.id)
     state.open(cid)
     return state, {"user": user.id, "v1": first.id, "v2": second.id, "more": more.id}
+
+
+def _delete(state: ChatState, message_id: str) -> str | None:
+    """Delete a branch as the chat does: the runtime's tree edit, its event applied."""
+    deleted = TreeEdits(state.store).delete(message_id)
+    assert isinstance(deleted, BranchDeleted)
+    return state.apply_deleted(deleted)
 
 
 def test_first_message_creates_the_conversation_titled_by_its_first_line(
@@ -82,7 +91,7 @@ def test_delete_branch_moves_the_active_leaf_to_a_survivor(
     store: SqliteConversationStore,
 ) -> None:
     state, ids = _conversation(store)
-    assert state.delete_branch(ids["v2"]) == ids["v1"]
+    assert _delete(state, ids["v2"]) == ids["v1"]
     assert ids["more"] not in state.index
     assert [r.id for r in store.list_messages(state.conversation.id)] == [  # type: ignore[union-attr]
         ids["user"],
@@ -154,7 +163,7 @@ def test_branch_position_follows_added_and_deleted_branches(
     cid = state.conversation.id  # type: ignore[union-attr]
     v3 = state.refresh(store.add_message(cid, "assistant", "v3", ids["user"]).id).id
     assert state.branch_position().count == 3
-    state.delete_branch(ids["v2"])
+    _delete(state, ids["v2"])
     position = state.branch_position()
     assert position.count == 2
     assert state.leaf_id is not None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.profile import ProfileTraits
 from agents.profiles import UnknownProfileError, get_traits
@@ -31,6 +31,9 @@ from weaver_tui.chat_state.writes import OrderedWrites, writes_for
 from weaver_tui.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import BranchPosition
 from weaver_tui.widgets.message_view.items import MessageItem
+
+if TYPE_CHECKING:
+    from agents.runtime.events import BranchDeleted
 
 logger = logging.getLogger(__name__)
 
@@ -244,23 +247,9 @@ class ChatState:
         """The conversation's instructions (or those waiting for its first message)."""
         return str(self.setting("instructions") or "")
 
-    def add_edited_reply(self, reply_id: str, text: str) -> MessageRecord:
-        """Store ``text`` as a new version of the reply ``reply_id`` (beside it, not over it)."""
-        assert self.conversation is not None
-        self._writes.settle()
-        original = self.index.get(reply_id)
-        kept = {
-            k: v
-            for k, v in original.meta.items()
-            if k in ("provider", "model", "sender", "visibility")
-        }
-        record = self.store.add_message(
-            self.conversation.id,
-            "assistant",
-            text,
-            original.parent_id,
-            meta={**kept, "edited_from": reply_id},
-        )
+    def apply_new_leaf(self, record: MessageRecord) -> MessageRecord:
+        """A record the runtime wrote that becomes the active leaf (a reply's new version,
+        ``ReplyEdited``): into the index as given, and the path moves to it."""
         self.index.add(record)
         self.leaf_id = record.id
         return record
@@ -333,14 +322,14 @@ class ChatState:
             return None
         return self.checkout(siblings[position])
 
-    def delete_branch(self, message_id: str) -> str | None:
-        """Delete ``message_id`` and everything below it; the active leaf moves to a survivor."""
-        assert self.conversation is not None
-        self._writes.settle()
-        self.store.delete_branch(message_id)
-        self.index.remove_branch(message_id)
-        active = self.store.active_leaf(self.conversation.id)
-        self.leaf_id = active.id if active is not None else None
+    def apply_deleted(self, event: BranchDeleted) -> str | None:
+        """The runtime deleted a branch (``BranchDeleted``): it leaves the index, and the
+        active leaf is the survivor the store chose."""
+        self.index.remove_branch(event.message_id)
+        leaf = event.leaf
+        if leaf is not None and leaf.id not in self.index:
+            self.index.add(leaf)
+        self.leaf_id = leaf.id if leaf is not None else None
         return self.leaf_id
 
     # ------------------------------------------------------------------ reading
