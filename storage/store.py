@@ -148,6 +148,12 @@ class ConversationStore(Protocol):
         """Delete the record and all its descendants; the active leaf moves to a survivor."""
         ...
 
+    def mark_interrupted_replies(self, conversation_id: str | None = None) -> list[str]:
+        """Mark the replies a dead process left ``streaming`` (in one conversation, or all)
+        cancelled and interrupted; a reply a live process streams is left alone. Returns the
+        ids marked."""
+        ...
+
     # search and interchange
     def search(self, query: str, limit: int = 50, viewer: Viewer = None) -> list[SearchHit]:
         """With a ``viewer``, a shared space's records only when they may read them."""

@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,7 @@ from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
 from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
+from agents.providers import ChatModelHandle
 from agents.providers.context_overflow import effective_context_window
 from agents.providers.model_options import with_options
 from agents.reply_outcome import OUTCOME_META_KEY, MarkedReply, ReplyOutcome
@@ -66,18 +67,23 @@ from agents.runtime.graph_stream import GraphStream
 from agents.runtime.history import turn_messages
 from agents.runtime.recorder import TurnRecorder
 from agents.runtime.trace import new_trace_id
+from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
 from agents.runtime.usage_tally import UsageTally
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageStatus
 from storage.store import StorageError
 
+BeforeTurn = Callable[["MessageRecord", ChatModelHandle], Awaitable[None]]
+"""Run by :meth:`AgentRuntime.send` between the stored message and its turn."""
+ModelSource = Callable[[], Awaitable[ChatModelHandle]]
+"""The model, built when a turn first needs it (a missing key fails after the message is kept)."""
+
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from agents.profile import Profile
-    from agents.providers import ChatModelHandle
     from storage.models import Conversation, MessageRecord
     from storage.store import ConversationStore
 
@@ -103,6 +109,9 @@ class AgentRuntime:
         mcp_servers: Sequence[McpServerConfig] = (),
     ) -> None:
         self.store = store
+        self.edits = TreeEdits(store)
+        """The tree operations outside a turn (an edited reply, a branch copied or deleted,
+        a context mark, a summary), each returning the event that carries what it wrote."""
         self.checkpointer = checkpointer
         self.config_dir = config_dir
         self.data_dir = data_dir
@@ -278,26 +287,40 @@ class AgentRuntime:
         self,
         message: NewMessage,
         *,
-        model: ChatModelHandle,
+        model: ChatModelHandle | ModelSource,
         cancel: asyncio.Event | None = None,
         project_root: Path | str | None = None,
         sender: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
         session_tools: Sequence[BaseTool] = (),
+        exclusive: bool | None = None,
+        before_turn: BeforeTurn | None = None,
     ) -> AsyncGenerator[RunEvent, None]:
         """Commit ``message`` and answer it: ``MessageStored`` first, then :meth:`run_turn`'s
-        events.
+        events. This is every front end's one way in: none stores a user's message, takes the
+        turn lock or marks a dead process's reply itself.
 
         A message that continues a conversation (or starts one) holds the conversation's
         turn lock (a file lock in the data folder, across processes) until its turn ends, so
         two front ends never answer the same leaf twice; a busy conversation is a ``RunError``
-        and nothing is written.
+        and nothing is written. A message with an explicit parent in a stored conversation
+        is a fork and runs beside a turn in progress, unless ``exclusive`` (a front end that
+        answers one turn at a time, the chat screen) asks for the lock all the same. Holding
+        the lock, the runtime marks the replies a dead process left streaming in the
+        conversation interrupted (nobody answers there now) before the message is stored.
+
+        ``model`` is the model, or an awaitable source of it, asked only once the message is
+        stored: a model that cannot be built (a missing key) is a ``RunError`` with no reply,
+        and the message is kept. ``before_turn`` runs once the model is known and before the
+        turn starts (the chat's automatic summary of older turns).
         """
         explicit_fork = message.parent_id is not None and message.conversation_id is not None
+        locked = bool(exclusive) or not explicit_fork
         with contextlib.ExitStack() as held:
             try:
-                if message.conversation_id and not explicit_fork:
+                if message.conversation_id and locked:
                     held.enter_context(self._turn_lock(message.conversation_id))
+                    self.store.mark_interrupted_replies(message.conversation_id)
                 stored = store_user_message(self.store, message)
                 if message.conversation_id is None:  # new: nobody else can hold its lock yet
                     held.enter_context(self._turn_lock(stored.conversation.id))
@@ -308,10 +331,17 @@ class AgentRuntime:
                 yield RunError(ConfigError(str(exc)))
                 return
             yield MessageStored(stored.conversation, stored.record)
+            try:
+                handle = model if isinstance(model, ChatModelHandle) else await model()
+            except WeaverError as exc:  # the model cannot be built: the message stays
+                yield RunError(exc)
+                return
+            if before_turn is not None:
+                await before_turn(stored.record, handle)
             turn = self.run_turn(
                 conversation_id=stored.conversation.id,
                 user_message_id=stored.record.id,
-                model=model,
+                model=handle,
                 profile=message.profile,
                 cancel=cancel,
                 project_root=project_root,
@@ -324,6 +354,28 @@ class AgentRuntime:
                     yield event
             finally:
                 await turn.aclose()
+
+    async def exclusively(
+        self, conversation_id: str, events: AsyncGenerator[RunEvent, None]
+    ) -> AsyncGenerator[RunEvent, None]:
+        """``events`` (a turn of :meth:`run_turn` or :meth:`resume_turn` not started yet) run
+        holding ``conversation_id``'s turn lock, as :meth:`send` holds it: a busy conversation
+        is one ``RunError`` and nothing is written; replies a dead process left streaming
+        are marked interrupted first. A front end answering again, continuing a reply or
+        resuming a paused turn calls this instead of taking the lock itself."""
+        with contextlib.ExitStack() as held:
+            try:
+                held.enter_context(self._turn_lock(conversation_id))
+                self.store.mark_interrupted_replies(conversation_id)
+            except (ConversationBusy, StorageError) as exc:
+                await events.aclose()
+                yield RunError(exc if isinstance(exc, ConversationBusy) else ConfigError(str(exc)))
+                return
+            try:
+                async for event in events:
+                    yield event
+            finally:
+                await events.aclose()
 
     def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
         if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share

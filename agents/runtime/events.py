@@ -215,6 +215,40 @@ class RunFinished:
     patch review); ``AgentRuntime.resume_turn`` continues it."""
 
 
+@dataclass(frozen=True, slots=True)
+class ReplyEdited:
+    """The user's words were stored as a new version of a reply (beside it, never over it):
+    ``record`` as written. No turn runs; a front end may continue it next."""
+
+    record: MessageRecord
+
+
+@dataclass(frozen=True, slots=True)
+class BranchCopied:
+    """The path to ``message_id`` was copied into ``conversation`` (as written), ``copied``
+    records long; the original is untouched."""
+
+    conversation: Conversation
+    message_id: str
+    copied: int
+
+
+@dataclass(frozen=True, slots=True)
+class BranchDeleted:
+    """``message_id`` and every record below it were deleted; ``leaf`` is the conversation's
+    active leaf afterwards, as stored (``None``: nothing is left)."""
+
+    conversation_id: str
+    message_id: str
+    leaf: MessageRecord | None
+
+
+TreeEvent = ReplyEdited | BranchCopied | BranchDeleted | RecordSaved | RunError
+"""What a tree operation outside a turn returns (:mod:`agents.runtime.tree_edits`): the event
+that carries what it wrote (``RecordSaved`` a record it changed), or a ``RunError`` saying in
+one sentence why nothing was written."""
+
+
 RunEvent = (
     MessageStored
     | TurnStarted

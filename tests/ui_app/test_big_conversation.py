@@ -13,6 +13,7 @@ import pytest
 from storage.models import Role
 from storage.sqlite_store import SqliteConversationStore
 from storage.tree_index import TreeIndex
+from tests.ui_app.sent_message import send_stored
 from weaver_tui.chat_state import ChatState
 
 PATH = 40
@@ -158,7 +159,7 @@ def test_a_message_sent_right_after_a_checkout_stays_the_active_leaf(
 ) -> None:
     state, (conversation_id, main, others) = _opened(store)
     state.flip_version(main[7], +1)
-    sent = state.add_user_message("after the switch", state.leaf_id)
+    sent = send_stored(state, "after the switch", state.leaf_id)
     assert store.active_leaf(conversation_id).id == sent.id  # type: ignore[union-attr]
     assert store.path_to_root(sent.id)[7].id == others[main[7]]
 

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+from agents.runtime.events import BranchDeleted
+from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.user_message import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
+from tests.ui_app.sent_message import send_stored
 from weaver_tui.chat_state import ChatState
 
 
 def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, str]]:
     """hi -> hello (v1) / hello again (v2) -> more; returns ids by name."""
     state = ChatState(store, "ide-helper")
-    user = state.add_user_message("hi there\nsecond line", None)
+    user = send_stored(state, "hi there\nsecond line", None)
     cid = state.conversation.id  # type: ignore[union-attr]
     first = store.add_message(cid, "assistant", "hello", user.id)
     second = store.add_message(cid, "assistant", "hello again", user.id)
@@ -22,12 +25,19 @@ def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, 
     return state, {"user": user.id, "v1": first.id, "v2": second.id, "more": more.id}
 
 
+def _delete(state: ChatState, message_id: str) -> str | None:
+    """Delete a branch as the chat does: the runtime's tree edit, its event applied."""
+    deleted = TreeEdits(state.store).delete(message_id)
+    assert isinstance(deleted, BranchDeleted)
+    return state.apply_deleted(deleted)
+
+
 def test_first_message_creates_the_conversation_titled_by_its_first_line(
     store: SqliteConversationStore,
 ) -> None:
     state = ChatState(store, "mediator")
     assert state.conversation is None
-    record = state.add_user_message("  \nPlan the budget\nwith details", None)
+    record = send_stored(state, "  \nPlan the budget\nwith details", None)
     assert state.conversation is not None
     assert state.conversation.title == "Plan the budget"
     assert state.conversation.profile == "mediator"
@@ -41,14 +51,14 @@ def test_a_greeting_names_the_conversation_only_until_something_is_said(
     store: SqliteConversationStore,
 ) -> None:
     state = ChatState(store, "ide-helper")
-    first = state.add_user_message("hi!", None)
+    first = send_stored(state, "hi!", None)
     assert state.conversation is not None
     assert state.conversation.title == "hi!"
-    second = state.add_user_message("thanks", first.id)
+    second = send_stored(state, "thanks", first.id)
     assert state.conversation.title == "hi!"
-    third = state.add_user_message("Where is the config loaded?", second.id)
+    third = send_stored(state, "Where is the config loaded?", second.id)
     assert state.conversation.title == "Where is the config loaded?"
-    state.add_user_message("And what about the cache?", third.id)
+    send_stored(state, "And what about the cache?", third.id)
     assert store.get_conversation(state.conversation.id).title == "Where is the config loaded?"
     assert is_small_talk("Hello there!")
     assert not is_small_talk("hello, can you read app.py")
@@ -81,7 +91,7 @@ def test_delete_branch_moves_the_active_leaf_to_a_survivor(
     store: SqliteConversationStore,
 ) -> None:
     state, ids = _conversation(store)
-    assert state.delete_branch(ids["v2"]) == ids["v1"]
+    assert _delete(state, ids["v2"]) == ids["v1"]
     assert ids["more"] not in state.index
     assert [r.id for r in store.list_messages(state.conversation.id)] == [  # type: ignore[union-attr]
         ids["user"],
@@ -153,7 +163,7 @@ def test_branch_position_follows_added_and_deleted_branches(
     cid = state.conversation.id  # type: ignore[union-attr]
     v3 = state.refresh(store.add_message(cid, "assistant", "v3", ids["user"]).id).id
     assert state.branch_position().count == 3
-    state.delete_branch(ids["v2"])
+    _delete(state, ids["v2"])
     position = state.branch_position()
     assert position.count == 2
     assert state.leaf_id is not None

@@ -98,3 +98,26 @@ async def test_a_failed_turn_is_written_by_the_runtime_and_only_shown_by_the_scr
         assert all(caller.startswith("agents.") for _, caller in of_reply)
         assert [call for call in writes if call[2].startswith("weaver_tui.screens")] == []
         assert [call for call in reads if call[1] == failed.id] == []
+
+
+async def test_a_sent_message_and_its_conversation_are_written_by_the_runtime(
+    remote_services: Services, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_openai.script(Reply(deltas=["fine, ", "thanks"]), Reply(deltas=["again"]))
+    store = remote_services.store
+    app = new_app(remote_services, profile="researcher")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        writes = spy(store, (*WRITES, "create_conversation", "rename_conversation"), monkeypatch)
+        await send(pilot, "hello, how are you")
+        await send(pilot, "and now?")
+        monkeypatch.undo()
+        conversation = screen.state.conversation
+        assert conversation is not None
+        users = [r for r in store.list_messages(conversation.id) if r.role == "user"]
+        assert [r.content for r in users] == ["hello, how are you", "and now?"]
+        # the conversation, both messages and both replies: every write is the runtime's
+        assert {name for name, _, _ in writes} >= {"create_conversation", "add_message"}
+        assert all(caller.startswith("agents.") for _, _, caller in writes), writes
+        assert all(screen.state.index.get(r.id) == r for r in users)
+        assert conversation.title == store.get_conversation(conversation.id).title

@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.profile import ProfileTraits
 from agents.profile_registry import UnknownProfileError, get_traits
-from agents.runtime.user_message import NewMessage, store_user_message
+from agents.runtime.user_message import NewMessage
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore, NotFoundError
 from storage.tree_index import TreeIndex
@@ -31,6 +31,9 @@ from weaver_tui.chat_state.writes import OrderedWrites, writes_for
 from weaver_tui.core.heap import freeze_long_lived
 from weaver_tui.widgets.chat_header import BranchPosition
 from weaver_tui.widgets.message_view.items import MessageItem
+
+if TYPE_CHECKING:
+    from agents.runtime.events import BranchDeleted
 
 logger = logging.getLogger(__name__)
 
@@ -179,7 +182,7 @@ class ChatState:
 
     # ------------------------------------------------------------------ writing
 
-    def add_user_message(
+    def new_message(
         self,
         text: str,
         parent_id: str | None,
@@ -187,10 +190,13 @@ class ChatState:
         meta: dict[str, Any] | None = None,
         project_root: Path | None = None,
         conversation_meta: dict[str, Any] | None = None,
-    ) -> MessageRecord:
-        """Commit the user's message (creating the conversation first if it is new, with
-        ``conversation_meta`` and the project root) through the agents' one writer of user
-        records, and show it in the index."""
+    ) -> NewMessage:
+        """The user's message as the runtime's one way in takes it (:meth:`AgentRuntime.send`):
+        below ``parent_id`` in the open conversation, or starting one (with
+        ``conversation_meta``, the settings chosen before it and the project root). Writes
+        nothing: the runtime stores it, and its ``MessageStored`` comes back through
+        :meth:`apply_stored`. Earlier checkouts reach the store first, so the message is
+        stored after the branch it follows is remembered."""
         self._writes.settle()
         created_meta: dict[str, Any] = {}
         if self.conversation is None:
@@ -198,19 +204,20 @@ class ChatState:
             created_meta.update(self.pending_meta)
             if project_root:
                 created_meta["project_root"] = str(project_root)
-        stored = store_user_message(
-            self.store,
-            NewMessage(
-                profile=self.profile,
-                text=text,
-                conversation_id=self.conversation.id if self.conversation else None,
-                parent_id=parent_id,
-                meta=meta or {},
-                conversation_meta=created_meta,
-            ),
+        return NewMessage(
+            profile=self.profile,
+            text=text,
+            conversation_id=self.conversation.id if self.conversation else None,
+            parent_id=parent_id,
+            meta=meta or {},
+            conversation_meta=created_meta,
         )
-        self.conversation = stored.conversation
-        record = stored.record
+
+    def apply_stored(self, conversation: Conversation, record: MessageRecord) -> MessageRecord:
+        """The runtime stored the user's message (``MessageStored``): take its conversation
+        (created or retitled) and the record as written, which becomes the active leaf."""
+        self.conversation = conversation
+        self.profile = conversation.profile
         self.index.add(record)
         self.leaf_id = record.id
         return record
@@ -240,23 +247,9 @@ class ChatState:
         """The conversation's instructions (or those waiting for its first message)."""
         return str(self.setting("instructions") or "")
 
-    def add_edited_reply(self, reply_id: str, text: str) -> MessageRecord:
-        """Store ``text`` as a new version of the reply ``reply_id`` (beside it, not over it)."""
-        assert self.conversation is not None
-        self._writes.settle()
-        original = self.index.get(reply_id)
-        kept = {
-            k: v
-            for k, v in original.meta.items()
-            if k in ("provider", "model", "sender", "visibility")
-        }
-        record = self.store.add_message(
-            self.conversation.id,
-            "assistant",
-            text,
-            original.parent_id,
-            meta={**kept, "edited_from": reply_id},
-        )
+    def apply_new_leaf(self, record: MessageRecord) -> MessageRecord:
+        """A record the runtime wrote that becomes the active leaf (a reply's new version,
+        ``ReplyEdited``): into the index as given, and the path moves to it."""
         self.index.add(record)
         self.leaf_id = record.id
         return record
@@ -329,14 +322,14 @@ class ChatState:
             return None
         return self.checkout(siblings[position])
 
-    def delete_branch(self, message_id: str) -> str | None:
-        """Delete ``message_id`` and everything below it; the active leaf moves to a survivor."""
-        assert self.conversation is not None
-        self._writes.settle()
-        self.store.delete_branch(message_id)
-        self.index.remove_branch(message_id)
-        active = self.store.active_leaf(self.conversation.id)
-        self.leaf_id = active.id if active is not None else None
+    def apply_deleted(self, event: BranchDeleted) -> str | None:
+        """The runtime deleted a branch (``BranchDeleted``): it leaves the index, and the
+        active leaf is the survivor the store chose."""
+        self.index.remove_branch(event.message_id)
+        leaf = event.leaf
+        if leaf is not None and leaf.id not in self.index:
+            self.index.add(leaf)
+        self.leaf_id = leaf.id if leaf is not None else None
         return self.leaf_id
 
     # ------------------------------------------------------------------ reading

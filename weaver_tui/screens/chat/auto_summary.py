@@ -64,7 +64,9 @@ class AutoSummary:
     async def before_turn(self, user_message_id: str, model: ChatModelHandle) -> None:
         """Summarise the older part of the branch to ``user_message_id`` if the turn would
         pass the threshold; never raises (the turn runs either way)."""
-        from agents.context import needs_auto_summary, summarise_older
+        from agents.context import needs_auto_summary
+        from agents.runtime.events import RunError
+        from agents.runtime.tree_edits import TreeEdits
 
         window = self._window()
         if not window or not self._enabled():
@@ -83,11 +85,13 @@ class AutoSummary:
         header = self._surface.header
         header.busy = "summarising"
         try:
-            record = await summarise_older(
-                self._state.store, model.model, user_message_id, extractive=not model.can_summarise
+            event = await TreeEdits(self._state.store).summarise(
+                user_message_id, model.model, extractive=not model.can_summarise
             )
-        except Exception as exc:  # noqa: BLE001 (a provider's failure: said, and trimming takes over)
-            sentence = getattr(exc, "user_message", None) or str(exc)
+        finally:
+            header.busy = "replying"
+        if isinstance(event, RunError):  # said, and trimming takes over
+            sentence = event.error.user_message
             logger.warning("auto-summary failed: %s", sentence)
             self._surface.notify(
                 f"{sentence[:250]} The turn runs on; the oldest messages are trimmed instead.",
@@ -95,11 +99,10 @@ class AutoSummary:
                 title="Not summarised",
             )
             return
-        finally:
-            header.busy = "replying"
-        if record is None:
+        if event is None:
             return
-        self._surface.tree.update_record(self._state.refresh(record.id))
+        record = self._state.apply(event.record)
+        self._surface.tree.update_record(record)
         self._surface.post_message(PathChanged())
         how = "a summary" if model.can_summarise else "an extract (this model cannot summarise)"
         self._surface.notify(

@@ -1,8 +1,9 @@
 """The chat's branching: fork, edit, regenerate, continue, flip versions, check out, copy a
 branch, delete; and which message these act on (the selection).
 
-Each is a tree operation on the store through :class:`~weaver_tui.chat_state.ChatState`
-followed by a redraw of what it changed. :class:`Branching` is the chat's body (``#chat-body``:
+Each is a runtime call (a turn, or :class:`~agents.runtime.tree_edits.TreeEdits` for an
+edited reply, a branch copied or deleted) whose event the state applies, followed by a redraw of
+what it changed; checking out and flipping versions only move the state's path. :class:`Branching` is the chat's body (``#chat-body``:
 tree | messages and composer | tools), the nearest widget that holds both the tree and the
 message view: their keys post requests that bubble up to it (one handler for the tree's six,
 :class:`~weaver_tui.widgets.conversation_tree.ConversationTree.Request`), and the command
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 from textual import on
 from textual.containers import Horizontal
 
-from storage.store import StorageError
+from agents.runtime.events import RunError
+from agents.runtime.tree_edits import TreeEdits
 from weaver_tui.screens.chat.requests import AnswerRequested, ConversationRequested
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
@@ -168,12 +170,15 @@ class Branching(Horizontal):
         edited = self._mode.editing_id
         assert edited is not None
         state = self._state
-        try:
-            record = state.add_edited_reply(edited, text)
-        except StorageError as exc:
-            self._surface.notify(str(exc), severity="error", title="Reply not saved")
+        state.settle()  # the branch checked out before reaches the store first
+        event = TreeEdits(state.store).edit_reply(edited, text)
+        if isinstance(event, RunError):
+            self._surface.notify(
+                event.error.user_message, severity="error", title="Reply not saved"
+            )
             self._mode.keep_draft(text)
             return
+        record = state.apply_new_leaf(event.record)
         self._mode.clear()
         self._presenter.add_to_tree(record)
         self._presenter.show_path(select=record.id)
@@ -224,22 +229,22 @@ class Branching(Horizontal):
     def action_branch_to_conversation(self) -> None:
         """Copy the path to the selected message (else the active leaf) into a conversation
         of its own, and open it there."""
-        from storage.branch_copy import branch_to_conversation
-
         state = self._state
         target = self.selected_id if self.selected_id in state.index else state.leaf_id
         if target is None or self.busy():
             if target is None:
                 self._surface.notify("There is no message to branch from yet.")
             return
-        try:
-            copy = branch_to_conversation(state.store, target)
-        except StorageError as exc:
-            self._surface.notify(str(exc), severity="error")
+        state.settle()
+        event = TreeEdits(state.store).copy_branch(target)
+        if isinstance(event, RunError):
+            self._surface.notify(event.error.user_message, severity="error")
             return
-        count = len(state.path_ids(target))
+        copy = event.conversation
         self._surface.post_message(ConversationRequested(copy.id))
-        self._surface.notify(f"Copied {count} messages into “{copy.title}”.", title="Branch copied")
+        self._surface.notify(
+            f"Copied {event.copied} messages into “{copy.title}”.", title="Branch copied"
+        )
 
     def delete(self, message_id: str) -> None:
         """Delete ``message_id`` and everything below it, once the user confirms."""
@@ -259,11 +264,12 @@ class Branching(Horizontal):
         self._surface.app.push_screen(ConfirmScreen(question), answered)
 
     def _delete_confirmed(self, message_id: str) -> None:
-        try:
-            self._state.delete_branch(message_id)
-        except StorageError as exc:
-            self._surface.notify(str(exc), severity="error")
+        self._state.settle()
+        event = TreeEdits(self._state.store).delete(message_id)
+        if isinstance(event, RunError):
+            self._surface.notify(event.error.user_message, severity="error")
             return
+        self._state.apply_deleted(event)
         self._surface.tree.remove_branch(message_id)
         tools = self._surface.tools
         if tools.turn_reply_id is not None and tools.turn_reply_id not in self._state.index:

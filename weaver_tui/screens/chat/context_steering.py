@@ -3,7 +3,9 @@ older turns, and the header's count of what the next turn sends against the mode
 
 Pins and omissions are a mark on the message (``meta["context"]``); a summary is stored on the
 last message it covers. The tree keeps every message either way (see :mod:`agents.context`).
-:class:`ContextSteering` changes the store and tells the screen through a
+:class:`ContextSteering` asks the runtime's tree edits
+(:class:`~agents.runtime.tree_edits.TreeEdits`) for the change, applies the record it returns and
+tells the screen through a
 :class:`~weaver_tui.messages.PathChanged` message; the screen redraws.
 """
 
@@ -12,7 +14,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from storage.store import StorageError
+from agents.runtime.events import RunError
+from agents.runtime.tree_edits import TreeEdits
 from weaver_tui.messages import ContextWindowKnown, PathChanged
 
 if TYPE_CHECKING:
@@ -55,12 +58,11 @@ class ContextSteering:
             return
         record = self._state.index.get(message_id)
         value = None if record.meta.get("context") == mark else mark
-        try:
-            self._state.store.update_message(message_id, meta={"context": value})
-        except StorageError as exc:
-            self._surface.notify(str(exc), severity="error")
+        event = TreeEdits(self._state.store).mark_context(message_id, value)
+        if isinstance(event, RunError):
+            self._surface.notify(event.error.user_message, severity="error")
             return
-        self._state.refresh(message_id)
+        self._state.apply(event.record)
         self._surface.post_message(PathChanged(select=message_id))
         said = {"pinned": "Pinned: always sent", "excluded": "Left out of what the model reads"}
         self._surface.notify(said[mark] if value else "Sent as usual again.")
@@ -76,29 +78,26 @@ class ContextSteering:
         )
 
     async def _summarise(self, leaf_id: str) -> None:
-        from agents.context import summarise_older
         from agents.errors import WeaverError
 
         header = self._surface.header
         header.busy = "summarising"
         try:
             handle = await self._services.amodel()
-            record = await summarise_older(
-                self._state.store, handle.model, leaf_id, extractive=not handle.can_summarise
+            event = await TreeEdits(self._state.store).summarise(
+                leaf_id, handle.model, extractive=not handle.can_summarise
             )
-        except WeaverError as exc:
-            self._surface.notify(exc.user_message, severity="error", title="Not summarised")
-            return
-        except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
-            sentence = getattr(exc, "user_message", None) or str(exc)
-            self._surface.notify(sentence[:300], severity="error", title="Not summarised")
-            return
+        except WeaverError as exc:  # the model cannot be built
+            event = RunError(exc)
         finally:
             header.busy = ""
-        if record is None:
+        if isinstance(event, RunError):
+            self._surface.notify(event.error.user_message, severity="error", title="Not summarised")
+            return
+        if event is None:
             self._surface.notify("This branch is short enough: nothing to summarise.")
             return
-        self._state.refresh(record.id)
+        record = self._state.apply(event.record)
         self._surface.post_message(PathChanged())
         covered = record.meta.get("summary_covers", 0)
         self._surface.notify(

@@ -132,19 +132,20 @@ class DemoPlayer:
         panel.speaker_bar.set_speaker(turn.sender)
         panel.audience_bar.set_shared(turn.channel == "shared")
         screen.composer.speaker = turn.sender
-        before = screen.state.leaf_id
+        before, earlier = screen.turn_worker, screen.turn
         screen.send(Composer.Submitted(screen.composer, turn.content, turn.sender))
-        if screen.state.leaf_id == before or screen.state.leaf_id is None:
-            return "error"  # the send was refused (and said why)
-        self.user_ids.append(screen.state.leaf_id)
         worker = screen.turn_worker
-        if worker is None or worker.is_finished:
-            return "error"
+        if worker is None or worker is before:
+            return "error"  # the send was refused (and said why)
         try:
             await worker.wait()
         except (WorkerFailed, WorkerCancelled):
             return "error"
-        return screen.turn.outcome.status if screen.turn is not None else "error"
+        shown = screen.turn
+        if shown is None or shown is earlier or shown.outcome.user_message_id is None:
+            return "error"  # the runtime stored nothing (and the screen said why)
+        self.user_ids.append(shown.outcome.user_message_id)
+        return shown.outcome.status
 
     async def _pause(self) -> bool:
         """Wait between turns; ``False`` if Esc stopped the demo meanwhile."""

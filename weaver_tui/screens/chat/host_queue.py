@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from agents.runtime.turn_lock import ConversationBusy, conversation_turn
+from agents.runtime.turn_lock import conversation_busy
 from storage.seats import SeatBook
 from storage.store import StorageError
 
@@ -64,11 +64,7 @@ class HostQueue:
             return True
         if conversation is None or not self._state.traits.participants:
             return False
-        try:
-            with conversation_turn(self._services.data_dir, conversation.id):
-                return False
-        except ConversationBusy:
-            return True
+        return conversation_busy(self._services.data_dir, conversation.id)
 
     def wait_in_line(self, text: str) -> bool:
         """Queue ``text`` as the panel's speaker and audience; ``False`` when this chat has

@@ -6,7 +6,8 @@ refresh the key bindings and send a draft whose Enter came too early. The work b
 classes the screen owns, each handed the screen as a :class:`~.chat_surface.ChatSurface` (its
 panes and its status, nothing else) and the other pieces it works with:
 
-- :class:`~.sender.Sender`: Enter in the composer: the user's record first, then the turn;
+- :class:`~.sender.Sender`: Enter in the composer: the message handed to the runtime's one
+  way in, which stores it and runs its turn;
 - :class:`~.path_presenter.PathPresenter`: the path, the tree and the header from the state;
 - :class:`~.turn_runner.TurnRunner`: the ``turn`` worker, the agent runtime, Esc's cancel;
 - :class:`~.branching.Branching`: fork, edit, regenerate, versions, checkout, delete (a

@@ -1,8 +1,9 @@
-"""Sending from the chat screen's composer: the checks, the user's record written first, then
-the turn.
+"""Sending from the chat screen's composer: the checks, then the message handed to the
+runtime's one way in (:meth:`agents.runtime.agent_runtime.AgentRuntime.send`), which stores it
+and runs its turn; the screen shows what the events carry and writes nothing itself.
 
-The user's message is stored before the model is called, so nothing typed is lost when the
-model fails or the app dies mid-reply. Enter pressed before the chat can send (at the launch
+The runtime stores the user's message before the model is called, so nothing typed is lost
+when the model fails or the app dies mid-reply. Enter pressed before the chat can send (at the launch
 frame, or while a long conversation is still being read) is kept: :meth:`Sender.send_pending`
 sends the draft once the screen's status says it can (the screen's watchers call it).
 """
@@ -13,10 +14,12 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.store import StorageError
+from agents.runtime.turn_lock import ConversationBusy
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 
 if TYPE_CHECKING:
+    from agents.runtime.events import RunError
+    from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.branching import Branching
     from weaver_tui.screens.chat.compose_mode import ComposeMode
@@ -116,34 +119,43 @@ class Sender:
             composer.set_draft(text)
             surface.notify(str(exc), severity="error", title="Not sent")
             return
-        held = self._turns.claim()
-        if held is None:  # another process is answering here: said, the draft is kept
-            composer.set_draft(text)
-            return
-        try:
-            self._presenter.load_tree()
-            self._take_others_writes()
-            user = self._state.add_user_message(
-                text,
-                self._mode.parent_of_next(),
-                meta=meta,
-                project_root=self._project_root,
-                conversation_meta=self._panels.new_conversation_meta(),
-            )
-        except StorageError as exc:
-            held.close()
-            surface.notify(str(exc), severity="error", title="Message not saved")
-            composer.set_draft(text)
-            return
-        except BaseException:
-            held.close()
-            raise
+        self._presenter.load_tree()
+        self._take_others_writes()
+        message = self._state.new_message(
+            text,
+            self._mode.parent_of_next(),
+            meta=meta,
+            project_root=self._project_root,
+            conversation_meta=self._panels.new_conversation_meta(),
+        )
+        self._turns.send(
+            message,
+            stored=lambda event: self._shown_stored(event.record),
+            not_stored=lambda event: self._not_stored(text, event),
+        )
+
+    def _shown_stored(self, user: MessageRecord) -> None:
+        """The runtime stored the message (the state holds it): show it, leave fork or edit
+        mode, and forget the attachments it took."""
         self._mode.clear()
         self._settings.pending_attachments = []
+        # the replies the runtime found left streaming by a dead process, marked interrupted
+        taken = self._state.take_written()
+        for record in taken:
+            self._presenter.add_to_tree(record)
         self._presenter.add_to_tree(user)
-        if not self._presenter.append_sent(user.id):
+        if taken or not self._presenter.append_sent(user.id):
             self._presenter.show_path()  # the new leaf is a complete message: no retry offered
-        self._turns.start(user.id, held=held)
+
+    def _not_stored(self, text: str, event: RunError) -> None:
+        """The runtime wrote nothing (another process answers here, or the store refused):
+        the draft goes back to the composer, and a refusal by the store is said (a busy
+        conversation is said by the turn runner)."""
+        self._surface.composer.set_draft(text)
+        if not isinstance(event.error, ConversationBusy):
+            self._surface.notify(
+                event.error.user_message, severity="error", title="Message not saved"
+            )
 
     def _take_others_writes(self) -> None:
         """Show what other processes wrote in the conversation since this chat read it (another

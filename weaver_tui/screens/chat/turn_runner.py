@@ -1,6 +1,11 @@
 """Runs the turns of one chat screen: the profile's graph in an exclusive ``turn`` worker,
 its events shown live through a :class:`~weaver_tui.screens.chat.turn_view.TurnView`.
 
+Every turn goes through the runtime's way in: a message sent through
+:meth:`AgentRuntime.send`, an answer again, a continued reply or a resumed turn through
+:meth:`AgentRuntime.exclusively`. The runtime stores, takes the conversation's turn lock and
+marks what a dead process left streaming; the runner writes nothing and holds no lock.
+
 :class:`TurnRunner` owns what a running turn needs: the agent runtime (opened at the first
 turn, closed with the screen), the cancel event Esc sets, and the view of the latest turn.
 It draws on the screen's panes, keeps the screen's reactive ``running`` status, and posts
@@ -14,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack, ExitStack
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import WeaverError
-from agents.runtime.turn_lock import ConversationBusy, conversation_turn
+from agents.runtime.events import MessageStored, RunError, RunEvent
+from agents.runtime.turn_lock import ConversationBusy
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.core.heap import AGENT_STACK_LOADED, freeze_long_lived
 from weaver_tui.messages import TokensArrived
@@ -30,11 +36,12 @@ if TYPE_CHECKING:
 
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
+    from agents.runtime.user_message import NewMessage
     from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
-    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
+    from weaver_tui.core.services import Services
 
 logger = logging.getLogger(__name__)
 
@@ -94,49 +101,42 @@ class TurnRunner:
         self._surface.header.busy = busy
         self._surface.running = cancel is not None
 
-    def claim(self) -> ExitStack | None:
-        """The open conversation's turn lock (shared with ``ask`` and other app windows), held
-        until the returned stack is closed; ``None``, said in one sentence, when another
-        process is writing a reply in it. A conversation not stored yet needs none. Replies a
-        killed process left streaming in it are marked interrupted once it is claimed."""
-        held = ExitStack()
-        conversation = self._state.conversation
-        if conversation is None:
-            return held
-        try:
-            held.enter_context(conversation_turn(self._services.data_dir, conversation.id))
-        except ConversationBusy:
-            logger.info("turn refused: busy elsewhere", extra={"conversation_id": conversation.id})
-            self._surface.notify(BUSY_ELSEWHERE_SENTENCE, severity="warning", title="Not sent")
-            return None
-        try:
-            # Nobody answers here now: a reply still "streaming" was left by a process that
-            # died mid-reply (one that is alive, a fork made with ``ask --parent``, is kept).
-            self._services.store.mark_interrupted_replies(conversation.id)
-        except BaseException:
-            held.close()
-            raise
-        return held
+    def send(
+        self,
+        message: NewMessage,
+        *,
+        stored: Callable[[MessageStored], object],
+        not_stored: Callable[[RunError], object],
+    ) -> Worker[None]:
+        """Send ``message`` through the runtime's one way in (:meth:`AgentRuntime.send`) and
+        show the turn its events describe. ``stored(event)`` runs when the runtime has
+        committed the message (its ``MessageStored``, already applied to the state), before
+        any token; ``not_stored(event)`` when it wrote nothing (another process is answering
+        here, the store refused): the screen keeps the draft and says why."""
+        self._set_running(asyncio.Event(), "replying")  # no second Enter before it is stored
+        self.worker = self._surface.run_worker(
+            self._send(message, stored, not_stored),
+            name="run_turn",
+            group="turn",
+            exclusive=True,
+            exit_on_error=False,
+        )
+        return self.worker
 
     def start(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-        *,
-        held: ExitStack | None = None,
-    ) -> Worker[None] | None:
+    ) -> Worker[None]:
         """Start the turn answering ``user_message_id`` (or resume a paused one: ``resume``
         is the paused record's id and the value; or continue the reply ``continue_from``).
 
-        The turn holds the conversation's turn lock until it ends: ``held`` when the caller
-        claimed it already (:meth:`claim`), else it is claimed here; ``None`` (and nothing
-        runs) when another process holds it."""
-        held = held if held is not None else self.claim()
-        if held is None:
-            return None
+        The runtime holds the conversation's turn lock for the turn
+        (:meth:`AgentRuntime.exclusively`); when another process holds it, the turn ends at
+        once with a ``RunError`` saying so, and nothing is written."""
         self.worker = self._surface.run_worker(
-            self._run(user_message_id, resume, continue_from, held),
+            self._answer(user_message_id, resume, continue_from),
             name="run_turn",
             group="turn",
             exclusive=True,
@@ -213,33 +213,12 @@ class TurnRunner:
                 self._runtime = await self._runtime_stack.enter_async_context(opened)
         return self._runtime
 
-    async def _run(
-        self,
-        user_message_id: str,
-        resume: tuple[str, Any] | None,
-        continue_from: str | None,
-        held: ExitStack,
-    ) -> None:
-        with held:  # the turn lock, released when the turn ends however it ends
-            await self._answer(user_message_id, resume, continue_from)
-
-    async def _answer(
-        self,
-        user_message_id: str,
-        resume: tuple[str, Any] | None,
-        continue_from: str | None,
-    ) -> None:
+    def _new_view(self) -> TurnView:
         from weaver_tui.screens.chat.turn_view import TurnView
 
-        state = self._state
-        assert state.conversation is not None
-        conversation_id = state.conversation.id
         surface = self._surface
-        cancel = asyncio.Event()
-        self._set_running(cancel, "replying")
-        await surface.tools.new_turn()
-        turn = self.turn = TurnView(
-            state,
+        return TurnView(
+            self._state,
             view=surface.messages,
             tree=surface.tree,
             tools=surface.tools,
@@ -249,36 +228,127 @@ class TurnRunner:
             add_to_tree=self._add_to_tree,
             shows_calls=self._shows_calls,
         )
+
+    async def _send(
+        self,
+        message: NewMessage,
+        stored: Callable[[MessageStored], object],
+        not_stored: Callable[[RunError], object],
+    ) -> None:
+        surface = self._surface
+        cancel = asyncio.Event()
+        self._set_running(cancel, "replying")
+        user_message_id: str | None = None
+        turn: TurnView | None = None
+        try:
+            runtime = await self.open_runtime()
+            before_turn = self._before_turn
+            events = runtime.send(
+                message,
+                model=self._services.amodel,
+                cancel=cancel,
+                project_root=self._project_root,
+                sender=self._speaker(),
+                exclusive=True,
+                before_turn=(
+                    None
+                    if before_turn is None
+                    else lambda record, model: before_turn(record.id, model)
+                ),
+            )
+            try:
+                first = await anext(events, None)
+                if not isinstance(first, MessageStored):
+                    if isinstance(first, RunError):
+                        if _busy(first):
+                            self._say_busy(message.conversation_id or "")
+                        not_stored(first)
+                    return
+                self._state.apply_stored(first.conversation, first.record)
+                user_message_id = first.record.id
+                stored(first)
+                await surface.tools.new_turn()
+                turn = self.turn = self._new_view()
+                turn.outcome.user_message_id = user_message_id
+                await turn.consume(events)
+            finally:
+                await events.aclose()
+        finally:
+            self._set_running(None)
+        if turn is not None and user_message_id is not None:
+            if turn.outcome.status == "running":  # the model could not be built: said under it
+                turn.outcome.status = "error"
+            surface.post_message(TurnEnded(user_message_id, turn.outcome))
+        freeze_long_lived(AGENT_STACK_LOADED, once=True)
+
+    async def _answer(
+        self,
+        user_message_id: str,
+        resume: tuple[str, Any] | None,
+        continue_from: str | None,
+    ) -> None:
+        state = self._state
+        assert state.conversation is not None
+        conversation_id = state.conversation.id
+        surface = self._surface
+        cancel = asyncio.Event()
+        self._set_running(cancel, "replying")
+        turn: TurnView | None = None
         try:
             try:
                 model = await self._services.amodel()
             except WeaverError as exc:
+                await surface.tools.new_turn()
+                turn = self.turn = self._new_view()
+                turn.outcome.user_message_id = user_message_id
                 turn.model_unavailable(user_message_id, exc)
+                return
+            runtime = await self.open_runtime()
+            if resume is None and continue_from is None and self._before_turn is not None:
+                await self._before_turn(user_message_id, model)
+            if resume is None:
+                turn_events = runtime.run_turn(
+                    conversation_id=conversation_id,
+                    user_message_id=user_message_id,
+                    model=model,
+                    profile=state.profile,
+                    cancel=cancel,
+                    project_root=self._project_root,
+                    sender=self._speaker(),
+                    continue_from=continue_from,
+                )
             else:
-                runtime = await self.open_runtime()
-                if resume is None and continue_from is None and self._before_turn is not None:
-                    await self._before_turn(user_message_id, model)
-                if resume is None:
-                    events = runtime.run_turn(
-                        conversation_id=conversation_id,
-                        user_message_id=user_message_id,
-                        model=model,
-                        profile=state.profile,
-                        cancel=cancel,
-                        project_root=self._project_root,
-                        sender=self._speaker(),
-                        continue_from=continue_from,
-                    )
-                else:
-                    events = runtime.resume_turn(
-                        conversation_id=conversation_id,
-                        record_id=resume[0],
-                        value=resume[1],
-                        model=model,
-                        cancel=cancel,
-                    )
+                turn_events = runtime.resume_turn(
+                    conversation_id=conversation_id,
+                    record_id=resume[0],
+                    value=resume[1],
+                    model=model,
+                    cancel=cancel,
+                )
+            events = runtime.exclusively(conversation_id, turn_events)
+            try:
+                first = await anext(events, None)
+                if first is None or _busy(first):
+                    self._say_busy(conversation_id)
+                    return
+                await surface.tools.new_turn()
+                turn = self.turn = self._new_view()
+                turn.outcome.user_message_id = user_message_id
+                turn.apply(first)
                 await turn.consume(events)
+            finally:
+                await events.aclose()
         finally:
             self._set_running(None)
-        surface.post_message(TurnEnded(user_message_id, turn.outcome))
-        freeze_long_lived(AGENT_STACK_LOADED, once=True)
+            if turn is not None:
+                surface.post_message(TurnEnded(user_message_id, turn.outcome))
+                freeze_long_lived(AGENT_STACK_LOADED, once=True)
+
+    def _say_busy(self, conversation_id: str) -> None:
+        logger.info("turn refused: busy elsewhere", extra={"conversation_id": conversation_id})
+        self._surface.notify(BUSY_ELSEWHERE_SENTENCE, severity="warning", title="Not sent")
+
+
+def _busy(event: RunEvent) -> bool:
+    """Whether ``event`` is the runtime's refusal of a turn another process is running."""
+    return isinstance(event, RunError) and isinstance(event.error, ConversationBusy)

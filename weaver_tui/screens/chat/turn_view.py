@@ -75,6 +75,8 @@ class TurnOutcome:
     """How the turn ended, for the screen (retry, notifications, tests)."""
 
     status: str = "running"
+    user_message_id: str | None = None
+    """The user's message the turn answers."""
     leaf_id: str | None = None
     error: str | None = None
     reply_ids: list[str] = field(default_factory=list)
