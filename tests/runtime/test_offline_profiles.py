@@ -21,7 +21,8 @@ QUESTIONS = {
     "paper-pilot": (None, "How does ReWOO reduce token use compared to ReAct?"),
     "atom-developer": (
         None,
-        "Write an atom that extracts error codes like 'Error 500' from a log.",
+        "Write an atom that extracts the error code from these lines:\n"
+        "```\n2024-01-01 ERROR code=500 upstream failed\n2024-01-01 INFO code=200 ok\n```",
     ),
 }
 

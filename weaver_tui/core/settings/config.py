@@ -232,8 +232,13 @@ def load_settings(
         "env_file": env_file,
         "require_config": require_config,
     }
-    cls = settings_class()
+    cls: type[Settings] = Settings
     sources = SettingsSources.build(cls, arguments)
+    known = set(Settings.model_fields) | set(FLAT_NAMES) | set(arguments) - set(overrides)
+    if sources.other_sections(known, arguments):
+        # a section a profile owns is set: only now are the profiles' traits read
+        cls = settings_class()
+        sources = SettingsSources.build(cls, arguments)
     try:
         # the sources already read, so the checks below ask the very ones that were used
         settings = cls(_build_sources=(sources.ordered(), {}))

@@ -11,6 +11,7 @@ about a bad value, and so a key is never sent to an address only the env file ch
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
+from agents.errors import ConfigError
 from weaver_tui.core.settings.early import default_config_file
 from weaver_tui.core.settings.files import (
     ENV_FILE_SETTING,
@@ -132,6 +134,9 @@ class ConfigFileSource(YamlConfigSettingsSource):
     by name (a typo would otherwise be ignored); unknown keys in a section, by validation."""
 
     flat_names: dict[tuple[str, ...], str]
+    other_keys: frozenset[str] = frozenset()
+    """Top-level keys the settings class read with does not have: sections the profiles own
+    (any other key is refused)."""
 
     def __init__(self, settings_cls: type[BaseSettings], path: Path, *, required: bool) -> None:
         self.path, self.required = path, required
@@ -141,7 +146,17 @@ class ConfigFileSource(YamlConfigSettingsSource):
         super().__init__(settings_cls, yaml_file=path)
 
     def _read_files(self, files: Any, deep_merge: bool = False) -> dict[str, Any]:
-        data = read_yaml_config(self.path, self.known_keys, required=self.required)
+        data = read_yaml_config(self.path, None, required=self.required)
+        self.other_keys = frozenset(key for key in data if key not in self.known_keys)
+        if self.other_keys:
+            from weaver_tui.core.settings.profile_sections import declared_sections
+
+            owned = {section for section, _ in declared_sections()}
+            for key in sorted(self.other_keys - owned):
+                raise ConfigError(
+                    f"Unknown setting {key!r} in {self.path}; check its spelling against the "
+                    "README."
+                )
         nested, self.flat_names = nest_flat_names(data)
         return nested
 
@@ -186,6 +201,23 @@ class SettingsSources:
 
     def ordered(self) -> tuple[PydanticBaseSettingsSource, ...]:
         return (self.arguments, self.environment, self.env_file, self.config_file)
+
+    def other_sections(self, known: set[str], arguments: Mapping[str, Any]) -> bool:
+        """Whether any source sets a section outside ``known`` (the app's own fields): a
+        section a profile owns, which only then needs the profiles' traits read."""
+        if self.config_file.other_keys:
+            return True
+        if any(key.lower() not in known and value is not None for key, value in arguments.items()):
+            return True
+        names = [*os.environ, *self.env_file.variables]
+        prefix = ENV_PREFIX.lower()
+        for name in names:
+            lowered = name.lower()
+            if lowered.startswith(prefix) and "__" in lowered:
+                section = lowered.removeprefix(prefix).split("__", 1)[0]
+                if section not in known:
+                    return True
+        return False
 
     def origin(self, path: tuple[str, ...]) -> tuple[str, str]:
         """The setting at ``path`` as the user named it, and the source that gave it."""

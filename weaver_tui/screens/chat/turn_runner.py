@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
     from storage.models import MessageRecord
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
-    from weaver_tui.core.services import Services
 
 logger = logging.getLogger(__name__)
 
