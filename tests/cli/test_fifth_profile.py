@@ -5,16 +5,18 @@ the config file and the environment, validated like the app's own, and reaches i
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from agents.errors import ConfigError
 from tests.support.quintet_registry import QUINTET, register_quintet
-from weaver_tui.core.settings.config import load_settings
+from weaver_tui.core.settings.config import Settings, load_settings
+from weaver_tui.core.settings.names import FLAT_NAMES
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 REPO = Path(__file__).resolve().parents[2]
@@ -77,3 +79,19 @@ def test_nothing_outside_its_folder_names_it() -> None:
         for path in (REPO / package).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             assert "quintet" not in text.lower(), path
+
+
+_APP_KEYS = set(Settings.model_fields) | set(FLAT_NAMES)
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.from_regex(r"[a-z][a-z_]{2,12}", fullmatch=True))
+def test_a_top_level_key_no_section_owns_is_refused(key: str) -> None:
+    """The class: a key in the config file that is neither the app's nor a section a
+    registered profile owns is refused by name, never ignored."""
+    assume(key not in _APP_KEYS and key != QUINTET)
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "config.yaml"
+        config.write_text(f"{key}: 1\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match="Unknown setting"):
+            load_settings(config_file=config, env_file=None)
