@@ -653,7 +653,7 @@ class ChatScreen(Screen[None]):
         self.start_turn(event.user_message_id, continue_from=event.continue_from)
 
     def on_resume_requested(self, event: ResumeRequested) -> None:
-        self.run_turn(event.user_message_id, resume=(event.record_id, event.value))
+        self.answer(event.user_message_id, resume=(event.record_id, event.value))
 
     def action_undo_patch(self) -> None:
         self.file_rewind.undo_last()
@@ -707,16 +707,17 @@ class ChatScreen(Screen[None]):
         self.presenter.load_tree()
         self.state.leaf_id = user_message_id
         self.presenter.show_path()
-        self.run_turn(user_message_id, continue_from=continue_from)
+        self.answer(user_message_id, continue_from=continue_from)
 
-    def run_turn(
+    def answer(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> Worker[None] | None:
-        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`); ``None`` when
-        another process is answering in this conversation (said in a notification)."""
+    ) -> Worker[None]:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`), which asks the
+        chat's controller for the turn; when another process is answering in this
+        conversation the runtime refuses it and the worker says so in a notification."""
         self.retry_user_id = None
         return self.turns.start(user_message_id, resume, continue_from)
 
