@@ -48,7 +48,7 @@ async def test_switching_to_a_paper_pilot_conversation_starts_its_knowledge_serv
     research = remote_services.store.create_conversation("paper-pilot", "research")
     async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
-        await wait_until(pilot, lambda: screen.turns._runtime is not None, bound_s=WAIT_S)
+        await wait_until(pilot, lambda: screen.controller.runtime_open, bound_s=WAIT_S)
         await settle(pilot, bound_s=WAIT_S)
         assert knowledge_servers(data_dir) == []  # ide-helper declares no warm-up
         screen.open_conversation(research.id)

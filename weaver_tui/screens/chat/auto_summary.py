@@ -20,6 +20,7 @@ from weaver_tui.messages import PathChanged
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
+    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -40,10 +41,12 @@ class AutoSummary:
         state: ChatState,
         services: Services,
         window: Callable[[], int | None],
+        controller: ChatController,
     ) -> None:
         self._surface = surface
         self._state = state
         self._services = services
+        self._controller = controller
         self._window = window
 
     def toggle_for_conversation(self) -> None:
@@ -66,7 +69,6 @@ class AutoSummary:
         pass the threshold; never raises (the turn runs either way)."""
         from agents.context import needs_auto_summary
         from agents.runtime.events import RunError
-        from agents.runtime.tree_edits import TreeEdits
 
         window = self._window()
         if not window or not self._enabled():
@@ -85,9 +87,7 @@ class AutoSummary:
         header = self._surface.header
         header.busy = "summarising"
         try:
-            event = await TreeEdits(self._state.store).summarise(
-                user_message_id, model.model, extractive=not model.can_summarise
-            )
+            event = await self._controller.summarise(user_message_id, model)
         finally:
             header.busy = "replying"
         if isinstance(event, RunError):  # said, and trimming takes over
@@ -101,7 +101,7 @@ class AutoSummary:
             return
         if event is None:
             return
-        record = self._state.apply(event.record)
+        record = event.record  # applied to the state by the controller
         self._surface.tree.update_record(record)
         self._surface.post_message(PathChanged())
         how = "a summary" if model.can_summarise else "an extract (this model cannot summarise)"

@@ -1,8 +1,9 @@
 """The chat's branching: fork, edit, regenerate, continue, flip versions, check out, copy a
 branch, delete; and which message these act on (the selection).
 
-Each is a runtime call (a turn, or :class:`~agents.runtime.tree_edits.TreeEdits` for an
-edited reply, a branch copied or deleted) whose event the state applies, followed by a redraw of
+Each is a call of the chat's controller (:class:`~weaver_tui.chat_controller.ChatController`:
+a runtime call whose event it applies to the state: an edited reply, a branch copied or
+deleted), followed by a redraw of
 what it changed; checking out and flipping versions only move the state's path. :class:`Branching` is the chat's body (``#chat-body``:
 tree | messages and composer | tools), the nearest widget that holds both the tree and the
 message view: their keys post requests that bubble up to it (one handler for the tree's six,
@@ -22,12 +23,12 @@ from textual import on
 from textual.containers import Horizontal
 
 from agents.runtime.events import RunError
-from agents.runtime.tree_edits import TreeEdits
 from weaver_tui.screens.chat.requests import AnswerRequested, ConversationRequested
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
 
 if TYPE_CHECKING:
+    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.path_presenter import PathPresenter
@@ -52,6 +53,7 @@ class Branching(Horizontal):
         self,
         surface: ChatSurface,
         state: ChatState,
+        controller: ChatController,
         compose_mode: ComposeMode,
         presenter: PathPresenter,
         *,
@@ -61,6 +63,7 @@ class Branching(Horizontal):
         super().__init__(id=id)
         self._surface = surface
         self._state = state
+        self._controller = controller
         self._mode = compose_mode
         self._presenter = presenter
         self._after_checkout = after_checkout
@@ -170,15 +173,14 @@ class Branching(Horizontal):
         edited = self._mode.editing_id
         assert edited is not None
         state = self._state
-        state.settle()  # the branch checked out before reaches the store first
-        event = TreeEdits(state.store).edit_reply(edited, text)
+        event = self._controller.edit_reply(edited, text)
         if isinstance(event, RunError):
             self._surface.notify(
                 event.error.user_message, severity="error", title="Reply not saved"
             )
             self._mode.keep_draft(text)
             return
-        record = state.apply_new_leaf(event.record)
+        record = event.record  # the controller has made it the leaf
         self._mode.clear()
         self._presenter.add_to_tree(record)
         self._presenter.show_path(select=record.id)
@@ -235,8 +237,7 @@ class Branching(Horizontal):
             if target is None:
                 self._surface.notify("There is no message to branch from yet.")
             return
-        state.settle()
-        event = TreeEdits(state.store).copy_branch(target)
+        event = self._controller.copy_branch(target)
         if isinstance(event, RunError):
             self._surface.notify(event.error.user_message, severity="error")
             return
@@ -264,12 +265,10 @@ class Branching(Horizontal):
         self._surface.app.push_screen(ConfirmScreen(question), answered)
 
     def _delete_confirmed(self, message_id: str) -> None:
-        self._state.settle()
-        event = TreeEdits(self._state.store).delete(message_id)
+        event = self._controller.delete(message_id)  # the leaf moves to a survivor
         if isinstance(event, RunError):
             self._surface.notify(event.error.user_message, severity="error")
             return
-        self._state.apply_deleted(event)
         self._surface.tree.remove_branch(message_id)
         tools = self._surface.tools
         if tools.turn_reply_id is not None and tools.turn_reply_id not in self._state.index:

@@ -3,9 +3,8 @@ older turns, and the header's count of what the next turn sends against the mode
 
 Pins and omissions are a mark on the message (``meta["context"]``); a summary is stored on the
 last message it covers. The tree keeps every message either way (see :mod:`agents.context`).
-:class:`ContextSteering` asks the runtime's tree edits
-(:class:`~agents.runtime.tree_edits.TreeEdits`) for the change, applies the record it returns and
-tells the screen through a
+:class:`ContextSteering` asks the chat's controller for the change (a runtime call, whose
+record the controller applies to the state) and tells the screen through a
 :class:`~weaver_tui.messages.PathChanged` message; the screen redraws.
 """
 
@@ -15,10 +14,10 @@ import logging
 from typing import TYPE_CHECKING
 
 from agents.runtime.events import RunError
-from agents.runtime.tree_edits import TreeEdits
 from weaver_tui.messages import ContextWindowKnown, PathChanged
 
 if TYPE_CHECKING:
+    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -44,10 +43,12 @@ class ContextSteering:
         surface: ChatSurface,
         state: ChatState,
         services: Services,
+        controller: ChatController,
     ) -> None:
         self._surface = surface
         self._state = state
         self._services = services
+        self._controller = controller
         self._told: tuple[str, int] | None = None
         self._turn_ended = False
 
@@ -58,11 +59,10 @@ class ContextSteering:
             return
         record = self._state.index.get(message_id)
         value = None if record.meta.get("context") == mark else mark
-        event = TreeEdits(self._state.store).mark_context(message_id, value)
+        event = self._controller.mark_context(message_id, value)
         if isinstance(event, RunError):
             self._surface.notify(event.error.user_message, severity="error")
             return
-        self._state.apply(event.record)
         self._surface.post_message(PathChanged(select=message_id))
         said = {"pinned": "Pinned: always sent", "excluded": "Left out of what the model reads"}
         self._surface.notify(said[mark] if value else "Sent as usual again.")
@@ -78,17 +78,10 @@ class ContextSteering:
         )
 
     async def _summarise(self, leaf_id: str) -> None:
-        from agents.errors import WeaverError
-
         header = self._surface.header
         header.busy = "summarising"
         try:
-            handle = await self._services.amodel()
-            event = await TreeEdits(self._state.store).summarise(
-                leaf_id, handle.model, extractive=not handle.can_summarise
-            )
-        except WeaverError as exc:  # the model cannot be built
-            event = RunError(exc)
+            event = await self._controller.summarise(leaf_id)
         finally:
             header.busy = ""
         if isinstance(event, RunError):
@@ -97,7 +90,7 @@ class ContextSteering:
         if event is None:
             self._surface.notify("This branch is short enough: nothing to summarise.")
             return
-        record = self._state.apply(event.record)
+        record = event.record  # applied to the state by the controller
         self._surface.post_message(PathChanged())
         covered = record.meta.get("summary_covers", 0)
         self._surface.notify(

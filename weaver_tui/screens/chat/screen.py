@@ -4,7 +4,11 @@ The screen lays the widgets out and keeps the chat's status as Textual reactives
 (``conversation_open``, ``agents_ready``, ``running``, ``retry_user_id``): their watchers
 refresh the key bindings and send a draft whose Enter came too early. The work belongs to plain
 classes the screen owns, each handed the screen as a :class:`~.chat_surface.ChatSurface` (its
-panes and its status, nothing else) and the other pieces it works with:
+panes and its status, nothing else) and the other pieces it works with. Whatever changes the
+conversation (send, fork, edit, regenerate, continue, resume, delete, copy, summarise, pins)
+is a call of the chat's :class:`~weaver_tui.chat_controller.ChatController`, which has the
+runtime write it and applies the events to the state; the pieces map keys to those calls and
+the events to widgets:
 
 - :class:`~.sender.Sender`: Enter in the composer: the message handed to the runtime's one
   way in, which stores it and runs its turn;
@@ -50,6 +54,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from storage.store import StorageError
+from weaver_tui.chat_controller import ChatController
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
 from weaver_tui.core.daemon_work import in_daemon_thread
@@ -140,6 +145,10 @@ class ChatScreen(Screen[None]):
         self.services = services
         self.project_root = project_root
         self.state = state = ChatState(services.store, profile or services.early.default_profile)
+        self.controller = controller = ChatController(
+            state, open_runtime=services.runtime, model=services.amodel, project_root=project_root
+        )
+        """The chat without Textual: every key that changes the conversation ends here."""
         self.compose_mode = mode = ComposeMode(self, state)
         self.panels = ProfilePanel(
             self,
@@ -149,18 +158,17 @@ class ChatScreen(Screen[None]):
             review_patch=lambda: self.features.review_patch(),
             id="profile-panel",
         )
-        self.steering = ContextSteering(self, state, services)
+        self.steering = ContextSteering(self, state, services, controller)
         self.presenter = PathPresenter(self, state, self.panels, self.steering, project_root)
-        self.auto_summary = AutoSummary(self, state, services, self.steering.window)
+        self.auto_summary = AutoSummary(self, state, services, self.steering.window, controller)
+        controller.before_turn = self.auto_summary.before_turn
         self.turns = TurnRunner(
             self,
             state,
-            services,
-            project_root=project_root,
+            controller,
             row_filter=self.panels.live_row_filter,
             add_to_tree=self.presenter.add_to_tree,
             shows_calls=lambda: self.panels.viewer() is None,
-            before_turn=self.auto_summary.before_turn,
         )
         self.features = ProfileFeatures(
             self, state, services, stage=self, project_dir=self.panels.project_dir
@@ -172,7 +180,7 @@ class ChatScreen(Screen[None]):
         self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
         self.file_rewind = FileRewind(self, state, self.panels.project_dir)
         self.branching = Branching(
-            self, state, mode, self.presenter,
+            self, state, controller, mode, self.presenter,
             after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
         )  # fmt: skip
         self.switcher = ConversationSwitcher(
@@ -200,7 +208,6 @@ class ChatScreen(Screen[None]):
             presenter=self.presenter,
             turns=self.turns,
             queue=self.host_queue,
-            project_root=project_root,
         )
         self.saver = ArtifactSaver(
             self,
@@ -667,7 +674,7 @@ class ChatScreen(Screen[None]):
         self.start_turn(event.user_message_id, continue_from=event.continue_from)
 
     def on_resume_requested(self, event: ResumeRequested) -> None:
-        self.run_turn(event.user_message_id, resume=(event.record_id, event.value))
+        self.answer(event.user_message_id, resume=(event.record_id, event.value))
 
     def action_undo_patch(self) -> None:
         self.file_rewind.undo_last()
@@ -721,16 +728,17 @@ class ChatScreen(Screen[None]):
         self.presenter.load_tree()
         self.state.leaf_id = user_message_id
         self.presenter.show_path()
-        self.run_turn(user_message_id, continue_from=continue_from)
+        self.answer(user_message_id, continue_from=continue_from)
 
-    def run_turn(
+    def answer(
         self,
         user_message_id: str,
         resume: tuple[str, Any] | None = None,
         continue_from: str | None = None,
-    ) -> Worker[None] | None:
-        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`); ``None`` when
-        another process is answering in this conversation (said in a notification)."""
+    ) -> Worker[None]:
+        """Start the ``turn`` worker (see :class:`~.turn_runner.TurnRunner`), which asks the
+        chat's controller for the turn; when another process is answering in this
+        conversation the runtime refuses it and the worker says so in a notification."""
         self.retry_user_id = None
         return self.turns.start(user_message_id, resume, continue_from)
 

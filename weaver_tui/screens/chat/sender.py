@@ -11,7 +11,6 @@ sends the draft once the screen's status says it can (the screen's watchers call
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agents.runtime.turn_lock import ConversationBusy
@@ -50,7 +49,6 @@ class Sender:
         presenter: PathPresenter,
         turns: TurnRunner,
         queue: HostQueue,
-        project_root: Path | None,
     ) -> None:
         self._queue = queue
         self._surface = surface
@@ -61,7 +59,6 @@ class Sender:
         self._panels = panels
         self._presenter = presenter
         self._turns = turns
-        self._project_root = project_root
         self._pending = False
         """Enter was pressed before the chat could send: :meth:`send_pending` sends it."""
 
@@ -121,15 +118,11 @@ class Sender:
             return
         self._presenter.load_tree()
         self._take_others_writes()
-        message = self._state.new_message(
-            text,
-            self._mode.parent_of_next(),
-            meta=meta,
-            project_root=self._project_root,
-            conversation_meta=self._panels.new_conversation_meta(),
-        )
         self._turns.send(
-            message,
+            text,
+            parent_id=self._mode.parent_of_next(),
+            meta=meta,
+            conversation_meta=self._panels.new_conversation_meta(),
             stored=lambda event: self._shown_stored(event.record),
             not_stored=lambda event: self._not_stored(text, event),
         )

@@ -1,13 +1,16 @@
 """Runs the turns of one chat screen: the profile's graph in an exclusive ``turn`` worker,
 its events shown live through a :class:`~weaver_tui.screens.chat.turn_view.TurnView`.
 
-Every turn goes through the runtime's way in: a message sent through
-:meth:`AgentRuntime.send`, an answer again, a continued reply or a resumed turn through
-:meth:`AgentRuntime.exclusively`. The runtime stores, takes the conversation's turn lock and
-marks what a dead process left streaming; the runner writes nothing and holds no lock.
+Every turn goes through the chat's controller
+(:class:`~weaver_tui.chat_controller.ChatController`): a message sent through the runtime's
+one way in (:meth:`AgentRuntime.send`), an answer again, a continued reply or a resumed turn
+through :meth:`AgentRuntime.exclusively`. The runtime stores, takes the conversation's turn
+lock and marks what a dead process left streaming; the controller applies each event to the
+state; the runner shows the events and writes nothing, holds no lock.
 
-:class:`TurnRunner` owns what a running turn needs: the agent runtime (opened at the first
-turn, closed with the screen), the cancel event Esc sets, and the view of the latest turn.
+:class:`TurnRunner` owns what a running turn needs on screen: the cancel event Esc sets, and
+the view of the latest turn (the controller opens the agent runtime at the first turn and
+closes it with the screen).
 It draws on the screen's panes, keeps the screen's reactive ``running`` status, and posts
 :class:`~.chat_requests.TurnEnded` when a turn ends; a worker that fails unexpectedly is
 reported by Textual to the screen, which calls :meth:`TurnRunner.failed`. A cancellable pause
@@ -18,12 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
-from pathlib import Path
+from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.errors import WeaverError
 from agents.runtime.events import MessageStored, RunError, RunEvent
 from agents.runtime.turn_lock import ConversationBusy
 from weaver_tui.core.daemon_work import in_daemon_thread
@@ -34,10 +34,9 @@ from weaver_tui.screens.chat.requests import TurnEnded
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
-    from agents.runtime.user_message import NewMessage
     from storage.models import MessageRecord
+    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -63,26 +62,18 @@ class TurnRunner:
         self,
         surface: ChatSurface,
         state: ChatState,
-        services: Services,
+        controller: ChatController,
         *,
-        project_root: Path | None,
         row_filter: Callable[[], RowFilter | None],
         add_to_tree: Callable[[MessageRecord], object] | None = None,
         shows_calls: Callable[[], bool] = lambda: True,
-        before_turn: Callable[[str, ChatModelHandle], Awaitable[None]] | None = None,
     ) -> None:
-        self._before_turn = before_turn
-        """Run before a new turn (not a resumed or continued one): the automatic summary."""
         self._surface = surface
         self._state = state
-        self._services = services
-        self._project_root = project_root
+        self._controller = controller
         self._row_filter = row_filter
         self._add_to_tree = add_to_tree
         self._shows_calls = shows_calls
-        self._runtime: AgentRuntime | None = None
-        self._runtime_stack = AsyncExitStack()
-        self._runtime_opening = asyncio.Lock()
         self.cancel_event: asyncio.Event | None = None
         """Set while a turn (or a hold) runs; setting it stops that."""
         self.turn: TurnView | None = None
@@ -103,19 +94,32 @@ class TurnRunner:
 
     def send(
         self,
-        message: NewMessage,
+        text: str,
         *,
+        parent_id: str | None,
+        meta: dict[str, Any] | None,
+        conversation_meta: dict[str, Any] | None,
         stored: Callable[[MessageStored], object],
         not_stored: Callable[[RunError], object],
     ) -> Worker[None]:
-        """Send ``message`` through the runtime's one way in (:meth:`AgentRuntime.send`) and
-        show the turn its events describe. ``stored(event)`` runs when the runtime has
-        committed the message (its ``MessageStored``, already applied to the state), before
-        any token; ``not_stored(event)`` when it wrote nothing (another process is answering
-        here, the store refused): the screen keeps the draft and says why."""
+        """Send ``text`` below ``parent_id`` through the controller (the runtime's one way in,
+        :meth:`AgentRuntime.send`) and show the turn its events describe. ``stored(event)``
+        runs when the runtime has committed the message (its ``MessageStored``, already
+        applied to the state), before any token; ``not_stored(event)`` when it wrote nothing
+        (another process is answering here, the store refused): the screen keeps the draft
+        and says why."""
         self._set_running(asyncio.Event(), "replying")  # no second Enter before it is stored
+        events = self._controller.send(
+            text,
+            parent_id=parent_id,
+            below_leaf=False,
+            meta=meta,
+            conversation_meta=conversation_meta,
+            sender=self._speaker(),
+            cancel=self.cancel_event,
+        )
         self.worker = self._surface.run_worker(
-            self._send(message, stored, not_stored),
+            self._send(events, stored, not_stored),
             name="run_turn",
             group="turn",
             exclusive=True,
@@ -177,7 +181,7 @@ class TurnRunner:
 
     async def aclose(self) -> None:
         """Close the agent runtime (the screen is going away)."""
-        await self._runtime_stack.aclose()
+        await self._controller.aclose()
 
     async def prepare(self) -> None:
         """Open the runtime and compile the open profile's graph before the first turn needs
@@ -194,7 +198,7 @@ class TurnRunner:
     def warm_open_profile(self) -> None:
         """Another conversation opened: start what its profile's first turn needs (paper-pilot's
         knowledge server). Before the runtime is open, :meth:`prepare` does it instead."""
-        if self._runtime is not None:
+        if self._controller.runtime_open:
             self._surface.run_worker(self._warm_up(), group="warm-up", exit_on_error=False)
 
     async def _warm_up(self) -> None:
@@ -207,11 +211,7 @@ class TurnRunner:
 
     async def open_runtime(self) -> AgentRuntime:
         """The agent runtime, opened once for the screen (a turn, or the MCP servers' list)."""
-        async with self._runtime_opening:  # the warm-up's prepare and a first turn
-            if self._runtime is None:
-                opened = self._services.runtime()
-                self._runtime = await self._runtime_stack.enter_async_context(opened)
-        return self._runtime
+        return await self._controller.runtime()
 
     def _new_view(self) -> TurnView:
         from weaver_tui.screens.chat.turn_view import TurnView
@@ -231,52 +231,34 @@ class TurnRunner:
 
     async def _send(
         self,
-        message: NewMessage,
+        events: AsyncGenerator[RunEvent, None],
         stored: Callable[[MessageStored], object],
         not_stored: Callable[[RunError], object],
     ) -> None:
         surface = self._surface
-        cancel = asyncio.Event()
+        cancel = self.cancel_event or asyncio.Event()
         self._set_running(cancel, "replying")
         user_message_id: str | None = None
         turn: TurnView | None = None
         try:
-            runtime = await self.open_runtime()
-            before_turn = self._before_turn
-            events = runtime.send(
-                message,
-                model=self._services.amodel,
-                cancel=cancel,
-                project_root=self._project_root,
-                sender=self._speaker(),
-                exclusive=True,
-                before_turn=(
-                    None
-                    if before_turn is None
-                    else lambda record, model: before_turn(record.id, model)
-                ),
-            )
-            try:
-                first = await anext(events, None)
-                if not isinstance(first, MessageStored):
-                    if isinstance(first, RunError):
-                        if _busy(first):
-                            self._say_busy(message.conversation_id or "")
-                        not_stored(first)
-                    return
-                self._state.apply_stored(first.conversation, first.record)
-                user_message_id = first.record.id
-                stored(first)
-                await surface.tools.new_turn()
-                turn = self.turn = self._new_view()
-                turn.outcome.user_message_id = user_message_id
-                await turn.consume(events)
-            finally:
-                await events.aclose()
+            first = await anext(events, None)
+            if not isinstance(first, MessageStored):
+                if isinstance(first, RunError):
+                    if _busy(first):
+                        self._say_busy()
+                    not_stored(first)
+                return
+            user_message_id = first.record.id
+            stored(first)
+            await surface.tools.new_turn()
+            turn = self.turn = self._new_view()
+            turn.outcome.user_message_id = user_message_id
+            await turn.consume(events)
         finally:
+            await events.aclose()
             self._set_running(None)
         if turn is not None and user_message_id is not None:
-            if turn.outcome.status == "running":  # the model could not be built: said under it
+            if turn.outcome.status == "running":  # the stream ended with no last event
                 turn.outcome.status = "error"
             surface.post_message(TurnEnded(user_message_id, turn.outcome))
         freeze_long_lived(AGENT_STACK_LOADED, once=True)
@@ -287,65 +269,40 @@ class TurnRunner:
         resume: tuple[str, Any] | None,
         continue_from: str | None,
     ) -> None:
-        state = self._state
-        assert state.conversation is not None
-        conversation_id = state.conversation.id
         surface = self._surface
         cancel = asyncio.Event()
         self._set_running(cancel, "replying")
+        controller = self._controller
+        if resume is None:
+            events = controller.answer(
+                user_message_id, continue_from=continue_from, cancel=cancel, sender=self._speaker()
+            )
+        else:
+            events = controller.resume(resume[0], resume[1], cancel=cancel)
         turn: TurnView | None = None
         try:
-            try:
-                model = await self._services.amodel()
-            except WeaverError as exc:
-                await surface.tools.new_turn()
-                turn = self.turn = self._new_view()
-                turn.outcome.user_message_id = user_message_id
-                turn.model_unavailable(user_message_id, exc)
+            first = await anext(events, None)
+            if first is None or _busy(first):
+                self._say_busy()
                 return
-            runtime = await self.open_runtime()
-            if resume is None and continue_from is None and self._before_turn is not None:
-                await self._before_turn(user_message_id, model)
-            if resume is None:
-                turn_events = runtime.run_turn(
-                    conversation_id=conversation_id,
-                    user_message_id=user_message_id,
-                    model=model,
-                    profile=state.profile,
-                    cancel=cancel,
-                    project_root=self._project_root,
-                    sender=self._speaker(),
-                    continue_from=continue_from,
-                )
-            else:
-                turn_events = runtime.resume_turn(
-                    conversation_id=conversation_id,
-                    record_id=resume[0],
-                    value=resume[1],
-                    model=model,
-                    cancel=cancel,
-                )
-            events = runtime.exclusively(conversation_id, turn_events)
-            try:
-                first = await anext(events, None)
-                if first is None or _busy(first):
-                    self._say_busy(conversation_id)
-                    return
-                await surface.tools.new_turn()
-                turn = self.turn = self._new_view()
-                turn.outcome.user_message_id = user_message_id
-                turn.apply(first)
-                await turn.consume(events)
-            finally:
-                await events.aclose()
+            await surface.tools.new_turn()
+            turn = self.turn = self._new_view()
+            turn.outcome.user_message_id = user_message_id
+            turn.apply(first)
+            await turn.consume(events)
         finally:
+            await events.aclose()
             self._set_running(None)
             if turn is not None:
                 surface.post_message(TurnEnded(user_message_id, turn.outcome))
                 freeze_long_lived(AGENT_STACK_LOADED, once=True)
 
-    def _say_busy(self, conversation_id: str) -> None:
-        logger.info("turn refused: busy elsewhere", extra={"conversation_id": conversation_id})
+    def _say_busy(self) -> None:
+        conversation = self._state.conversation
+        logger.info(
+            "turn refused: busy elsewhere",
+            extra={"conversation_id": conversation.id if conversation else None},
+        )
         self._surface.notify(BUSY_ELSEWHERE_SENTENCE, severity="warning", title="Not sent")
 
 

@@ -1,10 +1,11 @@
 """Shows one running turn: applies the runtime's events to the chat's widgets.
 
 The events carry the turn's records as the runtime wrote them (``TurnStarted`` the reply,
-``RecordSaved`` every record written or closed, ``RunError`` the reply it marked failed): the
-view puts each into the state's index (:meth:`ChatState.apply`) and draws it, and never reads
-a record of the turn back from the store, nor writes one (the runtime is the turn's only
-writer, a failure included).
+``RecordSaved`` every record written or closed, ``RunError`` the reply it marked failed). The
+chat's controller applies each event to the state before the view sees it
+(:mod:`weaver_tui.chat_controller.applying`); the view draws what the event carries, changes
+nothing in the state, and never reads a record of the turn back from the store, nor writes one
+(the runtime is the turn's only writer, a failure included).
 
 The turn worker hands every :mod:`agents.runtime.events` event to :meth:`TurnView.apply`, except
 answer tokens, which go through :meth:`TurnView.buffer_tokens`: they collect in a per-message
@@ -35,7 +36,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from agents.errors import WeaverError
 from agents.runtime.events import (
     AnswerDraft,
     NodeStatus,
@@ -244,9 +244,8 @@ class TurnView:
         self._show_new(event.reply)
 
     def _show_new(self, record: MessageRecord) -> None:
-        """A record of this turn appears: in the index, the tree and at the end of the view."""
-        self.state.apply(record)
-        self.state.leaf_id = record.id
+        """A record of this turn appears: in the tree and at the end of the view (the state
+        holds it, and has made it the leaf, since the controller applied its event)."""
         self._shown.add(record.id)
         self.outcome.reply_ids.append(record.id)
         self.add_to_tree(record)
@@ -290,7 +289,6 @@ class TurnView:
         if record.id not in self._shown:
             self._show_new(record)
             return
-        self.state.apply(record)
         self.tree.update_record(record)
         if record.status != MessageStatus.STREAMING:
             self._present(record.id, as_status(record.status.value))
@@ -303,7 +301,6 @@ class TurnView:
         if record.id not in self._shown:
             self._show_new(record)
             return
-        self.state.apply(record)
         if event.withdrawn:
             self._streamed.pop(record.id, None)
         row = self._row(record.id)
@@ -328,7 +325,6 @@ class TurnView:
             if reply_id not in self._shown:
                 self._show_new(record)
             else:
-                self.state.apply(record)
                 self.tree.update_record(record)
             if reply_id in self._hidden:  # an error shows in every view
                 self._hidden.discard(reply_id)
@@ -343,13 +339,6 @@ class TurnView:
     def _error_under(self, message_id: str, sentence: str) -> None:
         """Show ``sentence`` under a message in the view only (no reply record exists)."""
         self.view.update_item(replace(self.state.item(message_id), status="error", error=sentence))
-
-    def model_unavailable(self, user_message_id: str, error: WeaverError) -> None:
-        """The model could not be built (a missing key ...): say so under the user's message."""
-        self.outcome.status = "error"
-        self.outcome.error = error.user_message
-        self.outcome.leaf_id = user_message_id
-        self._error_under(user_message_id, error.user_message)
 
     def _finished(self, event: RunFinished) -> None:
         self.outcome.status = event.status
@@ -367,8 +356,6 @@ class TurnView:
             if status == "streaming":
                 status = event.status
             self._present(record_id, status)
-        if event.leaf_id in self.state.index:
-            self.state.leaf_id = event.leaf_id
         usage = event.usage or self._usage
         self.tools.set_usage(usage, event.latency_ms or None)
         self.header.busy = ""
