@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from storage.models import MessageRecord
     from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
-    from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
 
