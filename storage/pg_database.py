@@ -62,12 +62,7 @@ class PgDatabase:
 
     def connect(self, *, autocommit: bool = True) -> Conn:
         """A connection of its own (not from the pool): for a lock or a ``LISTEN`` that lasts."""
-        try:
-            return psycopg.connect(
-                self.url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT_S
-            )
-        except psycopg.Error as err:
-            raise self.translate(err) from None
+        return connect(self.url, autocommit=autocommit)
 
     def _setup(self) -> None:
         """Create or migrate the tables, once, even with several hosts starting together."""
@@ -95,43 +90,7 @@ class PgDatabase:
                 raise self.translate(err) from None
 
     def translate(self, err: BaseException) -> StorageError:
-        """One sentence for a psycopg error, naming the server but never its password."""
-        detail = _first_line(str(err)) or type(err).__name__
-        password = urlsplit(self.url).password
-        if password:
-            detail = detail.replace(password, "***")
-        lowered = detail.lower()
-        if isinstance(err, pg_errors.InvalidPassword) or "password authentication" in lowered:
-            return StorageError(
-                f"The PostgreSQL server of {self.shown} refused the user name or password; "
-                "fix them in storage.url."
-            )
-        if isinstance(err, pg_errors.InvalidCatalogName) or (
-            "database" in lowered and "does not exist" in lowered
-        ):
-            return StorageError(
-                f"The database named in {self.shown} does not exist; create it (createdb) or "
-                "fix storage.url."
-            )
-        if isinstance(err, psycopg.OperationalError) and (
-            "connect" in lowered
-            or "refused" in lowered
-            or "timeout" in lowered
-            or "translate host" in lowered
-            or "no route" in lowered
-        ):
-            return StorageError(
-                f"Cannot reach the PostgreSQL server of {self.shown} ({detail}); start it or "
-                "fix storage.url."
-            )
-        if isinstance(err, pg_errors.InsufficientPrivilege):
-            return StorageError(
-                f"The user of {self.shown} may not do this ({detail}); grant it the rights on "
-                "the database."
-            )
-        if isinstance(err, psycopg.IntegrityError):
-            return StorageError(f"The database {self.shown} refused a change ({detail}).")
-        return StorageError(f"The database {self.shown} failed ({detail}); try again.")
+        return translate(err, self.url)
 
     @contextmanager
     def read(self) -> Iterator[Conn]:
@@ -175,6 +134,56 @@ class PgDatabase:
 
     def close(self) -> None:
         self._pool.close()
+
+
+def translate(err: BaseException, url: str) -> StorageError:
+    """One sentence for a psycopg error, naming the server but never its password."""
+    shown = redact_url(url)
+    detail = _first_line(str(err)) or type(err).__name__
+    password = urlsplit(url).password
+    if password:
+        detail = detail.replace(password, "***")
+    lowered = detail.lower()
+    if isinstance(err, pg_errors.InvalidPassword) or "password authentication" in lowered:
+        return StorageError(
+            f"The PostgreSQL server of {shown} refused the user name or password; "
+            "fix them in storage.url."
+        )
+    if isinstance(err, pg_errors.InvalidCatalogName) or (
+        "database" in lowered and "does not exist" in lowered
+    ):
+        return StorageError(
+            f"The database named in {shown} does not exist; create it (createdb) or "
+            "fix storage.url."
+        )
+    if isinstance(err, psycopg.OperationalError) and (
+        "connect" in lowered
+        or "refused" in lowered
+        or "timeout" in lowered
+        or "translate host" in lowered
+        or "no route" in lowered
+    ):
+        return StorageError(
+            f"Cannot reach the PostgreSQL server of {shown} ({detail}); start it or "
+            "fix storage.url."
+        )
+    if isinstance(err, pg_errors.InsufficientPrivilege):
+        return StorageError(
+            f"The user of {shown} may not do this ({detail}); grant it the rights on the database."
+        )
+    if isinstance(err, psycopg.IntegrityError):
+        return StorageError(f"The database {shown} refused a change ({detail}).")
+    return StorageError(f"The database {shown} failed ({detail}); try again.")
+
+
+def connect(url: str, *, autocommit: bool = True) -> Conn:
+    """A connection to ``url``, or a :class:`StorageError` sentence saying why not."""
+    try:
+        return psycopg.connect(
+            check_storage_url(url), autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT_S
+        )
+    except psycopg.Error as err:
+        raise translate(err, url) from None
 
 
 def _first_line(text: str) -> str:

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
     from storage.models import Conversation, MessageRecord
     from storage.store import ConversationStore
+    from storage.turn_locks import TurnLocks
 
 logger = logging.getLogger(__name__)
 
@@ -101,8 +102,11 @@ class AgentRuntime:
         max_tool_rounds: int = 5,
         flush_interval: float = 0.1,
         mcp_servers: Sequence[McpServerConfig] = (),
+        turn_locks: TurnLocks | None = None,
     ) -> None:
         self.store = store
+        self.turn_locks = turn_locks
+        """The storage's turn locks (``storage.backend.turn_locks``); else the data folder's."""
         self.checkpointer = checkpointer
         self.config_dir = config_dir
         self.data_dir = data_dir
@@ -326,6 +330,8 @@ class AgentRuntime:
                 await turn.aclose()
 
     def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        if self.turn_locks is not None:
+            return conversation_turn(self.turn_locks, conversation_id)
         if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
             return contextlib.nullcontext()
         return conversation_turn(self.data_dir, conversation_id)

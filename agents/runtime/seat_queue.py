@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from agents.errors import WeaverError
 from agents.providers import ChatModelHandle
@@ -25,8 +26,10 @@ from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import MessageStored, RunError
 from agents.runtime.user_message import NewMessage
 from agents.shared_space.events import SHARED, UserMessageEvent
-from storage.change_signal import StoreChanges
-from storage.seats import QueuedMessage, SeatBook
+from storage.seats import QueuedMessage
+
+if TYPE_CHECKING:
+    from storage.backend import AnyChanges, AnySeatBook
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +43,7 @@ class SeatQueueRunner:
     def __init__(
         self,
         runtime: AgentRuntime,
-        seats: SeatBook,
+        seats: AnySeatBook,
         conversation_id: str,
         model: ChatModelHandle,
     ) -> None:
@@ -49,7 +52,7 @@ class SeatQueueRunner:
         self._conversation_id = conversation_id
         self._model = model
 
-    async def run(self, changes: StoreChanges, stop: asyncio.Event) -> None:
+    async def run(self, changes: AnyChanges, stop: asyncio.Event) -> None:
         """Answer what waits, then wait for the next change, until ``stop`` is set."""
         while not stop.is_set():
             await self.answer_waiting(stop)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -22,8 +23,9 @@ from weaver_tui.cli.errors import EXIT_CONFIG, CliError
 from weaver_tui.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
 
 if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
     from storage.models import Conversation
-    from storage.seats import Seat, SeatBook
+    from storage.seats import Seat
     from storage.store import ConversationStore
     from weaver_tui.services import Services
 
@@ -182,7 +184,7 @@ def seat_command(data_dir: Path, seat: Seat, max_message_bytes: int = MAX_MESSAG
 
 
 def open_space(services: Services, args: argparse.Namespace) -> int:
-    from storage.seats import SeatBook
+    from storage.backend import open_seat_book
     from weaver_tui.seat_registry import SeatLimits
     from weaver_tui.serve import ServeError, check_address
     from weaver_tui.space_server import SpaceServer
@@ -193,7 +195,8 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
     except ServeError as exc:
         raise CliError(str(exc)) from None
     conversation, seated = space_conversation(store, args.space_conversation, args.participants)
-    book = SeatBook(store.path)
+    book = open_seat_book(services.storage)
+    services.hand_down_storage()
     try:
         book.open_seats(conversation.id, seated)
         data_dir = services.data_dir.resolve()
@@ -221,12 +224,12 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _answer_seats(
-    services: Services, book: SeatBook, conversation_id: str, stop: asyncio.Event
+    services: Services, book: AnySeatBook, conversation_id: str, stop: asyncio.Event
 ) -> None:
     from agents.runtime.seat_queue import SeatQueueRunner
-    from storage.change_signal import StoreChanges
+    from storage.backend import open_changes
 
-    changes = StoreChanges(book.path)
+    changes = open_changes(services.storage, conversation_id)
     try:
         async with services.runtime() as runtime:
             model = await services.amodel()
@@ -237,10 +240,10 @@ async def _answer_seats(
 
 
 def close_space(services: Services, conversation_id: str) -> int:
-    from storage.seats import SeatBook
+    from storage.backend import open_seat_book
 
     services.store.get_conversation(conversation_id)  # an unknown id is said as such
-    book = SeatBook(services.store.path)
+    book = open_seat_book(services.storage)
     try:
         closed = book.close_space(conversation_id)
     finally:
@@ -250,13 +253,18 @@ def close_space(services: Services, conversation_id: str) -> int:
 
 
 def run_seat(args: argparse.Namespace) -> int:
+    from storage.backend import StorageTarget
+    from storage.store import StorageError
     from weaver_tui.seat_app import SeatApp
-    from weaver_tui.services import DB_FILE
+    from weaver_tui.services import STORAGE_URL_VARIABLE
 
-    db_path = args.data_dir / DB_FILE
-    if not db_path.is_file():
+    try:  # the host hands its storage.url down in the environment, never on a command line
+        target = StorageTarget(args.data_dir, os.environ.get(STORAGE_URL_VARIABLE) or None)
+    except StorageError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    if not target.is_postgres and not target.sqlite_path.is_file():
         raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
     SeatApp(
-        db_path, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
+        target, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
     ).run()
     return 0

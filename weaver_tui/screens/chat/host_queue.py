@@ -16,10 +16,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
-from storage.seats import SeatBook
+from storage.backend import open_seat_book
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface
@@ -46,15 +47,15 @@ class HostQueue:
         self._services = services
         self._panels = panels
         self._turns = turns
-        self._book: SeatBook | None = None
+        self._book: AnySeatBook | None = None
         self.answering = False
         """This chat's worker is answering the queue (a send meanwhile waits too)."""
         self.pending = False
         """This chat queued a message not yet answered: it tries to answer when free."""
 
-    def book(self) -> SeatBook:
+    def book(self) -> AnySeatBook:
         if self._book is None:
-            self._book = SeatBook(self._services.store.path)
+            self._book = open_seat_book(self._services.storage)
         return self._book
 
     def space_busy(self) -> bool:
@@ -65,7 +66,7 @@ class HostQueue:
         if conversation is None or not self._state.traits.participants:
             return False
         try:
-            with conversation_turn(self._services.data_dir, conversation.id):
+            with conversation_turn(self._services.turn_locks, conversation.id):
                 return False
         except ConversationBusy:
             return True

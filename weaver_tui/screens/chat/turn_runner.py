@@ -104,7 +104,7 @@ class TurnRunner:
         if conversation is None:
             return held
         try:
-            held.enter_context(conversation_turn(self._services.data_dir, conversation.id))
+            held.enter_context(conversation_turn(self._services.turn_locks, conversation.id))
         except ConversationBusy:
             logger.info("turn refused: busy elsewhere", extra={"conversation_id": conversation.id})
             self._surface.notify(BUSY_ELSEWHERE_SENTENCE, severity="warning", title="Not sent")

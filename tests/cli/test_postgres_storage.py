@@ -1,0 +1,67 @@
+"""The command on a PostgreSQL server (``WEAVER_STORAGE__URL``): a turn's records and graph
+state go to the server and nothing to the data folder's SQLite files; a server that is down
+or a URL that is not PostgreSQL's is one sentence, and its password is never shown."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+
+from storage.pg_store import PgConversationStore
+
+Weaver = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def test_a_turn_on_the_server_stores_its_records_and_graph_state_there(
+    weaver: Weaver, postgres_url: str, tmp_path: Path
+) -> None:
+    env = {"WEAVER_STORAGE__URL": postgres_url}
+    first = weaver("ask", "--profile", "ide-helper", "list the files", env=env)
+    assert first.returncode == 0, first.stderr
+    conversation_id = first.stderr.strip().splitlines()[-1].split(": ", 1)[1]
+
+    listed = weaver("conversations", env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.split()[0] == conversation_id
+    assert not (tmp_path / "data" / "weaver.db").exists()
+    assert not (tmp_path / "data" / "checkpoints.sqlite").exists()
+
+    with PgConversationStore(postgres_url) as store:
+        records = store.list_messages(conversation_id)
+        assert [r.role for r in records][:1] == ["user"]
+        assert records[-1].role == "assistant"
+        assert records[-1].content
+    with psycopg.connect(postgres_url) as conn:
+        row = conn.execute("SELECT to_regclass('checkpoints')").fetchone()
+        assert row is not None
+        assert row[0] is not None  # LangGraph's tables, on the server
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_server_that_is_down_is_one_sentence_without_the_password(weaver: Weaver) -> None:
+    url = f"postgresql://weaver:s3cretpass@127.0.0.1:{_closed_port()}/weaver"
+    done = weaver("conversations", env={"WEAVER_STORAGE__URL": url})
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "cannot reach the postgresql server" in lines[0].lower()
+    assert "s3cretpass" not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_a_storage_url_that_is_not_postgresql_is_one_sentence(weaver: Weaver) -> None:
+    done = weaver("conversations", env={"WEAVER_STORAGE__URL": "mysql://u:s3cretpass@h/db"})
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "not a PostgreSQL URL" in lines[0]
+    assert "s3cretpass" not in done.stderr + done.stdout
