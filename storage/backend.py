@@ -9,6 +9,7 @@ code calls these factories and never names a backend; every factory also takes a
 
 from __future__ import annotations
 
+import os
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,17 @@ def _url(where: Where) -> str | None:
 
 def _path(where: Where) -> Path:
     return where.sqlite_path if isinstance(where, StorageTarget) else Path(where)
+
+
+STORAGE_URL_VARIABLE = "WEAVER_STORAGE__URL"
+"""``storage.url`` as an environment variable: how the processes a host starts (seats) and the
+parts that see only the data folder (a profile's memory) learn where the data lives."""
+
+
+def configured_url() -> str | None:
+    """The PostgreSQL URL this process was given (``WEAVER_STORAGE__URL``), if any."""
+    url = os.environ.get(STORAGE_URL_VARIABLE, "").strip()
+    return url if is_postgres_url(url) else None
 
 
 def open_store(where: Where) -> AnyStore:

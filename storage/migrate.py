@@ -3,8 +3,9 @@
 ``weaver-tui store migrate --to postgresql://...`` copies the data folder's SQLite file to the
 server; ``--from`` copies the other way. Every table goes: conversations, every record of every
 branch with its version, remembered branches, accepted patches, the seats of shared spaces
-and the messages waiting at them (paper-pilot's memory is copied by its own owner, see
-:func:`copy_rows`). Ids, versions, times and meta are copied as they are.
+and the messages waiting at them, and paper-pilot's remembered facts (the SQLite side keeps
+them in a file of their own, :data:`storage.paths.MEMORY_DB`). Ids, versions, times and meta
+are copied as they are; a fact is known by its text and the reply it came from.
 
 A copy is idempotent: a row already in the target (same key) is left alone, so a migration
 that stopped half way is simply run again. Each conversation is copied in one transaction of
@@ -18,11 +19,13 @@ import logging
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from storage.facts_schema import SQLITE_FACTS_SCHEMA
+from storage.paths import MEMORY_DB
 from storage.pg_url import redact_url
 from storage.store import StorageError
 
@@ -116,10 +119,19 @@ TABLES: tuple[Table, ...] = (
 """In the order a conversation's rows are copied (a row's references come before it)."""
 
 
+FACT_COLUMNS = ("text", "conversation_id", "message_id", "created_at")
+"""A remembered fact's columns (its id is the target's own)."""
+
+Fact = tuple[Any, ...]
+
+
 class Side(Protocol):
     """One end of a migration: the rows of a table, and a transaction to insert into."""
 
     shown: str
+
+    def facts(self) -> list[Fact]: ...
+    def add_facts(self, facts: Sequence[Fact]) -> None: ...
 
     def rows(self, table: Table, conversation_id: str | None = None) -> list[tuple[Any, ...]]: ...
     def counts(self, table: Table) -> Counter[str]: ...
@@ -153,6 +165,7 @@ class SqliteSide:
 
         SqliteConversationStore(path).close()  # creates or migrates the tables
         self.shown = str(path)
+        self._memory = path.parent / MEMORY_DB
         self._conn = sqlite3.connect(path, isolation_level=None)
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute("PRAGMA busy_timeout = 10000")
@@ -185,6 +198,22 @@ class SqliteSide:
 
     def finish(self) -> None:
         pass
+
+    def facts(self) -> list[Fact]:
+        if not self._memory.is_file():
+            return []
+        with closing(sqlite3.connect(self._memory)) as conn:
+            conn.executescript(SQLITE_FACTS_SCHEMA)
+            rows = conn.execute(f"SELECT {', '.join(FACT_COLUMNS)} FROM facts ORDER BY id")
+            return [tuple(row) for row in rows]
+
+    def add_facts(self, facts: Sequence[Fact]) -> None:
+        self._memory.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(self._memory)) as conn, conn:
+            conn.executescript(SQLITE_FACTS_SCHEMA)
+            conn.executemany(
+                f"INSERT INTO facts ({', '.join(FACT_COLUMNS)}) VALUES (?, ?, ?, ?)", facts
+            )
 
     def close(self) -> None:
         self._conn.close()
@@ -233,8 +262,22 @@ class PgSide:
             " greatest((SELECT max(id) FROM seat_messages), 1))"
         )
 
+    def facts(self) -> list[Fact]:
+        rows = self._conn.execute(f"SELECT {', '.join(FACT_COLUMNS)} FROM facts ORDER BY id")
+        return [tuple(row) for row in rows]
+
+    def add_facts(self, facts: Sequence[Fact]) -> None:
+        with self._conn.transaction(), self._conn.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO facts ({', '.join(FACT_COLUMNS)}) VALUES (%s, %s, %s, %s)", facts
+            )
+
     def close(self) -> None:
         self._conn.close()
+
+
+def _fact_key(fact: Fact) -> tuple[Any, ...]:
+    return tuple(fact[:3])
 
 
 @dataclass
@@ -271,6 +314,17 @@ def copy_rows(source: Side, target: Side) -> Report:
                 "the same ids."
             )
         report.rows[table.name] = sum(wanted.values())
+    wanted_facts = source.facts()
+    present = {_fact_key(fact) for fact in target.facts()}
+    target.add_facts([fact for fact in wanted_facts if _fact_key(fact) not in present])
+    present = {_fact_key(fact) for fact in target.facts()}
+    missing = [fact for fact in wanted_facts if _fact_key(fact) not in present]
+    if missing:
+        raise StorageError(
+            f"The copy of the remembered facts is short ({len(missing)} of {len(wanted_facts)}); "
+            "run the migration again."
+        )
+    report.rows["facts"] = len(wanted_facts)
     logger.info("migrated %s", report.summary())
     return report
 

@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 DB_FILE = "weaver.db"
 STORAGE_URL_VARIABLE = "WEAVER_STORAGE__URL"
-"""``storage.url`` as an environment variable (how a seat process learns it)."""
+"""``storage.url`` as an environment variable (see ``storage.backend.STORAGE_URL_VARIABLE``)."""
 
 
 def _configured_secrets(settings: Settings, *, credentials_only: bool = False) -> list[str]:
@@ -86,6 +86,7 @@ class Services:
         self.storage = _storage_target(self.data_dir, self.early.storage_url)
         """Where the data lives (``storage.url``, else the SQLite file); the factories of
         :mod:`storage.backend` open its parts."""
+        self.hand_down_storage()
         self._store = store
         self._interrupted = 0
         """Replies a killed process left ``streaming``, marked when the store opened."""
@@ -161,7 +162,8 @@ class Services:
 
     def hand_down_storage(self) -> None:
         """Put ``storage.url`` in this process's environment, so the seat processes it starts
-        open the same database (never on their command line: it may hold a password)."""
+        open the same database (never on their command line: it may hold a password), and
+        the parts that see only the data folder (a profile's memory) find it too."""
         if self.storage.url:
             os.environ[STORAGE_URL_VARIABLE] = self.storage.url
 

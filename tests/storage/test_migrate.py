@@ -108,6 +108,13 @@ def _snapshot(store: AnyStore, where: Where) -> dict[str, Any]:
     return seen
 
 
+def _facts(side: SqliteSide | PgSide) -> list[tuple[Any, ...]]:
+    try:
+        return side.facts()
+    finally:
+        side.close()
+
+
 @pytest.fixture
 def server(postgres_server: PostgresServer) -> PostgresServer:
     return postgres_server
@@ -128,9 +135,15 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> Callable[[], Path]:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(plan=st.lists(_conversation, min_size=1, max_size=3))
+@given(
+    plan=st.lists(_conversation, min_size=1, max_size=3),
+    facts=st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=5), max_size=5),
+)
 def test_any_store_copied_to_the_server_and_back_reads_back_the_same(
-    server: PostgresServer, folders: Callable[[], Path], plan: list[tuple[str, list[Any], bool]]
+    server: PostgresServer,
+    folders: Callable[[], Path],
+    plan: list[tuple[str, list[Any], bool]],
+    facts: list[list[str]],
 ) -> None:
     sqlite_path = folders()
     url = fresh_schema_url(server)
@@ -138,10 +151,16 @@ def test_any_store_copied_to_the_server_and_back_reads_back_the_same(
     with open_store(sqlite_path) as store:
         _build(store, sqlite_path, plan)
         original = _snapshot(store, sqlite_path)
+    remembered = [(" ".join(words), "c1", f"m{n}", 1000.5 + n) for n, words in enumerate(facts)]
+    side = SqliteSide(sqlite_path)
+    side.add_facts(remembered)
+    side.close()
 
     first = migrate(SqliteSide(sqlite_path), PgSide(url))
     again = migrate(SqliteSide(sqlite_path), PgSide(url))  # idempotent: nothing new
     assert again.rows == first.rows
+    assert first.rows["facts"] == len(remembered)
+    assert _facts(PgSide(url)) == remembered  # a second copy added none again
     with open_store(pg_where) as copied:
         assert _snapshot(copied, pg_where) == original
         assert copied.count_conversations() == len(plan)
@@ -150,3 +169,4 @@ def test_any_store_copied_to_the_server_and_back_reads_back_the_same(
     migrate(PgSide(url), SqliteSide(back_path))
     with open_store(back_path) as back:
         assert _snapshot(back, back_path) == original
+    assert _facts(SqliteSide(back_path)) == remembered

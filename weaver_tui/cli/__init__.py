@@ -427,6 +427,8 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
         settings = load_settings(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
+    if settings.storage.url:  # what a profile keeps beside the data folder goes there too
+        os.environ["WEAVER_STORAGE__URL"] = settings.storage.url
     context = CommandContext(
         data_dir=settings.storage.data_dir,
         config_dir=settings.config_file.parent,
