@@ -32,6 +32,10 @@ SETUP_LOCK = (WEAVER_LOCKS + 2, 0)
 TURN_LOCKS = WEAVER_LOCKS
 """Turn locks: ``(TURN_LOCKS, hashtext(conversation id))``, held by a session for a turn."""
 
+ANSWERER_LOCKS = WEAVER_LOCKS + 3
+"""Answerer locks: ``(ANSWERER_LOCKS, hashtext(conversation id))``, held by the one process
+answering a shared space's waiting messages."""
+
 CHANGES_CHANNEL = "weaver_changes"
 """The ``NOTIFY`` channel; the payload is the changed conversation's id."""
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import psycopg
 
 from storage.pg_database import connect
-from storage.pg_schema import TURN_LOCKS
+from storage.pg_schema import ANSWERER_LOCKS, TURN_LOCKS
 from storage.turn_locks import TurnBusy
 
 _TRY = "SELECT pg_try_advisory_lock(%s, hashtext(%s))"
@@ -27,10 +27,16 @@ class PgTurnLocks:
     def __init__(self, url: str) -> None:
         self.url = url
 
+    def hold(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        return self._hold(TURN_LOCKS, conversation_id)
+
+    def hold_answerer(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        return self._hold(ANSWERER_LOCKS, conversation_id)
+
     @contextlib.contextmanager
-    def hold(self, conversation_id: str) -> Iterator[None]:
+    def _hold(self, kind: int, conversation_id: str) -> Iterator[None]:
         with connect(self.url) as conn:
-            row = conn.execute(_TRY, (TURN_LOCKS, conversation_id)).fetchone()
+            row = conn.execute(_TRY, (kind, conversation_id)).fetchone()
             if not (row and row[0]):
                 raise TurnBusy(conversation_id)
             try:
@@ -38,7 +44,7 @@ class PgTurnLocks:
             finally:
                 # a connection the server dropped has released the lock already
                 with contextlib.suppress(psycopg.Error):
-                    conn.execute(_UNLOCK, (TURN_LOCKS, conversation_id))
+                    conn.execute(_UNLOCK, (kind, conversation_id))
 
     def busy(self, conversation_id: str) -> bool:
         with connect(self.url) as conn:

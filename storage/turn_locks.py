@@ -36,6 +36,13 @@ class TurnLocks(Protocol):
         """Whether another turn holds the conversation's lock right now."""
         ...
 
+    def hold_answerer(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        """Be the one that answers a shared space's waiting messages, or raise
+        :class:`TurnBusy` at once: with several hosts (or a host's app beside its space
+        runner), one answers the line while the others stand by, so a message is never
+        answered twice."""
+        ...
+
 
 class FileTurnLocks:
     """Turn locks as ``flock`` on files under ``data_dir / "locks"``."""
@@ -43,8 +50,14 @@ class FileTurnLocks:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = Path(data_dir)
 
+    def hold(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        return self._hold(f"{conversation_id}.lock", conversation_id)
+
+    def hold_answerer(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        return self._hold(f"{conversation_id}.answerer", conversation_id)
+
     @contextlib.contextmanager
-    def hold(self, conversation_id: str) -> Iterator[None]:
+    def _hold(self, name: str, conversation_id: str) -> Iterator[None]:
         try:
             import fcntl
         except ImportError:  # no advisory locks here (Windows): turns are not serialised
@@ -52,7 +65,7 @@ class FileTurnLocks:
             return
         folder = self.data_dir / "locks"
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / f"{conversation_id}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(folder / name, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

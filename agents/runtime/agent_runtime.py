@@ -71,6 +71,7 @@ from agents.runtime.usage_tally import UsageTally
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageStatus
 from storage.store import StorageError
+from storage.turn_locks import FileTurnLocks
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
@@ -328,6 +329,15 @@ class AgentRuntime:
                     yield event
             finally:
                 await turn.aclose()
+
+    def answerer_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        """Be the one answering the space's waiting messages (``TurnBusy`` if another process
+        or host is): see :meth:`storage.turn_locks.TurnLocks.hold_answerer`."""
+        if self.turn_locks is not None:
+            return self.turn_locks.hold_answerer(conversation_id)
+        if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
+            return contextlib.nullcontext()
+        return FileTurnLocks(self.data_dir).hold_answerer(conversation_id)
 
     def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
         if self.turn_locks is not None:

@@ -70,6 +70,18 @@ def test_one_turn_at_a_time_per_conversation_and_others_are_free(
         pass
 
 
+def test_one_answerer_per_space_beside_its_turns(store: AnyStore, where: Where) -> None:
+    space = store.create_conversation("mediator").id
+    locks, other_locks = turn_locks(where), turn_locks(where)
+    with locks.hold_answerer(space):
+        with pytest.raises(TurnBusy), other_locks.hold_answerer(space):
+            pass
+        with other_locks.hold(space):  # the answerer's turns take the turn lock as any turn
+            pass
+    with other_locks.hold_answerer(space):
+        pass
+
+
 def test_a_writer_killed_mid_reply_frees_the_turn_and_its_reply_is_marked_interrupted(
     store: AnyStore, where: Where
 ) -> None:
