@@ -16,13 +16,23 @@ from storage.pg_store import PgConversationStore
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 
 
+PASSWORD = "pw-n0t-shown"
+"""The test server trusts its loopback users, so any password logs in: one that must never be
+seen anywhere."""
+
+
 def test_a_turn_on_the_server_stores_its_records_and_graph_state_there(
     weaver: Weaver, postgres_url: str, tmp_path: Path
 ) -> None:
-    env = {"WEAVER_STORAGE__URL": postgres_url}
+    env = {"WEAVER_STORAGE__URL": postgres_url.replace("weaver@", f"weaver:{PASSWORD}@")}
     first = weaver("ask", "--profile", "ide-helper", "list the files", env=env)
     assert first.returncode == 0, first.stderr
     conversation_id = first.stderr.strip().splitlines()[-1].split(": ", 1)[1]
+    exported = weaver("export", conversation_id, "--format", "jsonl", env=env)
+    assert exported.returncode == 0, exported.stderr
+    seen = first.stdout + first.stderr + exported.stdout + exported.stderr
+    seen += (tmp_path / "data" / "weaver.log").read_text(encoding="utf-8")
+    assert PASSWORD not in seen
 
     listed = weaver("conversations", env=env)
     assert listed.returncode == 0, listed.stderr
@@ -32,6 +42,7 @@ def test_a_turn_on_the_server_stores_its_records_and_graph_state_there(
 
     with PgConversationStore(postgres_url) as store:
         records = store.list_messages(conversation_id)
+        assert not any(PASSWORD in r.content + str(r.meta) for r in records)
         assert [r.role for r in records][:1] == ["user"]
         assert records[-1].role == "assistant"
         assert records[-1].content
