@@ -16,12 +16,12 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import psycopg
 import pytest
 
 SKIP_REASON = (
@@ -90,6 +90,32 @@ def _run(command: list[str]) -> None:
         raise RuntimeError(f"{command[-1]} failed: {done.stderr.decode(errors='replace')}")
 
 
+_WATCHDOG = """
+import os, shutil, subprocess, sys, time
+parent, folder, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+while os.path.isdir(folder):
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        subprocess.run([*command, "-m", "immediate", "-w", "stop"], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        break
+    time.sleep(1)
+"""
+
+
+def _stop_when_gone(parent: int, pg_ctl: list[str], folder: Path) -> None:
+    """A watchdog process that stops the server if the test process dies without stopping it
+    (killed, say): a shared machine keeps no orphan servers. It ends with the folder."""
+    subprocess.Popen(
+        [sys.executable, "-c", _WATCHDOG, str(parent), str(folder), *pg_ctl],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
 @contextlib.contextmanager
 def start_server() -> Iterator[PostgresServer | None]:
     """A fresh server for the block (``None`` where PostgreSQL is not installed)."""
@@ -139,6 +165,7 @@ def start_server() -> Iterator[PostgresServer | None]:
         ]
     )
     server = PostgresServer(port, folder)
+    _stop_when_gone(os.getpid(), [*prefix, str(bin_dir / "pg_ctl"), "-D", str(data)], folder)
     try:
         _run(
             [
@@ -170,6 +197,8 @@ _schemas = itertools.count()
 def fresh_schema_url(server: PostgresServer) -> str:
     """The URL of a new, empty schema of the server's ``weaver`` database (each test's store
     its own tables, without the cost of a database per test)."""
+    import psycopg
+
     name = f"t{os.getpid()}_{next(_schemas)}"
     with psycopg.connect(server.url, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{name}"'.encode())
