@@ -12,6 +12,7 @@ from pathlib import Path
 import psycopg
 
 from storage.pg_store import PgConversationStore
+from tests.storage.processes import Child
 
 Weaver = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -76,3 +77,23 @@ def test_a_storage_url_that_is_not_postgresql_is_one_sentence(weaver: Weaver) ->
     assert len(lines) == 1, done.stderr
     assert "not a PostgreSQL URL" in lines[0]
     assert "s3cretpass" not in done.stderr + done.stdout
+
+
+def test_a_conversation_answered_on_another_host_is_refused_in_one_sentence(
+    weaver: Weaver, postgres_url: str
+) -> None:
+    with PgConversationStore(postgres_url) as store:
+        conversation = store.create_conversation("ide-helper", "busy elsewhere").id
+    elsewhere = Child("turn", postgres_url, conversation, module="tests.storage.backend_child")
+    try:
+        elsewhere.wait_for("held")
+        env = {"WEAVER_STORAGE__URL": postgres_url}
+        done = weaver("ask", "--conversation", conversation, "me too?", env=env)
+        assert done.returncode != 0
+        assert "a reply is being written in conversation" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+    finally:
+        elsewhere.kill()
+    with PgConversationStore(postgres_url) as store:
+        assert [r.content for r in store.list_messages(conversation)][:1] == ["a long question"]
+        assert "me too?" not in [r.content for r in store.list_messages(conversation)]
