@@ -6,11 +6,14 @@ A child process (the host, or another seat) adds shared messages to a mediator s
 holding the wall-clock time of its commit; this process watches the store as a seat does
 (:class:`storage.change_signal.StoreChanges` and
 :func:`agents.shared_space.seat_view.seat_lines` for Alex) and measures, per message, commit
-to seen. Target: under 1 s (p95). Run: ``python benchmarks/bench_seat_latency.py``.
+to seen. Target: under 1 s (p95). Run: ``python benchmarks/bench_seat_latency.py``; with
+``--url postgresql://...`` the same on a PostgreSQL server (the change signal is then the
+server's ``NOTIFY``, :mod:`storage.pg_changes`).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
@@ -24,15 +27,16 @@ if str(ROOT) not in sys.path:
 
 from agents.shared_space.seat_view import seat_lines  # noqa: E402
 from agents.shared_space.space import new_space  # noqa: E402
-from storage.change_signal import StoreChanges  # noqa: E402
-from storage.sqlite_store import SqliteConversationStore  # noqa: E402
+from storage.backend import StorageTarget, Where, open_changes, open_store  # noqa: E402
 
 MESSAGES = 20
 TARGET_S = 1.0
 WRITER = """
 import sys, time
-from storage.sqlite_store import SqliteConversationStore
-store = SqliteConversationStore(sys.argv[1])
+from pathlib import Path
+from storage.backend import StorageTarget, open_store
+where = sys.argv[1]
+store = open_store(StorageTarget(Path("."), where) if "://" in where else Path(where))
 parent = None
 for _ in range(int(sys.argv[3])):
     time.sleep(0.1)
@@ -42,11 +46,12 @@ store.close()
 """
 
 
-async def measure(path: Path, conversation_id: str) -> list[float]:
-    store = SqliteConversationStore(path)
-    changes = StoreChanges(path)
+async def measure(where: Where, conversation_id: str) -> list[float]:
+    store = open_store(where)
+    changes = open_changes(where, conversation_id)
+    named = where.url if isinstance(where, StorageTarget) else str(where)
     writer = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", WRITER, str(path), conversation_id, str(MESSAGES),
+        sys.executable, "-c", WRITER, str(named), conversation_id, str(MESSAGES),
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     seen: dict[str, float] = {}
@@ -63,12 +68,17 @@ async def measure(path: Path, conversation_id: str) -> list[float]:
     return sorted(seen.values())
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a PostgreSQL database instead of a SQLite file")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "weaver.db"
-        with SqliteConversationStore(path) as store:
+        where: Where = (
+            StorageTarget(Path(folder), args.url) if args.url else Path(folder) / "weaver.db"
+        )
+        with open_store(where) as store:
             space = new_space(store, ("Alex", "Sam"))
-        latencies = asyncio.run(measure(path, space.id))
+        latencies = asyncio.run(measure(where, space.id))
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
     median = statistics.median(latencies)
     print(f"seat latency, commit in another process to seen at a seat ({MESSAGES} messages):")

@@ -1,8 +1,9 @@
 """The storage interface every upper layer depends on.
 
-One implementation today (:mod:`storage.sqlite_store`); a Postgres one can follow behind the
-same protocol, held to it by the contract suite in ``tests/storage/test_interface*.py``, which
-runs against every store factory the tests list. Records go out typed: a
+Two implementations: the SQLite file (:mod:`storage.sqlite_store`) and a PostgreSQL server
+(:mod:`storage.pg_store`), held to the same protocol by the contract suite in
+``tests/storage/test_interface*.py``, which runs against every store factory the tests list;
+:mod:`storage.backend` opens the one the storage settings choose. Records go out typed: a
 :class:`storage.models.MessageRecord`, or a :class:`storage.rows.MessageRow` where decoding can
 wait. All methods are synchronous: SQLite answers in well under a millisecond for the
 operations here, and callers in an event loop may wrap the heavier ones (search, import) in a

@@ -17,10 +17,20 @@ from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from storage.sqlite_store import SqliteConversationStore
 from tests.support import cpu_report, pilot_waits, precompile, shared_stylesheets
 from tests.support.fake_openai import FakeOpenAI, fake_openai
+from tests.support.postgres_server import postgres_server, postgres_url
 from tests.support.retry_waits import RecordedWaits
 from tests.support.shared_notes import notes_url
 
-__all__ = ["fake_openai", "notes_url", "openai_model", "researcher", "retry_waits", "store"]
+__all__ = [
+    "fake_openai",
+    "notes_url",
+    "openai_model",
+    "postgres_server",
+    "postgres_url",
+    "researcher",
+    "retry_waits",
+    "store",
+]
 
 _PROVIDER_ENV = (
     "OPENAI_API_KEY",

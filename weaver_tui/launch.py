@@ -5,6 +5,7 @@ participant's seat (``space seat``)."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -35,13 +36,18 @@ def _make_app(services: Services, args: argparse.Namespace) -> WeaverApp:
 
 
 def _run_seat(args: argparse.Namespace) -> int:
-    from weaver_tui.core.services import DB_FILE
+    from storage.backend import StorageTarget
+    from storage.store import StorageError
+    from weaver_tui.core.services import STORAGE_URL_VARIABLE
     from weaver_tui.seat_app import SeatApp
 
-    db_path = args.data_dir / DB_FILE
-    if not db_path.is_file():
+    try:  # the host hands its storage.url down in the environment, never on a command line
+        target = StorageTarget(args.data_dir, os.environ.get(STORAGE_URL_VARIABLE) or None)
+    except StorageError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    if not target.is_postgres and not target.sqlite_path.is_file():
         raise CliError(f"no conversation database in {args.data_dir}", EXIT_CONFIG)
     SeatApp(
-        db_path, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
+        target, args.space_conversation, args.participant, max_bytes=args.max_message_bytes
     ).run()
     return 0

@@ -22,7 +22,6 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -36,10 +35,9 @@ from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
-from storage.change_signal import StoreChanges
+from storage.backend import Where, open_changes, open_seat_book, open_store
 from storage.printable import printable
-from storage.seats import QueuedMessage, SeatBook
-from storage.sqlite_store import SqliteConversationStore
+from storage.seats import QueuedMessage
 from storage.store import StorageError
 from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
 
@@ -119,7 +117,7 @@ class SeatApp(App[None]):
 
     def __init__(
         self,
-        db_path: Path,
+        db_path: Where,
         conversation_id: str,
         participant: str,
         *,
@@ -128,9 +126,9 @@ class SeatApp(App[None]):
     ) -> None:
         super().__init__()
         self.max_bytes = max_bytes
-        self.store = SqliteConversationStore(db_path)
-        self.seats = SeatBook(db_path)
-        self.changes = StoreChanges(db_path)
+        self.store = open_store(db_path)
+        self.seats = open_seat_book(db_path)
+        self.changes = open_changes(db_path, conversation_id)
         self.conversation_id = conversation_id
         self.participant = participant
         self.shared = False

@@ -73,6 +73,7 @@ from agents.runtime.usage_tally import UsageTally
 from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageStatus
 from storage.store import StorageError
+from storage.turn_locks import FileTurnLocks
 
 BeforeTurn = Callable[["MessageRecord", ChatModelHandle], Awaitable[None]]
 """Run by :meth:`AgentRuntime.send` between the stored message and its turn."""
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
     from agents.profile import Profile
     from storage.models import Conversation, MessageRecord
     from storage.store import ConversationStore
+    from storage.turn_locks import TurnLocks
 
 logger = logging.getLogger(__name__)
 
@@ -107,11 +109,14 @@ class AgentRuntime:
         max_tool_rounds: int = 5,
         flush_interval: float = 0.1,
         mcp_servers: Sequence[McpServerConfig] = (),
+        turn_locks: TurnLocks | None = None,
     ) -> None:
         self.store = store
         self.edits = TreeEdits(store)
         """The tree operations outside a turn (an edited reply, a branch copied or deleted,
         a context mark, a summary), each returning the event that carries what it wrote."""
+        self.turn_locks = turn_locks
+        """The storage's turn locks (``storage.backend.turn_locks``); else the data folder's."""
         self.checkpointer = checkpointer
         self.config_dir = config_dir
         self.data_dir = data_dir
@@ -376,8 +381,18 @@ class AgentRuntime:
                     yield event
             finally:
                 await events.aclose()
+    def answerer_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        """Be the one answering the space's waiting messages (``TurnBusy`` if another process
+        or host is): see :meth:`storage.turn_locks.TurnLocks.hold_answerer`."""
+        if self.turn_locks is not None:
+            return self.turn_locks.hold_answerer(conversation_id)
+        if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
+            return contextlib.nullcontext()
+        return FileTurnLocks(self.data_dir).hold_answerer(conversation_id)
 
     def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
+        if self.turn_locks is not None:
+            return conversation_turn(self.turn_locks, conversation_id)
         if self.data_dir is None:  # no data folder (tests, a store in memory): nothing to share
             return contextlib.nullcontext()
         return conversation_turn(self.data_dir, conversation_id)

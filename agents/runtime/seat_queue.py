@@ -17,7 +17,9 @@ Between messages the runner waits on the store's change signal
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from agents.errors import WeaverError
 from agents.providers import ChatModelHandle
@@ -25,8 +27,11 @@ from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import MessageStored, RunError
 from agents.runtime.user_message import NewMessage
 from agents.shared_space.events import SHARED, UserMessageEvent
-from storage.change_signal import StoreChanges
-from storage.seats import QueuedMessage, SeatBook
+from storage.seats import QueuedMessage
+from storage.turn_locks import TurnBusy
+
+if TYPE_CHECKING:
+    from storage.backend import AnyChanges, AnySeatBook
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +45,7 @@ class SeatQueueRunner:
     def __init__(
         self,
         runtime: AgentRuntime,
-        seats: SeatBook,
+        seats: AnySeatBook,
         conversation_id: str,
         model: ChatModelHandle,
     ) -> None:
@@ -49,14 +54,27 @@ class SeatQueueRunner:
         self._conversation_id = conversation_id
         self._model = model
 
-    async def run(self, changes: StoreChanges, stop: asyncio.Event) -> None:
-        """Answer what waits, then wait for the next change, until ``stop`` is set."""
+    async def run(self, changes: AnyChanges, stop: asyncio.Event) -> None:
+        """Answer what waits, then wait for the next change, until ``stop`` is set. While
+        another process (another host) is the space's answerer, look again shortly: it may
+        end, or die, with messages still in line."""
         while not stop.is_set():
-            await self.answer_waiting(stop)
+            if await self.answer_waiting(stop) is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), BUSY_RETRY_S)
+                continue
             await changes.wait(stop)
 
-    async def answer_waiting(self, stop: asyncio.Event | None = None) -> int:
-        """Answer every message in line now (oldest first); returns how many were taken."""
+    async def answer_waiting(self, stop: asyncio.Event | None = None) -> int | None:
+        """Answer every message in line now (oldest first); returns how many were taken, or
+        ``None`` when another process is answering this space (it answers them)."""
+        try:
+            with self._runtime.answerer_lock(self._conversation_id):
+                return await self._answer_in_line(stop)
+        except TurnBusy:
+            return None
+
+    async def _answer_in_line(self, stop: asyncio.Event | None) -> int:
         taken = 0
         while stop is None or not stop.is_set():
             queued = self._seats.next_in_line(self._conversation_id)

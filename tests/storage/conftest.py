@@ -11,19 +11,31 @@ import pytest
 from storage.models import Conversation
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import ConversationStore
+from tests.support.postgres_server import PostgresServer, fresh_schema_url
 
-StoreFactory = Callable[[Path], ConversationStore]
-"""Opens a new, empty store; the folder is fresh and the backend's own to use (or ignore)."""
+StoreFactory = Callable[[Path, pytest.FixtureRequest], ConversationStore]
+"""Opens a new, empty store; the folder is fresh and the backend's own to use (or ignore); the
+request gives the backend's session fixtures (a server)."""
 
 
-def _sqlite_store(folder: Path) -> ConversationStore:
+def _sqlite_store(folder: Path, request: pytest.FixtureRequest) -> ConversationStore:
     return SqliteConversationStore(folder / "conversations.sqlite")
 
 
-STORE_FACTORIES: dict[str, StoreFactory] = {"sqlite": _sqlite_store}
+def _postgres_store(folder: Path, request: pytest.FixtureRequest) -> ConversationStore:
+    from storage.pg_store import PgConversationStore
+
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return PgConversationStore(fresh_schema_url(server), pool_size=2)
+
+
+STORE_FACTORIES: dict[str, StoreFactory] = {
+    "sqlite": _sqlite_store,
+    "postgresql": _postgres_store,
+}
 """Every backend of :class:`storage.store.ConversationStore`, by name: the contract suite runs
-once per entry. Another backend joins with one more entry (a factory that skips the test,
-with ``pytest.skip``, when its server is not configured)."""
+once per entry. PostgreSQL's runs on a real server the suite starts (each store an empty
+schema of its own), and skips with one line where PostgreSQL is not installed."""
 
 
 @pytest.fixture(params=sorted(STORE_FACTORIES))
@@ -32,7 +44,11 @@ def open_store(
 ) -> Iterator[Callable[[], ConversationStore]]:
     """Opens fresh, empty stores of one backend (the test runs once per backend); each is
     closed after the test."""
-    factory = STORE_FACTORIES[request.param]
+    backend_factory = STORE_FACTORIES[request.param]
+
+    def factory(folder: Path) -> ConversationStore:
+        return backend_factory(folder, request)
+
     opened: list[ConversationStore] = []
 
     def open_new() -> ConversationStore:

@@ -18,10 +18,10 @@ WAIT_S = 30.0
 class Child:
     """A child writer process whose JSON progress lines arrive on a queue."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, module: str = "tests.storage.child_writer") -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.storage.child_writer", *args],
+            [sys.executable, "-m", module, *args],
             cwd=REPO,
             env=env,
             stdin=subprocess.PIPE,

@@ -67,3 +67,20 @@ def test_bench_conversation_list_reports_each_size_with_a_verdict(
     assert "list screen" in lines[0]
     assert [line.split()[0] for line in lines[1:]] == ["30", "250"]
     assert all("PASS" in line or "FAIL" in line for line in lines[1:])
+
+
+def test_bench_store_backends_reports_each_figure_on_both_backends(
+    capsys: pytest.CaptureFixture[str], postgres_url: str
+) -> None:
+    bench = _load("bench_store_backends")
+    bench.main(["--quick", "--url", postgres_url])
+    out = capsys.readouterr().out
+    assert "store of 50 conversations x 10 records" in out
+    assert "store migrate to PostgreSQL took" in out
+    for figure in ("list", "open", "search"):
+        line = next(
+            line
+            for line in out.splitlines()
+            if line.split()[:2] == [figure, line.split()[1]] and line.split()[1][:1].isdigit()
+        )
+        assert "PASS" in line or "FAIL" in line

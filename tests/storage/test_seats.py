@@ -1,5 +1,6 @@
-"""Seats of a shared space and the messages waiting at them, on a real SQLite file, and the
-change signal another process's commit raises."""
+"""Seats of a shared space and the messages waiting at them, and the change signal another
+process's commit raises: on a real SQLite file and on a real PostgreSQL server (each test runs
+once per backend, through the factories of :mod:`storage.backend`)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,52 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from storage.change_signal import StoreChanges
+from storage.backend import StorageTarget, Where, open_changes, open_seat_book, open_store
 from storage.seats import SeatBook
-from storage.sqlite_store import SqliteConversationStore
+from tests.support.postgres_server import PostgresServer, fresh_schema_url
+
+if TYPE_CHECKING:
+    from storage.backend import AnyChanges, AnySeatBook, AnyStore
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Where:
+    """Where the test's data lives: the SQLite file, or an empty schema on the server."""
+    if request.param == "sqlite":
+        return tmp_path / "data" / "weaver.db"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return StorageTarget(tmp_path, fresh_schema_url(server))
 
 
 @pytest.fixture
-def book(store: SqliteConversationStore) -> Iterator[SeatBook]:
-    seats = SeatBook(store.path)
+def store(where: Where) -> Iterator[AnyStore]:
+    opened = open_store(where)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def book(store: AnyStore, where: Where) -> Iterator[AnySeatBook]:
+    seats = open_seat_book(where)
     yield seats
     seats.close()
 
 
-def _space(store: SqliteConversationStore) -> str:
+def _space(store: AnyStore) -> str:
     return store.create_conversation("mediator", "t", meta={"participants": ["Alex", "Sam"]}).id
 
 
+def _changed_soon(changes: AnyChanges) -> bool:
+    """The change is seen before a deadline (a failed assertion past it, never a sleep)."""
+    return asyncio.run(asyncio.wait_for(changes.wait(), 30))
+
+
 def test_each_participant_gets_an_unguessable_token_of_their_own(
-    store: SqliteConversationStore, book: SeatBook
+    store: AnyStore, book: AnySeatBook
 ) -> None:
     space = _space(store)
     alex, sam = book.open_seats(space, ["Alex", "Sam"])
@@ -42,9 +68,7 @@ def test_each_participant_gets_an_unguessable_token_of_their_own(
     assert book.open_seats(space, ["Alex", "Sam"]) == [alex, sam]
 
 
-def test_a_seat_token_opens_only_its_own_space(
-    store: SqliteConversationStore, book: SeatBook
-) -> None:
+def test_a_seat_token_opens_only_its_own_space(store: AnyStore, book: AnySeatBook) -> None:
     first, second = _space(store), _space(store)
     (alex_first,) = book.open_seats(first, ["Alex"])
     (alex_second,) = book.open_seats(second, ["Alex"])
@@ -53,7 +77,7 @@ def test_a_seat_token_opens_only_its_own_space(
 
 
 def test_closing_a_space_revokes_its_links_and_reopening_gives_new_ones(
-    store: SqliteConversationStore, book: SeatBook
+    store: AnyStore, book: AnySeatBook
 ) -> None:
     space = _space(store)
     (alex,) = book.open_seats(space, ["Alex"])
@@ -64,7 +88,7 @@ def test_closing_a_space_revokes_its_links_and_reopening_gives_new_ones(
     assert again.token != alex.token
 
 
-def test_connections_are_counted_per_seat(store: SqliteConversationStore, book: SeatBook) -> None:
+def test_connections_are_counted_per_seat(store: AnyStore, book: AnySeatBook) -> None:
     space = _space(store)
     alex, _ = book.open_seats(space, ["Alex", "Sam"])
     book.connected(alex.token, +1)
@@ -76,7 +100,7 @@ def test_connections_are_counted_per_seat(store: SqliteConversationStore, book: 
 
 
 def test_messages_wait_in_order_and_a_seat_sees_only_its_own(
-    store: SqliteConversationStore, book: SeatBook
+    store: AnyStore, book: AnySeatBook
 ) -> None:
     space = _space(store)
     first = book.enqueue(space, "Sam", "just for the mediator", shared=False)
@@ -94,7 +118,7 @@ def test_messages_wait_in_order_and_a_seat_sees_only_its_own(
 
 
 def test_a_message_being_answered_comes_before_older_waiting_ones(
-    store: SqliteConversationStore, book: SeatBook
+    store: AnyStore, book: AnySeatBook
 ) -> None:
     space = _space(store)
     first = book.enqueue(space, "Sam", "one", shared=True)
@@ -105,28 +129,47 @@ def test_a_message_being_answered_comes_before_older_waiting_ones(
     assert book.next_in_line(space).id == first  # type: ignore[union-attr]
 
 
-def test_the_change_signal_sees_a_commit_by_another_process(
-    store: SqliteConversationStore,
-) -> None:
+def test_the_change_signal_sees_a_commit_by_another_process(store: AnyStore, where: Where) -> None:
     space = _space(store)
-    changes = StoreChanges(store.path)
+    changes = open_changes(where)
     try:
         assert not changes.changed()
         script = (
-            "import sys; from storage.seats import SeatBook; "
-            "b = SeatBook(sys.argv[1]); b.enqueue(sys.argv[2], 'Sam', 'hi', True); b.close()"
+            "import sys; from pathlib import Path; "
+            "from storage.backend import StorageTarget, open_seat_book; "
+            "w = sys.argv[1]; "
+            "b = open_seat_book(StorageTarget(Path('.'), w) if '://' in w else Path(w)); "
+            "b.enqueue(sys.argv[2], 'Sam', 'hi', True); b.close()"
         )
-        subprocess.run([sys.executable, "-c", script, str(store.path), space], check=True)
-        assert asyncio.run(asyncio.wait_for(changes.wait(), 30))
+        named = where.url if isinstance(where, StorageTarget) else str(where)
+        subprocess.run([sys.executable, "-c", script, str(named), space], check=True)
+        assert _changed_soon(changes)
         assert not changes.changed()
         store.add_message(space, "user", "hello", None)  # this process's own store, too
-        assert changes.changed()
+        assert _changed_soon(changes)
     finally:
         changes.close()
 
 
-def test_waiting_for_a_change_ends_when_asked_to_stop(store: SqliteConversationStore) -> None:
-    changes = StoreChanges(store.path)
+def test_a_signal_for_one_conversation_sees_its_changes(store: AnyStore, where: Where) -> None:
+    followed, other = _space(store), _space(store)
+    changes = open_changes(where, followed)
+    try:
+        store.add_message(other, "user", "elsewhere", None)
+        store.add_message(followed, "user", "here", None)
+        assert _changed_soon(changes)
+        book = open_seat_book(where)
+        try:
+            book.enqueue(followed, "Sam", "a seat's message", shared=True)
+        finally:
+            book.close()
+        assert _changed_soon(changes)
+    finally:
+        changes.close()
+
+
+def test_waiting_for_a_change_ends_when_asked_to_stop(store: AnyStore, where: Where) -> None:
+    changes = open_changes(where)
 
     async def stopped() -> bool:
         stop = asyncio.Event()

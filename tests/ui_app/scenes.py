@@ -4,10 +4,12 @@ the same screen. Written through the store's own import path (``import_tree``)."
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from storage.models import Conversation, MessageRecord, Role
-from storage.sqlite_store import SqliteConversationStore
+
+if TYPE_CHECKING:
+    from storage.backend import AnyStore
 
 EPOCH = datetime(2026, 3, 14, 9, 30, tzinfo=UTC)
 REMOTE = {"provider": "openai-compatible", "model": "fake-model"}
@@ -47,7 +49,7 @@ class SceneBuilder:
 
     def save(
         self,
-        store: SqliteConversationStore,
+        store: AnyStore,
         active_leaf: str,
         conversation_meta: dict[str, Any] | None = None,
     ) -> None:
@@ -70,7 +72,7 @@ class SceneBuilder:
         store.import_tree(conversation, self.records, self.choices)
 
 
-def branched_conversation(store: SqliteConversationStore) -> None:
+def branched_conversation(store: AnyStore) -> None:
     """A question answered twice (v1, v2), an edited follow-up (v1, v2) on the second answer."""
     scene = SceneBuilder("conv-branch", "Reading files in Python", "researcher", 60)
     q = scene.add("m-q", "user", "How do I read a text file in Python?", None)
@@ -104,7 +106,7 @@ def branched_conversation(store: SqliteConversationStore) -> None:
     scene.save(store, last)
 
 
-def cancelled_reply(store: SqliteConversationStore) -> None:
+def cancelled_reply(store: AnyStore) -> None:
     """A reply the user stopped with Esc: the partial text, marked cancelled."""
     scene = SceneBuilder("conv-cancel", "A long story", "researcher", 90)
     q = scene.add("c-q", "user", "Tell me a long story about a lighthouse keeper.", None)
@@ -120,7 +122,7 @@ def cancelled_reply(store: SqliteConversationStore) -> None:
     scene.save(store, last)
 
 
-def conversation_list(store: SqliteConversationStore) -> None:
+def conversation_list(store: AnyStore) -> None:
     """Three conversations of different profiles and days."""
     for number, (title, profile) in enumerate(
         [
@@ -134,7 +136,7 @@ def conversation_list(store: SqliteConversationStore) -> None:
         scene.save(store, last)
 
 
-def steered_conversation(store: SqliteConversationStore) -> None:
+def steered_conversation(store: AnyStore) -> None:
     """A conversation with its own instructions, an attached log, a pinned message, one left
     out and a summary standing in for the older turns."""
     scene = SceneBuilder("conv-steer", "Why did the build fail?", "researcher", 120)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.models import MessageStatus
+from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.full_disk import fill_disk, integrity
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send
@@ -28,7 +29,9 @@ async def test_a_full_disk_mid_reply_shows_one_sentence_and_marks_the_reply(
         app = new_app(services, profile="ide-helper")
         async with app.run_test(size=SIZE) as pilot:
             screen = chat(app)
-            fill_disk(services.store, spare_pages=10)
+            sqlite_store = services.store
+            assert isinstance(sqlite_store, SqliteConversationStore)
+            fill_disk(sqlite_store, spare_pages=10)
             await send(pilot, "hello?")
             failed = screen.messages.items[-1]
             assert failed.status == "error"
@@ -42,6 +45,6 @@ async def test_a_full_disk_mid_reply_shows_one_sentence_and_marks_the_reply(
             assert stored.content == "The answer begins. "
             question = services.store.get_message(stored.parent_id or "")
             assert question.content == "hello?"
-            assert integrity(services.store) == "ok"
+            assert integrity(sqlite_store) == "ok"
     finally:
         services.close_store()

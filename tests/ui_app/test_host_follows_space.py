@@ -73,7 +73,7 @@ async def test_records_another_process_writes_appear_without_reopening(
 
 async def test_the_panel_shows_which_seats_are_connected(services: Services) -> None:
     conversation_id = mediator_space(services)
-    book = SeatBook(services.store.path)
+    book = SeatBook(services.storage.sqlite_path)
     try:
         alex, _sam = book.open_seats(conversation_id, ["Alex", "Sam"])
         app = new_app(services, conversation_id=conversation_id)

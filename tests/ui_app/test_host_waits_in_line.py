@@ -66,7 +66,7 @@ async def test_a_message_sent_while_another_turn_runs_waits_and_is_answered_afte
             user = next(r for r in services.store.list_messages(conversation_id)
                         if r.content == HOST_SAYS)  # fmt: skip
             assert user.meta.get("sender") == "Alex"
-        book = SeatBook(services.store.path)
+        book = SeatBook(services.storage.sqlite_path)
         try:
             assert book.queued(conversation_id) == []
         finally:

@@ -46,7 +46,7 @@ async def test_inviting_serves_one_link_per_participant_until_the_space_is_close
         assert all(found), lines
         links = {m[1]: (m[2], m[3]) for m in found if m}
         assert set(links) == {"Alex", "Sam"}
-        with closing(SeatBook(services.store.path)) as book:
+        with closing(SeatBook(services.storage.sqlite_path)) as book:
             tokens = {seat.participant: seat.token for seat in book.seats(conversation_id)}
         assert {name: token for name, (_, token) in links.items()} == tokens
 
@@ -69,7 +69,7 @@ async def test_inviting_serves_one_link_per_participant_until_the_space_is_close
 
             await palette_run(pilot, "Close shared space")
             await wait_until(pilot, lambda: seated(screen) is False, bound_s=30)
-        with closing(SeatBook(services.store.path)) as book:
+        with closing(SeatBook(services.storage.sqlite_path)) as book:
             assert book.seats(conversation_id) == []
             assert book.seat_for(alex) is None
         async with httpx.AsyncClient(trust_env=False, timeout=30) as client:
@@ -90,7 +90,7 @@ async def test_close_acts_on_the_conversation_shown_and_names_it(services: Servi
     )
     services.store.add_message(shown.id, "user", "Sam is here.", None,
                                meta={"sender": "Sam", "visibility": "shared"})  # fmt: skip
-    with closing(SeatBook(services.store.path)) as book:
+    with closing(SeatBook(services.storage.sqlite_path)) as book:
         book.open_seats(shown.id, ("Alex", "Sam"))
     app = new_app(services, conversation_id=served_id)
     async with app.run_test(size=SIZE) as pilot:
@@ -106,7 +106,7 @@ async def test_close_acts_on_the_conversation_shown_and_names_it(services: Servi
                          and screen.state.conversation.id == shown.id)  # fmt: skip
         await palette_run(pilot, "Close shared space")
         await settle(pilot)
-        with closing(SeatBook(services.store.path)) as book:
+        with closing(SeatBook(services.storage.sqlite_path)) as book:
             assert book.seats(shown.id) == []
             assert len(book.seats(served_id)) == 2  # the other space keeps its links
         said = [n.message for n in pilot.app._notifications]

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widgets import Label
 
-from storage.sqlite_store import SqliteConversationStore
+from storage.store import ConversationStore
 from tests.support.fake_openai import FakeOpenAI
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
 from tests.ui_app.test_control_sequences import screen_text
@@ -25,7 +25,7 @@ PRIVATE_REPLY = "Courage, Sam: we will sort the debts out."
 ALEX_SHARED = "Budget talk tonight, everyone?"
 
 
-def _space(store: SqliteConversationStore) -> str:
+def _space(store: ConversationStore) -> str:
     """Sam privately, the mediator's private reply to Sam, then Alex to everyone."""
     conversation = store.create_conversation(
         "mediator", "Shared space with Alex and Sam", meta={"participants": ["Alex", "Sam"]}

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from storage.models import Role
-from storage.sqlite_store import SqliteConversationStore
+from storage.store import ConversationStore
 from tests.ui_app.conftest import (
     SIZE,
     build_services,
@@ -30,7 +30,7 @@ from weaver_tui.screens.chat.screen import ChatScreen
 PATH = PREVIEW_MESSAGES + 90
 
 
-def _long(store: SqliteConversationStore, profile: str = "ide-helper") -> tuple[str, list[str]]:
+def _long(store: ConversationStore, profile: str = "ide-helper") -> tuple[str, list[str]]:
     """``PATH`` messages; the reply 11 from the bottom has a second version (not on the path)."""
     conversation = store.create_conversation(profile, "A long one")
     main: list[str] = []

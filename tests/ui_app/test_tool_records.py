@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.sqlite_store import SqliteConversationStore
+from storage.store import ConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle
 from weaver_tui.chat_state import ChatState
 from weaver_tui.chat_state.rows import CHAT_LINES, tool_output_markdown
@@ -24,7 +25,7 @@ FENCED = "\n".join(
 """Output that holds Markdown fences of its own."""
 
 
-def _tool_conversation(store: SqliteConversationStore, output: str) -> tuple[str, str]:
+def _tool_conversation(store: ConversationStore, output: str) -> tuple[str, str]:
     conversation = store.create_conversation("ide-helper", "Tools")
     user = store.add_message(conversation.id, "user", "show me the file", None)
     call = {"id": "call-1", "name": "read_file", "args": {"path": "notes.md"}}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import threading
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -28,12 +29,15 @@ if TYPE_CHECKING:
     from agents.mcp_servers import McpServerConfig
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
-    from storage.sqlite_store import SqliteConversationStore
+    from storage.backend import AnyStore, StorageTarget
+    from storage.turn_locks import TurnLocks
     from weaver_tui.core.settings.config import Settings
 
 logger = logging.getLogger(__name__)
 
 DB_FILE = "weaver.db"
+STORAGE_URL_VARIABLE = "WEAVER_STORAGE__URL"
+"""``storage.url`` as an environment variable (see ``storage.backend.STORAGE_URL_VARIABLE``)."""
 
 
 def _configured_secrets(settings: Settings, *, credentials_only: bool = False) -> list[str]:
@@ -63,7 +67,7 @@ class Services:
         self,
         settings: Settings | PendingSettings,
         *,
-        store: SqliteConversationStore | None = None,
+        store: AnyStore | None = None,
         model: ChatModelHandle | None = None,
         configure_logging: bool = True,
     ) -> None:
@@ -79,6 +83,10 @@ class Services:
         else:
             self.early = settings.early()
         self.data_dir = self.early.data_dir.expanduser()
+        self.storage = _storage_target(self.data_dir, self.early.storage_url)
+        """Where the data lives (``storage.url``, else the SQLite file); the factories of
+        :mod:`storage.backend` open its parts."""
+        self.hand_down_storage()
         self._store = store
         self._interrupted = 0
         """Replies a killed process left ``streaming``, marked when the store opened."""
@@ -142,15 +150,29 @@ class Services:
     # -- storage ----------------------------------------------------------------------------
 
     @property
-    def store(self) -> SqliteConversationStore:
+    def store(self) -> AnyStore:
         if self._store is None:
-            from storage.sqlite_store import SqliteConversationStore
+            from storage.backend import open_store
 
-            self._store = SqliteConversationStore(self.data_dir / DB_FILE)
+            self._store = open_store(self.storage)
             self._interrupted = len(self._store.mark_interrupted_replies())
             if self._interrupted and self.settings_ready:
                 self._log_interrupted()
         return self._store
+
+    def hand_down_storage(self) -> None:
+        """Put ``storage.url`` in this process's environment, so the seat processes it starts
+        open the same database (never on their command line: it may hold a password), and
+        the parts that see only the data folder (a profile's memory) find it too."""
+        if self.storage.url:
+            os.environ[STORAGE_URL_VARIABLE] = self.storage.url
+
+    @property
+    def turn_locks(self) -> TurnLocks:
+        """One turn at a time per conversation, across processes (and hosts, on a server)."""
+        from storage.backend import turn_locks
+
+        return turn_locks(self.storage)
 
     # -- the model --------------------------------------------------------------------------
 
@@ -239,7 +261,7 @@ class Services:
         from agents.runtime.agent_runtime import AgentRuntime
 
         stack = AsyncExitStack()
-        checkpointer = await _open_checkpointer(stack, self.data_dir)
+        checkpointer = await _open_checkpointer(stack, self.data_dir, self.storage)
         self._runtime = AgentRuntime(
             self.store,
             checkpointer,
@@ -251,6 +273,7 @@ class Services:
             context_messages=self.settings.turns.context_messages,
             max_tool_rounds=self.settings.turns.max_tool_rounds,
             mcp_servers=mcp_server_configs(self.settings.mcp_servers),
+            turn_locks=self.turn_locks if self.storage.is_postgres else None,
         )
         stack.push_async_callback(self._runtime.aclose)
         self._runtime_stack = stack
@@ -272,8 +295,16 @@ class Services:
             self._store = None
 
 
-async def _open_checkpointer(stack: AsyncExitStack, data_dir: Path) -> Any:
-    """``storage.checkpointer.open_checkpointer`` (an async context manager or an awaitable)."""
+async def _open_checkpointer(
+    stack: AsyncExitStack, data_dir: Path, storage: StorageTarget | None = None
+) -> Any:
+    """The checkpointer the storage settings choose (``storage.backend.open_checkpointer``);
+    ``storage.checkpointer.open_checkpointer`` (an async context manager or an awaitable)
+    for the data folder's file."""
+    if storage is not None and storage.is_postgres:
+        from storage.backend import open_checkpointer as open_chosen_checkpointer
+
+        return await stack.enter_async_context(open_chosen_checkpointer(storage))
     try:
         from storage.checkpointer import open_checkpointer
     except ImportError:
@@ -312,3 +343,15 @@ def mcp_server_configs(entries: Mapping[str, Any]) -> list[McpServerConfig]:
         )
         for name, entry in entries.items()
     ]
+
+
+def _storage_target(data_dir: Path, url: str | None) -> StorageTarget:
+    """The :class:`storage.backend.StorageTarget`; a bad ``storage.url`` is a ``ConfigError``
+    sentence."""
+    from storage.backend import StorageTarget
+    from storage.store import StorageError
+
+    try:
+        return StorageTarget(data_dir, url)
+    except StorageError as err:
+        raise ConfigError(str(err)) from None

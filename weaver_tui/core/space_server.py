@@ -26,15 +26,18 @@ import logging
 import sys
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from aiohttp import web
 
-from storage.seats import Seat, SeatBook
+from storage.seats import Seat
 from weaver_tui.core.guarded_server import GuardedServer
 from weaver_tui.core.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
 from weaver_tui.core.seat_registry import SeatLimits, SeatRefused, SeatRegistry
 from weaver_tui.core.served_app import ScopedAppService, provider_variables
+
+if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +88,7 @@ class SpaceServer(GuardedServer):
 
     def __init__(
         self,
-        seats: SeatBook,
+        seats: AnySeatBook,
         conversation_id: str,
         seat_command: Callable[[Seat], str],
         *,

@@ -145,9 +145,9 @@ def _memory_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _memory_run(args: argparse.Namespace, context: CommandContext) -> int:
-    from agents.profiles.paper_pilot.memory import Memory, memory_path
+    from agents.profiles.paper_pilot.memory import open_memory
 
-    with Memory(memory_path(context.data_dir)) as memory:
+    with open_memory(context.data_dir) as memory:
         if args.memory_action == "list":
             for fact in memory.all():
                 context.out.write(

@@ -38,7 +38,7 @@ from agents.graph.draft import DRAFT_CALL, emit_draft
 from agents.profile import Profile, TurnContext
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
-from agents.profiles.paper_pilot.memory import Memory, memory_path
+from agents.profiles.paper_pilot.memory import open_memory
 from agents.profiles.paper_pilot.retrieval import (
     knowledge_client,
     merge_chunks,
@@ -87,7 +87,7 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
     ][-HISTORY_LINES:]
     prior: list[dict[str, Any]] = []
     if runtime.context.data_dir is not None:
-        with Memory(memory_path(runtime.context.data_dir)) as memory:
+        with open_memory(runtime.context.data_dir) as memory:
             prior = [{"id": f.id, "text": f.text} for f in memory.recall(question)]
     if prior:
         emit_status("load_memory", f"recalled {len(prior)} fact(s) you learned before", "done")
@@ -303,7 +303,7 @@ async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
     facts = [s for s in _cited_sentences(state.get("draft", ""))][:2]
     saved = 0
     if facts and context.data_dir is not None:
-        with Memory(memory_path(context.data_dir)) as memory:
+        with open_memory(context.data_dir) as memory:
             for fact in facts:
                 saved += (
                     memory.save(fact, context.conversation_id, context.user_message_id) is not None

@@ -25,9 +25,9 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
 
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:
     """The facts paper-pilot remembers, newest first, each with the conversation it came from."""
-    from agents.profiles.paper_pilot.memory import Memory, memory_path
+    from agents.profiles.paper_pilot.memory import open_memory
 
-    with Memory(memory_path(data_dir)) as memory:
+    with open_memory(data_dir) as memory:
         return [
             RememberedItem(
                 str(f.id),
@@ -40,11 +40,11 @@ def remembered_facts(data_dir: Path) -> list[RememberedItem]:
 
 
 def forget_fact(data_dir: Path, item_id: str) -> bool:
-    from agents.profiles.paper_pilot.memory import Memory, memory_path
+    from agents.profiles.paper_pilot.memory import open_memory
 
     if not item_id.isdigit():
         return False
-    with Memory(memory_path(data_dir)) as memory:
+    with open_memory(data_dir) as memory:
         return memory.forget(int(item_id))
 
 

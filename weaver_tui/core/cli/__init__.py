@@ -25,6 +25,7 @@ from weaver_tui import __version__
 from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.core.cli.output import owns_the_terminal, printable_output
 from weaver_tui.core.cli.space_verbs import add_space_parser, run_space_verb
+from weaver_tui.core.cli.store_migrate import add_store_parser, migrate_store
 from weaver_tui.core.cli.store_verbs import export, import_conversation, list_conversations
 from weaver_tui.core.cli.terminal_apps import TerminalApps
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from weaver_tui.core.services import Services
 
 
-BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve", "space")
+BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve", "space", "store")
 _OPTIONS_WITH_VALUE = frozenset(
     {
         "--config",
@@ -188,6 +189,8 @@ def build_parser(
         type=Path,
         help="the folder the imported conversation works in (an imported root is never used)",
     )
+
+    add_store_parser(verbs)
 
     serve = verbs.add_parser("serve", help="serve the app to a web browser (textual-serve)")
     serve.add_argument(
@@ -415,6 +418,8 @@ def run_profile_command(command: ProfileCommand, args: argparse.Namespace) -> in
         settings = load_settings(**settings_options(args))
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
+    if settings.storage.url:  # what a profile keeps beside the data folder goes there too
+        os.environ["WEAVER_STORAGE__URL"] = settings.storage.url
     context = CommandContext(
         data_dir=settings.storage.data_dir,
         config_dir=settings.config_file.parent,
@@ -441,6 +446,8 @@ async def run_verb(args: argparse.Namespace) -> int:
             return export(services, args)
         if args.verb == "import":
             return import_conversation(services, args)
+        if args.verb == "store":
+            return migrate_store(services, args)
         raise CliError(f"unknown verb {args.verb!r}")
     except WeaverError as exc:
         code = EXIT_CONFIG if exc.code in ("config", "missing_key", "unknown_profile") else 1

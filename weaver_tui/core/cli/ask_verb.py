@@ -23,6 +23,7 @@ from weaver_tui.core.cli.event_printer import EventPrinter
 
 if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
+    from storage.turn_locks import TurnLocks
     from weaver_tui.core.services import Services
 
 MAX_MESSAGE = 2_000_000
@@ -121,7 +122,7 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
     profile = args.ask_profile or args.profile
     conversation_id = args.ask_conversation or args.conversation
     if conversation_id and not args.parent:
-        _refuse_if_busy(services.data_dir, conversation_id)
+        _refuse_if_busy(services.turn_locks, conversation_id)
     model = services.model  # a provider that cannot be built fails before anything is stored
     parent_id: str | None = None
     if args.parent:  # the parent names its conversation; check it before creating anything
@@ -148,12 +149,12 @@ def _fork_parent(store: Any, parent: Any) -> str | None:
         raise CliError(f"{exc} (message {parent.id})", EXIT_CONFIG) from None
 
 
-def _refuse_if_busy(data_dir: Path, conversation_id: str) -> None:
+def _refuse_if_busy(locks: TurnLocks, conversation_id: str) -> None:
     """Refuse a conversation another process is answering now, before the model and the
     runtime are built (the turn takes its lock itself: this check only answers sooner)."""
     from agents.runtime.turn_lock import ConversationBusy, conversation_busy
 
-    if conversation_busy(data_dir, conversation_id):
+    if conversation_busy(locks, conversation_id):
         busy = ConversationBusy(conversation_id)
         raise CliError(f"{busy.user_message} (conversation {conversation_id})")
 

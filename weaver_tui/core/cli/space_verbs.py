@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -22,8 +23,9 @@ from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
 from weaver_tui.core.seat_registry import DEFAULT_PER_ADDRESS, DEFAULT_PER_SPACE
 
 if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
     from storage.models import Conversation
-    from storage.seats import Seat, SeatBook
+    from storage.seats import Seat
     from storage.store import ConversationStore
     from weaver_tui.core.cli.terminal_apps import TerminalApps
     from weaver_tui.core.services import Services
@@ -187,7 +189,7 @@ def seat_command(data_dir: Path, seat: Seat, max_message_bytes: int = MAX_MESSAG
 
 
 def open_space(services: Services, args: argparse.Namespace) -> int:
-    from storage.seats import SeatBook
+    from storage.backend import open_seat_book
     from weaver_tui.core.seat_registry import SeatLimits
     from weaver_tui.core.serve import ServeError, check_address
     from weaver_tui.core.space_server import SpaceServer
@@ -198,7 +200,8 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
     except ServeError as exc:
         raise CliError(str(exc)) from None
     conversation, seated = space_conversation(store, args.space_conversation, args.participants)
-    book = SeatBook(store.path)
+    book = open_seat_book(services.storage)
+    services.hand_down_storage()
     try:
         book.open_seats(conversation.id, seated)
         data_dir = services.data_dir.resolve()
@@ -226,12 +229,12 @@ def open_space(services: Services, args: argparse.Namespace) -> int:
 
 
 async def _answer_seats(
-    services: Services, book: SeatBook, conversation_id: str, stop: asyncio.Event
+    services: Services, book: AnySeatBook, conversation_id: str, stop: asyncio.Event
 ) -> None:
     from agents.runtime.seat_queue import SeatQueueRunner
-    from storage.change_signal import StoreChanges
+    from storage.backend import open_changes
 
-    changes = StoreChanges(book.path)
+    changes = open_changes(services.storage, conversation_id)
     try:
         async with services.runtime() as runtime:
             model = await services.amodel()
@@ -242,10 +245,10 @@ async def _answer_seats(
 
 
 def close_space(services: Services, conversation_id: str) -> int:
-    from storage.seats import SeatBook
+    from storage.backend import open_seat_book
 
     services.store.get_conversation(conversation_id)  # an unknown id is said as such
-    book = SeatBook(services.store.path)
+    book = open_seat_book(services.storage)
     try:
         closed = book.close_space(conversation_id)
     finally:

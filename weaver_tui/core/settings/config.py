@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -170,15 +171,19 @@ class Settings(BaseSettings):
         sections: list[BaseModel] = [self.provider, self.web_search, self.mcp]
         sections += self.mcp_servers.values()
         sections += owned_sections(self, Settings).values()
-        return [
+        found = [
             value
             for section in sections
             for value in secret_values(section, credentials_only=credentials_only)
         ]
+        password = urlsplit(self.storage.url).password if self.storage.url else None
+        return [*found, password, unquote(password)] if password else found
 
     def early(self) -> EarlySettings:
         """The values the first frame is drawn from, as these settings give them."""
-        return EarlySettings(self.ui.theme, Path(self.storage.data_dir), self.ui.default_profile)
+        return EarlySettings(
+            self.ui.theme, Path(self.storage.data_dir), self.ui.default_profile, self.storage.url
+        )
 
     def provider_config(self) -> ProviderConfig:
         """The provider part of the settings, for ``agents.providers.make_chat_model``.

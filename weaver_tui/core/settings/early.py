@@ -49,6 +49,8 @@ class EarlySettings:
     theme: str
     data_dir: Path
     default_profile: str
+    storage_url: str | None = None
+    """``storage.url``: a PostgreSQL server, or ``None`` for the SQLite file in ``data_dir``."""
 
 
 def peek_settings(
@@ -85,4 +87,7 @@ def peek_settings(
         theme=str(value("ui", "theme") or DEFAULT_THEME_SETTING),
         data_dir=Path(str(data_dir)).expanduser() if data_dir is not None else default_data_dir(),
         default_profile=str(value("ui", "default_profile") or DEFAULT_PROFILE),
+        storage_url=str(value("storage", "url")).strip() or None
+        if value("storage", "url")
+        else None,
     )

@@ -102,10 +102,27 @@ class StorageSection(Section):
     data_dir: Path = Field(default_factory=default_data_dir)
     """Where conversations, checkpoints and logs live."""
 
+    url: str | None = None
+    """A PostgreSQL server for conversations, seats, turn locks and graph state
+    (``postgresql://user:password@host:5432/db``); empty: the SQLite file in ``data_dir``."""
+
     @field_validator("data_dir", mode="after")
     @classmethod
     def _expand_home(cls, value: Path) -> Path:
         return value.expanduser()
+
+    @field_validator("url", mode="after")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        from storage.pg_url import check_storage_url
+        from storage.store import StorageError
+
+        if not value or not value.strip():
+            return None
+        try:
+            return check_storage_url(value.strip())
+        except StorageError as err:
+            raise ValueError(str(err)) from None
 
 
 class TurnsSection(Section):

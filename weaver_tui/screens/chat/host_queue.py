@@ -16,10 +16,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from agents.runtime.turn_lock import conversation_busy
-from storage.seats import SeatBook
+from storage.backend import open_seat_book
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
     from weaver_tui.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -46,15 +47,15 @@ class HostQueue:
         self._services = services
         self._panels = panels
         self._turns = turns
-        self._book: SeatBook | None = None
+        self._book: AnySeatBook | None = None
         self.answering = False
         """This chat's worker is answering the queue (a send meanwhile waits too)."""
         self.pending = False
         """This chat queued a message not yet answered: it tries to answer when free."""
 
-    def book(self) -> SeatBook:
+    def book(self) -> AnySeatBook:
         if self._book is None:
-            self._book = SeatBook(self._services.store.path)
+            self._book = open_seat_book(self._services.storage)
         return self._book
 
     def space_busy(self) -> bool:
@@ -64,7 +65,7 @@ class HostQueue:
             return True
         if conversation is None or not self._state.traits.participants:
             return False
-        return conversation_busy(self._services.data_dir, conversation.id)
+        return conversation_busy(self._services.turn_locks, conversation.id)
 
     def wait_in_line(self, text: str) -> bool:
         """Queue ``text`` as the panel's speaker and audience; ``False`` when this chat has

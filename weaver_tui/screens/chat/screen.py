@@ -229,7 +229,7 @@ class ChatScreen(Screen[None]):
         self.follower = SpaceFollower(
             self,
             state,
-            services.store.path,
+            services.storage,
             presenter=self.presenter,
             panels=self.panels,
             waiting=self.host_queue.waiting,

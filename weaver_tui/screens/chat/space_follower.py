@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.change_signal import POLL_S, StoreChanges
-from storage.seats import Seat, SeatBook
+from storage.backend import open_changes, open_seat_book
+from storage.change_signal import POLL_S
+from storage.seats import Seat
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from storage.backend import AnyChanges, AnySeatBook, Where
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -43,7 +44,7 @@ class SpaceFollower:
         self,
         surface: ChatSurface,
         state: ChatState,
-        db_path: Path,
+        db_path: Where,
         *,
         presenter: PathPresenter,
         panels: ProfilePanel,
@@ -55,8 +56,8 @@ class SpaceFollower:
         self._presenter = presenter
         self._panels = panels
         self._db_path = db_path
-        self._changes: StoreChanges | None = None
-        self._seats: SeatBook | None = None
+        self._changes: AnyChanges | None = None
+        self._seats: AnySeatBook | None = None
         self._followed: str | None = None
         """The conversation the last look was at (another one opened: look again at once)."""
         self._stale = True
@@ -75,8 +76,8 @@ class SpaceFollower:
         if conversation is None or not state.traits.participants:
             return
         if self._changes is None:
-            self._changes = StoreChanges(self._db_path)
-            self._seats = SeatBook(self._db_path)
+            self._changes = open_changes(self._db_path)
+            self._seats = open_seat_book(self._db_path)
         if self._changes.changed() or conversation.id != self._followed:
             self._stale = True
         surface = self._surface

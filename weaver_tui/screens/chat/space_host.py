@@ -23,10 +23,12 @@ import socket
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from storage.seats import Seat, SeatBook
+from storage.backend import open_changes, open_seat_book
+from storage.seats import Seat
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from storage.backend import AnySeatBook
     from weaver_tui.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.core.space_server import SpaceServer
@@ -72,7 +74,7 @@ class SpaceHost:
         self._state = state
         self._services = services
         self._turns = turns
-        self._book: SeatBook | None = None
+        self._book: AnySeatBook | None = None
         self._server: SpaceServer | None = None
         self._stop: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -104,6 +106,7 @@ class SpaceHost:
         )
         try:
             book = self._seat_book()
+            self._services.hand_down_storage()
             book.open_seats(conversation.id, participants)
             return await self._serve(conversation.id, book)
         except (StorageError, OSError) as exc:
@@ -115,7 +118,7 @@ class SpaceHost:
             )
             return None
 
-    async def _serve(self, conversation_id: str, book: SeatBook) -> Invitation | None:
+    async def _serve(self, conversation_id: str, book: AnySeatBook) -> Invitation | None:
         from weaver_tui.core.cli.space_verbs import seat_command
         from weaver_tui.core.space_server import SpaceServer
 
@@ -176,10 +179,9 @@ class SpaceHost:
     async def _answer_seats(self, conversation_id: str, stop: asyncio.Event) -> None:
         """The host's work beside the server: answer the seats' messages until closed."""
         from agents.runtime.seat_queue import SeatQueueRunner
-        from storage.change_signal import StoreChanges
 
         assert self._book is not None
-        changes = StoreChanges(self._book.path)
+        changes = open_changes(self._services.storage, conversation_id)
         try:
             runtime = await self._turns.open_runtime()
             model = await self._services.amodel()
@@ -216,8 +218,8 @@ class SpaceHost:
         self._server = self._stop = self._task = None
         self.invitation = None
 
-    def _seat_book(self) -> SeatBook:
-        self._book = self._book or SeatBook(self._services.store.path)
+    def _seat_book(self) -> AnySeatBook:
+        self._book = self._book or open_seat_book(self._services.storage)
         return self._book
 
     async def aclose(self) -> None:
