@@ -11,8 +11,7 @@ import pytest
 
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
-from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
-from weaver_tui.screens.confirm import ConfirmScreen
+from tests.ui_app.conftest import SIZE, chat, new_app, send
 from weaver_tui.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
@@ -127,6 +126,9 @@ async def test_a_sent_message_and_its_conversation_are_written_by_the_runtime(
 async def test_edits_regenerations_and_deletes_on_screen_are_written_by_the_runtime(
     remote_services: Services, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from tests.ui_app.conftest import settle, wait_until
+    from weaver_tui.screens.confirm import ConfirmScreen
+
     fake_openai.script(Reply("The answer is 41."), Reply("The answer is 42."))
     store = remote_services.store
     app = new_app(remote_services, profile="researcher")
