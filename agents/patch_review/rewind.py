@@ -78,12 +78,15 @@ class PatchOnBranch:
 
 @dataclass(frozen=True, slots=True)
 class RewindOutcome:
-    """What one revert or redo did: ``done`` false for a conflict (``message`` says which)."""
+    """What one revert or redo did: ``done`` false for a conflict (``message`` says which);
+    ``record`` is the patch's tool record as written with its new status (``None`` when
+    nothing was written), so a front end shows it without reading it back."""
 
     patch: PatchOnBranch
     direction: Direction
     done: bool
     message: str
+    record: MessageRecord | None = None
 
 
 def accepted_on(
@@ -172,12 +175,12 @@ def _rewind(
         else:
             replace_confined(real_root, relative, wanted.encode("utf-8"))
     status = REVERTED if direction == "revert" else APPLIED
-    store.update_message(patch.record_id, meta={"patch_status": status})
+    record = store.update_message(patch.record_id, meta={"patch_status": status})
     logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
     if direction == "revert":
         what = "deleted the file it created" if wanted is None else "restored the file"
-        return RewindOutcome(patch, direction, True, f"Reverted {patch.summary}: {what}.")
-    return RewindOutcome(patch, direction, True, f"Re-applied {patch.summary}.")
+        return RewindOutcome(patch, direction, True, f"Reverted {patch.summary}: {what}.", record)
+    return RewindOutcome(patch, direction, True, f"Re-applied {patch.summary}.", record)
 
 
 def _read(real_root: Path, relative: Path) -> str | None:

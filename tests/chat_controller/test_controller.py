@@ -34,6 +34,7 @@ from tests.chat_controller.drive import controller, drain, offline
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
 from weaver_tui.chat_controller import ChatController
+from weaver_tui.chat_state import ChatState
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = st.sampled_from(["hello", "what can you do?", "thanks", "and then?"])
@@ -221,3 +222,32 @@ def _no_reads_back(monkeypatch: pytest.MonkeyPatch) -> Any:
         return original(self, message_id)
 
     monkeypatch.setattr(SqliteConversationStore, "get_message", guarded)
+
+
+async def test_a_summary_and_a_pin_are_applied_as_the_runtime_wrote_them(
+    store: SqliteConversationStore, tmp_path: Path
+) -> None:
+    conversation = store.create_conversation("ide-helper", "long")
+    parent: str | None = None
+    for n in range(8):
+        parent = store.add_message(conversation.id, "user", f"ask {n}\nmore", parent).id
+        parent = store.add_message(conversation.id, "assistant", f"say {n}\nmore", parent).id
+    chat = controller(store, tmp_path, offline())
+    state = chat.state
+    assert isinstance(state, ChatState)
+    state.open(conversation.id)
+
+    short = await chat.summarise(chat.state.index.children(None)[0])
+    summary = await chat.summarise()
+    first = chat.state.index.children(None)[0]
+    pinned = chat.mark_context(first, "pinned")
+    await chat.aclose()
+
+    assert short is None  # a branch of one message needs no summary
+    assert summary is not None
+    assert not isinstance(summary, RunError)
+    assert summary.record.meta["summary_covers"] > 0
+    assert chat.state.index.get(summary.record.id) == summary.record
+    assert not isinstance(pinned, RunError)
+    assert chat.state.index.get(first).meta["context"] == "pinned"
+    assert_state_is_the_store(chat, store)

@@ -56,6 +56,7 @@ async def test_an_accepted_patch_is_reverted_then_redone(
         assert undone.done, undone.message
         assert (project / "src/app.py").read_text() == APP_PY
         assert store.get_message(patch.record_id).meta["patch_status"] == REVERTED
+        assert undone.record == store.get_message(patch.record_id)  # carried as written
 
         again = PatchOnBranch.of(
             store.get_message(patch.record_id), store.accepted_patches([patch.record_id])
@@ -65,6 +66,7 @@ async def test_an_accepted_patch_is_reverted_then_redone(
         assert redone.done, redone.message
         assert (project / "src/app.py").read_text() == PATCHED
         assert store.get_message(patch.record_id).meta["patch_status"] == APPLIED
+        assert redone.record == store.get_message(patch.record_id)
     finally:
         store.close()
 
@@ -80,6 +82,7 @@ async def test_a_file_changed_since_is_a_conflict_and_left_alone(
         assert not outcome.done
         assert "src/app.py" in outcome.message
         assert "not reverted" in outcome.message
+        assert outcome.record is None  # nothing written
         assert (project / "src/app.py").read_text() == edited_by_hand
         assert store.get_message(patch.record_id).meta["patch_status"] == APPLIED
     finally:

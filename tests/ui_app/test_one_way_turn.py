@@ -121,3 +121,47 @@ async def test_a_sent_message_and_its_conversation_are_written_by_the_runtime(
         assert all(caller.startswith("agents.") for _, _, caller in writes), writes
         assert all(screen.state.index.get(r.id) == r for r in users)
         assert conversation.title == store.get_conversation(conversation.id).title
+
+
+async def test_edits_regenerations_and_deletes_on_screen_are_written_by_the_runtime(
+    remote_services: Services, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.ui_app.conftest import settle, wait_until
+    from weaver_tui.screens.confirm import ConfirmScreen
+
+    fake_openai.script(Reply("The answer is 41."), Reply("The answer is 42."))
+    store = remote_services.store
+    app = new_app(remote_services, profile="researcher")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await send(pilot, "what is the answer?")
+        reply = screen.messages.items[-1]
+        writes = spy(store, (*WRITES, "delete_branch"), monkeypatch)
+        reads = spy(store, READS, monkeypatch)
+        screen.selected_id = reply.id
+        screen.branching.action_edit_selected()
+        await pilot.pause()
+        screen.composer.load_text("It is 41, my edit.")
+        await pilot.press("enter")
+        await settle(pilot)
+        edited = screen.messages.items[-1]
+        screen.branching.regenerate(edited.id)
+        await settle(pilot)
+        regenerated = screen.messages.items[-1]
+        screen.branching.delete(edited.id)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        monkeypatch.undo()
+        assert edited.content == "It is 41, my edit."
+        assert regenerated.content == "The answer is 42."
+        assert {name for name, _, _ in writes} >= {"add_message", "delete_branch"}
+        assert all(caller.startswith("agents.") for _, _, caller in writes), writes
+        # what the screen holds is what was written, and it read none of it back
+        assert [call for call in reads if call[2].startswith("weaver_tui")] == []
+        assert edited.id not in screen.state.index
+        conversation = screen.state.conversation
+        assert conversation is not None
+        stored = store.list_messages(conversation.id)
+        assert all(screen.state.index.get(r.id) == r for r in stored)
+        assert {r.id for r in stored} == {reply.id, regenerated.id} | {stored[0].id}

@@ -33,6 +33,7 @@ from weaver_tui.chat_controller.applying import EventApplier
 from weaver_tui.chat_controller.state_port import ChatStatePort
 
 if TYPE_CHECKING:
+    from agents.patch_review.rewind import Direction, PatchOnBranch, RewindOutcome
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
 
@@ -290,6 +291,18 @@ class ChatController:
         if isinstance(event, RecordSaved):
             self.state.apply(event.record)
         return event
+
+    def rewind(self, root: Path, patch: PatchOnBranch, direction: Direction) -> RewindOutcome:
+        """Revert (or re-apply) an accepted ``patch`` in the files under ``root``; the patch's
+        record with its new status is applied to the state (see
+        :func:`agents.patch_review.rewind.rewind`)."""
+        from agents.patch_review.rewind import rewind
+
+        self.state.settle()
+        outcome = rewind(root, self.state.store, patch, direction)
+        if outcome.record is not None:
+            self.state.apply(outcome.record)
+        return outcome
 
     async def summarise(
         self, leaf_id: str | None = None, model: ChatModelHandle | None = None

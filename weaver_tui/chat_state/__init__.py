@@ -1,11 +1,13 @@
 """What the chat screen is showing, and the tree operations on it, without any widget.
 
 :class:`ChatState` holds the open conversation, an in-memory index of its records (so a key
-press never waits on SQLite for sibling or path look-ups) and the active leaf. Every branching
-action is a small store operation followed by an update of only the records it touched:
-checking out a node, flipping to a sibling version, deleting a branch, adding the user's
-message. It also turns records into the :class:`MessageItem` rows the message view draws.
-Kept free of Textual so these operations are tested directly against a real SQLite store.
+press never waits on SQLite for sibling or path look-ups) and the active leaf. It writes no
+record: the runtime writes (a turn, a reply's new version, a deleted branch) and the chat's
+controller (:mod:`weaver_tui.chat_controller`) hands the events to the ``apply_*`` methods,
+which take the records as written. Moving along the tree is the state's own: checking out a
+node or flipping to a sibling version remembers the choice in the conversation. It also turns
+records into the :class:`MessageItem` rows the message view draws, and is tested directly
+against a real SQLite store.
 
 Opening keeps the records as database rows and decodes one only when it is shown or asked for
 (the active path, the tree lines in view), and remembering a checked-out branch in the store is

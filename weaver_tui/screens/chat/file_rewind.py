@@ -19,6 +19,7 @@ from weaver_tui.messages import PathChanged
 if TYPE_CHECKING:
     from agents.patch_review.rewind import Direction, PatchOnBranch
     from storage.models import MessageRecord
+    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
 
@@ -30,10 +31,15 @@ class FileRewind:
     conversation's project root)."""
 
     def __init__(
-        self, surface: ChatSurface, state: ChatState, project_dir: Callable[[], Path]
+        self,
+        surface: ChatSurface,
+        state: ChatState,
+        controller: ChatController,
+        project_dir: Callable[[], Path],
     ) -> None:
         self._surface = surface
         self._state = state
+        self._controller = controller
         self._project_dir = project_dir
 
     def offer_after_checkout(self, old_leaf: str, target_id: str) -> None:
@@ -101,18 +107,16 @@ class FileRewind:
         return [] if leaf is None else self._state.store.path_to_root(leaf)
 
     def _run(self, steps: Sequence[tuple[PatchOnBranch, Direction]]) -> None:
-        from agents.patch_review.rewind import rewind
-
         if self._surface.running:
             self._surface.notify("Wait for the reply to finish (or press Esc) first.")
             return
         root = self._project_dir()
         for patch, direction in steps:
-            outcome = rewind(root, self._state.store, patch, direction)
+            outcome = self._controller.rewind(root, patch, direction)
             if outcome.done:
                 self._surface.notify(outcome.message)
             else:
                 self._surface.notify(outcome.message, severity="error", title="Conflict")
-            record = self._state.refresh(patch.record_id)
-            self._surface.tree.update_record(record)
+            if outcome.record is not None:  # as written (and applied to the state)
+                self._surface.tree.update_record(outcome.record)
         self._surface.post_message(PathChanged())

@@ -178,7 +178,7 @@ class ChatScreen(Screen[None]):
         )
         self.approvals = ToolApprovals(self, state)
         self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
-        self.file_rewind = FileRewind(self, state, self.panels.project_dir)
+        self.file_rewind = FileRewind(self, state, controller, self.panels.project_dir)
         self.branching = Branching(
             self, state, controller, mode, self.presenter,
             after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
