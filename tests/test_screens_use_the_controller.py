@@ -1,7 +1,7 @@
 """The screens change a conversation only through the chat controller: no module under
 ``weaver_tui/screens`` or ``weaver_tui/widgets`` starts a turn on the runtime, takes a turn
 lock, or calls the runtime's tree edits itself. The controller
-(:mod:`weaver_tui.chat_controller`) is the one place those calls are made from the app, and it
+(:mod:`weaver_tui.core.chat_controller`) is the one place those calls are made from the app, and it
 applies their events to the state; the screen maps keys to it and its events to widgets."""
 
 from __future__ import annotations

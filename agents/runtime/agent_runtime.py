@@ -381,6 +381,7 @@ class AgentRuntime:
                     yield event
             finally:
                 await events.aclose()
+
     def answerer_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
         """Be the one answering the space's waiting messages (``TurnBusy`` if another process
         or host is): see :meth:`storage.turn_locks.TurnLocks.hold_answerer`."""

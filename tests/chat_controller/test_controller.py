@@ -33,8 +33,8 @@ from storage.tree_index import ForkError
 from tests.chat_controller.drive import controller, drain, offline
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
-from weaver_tui.chat_controller import ChatController
 from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_controller import ChatController
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = st.sampled_from(["hello", "what can you do?", "thanks", "and then?"])
@@ -201,7 +201,7 @@ async def test_a_busy_conversation_changes_nothing_in_the_state_or_the_store(
 def test_the_controller_imports_no_textual() -> None:
     code = (
         "import json, sys\n"
-        "import weaver_tui.chat_controller\n"
+        "import weaver_tui.core.chat_controller\n"
         "print(json.dumps('textual' in sys.modules))\n"
     )
     done = subprocess.run(

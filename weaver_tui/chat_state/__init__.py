@@ -3,7 +3,7 @@
 :class:`ChatState` holds the open conversation, an in-memory index of its records (so a key
 press never waits on SQLite for sibling or path look-ups) and the active leaf. It writes no
 record: the runtime writes (a turn, a reply's new version, a deleted branch) and the chat's
-controller (:mod:`weaver_tui.chat_controller`) hands the events to the ``apply_*`` methods,
+controller (:mod:`weaver_tui.core.chat_controller`) hands the events to the ``apply_*`` methods,
 which take the records as written. Moving along the tree is the state's own: checking out a
 node or flipping to a sibling version remembers the choice in the conversation. It also turns
 records into the :class:`MessageItem` rows the message view draws, and is tested directly

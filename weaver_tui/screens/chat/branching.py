@@ -1,7 +1,7 @@
 """The chat's branching: fork, edit, regenerate, continue, flip versions, check out, copy a
 branch, delete; and which message these act on (the selection).
 
-Each is a call of the chat's controller (:class:`~weaver_tui.chat_controller.ChatController`:
+Each is a call of the chat's controller (:class:`~weaver_tui.core.chat_controller.ChatController`:
 a runtime call whose event it applies to the state: an edited reply, a branch copied or
 deleted), followed by a redraw of
 what it changed; checking out and flipping versions only move the state's path. :class:`Branching` is the chat's body (``#chat-body``:
@@ -28,8 +28,8 @@ from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_controller import ChatController
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.surface import ChatSurface

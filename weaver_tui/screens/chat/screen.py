@@ -6,7 +6,7 @@ refresh the key bindings and send a draft whose Enter came too early. The work b
 classes the screen owns, each handed the screen as a :class:`~.chat_surface.ChatSurface` (its
 panes and its status, nothing else) and the other pieces it works with. Whatever changes the
 conversation (send, fork, edit, regenerate, continue, resume, delete, copy, summarise, pins)
-is a call of the chat's :class:`~weaver_tui.chat_controller.ChatController`, which has the
+is a call of the chat's :class:`~weaver_tui.core.chat_controller.ChatController`, which has the
 runtime write it and applies the events to the state; the pieces map keys to those calls and
 the events to widgets:
 
@@ -54,9 +54,9 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from storage.store import StorageError
-from weaver_tui.chat_controller import ChatController
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived

@@ -2,7 +2,7 @@
 its events shown live through a :class:`~weaver_tui.screens.chat.turn_view.TurnView`.
 
 Every turn goes through the chat's controller
-(:class:`~weaver_tui.chat_controller.ChatController`): a message sent through the runtime's
+(:class:`~weaver_tui.core.chat_controller.ChatController`): a message sent through the runtime's
 one way in (:meth:`AgentRuntime.send`), an answer again, a continued reply or a resumed turn
 through :meth:`AgentRuntime.exclusively`. The runtime stores, takes the conversation's turn
 lock and marks what a dead process left streaming; the controller applies each event to the
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.models import MessageRecord
-    from weaver_tui.chat_controller import ChatController
     from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_controller import ChatController
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
 

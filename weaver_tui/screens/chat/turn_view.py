@@ -3,7 +3,7 @@
 The events carry the turn's records as the runtime wrote them (``TurnStarted`` the reply,
 ``RecordSaved`` every record written or closed, ``RunError`` the reply it marked failed). The
 chat's controller applies each event to the state before the view sees it
-(:mod:`weaver_tui.chat_controller.applying`); the view draws what the event carries, changes
+(:mod:`weaver_tui.core.chat_controller.applying`); the view draws what the event carries, changes
 nothing in the state, and never reads a record of the turn back from the store, nor writes one
 (the runtime is the turn's only writer, a failure included).
 

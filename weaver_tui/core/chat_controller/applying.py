@@ -20,7 +20,7 @@ from agents.runtime.events import (
     TurnStarted,
 )
 from storage.models import MessageRecord
-from weaver_tui.chat_controller.state_port import ChatStatePort
+from weaver_tui.core.chat_controller.state_port import ChatStatePort
 
 
 class EventApplier:

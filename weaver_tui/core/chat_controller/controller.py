@@ -3,7 +3,7 @@
 A turn (:meth:`ChatController.send`, :meth:`~ChatController.fork`, :meth:`~ChatController.edit`
 of a user message, :meth:`~ChatController.regenerate`, :meth:`~ChatController.continue_reply`,
 :meth:`~ChatController.resume`) is an async stream of runtime events: each is applied to the
-state (:class:`~weaver_tui.chat_controller.applying.EventApplier`) and then yielded, so a front
+state (:class:`~weaver_tui.core.chat_controller.applying.EventApplier`) and then yielded, so a front
 end renders an event knowing the state already holds what it carries. Every turn holds the
 conversation's turn lock in the runtime; a busy conversation is a ``RunError`` with nothing
 written. An edit outside a turn (a reply's new version, a branch copied or deleted, a context
@@ -29,8 +29,8 @@ from agents.runtime.events import (
     RunEvent,
 )
 from agents.runtime.tree_edits import TreeEdits
-from weaver_tui.chat_controller.applying import EventApplier
-from weaver_tui.chat_controller.state_port import ChatStatePort
+from weaver_tui.core.chat_controller.applying import EventApplier
+from weaver_tui.core.chat_controller.state_port import ChatStatePort
 
 if TYPE_CHECKING:
     from agents.patch_review.rewind import Direction, PatchOnBranch, RewindOutcome
