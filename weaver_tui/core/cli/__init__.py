@@ -161,6 +161,17 @@ def build_parser(
         help="instructions for this conversation, kept for its later turns ('' clears them)",
     )
     ask.add_argument(
+        "--json",
+        dest="json_events",
+        action="store_true",
+        help="print the turn's events as JSON lines on stdout (see the README for the keys)",
+    )
+    ask.add_argument(
+        "--quiet",
+        action="store_true",
+        help="with --json: print only the result object at the end",
+    )
+    ask.add_argument(
         "--show-thinking",
         action="store_true",
         help="also print a thinking model's reasoning (to stderr, each line after 'thinking: ')",

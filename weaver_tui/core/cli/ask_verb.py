@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from agents.profile_registry import get_traits
 from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.core.cli.event_printer import EventPrinter
+from weaver_tui.core.cli.json_events import JsonEventPrinter
 
 if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
@@ -238,7 +239,11 @@ async def _run_ask_turn(
     for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(stop, cancel.set)
-    printer = EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
+    printer: EventPrinter | JsonEventPrinter = (
+        JsonEventPrinter(sys.stdout, quiet=args.quiet)
+        if args.json_events
+        else EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
+    )
     conversation_id = message.conversation_id
     async with services.runtime() as runtime:
         async for event in runtime.send(
@@ -255,6 +260,8 @@ async def _run_ask_turn(
     for stop in stop_signals:
         with suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(stop)
+    if isinstance(printer, JsonEventPrinter):
+        printer.finish()
     if printer.error is not None:
         where = f" (conversation {conversation_id})" if conversation_id else ""
         raise CliError(f"{printer.error}{where}")
