@@ -217,7 +217,8 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
     threading.Thread(target=server.serve_forever, daemon=True).start()
     runtime, store = notes_runtime
     runtime.profile_settings = {**runtime.profile_settings, "web_search": {
-        "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search"}}  # fmt: skip
+        "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search",
+        "api_key": "test-key"}}  # fmt: skip
     try:
         conversation = store.create_conversation("paper-pilot", "research")
         scripted = {"critic": _rejecting_critic, "web_fallback": cite_the_web_result}

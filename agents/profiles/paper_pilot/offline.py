@@ -22,7 +22,6 @@ PRONOUNS = frozenset({"it", "its", "that", "this", "they", "them", "their", "tho
 RELATIVES = frozenset({"that", "which", "who"})
 CLAUSE_ENDS = (":", ",", ";", "?", " — ", " - ", " – ")
 NOTHING_FOUND = "The knowledge base has nothing on this question"
-ALREADY_LEARNED = "You have read this before, in an earlier answer."
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _CITATION = re.compile(r"\[(\d+)\]")
 
@@ -167,7 +166,7 @@ def synthesize_text(
     fresh = [fact for fact in prior if fact.rstrip(".") not in answer]
     if fresh:
         return answer + "\n\n_From what you learned before:_ " + " ".join(fresh[:2])
-    return answer + (f"\n\n_{ALREADY_LEARNED}_" if prior else "")
+    return answer
 
 
 def synthesize(turn: OfflineTurn) -> Reply:

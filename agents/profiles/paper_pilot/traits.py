@@ -10,15 +10,21 @@ from typing import Any
 
 from agents.profile import ProfileTraits, ProfileVerb, RememberedItem, RememberedItems
 
+SETTLED_BADGES = frozenset({"partly supported", "not in your notes"})
+"""How an answer settled that its badge names (``checked`` is the draft's own mark)."""
+
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
-    """``comparative · rewoo``: the intent the router saw and the strategy that answered
-    (``unchecked`` after them when no critic checked the answer and the draft's own mark,
-    ``meta["check"]``, does not say so already)."""
+    """``comparative · rewoo``: the intent the router saw and the strategy that answered;
+    then ``partly supported`` or ``not in your notes`` when the citation audit settled it so,
+    else ``unchecked`` when no critic checked the answer and the draft's own mark
+    (``meta["check"]``) does not say so already."""
     trace = meta.get("paper_pilot")
     if not isinstance(trace, Mapping) or not trace.get("strategy"):
         return None
     badge = f"{trace.get('intent') or 'no intent'} · {trace.get('strategy')}"
+    if trace.get("settled") in SETTLED_BADGES:
+        return f"{badge} · {trace['settled']}"
     said = isinstance(meta.get("check"), Mapping)
     return badge + " · unchecked" if trace.get("unchecked") and not said else badge
 
@@ -83,6 +89,8 @@ TRAITS = ProfileTraits(
         "react": "ReAct",
         "synthesize": "synthesis",
         "critic": "critic",
+        "audit": "citation audit",
+        "revise": "revise",
         "retry": "retry",
         "web_fallback": "web search",
         "save_memory": "memory",
