@@ -39,6 +39,7 @@ from weaver_tui.settings.early import (
 from weaver_tui.settings.files import read_yaml_config
 from weaver_tui.settings.knowledge_sections import (
     McpSection,
+    PaperPilotSection,
     WebSearchSection,
     agent_view,
     secret_values,
@@ -120,7 +121,11 @@ class Settings(BaseSettings):
     ``approve`` says otherwise. See :class:`McpServerEntry`."""
 
     web_search: WebSearchSection = Field(default_factory=WebSearchSection)
-    """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""
+    """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``,
+    ``max_results``."""
+
+    paper_pilot: PaperPilotSection = Field(default_factory=PaperPilotSection)
+    """The research profile's limits: retries, plan and ReAct steps, queries, memory recall."""
 
     env_file: Path | None = Field(default=None)
     """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or
@@ -154,9 +159,10 @@ class Settings(BaseSettings):
         return self._config_file or default_config_file()
 
     def profile_settings(self) -> dict[str, Any]:
-        """What the profiles read (``mcp``, ``web_search``): plain values, secrets revealed,
-        only the keys the user set."""
-        return {"mcp": agent_view(self.mcp), "web_search": agent_view(self.web_search)}
+        """What the profiles read (``mcp``, ``web_search``, ``paper_pilot``): plain values,
+        secrets revealed, only the keys the user set."""
+        return {"mcp": agent_view(self.mcp), "web_search": agent_view(self.web_search),
+                "paper_pilot": agent_view(self.paper_pilot)}  # fmt: skip
 
     def secrets(self, *, credentials_only: bool = False) -> list[str]:
         """The secrets these settings hold: the provider's key, the web search's key and the

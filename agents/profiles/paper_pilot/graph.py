@@ -56,6 +56,7 @@ from agents.profiles.paper_pilot.answer_check import (
 )
 from agents.profiles.paper_pilot.citation_audit import Audit, marked_answer, repeats_prior
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
+from agents.profiles.paper_pilot.limits import limits_of
 from agents.profiles.paper_pilot.memory import Memory, memory_path
 from agents.profiles.paper_pilot.retrieval import (
     knowledge_client,
@@ -89,7 +90,6 @@ from agents.reply_outcome import check_reply
 from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
-MAX_RETRIES = 2
 HISTORY_LINES = 6
 UNCONFIRMED = "the critic could not confirm every claim"
 ALREADY_LEARNED = "You have read this before, in an earlier answer."
@@ -113,10 +113,8 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         for m in messages[:-1]
         if isinstance(m, HumanMessage | AIMessage) and message_text(m).strip()
     ][-HISTORY_LINES:]
-    prior: list[dict[str, Any]] = []
-    if runtime.context.data_dir is not None:
-        with Memory(memory_path(runtime.context.data_dir)) as memory:
-            prior = [{"id": f.id, "text": f.text} for f in memory.recall(question)]
+    limits = limits_of(runtime.context.settings)
+    prior = _recall(runtime.context, question, limits.memory_top_k)
     if prior:
         emit_status("load_memory", f"recalled {len(prior)} fact(s) you learned before", "done")
     return {
@@ -135,10 +133,27 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "revised": False,
         "outcome": "",
         "audit_failures": [],
-        "max_retries": MAX_RETRIES,
+        "max_retries": limits.max_retries,
         "web_enabled": bool((runtime.context.settings.get("web_search") or {}).get("enabled")),
         "trace": [trace_entry("load_memory", started, recalled=len(prior))],
     }
+
+
+def _recall(context: TurnContext, text: str, top_k: int) -> list[dict[str, Any]]:
+    """The ``top_k`` remembered facts most about ``text``."""
+    if context.data_dir is None or top_k <= 0 or not text.strip():
+        return []
+    with Memory(memory_path(context.data_dir)) as memory:
+        return [{"id": f.id, "text": f.text} for f in memory.recall(text, limit=top_k)]
+
+
+def _follow_up_recall(state: PaperPilotState, context: TurnContext, query: str) -> list[dict[str, Any]]:  # fmt: skip
+    """The facts recalled for the question, and for a follow-up more of them, recalled with
+    the question rewritten to stand alone (its own words barely name the topic)."""
+    prior = list(state.get("prior") or [])
+    more = _recall(context, query, limits_of(context.settings).follow_up_top_k)
+    known = {fact["id"] for fact in prior}
+    return prior + [fact for fact in more if fact["id"] not in known]
 
 
 async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -184,6 +199,11 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
     query = decision.reformulated_query.strip() or query
+    prior = state.get("prior") or []
+    if decision.intent == "follow_up":
+        prior = _follow_up_recall(state, runtime.context, query)
+        if len(prior) > len(state.get("prior") or []):
+            emit_status("load_memory", f"recalled {len(prior)} fact(s) for the follow-up", "done")  # fmt: skip
     entities, dimensions = list(decision.entities), list(decision.dimensions)
     named = set(named_collections(state.get("question", ""), known))
     search_in = [n for n in known if n in named or n in chosen_collections(decision.collections, known)]  # fmt: skip
@@ -198,6 +218,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         "entities": entities,
         "dimensions": dimensions,
         "search_in": search_in,
+        "prior": prior,
         "trace": with_trace(state, trace_entry("route", started, intent=decision.intent, strategy=strategy,
                          confidence=decision.confidence, query=query, entities=entities,
                          dimensions=dimensions, search_in=search_in)),
@@ -294,9 +315,7 @@ async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     refined = await ask_structured(runtime.context, Refinement, prompts.REFINE, text, "retry_refine")  # fmt: skip
     query = ("" if isinstance(refined, NoAnswer) else refined.query.strip()) or state.get("query", "")  # fmt: skip
     retries = state.get("retries", 0) + 1
-    emit_status(
-        "retry", f"retry {retries} of {state.get('max_retries', MAX_RETRIES)}: {query}", "done"
-    )
+    emit_status("retry", f"retry {retries} of {state.get('max_retries', 0)}: {query}", "done")
     return {"query": query, "retries": retries, "chunks": [],
             "trace": with_trace(state, trace_entry("retry_refine", started, query=query, retry=retries))}  # fmt: skip
 

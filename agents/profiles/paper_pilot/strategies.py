@@ -16,6 +16,7 @@ from agents.graph import emit_status
 from agents.profile import TurnContext
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
+from agents.profiles.paper_pilot.limits import limits_of
 from agents.profiles.paper_pilot.retrieval import (
     TOP_K,
     knowledge_client,
@@ -38,10 +39,6 @@ from agents.profiles.paper_pilot.state import (
 )
 from agents.structured import NoAnswer
 
-MAX_PLAN_STEPS = 3
-MAX_REACT_STEPS = 3
-MAX_QUERIES = 6
-
 
 @retrieval_guard
 async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -60,7 +57,8 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     started = time.perf_counter()
     entities = state.get("entities") or [state.get("query") or state.get("question", "")]
     dimensions = state.get("dimensions") or [""]
-    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
+    most = limits_of(runtime.context.settings).max_queries
+    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:most]
     emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
     search_in = state.get("search_in")
     found = await asyncio.gather(
@@ -75,11 +73,11 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
 
 @retrieval_guard
 async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Think → act (retrieve) → observe, at most :data:`MAX_REACT_STEPS` times."""
+    """Think → act (retrieve) → observe, at most ``paper_pilot.react_steps`` times."""
     started = time.perf_counter()
     chunks: list[dict[str, Any]] = []
     queries: list[str] = []
-    for step in range(1, MAX_REACT_STEPS + 1):
+    for step in range(1, limits_of(runtime.context.settings).react_steps + 1):
         text = question_text(state) + "\n" + (
             "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
             if chunks else "Findings so far: none"
@@ -128,7 +126,7 @@ async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[st
     made = await ask_structured(runtime.context, ResearchPlan, prompts.PLANNER, question_text(state), "plan")  # fmt: skip
     if isinstance(made, NoAnswer):
         emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
-    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:MAX_PLAN_STEPS]  # fmt: skip
+    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:limits_of(runtime.context.settings).plan_steps]  # fmt: skip
     steps = steps or [state.get("query") or state.get("question", "")]
     emit_status("plan", " → ".join(steps), "done")
     return {
