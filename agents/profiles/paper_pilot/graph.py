@@ -85,6 +85,7 @@ from agents.profiles.paper_pilot.state import (
     RouteDecision,
 )
 from agents.profiles.paper_pilot.strategies import add_plan_and_execute, direct, react, rewoo
+from agents.profiles.paper_pilot.trace_view import log_trace, model_label, with_models
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
 from agents.reply_outcome import check_reply
 from agents.structured import NoAnswer
@@ -480,8 +481,9 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
         "verdict": state.get("verdict"),
         "settled": settled,
         "audit": audit.as_dict(),
-        "stages": state.get("trace") or [],
+        "stages": with_models(state.get("trace") or [], model_label(runtime.context.model)),
     }
+    log_trace(trace, runtime.context.conversation_id, runtime.context.user_message_id)
     meta: dict[str, Any] = {"paper_pilot": trace, "sources": sources}
     if not_found:
         meta["closest"] = [{"title": c["title"], "where": source_location(c)} for c in chunks[:CLOSEST_NOTES]]  # fmt: skip

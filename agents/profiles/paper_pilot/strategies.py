@@ -37,6 +37,7 @@ from agents.profiles.paper_pilot.state import (
     ReplanDecision,
     ResearchPlan,
 )
+from agents.profiles.paper_pilot.trace_view import brief_chunks
 from agents.structured import NoAnswer
 
 
@@ -47,7 +48,9 @@ async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     chunks = await retrieve(runtime.context, query, "direct", state.get("search_in"))
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("direct", started, queries=[query])),
+        "trace": with_trace(
+            state, trace_entry("direct", started, queries=[query], found=brief_chunks(chunks))
+        ),
     }
 
 
@@ -67,7 +70,9 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     chunks = merge_chunks(*found)
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("rewoo", started, queries=queries)),
+        "trace": with_trace(
+            state, trace_entry("rewoo", started, queries=queries, found=brief_chunks(chunks))
+        ),
     }
 
 
@@ -99,7 +104,9 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         chunks = merge_chunks(await _summaries(runtime.context, chunks), chunks)
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("react", started, queries=queries)),
+        "trace": with_trace(
+            state, trace_entry("react", started, queries=queries, found=brief_chunks(chunks))
+        ),
     }
 
 
@@ -147,7 +154,7 @@ async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         "chunks": merge_chunks(state.get("chunks") or [], found),
         "step": n + 1,
         "trace": with_trace(
-            state, trace_entry("execute_step", started, queries=[query], found=len(found))
+            state, trace_entry("execute_step", started, queries=[query], found=brief_chunks(found))
         ),
     }
 

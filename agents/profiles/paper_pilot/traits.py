@@ -29,6 +29,13 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
     return badge + " · unchecked" if trace.get("unchecked") and not said else badge
 
 
+def reply_trace(meta: Mapping[str, Any]) -> str | None:
+    """The reply's trace as Markdown (:mod:`.trace_view`), read when it is opened."""
+    from agents.profiles.paper_pilot.trace_view import trace_markdown
+
+    return trace_markdown(meta)
+
+
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:
     """The facts paper-pilot remembers, newest first, each with the conversation it came from."""
     from agents.profiles.paper_pilot.memory import Memory, memory_path
@@ -96,6 +103,7 @@ TRAITS = ProfileTraits(
         "save_memory": "memory",
     },
     reply_badge=reply_badge,
+    reply_trace=reply_trace,
     memory=RememberedItems(
         "Facts paper-pilot remembers",
         remembered_facts,
