@@ -52,6 +52,7 @@ from weaver_tui.settings.names import (
     nest_flat_names,
     place_of,
 )
+from weaver_tui.settings.role_sections import RolesSection
 from weaver_tui.settings.sections import (
     LoggingSection,
     McpServerEntry,
@@ -127,6 +128,10 @@ class Settings(BaseSettings):
     paper_pilot: PaperPilotSection = Field(default_factory=PaperPilotSection)
     """The research profile's limits: retries, plan and ReAct steps, queries, memory recall."""
 
+    roles: RolesSection = Field(default_factory=RolesSection)
+    """A model per role (``router``, ``critic``, ``structured``); each defaults to
+    the turn's model."""
+
     env_file: Path | None = Field(default=None)
     """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or
     ``WEAVER_ENV_FILE`` override it). Empty means none: a ``.env`` in the folder you work in
@@ -162,13 +167,13 @@ class Settings(BaseSettings):
         """What the profiles read (``mcp``, ``web_search``, ``paper_pilot``): plain values,
         secrets revealed, only the keys the user set."""
         return {"mcp": agent_view(self.mcp), "web_search": agent_view(self.web_search),
-                "paper_pilot": agent_view(self.paper_pilot)}  # fmt: skip
+                "paper_pilot": agent_view(self.paper_pilot), "roles": agent_view(self.roles)}  # fmt: skip
 
     def secrets(self, *, credentials_only: bool = False) -> list[str]:
         """The secrets these settings hold: the provider's key, the web search's key and the
         header and env values of every MCP server; ``credentials_only``: of those values, only
         the ones named like a credential (``Authorization``, ``API_TOKEN``)."""
-        sections: list[BaseModel] = [self.provider, self.web_search, self.mcp]
+        sections: list[BaseModel] = [self.provider, self.web_search, self.mcp, self.roles]
         sections += self.mcp_servers.values()
         return [
             value

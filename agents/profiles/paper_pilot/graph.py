@@ -63,6 +63,7 @@ from agents.profiles.paper_pilot.retrieval import (
     merge_chunks,
     open_knowledge_soon,
 )
+from agents.profiles.paper_pilot.role_models import models_used
 from agents.profiles.paper_pilot.scope import (
     chosen_collections,
     collections_line,
@@ -481,7 +482,11 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
         "verdict": state.get("verdict"),
         "settled": settled,
         "audit": audit.as_dict(),
-        "stages": with_models(state.get("trace") or [], model_label(runtime.context.model)),
+        "stages": with_models(
+            state.get("trace") or [],
+            model_label(runtime.context.model),
+            models_used(runtime.context),
+        ),
     }
     log_trace(trace, runtime.context.conversation_id, runtime.context.user_message_id)
     meta: dict[str, Any] = {"paper_pilot": trace, "sources": sources}

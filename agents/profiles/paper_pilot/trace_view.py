@@ -50,10 +50,16 @@ def brief_chunks(chunks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def with_models(stages: Sequence[Mapping[str, Any]], model: str) -> list[dict[str, Any]]:
-    """The stages, each that asked the model naming it."""
+def with_models(
+    stages: Sequence[Mapping[str, Any]], model: str, used: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The stages, each that asked a model naming it (``used``: the model a stage asked,
+    when not the turn's ``model``)."""
+    used = used or {}
     return [
-        {**stage, "model": model} if stage.get("stage") in MODEL_STAGES else dict(stage)
+        {**stage, "model": used.get(str(stage.get("stage")), model)}
+        if stage.get("stage") in MODEL_STAGES
+        else dict(stage)
         for stage in stages
     ]
 
