@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from agents.profiles.paper_pilot.citation_audit import (
     audit_answer,
     marked_answer,
+    normalize_citations,
     split_sentences,
     stems,
 )
@@ -178,3 +179,20 @@ def test_every_failing_sentence_is_marked_once_and_no_supported_one_is(
         marked.replace(" *(no source cited)*", "").replace(" *(not supported by its source)*", "")
         == answer
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    source=words_of,
+    numbers=st.lists(st.integers(1, 3), min_size=2, max_size=3, unique=True),
+    separator=st.sampled_from([", ", ",", "; ", " , "]),
+)
+def test_grouped_citations_are_read_as_the_citations_they_group(
+    source: list[str], numbers: list[int], separator: str
+) -> None:
+    chunks = [chunk(source)] * 3
+    sentence = " ".join(source[:3]).capitalize()
+    grouped = normalize_citations(f"{sentence} [{separator.join(map(str, numbers))}].")
+    apart = f"{sentence} " + "".join(f"[{n}]" for n in numbers) + "."
+    assert grouped == apart
+    assert audit_answer(grouped, chunks).sentences == audit_answer(apart, chunks).sentences

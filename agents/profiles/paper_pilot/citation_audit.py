@@ -35,6 +35,7 @@ PRIOR_OVERLAP = 0.8
 """Share of words a sentence has in common with a recalled fact to count as repeating it."""
 
 CITATION = re.compile(r"\[(\d+)\]")
+_GROUPED = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)+)\]")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"')\]*_])\s+")
@@ -127,6 +128,12 @@ def mentions(text: str, name: str) -> bool:
     """Whether ``text`` names ``name`` (case, spaces, hyphens and underscores ignored)."""
     flat = _flat(name)
     return bool(flat) and flat in _flat(text)
+
+
+def normalize_citations(answer: str) -> str:
+    """``[1, 2]`` and ``[1; 2]`` written as ``[1][2]``: the one form the audit, the numbering
+    and the Sources read."""
+    return _GROUPED.sub(lambda m: "".join(f"[{n}]" for n in re.findall(r"\d+", m.group(1))), answer)  # fmt: skip
 
 
 def split_sentences(answer: str) -> list[str]:

@@ -54,7 +54,12 @@ from agents.profiles.paper_pilot.answer_check import (
     revise,
     revision_lines,
 )
-from agents.profiles.paper_pilot.citation_audit import Audit, marked_answer, repeats_prior
+from agents.profiles.paper_pilot.citation_audit import (
+    Audit,
+    marked_answer,
+    normalize_citations,
+    repeats_prior,
+)
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
 from agents.profiles.paper_pilot.limits import limits_of
 from agents.profiles.paper_pilot.memory import Memory, memory_path
@@ -281,7 +286,7 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
         [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
     check_reply(answer, "answer")  # refused, filtered, cut or empty: the turn ends marked
-    draft = message_text(answer).strip()
+    draft = normalize_citations(message_text(answer).strip())
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
     return {"draft": draft, "not_found": False,
             "trace": with_trace(state, trace_entry("synthesize", started))}  # fmt: skip
