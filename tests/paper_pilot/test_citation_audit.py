@@ -196,3 +196,28 @@ def test_grouped_citations_are_read_as_the_citations_they_group(
     apart = f"{sentence} " + "".join(f"[{n}]" for n in numbers) + "."
     assert grouped == apart
     assert audit_answer(grouped, chunks).sentences == audit_answer(apart, chunks).sentences
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    fact=st.lists(st.sampled_from(SOURCE_WORDS), min_size=6, max_size=10, unique=True),
+    at=st.integers(0, 9),
+    change=st.sampled_from(["word", "number", "name"]),
+    number=st.integers(2, 99),
+)
+def test_a_learned_fact_changed_in_one_term_is_a_new_claim_that_must_cite(
+    fact: list[str], at: int, change: str, number: int
+) -> None:
+    said = " ".join(fact).capitalize() + f" {number}."
+    assert audit_answer(said, [], prior=[said]).sentences[0].status == "prior"
+    words = list(fact)
+    i = at % len(words)
+    if change == "word":
+        words[i] = CLAIM_WORDS[i]
+        changed = " ".join(words).capitalize() + f" {number}."
+    elif change == "number":
+        changed = " ".join(words).capitalize() + f" {number + 1}."
+    else:
+        words[i] = "Quillfeather"
+        changed = " ".join(words).capitalize() + f" {number}."
+    assert audit_answer(changed, [], prior=[said]).sentences[0].status == "uncited"

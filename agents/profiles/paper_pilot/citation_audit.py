@@ -177,12 +177,17 @@ def _chunk_text(chunk: Mapping[str, Any]) -> str:
 
 
 def repeats_prior(sentence: str, prior: Sequence[str]) -> bool:
-    """Whether ``sentence`` says again one of the facts in ``prior``."""
+    """Whether ``sentence`` says again one of the facts in ``prior``: most of its words are
+    the fact's, and it states no key term, number or named thing the fact does not (a fact
+    with one number or name changed is a new claim, and must cite)."""
     bare = CITATION.sub(" ", sentence)
     words = set(re.findall(r"[a-z0-9]+", bare.lower()))
     for fact in prior:
         other = set(re.findall(r"[a-z0-9]+", fact.lower()))
-        if words and len(words & other) / max(len(words | other), 1) >= PRIOR_OVERLAP:
+        if not words or len(words & other) / max(len(words | other), 1) < PRIOR_OVERLAP:
+            continue
+        same_terms = stems(bare) <= stems(fact) and numbers_in(bare) <= numbers_in(fact)
+        if same_terms and all(mentions(fact, name) for name in named_things(bare)):
             return True
     return False
 
