@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.profiles.paper_pilot.answer_check import audit_of
 from agents.profiles.paper_pilot.citation_audit import (
     audit_answer,
     marked_answer,
@@ -221,3 +222,27 @@ def test_a_learned_fact_changed_in_one_term_is_a_new_claim_that_must_cite(
         words[i] = "Quillfeather"
         changed = " ".join(words).capitalize() + f" {number}."
     assert audit_answer(changed, [], prior=[said]).sentences[0].status == "uncited"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    names=st.sampled_from([("LoRA", "DPO"), ("ReWOO", "ReAct"), ("GPT-4", "Llama-3")]),
+    shape=st.sampled_from(["Compare {a} and {b}", "{a} vs {b}: which is cheaper?",
+                           "How does {a} differ from {b}?"]),
+    routed=st.sampled_from(["both", "first", "none"]),
+    first=words_of,
+)  # fmt: skip
+def test_a_thing_the_user_named_is_checked_whatever_the_router_listed(
+    names: tuple[str, str], shape: str, routed: str, first: list[str]
+) -> None:
+    a, b = names
+    entities = {"both": [a, b], "first": [a], "none": []}[routed]
+    state: Any = {
+        "question": shape.format(a=a, b=b),
+        "entities": entities,
+        "chunks": [chunk([a, *first]), chunk([b, "bicycle", "cactus"])],
+        "draft": f"{a} " + " ".join(first) + " [1].",
+    }
+    audit = audit_of(state)
+    assert not audit.passed
+    assert b in audit.uncovered

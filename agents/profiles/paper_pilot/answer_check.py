@@ -20,7 +20,13 @@ from langgraph.runtime import Runtime
 from agents.graph import emit_status
 from agents.graph.draft import emit_draft
 from agents.profile import TurnContext
-from agents.profiles.paper_pilot.citation_audit import Audit, audit_answer, mentions, stems
+from agents.profiles.paper_pilot.citation_audit import (
+    Audit,
+    audit_answer,
+    mentions,
+    named_things,
+    stems,
+)
 from agents.profiles.paper_pilot.source_list import source_location
 from agents.profiles.paper_pilot.stage_tools import trace_entry, with_trace
 from agents.profiles.paper_pilot.state import PaperPilotState
@@ -47,10 +53,17 @@ def relevant_chunks(
     return about
 
 
+def named_in_question(state: PaperPilotState) -> list[str]:
+    """What the question names: the router's entities, and the names in the user's own words
+    (``LoRA``, ``DPO``), so a router that lists none does not spare an answer the check that
+    it covers each of them."""
+    said = named_things(str(state.get("question") or ""))
+    return list(dict.fromkeys([*(state.get("entities") or []), *said]))
+
+
 def nothing_relevant(state: PaperPilotState) -> bool:
     question = " ".join(filter(None, [state.get("query"), state.get("question")]))
-    entities = list(state.get("entities") or [])
-    return not relevant_chunks(question, entities, state.get("chunks") or [])
+    return not relevant_chunks(question, named_in_question(state), state.get("chunks") or [])
 
 
 def prior_texts(state: PaperPilotState) -> list[str]:
@@ -62,7 +75,7 @@ def audit_of(state: PaperPilotState) -> Audit:
     return audit_answer(
         state.get("draft", ""),
         state.get("chunks") or [],
-        list(state.get("entities") or []),
+        named_in_question(state),
         prior_texts(state),
     )
 
