@@ -100,6 +100,7 @@ logger = logging.getLogger(__name__)
 HISTORY_LINES = 6
 UNCONFIRMED = "the critic could not confirm every claim"
 ALREADY_LEARNED = "You have read this before, in an earlier answer."
+FROM_THE_WEB = "from the web"
 NO_WEB_KEY = (
     "The web search is on but has no key, so no search was sent: set web_search.api_key in "
     "config.yaml."
@@ -426,11 +427,27 @@ def _settled_as(state: PaperPilotState, audit: Audit, not_found: bool) -> str:
         return "failed"
     if not_found:
         return NOT_IN_NOTES
+    if state.get("web_used"):
+        return FROM_THE_WEB
     if state.get("forced"):
         return "forced"
     if state.get("unchecked"):
         return "unchecked"
     return "checked" if audit.passed else PARTLY
+
+
+def _closing_note(settled: str, audit: Audit) -> str:
+    """The sentence under an answer that is not plainly checked: how it stands, what to do."""
+    if settled == FROM_THE_WEB:
+        return "Answered with web results, marked (web): not checked against your notes and not remembered; check the sources."  # fmt: skip
+    if settled == "forced":
+        return "The critic could not confirm every claim; check the sources."
+    if settled == "unchecked":
+        return "Unchecked: the critic gave no verdict, so this answer is not remembered; check the sources."  # fmt: skip
+    if settled == PARTLY:
+        uncovered = f" No cited source covers {', '.join(audit.uncovered)}." if audit.uncovered else ""  # fmt: skip
+        return f"Partly supported: the marked sentences are not supported by the sources they cite, and only the supported ones are remembered.{uncovered}"  # fmt: skip
+    return ""
 
 
 async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -467,13 +484,8 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
                 + f" (`{s['where']}`)" + (" (web)" if s["collection"] == "web" else "")
                 for s in sources
             )  # fmt: skip
-        if settled == "forced":
-            text += "\n\n_The critic could not confirm every claim; check the sources._"
-        elif settled == "unchecked":
-            text += "\n\n_Unchecked: the critic gave no verdict, so this answer is not remembered; check the sources._"  # fmt: skip
-        elif settled == PARTLY:
-            uncovered = f" No cited source covers {', '.join(audit.uncovered)}." if audit.uncovered else ""  # fmt: skip
-            text += f"\n\n_Partly supported: the marked sentences are not supported by the sources they cite, and only the supported ones are remembered.{uncovered}_"  # fmt: skip
+        note = _closing_note(settled, audit)
+        text += f"\n\n_{note}_" if note else ""
     if state.get("web_note") and not error:
         text += f"\n\n_{state['web_note']}_"
     trace = {

@@ -10,13 +10,13 @@ from typing import Any
 
 from agents.profile import ProfileTraits, ProfileVerb, RememberedItem, RememberedItems
 
-SETTLED_BADGES = frozenset({"partly supported", "not in your notes"})
+SETTLED_BADGES = frozenset({"partly supported", "not in your notes", "from the web"})
 """How an answer settled that its badge names (``checked`` is the draft's own mark)."""
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
     """``comparative · rewoo``: the intent the router saw and the strategy that answered;
-    then ``partly supported`` or ``not in your notes`` when the citation audit settled it so,
+    then ``partly supported``, ``not in your notes`` or ``from the web`` when it settled so,
     else ``unchecked`` when no critic checked the answer and the draft's own mark
     (``meta["check"]``) does not say so already."""
     trace = meta.get("paper_pilot")
