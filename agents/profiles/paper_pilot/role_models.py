@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,8 +38,11 @@ ROLE_OF_STEP: Mapping[str, str] = {
 """Which role answers each stage that asks for a structured answer."""
 _FAILED = "paper_pilot.role_failed"
 _USED = "paper_pilot.models"
-_HANDLES: dict[tuple[int, str], ChatModelHandle] = {}
-"""Role models built, per event loop (a network model's client belongs to its loop)."""
+_HANDLES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ChatModelHandle]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Role models built, per event loop (a network model's client belongs to its loop, and goes
+with it)."""
 
 
 def role_config(settings: Mapping[str, Any], role: str) -> dict[str, Any] | None:
@@ -50,10 +54,11 @@ def role_config(settings: Mapping[str, Any], role: str) -> dict[str, Any] | None
 
 
 def _handle(config: Mapping[str, Any]) -> ChatModelHandle:
-    key = (id(asyncio.get_running_loop()), json.dumps(dict(config), sort_keys=True, default=str))
-    if key not in _HANDLES:
+    built = _HANDLES.setdefault(asyncio.get_running_loop(), {})
+    key = json.dumps(dict(config), sort_keys=True, default=str)
+    if key not in built:
         api_key = config.get("api_key")
-        _HANDLES[key] = make_chat_model(
+        built[key] = make_chat_model(
             ProviderConfig(
                 provider=str(config.get("name") or "auto"),
                 model=str(config.get("model") or ""),
@@ -61,7 +66,7 @@ def _handle(config: Mapping[str, Any]) -> ChatModelHandle:
                 api_key=SecretStr(str(api_key)) if api_key else None,
             )
         )
-    return _HANDLES[key]
+    return built[key]
 
 
 def stage_model(context: TurnContext, step: str) -> tuple[BaseChatModel, str | None]:
