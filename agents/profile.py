@@ -191,6 +191,8 @@ class ProfileKey:
 
 ReplyBadge = Callable[[Mapping[str, Any]], str | None]
 """A reply record's meta -> the badge its header shows (``None``: the model badge as usual)."""
+ReplyTrace = Callable[[Mapping[str, Any]], str | None]
+"""A reply record's meta -> its trace as Markdown (``None``: the reply has none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +235,9 @@ class ProfileTraits:
     """A short label the header shows for the profile (empty: the profile's name)."""
     reply_badge: ReplyBadge | None = None
     """The badge of one reply, read from its record meta (e.g. an intent and a strategy)."""
+    reply_trace: ReplyTrace | None = None
+    """How one reply was made, read from its record meta, shown by the palette's "Reply trace"
+    (paper-pilot: stages, timings, models, queries, chunks, verdicts)."""
     reply_blocks: tuple[str, ...] = ()
     """Blocks drawn under a reply from its record meta: ``"sources"`` (``meta["sources"]``: a
     list of ``{"title", "where"}``) and ``"artifacts"`` (``meta["artifacts"]``: a list of

@@ -325,6 +325,13 @@ KEYMAP: tuple[KeyAction, ...] = (
         "save_artifacts",
         priority=True,
     ),
+    KeyAction(
+        "Reply trace",
+        "paper-pilot: how the selected reply (else the latest) was made: stages, timings, models, queries, chunks, verdicts",
+        "f9",
+        "chat",
+        "show_trace",
+    ),
     # palette-only
     KeyAction(
         "Set instructions",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import re
 import subprocess
 from collections.abc import AsyncIterator, Mapping
@@ -35,7 +34,6 @@ _ID = re.compile(rb'"id"\s*:\s*(\d+|"(?:[^"\\]|\\.){0,200}")')
 _FIRST_TEXT = re.compile(rb'"text"\s*:\s*"')
 _STRING_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*')
 """A JSON string's body, unrolled so that a megabyte of plain text costs no backtracking stack."""
-_BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def cut_mark(size: int, who: str = "knowledge server") -> str:
@@ -128,15 +126,11 @@ async def _log_errors(stderr: Any) -> None:
 
 
 def _environment(given: Mapping[str, str] | None) -> dict[str, str]:
-    """The server's environment: the SDK's minimal one, or the configured one with
-    ``${VAR}`` references expanded from ours."""
+    """The server's environment: the SDK's minimal one, or the configured one (its ``${VAR}``
+    references expanded where the config is read: :mod:`.references`)."""
     if given is None:
         return get_default_environment()
-
-    def expand(value: str) -> str:
-        return _BRACED.sub(lambda found: os.environ.get(found.group(1), found.group(0)), value)
-
-    return {key: expand(str(value)) for key, value in given.items()}
+    return {key: str(value) for key, value in given.items()}
 
 
 @contextlib.asynccontextmanager

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from agents.errors import ConfigError
+from agents.mcp_servers.references import expand_references
 from storage.secrets import without_values
 
 Approval = Literal["ask", "always", "never"]
@@ -68,7 +69,9 @@ class McpServerConfig:
 
     @classmethod
     def from_mapping(cls, name: str, entry: Mapping[str, Any]) -> McpServerConfig:
-        """A config from its YAML shape (the keys above; ``profiles`` and ``tools`` lists)."""
+        """A config from its YAML shape (the keys above; ``profiles`` and ``tools`` lists),
+        ``${VAR}`` expanded in every string (:mod:`.references`)."""
+        entry = expand_references(dict(entry))
         profiles = entry.get("profiles")
         tools = entry.get("tools")
         return cls(

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.offline import OfflineChatModel, OfflineTurn, Reply
+from agents.profiles.paper_pilot.graph import ALREADY_LEARNED
 from agents.profiles.paper_pilot.memory import Memory, memory_path
-from agents.profiles.paper_pilot.offline import ALREADY_LEARNED, STEPS, synthesize_text
+from agents.profiles.paper_pilot.offline import STEPS, synthesize_text
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
 from tests.paper_pilot.conftest import ask
@@ -27,7 +28,7 @@ async def test_a_follow_up_resolves_that_to_what_the_branch_named(
     assert "LoRA" in slots["query"]
     assert "that" not in slots["query"].split()
     assert slots["entities"][0] == "LoRA"
-    assert "`ml/lora`" in turn.reply.content
+    assert "ml/lora.md`" in turn.reply.content
 
 
 async def test_a_follow_up_finds_a_topic_named_without_capitals(
@@ -40,7 +41,7 @@ async def test_a_follow_up_finds_a_topic_named_without_capitals(
     assert turn.trace["intent"] == "follow_up"
     slots = next(s for s in turn.trace["stages"] if s["stage"] == "route")
     assert "quantization" in slots["query"]
-    assert "`ml/quantization`" in turn.reply.content.partition("**Sources**")[2]
+    assert "ml/quantization.md`" in turn.reply.content.partition("**Sources**")[2]
 
 
 async def test_a_fork_follows_up_on_its_own_branch(
@@ -128,7 +129,6 @@ def test_prior_knowledge_adds_only_what_the_answer_does_not_say() -> None:
 
     repeated = synthesize_text("How does LoRA learn its update?", LORA_NOTES, [said])
     assert "From what you learned before" not in repeated
-    assert ALREADY_LEARNED in repeated
     assert synthesize_text("How does LoRA learn its update?", LORA_NOTES, []).count("_") == 0
 
 

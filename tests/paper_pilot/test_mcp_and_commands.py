@@ -217,7 +217,8 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
     threading.Thread(target=server.serve_forever, daemon=True).start()
     runtime, store = notes_runtime
     runtime.profile_settings = {**runtime.profile_settings, "web_search": {
-        "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search"}}  # fmt: skip
+        "enabled": True, "url": f"http://127.0.0.1:{server.server_address[1]}/search",
+        "api_key": "test-key"}}  # fmt: skip
     try:
         conversation = store.create_conversation("paper-pilot", "research")
         scripted = {"critic": _rejecting_critic, "web_fallback": cite_the_web_result}
@@ -226,7 +227,11 @@ async def test_when_retries_are_spent_the_web_fallback_answers_with_urls(
     finally:
         server.shutdown()
     assert any(s["stage"] == "web_fallback" for s in turn.trace["stages"])
-    assert "`https://example.org/otters`" in turn.reply.content
+    assert "(`https://example.org/otters`) (web)" in turn.reply.content  # marked as the web's
+    assert turn.trace["settled"] == "from the web"
+    # Nothing in the notes is about otters: the web is asked at once, with no retries first.
+    assert not any(s["stage"] == "retry_refine" for s in turn.trace["stages"])
+    assert turn.reply.meta["check"]["state"] == "unchecked"
     assert any(line.startswith("web_fallback:") for line in turn.stages)
 
 

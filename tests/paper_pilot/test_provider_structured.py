@@ -95,7 +95,7 @@ async def test_a_thinking_model_that_refuses_a_forced_tool_still_answers_with_ci
     assert turn.trace["verdict"]["passed"]
     body, _, sources = turn.reply.content.partition("**Sources**")
     assert "[1]" in body
-    assert "`ml/lora`" in sources
+    assert "ml/lora.md`" in sources
     first = fake_openai.chat_bodies[0] or {}
     assert forced_tool(first) == "RouteDecision"  # it was tried once, and refused
 

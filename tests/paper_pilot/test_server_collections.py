@@ -93,6 +93,26 @@ async def test_the_collection_a_question_asks_for_is_searched_alone(
     assert stages["route"]["search_in"] == ["agents"]
 
 
+async def test_a_collection_the_question_names_is_searched_alone_when_the_router_names_none(
+    notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., Any],
+) -> None:
+    runtime, store = notes_runtime
+    question = "In my agents collection, how is a reward model used?"
+    fake_openai.script(
+        route(question, "reward model"), Reply("A critic scores the attempt [1]."), passed()
+    )
+
+    _, reply = await run_turn(runtime, store, openai_model(), question)
+
+    sources = sources_sent_to_synthesis(fake_openai)
+    assert "(agents/" in sources
+    assert "(ml/" not in sources
+    stages = {s["stage"]: s for s in reply.meta["paper_pilot"]["stages"]}
+    assert stages["route"]["search_in"] == ["agents"]
+
+
 async def test_a_question_that_asks_for_no_collection_searches_them_all(
     notes_runtime: tuple[AgentRuntime, SqliteConversationStore],
     fake_openai: FakeOpenAI,
@@ -131,8 +151,11 @@ async def test_an_exploratory_question_reads_the_summaries_of_the_documents_foun
 
     sources = sources_sent_to_synthesis(fake_openai)
     first = sources.strip().splitlines()[0]
-    assert first.startswith("[1] ReAct: reasoning and acting (agents/react#Summary)")
+    # The summary and the passage it opens with are one source: the passage, with the
+    # sections the summary lists.
+    assert first.startswith("[1] ReAct: reasoning and acting (agents/react#Idea)")
     assert "Sections: Idea; Strengths and limits; In tool-calling models." in first
+    assert "agents/react#Summary" not in sources
     assert any(line.startswith("react: summaries of ") for line in stage_lines(events))
     assert reply.meta["sources"][0]["title"] == "ReAct: reasoning and acting"
 

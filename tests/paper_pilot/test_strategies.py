@@ -44,9 +44,9 @@ async def test_each_intent_runs_its_strategy_and_cites_its_sources(
     body, _, sources = turn.reply.content.partition("**Sources**")
     cited = {int(n) for n in re.findall(r"\[(\d+)\]", body)}
     assert cited == set(range(1, len(cited) + 1)), turn.reply.content  # numbered from 1
-    assert f"`{cited_doc}`" in sources
+    assert f"{cited_doc}.md`" in sources  # the file, to open
     assert len(re.findall(r"^- \[\d+\] ", sources, re.M)) == len(cited)  # each cited source listed
-    assert any(s["where"] == cited_doc for s in turn.reply.meta["sources"])
+    assert any(s["doc_id"] == cited_doc for s in turn.reply.meta["sources"])
     names = [stage["stage"] for stage in turn.trace["stages"]]
     assert names[:3] == ["load_memory", "scope", "route"]  # intent and slots: one stage, one call
     assert "critic" in names
@@ -90,7 +90,7 @@ async def test_a_question_the_notes_do_not_cover_says_so_and_cites_nothing(
     runtime, store = notes_runtime
     conversation = store.create_conversation("paper-pilot", "research")
     turn = await ask(runtime, store, conversation.id, "What is the capital of France?")
-    assert "nothing on this question" in turn.reply.content
+    assert turn.trace["settled"] == "not in your notes"
     assert "[1]" not in turn.reply.content
     assert "**Sources**" not in turn.reply.content
     assert turn.reply.meta["sources"] == []

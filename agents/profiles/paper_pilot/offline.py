@@ -22,7 +22,6 @@ PRONOUNS = frozenset({"it", "its", "that", "this", "they", "them", "their", "tho
 RELATIVES = frozenset({"that", "which", "who"})
 CLAUSE_ENDS = (":", ",", ";", "?", " — ", " - ", " – ")
 NOTHING_FOUND = "The knowledge base has nothing on this question"
-ALREADY_LEARNED = "You have read this before, in an earlier answer."
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _CITATION = re.compile(r"\[(\d+)\]")
 
@@ -146,8 +145,9 @@ def refine(turn: OfflineTurn) -> Reply:
 def synthesize_text(
     question: str, chunks: Sequence[Mapping[str, Any]], prior: Sequence[str]
 ) -> str:
-    """The passages' sentences most about ``question``, quoted and cited; or, when no passage
-    is about it, a plain sentence that cites nothing."""
+    """The passages' sentences most about ``question``, quoted and cited (each thing it names
+    with its best passage first); or, when no passage is about it, a plain sentence that cites
+    nothing. Facts learned before that the answer does not say follow under their own label."""
     wanted = {t[:5] for t in query_terms(question)}
     named = [n.lower() for n in entities_of(question)]
     picked = []
@@ -158,16 +158,20 @@ def synthesize_text(
         sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
         score, best = max(((len(wanted & {t[:5] for t in query_terms(s)}), s) for s in sentences), default=(0, ""))  # fmt: skip
         if score:
-            picked.append((-score, n, best))
-    chosen = sorted(sorted(picked)[:3], key=lambda item: item[1])
+            picked.append((-score, n, best, (text + " " + title).lower()))
+    ranked = sorted(picked)
+    # Each named thing its best passage first (a comparison covers both sides), then the rest.
+    firsts = [next((p for p in ranked if name in p[3]), None) for name in named]
+    ordered = list(dict.fromkeys([p for p in firsts if p is not None] + ranked))
+    chosen = sorted(ordered[:3], key=lambda item: item[1])
     if not chosen:
         topic = ", ".join(query_terms(question)[:4]) or "it"
         return f"{NOTHING_FOUND}: no note is about {topic}. Add notes with `weaver-tui kb add FOLDER`, then ask again."  # fmt: skip
-    answer = " ".join(f"{s.rstrip('.!?')} [{n}]." for _, n, s in chosen)
+    answer = " ".join(f"{s.rstrip('.!?')} [{n}]." for _, n, s, _ in chosen)
     fresh = [fact for fact in prior if fact.rstrip(".") not in answer]
     if fresh:
-        return answer + "\n\n_From what you learned before:_ " + " ".join(fresh[:2])
-    return answer + (f"\n\n_{ALREADY_LEARNED}_" if prior else "")
+        return answer + "\n\n_From what you learned before:_\n" + " ".join(fresh[:2])
+    return answer
 
 
 def synthesize(turn: OfflineTurn) -> Reply:

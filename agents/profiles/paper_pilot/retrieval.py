@@ -13,6 +13,7 @@ from agents.profile import TurnContext
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeClient, KnowledgeError
 from agents.profiles.paper_pilot.knowledge.sessions import knowledge_session
 from agents.profiles.paper_pilot.knowledge.sessions import open_knowledge_soon as open_session_soon
+from agents.profiles.paper_pilot.source_list import merge_sources
 from agents.profiles.paper_pilot.stage_tools import Node
 from agents.profiles.paper_pilot.state import PaperPilotState
 
@@ -39,20 +40,25 @@ async def retrieve(
     emit_status(node, f"retrieve: {query}{where}")
     client = knowledge_client(context)
     found = [await client.query(query, TOP_K, name) for name in collections or [""]]
-    chunks = [chunk.as_dict() for group in found for chunk in group]
+    chunks = [
+        {**chunk.as_dict(), "collection": chunk.collection or name}
+        for name, group in zip(collections or [""], found, strict=True)
+        for chunk in group
+    ]
+    if collections:  # a server that searched elsewhere too: its other collections left out
+        wanted = {name.casefold() for name in collections}
+        chunks = [c for c in chunks if str(c["collection"]).casefold() in wanted]
     if len(found) > 1:
         chunks = sorted(chunks, key=lambda c: -float(c["score"] or 0.0))[:TOP_K]
+    chunks = merge_sources(chunks)
     emit_status(node, f"retrieve: {query}{where} → {len(chunks)} chunks", "done")
     return chunks
 
 
 def merge_chunks(*groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Chunks of several retrievals, each once, in order of first appearance."""
-    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for group in groups:
-        for chunk in group:
-            seen.setdefault((chunk["doc_id"], chunk["section"], chunk["text"][:80]), chunk)
-    return list(seen.values())
+    """Chunks of several retrievals, each passage once (:func:`.source_list.merge_sources`),
+    in order of first appearance."""
+    return merge_sources(*groups)
 
 
 def retrieval_guard(node: Node) -> Any:

@@ -9,6 +9,7 @@ found (their summaries, from the server) beside the chunks themselves.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,21 @@ def chosen_collections(picked: Sequence[str], known: Sequence[str]) -> list[str]
         return []
     wanted = {name.strip().casefold() for name in picked}
     return [name for name in known if name.casefold() in wanted]
+
+
+def named_collections(question: str, known: Sequence[str]) -> list[str]:
+    """The collections ``question`` names as collections ("in my papers collection", "the
+    collection papers"), in the server's order: searched alone whatever the router read."""
+    if len(known) < 2:
+        return []
+    said = " ".join(re.findall(r"[\w-]+", question.casefold()))
+    named = []
+    for name in known:
+        word = re.escape(name.casefold())
+        pattern = rf"\b{word} (?:collection|notes)\b|\bcollections? (?:named |called )?{word}\b"
+        if re.search(pattern, said):
+            named.append(name)
+    return named
 
 
 def collections_line(known: Sequence[str]) -> str:

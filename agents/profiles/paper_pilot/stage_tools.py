@@ -37,8 +37,22 @@ def stage_system(context: TurnContext, stage: str) -> str:
 async def ask_structured(
     context: TurnContext, schema: type[M], system: str, text: str, step: str
 ) -> M | NoAnswer:
-    """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none."""
+    """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none; asked
+    of the step's role model when the settings give it one (:mod:`.role_models`), and of the
+    turn's model when that one fails."""
+    from agents.profiles.paper_pilot.role_models import note_model, role_failed, stage_model
+
     messages = [SystemMessage(stage_system(context, system)), HumanMessage(text)]
+    model, role = stage_model(context, step)
+    if role is not None:
+        try:
+            answer = await structured_call(model, schema, messages, name=step)
+        except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
+            role_failed(context, role, exc)
+        else:
+            note_model(context, step, model)
+            return answer
+    note_model(context, step, context.model)
     return await structured_call(context.model, schema, messages, name=step)
 
 

@@ -107,3 +107,15 @@ class PaperPilotState(TypedDict, total=False):
     prior: list[dict[str, Any]]
     error: str
     trace: list[dict[str, Any]]
+    not_found: bool
+    """Nothing retrieved is about the question: the notes are not answered from."""
+    revised: bool
+    """The draft was sent back once with the citation audit's failures."""
+    outcome: str
+    """How the audit settled the draft (:data:`.answer_check.Outcome`)."""
+    audit_failures: list[str]
+    max_retries: int
+    web_enabled: bool
+    web_used: bool
+    web_note: str
+    """The one sentence on a web search that was not sent or failed."""

@@ -16,6 +16,7 @@ from agents.graph import emit_status
 from agents.profile import TurnContext
 from agents.profiles.paper_pilot import prompts
 from agents.profiles.paper_pilot.knowledge.client import KnowledgeError
+from agents.profiles.paper_pilot.limits import limits_of
 from agents.profiles.paper_pilot.retrieval import (
     TOP_K,
     knowledge_client,
@@ -36,11 +37,8 @@ from agents.profiles.paper_pilot.state import (
     ReplanDecision,
     ResearchPlan,
 )
+from agents.profiles.paper_pilot.trace_view import brief_chunks
 from agents.structured import NoAnswer
-
-MAX_PLAN_STEPS = 3
-MAX_REACT_STEPS = 3
-MAX_QUERIES = 6
 
 
 @retrieval_guard
@@ -50,7 +48,9 @@ async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     chunks = await retrieve(runtime.context, query, "direct", state.get("search_in"))
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("direct", started, queries=[query])),
+        "trace": with_trace(
+            state, trace_entry("direct", started, queries=[query], found=brief_chunks(chunks))
+        ),
     }
 
 
@@ -60,7 +60,8 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     started = time.perf_counter()
     entities = state.get("entities") or [state.get("query") or state.get("question", "")]
     dimensions = state.get("dimensions") or [""]
-    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:MAX_QUERIES]
+    most = limits_of(runtime.context.settings).max_queries
+    queries = [f"{e} {d}".strip() for e in entities for d in dimensions][:most]
     emit_status("rewoo", f"planned {len(queries)} retrievals: {'; '.join(queries)}", "done")
     search_in = state.get("search_in")
     found = await asyncio.gather(
@@ -69,17 +70,19 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     chunks = merge_chunks(*found)
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("rewoo", started, queries=queries)),
+        "trace": with_trace(
+            state, trace_entry("rewoo", started, queries=queries, found=brief_chunks(chunks))
+        ),
     }
 
 
 @retrieval_guard
 async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Think → act (retrieve) → observe, at most :data:`MAX_REACT_STEPS` times."""
+    """Think → act (retrieve) → observe, at most ``paper_pilot.react_steps`` times."""
     started = time.perf_counter()
     chunks: list[dict[str, Any]] = []
     queries: list[str] = []
-    for step in range(1, MAX_REACT_STEPS + 1):
+    for step in range(1, limits_of(runtime.context.settings).react_steps + 1):
         text = question_text(state) + "\n" + (
             "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
             if chunks else "Findings so far: none"
@@ -101,7 +104,9 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         chunks = merge_chunks(await _summaries(runtime.context, chunks), chunks)
     return {
         "chunks": chunks,
-        "trace": with_trace(state, trace_entry("react", started, queries=queries)),
+        "trace": with_trace(
+            state, trace_entry("react", started, queries=queries, found=brief_chunks(chunks))
+        ),
     }
 
 
@@ -128,7 +133,7 @@ async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[st
     made = await ask_structured(runtime.context, ResearchPlan, prompts.PLANNER, question_text(state), "plan")  # fmt: skip
     if isinstance(made, NoAnswer):
         emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
-    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:MAX_PLAN_STEPS]  # fmt: skip
+    steps = [s for s in ([] if isinstance(made, NoAnswer) else made.steps) if s.strip()][:limits_of(runtime.context.settings).plan_steps]  # fmt: skip
     steps = steps or [state.get("query") or state.get("question", "")]
     emit_status("plan", " → ".join(steps), "done")
     return {
@@ -149,7 +154,7 @@ async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         "chunks": merge_chunks(state.get("chunks") or [], found),
         "step": n + 1,
         "trace": with_trace(
-            state, trace_entry("execute_step", started, queries=[query], found=len(found))
+            state, trace_entry("execute_step", started, queries=[query], found=brief_chunks(found))
         ),
     }
 

@@ -10,17 +10,30 @@ from typing import Any
 
 from agents.profile import ProfileTraits, ProfileVerb, RememberedItem, RememberedItems
 
+SETTLED_BADGES = frozenset({"partly supported", "not in your notes", "from the web"})
+"""How an answer settled that its badge names (``checked`` is the draft's own mark)."""
+
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
-    """``comparative · rewoo``: the intent the router saw and the strategy that answered
-    (``unchecked`` after them when no critic checked the answer and the draft's own mark,
-    ``meta["check"]``, does not say so already)."""
+    """``comparative · rewoo``: the intent the router saw and the strategy that answered;
+    then ``partly supported``, ``not in your notes`` or ``from the web`` when it settled so,
+    else ``unchecked`` when no critic checked the answer and the draft's own mark
+    (``meta["check"]``) does not say so already."""
     trace = meta.get("paper_pilot")
     if not isinstance(trace, Mapping) or not trace.get("strategy"):
         return None
     badge = f"{trace.get('intent') or 'no intent'} · {trace.get('strategy')}"
+    if trace.get("settled") in SETTLED_BADGES:
+        return f"{badge} · {trace['settled']}"
     said = isinstance(meta.get("check"), Mapping)
     return badge + " · unchecked" if trace.get("unchecked") and not said else badge
+
+
+def reply_trace(meta: Mapping[str, Any]) -> str | None:
+    """The reply's trace as Markdown (:mod:`.trace_view`), read when it is opened."""
+    from agents.profiles.paper_pilot.trace_view import trace_markdown
+
+    return trace_markdown(meta)
 
 
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:
@@ -83,11 +96,14 @@ TRAITS = ProfileTraits(
         "react": "ReAct",
         "synthesize": "synthesis",
         "critic": "critic",
+        "audit": "citation audit",
+        "revise": "revise",
         "retry": "retry",
         "web_fallback": "web search",
         "save_memory": "memory",
     },
     reply_badge=reply_badge,
+    reply_trace=reply_trace,
     memory=RememberedItems(
         "Facts paper-pilot remembers",
         remembered_facts,

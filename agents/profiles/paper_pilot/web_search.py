@@ -1,6 +1,7 @@
 """The optional web fallback: a Tavily-style search API over httpx, used only when the critic
 rejected every retry. Off unless the user's config turns it on (``web_search.enabled``, with
-``url`` and ``api_key``); results are cited with their URLs."""
+``url``, ``api_key`` and ``max_results``); results are cited with their URLs. With no key no
+search is sent (the graph says so in one sentence)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,18 @@ class WebSearchError(Exception):
     """The search service could not be asked or gave no usable answer (one sentence)."""
 
 
+def _max_results(config: Mapping[str, Any]) -> int:
+    value = config.get("max_results")
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else MAX_RESULTS  # fmt: skip
+
+
 async def web_search(config: Mapping[str, Any], query: str) -> list[dict[str, Any]]:
     """Chunks (the knowledge base's shape) for ``query`` from the configured search service."""
     url = str(config.get("url") or DEFAULT_URL)
     payload = {
         "api_key": str(config.get("api_key") or ""),
         "query": query,
-        "max_results": MAX_RESULTS,
+        "max_results": _max_results(config),
     }
     try:
         async with httpx.AsyncClient(timeout=TIMEOUT_S, trust_env=False) as client:
@@ -39,7 +45,7 @@ async def web_search(config: Mapping[str, Any], query: str) -> list[dict[str, An
         ) from exc
     results = data.get("results") if isinstance(data, Mapping) else None
     chunks = []
-    for row in (results or [])[:MAX_RESULTS]:
+    for row in (results or [])[: _max_results(config)]:
         if not isinstance(row, Mapping) or not row.get("url"):
             continue
         chunks.append(

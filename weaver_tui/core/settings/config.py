@@ -40,6 +40,7 @@ from weaver_tui.core.settings.early import (
 from weaver_tui.core.settings.files import read_yaml_config
 from weaver_tui.core.settings.knowledge_sections import (
     McpSection,
+    PaperPilotSection,
     WebSearchSection,
     agent_view,
     secret_values,
@@ -53,6 +54,7 @@ from weaver_tui.core.settings.names import (
     place_of,
 )
 from weaver_tui.core.settings.profile_sections import owned_sections, with_profile_sections
+from weaver_tui.core.settings.role_sections import RolesSection
 from weaver_tui.core.settings.sections import (
     LoggingSection,
     McpServerEntry,
@@ -121,7 +123,15 @@ class Settings(BaseSettings):
     ``approve`` says otherwise. See :class:`McpServerEntry`."""
 
     web_search: WebSearchSection = Field(default_factory=WebSearchSection)
-    """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``."""
+    """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``,
+    ``max_results``."""
+
+    paper_pilot: PaperPilotSection = Field(default_factory=PaperPilotSection)
+    """The research profile's limits: retries, plan and ReAct steps, queries, memory recall."""
+
+    roles: RolesSection = Field(default_factory=RolesSection)
+    """A model per role (``router``, ``critic``, ``structured``); each defaults to
+    the turn's model."""
 
     env_file: Path | None = Field(default=None)
     """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or
@@ -161,6 +171,8 @@ class Settings(BaseSettings):
         return {
             "mcp": agent_view(self.mcp),
             "web_search": agent_view(self.web_search),
+            "paper_pilot": agent_view(self.paper_pilot),
+            "roles": agent_view(self.roles),
             **{name: agent_view(section) for name, section in owned.items()},
         }
 
@@ -168,7 +180,7 @@ class Settings(BaseSettings):
         """The secrets these settings hold: the provider's key, the web search's key and the
         header and env values of every MCP server; ``credentials_only``: of those values, only
         the ones named like a credential (``Authorization``, ``API_TOKEN``)."""
-        sections: list[BaseModel] = [self.provider, self.web_search, self.mcp]
+        sections: list[BaseModel] = [self.provider, self.web_search, self.mcp, self.roles]
         sections += self.mcp_servers.values()
         sections += owned_sections(self, Settings).values()
         found = [

@@ -1,4 +1,5 @@
-"""The sections of the research profile's sources: ``mcp`` (knowledge servers) and ``web_search``.
+"""The sections of the research profile: ``mcp`` (knowledge servers), ``web_search`` and its
+limits (``paper_pilot``).
 
 Like every section they refuse keys they do not know, so a misspelt key is named instead of
 silently doing nothing. Credentials (``web_search.api_key``, a connection's ``headers`` and
@@ -73,7 +74,26 @@ class WebSearchSection(Section):
     url: str | None = None
     """A Tavily-style search API (default ``https://api.tavily.com/search``)."""
     api_key: SecretStr | None = None
-    """The search API's key; passed on, never shown."""
+    """The search API's key; passed on, never shown. Without one no search is sent."""
+    max_results: int = Field(default=5, ge=1, le=20)
+    """The most results one search asks for."""
+
+
+class PaperPilotSection(Section):
+    """The research profile's limits (``paper_pilot:``)."""
+
+    max_retries: int = Field(default=2, ge=0, le=5)
+    """Retrievals again after the critic rejects an answer, before it is settled."""
+    plan_steps: int = Field(default=3, ge=1, le=8)
+    """The most search steps of a multi-hop plan."""
+    react_steps: int = Field(default=3, ge=1, le=8)
+    """The most search steps of an exploratory question."""
+    max_queries: int = Field(default=6, ge=1, le=20)
+    """The most searches a comparison runs at once."""
+    memory_top_k: int = Field(default=3, ge=0, le=20)
+    """Remembered facts recalled for a question."""
+    follow_up_top_k: int = Field(default=6, ge=0, le=30)
+    """Remembered facts recalled for a follow-up, with the question rewritten to stand alone."""
 
 
 def agent_view(section: BaseModel) -> dict[str, Any]:

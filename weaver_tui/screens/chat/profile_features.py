@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PROFILE_ACTIONS = frozenset({"play_demo", "show_remembered", "invite_participants", "close_space"})
+PROFILE_ACTIONS = frozenset(
+    {"play_demo", "show_remembered", "show_trace", "invite_participants", "close_space"}
+)
 """The palette's commands of the profile features (the panel's keys are the panel's own)."""
 
 DEMO_PAUSE_S = 1.5
@@ -76,6 +78,8 @@ class ProfileFeatures:
         traits = self._state.traits
         if action in ("invite_participants", "close_space"):
             return traits.seats and self._state.conversation is not None
+        if action == "show_trace":
+            return traits.reply_trace is not None and self._state.conversation is not None
         return traits.memory is not None
 
     # ------------------------------------------------------------------ patch review
@@ -135,6 +139,30 @@ class ProfileFeatures:
         data_dir = Path(self._services.settings.storage.data_dir)
         screen = RememberedScreen(memory, data_dir, title_of=self._conversation_title)
         self._surface.app.push_screen(screen)
+
+    # ------------------------------------------------------------------ trace
+
+    def show_trace(self, message_id: str | None) -> None:
+        """Open how the reply ``message_id`` was made (a user message: the reply after it)."""
+        from storage.store import StorageError
+        from weaver_tui.screens.reply_trace import ReplyTraceScreen
+
+        read = self._state.traits.reply_trace
+        if read is None or message_id is None:
+            return
+        try:
+            record = self._services.store.get_message(message_id)
+            if record.role == "user":
+                replies = self._services.store.children(message_id, record.conversation_id)
+                record = replies[-1] if replies else record
+        except StorageError as exc:
+            self._surface.notify(f"The reply could not be read: {exc}", severity="error")
+            return
+        text = read(record.meta)
+        if text is None:
+            self._surface.notify("This message has no trace: select a reply of this profile.")
+            return
+        self._surface.app.push_screen(ReplyTraceScreen(text))
 
     def _conversation_title(self, conversation_id: str) -> str | None:
         from storage.store import StorageError

@@ -611,6 +611,9 @@ class ChatScreen(Screen[None]):
     def action_show_remembered(self) -> None:
         self.features.show_remembered()
 
+    def action_show_trace(self) -> None:
+        self.features.show_trace(self.branching.selected_or_leaf())
+
     @work(group="space-host", exclusive=True, exit_on_error=False)
     async def action_invite_participants(self) -> None:
         """Serve this space (once) and show the participants' links."""

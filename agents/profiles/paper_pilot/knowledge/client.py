@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from agents.mcp_servers.capped_http import capped_http_client
 from agents.mcp_servers.capped_stdio import capped_stdio_session
+from agents.mcp_servers.references import expand_references
 from agents.profiles.paper_pilot.knowledge.index import Chunk
 from storage.printable import printable
 from storage.secrets import without_values
@@ -55,8 +56,8 @@ def embedded_connection(index: Path) -> dict[str, Any]:
 
 
 def chosen_connection(settings: Mapping[str, Any], index: Path) -> tuple[str, dict[str, Any]]:
-    """The user's configured server (``mcp.server``, else the first of ``mcp.connections``),
-    else the embedded one."""
+    """The user's configured server (``mcp.server``, else the first of ``mcp.connections``,
+    ``${VAR}`` expanded in every string of it), else the embedded one."""
     mcp = settings.get("mcp") or {}
     connections = dict(mcp.get("connections") or {})
     if not connections:
@@ -67,7 +68,7 @@ def chosen_connection(settings: Mapping[str, Any], index: Path) -> tuple[str, di
             f"mcp.server names {name!r}, which is not one of mcp.connections "
             f"({', '.join(connections)}); fix config.yaml."
         )
-    connection = dict(connections[name])
+    connection = expand_references(dict(connections[name]))
     connection.setdefault("transport", "stdio")
     if connection["transport"] == "stdio":
         # The user's own server inherits a safe environment plus what they configured.
