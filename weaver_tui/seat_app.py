@@ -17,6 +17,12 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   The message waits in the store's seat queue (:class:`storage.seats.SeatBook`) until the
   host's runner stores and answers it, and shows as waiting until then. The seat holds no key
   and runs no model: closing it mid-reply loses nothing.
+- The space's statements show above the composer (:class:`~weaver_tui.widgets.statement_box.
+  StatementBox`), read for this participant. F5, F6 and F7 answer the current one (agree,
+  partly, disagree), with what is in the composer as the critique; F9 shows this participant's
+  answer and critique to everyone. An answer is written here, at the participant's own seat,
+  into the store's answer book (:class:`storage.statement_answers.AnswerBook`): the one place
+  an answer comes from.
 """
 
 from __future__ import annotations
@@ -36,12 +42,15 @@ from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
+from agents.shared_space.statements import Statement, read_board
 from storage.change_signal import StoreChanges
 from storage.printable import printable
 from storage.seats import QueuedMessage, SeatBook
 from storage.sqlite_store import SqliteConversationStore
+from storage.statement_answers import AnswerBook
 from storage.store import StorageError
 from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
+from weaver_tui.widgets.statement_box import StatementBox, current_statement
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +62,9 @@ def audience_words(shared: bool) -> str:
 def line_header(line: SpaceMessage, participant: str) -> Text:
     """Who wrote a line of the seat's view, and to whom."""
     author = "You" if line.author == participant else line.author
-    if line.visibility == "shared":
+    if line.statement:
+        to = f"statement {line.statement}, to everyone: F5 agree, F6 partly, F7 disagree"
+    elif line.visibility == "shared":
         to = "to everyone"
     elif line.kind == "delivered":
         to = "to you, privately"
@@ -112,6 +123,10 @@ class SeatApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # no command to reach: the seat is what it shows
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f8", "toggle_audience", "Audience", priority=True),
+        Binding("f5", "answer('agree')", "Agree", priority=True),
+        Binding("f6", "answer('partly')", "Partly", priority=True),
+        Binding("f7", "answer('disagree')", "Disagree", priority=True),
+        Binding("f9", "share_answer", "Share my answer", priority=True),
         Binding("pageup", "scroll_lines(-1)", "Scroll up", priority=True),
         Binding("pagedown", "scroll_lines(1)", "Scroll down", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -130,6 +145,9 @@ class SeatApp(App[None]):
         self.max_bytes = max_bytes
         self.store = SqliteConversationStore(db_path)
         self.seats = SeatBook(db_path)
+        self.answers = AnswerBook(db_path)
+        self.statements: list[Statement] = []
+        """The space's statements as this participant may read them (last read)."""
         self.changes = StoreChanges(db_path)
         self.conversation_id = conversation_id
         self.participant = participant
@@ -142,6 +160,7 @@ class SeatApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
+        yield StatementBox(id="statements")
         yield Static(id="audience")
         yield SeatComposer(
             self.max_bytes, placeholder="Write to the space; Enter sends", id="composer"
@@ -188,6 +207,50 @@ class SeatApp(App[None]):
         event.input.value = ""
         self.refresh_lines()
 
+    def action_answer(self, value: str) -> None:
+        """Answer the current statement's newest version; the composer's text is the critique."""
+        statement = current_statement(self.statements)
+        if statement is None:
+            self.notify("There is no statement to answer yet.", severity="warning")
+            return
+        composer = self.query_one("#composer", Input)
+        try:
+            critique = seat_message(composer.value, self.max_bytes)
+            self.answers.answer(
+                self.conversation_id,
+                statement.latest.record_id,
+                self.participant,
+                value,
+                critique,
+            )
+        except (MessageTooLarge, StorageError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        composer.value = ""
+        noted = " with your critique (only you and the mediator read it; F9 shares it)"
+        self.notify(
+            f"Your answer to {statement.key} v{statement.latest.number}: {value}"
+            + (noted if critique else "")
+            + "."
+        )
+        self.refresh_lines()
+
+    def action_share_answer(self) -> None:
+        """Show this participant's answer to the current statement to everyone."""
+        statement = current_statement(self.statements)
+        try:
+            shared = statement is not None and self.answers.share(
+                statement.latest.record_id, self.participant
+            )
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if not shared:
+            self.notify("Answer the statement first (F5, F6 or F7); then F9 shares it.")
+            return
+        self.notify("Everyone can now read your answer and critique.")
+        self.refresh_lines()
+
     @work(exclusive=True, group="changes")
     async def follow_changes(self) -> None:
         """Reload whenever another connection commits to the store."""
@@ -204,11 +267,21 @@ class SeatApp(App[None]):
             logger.warning("the seat could not read the space", extra={"error": str(exc)})
             self.notify(str(exc), severity="error")
             return
+        self._show_statements()
         texts = [line_text(line, self.participant) for line in lines]
         texts += [waiting_text(q) for q in queued]
         if texts != self.shown or not self.drawn:
             views = [self._rendered(line) for line in lines] + texts[len(lines) :]
             self._render_lines(texts, views, waiting=len(queued))
+
+    def _show_statements(self) -> None:
+        self.statements = read_board(self.store, self.conversation_id, self.participant)
+        try:
+            box = self.query_one("#statements", StatementBox)
+            people = self.store.get_conversation(self.conversation_id).meta.get("participants")
+        except (NoMatches, StorageError):
+            return
+        box.show_statements(self.statements, [str(p) for p in people or ()], self.participant)
 
     def _rendered(self, line: SpaceMessage) -> RenderableType:
         """A line as the app's message view renders a message: its words as Markdown."""
@@ -254,4 +327,5 @@ class SeatApp(App[None]):
     def on_unmount(self) -> None:
         self.changes.close()
         self.seats.close()
+        self.answers.close()
         self.store.close()

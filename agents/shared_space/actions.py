@@ -12,6 +12,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 REPLY_PRIVATELY: Final = "reply_privately"
 POST_TO_SHARED: Final = "post_to_shared"
+PROPOSE_STATEMENT: Final = "propose_statement"
+REVISE_STATEMENT: Final = "revise_statement"
 
 
 class ReplyPrivately(BaseModel):

@@ -3,7 +3,9 @@
 A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
 :class:`~weaver_tui.widgets.speaker_bar.AudienceBar`, a
 :class:`~weaver_tui.widgets.channel_tabs.ChannelTabs`, one row each, and, while the space is
-served, the :class:`~weaver_tui.widgets.seat_presence.SeatPresence` line. The panel adds no messages of its own:
+served, the :class:`~weaver_tui.widgets.seat_presence.SeatPresence` line, and the space's
+statements (:class:`~weaver_tui.widgets.statement_box.StatementBox`: the current one's
+versions side by side, who has answered, the agreed ones). The panel adds no messages of its own:
 ``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
 bubble up through it to the chat's profile panel and screen. The profile panel's keys call
 :meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
@@ -19,10 +21,12 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from agents.shared_space.statements import Statement
 from storage.seats import Seat
 from weaver_tui.widgets.channel_tabs import ChannelTabs
 from weaver_tui.widgets.seat_presence import SeatPresence
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
+from weaver_tui.widgets.statement_box import StatementBox
 
 
 class MediatorPanel(Vertical):
@@ -53,6 +57,7 @@ class MediatorPanel(Vertical):
         self._shared = shared
         self._seats: tuple[Seat, ...] = ()
         self._waiting: tuple[tuple[str, str], ...] = ()
+        self._statements: tuple[Statement, ...] = ()
 
     def compose(self) -> ComposeResult:
         # one row each: side by side, a narrow chat (tree pane open) squeezed the speakers out
@@ -60,6 +65,9 @@ class MediatorPanel(Vertical):
         yield AudienceBar(self._shared, id="audience-bar")
         yield ChannelTabs(self._participants, self._view, id="channel-tabs")
         yield SeatPresence(self._seats, id="seat-presence")
+        box = StatementBox(id="statement-box")
+        box.show_statements(self._statements, self._participants, None)
+        yield box
 
     @property
     def speaker_bar(self) -> SpeakerBar:
@@ -84,6 +92,18 @@ class MediatorPanel(Vertical):
         for presence in self.query(SeatPresence):  # none until the panel is composed
             presence.show_seats(seats, waiting)
 
+    def show_statements(self, statements: Sequence[Statement]) -> None:
+        """The space's statements as the shared channel reads them: who has answered, and what
+        only where every participant has answered or its author shared it."""
+        self._statements = tuple(statements)
+        for box in self.query(StatementBox):  # none until the panel is composed
+            box.show_statements(statements, self._participants, None)
+
+    @property
+    def statements(self) -> tuple[Statement, ...]:
+        """The statements last shown."""
+        return self._statements
+
     @property
     def speaker(self) -> str | None:
         """The participant the next message is sent as."""
@@ -103,6 +123,7 @@ class MediatorPanel(Vertical):
         self, names: Sequence[str], speaker: str | None = None, view: str | None = None
     ) -> None:
         """New participants (a space opened or renamed); posts nothing."""
+        self._participants = tuple(names)
         self.speaker_bar.set_participants(names, speaker)
         self.channel_tabs.set_participants(names, view)
 

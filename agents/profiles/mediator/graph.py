@@ -28,7 +28,8 @@ from agents.shared_space import DEFAULT_PARTICIPANTS
 from agents.shared_space.actions import action_from_tool_call
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import DELIVERY_TOOLS, names_in_words
-from storage.store import NotFoundError
+from agents.shared_space.statements import mediator_notes, statement_board
+from storage.store import NotFoundError, StorageError
 
 PROMPT_FILE: Final = Path(__file__).parent / "prompts" / "mediator.md"
 SYSTEM_PROMPT: Final[str] = PROMPT_FILE.read_text(encoding="utf-8")
@@ -52,6 +53,17 @@ def space_prompt(
             where = f"privately to you ({hidden} cannot see it)"
         lines.append(f"Now speaking: {sender}, {where}.")
     return base.rstrip() + "\n" + "\n".join(lines) + "\n"
+
+
+def _statement_notes(context: TurnContext, people: Sequence[str]) -> str:
+    """The branch's statements and every answer to them, as the mediator reads them."""
+    try:
+        board = statement_board(
+            context.store, context.conversation_id, None, context.user_message_id
+        )
+    except StorageError:
+        return ""
+    return mediator_notes(board, people)
 
 
 def _channel_of(context: TurnContext) -> str | None:
@@ -121,6 +133,7 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
         context = runtime.context
         people = tuple(context.participants) or DEFAULT_PARTICIPANTS
         prompt = space_prompt(context.system_prompt, people, context.sender, _channel_of(context))
+        prompt += _statement_notes(context, people)
         inner = runtime.override(context=replace(context, system_prompt=prompt))
         update = await shared_agent(state, config, inner)
         messages = state["messages"]

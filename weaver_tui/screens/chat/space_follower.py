@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agents.shared_space.statements import Statement, statement_board
 from storage.change_signal import POLL_S, StoreChanges
 from storage.seats import Seat, SeatBook
 from storage.store import StorageError
@@ -65,6 +66,7 @@ class SpaceFollower:
         """The last look failed (said once, until a look succeeds)."""
         self._seats_seen: list[Seat] = []
         self._waiting_seen: list[tuple[str, str]] = []
+        self._statements_seen: list[Statement] = []
         self._shown_on: MediatorPanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
 
@@ -97,6 +99,9 @@ class SpaceFollower:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)
             self._waiting_seen = self._waiting()
+            self._statements_seen = statement_board(
+                state.store, state.conversation.id, "shared", state.leaf_id
+            )
         except StorageError as exc:
             if not self._failing:
                 logger.warning("the space could not be followed", extra={"error": str(exc)})
@@ -118,6 +123,7 @@ class SpaceFollower:
         self._shown_on = panel = self._panels.mediator_panel()
         if panel is not None:
             panel.show_seats(self._seats_seen, self._waiting_seen)
+            panel.show_statements(self._statements_seen)
 
     def close(self) -> None:
         if self._changes is not None:

@@ -1,0 +1,100 @@
+"""What every mediator tool checks before it delivers: who is in the space, the branch the
+turn answers, and whether the words would show anyone another participant's private words
+(alone or with what the same audience already read from the mediator)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from langchain_core.tools import ToolException
+from langgraph.prebuilt import ToolRuntime
+
+from agents.profile import TurnContext
+from agents.shared_space import DEFAULT_PARTICIPANTS
+from agents.shared_space.actions import (
+    POST_TO_SHARED,
+    PROPOSE_STATEMENT,
+    REPLY_PRIVATELY,
+    REVISE_STATEMENT,
+)
+from agents.shared_space.events import SHARED
+from agents.shared_space.guard import held_for
+from agents.shared_space.space import MEDIATOR, same_name, view_for
+from storage.models import MessageRecord
+from storage.store import NotFoundError
+
+logger = logging.getLogger(__name__)
+
+TO_EVERYONE = frozenset({POST_TO_SHARED, PROPOSE_STATEMENT, REVISE_STATEMENT})
+"""The tools whose words every participant reads."""
+
+
+def participants(runtime: ToolRuntime[Any]) -> tuple[str, ...]:
+    return tuple(runtime.context.participants) or DEFAULT_PARTICIPANTS
+
+
+def branch(runtime: ToolRuntime[Any]) -> list[MessageRecord]:
+    """The branch this turn answers, root first (empty when its message is not stored)."""
+    context: TurnContext = runtime.context
+    try:
+        return context.store.path_to_root(context.user_message_id)
+    except NotFoundError:
+        logger.warning("turn message not stored", extra={"id": context.user_message_id})
+        return []
+
+
+def delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: str) -> str:
+    """What the mediator already delivered to ``to`` (a participant, or the shared channel):
+    on the branch, then earlier in this turn (calls that were delivered, not held)."""
+    said = [
+        line.content
+        for line in view_for(path, None)
+        if line.author == MEDIATOR and line.kind == "delivered" and same_name(line.visibility, to)
+    ]
+    messages = (getattr(runtime, "state", None) or {}).get("messages", [])
+    calls = {
+        call.get("id"): call
+        for message in messages
+        for call in getattr(message, "tool_calls", None) or []
+    }
+    delivered = [
+        getattr(message, "tool_call_id", None)
+        for message in messages
+        if getattr(message, "type", "") == "tool" and getattr(message, "status", "") != "error"
+    ]
+    this_call = getattr(runtime, "tool_call_id", None)
+    siblings = next(
+        (
+            [call.get("id") for call in message.tool_calls]
+            for message in reversed(messages)
+            if any(call.get("id") == this_call for call in getattr(message, "tool_calls", []))
+        ),
+        [],
+    )
+    # calls made beside this one in the same answer, before it, count as delivered
+    earlier_siblings = siblings[: siblings.index(this_call)] if this_call in siblings else []
+    for call_id in dict.fromkeys([*delivered, *earlier_siblings]):
+        call = calls.get(call_id) or {}
+        args = call.get("args") or {}
+        to_shared = call.get("name") in TO_EVERYONE and to == SHARED
+        if to_shared or (
+            call.get("name") == REPLY_PRIVATELY and same_name(args.get("recipient"), to)
+        ):
+            said.append(str(args.get("content", "") or args.get("text", "")))
+    return "\n".join(said)
+
+
+def held(text: str, runtime: ToolRuntime[Any], to: str) -> list[str]:
+    """Whose private words ``text`` would show to ``to`` (alone or with what ``to`` already
+    read from the mediator)."""
+    path = branch(runtime)
+    before = delivered_before(runtime, path, to)
+    return held_for(text, path, before=before, reader=None if to == SHARED else to)
+
+
+def checked_content(content: str) -> str:
+    text = content.strip()
+    if not text:
+        raise ToolException("The message is empty; write what you want to say.")
+    return text
