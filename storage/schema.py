@@ -159,7 +159,26 @@ CREATE INDEX IF NOT EXISTS statement_answers_by_conversation
 """Each participant's answer to a statement of a shared space, given at their own seat (see
 :mod:`storage.statement_answers`). Export does not carry them and import does not create them."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5]
+SCHEMA_V6 = """
+CREATE TABLE IF NOT EXISTS consent_requests (
+    call_id         TEXT NOT NULL,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    tool            TEXT NOT NULL,
+    text            TEXT NOT NULL,
+    decision        TEXT CHECK (decision IN ('allow', 'edit', 'refuse')),
+    edited          TEXT NOT NULL DEFAULT '',
+    asked_at        TEXT NOT NULL,
+    answered_at     TEXT,
+    PRIMARY KEY (call_id, participant)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
+    ON consent_requests (conversation_id);
+"""
+"""A participant's consent, asked before the mediator shares what draws on their private words
+(see :mod:`storage.consents`). Export does not carry them and import does not create them."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -173,6 +192,7 @@ OUR_TABLES = {
     "seat_messages",
     "accepted_patches",
     "statement_answers",
+    "consent_requests",
 }
 """Views are not tables: ``messages_searchable`` needs no entry."""
 

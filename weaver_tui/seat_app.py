@@ -23,6 +23,10 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   answer and critique to everyone. An answer is written here, at the participant's own seat,
   into the store's answer book (:class:`storage.statement_answers.AnswerBook`): the one place
   an answer comes from.
+- When the mediator would post something that draws on what this participant told it
+  privately, the question shows above everything (:mod:`agents.shared_space.consent`): the
+  words, and F5 allows them, F6 posts the composer's words instead, F7 refuses. While it
+  waits, F5-F7 answer it, not the statement; nothing is posted until they answer.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
 from agents.shared_space.statements import Statement, read_board
 from storage.change_signal import StoreChanges
+from storage.consents import ConsentBook, ConsentRequest
 from storage.printable import printable
 from storage.seats import QueuedMessage, SeatBook
 from storage.sqlite_store import SqliteConversationStore
@@ -97,6 +102,19 @@ def welcome_text(participant: str, others: list[str]) -> str:
     )
 
 
+def consent_text(asked: ConsentRequest) -> Text:
+    """The question of a post that draws on this participant's private words."""
+    text = Text("The mediator would post this to everyone; ", style="bold")
+    text.append("it uses what you told the mediator privately:", style="bold")
+    text.append("\n" + printable(asked.text) + "\n", style="italic")
+    text.append(
+        "F5 allow · F6 post the words in your composer instead · F7 refuse "
+        "(nothing is posted until you answer)",
+        style="dim",
+    )
+    return text
+
+
 def waiting_text(queued: QueuedMessage) -> Text:
     text = Text()
     if queued.status == "failed":
@@ -119,13 +137,15 @@ class SeatApp(App[None]):
     #lines > Static { margin-bottom: 1; }
     .waiting { color: $text-muted; }
     #audience { height: 1; padding: 0 1; background: $panel; }
+    #consent { height: auto; max-height: 12; padding: 0 1; border: round $warning; }
+    #consent.-empty { display: none; }
     """
     ENABLE_COMMAND_PALETTE = False  # no command to reach: the seat is what it shows
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f8", "toggle_audience", "Audience", priority=True),
-        Binding("f5", "answer('agree')", "Agree", priority=True),
-        Binding("f6", "answer('partly')", "Partly", priority=True),
-        Binding("f7", "answer('disagree')", "Disagree", priority=True),
+        Binding("f5", "answer('agree')", "Agree/allow", priority=True),
+        Binding("f6", "answer('partly')", "Partly/edit", priority=True),
+        Binding("f7", "answer('disagree')", "Disagree/refuse", priority=True),
         Binding("f9", "share_answer", "Share my answer", priority=True),
         Binding("pageup", "scroll_lines(-1)", "Scroll up", priority=True),
         Binding("pagedown", "scroll_lines(1)", "Scroll down", priority=True),
@@ -146,6 +166,9 @@ class SeatApp(App[None]):
         self.store = SqliteConversationStore(db_path)
         self.seats = SeatBook(db_path)
         self.answers = AnswerBook(db_path)
+        self.consents = ConsentBook(db_path)
+        self.asked: list[ConsentRequest] = []
+        """Consent this participant has still to give or refuse (last read)."""
         self.statements: list[Statement] = []
         """The space's statements as this participant may read them (last read)."""
         self.changes = StoreChanges(db_path)
@@ -160,6 +183,7 @@ class SeatApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
+        yield Static(id="consent", classes="-empty")
         yield StatementBox(id="statements")
         yield Static(id="audience")
         yield SeatComposer(
@@ -208,7 +232,11 @@ class SeatApp(App[None]):
         self.refresh_lines()
 
     def action_answer(self, value: str) -> None:
-        """Answer the current statement's newest version; the composer's text is the critique."""
+        """Answer the consent question waiting here, else the current statement's newest
+        version; the composer's text is the critique (or the words allowed instead)."""
+        if self.asked:
+            self._consent({"agree": "allow", "partly": "edit"}.get(value, "refuse"))
+            return
         statement = current_statement(self.statements)
         if statement is None:
             self.notify("There is no statement to answer yet.", severity="warning")
@@ -233,6 +261,21 @@ class SeatApp(App[None]):
             + (noted if critique else "")
             + "."
         )
+        self.refresh_lines()
+
+    def _consent(self, decision: str) -> None:
+        asked = self.asked[0]
+        composer = self.query_one("#composer", Input)
+        try:
+            words = seat_message(composer.value, self.max_bytes) if decision == "edit" else ""
+            self.consents.answer(asked.call_id, self.participant, decision, words)
+        except (MessageTooLarge, StorageError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if decision == "edit":
+            composer.value = ""
+        said = {"allow": "allowed", "edit": "gave your own words", "refuse": "refused"}
+        self.notify(f"You {said[decision]}; the mediator is told.")
         self.refresh_lines()
 
     def action_share_answer(self) -> None:
@@ -267,12 +310,23 @@ class SeatApp(App[None]):
             logger.warning("the seat could not read the space", extra={"error": str(exc)})
             self.notify(str(exc), severity="error")
             return
+        self._show_consent()
         self._show_statements()
         texts = [line_text(line, self.participant) for line in lines]
         texts += [waiting_text(q) for q in queued]
         if texts != self.shown or not self.drawn:
             views = [self._rendered(line) for line in lines] + texts[len(lines) :]
             self._render_lines(texts, views, waiting=len(queued))
+
+    def _show_consent(self) -> None:
+        try:
+            self.asked = self.consents.waiting(self.conversation_id, self.participant)
+            box = self.query_one("#consent", Static)
+        except (NoMatches, StorageError):
+            return
+        box.set_class(not self.asked, "-empty")
+        if self.asked:
+            box.update(consent_text(self.asked[0]))
 
     def _show_statements(self) -> None:
         self.statements = read_board(self.store, self.conversation_id, self.participant)
@@ -328,4 +382,5 @@ class SeatApp(App[None]):
         self.changes.close()
         self.seats.close()
         self.answers.close()
+        self.consents.close()
         self.store.close()

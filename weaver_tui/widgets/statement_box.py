@@ -10,20 +10,27 @@ with their version and time. The widget draws what it is given and reads nothing
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from agents.shared_space.space import same_name
-from agents.shared_space.statements import Statement
+from storage.audience import viewer_key
 from storage.printable import printable
+
+if TYPE_CHECKING:  # the chat screen loads this before the agent stack
+    from agents.shared_space.statements import Statement
 
 SIDE_BY_SIDE = 3
 """Versions shown next to each other (the newest ones)."""
 
 MARKS = {"agree": "✓ agrees", "partly": "~ partly", "disagree": "✗ disagrees"}
+
+
+def same_name(a: str, b: str) -> bool:
+    return viewer_key(a) == viewer_key(b)
 
 
 def current_statement(statements: Sequence[Statement]) -> Statement | None:

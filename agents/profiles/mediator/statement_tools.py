@@ -15,8 +15,12 @@ from typing import Any
 from langchain_core.tools import ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
-from agents.profiles.mediator.tool_checks import branch, checked_content, held, participants
-from agents.shared_space.events import SHARED
+from agents.profiles.mediator.tool_checks import (
+    branch,
+    checked_content,
+    participants,
+    shared_words,
+)
 from agents.shared_space.space import names_in_words
 from agents.shared_space.statements import (
     PROPOSE_STATEMENT,
@@ -51,28 +55,17 @@ def _proposed_this_turn(runtime: ToolRuntime[Any]) -> int:
     return done
 
 
-def _checked_shared(text: str, runtime: ToolRuntime[Any], tool_name: str) -> str:
-    body = checked_content(text)
-    whose = held(body, runtime, SHARED)
-    if whose:
-        logger.warning("statement held", extra={"repeated": whose, "chars": len(body)})
-        raise ToolException(
-            f"Statement held: it repeated {names_in_words(whose)}'s private words, so nobody "
-            "was shown it. Write it in your own neutral words, without quoting what anyone "
-            f"told you privately, then call {tool_name} again."
-        )
-    return body
-
-
 @tool(PROPOSE_STATEMENT, response_format="content_and_artifact")
 def propose_statement(
-    topic: str, text: str, runtime: ToolRuntime[Any]
+    topic: str, text: str, runtime: ToolRuntime[Any], draws_on: list[str] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Propose a shared statement: what you believe the participants agree on about one topic.
 
     topic: a few words naming what it is about (e.g. "monthly budget").
     text: the statement itself, written so that every participant could sign it
     (e.g. "We put 500 a month into savings before anything else.").
+    draws_on: the participants whose private messages to you it uses, even in your own words
+    (e.g. ["Sam"]); each is asked at their seat first, and nothing is posted until they allow it.
     Everyone reads it in the shared space and answers at their own seat: agree, partly or
     disagree, with an optional critique that only you read. Propose one when the
     conversation shows common ground; then revise it from the critiques.
@@ -80,7 +73,7 @@ def propose_statement(
     name = " ".join(topic.split())[:TOPIC_CHARS]
     if not name:
         raise ToolException("The topic is empty; name what the statement is about.")
-    body = _checked_shared(text, runtime, PROPOSE_STATEMENT)
+    body = shared_words(checked_content(text), runtime, PROPOSE_STATEMENT, draws_on or [])
     key = next_key(branch(runtime), _proposed_this_turn(runtime))
     people = participants(runtime)
     logger.info("statement proposed", extra={"statement": key, "chars": len(body)})
@@ -94,12 +87,13 @@ def propose_statement(
 
 @tool(REVISE_STATEMENT, response_format="content_and_artifact")
 def revise_statement(
-    statement: str, text: str, runtime: ToolRuntime[Any]
+    statement: str, text: str, runtime: ToolRuntime[Any], draws_on: list[str] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Post the next version of a statement, written from the participants' answers.
 
     statement: its key as listed under "Statements" (e.g. "S1").
     text: the whole revised statement (not only the change).
+    draws_on: as for propose_statement: whose private messages it uses; they are asked first.
     Use it after the participants have answered: meet the critiques without taking a side
     and without quoting anything said to you privately. Everyone answers the new version.
     """
@@ -110,7 +104,7 @@ def revise_statement(
         raise ToolException(
             f"{statement!r} is not a statement of this conversation; the statements are: {known}."
         )
-    body = _checked_shared(text, runtime, REVISE_STATEMENT)
+    body = shared_words(checked_content(text), runtime, REVISE_STATEMENT, draws_on or [])
     latest = current.latest
     number = latest.number + 1
     logger.info("statement revised", extra={"statement": current.key, "version": number})

@@ -5,6 +5,7 @@ turn answers, and whether the words would show anyone another participant's priv
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.tools import ToolException
@@ -18,10 +19,18 @@ from agents.shared_space.actions import (
     REPLY_PRIVATELY,
     REVISE_STATEMENT,
 )
+from agents.shared_space.consent import ConsentDenied, consented_text
 from agents.shared_space.events import SHARED
 from agents.shared_space.guard import held_for
-from agents.shared_space.space import MEDIATOR, same_name, view_for
+from agents.shared_space.space import (
+    MEDIATOR,
+    canonical_participant,
+    names_in_words,
+    same_name,
+    view_for,
+)
 from storage.models import MessageRecord
+from storage.seats import SeatBook
 from storage.store import NotFoundError
 
 logger = logging.getLogger(__name__)
@@ -98,3 +107,66 @@ def checked_content(content: str) -> str:
     if not text:
         raise ToolException("The message is empty; write what you want to say.")
     return text
+
+
+def shared_words(
+    text: str, runtime: ToolRuntime[Any], tool_name: str, draws_on: Sequence[str]
+) -> str:
+    """The words a post for everyone may carry: ``text`` when it draws on nobody's private
+    words, else what the participants it draws on allowed (:mod:`agents.shared_space.consent`:
+    the turn pauses until they answer at their seats). Raises :class:`ToolException` with
+    what the mediator must do when nothing may be posted."""
+    people = participants(runtime)
+    declared: list[str] = []
+    for raw in draws_on:
+        name = canonical_participant(str(raw), people)
+        if name is None:
+            raise ToolException(
+                f"draws_on names {raw!r}, who is not a participant; the participants are "
+                f"{names_in_words(people)}."
+            )
+        if name not in declared:
+            declared.append(name)
+    repeated = held(text, runtime, SHARED)
+    context: TurnContext = runtime.context
+    seated = seated_participants(context)
+    if any(not any(same_name(w, s) for s in seated) for w in repeated):
+        raise ToolException(
+            f"{HELD_LABELS.get(tool_name, 'Post')} held: it repeated "
+            f"{names_in_words(repeated)}'s private words, so nobody was shown it. Rephrase it "
+            "in your own neutral words, without quoting what anyone told you privately, then "
+            f"call {tool_name} again."
+        )
+    asked = [*declared, *(w for w in repeated if w not in declared)]
+    if not asked:
+        return text
+    call_id = str(getattr(runtime, "tool_call_id", "") or "")
+    try:
+        allowed = consented_text(
+            context.store, context.conversation_id, call_id, tool_name, text, asked
+        )
+    except ConsentDenied as denied:
+        raise ToolException(str(denied)) from None
+    others = [w for w in held(allowed, runtime, SHARED) if w not in asked]
+    if others:
+        raise ToolException(
+            f"Not posted: the allowed words repeat {names_in_words(others)}'s private words. "
+            "Rephrase them without quoting anyone else, then call the tool again."
+        )
+    return allowed
+
+
+def seated_participants(context: TurnContext) -> list[str]:
+    """Who has a seat in this space (who can be asked at their own screen)."""
+    path = getattr(context.store, "path", None)
+    if path is None:
+        return []
+    book = SeatBook(path)
+    try:
+        return [seat.participant for seat in book.seats(context.conversation_id)]
+    finally:
+        book.close()
+
+
+HELD_LABELS = {POST_TO_SHARED: "Shared post", PROPOSE_STATEMENT: "Statement",
+               REVISE_STATEMENT: "Statement"}  # fmt: skip

@@ -19,7 +19,12 @@ from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
 from agents.profiles.mediator.statement_tools import STATEMENT_TOOLS
-from agents.profiles.mediator.tool_checks import checked_content, held, participants
+from agents.profiles.mediator.tool_checks import (
+    checked_content,
+    held,
+    participants,
+    shared_words,
+)
 from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import canonical_participant, names_in_words
@@ -70,24 +75,20 @@ def reply_privately(
 
 
 @tool(POST_TO_SHARED, response_format="content_and_artifact")
-def post_to_shared(content: str, runtime: ToolRuntime[Any]) -> tuple[str, dict[str, Any]]:
+def post_to_shared(
+    content: str, runtime: ToolRuntime[Any], draws_on: list[str] | None = None
+) -> tuple[str, dict[str, Any]]:
     """Post a message to the shared space, where EVERY participant reads it.
 
     content: the message for everyone.
-    Use it for neutral summaries, agreements, proposals and questions for all; it must not
-    reveal anything a participant told you privately unless they asked you to share it.
-    A post that repeats someone's private words is held, not posted: rephrase and post again.
+    draws_on: the participants whose private messages to you this post uses, even in your own
+    words (e.g. ["Sam"]); each of them is asked at their seat first, and nothing is posted
+    until they allow it. Leave it empty when the post uses nothing said to you privately.
+    Use it for neutral summaries, agreements, proposals and questions for all.
+    A post that repeats someone's private words is held until they allow it.
     """
-    text = checked_content(content)
+    text = shared_words(checked_content(content), runtime, POST_TO_SHARED, draws_on or [])
     people = participants(runtime)
-    whose = held(text, runtime, SHARED)
-    if whose:
-        logger.warning("shared post held", extra={"repeated": whose, "chars": len(text)})
-        raise ToolException(
-            f"Shared post held: it repeated {names_in_words(whose)}'s private words, so "
-            "nobody was shown it. Rephrase it in your own neutral words, without quoting what "
-            "anyone told you privately, then call post_to_shared again."
-        )
     logger.info("post_to_shared", extra={"chars": len(text)})
     meta = {
         "visibility": SHARED,

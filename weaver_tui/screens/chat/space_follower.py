@@ -19,12 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.shared_space.statements import Statement, statement_board
 from storage.change_signal import POLL_S, StoreChanges
+from storage.consents import ConsentBook, ConsentRequest
 from storage.seats import Seat, SeatBook
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from agents.shared_space.statements import Statement
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -67,6 +68,8 @@ class SpaceFollower:
         self._seats_seen: list[Seat] = []
         self._waiting_seen: list[tuple[str, str]] = []
         self._statements_seen: list[Statement] = []
+        self._consents_seen: list[ConsentRequest] = []
+        self._consents: ConsentBook | None = None
         self._shown_on: MediatorPanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
 
@@ -79,6 +82,7 @@ class SpaceFollower:
         if self._changes is None:
             self._changes = StoreChanges(self._db_path)
             self._seats = SeatBook(self._db_path)
+            self._consents = ConsentBook(self._db_path)
         if self._changes.changed() or conversation.id != self._followed:
             self._stale = True
         surface = self._surface
@@ -95,6 +99,8 @@ class SpaceFollower:
         state = self._state
         assert state.conversation is not None
         assert self._seats is not None
+        from agents.shared_space.statements import statement_board  # loaded after first paint
+
         try:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)
@@ -102,6 +108,8 @@ class SpaceFollower:
             self._statements_seen = statement_board(
                 state.store, state.conversation.id, "shared", state.leaf_id
             )
+            assert self._consents is not None
+            self._consents_seen = self._consents.waiting(state.conversation.id, None)
         except StorageError as exc:
             if not self._failing:
                 logger.warning("the space could not be followed", extra={"error": str(exc)})
@@ -124,9 +132,12 @@ class SpaceFollower:
         if panel is not None:
             panel.show_seats(self._seats_seen, self._waiting_seen)
             panel.show_statements(self._statements_seen)
+            panel.show_consents(self._consents_seen)
 
     def close(self) -> None:
         if self._changes is not None:
             self._changes.close()
         if self._seats is not None:
             self._seats.close()
+        if self._consents is not None:
+            self._consents.close()

@@ -1,0 +1,63 @@
+"""The host's chat on a served space shows, live, its statements and the posts waiting for a
+participant's consent in the mediator's panel, as the shared channel reads them: who has
+answered, never what, until every participant has (another process writes each of them)."""
+
+from __future__ import annotations
+
+from storage.consents import ConsentBook
+from storage.sqlite_store import SqliteConversationStore
+from storage.statement_answers import AnswerBook
+from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, wait_until
+from tests.ui_app.test_host_follows_space import mediator_space
+from weaver_tui.screens.chat.screen import ChatScreen
+from weaver_tui.services import Services
+from weaver_tui.widgets.statement_box import StatementBox
+
+
+def box(screen: ChatScreen) -> str:
+    panel = screen.mediator_panel()
+    if panel is None:
+        return ""
+    widget = panel.query_one(StatementBox)
+    lines = widget.render_lines(widget.region.reset_offset)
+    return "\n".join("".join(segment.text for segment in line) for line in lines)
+
+
+def consent(screen: ChatScreen) -> str:
+    panel = screen.mediator_panel()
+    return "" if panel is None else "\n".join(r.text for r in panel.consents)
+
+
+async def test_the_panel_follows_statements_answers_and_consent(services: Services) -> None:
+    conversation_id = mediator_space(services)
+    app = new_app(services, conversation_id=conversation_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        screen = chat(app)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        other = SqliteConversationStore(services.store.path)  # the space's runner, say
+        answers = AnswerBook(services.store.path)
+        consents = ConsentBook(services.store.path)
+        try:
+            leaf = other.active_leaf(conversation_id)
+            assert leaf is not None
+            statement = other.add_message(
+                conversation_id, "tool", "Statement posted.", leaf.id,
+                meta={"name": "propose_statement", "kind": "statement", "visibility": "shared",
+                      "statement": "S1", "topic": "budget", "statement_version": 1,
+                      "delivered_content": "We save 300 a month."},
+            )  # fmt: skip
+            await wait_until(pilot, lambda: "We save 300 a month." in box(screen))
+            answers.answer(conversation_id, statement.id, "Sam", "disagree", "Too much.")
+            await wait_until(pilot, lambda: "Sam ● answered" in box(screen))
+            assert "disagree" not in box(screen)
+            assert "Too much." not in box(screen)
+            answers.answer(conversation_id, statement.id, "Alex", "agree")
+            await wait_until(pilot, lambda: "Sam ✗ disagrees" in box(screen))
+            assert "Too much." not in box(screen)  # a critique is its author's
+            consents.ask(conversation_id, "c1", ["Sam"], "post_to_shared", "About the debt.")
+            await wait_until(pilot, lambda: "About the debt." in consent(screen))
+        finally:
+            consents.close()
+            answers.close()
+            other.close()
