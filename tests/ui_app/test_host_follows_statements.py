@@ -9,6 +9,7 @@ from storage.sqlite_store import SqliteConversationStore
 from storage.statement_answers import AnswerBook
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, wait_until
 from tests.ui_app.test_host_follows_space import mediator_space
+from tests.ui_app.test_keymap_and_palette import palette_run
 from weaver_tui.screens.chat.screen import ChatScreen
 from weaver_tui.services import Services
 from weaver_tui.widgets.statement_box import StatementBox
@@ -18,7 +19,10 @@ def box(screen: ChatScreen) -> str:
     panel = screen.mediator_panel()
     if panel is None:
         return ""
-    widget = panel.query_one(StatementBox)
+    found = panel.query(StatementBox)
+    if not found:  # the panel is being composed
+        return ""
+    widget = found.first()
     lines = widget.render_lines(widget.region.reset_offset)
     return "\n".join("".join(segment.text for segment in line) for line in lines)
 
@@ -61,3 +65,19 @@ async def test_the_panel_follows_statements_answers_and_consent(services: Servic
             consents.close()
             answers.close()
             other.close()
+
+
+async def test_the_palette_writes_the_space_record(services: Services) -> None:
+    conversation_id = mediator_space(services)
+    app = new_app(services, conversation_id=conversation_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        screen = chat(app)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await palette_run(pilot, "Write space record")
+        exports = services.data_dir / "exports"
+        await wait_until(pilot, lambda: any(exports.glob("*-record.md")))
+        (written,) = exports.glob("*-record.md")
+        text = written.read_text(encoding="utf-8")
+        assert text.startswith("# Record: Budget")
+        assert "Nothing agreed yet." in text

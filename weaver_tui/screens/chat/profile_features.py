@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-PROFILE_ACTIONS = frozenset({"play_demo", "show_remembered", "invite_participants", "close_space"})
+PROFILE_ACTIONS = frozenset(
+    {"play_demo", "show_remembered", "invite_participants", "close_space", "write_space_record"}
+)
 """The palette's commands of the profile features (the panel's keys are the panel's own)."""
 
 DEMO_PAUSE_S = 1.5
@@ -74,7 +76,7 @@ class ProfileFeatures:
         if action == "play_demo":
             return not self._surface.running
         traits = self._state.traits
-        if action in ("invite_participants", "close_space"):
+        if action in ("invite_participants", "close_space", "write_space_record"):
             return traits.seats and self._state.conversation is not None
         return traits.memory is not None
 
