@@ -46,7 +46,7 @@ from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
-from agents.shared_space.statements import Statement, read_board
+from agents.shared_space.statements import Statement, current_open, read_board
 from storage.change_signal import StoreChanges
 from storage.consents import ConsentBook, ConsentRequest
 from storage.printable import printable
@@ -55,7 +55,7 @@ from storage.sqlite_store import SqliteConversationStore
 from storage.statement_answers import AnswerBook
 from storage.store import StorageError
 from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
-from weaver_tui.widgets.statement_box import StatementBox, current_statement
+from weaver_tui.widgets.statement_box import StatementBox
 
 logger = logging.getLogger(__name__)
 
@@ -237,7 +237,7 @@ class SeatApp(App[None]):
         if self.asked:
             self._consent({"agree": "allow", "partly": "edit"}.get(value, "refuse"))
             return
-        statement = current_statement(self.statements)
+        statement = current_open(self.statements)
         if statement is None:
             self.notify("There is no statement to answer yet.", severity="warning")
             return
@@ -280,7 +280,7 @@ class SeatApp(App[None]):
 
     def action_share_answer(self) -> None:
         """Show this participant's answer to the current statement to everyone."""
-        statement = current_statement(self.statements)
+        statement = current_open(self.statements)
         try:
             shared = statement is not None and self.answers.share(
                 statement.latest.record_id, self.participant

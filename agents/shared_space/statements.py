@@ -172,6 +172,12 @@ def statement_board(
     return statements
 
 
+def current_open(statements: Sequence[Statement]) -> Statement | None:
+    """The statement to answer now: the newest (by its latest version) not yet agreed."""
+    open_ones = [s for s in statements if s.agreed is None]
+    return max(open_ones, key=lambda s: s.latest.created_at, default=None)
+
+
 def answer_words(answer: Answer) -> str:
     return answer.answer or "answered"
 

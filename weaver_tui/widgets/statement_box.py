@@ -33,12 +33,6 @@ def same_name(a: str, b: str) -> bool:
     return viewer_key(a) == viewer_key(b)
 
 
-def current_statement(statements: Sequence[Statement]) -> Statement | None:
-    """The statement to answer now: the newest (by its latest version) not yet agreed."""
-    open_ones = [s for s in statements if s.agreed is None]
-    return max(open_ones, key=lambda s: s.latest.created_at, default=None)
-
-
 def answers_line(statement: Statement, participants: Sequence[str], viewer: str | None) -> Text:
     """Who has answered the newest version (and, where the viewer may read it, what)."""
     text = Text("Answers: ", style="bold")
@@ -65,8 +59,10 @@ def statements_renderable(
     """The box's content, or ``None`` when the space has no statement yet."""
     if not statements:
         return None
+    from agents.shared_space.statements import current_open  # drawn after the first paint
+
     parts: list[RenderableType] = []
-    current = current_statement(statements)
+    current = current_open(statements)
     if current is not None:
         table = Table(
             title=f"Statement {current.key} · {printable(current.topic)}",
