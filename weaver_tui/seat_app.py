@@ -44,6 +44,7 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, Static
 
+from agents.shared_space.agenda import agenda_for
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
 from agents.shared_space.statements import Statement, current_open, read_board
@@ -333,9 +334,11 @@ class SeatApp(App[None]):
         try:
             box = self.query_one("#statements", StatementBox)
             people = self.store.get_conversation(self.conversation_id).meta.get("participants")
+            agenda = agenda_for(self.store, self.conversation_id, self.participant, self.statements)
         except (NoMatches, StorageError):
             return
-        box.show_statements(self.statements, [str(p) for p in people or ()], self.participant)
+        names = [str(p) for p in people or ()]
+        box.show_statements(self.statements, names, self.participant, agenda)
 
     def _rendered(self, line: SpaceMessage) -> RenderableType:
         """A line as the app's message view renders a message: its words as Markdown."""

@@ -14,6 +14,7 @@ REPLY_PRIVATELY: Final = "reply_privately"
 POST_TO_SHARED: Final = "post_to_shared"
 PROPOSE_STATEMENT: Final = "propose_statement"
 REVISE_STATEMENT: Final = "revise_statement"
+SET_AGENDA: Final = "set_agenda"
 
 
 class ReplyPrivately(BaseModel):

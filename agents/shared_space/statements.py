@@ -47,6 +47,8 @@ class StatementVersion:
     number: int
     revises: str | None
     created_at: datetime
+    reflects: tuple[str, ...] = ()
+    """Whose points it reflects, as the mediator declared them (``reflects`` and ``draws_on``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,7 @@ def version_of(record: MessageRecord) -> StatementVersion:
         number=int(meta.get("statement_version") or 1),
         revises=meta.get("revises"),
         created_at=record.created_at,
+        reflects=tuple(str(n) for n in meta.get("reflects") or ()),
     )
 
 
@@ -214,7 +217,13 @@ def next_key(path: Iterable[MessageRecord], this_turn: int = 0) -> str:
 
 
 def statement_meta(
-    tool: str, key: str, topic: str, text: str, number: int, revises: str | None
+    tool: str,
+    key: str,
+    topic: str,
+    text: str,
+    number: int,
+    revises: str | None,
+    reflects: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The meta a statement version's record keeps (shared with everyone)."""
     return {
@@ -227,6 +236,7 @@ def statement_meta(
         "topic": topic,
         "statement_version": number,
         "revises": revises,
+        "reflects": list(reflects),
     }
 
 

@@ -16,6 +16,7 @@ def test_profile_tools_prompt_and_graph() -> None:
         "post_to_shared",
         "propose_statement",
         "revise_statement",
+        "set_agenda",
     ]
     assert profile.system_prompt() == SYSTEM_PROMPT
     for principle in ("neutral", "never reveal", "shared decisions"):

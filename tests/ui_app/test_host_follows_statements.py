@@ -1,6 +1,7 @@
-"""The host's chat on a served space shows, live, its statements and the posts waiting for a
-participant's consent in the mediator's panel, as the shared channel reads them: who has
-answered, never what, until every participant has (another process writes each of them)."""
+"""The host's chat on a served space shows, live, its statements, agenda, fairness meter and
+the posts waiting for a participant's consent in the mediator's panel, as the shared channel
+reads them: who has answered, never what, until every participant has (another process writes
+each of them)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,14 @@ async def test_the_panel_follows_statements_answers_and_consent(services: Servic
                       "delivered_content": "We save 300 a month."},
             )  # fmt: skip
             await wait_until(pilot, lambda: "We save 300 a month." in box(screen))
+            assert "Words: Alex 100% · Sam 0% | S1 reflects: nobody named" in box(screen)
+            other.add_message(
+                conversation_id, "tool", "Agenda set.", statement.id,
+                meta={"name": "set_agenda", "kind": "agenda", "visibility": "shared",
+                      "topics": ["budget", "holiday"]},
+            )  # fmt: skip
+            await wait_until(pilot, lambda: "Agenda: ◐ budget (statement proposed)" in box(screen))
+            assert "○ holiday (open)" in box(screen)
             answers.answer(conversation_id, statement.id, "Sam", "disagree", "Too much.")
             await wait_until(pilot, lambda: "Sam ● answered" in box(screen))
             assert "disagree" not in box(screen)

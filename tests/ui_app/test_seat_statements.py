@@ -92,12 +92,23 @@ async def test_answers_at_seats_stay_private_until_shared_and_agreement_shows(
         finally:
             host.close()
         await _until(pilot, lambda: "100 for the trip" in _box(alex))
+        host = SqliteConversationStore(store.path)
+        try:
+            host.add_message(
+                space.id, "tool", "Agenda set.", v2,
+                meta={"name": "set_agenda", "kind": "agenda", "visibility": "shared",
+                      "topics": ["monthly budget"]},
+            )  # fmt: skip
+        finally:
+            host.close()
+        await _until(pilot, lambda: "◐ monthly budget (statement proposed)" in _box(alex))
         drawn = _box(alex)
         assert "v1" in drawn
         assert "v2 (to answer)" in drawn
         assert "We save 500 a month." in drawn
         await pilot.press("f5")
         await _until(pilot, lambda: "you ✓ agrees" in _box(alex))
+        assert "Words:" not in _box(alex)  # the meter is the host's
     book = AnswerBook(store.path)
     try:
         book.answer(space.id, v2, "Sam", "agree")

@@ -33,6 +33,7 @@ from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
 from weaver_tui.widgets.statement_box import StatementBox
 
 if TYPE_CHECKING:  # the chat screen loads this before the agent stack
+    from agents.shared_space.agenda import AgendaTopic
     from agents.shared_space.statements import Statement
 
 
@@ -67,6 +68,8 @@ class MediatorPanel(Vertical):
         self._seats: tuple[Seat, ...] = ()
         self._waiting: tuple[tuple[str, str], ...] = ()
         self._statements: tuple[Statement, ...] = ()
+        self._agenda: tuple[AgendaTopic, ...] = ()
+        self._meter: str | None = None
         self._consents: tuple[ConsentRequest, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -77,7 +80,7 @@ class MediatorPanel(Vertical):
         yield SeatPresence(self._seats, id="seat-presence")
         yield Static(consent_line(self._consents), id="consent-line", classes="-empty")
         box = StatementBox(id="statement-box")
-        box.show_statements(self._statements, self._participants, None)
+        box.show_statements(self._statements, self._participants, None, self._agenda, self._meter)
         yield box
 
     @property
@@ -103,12 +106,21 @@ class MediatorPanel(Vertical):
         for presence in self.query(SeatPresence):  # none until the panel is composed
             presence.show_seats(seats, waiting)
 
-    def show_statements(self, statements: Sequence[Statement]) -> None:
-        """The space's statements as the shared channel reads them: who has answered, and what
-        only where every participant has answered or its author shared it."""
+    def show_statements(
+        self,
+        statements: Sequence[Statement],
+        agenda: Sequence[AgendaTopic] = (),
+        meter: str | None = None,
+    ) -> None:
+        """The space's statements as the shared channel reads them (who has answered, and
+        what only where every participant has answered or its author shared it), its agenda,
+        and the fairness meter (each person's share of the words; whose points the current
+        statement reflects)."""
         self._statements = tuple(statements)
+        self._agenda = tuple(agenda)
+        self._meter = meter
         for box in self.query(StatementBox):  # none until the panel is composed
-            box.show_statements(statements, self._participants, None)
+            box.show_statements(statements, self._participants, None, agenda, meter)
 
     def show_consents(self, waiting: Sequence[ConsentRequest]) -> None:
         """The posts waiting for a participant's consent (the facilitator reads them all)."""
@@ -121,6 +133,11 @@ class MediatorPanel(Vertical):
     def consents(self) -> tuple[ConsentRequest, ...]:
         """The consent requests last shown."""
         return self._consents
+
+    @property
+    def meter(self) -> str | None:
+        """The fairness meter's line last shown."""
+        return self._meter
 
     @property
     def statements(self) -> tuple[Statement, ...]:

@@ -1,4 +1,5 @@
-"""The statements of a shared space, as a seat and the host's mediator panel show them.
+"""The statements of a shared space, as a seat and the host's mediator panel show them, with
+its agenda (each topic's state) and, in the host's panel, the fairness meter.
 
 The current statement (the newest one not yet agreed) shows its versions side by side, the
 newest last, and under them who has answered the newest: an answer's value only where the
@@ -21,6 +22,7 @@ from storage.audience import viewer_key
 from storage.printable import printable
 
 if TYPE_CHECKING:  # the chat screen loads this before the agent stack
+    from agents.shared_space.agenda import AgendaTopic
     from agents.shared_space.statements import Statement
 
 SIDE_BY_SIDE = 3
@@ -53,15 +55,36 @@ def answers_line(statement: Statement, participants: Sequence[str], viewer: str 
     return text
 
 
+STATE_MARKS = {"open": "○", "statement proposed": "◐", "agreed": "✔"}
+
+
+def agenda_line(agenda: Sequence[AgendaTopic]) -> Text:
+    """``Agenda: ✔ budget (agreed) · ○ holiday (open)``."""
+    text = Text("Agenda: ", style="bold")
+    for index, item in enumerate(agenda):
+        if index:
+            text.append(" · ")
+        text.append(f"{STATE_MARKS[item.state]} {printable(item.topic)} ({item.state})")
+    return text
+
+
 def statements_renderable(
-    statements: Sequence[Statement], participants: Sequence[str], viewer: str | None
+    statements: Sequence[Statement],
+    participants: Sequence[str],
+    viewer: str | None,
+    agenda: Sequence[AgendaTopic] = (),
+    meter: str | None = None,
 ) -> RenderableType | None:
-    """The box's content, or ``None`` when the space has no statement yet."""
-    if not statements:
+    """The box's content, or ``None`` when the space has no agenda, statement or meter yet."""
+    if not statements and not agenda and not meter:
         return None
     from agents.shared_space.statements import current_open  # drawn after the first paint
 
     parts: list[RenderableType] = []
+    if agenda:
+        parts.append(agenda_line(agenda))
+    if meter:
+        parts.append(Text(printable(meter), style="dim"))
     current = current_open(statements)
     if current is not None:
         table = Table(
@@ -102,9 +125,14 @@ class StatementBox(Static):
         self.statements: tuple[Statement, ...] = ()
 
     def show_statements(
-        self, statements: Sequence[Statement], participants: Sequence[str], viewer: str | None
+        self,
+        statements: Sequence[Statement],
+        participants: Sequence[str],
+        viewer: str | None,
+        agenda: Sequence[AgendaTopic] = (),
+        meter: str | None = None,
     ) -> None:
         self.statements = tuple(statements)
-        content = statements_renderable(statements, participants, viewer)
+        content = statements_renderable(statements, participants, viewer, agenda, meter)
         self.set_class(content is None, "-empty")
         self.update("" if content is None else content)

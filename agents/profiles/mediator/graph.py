@@ -26,6 +26,7 @@ from agents.profile import Profile, TurnContext
 from agents.profiles.mediator.state import SpaceState
 from agents.shared_space import DEFAULT_PARTICIPANTS
 from agents.shared_space.actions import action_from_tool_call
+from agents.shared_space.agenda import agenda_for, agenda_notes
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import DELIVERY_TOOLS, names_in_words
 from agents.shared_space.statements import mediator_notes, statement_board
@@ -56,14 +57,17 @@ def space_prompt(
 
 
 def _statement_notes(context: TurnContext, people: Sequence[str]) -> str:
-    """The branch's statements and every answer to them, as the mediator reads them."""
+    """The branch's agenda, statements and every answer to them, as the mediator reads them."""
     try:
         board = statement_board(
             context.store, context.conversation_id, None, context.user_message_id
         )
+        agenda = agenda_for(
+            context.store, context.conversation_id, None, board, context.user_message_id
+        )
     except StorageError:
         return ""
-    return mediator_notes(board, people)
+    return agenda_notes(agenda) + mediator_notes(board, people)
 
 
 def _channel_of(context: TurnContext) -> str | None:

@@ -18,9 +18,13 @@ from langgraph.prebuilt import ToolRuntime
 from agents.profiles.mediator.tool_checks import (
     branch,
     checked_content,
+    named_participants,
     participants,
     shared_words,
 )
+from agents.shared_space.actions import SET_AGENDA
+from agents.shared_space.agenda import AGENDA_KIND, clean_topics
+from agents.shared_space.events import SHARED
 from agents.shared_space.space import names_in_words
 from agents.shared_space.statements import (
     PROPOSE_STATEMENT,
@@ -57,15 +61,21 @@ def _proposed_this_turn(runtime: ToolRuntime[Any]) -> int:
 
 @tool(PROPOSE_STATEMENT, response_format="content_and_artifact")
 def propose_statement(
-    topic: str, text: str, runtime: ToolRuntime[Any], draws_on: list[str] | None = None
+    topic: str,
+    text: str,
+    runtime: ToolRuntime[Any],
+    draws_on: list[str] | None = None,
+    reflects: list[str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """Propose a shared statement: what you believe the participants agree on about one topic.
 
-    topic: a few words naming what it is about (e.g. "monthly budget").
+    topic: a few words naming what it is about (e.g. "monthly budget"); use the agenda's
+    words when it is one of its topics.
     text: the statement itself, written so that every participant could sign it
     (e.g. "We put 500 a month into savings before anything else.").
     draws_on: the participants whose private messages to you it uses, even in your own words
     (e.g. ["Sam"]); each is asked at their seat first, and nothing is posted until they allow it.
+    reflects: the participants whose points the statement takes up (e.g. ["Alex", "Sam"]).
     Everyone reads it in the shared space and answers at their own seat: agree, partly or
     disagree, with an optional critique that only you read. Propose one when the
     conversation shows common ground; then revise it from the critiques.
@@ -74,10 +84,11 @@ def propose_statement(
     if not name:
         raise ToolException("The topic is empty; name what the statement is about.")
     body = shared_words(checked_content(text), runtime, PROPOSE_STATEMENT, draws_on or [])
+    named = _reflected(runtime, reflects, draws_on)
     key = next_key(branch(runtime), _proposed_this_turn(runtime))
     people = participants(runtime)
     logger.info("statement proposed", extra={"statement": key, "chars": len(body)})
-    meta = statement_meta(PROPOSE_STATEMENT, key, name, body, 1, None)
+    meta = statement_meta(PROPOSE_STATEMENT, key, name, body, 1, None, named)
     return (
         f"Statement {key} (version 1, {name}) posted to the shared space; "
         f"{names_in_words(people)} answer it at their seats.",
@@ -87,13 +98,18 @@ def propose_statement(
 
 @tool(REVISE_STATEMENT, response_format="content_and_artifact")
 def revise_statement(
-    statement: str, text: str, runtime: ToolRuntime[Any], draws_on: list[str] | None = None
+    statement: str,
+    text: str,
+    runtime: ToolRuntime[Any],
+    draws_on: list[str] | None = None,
+    reflects: list[str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """Post the next version of a statement, written from the participants' answers.
 
     statement: its key as listed under "Statements" (e.g. "S1").
     text: the whole revised statement (not only the change).
     draws_on: as for propose_statement: whose private messages it uses; they are asked first.
+    reflects: as for propose_statement: whose points it takes up.
     Use it after the participants have answered: meet the critiques without taking a side
     and without quoting anything said to you privately. Everyone answers the new version.
     """
@@ -105,11 +121,12 @@ def revise_statement(
             f"{statement!r} is not a statement of this conversation; the statements are: {known}."
         )
     body = shared_words(checked_content(text), runtime, REVISE_STATEMENT, draws_on or [])
+    named = _reflected(runtime, reflects, draws_on)
     latest = current.latest
     number = latest.number + 1
     logger.info("statement revised", extra={"statement": current.key, "version": number})
     meta = statement_meta(
-        REVISE_STATEMENT, current.key, current.topic, body, number, latest.record_id
+        REVISE_STATEMENT, current.key, current.topic, body, number, latest.record_id, named
     )
     return (
         f"Statement {current.key} version {number} posted to the shared space (it revises "
@@ -118,6 +135,31 @@ def revise_statement(
     )
 
 
-STATEMENT_TOOLS = [propose_statement, revise_statement]
+def _reflected(
+    runtime: ToolRuntime[Any], reflects: list[str] | None, draws_on: list[str] | None
+) -> list[str]:
+    """Whose points a statement takes up: those it names, then those it draws on."""
+    named = named_participants([*(reflects or []), *(draws_on or [])], runtime, "reflects")
+    return named
+
+
+@tool(SET_AGENDA, response_format="content_and_artifact")
+def set_agenda(topics: list[str], runtime: ToolRuntime[Any]) -> tuple[str, dict[str, Any]]:
+    """Keep the agenda: the short list of topics raised so far, shown to everyone.
+
+    topics: every topic, a few words each, in the order to take them (e.g. ["monthly budget",
+    "holiday savings"]); the whole list each time, at most 8. Each topic shows as open,
+    statement proposed or agreed, from the statements whose topic uses the same words.
+    """
+    try:
+        cleaned = clean_topics(topics)
+    except ValueError as exc:
+        raise ToolException(str(exc)) from None
+    logger.info("agenda set", extra={"topics": len(cleaned)})
+    meta = {"kind": AGENDA_KIND, "topics": cleaned, "visibility": SHARED}
+    return f"Agenda set for everyone: {'; '.join(cleaned)}.", {"record_meta": meta}
+
+
+STATEMENT_TOOLS = [propose_statement, revise_statement, set_agenda]
 for _tool in STATEMENT_TOOLS:
     _tool.handle_tool_error = True

@@ -116,17 +116,7 @@ def shared_words(
     words, else what the participants it draws on allowed (:mod:`agents.shared_space.consent`:
     the turn pauses until they answer at their seats). Raises :class:`ToolException` with
     what the mediator must do when nothing may be posted."""
-    people = participants(runtime)
-    declared: list[str] = []
-    for raw in draws_on:
-        name = canonical_participant(str(raw), people)
-        if name is None:
-            raise ToolException(
-                f"draws_on names {raw!r}, who is not a participant; the participants are "
-                f"{names_in_words(people)}."
-            )
-        if name not in declared:
-            declared.append(name)
+    declared = named_participants(draws_on, runtime, "draws_on")
     repeated = held(text, runtime, SHARED)
     context: TurnContext = runtime.context
     seated = seated_participants(context)
@@ -154,6 +144,23 @@ def shared_words(
             "Rephrase them without quoting anyone else, then call the tool again."
         )
     return allowed
+
+
+def named_participants(names: Sequence[str], runtime: ToolRuntime[Any], argument: str) -> list[str]:
+    """``names`` as the space spells them, once each; raises :class:`ToolException` naming
+    the argument for a name that is not a participant."""
+    people = participants(runtime)
+    found: list[str] = []
+    for raw in names:
+        name = canonical_participant(str(raw), people)
+        if name is None:
+            raise ToolException(
+                f"{argument} names {raw!r}, who is not a participant; the participants are "
+                f"{names_in_words(people)}."
+            )
+        if name not in found:
+            found.append(name)
+    return found
 
 
 def seated_participants(context: TurnContext) -> list[str]:

@@ -25,6 +25,7 @@ from storage.seats import Seat, SeatBook
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from agents.shared_space.agenda import AgendaTopic
     from agents.shared_space.statements import Statement
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.path_presenter import PathPresenter
@@ -69,6 +70,8 @@ class SpaceFollower:
         self._waiting_seen: list[tuple[str, str]] = []
         self._statements_seen: list[Statement] = []
         self._consents_seen: list[ConsentRequest] = []
+        self._agenda_seen: list[AgendaTopic] = []
+        self._meter_seen: str | None = None
         self._consents: ConsentBook | None = None
         self._shown_on: MediatorPanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
@@ -99,15 +102,20 @@ class SpaceFollower:
         state = self._state
         assert state.conversation is not None
         assert self._seats is not None
-        from agents.shared_space.statements import statement_board  # loaded after first paint
+        from agents.shared_space.agenda import agenda_for, meter_line, shares_for
+        from agents.shared_space.statements import current_open, statement_board
 
         try:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)
             self._waiting_seen = self._waiting()
-            self._statements_seen = statement_board(
-                state.store, state.conversation.id, "shared", state.leaf_id
-            )
+            conversation_id = state.conversation.id
+            board = statement_board(state.store, conversation_id, "shared", state.leaf_id)
+            self._statements_seen = board
+            self._agenda_seen = agenda_for(state.store, conversation_id, "shared", board)
+            shares = shares_for(state.store, conversation_id, state.leaf_id)
+            written = any(shares.values())
+            self._meter_seen = meter_line(shares, current_open(board)) if written else None
             assert self._consents is not None
             self._consents_seen = self._consents.waiting(state.conversation.id, None)
         except StorageError as exc:
@@ -131,7 +139,7 @@ class SpaceFollower:
         self._shown_on = panel = self._panels.mediator_panel()
         if panel is not None:
             panel.show_seats(self._seats_seen, self._waiting_seen)
-            panel.show_statements(self._statements_seen)
+            panel.show_statements(self._statements_seen, self._agenda_seen, self._meter_seen)
             panel.show_consents(self._consents_seen)
 
     def close(self) -> None:
