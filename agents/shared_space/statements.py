@@ -114,7 +114,15 @@ def statements_on(path: Iterable[MessageRecord]) -> list[Statement]:
         version = version_of(record)
         statement = found.setdefault(version.key, Statement(version.key, version.topic))
         statement.versions.append(version)
-    return list(found.values())
+    for statement in found.values():
+        statement.versions.sort(key=lambda v: v.number)
+    return sorted(found.values(), key=_key_order)
+
+
+def _key_order(statement: Statement) -> tuple[int, str]:
+    """``S2`` before ``S10`` (parallel calls are recorded in the order they finish)."""
+    digits = statement.key[1:]
+    return (int(digits) if digits.isdigit() else 1 << 30, statement.key)
 
 
 def agreed_mark(

@@ -173,3 +173,20 @@ def test_agreed_is_the_newest_version_every_participant_agreed_with(
     assert mark is not None
     assert mark.number == max(agreeing)
     assert mark.at == max(a.answered_at for a in answers if a.record_id == mark.record_id)
+
+
+async def test_statements_proposed_in_later_turns_take_the_next_key(
+    store: Any, space: Conversation, runtime: AgentRuntime, fake_openai: Any, openai_model: Any
+) -> None:
+    model = openai_model()
+    for turn, topic in enumerate(("budget", "holiday", "debt")):
+        fake_openai.script(
+            Reply(tool_calls=[
+                ToolCall("propose_statement", {"topic": topic, "text": f"On {topic}."}, id=f"a{turn}"),
+                ToolCall("propose_statement", {"topic": f"{topic} 2", "text": "More."}, id=f"b{turn}"),
+            ]),
+            Reply("Proposed."),
+        )  # fmt: skip
+        await say(runtime, store, space, model, UserMessageEvent(sender="Alex", content="Go"))
+    keys = [s.key for s in statement_board(store, space.id, None)]
+    assert keys == ["S1", "S2", "S3", "S4", "S5", "S6"]

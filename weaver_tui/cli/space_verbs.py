@@ -4,6 +4,7 @@
 serves until Ctrl+C, answering the seats' messages in this process (it has the model);
 ``space close --conversation ID`` revokes the space's links; ``space join URL`` takes a seat
 in a terminal on any machine that reaches the host (:mod:`weaver_tui.cli.space_join`);
+``space demo`` plays the couple's demo in the terminal (:mod:`weaver_tui.cli.space_demo`);
 ``space record --conversation ID [--participant NAME] [--output FILE]`` writes what was
 agreed as Markdown (a participant's own copy adds their private exchange);
 ``space seat`` is the app a
@@ -69,6 +70,7 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
         "this process's command line once read, but other users of this machine can read it "
         "while Python starts",
     )
+    actions.add_parser("demo", help="play the couple's mediator demo here, turn by turn")
     record = actions.add_parser("record", help="write what was agreed, as Markdown")
     record.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
     record.add_argument("--participant", help="their own copy: adds their private exchange")
@@ -102,6 +104,10 @@ def run_space_verb(args: argparse.Namespace, services: Services | None) -> int:
         return close_space(services, args.space_conversation)
     if args.space_action == "record":
         return write_record(services, args)
+    if args.space_action == "demo":
+        from weaver_tui.cli.space_demo import play
+
+        return play(services, sys.stdout)
     return open_space(services, args)
 
 

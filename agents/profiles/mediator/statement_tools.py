@@ -42,7 +42,9 @@ TOPIC_CHARS = 80
 def _proposed_this_turn(runtime: ToolRuntime[Any]) -> int:
     """Statements proposed earlier in this turn (done, or called before this one in the same
     answer): they have keys already."""
-    messages = (getattr(runtime, "state", None) or {}).get("messages", [])
+    messages = list((getattr(runtime, "state", None) or {}).get("messages", []))
+    humans = [i for i, m in enumerate(messages) if getattr(m, "type", "") == "human"]
+    messages = messages[humans[-1] + 1 :] if humans else messages  # this turn's only
     done = sum(
         1
         for m in messages
