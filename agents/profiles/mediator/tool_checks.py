@@ -29,9 +29,10 @@ from agents.shared_space.space import (
     same_name,
     view_for,
 )
+from agents.shared_space.statements import answer_book
 from storage.models import MessageRecord
 from storage.seats import SeatBook
-from storage.store import NotFoundError
+from storage.store import NotFoundError, StorageError
 
 logger = logging.getLogger(__name__)
 
@@ -96,10 +97,43 @@ def delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: s
 
 def held(text: str, runtime: ToolRuntime[Any], to: str) -> list[str]:
     """Whose private words ``text`` would show to ``to`` (alone or with what ``to`` already
-    read from the mediator)."""
+    read from the mediator): their private messages, and the critiques they wrote at their
+    seats and have not shared."""
     path = branch(runtime)
     before = delivered_before(runtime, path, to)
-    return held_for(text, path, before=before, reader=None if to == SHARED else to)
+    private = [*path, *critiques_as_records(runtime.context)]
+    return held_for(text, private, before=before, reader=None if to == SHARED else to)
+
+
+def critiques_as_records(context: TurnContext) -> list[MessageRecord]:
+    """Each unshared critique of the space as a private message of its author (what the guard
+    compares a post with)."""
+    book = answer_book(context.store)
+    if book is None:
+        return []
+    try:
+        people = context.participants or DEFAULT_PARTICIPANTS
+        answers = book.answers(context.conversation_id, None, len(people))
+    except StorageError as exc:
+        logger.warning("critiques not read", extra={"error": str(exc)})
+        return []
+    finally:
+        book.close()
+    return [
+        MessageRecord(
+            id=f"critique:{a.record_id}:{a.participant}",
+            conversation_id=context.conversation_id,
+            role="user",
+            content=a.critique or "",
+            parent_id=None,
+            depth=0,
+            version=1,
+            created_at=a.answered_at,
+            meta={"sender": a.participant, "visibility": a.participant},
+        )
+        for a in answers
+        if a.critique and not a.shared
+    ]
 
 
 def checked_content(content: str) -> str:
