@@ -7,6 +7,10 @@ that participant's own seat answers it (:meth:`ConsentBook.answer`): ``allow``, 
 (with the words they would have posted instead) or ``refuse``. The answer is their act, not
 data: export does not write these rows and import does not read them.
 
+A request whose turn was abandoned (someone spoke after the pause, which ends it) is
+withdrawn by the host (:meth:`ConsentBook.withdraw_before`): no seat shows it any more and it
+can no longer be answered.
+
 Who may read a request is decided in the query: its participant, and the facilitator
 (viewer ``None``); never another participant, since the words may draw on private ones.
 """
@@ -101,7 +105,8 @@ class ConsentBook:
         with self._db.write() as conn:
             cursor = conn.execute(
                 "UPDATE consent_requests SET decision = ?, edited = ?, answered_at = ?"
-                " WHERE call_id = ? AND lower(participant) = ? AND decision IS NULL",
+                " WHERE call_id = ? AND lower(participant) = ? AND decision IS NULL"
+                " AND withdrawn_at IS NULL",
                 (decision, edited.strip() if decision == "edit" else "", _now(), call_id,
                  viewer_key(participant)),
             )  # fmt: skip
@@ -122,10 +127,22 @@ class ConsentBook:
         name), or all of them (``None``: the facilitator)."""
         sql = (
             f"SELECT {_COLUMNS} FROM consent_requests WHERE conversation_id = :conversation"
-            " AND decision IS NULL AND (:viewer IS NULL OR lower(participant) = :viewer)"
+            " AND decision IS NULL AND withdrawn_at IS NULL"
+            " AND (:viewer IS NULL OR lower(participant) = :viewer)"
             " ORDER BY asked_at, participant"
         )
         key = None if viewer is None else viewer_key(viewer)
         with self._db.read() as conn:
             rows = conn.execute(sql, {"conversation": conversation_id, "viewer": key}).fetchall()
         return [_request(row) for row in rows]
+
+    def withdraw_before(self, conversation_id: str, before: datetime) -> int:
+        """Withdraw the unanswered requests of the space asked before ``before`` (their turn
+        was abandoned: someone spoke since); returns how many."""
+        with self._db.write() as conn:
+            cursor = conn.execute(
+                "UPDATE consent_requests SET withdrawn_at = ? WHERE conversation_id = ?"
+                " AND decision IS NULL AND withdrawn_at IS NULL AND asked_at < ?",
+                (_now(), conversation_id, before.isoformat()),
+            )
+            return cursor.rowcount

@@ -170,6 +170,7 @@ CREATE TABLE IF NOT EXISTS consent_requests (
     edited          TEXT NOT NULL DEFAULT '',
     asked_at        TEXT NOT NULL,
     answered_at     TEXT,
+    withdrawn_at    TEXT,
     PRIMARY KEY (call_id, participant)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS consent_requests_by_conversation

@@ -28,7 +28,7 @@ from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import MessageStored, RunError
 from agents.runtime.user_message import NewMessage
-from agents.shared_space.consent import all_answered, pending_consent
+from agents.shared_space.consent import all_answered, pending_consent, withdraw_abandoned
 from agents.shared_space.events import SHARED, UserMessageEvent
 from storage.change_signal import StoreChanges
 from storage.seats import QueuedMessage, SeatBook
@@ -80,6 +80,7 @@ class SeatQueueRunner:
         is still awaited (nothing else of the space may run)."""
         pending = pending_consent(self._runtime.store, self._conversation_id)
         if pending is None:
+            withdraw_abandoned(self._runtime.store, self._conversation_id)
             return True
         if not all_answered(self._runtime.store, pending.call_id):
             return False

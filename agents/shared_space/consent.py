@@ -18,7 +18,9 @@ only a participant's own seat writes, never from the value the turn is resumed w
   posted, and the mediator is told to ask them first.
 
 The host's runner (:class:`agents.runtime.seat_queue.SeatQueueRunner`) resumes the paused
-turn once every answer is in, and takes no other message of the space while it waits.
+turn once every answer is in, and takes no other message of the space while it waits. A
+message sent after the pause some other way (the host's own chat) abandons it, as it abandons
+any pause; the runner then withdraws its requests (:func:`withdraw_abandoned`).
 """
 
 from __future__ import annotations
@@ -67,6 +69,22 @@ def pending_consent(store: ConversationStore, conversation_id: str) -> PendingCo
     """The consent the space's active branch is paused on, else ``None``."""
     found = pending_at_leaf(store, conversation_id, None, consent_of)
     return PendingConsent(*found) if found is not None else None
+
+
+def withdraw_abandoned(store: ConversationStore, conversation_id: str) -> int:
+    """With no turn of the space paused for consent, withdraw the requests asked before its
+    newest user message (that message abandoned their pause); returns how many."""
+    if _path_of(store) is None or pending_consent(store, conversation_id) is not None:
+        return 0
+    leaf = store.active_leaf(conversation_id)
+    users = [r for r in store.path_to_root(leaf.id) if r.role == "user"] if leaf else []
+    if not users:
+        return 0
+    book = ConsentBook(_path_of(store))
+    try:
+        return book.withdraw_before(conversation_id, users[-1].created_at)
+    finally:
+        book.close()
 
 
 def _path_of(store: ConversationStore) -> Any:

@@ -24,7 +24,7 @@ from agents.runtime.seat_queue import SeatQueueRunner
 from agents.shared_space.consent import ConsentDenied, _decided, pending_consent
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import shared_channel
-from storage.consents import DECISIONS, ConsentBook, ConsentRequest, Decision
+from storage.consents import DECISIONS, ConsentBook, ConsentRefused, ConsentRequest, Decision
 from storage.models import Conversation
 from storage.seats import SeatBook
 from tests.support.fake_openai import Reply, ToolCall
@@ -198,3 +198,33 @@ def test_words_are_posted_only_as_every_participant_asked_allowed_them(
         assert posted == answers[0][1]
     else:
         assert posted == POST
+
+
+async def test_a_pause_abandoned_by_a_later_message_withdraws_its_question(
+    store: Any,
+    space: Conversation,
+    runtime: AgentRuntime,
+    seats: SeatBook,
+    fake_openai: Any,
+    openai_model: Any,
+) -> None:
+    runner = SeatQueueRunner(runtime, seats, space.id, openai_model())
+    await _sam_tells_a_secret_then_the_mediator_posts(
+        fake_openai, runner, seats, space, draws_on=["Sam"]
+    )
+    fake_openai.script(Reply("Hello Alex."))
+    leaf = store.active_leaf(space.id)
+    later = store.add_message(space.id, "user", "Never mind.", leaf.id, meta={"sender": "Alex"})
+    async for _ in runtime.run_turn(
+        conversation_id=space.id, user_message_id=later.id, model=openai_model()
+    ):
+        pass
+    await runner.answer_waiting()
+    book = _consents(store)
+    try:
+        assert book.waiting(space.id, "Sam") == []  # no seat shows it any more
+        (asked,) = book.for_call("c")
+        with pytest.raises(ConsentRefused, match="answered already or is not yours"):
+            book.answer(asked.call_id, "Sam", "allow")
+    finally:
+        book.close()
