@@ -27,6 +27,8 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   privately, the question shows above everything (:mod:`agents.shared_space.consent`): the
   words, and F5 allows them, F6 posts the composer's words instead, F7 refuses. While it
   waits, F5-F7 answer it, not the statement; nothing is posted until they answer.
+- F4 shows this participant's own copy of the record (what was agreed, what is open, their
+  own private exchange and answers: :mod:`weaver_tui.seat_record_screen`).
 """
 
 from __future__ import annotations
@@ -148,6 +150,7 @@ class SeatApp(App[None]):
         Binding("f6", "answer('partly')", "Partly/edit", priority=True),
         Binding("f7", "answer('disagree')", "Disagree/refuse", priority=True),
         Binding("f9", "share_answer", "Share my answer", priority=True),
+        Binding("f4", "show_record", "My record", priority=True),
         Binding("pageup", "scroll_lines(-1)", "Scroll up", priority=True),
         Binding("pagedown", "scroll_lines(1)", "Scroll down", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -278,6 +281,19 @@ class SeatApp(App[None]):
         said = {"allow": "allowed", "edit": "gave your own words", "refuse": "refused"}
         self.notify(f"You {said[decision]}; the mediator is told.")
         self.refresh_lines()
+
+    def action_show_record(self) -> None:
+        from agents.shared_space.record import space_record
+        from weaver_tui.seat_record_screen import SeatRecordScreen
+
+        if len(self.screen_stack) > 1:
+            return
+        try:
+            text = space_record(self.store, self.conversation_id, self.participant)
+        except (StorageError, ValueError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.push_screen(SeatRecordScreen(text))
 
     def action_share_answer(self) -> None:
         """Show this participant's answer to the current statement to everyone."""

@@ -16,6 +16,7 @@ from storage.sqlite_store import SqliteConversationStore
 from storage.statement_answers import AnswerBook
 from tests.ui_profiles.conftest import SIZE, PanelHost
 from weaver_tui.seat_app import SeatApp
+from weaver_tui.seat_record_screen import SeatRecordScreen
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.statement_box import StatementBox
 
@@ -147,3 +148,26 @@ async def test_a_seat_never_sees_another_participant_s_critique_until_they_share
         assert "secret critique of Alex" not in _box(kim)
         assert "secret critique of Sam" not in _box(kim)
         assert "secret critique of Kim" in _box(kim)
+
+
+async def test_f4_shows_the_participant_s_own_record_and_nobody_else_s_private_words(
+    store: SqliteConversationStore,
+) -> None:
+    space = new_space(store, ("Alex", "Sam"))
+    said = store.add_message(space.id, "user", "Alex's private worry", None,
+                             meta={"sender": "Alex", "visibility": "Alex"})  # fmt: skip
+    store.add_message(space.id, "user", "Sam's private worry", said.id,
+                      meta={"sender": "Sam", "visibility": "Sam"})  # fmt: skip
+    sam = SeatApp(store.path, space.id, "Sam")
+    async with sam.run_test(size=(120, 40)) as pilot:
+        await _until(pilot, lambda: sam.drawn)
+        await pilot.press("f4")
+        await _until(pilot, lambda: len(sam.screen_stack) == 2)
+        screen = sam.screen
+        assert isinstance(screen, SeatRecordScreen)
+        record = screen.markdown
+        assert "(Sam's copy)" in record
+        assert "Sam's private worry" in record
+        assert "Alex's private worry" not in record
+        await pilot.press("escape")
+        await _until(pilot, lambda: len(sam.screen_stack) == 1)
