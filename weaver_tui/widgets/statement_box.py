@@ -37,7 +37,8 @@ def same_name(a: str, b: str) -> bool:
 
 def answers_line(statement: Statement, participants: Sequence[str], viewer: str | None) -> Text:
     """Who has answered the newest version (and, where the viewer may read it, what)."""
-    text = Text("Answers: ", style="bold")
+    latest = statement.latest
+    text = Text(f"Answers to {statement.key} v{latest.number}: ", style="bold")
     answers = statement.answers.get(statement.latest.record_id, [])
     for index, name in enumerate(participants):
         found = next((a for a in answers if same_name(a.participant, name)), None)
@@ -100,7 +101,8 @@ def statements_renderable(
         table.add_row(
             *(Text(printable(v.text), style="" if v is current.latest else "dim") for v in shown)
         )
-        parts += [table, answers_line(current, participants, viewer)]
+        # who has answered first: a box cut short by a small terminal still shows it
+        parts += [answers_line(current, participants, viewer), table]
     for statement in statements:
         if statement.agreed is not None:
             at = statement.agreed.at.astimezone().strftime("%Y-%m-%d %H:%M")
@@ -116,7 +118,7 @@ class StatementBox(Static):
     """The statements of one space for one viewer (``None``: the facilitator's panel)."""
 
     DEFAULT_CSS = """
-    StatementBox { height: auto; max-height: 16; padding: 0 1; }
+    StatementBox { height: auto; max-height: 40vh; padding: 0 1; }
     StatementBox.-empty { display: none; }
     """
 
