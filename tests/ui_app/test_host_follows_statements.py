@@ -6,9 +6,11 @@ each of them)."""
 from __future__ import annotations
 
 from storage.consents import ConsentBook
+from storage.seats import SeatBook
 from storage.sqlite_store import SqliteConversationStore
 from storage.statement_answers import AnswerBook
-from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, wait_until
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, wait_until
 from tests.ui_app.test_host_follows_space import mediator_space
 from tests.ui_app.test_keymap_and_palette import palette_run
 from weaver_tui.screens.chat.screen import ChatScreen
@@ -90,3 +92,33 @@ async def test_the_palette_writes_the_space_record(services: Services) -> None:
         text = written.read_text(encoding="utf-8")
         assert text.startswith("# Record: Budget")
         assert "Nothing agreed yet." in text
+
+
+async def test_the_host_s_own_turn_waits_for_consent_and_the_panel_says_so(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    """The host sends as Alex; the mediator's post draws on Sam's private words and Sam has a
+    seat: the turn pauses, nothing is posted, and the panel shows what waits for Sam."""
+    services = remote_services
+    conversation_id = mediator_space(services)
+    seats = SeatBook(services.store.path)
+    try:
+        seats.open_seats(conversation_id, ["Alex", "Sam"])
+    finally:
+        seats.close()
+    post = "Sam wants us to plan for an old debt."
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("post_to_shared", {"content": post, "draws_on": ["Sam"]}, id="c")]),
+    )  # fmt: skip
+    app = new_app(services, conversation_id=conversation_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        screen = chat(app)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await send(pilot, "How are we doing?")
+        await wait_until(pilot, lambda: post in consent(screen))
+        assert post not in "\n".join(item.content for item in screen.messages.items)
+        assert not any(
+            r.meta.get("delivered_content") == post
+            for r in services.store.list_messages(conversation_id)
+        )
