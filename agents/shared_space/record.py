@@ -2,7 +2,7 @@
 
 The shared record (``participant=None``) is what every participant may read: the agreed
 statements with each version and who endorsed the agreed one when, the statements still
-open with who has answered, and the dates. A participant's own copy adds their own private
+open with who has answered, the agenda's topics with their states, and the dates. A participant's own copy adds their own private
 exchange with the mediator and their own answers, read through the store's viewer filter as
 their seat reads them, so nothing another person said privately (nor their critiques) can
 reach it.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from agents.shared_space.agenda import agenda_for
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import MEDIATOR, canonical_participant, participants_of, same_name
 from agents.shared_space.statements import Statement, statement_board
@@ -101,6 +102,11 @@ def space_record(
     lines += ["## Open", ""]
     lines += [_open(s, people) for s in still_open] or ["No statement is open."]
     lines.append("")
+    agenda = agenda_for(store, conversation_id, name or "shared", board)
+    if agenda:
+        lines += ["## Agenda", ""]
+        lines += [f"- {printable(item.topic)}: {item.state}" for item in agenda]
+        lines.append("")
     if name is not None:
         lines += _own_copy(store, conversation_id, name, board)
     return "\n".join(lines).rstrip() + "\n"

@@ -49,6 +49,9 @@ def session(
                                  meta={"visibility": name}).id  # fmt: skip
     v1 = _statement(store, space, leaf, 1, "We save 500.")
     v2 = _statement(store, space, v1, 2, "We save 400 and 100 for the trip.", v1)
+    store.add_message(space, "tool", "Agenda set.", v2,
+                      meta={"name": "set_agenda", "kind": "agenda", "visibility": "shared",
+                            "topics": ["monthly budget", "holiday"]})  # fmt: skip
     book = AnswerBook(store.path)
     try:
         for name in PEOPLE:
@@ -74,6 +77,7 @@ def test_the_record_lists_what_was_agreed_with_versions_and_endorsements(
     assert "- v1 (" in shared
     assert "We save 500." in shared
     assert "No statement is open." in shared
+    assert "- monthly budget: agreed\n- holiday: open" in shared
     assert "My hidden debt." not in shared
     assert "The trip matters." not in shared
     sams = space_record(store, space, "sam")
