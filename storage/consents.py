@@ -90,8 +90,11 @@ class ConsentBook:
         with self._db.write() as conn:
             conn.executemany(
                 "INSERT OR IGNORE INTO consent_requests (call_id, conversation_id, participant,"
-                " tool, text, asked_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(call_id, conversation_id, name, tool, text, _now()) for name in participants],
+                " participant_key, tool, text, asked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (call_id, conversation_id, name, viewer_key(name), tool, text, _now())
+                    for name in participants
+                ],
             )
 
     def answer(self, call_id: str, participant: str, decision: str, edited: str = "") -> None:
@@ -105,7 +108,7 @@ class ConsentBook:
         with self._db.write() as conn:
             cursor = conn.execute(
                 "UPDATE consent_requests SET decision = ?, edited = ?, answered_at = ?"
-                " WHERE call_id = ? AND lower(participant) = ? AND decision IS NULL"
+                " WHERE call_id = ? AND participant_key = ? AND decision IS NULL"
                 " AND withdrawn_at IS NULL",
                 (decision, edited.strip() if decision == "edit" else "", _now(), call_id,
                  viewer_key(participant)),
@@ -128,7 +131,7 @@ class ConsentBook:
         sql = (
             f"SELECT {_COLUMNS} FROM consent_requests WHERE conversation_id = :conversation"
             " AND decision IS NULL AND withdrawn_at IS NULL"
-            " AND (:viewer IS NULL OR lower(participant) = :viewer)"
+            " AND (:viewer IS NULL OR participant_key = :viewer)"
             " ORDER BY asked_at, participant"
         )
         key = None if viewer is None else viewer_key(viewer)

@@ -147,11 +147,12 @@ CREATE TABLE IF NOT EXISTS statement_answers (
     record_id       TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
     conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
     participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
     answer          TEXT NOT NULL CHECK (answer IN ('agree', 'partly', 'disagree')),
     critique        TEXT NOT NULL DEFAULT '',
     shared          INTEGER NOT NULL DEFAULT 0,
     answered_at     TEXT NOT NULL,
-    PRIMARY KEY (record_id, participant)
+    PRIMARY KEY (record_id, participant_key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS statement_answers_by_conversation
     ON statement_answers (conversation_id);
@@ -164,6 +165,7 @@ CREATE TABLE IF NOT EXISTS consent_requests (
     call_id         TEXT NOT NULL,
     conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
     participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
     tool            TEXT NOT NULL,
     text            TEXT NOT NULL,
     decision        TEXT CHECK (decision IN ('allow', 'edit', 'refuse')),
@@ -171,7 +173,7 @@ CREATE TABLE IF NOT EXISTS consent_requests (
     asked_at        TEXT NOT NULL,
     answered_at     TEXT,
     withdrawn_at    TEXT,
-    PRIMARY KEY (call_id, participant)
+    PRIMARY KEY (call_id, participant_key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
     ON consent_requests (conversation_id);

@@ -8,7 +8,9 @@ data. Nothing the model writes, nothing relayed and nothing imported creates one
 not write these rows, import does not read them), so "agreed" (every participant agrees with
 a version) can only come from the participants themselves.
 
-Who may read what is decided in the query (:meth:`AnswerBook.answers`), never by the caller:
+Who may read what is decided in the query (:meth:`AnswerBook.answers`), never by the caller
+(names compare by :func:`storage.audience.viewer_key`, kept beside each name, so a name in any
+script compares as Python folds it, not as SQLite's ASCII-only ``lower`` would):
 
 - that a participant has answered a version is everyone's to see;
 - the answer itself (agree / partly / disagree) is its author's until every participant has
@@ -60,9 +62,9 @@ def _now() -> str:
 _ALL = "(SELECT count(*) FROM statement_answers b WHERE b.record_id = a.record_id) >= :everyone"
 _SELECT = f"""
 SELECT a.record_id, a.participant,
-       CASE WHEN :viewer IS NULL OR lower(a.participant) = :viewer OR a.shared OR {_ALL}
+       CASE WHEN :viewer IS NULL OR a.participant_key = :viewer OR a.shared OR {_ALL}
             THEN a.answer END,
-       CASE WHEN :viewer IS NULL OR lower(a.participant) = :viewer OR a.shared
+       CASE WHEN :viewer IS NULL OR a.participant_key = :viewer OR a.shared
             THEN a.critique END,
        a.shared, a.answered_at
 FROM statement_answers a WHERE a.conversation_id = :conversation
@@ -125,10 +127,11 @@ class AnswerBook:
                 raise AnswerRefused(f"{participant!r} is not a participant of this space.")
             conn.execute(
                 "INSERT OR REPLACE INTO statement_answers (record_id, conversation_id,"
-                " participant, answer, critique, shared, answered_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (record_id, conversation_id, participant, answer, critique, int(shared), _now()),
-            )
+                " participant, participant_key, answer, critique, shared, answered_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (record_id, conversation_id, participant, viewer_key(participant), answer,
+                 critique, int(shared), _now()),
+            )  # fmt: skip
 
     def share(self, record_id: str, participant: str) -> bool:
         """``participant`` shows their answer to ``record_id`` (and its critique) to everyone;
@@ -136,7 +139,7 @@ class AnswerBook:
         with self._db.write() as conn:
             cursor = conn.execute(
                 "UPDATE statement_answers SET shared = 1 WHERE record_id = ?"
-                " AND lower(participant) = ?",
+                " AND participant_key = ?",
                 (record_id, viewer_key(participant)),
             )
             return cursor.rowcount > 0
