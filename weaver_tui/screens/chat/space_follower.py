@@ -112,7 +112,9 @@ class SpaceFollower:
             conversation_id = state.conversation.id
             board = statement_board(state.store, conversation_id, "shared", state.leaf_id)
             self._statements_seen = board
-            self._agenda_seen = agenda_for(state.store, conversation_id, "shared", board)
+            self._agenda_seen = agenda_for(
+                state.store, conversation_id, "shared", board, state.leaf_id
+            )
             shares = shares_for(state.store, conversation_id, state.leaf_id)
             written = any(shares.values())
             self._meter_seen = meter_line(shares, current_open(board)) if written else None
