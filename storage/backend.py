@@ -82,6 +82,13 @@ def configured_url() -> str | None:
     return url if is_postgres_url(url) else None
 
 
+def sqlite_file(where: Where) -> Path | None:
+    """The SQLite file of ``where``; ``None`` on a PostgreSQL server. For what only the file
+    keeps so far (a shared space's statement answers and consent requests): on a server a
+    space's statements cannot be answered and nothing private is posted (said as such)."""
+    return None if _url(where) else _path(where)
+
+
 def open_store(where: Where) -> AnyStore:
     """The conversation store (its tables created or migrated)."""
     if url := _url(where):

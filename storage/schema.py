@@ -142,7 +142,46 @@ CREATE INDEX IF NOT EXISTS accepted_patches_by_conversation ON accepted_patches 
 """The patches the user accepted here (see :mod:`storage.accepted_patches`): what undo and
 redo may write back. Export does not carry them and import does not create them."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]
+SCHEMA_V5 = """
+CREATE TABLE IF NOT EXISTS statement_answers (
+    record_id       TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
+    answer          TEXT NOT NULL CHECK (answer IN ('agree', 'partly', 'disagree')),
+    critique        TEXT NOT NULL DEFAULT '',
+    shared          INTEGER NOT NULL DEFAULT 0,
+    answered_at     TEXT NOT NULL,
+    PRIMARY KEY (record_id, participant_key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS statement_answers_by_conversation
+    ON statement_answers (conversation_id);
+"""
+"""Each participant's answer to a statement of a shared space, given at their own seat (see
+:mod:`storage.statement_answers`). Export does not carry them and import does not create them."""
+
+SCHEMA_V6 = """
+CREATE TABLE IF NOT EXISTS consent_requests (
+    call_id         TEXT NOT NULL,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
+    tool            TEXT NOT NULL,
+    text            TEXT NOT NULL,
+    decision        TEXT CHECK (decision IN ('allow', 'edit', 'refuse')),
+    edited          TEXT NOT NULL DEFAULT '',
+    asked_at        TEXT NOT NULL,
+    answered_at     TEXT,
+    withdrawn_at    TEXT,
+    PRIMARY KEY (call_id, participant_key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
+    ON consent_requests (conversation_id);
+"""
+"""A participant's consent, asked before the mediator shares what draws on their private words
+(see :mod:`storage.consents`). Export does not carry them and import does not create them."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)
@@ -155,6 +194,8 @@ OUR_TABLES = {
     "space_seats",
     "seat_messages",
     "accepted_patches",
+    "statement_answers",
+    "consent_requests",
 }
 """Views are not tables: ``messages_searchable`` needs no entry."""
 

@@ -512,6 +512,13 @@ PROFILE_KEYS: tuple[KeyAction, ...] = (
         "chat",
         "close_space",
     ),
+    KeyAction(
+        "Write space record",
+        "Mediator: write what was agreed as Markdown (from one participant's view: their own copy)",
+        None,
+        "chat",
+        "write_space_record",
+    ),
 )
 """Chat-screen keys of the profile panels and traits (speakers, patch review, demo, seats)."""
 

@@ -17,6 +17,18 @@ what it can do is what it has, so there is nothing to switch speaker or view wit
   The message waits in the store's seat queue (:class:`storage.seats.SeatBook`) until the
   host's runner stores and answers it, and shows as waiting until then. The seat holds no key
   and runs no model: closing it mid-reply loses nothing.
+- The space's statements show above the composer (:class:`~weaver_tui.widgets.statement_box.
+  StatementBox`), read for this participant. F5, F6 and F7 answer the current one (agree,
+  partly, disagree), with what is in the composer as the critique; F9 shows this participant's
+  answer and critique to everyone. An answer is written here, at the participant's own seat,
+  into the store's answer book (:class:`storage.statement_answers.AnswerBook`): the one place
+  an answer comes from.
+- When the mediator would post something that draws on what this participant told it
+  privately, the question shows above everything (:mod:`agents.shared_space.consent`): the
+  words, and F5 allows them, F6 posts the composer's words instead, F7 refuses. While it
+  waits, F5-F7 answer it, not the statement; nothing is posted until they answer.
+- F4 shows this participant's own copy of the record (what was agreed, what is open, their
+  own private exchange and answers: :mod:`weaver_tui.seat_record_screen`).
 """
 
 from __future__ import annotations
@@ -33,13 +45,18 @@ from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, Static
 
+from agents.shared_space.agenda import agenda_for
 from agents.shared_space.seat_view import seat_lines
 from agents.shared_space.space import SpaceMessage
+from agents.shared_space.statements import Statement, current_open, read_board
 from storage.backend import Where, open_changes, open_seat_book, open_store
+from storage.consents import ConsentRequest
 from storage.printable import printable
 from storage.seats import QueuedMessage
+from storage.space_books import open_answer_book, open_consent_book
 from storage.store import StorageError
 from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
+from weaver_tui.widgets.statement_box import StatementBox
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +68,9 @@ def audience_words(shared: bool) -> str:
 def line_header(line: SpaceMessage, participant: str) -> Text:
     """Who wrote a line of the seat's view, and to whom."""
     author = "You" if line.author == participant else line.author
-    if line.visibility == "shared":
+    if line.statement:
+        to = f"statement {line.statement}, to everyone: F5 agree, F6 partly, F7 disagree"
+    elif line.visibility == "shared":
         to = "to everyone"
     elif line.kind == "delivered":
         to = "to you, privately"
@@ -84,6 +103,19 @@ def welcome_text(participant: str, others: list[str]) -> str:
     )
 
 
+def consent_text(asked: ConsentRequest) -> Text:
+    """The question of a post that draws on this participant's private words."""
+    text = Text("The mediator would post this to everyone; ", style="bold")
+    text.append("it uses what you told the mediator privately:", style="bold")
+    text.append("\n" + printable(asked.text) + "\n", style="italic")
+    text.append(
+        "F5 allow · F6 post the words in your composer instead · F7 refuse "
+        "(nothing is posted until you answer)",
+        style="dim",
+    )
+    return text
+
+
 def waiting_text(queued: QueuedMessage) -> Text:
     text = Text()
     if queued.status == "failed":
@@ -106,10 +138,17 @@ class SeatApp(App[None]):
     #lines > Static { margin-bottom: 1; }
     .waiting { color: $text-muted; }
     #audience { height: 1; padding: 0 1; background: $panel; }
+    #consent { height: auto; max-height: 12; padding: 0 1; border: round $warning; }
+    #consent.-empty { display: none; }
     """
     ENABLE_COMMAND_PALETTE = False  # no command to reach: the seat is what it shows
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f8", "toggle_audience", "Audience", priority=True),
+        Binding("f5", "answer('agree')", "Agree/allow", priority=True),
+        Binding("f6", "answer('partly')", "Partly/edit", priority=True),
+        Binding("f7", "answer('disagree')", "Disagree/refuse", priority=True),
+        Binding("f9", "share_answer", "Share my answer", priority=True),
+        Binding("f4", "show_record", "My record", priority=True),
         Binding("pageup", "scroll_lines(-1)", "Scroll up", priority=True),
         Binding("pagedown", "scroll_lines(1)", "Scroll down", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -128,6 +167,12 @@ class SeatApp(App[None]):
         self.max_bytes = max_bytes
         self.store = open_store(db_path)
         self.seats = open_seat_book(db_path)
+        self.answers = open_answer_book(db_path)
+        self.consents = open_consent_book(db_path)
+        self.asked: list[ConsentRequest] = []
+        """Consent this participant has still to give or refuse (last read)."""
+        self.statements: list[Statement] = []
+        """The space's statements as this participant may read them (last read)."""
         self.changes = open_changes(db_path, conversation_id)
         self.conversation_id = conversation_id
         self.participant = participant
@@ -140,6 +185,8 @@ class SeatApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
+        yield Static(id="consent", classes="-empty")
+        yield StatementBox(id="statements")
         yield Static(id="audience")
         yield SeatComposer(
             self.max_bytes, placeholder="Write to the space; Enter sends", id="composer"
@@ -186,6 +233,82 @@ class SeatApp(App[None]):
         event.input.value = ""
         self.refresh_lines()
 
+    def action_answer(self, value: str) -> None:
+        """Answer the consent question waiting here, else the current statement's newest
+        version; the composer's text is the critique (or the words allowed instead)."""
+        if self.asked:
+            self._consent({"agree": "allow", "partly": "edit"}.get(value, "refuse"))
+            return
+        statement = current_open(self.statements)
+        if statement is None:
+            self.notify("There is no statement to answer yet.", severity="warning")
+            return
+        composer = self.query_one("#composer", Input)
+        try:
+            critique = seat_message(composer.value, self.max_bytes)
+            self.answers.answer(
+                self.conversation_id,
+                statement.latest.record_id,
+                self.participant,
+                value,
+                critique,
+            )
+        except (MessageTooLarge, StorageError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        composer.value = ""
+        noted = " with your critique (only you and the mediator read it; F9 shares it)"
+        self.notify(
+            f"Your answer to {statement.key} v{statement.latest.number}: {value}"
+            + (noted if critique else "")
+            + "."
+        )
+        self.refresh_lines()
+
+    def _consent(self, decision: str) -> None:
+        asked = self.asked[0]
+        composer = self.query_one("#composer", Input)
+        try:
+            words = seat_message(composer.value, self.max_bytes) if decision == "edit" else ""
+            self.consents.answer(asked.call_id, self.participant, decision, words)
+        except (MessageTooLarge, StorageError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if decision == "edit":
+            composer.value = ""
+        said = {"allow": "allowed", "edit": "gave your own words", "refuse": "refused"}
+        self.notify(f"You {said[decision]}; the mediator is told.")
+        self.refresh_lines()
+
+    def action_show_record(self) -> None:
+        from agents.shared_space.record import space_record
+        from weaver_tui.seat_record_screen import SeatRecordScreen
+
+        if len(self.screen_stack) > 1:
+            return
+        try:
+            text = space_record(self.store, self.conversation_id, self.participant)
+        except (StorageError, ValueError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.push_screen(SeatRecordScreen(text))
+
+    def action_share_answer(self) -> None:
+        """Show this participant's answer to the current statement to everyone."""
+        statement = current_open(self.statements)
+        try:
+            shared = statement is not None and self.answers.share(
+                statement.latest.record_id, self.participant
+            )
+        except StorageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if not shared:
+            self.notify("Answer the statement first (F5, F6 or F7); then F9 shares it.")
+            return
+        self.notify("Everyone can now read your answer and critique.")
+        self.refresh_lines()
+
     @work(exclusive=True, group="changes")
     async def follow_changes(self) -> None:
         """Reload whenever another connection commits to the store."""
@@ -202,11 +325,34 @@ class SeatApp(App[None]):
             logger.warning("the seat could not read the space", extra={"error": str(exc)})
             self.notify(str(exc), severity="error")
             return
+        self._show_consent()
+        self._show_statements()
         texts = [line_text(line, self.participant) for line in lines]
         texts += [waiting_text(q) for q in queued]
         if texts != self.shown or not self.drawn:
             views = [self._rendered(line) for line in lines] + texts[len(lines) :]
             self._render_lines(texts, views, waiting=len(queued))
+
+    def _show_consent(self) -> None:
+        try:
+            self.asked = self.consents.waiting(self.conversation_id, self.participant)
+            box = self.query_one("#consent", Static)
+        except (NoMatches, StorageError):
+            return
+        box.set_class(not self.asked, "-empty")
+        if self.asked:
+            box.update(consent_text(self.asked[0]))
+
+    def _show_statements(self) -> None:
+        self.statements = read_board(self.store, self.conversation_id, self.participant)
+        try:
+            box = self.query_one("#statements", StatementBox)
+            people = self.store.get_conversation(self.conversation_id).meta.get("participants")
+            agenda = agenda_for(self.store, self.conversation_id, self.participant, self.statements)
+        except (NoMatches, StorageError):
+            return
+        names = [str(p) for p in people or ()]
+        box.show_statements(self.statements, names, self.participant, agenda)
 
     def _rendered(self, line: SpaceMessage) -> RenderableType:
         """A line as the app's message view renders a message: its words as Markdown."""
@@ -252,4 +398,6 @@ class SeatApp(App[None]):
     def on_unmount(self) -> None:
         self.changes.close()
         self.seats.close()
+        self.answers.close()
+        self.consents.close()
         self.store.close()

@@ -10,6 +10,10 @@ that stops, loses nothing: on the next start the runner finds the message it was
 and, if its record was stored, leaves it answered (the interrupted reply is marked as such by
 the store), else sends it.
 
+A turn paused for a participant's consent (:mod:`agents.shared_space.consent`) is the space's
+turn still: the runner takes no other message while it waits, and resumes it once every
+participant asked has answered at their seat.
+
 Between messages the runner waits on the store's change signal
 (:class:`storage.change_signal.StoreChanges`): a seat's enqueue is a commit in another process.
 """
@@ -26,6 +30,7 @@ from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import MessageStored, RunError
 from agents.runtime.user_message import NewMessage
+from agents.shared_space.consent import all_answered, pending_consent, withdraw_abandoned
 from agents.shared_space.events import SHARED, UserMessageEvent
 from storage.seats import QueuedMessage
 from storage.turn_locks import TurnBusy
@@ -77,6 +82,8 @@ class SeatQueueRunner:
     async def _answer_in_line(self, stop: asyncio.Event | None) -> int:
         taken = 0
         while stop is None or not stop.is_set():
+            if not await self.settle_consent():
+                break  # a participant has still to answer: the space waits for them
             queued = self._seats.next_in_line(self._conversation_id)
             if queued is None:
                 break
@@ -85,6 +92,26 @@ class SeatQueueRunner:
                 continue
             taken += 1
         return taken
+
+    async def settle_consent(self) -> bool:
+        """Resume the turn paused for consent once every answer is in; ``False`` while one
+        is still awaited (nothing else of the space may run)."""
+        pending = pending_consent(self._runtime.store, self._conversation_id)
+        if pending is None:
+            withdraw_abandoned(self._runtime.store, self._conversation_id)
+            return True
+        if not all_answered(self._runtime.store, pending.call_id):
+            return False
+        async for event in self._runtime.resume_turn(
+            conversation_id=self._conversation_id,
+            record_id=pending.record_id,
+            value={"kind": "consent", "answered": True},
+            model=self._model,
+        ):
+            if isinstance(event, RunError):
+                logger.warning("a consent turn did not resume", extra={"error": event.error.code})
+        # a pause that could not be resumed at all stays; the space waits, not spins
+        return pending_consent(self._runtime.store, self._conversation_id) != pending
 
     async def _answer(self, queued: QueuedMessage) -> bool:
         """Store and answer one message; ``False`` when the space was busy (nothing written)."""

@@ -12,6 +12,9 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 REPLY_PRIVATELY: Final = "reply_privately"
 POST_TO_SHARED: Final = "post_to_shared"
+PROPOSE_STATEMENT: Final = "propose_statement"
+REVISE_STATEMENT: Final = "revise_statement"
+SET_AGENDA: Final = "set_agenda"
 
 
 class ReplyPrivately(BaseModel):

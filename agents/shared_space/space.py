@@ -23,13 +23,20 @@ from typing import Any, Literal
 
 from agents.errors import ConfigError
 from agents.shared_space import DEFAULT_PARTICIPANTS
-from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.shared_space.actions import (
+    POST_TO_SHARED,
+    PROPOSE_STATEMENT,
+    REPLY_PRIVATELY,
+    REVISE_STATEMENT,
+)
 from agents.shared_space.events import SHARED
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 
 MEDIATOR = "Mediator"
-DELIVERY_TOOLS = frozenset({REPLY_PRIVATELY, POST_TO_SHARED})
+DELIVERY_TOOLS = frozenset({REPLY_PRIVATELY, POST_TO_SHARED, PROPOSE_STATEMENT, REVISE_STATEMENT})
+"""The tools whose successful result delivers words to someone (a statement: to everyone)."""
+_TO_EVERYONE = frozenset({POST_TO_SHARED, PROPOSE_STATEMENT, REVISE_STATEMENT})
 _NAME = re.compile(r"^[^\[\]:\n]{1,40}$")
 _RESERVED = {SHARED, "all", "everyone", MEDIATOR.lower()}
 
@@ -44,6 +51,8 @@ class SpaceMessage:
     visibility: str | None
     created_at: datetime
     kind: Literal["said", "delivered", "reply", "internal"]
+    statement: str | None = None
+    """For a statement version: its label (``S1 v2 · monthly budget``)."""
 
     @property
     def is_private(self) -> bool:
@@ -123,9 +132,9 @@ def _delivery(record: MessageRecord, calls: dict[str, dict[str, Any]]) -> tuple[
     if record.role != "tool" or name not in DELIVERY_TOOLS or record.meta.get("error"):
         return None
     args = (calls.get(record.tool_call_id or "") or {}).get("args") or {}
-    content = record.meta.get("delivered_content") or args.get("content")
+    content = record.meta.get("delivered_content") or args.get("content") or args.get("text")
     visibility = record.meta.get("visibility") or (
-        SHARED if name == POST_TO_SHARED else args.get("recipient")
+        SHARED if name in _TO_EVERYONE else args.get("recipient")
     )
     if not content or not visibility:
         return None
@@ -179,8 +188,9 @@ def view_for(records: Sequence[MessageRecord], participant: str | None) -> list[
         elif (delivered := _delivery(record, calls)) is not None:
             delivered_this_turn = True
             line = SpaceMessage(
-                record.id, MEDIATOR, delivered[1], delivered[0], record.created_at, "delivered"
-            )
+                record.id, MEDIATOR, delivered[1], delivered[0], record.created_at, "delivered",
+                statement_label(record),
+            )  # fmt: skip
         elif record.role == "assistant" and record.content.strip() and not record.tool_calls:
             visibility = record.meta.get("visibility")
             kind: Literal["reply", "internal"] = "reply"
@@ -220,6 +230,16 @@ def _in_call_order(records: Sequence[MessageRecord]) -> list[MessageRecord]:
         if record is not None:
             ordered.append(record)
     return ordered
+
+
+def statement_label(record: MessageRecord) -> str | None:
+    """``S1 v2 · monthly budget`` for a statement version's record, else ``None``."""
+    meta = record.meta
+    if meta.get("kind") != "statement" or meta.get("name") not in _TO_EVERYONE:
+        return None
+    topic = str(meta.get("topic") or "")
+    label = f"{meta.get('statement') or 'S?'} v{meta.get('statement_version') or 1}"
+    return f"{label} · {topic}" if topic else label
 
 
 def same_name(a: str | None, b: str | None) -> bool:

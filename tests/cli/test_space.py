@@ -39,12 +39,14 @@ class Space(Served):
         return f"http://{self.address}/?seat={self.seats[name]}"
 
 
-def _open(tmp_path: Path, *options: str) -> Space:
+def _open(tmp_path: Path, *options: str, provider: dict[str, str] | None = None) -> Space:
+    """``space open`` for Alex and Sam on the offline model, or with ``provider``'s variables."""
     port = _free_port()
+    chosen = [] if provider else ["--provider", "offline"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "weaver_tui", "--provider", "offline", "space", "open",
+        [sys.executable, "-m", "weaver_tui", *chosen, "space", "open",
          "--participants", "Alex,Sam", "--port", str(port), *options],
-        cwd=tmp_path, env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
+        cwd=tmp_path, env=isolated_env(tmp_path, **(provider or {})), stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert process.stdout is not None

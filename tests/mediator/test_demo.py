@@ -15,6 +15,7 @@ from agents.providers import ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished, TokenDelta, ToolFinished
 from agents.shared_space.space import participants_of, view_for
+from agents.shared_space.statements import statement_board
 from tests.runtime.helpers import finish_of
 
 
@@ -23,7 +24,8 @@ def test_the_scenario_has_both_partners_and_both_channels() -> None:
     assert {t.sender for t in DEMO_TURNS} == set(DEMO_PARTICIPANTS)
     assert {t.channel for t in DEMO_TURNS} == {"private", "shared"}
     tools = {a.tool for t in DEMO_TURNS for a in t.expected}
-    assert tools == {"reply_privately", "post_to_shared"}
+    assert tools == {"reply_privately", "post_to_shared", "propose_statement", "revise_statement"}
+    assert [a.answer for t in DEMO_TURNS for a in t.answers_after].count("partly") == 1
 
 
 async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn(
@@ -42,6 +44,7 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
     assert len(played) == len(DEMO_TURNS)
     for result in played:
         assert result.error is None
+        assert result.misses == []
         assert tuple(result.actions) == result.turn.expected, (
             f"turn {result.index + 1} ({result.turn.sender}): {result.actions}"
         )
@@ -64,7 +67,15 @@ async def test_demo_on_the_offline_model_takes_the_expected_actions_turn_by_turn
     assert shared_posts
     assert shared_posts == [m for m in sam if m.author == "Mediator" and m.visibility == "shared"]
     assert len(shared_posts) == sum(
-        1 for t in DEMO_TURNS for a in t.expected if a.tool == "post_to_shared"
+        1 for t in DEMO_TURNS for a in t.expected if a.recipient == "shared"
     )
+    # one statement round: proposed, one critique, revised, both agree; then a second proposal
+    first, second = statement_board(store, space.id, "shared")
+    assert [v.number for v in first.versions] == [1, 2]
+    assert first.agreed is not None
+    assert first.agreed.number == 2
+    assert second.agreed is None
+    critique = next(a.critique for t in DEMO_TURNS for a in t.answers_after if a.critique)
+    assert all(critique not in m.content for m in [*alex, *sam] if m.author == "Mediator")
     tool_records = [r for r in path if r.role == "tool" and r.meta.get("name") == "reply_privately"]
     assert all(r.meta.get("visibility") in DEMO_PARTICIPANTS for r in tool_records)

@@ -11,7 +11,13 @@ from agents.profiles.mediator.graph import SYSTEM_PROMPT, space_prompt
 def test_profile_tools_prompt_and_graph() -> None:
     profile = get_profile("mediator")
     assert profile.name == "mediator"
-    assert [t.name for t in profile.make_tools()] == ["reply_privately", "post_to_shared"]
+    assert [t.name for t in profile.make_tools()] == [
+        "reply_privately",
+        "post_to_shared",
+        "propose_statement",
+        "revise_statement",
+        "set_agenda",
+    ]
     assert profile.system_prompt() == SYSTEM_PROMPT
     for principle in ("neutral", "never reveal", "shared decisions"):
         assert principle in SYSTEM_PROMPT

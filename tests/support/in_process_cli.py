@@ -36,8 +36,9 @@ PROCESS_VERBS = frozenset({"serve", "acp", "space"})
 """Verbs whose process matters (a server, a protocol on stdio, seats in child processes)."""
 
 
-PROCESS_FREE_ACTIONS = frozenset({("space", "close")})
-"""Actions of those verbs that only change the data folder (``space close`` revokes links)."""
+PROCESS_FREE_ACTIONS = frozenset({("space", "close"), ("space", "record"), ("space", "demo")})
+"""Actions of those verbs that only change the data folder (``space close`` revokes links,
+``space record`` writes a file, ``space demo`` plays turns in this process)."""
 
 
 def needs_a_process(argv: Sequence[str]) -> bool:

@@ -72,6 +72,11 @@ async def test_the_demo_plays_every_turn_in_the_app(services: Services) -> None:
         assert "Mediator → everyone" in headers
         assert "Mediator → Sam" in headers
         assert not any(i.content.startswith("Delivered ") for i in screen.messages.items)
+        from agents.shared_space.statements import statement_board
+
+        round_played = statement_board(screen.state.store, conversation.id, "shared")[0]
+        assert round_played.agreed is not None  # the same statement round as headless
+        assert round_played.agreed.number == 2
 
 
 async def test_esc_stops_the_demo(services: Services) -> None:

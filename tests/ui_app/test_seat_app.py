@@ -49,7 +49,8 @@ async def test_no_key_or_command_switches_the_seats_speaker_or_view(
         assert app.shared
         await pilot.press(*"to all", "enter")
         book = SeatBook(store.path)
-        try:
+        try:  # the composer's Enter is handled once the app's queue reaches it
+            await _until(pilot, lambda: len(book.queued(space.id)) == 1)
             (queued,) = book.queued(space.id)
         finally:
             book.close()

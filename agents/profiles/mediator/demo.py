@@ -6,6 +6,12 @@ private frustration, a savings plan, a holiday, Sam asking for help to disclose,
 disclosure, and a shared decision. Every turn lists the actions a sensible mediator takes
 (tool and recipient); the offline model is held to them in the tests, and the app plays the
 same scenario from its command palette ("Play mediator demo") with any model.
+
+The demo goes through one statement round: the savings plan becomes a proposed statement, Alex
+answers it "partly" with a critique and Sam agrees (each answer given as that participant, as
+their seat would), the mediator revises it at the next turn, and both agree with the new
+version, which makes it agreed. The demo plays the participants' part: their answers are
+:attr:`DemoTurn.answers_after`, written by the demo as they would be at each seat.
 """
 
 from __future__ import annotations
@@ -18,9 +24,20 @@ from typing import TYPE_CHECKING, Literal
 
 from agents.runtime.events import MessageStored, RunError, RunEvent, ToolFinished, ToolStarted
 from agents.runtime.user_message import NewMessage
-from agents.shared_space.actions import POST_TO_SHARED, REPLY_PRIVATELY
+from agents.shared_space.actions import (
+    POST_TO_SHARED,
+    PROPOSE_STATEMENT,
+    REPLY_PRIVATELY,
+    REVISE_STATEMENT,
+)
 from agents.shared_space.events import SHARED, UserMessageEvent
 from agents.shared_space.space import new_space
+from agents.shared_space.statements import (
+    STATEMENT_TOOLS,
+    answer_book,
+    current_open,
+    statement_board,
+)
 from storage.models import Conversation
 from storage.store import ConversationStore
 
@@ -47,6 +64,17 @@ def private(name: str) -> ExpectedAction:
 
 
 SHARED_POST = ExpectedAction(POST_TO_SHARED, SHARED)
+PROPOSAL = ExpectedAction(PROPOSE_STATEMENT, SHARED)
+REVISION = ExpectedAction(REVISE_STATEMENT, SHARED)
+
+
+@dataclass(frozen=True, slots=True)
+class DemoAnswer:
+    """A participant's answer to the statement open after a turn, as their seat gives it."""
+
+    participant: str
+    answer: Literal["agree", "partly", "disagree"]
+    critique: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +85,8 @@ class DemoTurn:
     content: str
     channel: Literal["private", "shared"]
     expected: tuple[ExpectedAction, ...]
+    answers_after: tuple[DemoAnswer, ...] = ()
+    """What the participants answer at their seats once the turn has ended."""
 
     def event(self) -> UserMessageEvent:
         return UserMessageEvent(
@@ -90,13 +120,18 @@ DEMO_TURNS: tuple[DemoTurn, ...] = (
         "Sam",
         "I'd like us to agree on a monthly savings plan we can both stick to.",
         "shared",
-        (private("Sam"), SHARED_POST),
+        (private("Sam"), SHARED_POST, PROPOSAL),
+        (
+            DemoAnswer("Alex", "partly", "Only if there is room for a holiday too."),
+            DemoAnswer("Sam", "agree"),
+        ),
     ),
     DemoTurn(
         "Alex",
         "Could we also set aside money for a holiday trip next summer?",
         "shared",
-        (private("Alex"), SHARED_POST),
+        (private("Alex"), SHARED_POST, REVISION),
+        (DemoAnswer("Alex", "agree"), DemoAnswer("Sam", "agree")),
     ),
     DemoTurn(
         "Sam",
@@ -109,7 +144,7 @@ DEMO_TURNS: tuple[DemoTurn, ...] = (
         "Alex, I have some credit card debt, and I'd like us to make a plan to pay it down "
         "together.",
         "shared",
-        (private("Sam"), SHARED_POST),
+        (private("Sam"), SHARED_POST, PROPOSAL),
     ),
     DemoTurn(
         "Alex",
@@ -130,6 +165,8 @@ class PlayedTurn:
     user_message_id: str
     actions: list[ExpectedAction] = field(default_factory=list)
     events: list[RunEvent] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+    """What of the turn's answers could not be given (one sentence each)."""
 
     @property
     def error(self) -> RunError | None:
@@ -159,7 +196,34 @@ def deliveries(events: list[RunEvent]) -> list[ExpectedAction]:
             found.append(private(str(args.get(event.call_id, {}).get("recipient", "?"))))
         elif event.name == POST_TO_SHARED:
             found.append(SHARED_POST)
+        elif event.name in STATEMENT_TOOLS:
+            found.append(ExpectedAction(event.name, SHARED))
     return found
+
+
+def give_answers(store: ConversationStore, conversation_id: str, turn: DemoTurn) -> list[str]:
+    """Give the participants' answers of ``turn`` to the statement open now (as their seats
+    would); one sentence for each that could not be given (no statement open, say)."""
+    if not turn.answers_after:
+        return []
+    statement = current_open(statement_board(store, conversation_id, None))
+    if statement is None:
+        return [f"no statement was open for {a.participant} to answer" for a in turn.answers_after]
+    book = answer_book(store)
+    if book is None:
+        return ["the answers need a store on a SQLite file"]
+    try:
+        for answer in turn.answers_after:
+            book.answer(
+                conversation_id,
+                statement.latest.record_id,
+                answer.participant,
+                answer.answer,
+                answer.critique,
+            )
+    finally:
+        book.close()
+    return []
 
 
 async def play_demo(
@@ -195,6 +259,8 @@ async def play_demo(
                 if inspect.isawaitable(outcome):
                     await outcome
         result.actions = deliveries(result.events)
+        if result.error is None:
+            result.misses = give_answers(runtime.store, conversation_id, turn)
         logger.info(
             "demo turn %d by %s: %s",
             index + 1,

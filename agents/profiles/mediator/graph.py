@@ -26,9 +26,11 @@ from agents.profile import Profile, TurnContext
 from agents.profiles.mediator.state import SpaceState
 from agents.shared_space import DEFAULT_PARTICIPANTS
 from agents.shared_space.actions import action_from_tool_call
+from agents.shared_space.agenda import agenda_for, agenda_notes
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import DELIVERY_TOOLS, names_in_words
-from storage.store import NotFoundError
+from agents.shared_space.statements import mediator_notes, statement_board
+from storage.store import NotFoundError, StorageError
 
 PROMPT_FILE: Final = Path(__file__).parent / "prompts" / "mediator.md"
 SYSTEM_PROMPT: Final[str] = PROMPT_FILE.read_text(encoding="utf-8")
@@ -52,6 +54,20 @@ def space_prompt(
             where = f"privately to you ({hidden} cannot see it)"
         lines.append(f"Now speaking: {sender}, {where}.")
     return base.rstrip() + "\n" + "\n".join(lines) + "\n"
+
+
+def _statement_notes(context: TurnContext, people: Sequence[str]) -> str:
+    """The branch's agenda, statements and every answer to them, as the mediator reads them."""
+    try:
+        board = statement_board(
+            context.store, context.conversation_id, None, context.user_message_id
+        )
+        agenda = agenda_for(
+            context.store, context.conversation_id, None, board, context.user_message_id
+        )
+    except StorageError:
+        return ""
+    return agenda_notes(agenda) + mediator_notes(board, people)
 
 
 def _channel_of(context: TurnContext) -> str | None:
@@ -121,6 +137,7 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
         context = runtime.context
         people = tuple(context.participants) or DEFAULT_PARTICIPANTS
         prompt = space_prompt(context.system_prompt, people, context.sender, _channel_of(context))
+        prompt += _statement_notes(context, people)
         inner = runtime.override(context=replace(context, system_prompt=prompt))
         update = await shared_agent(state, config, inner)
         messages = state["messages"]

@@ -4,6 +4,9 @@
 serves until Ctrl+C, answering the seats' messages in this process (it has the model);
 ``space close --conversation ID`` revokes the space's links; ``space join URL`` takes a seat
 in a terminal on any machine that reaches the host (:mod:`weaver_tui.core.cli.space_join`);
+``space demo`` plays the couple's demo in the terminal (:mod:`weaver_tui.core.cli.space_demo`);
+``space record --conversation ID [--participant NAME] [--output FILE]`` writes what was
+agreed as Markdown (a participant's own copy adds their private exchange);
 ``space seat`` is the app a
 seat's connection runs (started by ``space open``, given only the participant, the
 conversation and the data folder).
@@ -69,6 +72,11 @@ def add_space_parser(verbs: argparse._SubParsersAction[argparse.ArgumentParser])
         "this process's command line once read, but other users of this machine can read it "
         "while Python starts",
     )
+    actions.add_parser("demo", help="play the couple's mediator demo here, turn by turn")
+    record = actions.add_parser("record", help="write what was agreed, as Markdown")
+    record.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
+    record.add_argument("--participant", help="their own copy: adds their private exchange")
+    record.add_argument("--output", type=Path, help="the file (default: a name in this folder)")
     seat = actions.add_parser("seat", help="the app of one seat (started by space open)")
     seat.add_argument("--data-dir", type=Path, required=True)
     seat.add_argument("--conversation", dest="space_conversation", metavar="ID", required=True)
@@ -100,6 +108,12 @@ def run_space_verb(
     assert services is not None
     if args.space_action == "close":
         return close_space(services, args.space_conversation)
+    if args.space_action == "record":
+        return write_record(services, args)
+    if args.space_action == "demo":
+        from weaver_tui.core.cli.space_demo import play
+
+        return play(services, sys.stdout)
     return open_space(services, args)
 
 
@@ -253,4 +267,34 @@ def close_space(services: Services, conversation_id: str) -> int:
     finally:
         book.close()
     print(f"closed {closed} seat{'s' if closed != 1 else ''} of space {conversation_id}")
+    return 0
+
+
+def record_file_name(conversation_id: str, participant: str | None) -> str:
+    """``space-record-1a2b3c4d.md`` (``-alex`` before the suffix for Alex's copy)."""
+    who = "" if participant is None else "-" + "".join(c for c in participant if c.isalnum())
+    return f"space-record-{conversation_id[:8]}{who.lower()}.md"
+
+
+def write_record(services: Services, args: argparse.Namespace) -> int:
+    from agents.shared_space.record import space_record
+
+    conversation = services.store.get_conversation(args.space_conversation)
+    if not conversation.meta.get("participants"):
+        raise CliError(
+            f"conversation {conversation.id} is not a shared space; name a mediator conversation",
+            EXIT_CONFIG,
+        )
+    try:
+        text = space_record(services.store, conversation.id, args.participant)
+    except ValueError as exc:
+        raise CliError(str(exc), EXIT_CONFIG) from None
+    target = args.output or Path(record_file_name(conversation.id, args.participant))
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(
+            f"cannot write {target} ({exc.strerror}); choose another --output", EXIT_CONFIG
+        ) from None
+    print(f"wrote the record of {conversation.id} to {target}")
     return 0

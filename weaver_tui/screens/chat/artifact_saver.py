@@ -65,6 +65,30 @@ class ArtifactSaver:
         seen = "" if viewer is None else f" (what {viewer} may read)"
         self._surface.notify(f"Exported to {folder}{seen}", title="Conversation exported")
 
+    def write_space_record(self) -> None:
+        """The open space's record (:mod:`agents.shared_space.record`) as Markdown: the shared
+        one, or, from one participant's view, that participant's own copy."""
+        from agents.shared_space.record import space_record
+
+        conversation = self._state.conversation
+        if conversation is None:
+            self._surface.notify("There is nothing to record yet.")
+            return
+        viewer = self._viewer()
+        reader = None if viewer in (None, "shared") else viewer
+        slug = re.sub(r"[^a-z0-9]+", "-", conversation.title.lower()).strip("-")[:40] or "space"
+        who = "" if reader is None else "-" + re.sub(r"[^a-z0-9]+", "-", reader.lower())
+        target = self._data_dir() / "exports" / f"{slug}-{conversation.id[:8]}-record{who}.md"
+        try:
+            text = space_record(self._state.store, conversation.id, reader)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        except (OSError, StorageError, ValueError) as exc:
+            self._surface.notify(f"The record was not written: {exc}", severity="error")
+            return
+        whose = "" if reader is None else f" ({reader}'s own copy)"
+        self._surface.notify(f"Wrote the record to {target}{whose}", title="Space record")
+
     def save_artifacts(self, selected_id: str | None) -> None:
         """Save the artifacts of ``selected_id`` (else the latest reply on the path with some)
         as files of the project, once the user confirms."""

@@ -78,6 +78,8 @@ class DemoPlayer:
         self.module = module
         """The demo's module (``create_demo_space``, ``DEMO_TURNS``, ``DEMO_PARTICIPANTS``)."""
         self.phase: Phase = "starting"
+        self.demo: Any = None
+        """The demo's module, once imported."""
         self.conversation_id: str | None = None
         self.user_ids: list[str] = []
         """The participant messages sent so far, one per played turn."""
@@ -91,6 +93,7 @@ class DemoPlayer:
     async def play(self) -> None:
         module = self.module
         demo = await in_daemon_thread(lambda: importlib.import_module(module), "weaver-demo-import")
+        self.demo = demo
         screen = self.screen
         conversation = demo.create_demo_space(screen.state.store)
         self.conversation_id = conversation.id
@@ -145,7 +148,12 @@ class DemoPlayer:
         if shown is None or shown is earlier or shown.outcome.user_message_id is None:
             return "error"  # the runtime stored nothing (and the screen said why)
         self.user_ids.append(shown.outcome.user_message_id)
-        return shown.outcome.status
+        status = shown.outcome.status
+        give = getattr(self.demo, "give_answers", None)  # the participants' part, if any
+        if status == "complete" and give is not None and self.conversation_id is not None:
+            for miss in give(screen.state.store, self.conversation_id, turn):
+                screen.notify(f"The demo could not answer: {miss}.", severity="warning")
+        return status
 
     async def _pause(self) -> bool:
         """Wait between turns; ``False`` if Esc stopped the demo meanwhile."""

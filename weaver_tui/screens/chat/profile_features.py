@@ -26,7 +26,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PROFILE_ACTIONS = frozenset(
-    {"play_demo", "show_remembered", "show_trace", "invite_participants", "close_space"}
+    {
+        "play_demo",
+        "show_remembered",
+        "show_trace",
+        "invite_participants",
+        "close_space",
+        "write_space_record",
+    }
 )
 """The palette's commands of the profile features (the panel's keys are the panel's own)."""
 
@@ -76,7 +83,7 @@ class ProfileFeatures:
         if action == "play_demo":
             return not self._surface.running
         traits = self._state.traits
-        if action in ("invite_participants", "close_space"):
+        if action in ("invite_participants", "close_space", "write_space_record"):
             return traits.seats and self._state.conversation is not None
         if action == "show_trace":
             return traits.reply_trace is not None and self._state.conversation is not None

@@ -548,6 +548,9 @@ class ChatScreen(Screen[None]):
     def action_export_conversation(self) -> None:
         self.saver.export_conversation()
 
+    def action_write_space_record(self) -> None:
+        self.saver.write_space_record()
+
     async def action_on_widget(self, owner: str, action: str) -> None:
         """Run ``action`` of the chat widget of type ``owner``: one of its keys that works from
         anywhere on the chat (see :func:`weaver_tui.keymap.reach_from_anywhere`)."""

@@ -20,10 +20,14 @@ from typing import TYPE_CHECKING
 
 from storage.backend import open_changes, open_seat_book
 from storage.change_signal import POLL_S
+from storage.consents import ConsentBook, ConsentRequest
 from storage.seats import Seat
+from storage.space_books import open_consent_book
 from storage.store import StorageError
 
 if TYPE_CHECKING:
+    from agents.shared_space.agenda import AgendaTopic
+    from agents.shared_space.statements import Statement
     from storage.backend import AnyChanges, AnySeatBook, Where
     from weaver_tui.chat_state import ChatState
     from weaver_tui.screens.chat.path_presenter import PathPresenter
@@ -66,6 +70,11 @@ class SpaceFollower:
         """The last look failed (said once, until a look succeeds)."""
         self._seats_seen: list[Seat] = []
         self._waiting_seen: list[tuple[str, str]] = []
+        self._statements_seen: list[Statement] = []
+        self._consents_seen: list[ConsentRequest] = []
+        self._agenda_seen: list[AgendaTopic] = []
+        self._meter_seen: str | None = None
+        self._consents: ConsentBook | None = None
         self._shown_on: MediatorPanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
 
@@ -78,6 +87,7 @@ class SpaceFollower:
         if self._changes is None:
             self._changes = open_changes(self._db_path)
             self._seats = open_seat_book(self._db_path)
+            self._consents = open_consent_book(self._db_path)
         if self._changes.changed() or conversation.id != self._followed:
             self._stale = True
         surface = self._surface
@@ -94,10 +104,26 @@ class SpaceFollower:
         state = self._state
         assert state.conversation is not None
         assert self._seats is not None
+        from agents.shared_space.agenda import agenda_for, meter_line, shares_for
+        from agents.shared_space.statements import current_open, statement_board
+
         try:
             taken = state.take_written()
             seats = self._seats.seats(state.conversation.id)
             self._waiting_seen = self._waiting()
+            conversation_id = state.conversation.id
+            board = statement_board(state.store, conversation_id, "shared", state.leaf_id)
+            self._statements_seen = board
+            self._agenda_seen = agenda_for(
+                state.store, conversation_id, "shared", board, state.leaf_id
+            )
+            shares = shares_for(state.store, conversation_id, state.leaf_id)
+            written = any(shares.values())
+            self._meter_seen = meter_line(shares, current_open(board)) if written else None
+            consents = self._consents  # none on a server (see storage.backend.sqlite_file)
+            self._consents_seen = (
+                consents.waiting(state.conversation.id, None) if consents is not None else []
+            )
         except StorageError as exc:
             if not self._failing:
                 logger.warning("the space could not be followed", extra={"error": str(exc)})
@@ -119,9 +145,13 @@ class SpaceFollower:
         self._shown_on = panel = self._panels.mediator_panel()
         if panel is not None:
             panel.show_seats(self._seats_seen, self._waiting_seen)
+            panel.show_statements(self._statements_seen, self._agenda_seen, self._meter_seen)
+            panel.show_consents(self._consents_seen)
 
     def close(self) -> None:
         if self._changes is not None:
             self._changes.close()
         if self._seats is not None:
             self._seats.close()
+        if self._consents is not None:
+            self._consents.close()

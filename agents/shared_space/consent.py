@@ -1,0 +1,177 @@
+"""Consent before private words feed the shared space.
+
+A post for everyone (``post_to_shared``, a statement) that draws on what a participant told
+the mediator privately is posted only once that participant, at their own seat, allows it.
+Who must be asked is the union of two signals: the participants the model itself names in the
+call's ``draws_on`` argument, and those whose private words the verbatim guard finds in it
+(:mod:`agents.shared_space.guard`). The tool then pauses the turn (``interrupt``, a checkpoint:
+a question left open survives a restart) until every one of them has answered; the answers
+are read back from the store's consent book (:class:`storage.consents.ConsentBook`), which
+only a participant's own seat writes, never from the value the turn is resumed with.
+
+- every one allows: the words are posted as the mediator wrote them;
+- the one asked edits: their words are posted instead (checked again for anyone else's
+  private words); when several were asked, an edit is posted by no one's say alone: nothing
+  is posted and the mediator is told to propose the new words to all of them;
+- anyone refuses: nothing is posted, and the mediator reads who refused as the tool's result;
+- someone to be asked has no seat in this space (nobody can answer for them): nothing is
+  posted, and the mediator is told to ask them first.
+
+The host's runner (:class:`agents.runtime.seat_queue.SeatQueueRunner`) resumes the paused
+turn once every answer is in, and takes no other message of the space while it waits. A
+message sent after the pause some other way (the host's own chat) abandons it, as it abandons
+any pause; the runner then withdraws its requests (:func:`withdraw_abandoned`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from langgraph.types import interrupt
+
+from agents.graph.status import emit_status
+from agents.pending_interrupt import pending_at_leaf
+from agents.shared_space.space import names_in_words, same_name
+from storage.consents import ConsentBook, ConsentRequest
+from storage.seats import SeatBook
+from storage.store import ConversationStore
+
+logger = logging.getLogger(__name__)
+
+INTERRUPT_KIND: Final = "consent"
+STATUS_NODE: Final = "consent"
+
+
+class ConsentDenied(Exception):
+    """Nothing may be posted: ``str(exc)`` is what the mediator reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingConsent:
+    """A turn paused for consent: the record it is paused on and the tool call it asks for."""
+
+    record_id: str
+    call_id: str
+
+
+def consent_of(values: Any) -> str | None:
+    """The call id of a consent pause's value (or of the first in a list), else ``None``."""
+    for value in values if isinstance(values, list) else [values]:
+        if isinstance(value, dict) and value.get("kind") == INTERRUPT_KIND:
+            return str(value.get("call_id"))
+    return None
+
+
+def pending_consent(store: ConversationStore, conversation_id: str) -> PendingConsent | None:
+    """The consent the space's active branch is paused on, else ``None``."""
+    found = pending_at_leaf(store, conversation_id, None, consent_of)
+    return PendingConsent(*found) if found is not None else None
+
+
+def withdraw_abandoned(store: ConversationStore, conversation_id: str) -> int:
+    """With no turn of the space paused for consent, withdraw the requests asked before its
+    newest user message (that message abandoned their pause); returns how many."""
+    if _path_of(store) is None or pending_consent(store, conversation_id) is not None:
+        return 0
+    leaf = store.active_leaf(conversation_id)
+    users = [r for r in store.path_to_root(leaf.id) if r.role == "user"] if leaf else []
+    if not users:
+        return 0
+    book = ConsentBook(_path_of(store))
+    try:
+        return book.withdraw_before(conversation_id, users[-1].created_at)
+    finally:
+        book.close()
+
+
+def _path_of(store: ConversationStore) -> Any:
+    return getattr(store, "path", None)
+
+
+def all_answered(store: ConversationStore, call_id: str) -> bool:
+    """Whether every participant asked about ``call_id`` has answered (never, for a store
+    that keeps no consent: see :mod:`storage.space_books`)."""
+    if _path_of(store) is None:
+        return False
+    book = ConsentBook(_path_of(store))
+    try:
+        requests = book.for_call(call_id)
+    finally:
+        book.close()
+    return bool(requests) and not any(r.waiting for r in requests)
+
+
+def _seated(store: ConversationStore, conversation_id: str) -> list[str]:
+    book = SeatBook(_path_of(store))
+    try:
+        return [seat.participant for seat in book.seats(conversation_id)]
+    finally:
+        book.close()
+
+
+def consented_text(
+    store: ConversationStore,
+    conversation_id: str,
+    call_id: str,
+    tool: str,
+    text: str,
+    asked: Sequence[str],
+) -> str:
+    """The words that may be posted once everyone in ``asked`` has answered (pausing the turn
+    until then); raises :class:`ConsentDenied` when nothing may be posted."""
+    if _path_of(store) is None:
+        raise ConsentDenied(
+            f"Not posted: it draws on what {names_in_words(asked)} told you privately, and "
+            "this space cannot ask them. Ask them in a private reply first."
+        )
+    seated = _seated(store, conversation_id)
+    unseated = [name for name in asked if not any(same_name(name, s) for s in seated)]
+    if unseated:
+        who = names_in_words(unseated)
+        raise ConsentDenied(
+            f"Not posted: it draws on what {who} told you privately, and {who} has no seat "
+            f"here to allow it. Ask {who} in a private reply whether you may share it, in "
+            "your own words, or leave it out."
+        )
+    book = ConsentBook(_path_of(store))
+    try:
+        book.ask(conversation_id, call_id, list(asked), tool, text)
+        requests = book.for_call(call_id)
+    finally:
+        book.close()
+    if any(r.waiting for r in requests):
+        who = names_in_words([r.participant for r in requests if r.waiting])
+        emit_status(STATUS_NODE, f"Waiting for {who} to allow the post at their seat")
+        interrupt({"kind": INTERRUPT_KIND, "call_id": call_id, "participants": list(asked)})
+        book = ConsentBook(_path_of(store))
+        try:
+            requests = book.for_call(call_id)
+        finally:
+            book.close()
+        if any(r.waiting for r in requests):  # resumed early: ask again
+            interrupt({"kind": INTERRUPT_KIND, "call_id": call_id, "participants": list(asked)})
+    return _decided(requests, text)
+
+
+def _decided(requests: Sequence[ConsentRequest], text: str) -> str:
+    refused = [r.participant for r in requests if r.decision == "refuse"]
+    if refused:
+        emit_status(STATUS_NODE, f"{names_in_words(refused)} refused the post", "error")
+        raise ConsentDenied(
+            f"{names_in_words(refused)} refused: nothing was posted. Do not share what they "
+            "told you privately; ask them what they would like to say themselves."
+        )
+    edits = [r for r in requests if r.decision == "edit"]
+    if edits and len(requests) > 1:
+        others = [r.participant for r in requests if r.decision != "edit"]
+        raise ConsentDenied(
+            f"{names_in_words([r.participant for r in edits])} rewrote the post, and "
+            f"{names_in_words(others) if others else 'the others'} answered other words: "
+            "nothing was posted. Propose the rewritten words again so that everyone asked "
+            "can answer them."
+        )
+    emit_status(STATUS_NODE, "Allowed", "done")
+    return edits[0].edited if edits else text
