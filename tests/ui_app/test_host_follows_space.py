@@ -14,6 +14,7 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, wait_until
 from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
+from weaver_tui.widgets.seat_presence import SeatPresence
 
 SEAT_SAYS = "Sam here, writing from another process."
 
@@ -22,14 +23,21 @@ def shown_text(screen: ChatScreen) -> str:
     return "\n".join(item.content for item in screen.messages.items)
 
 
-def presence(screen: ChatScreen) -> str:
+def _presence_line(screen: ChatScreen) -> SeatPresence | None:
+    """The panel's presence line, once the panel is composed (it may be mounted first)."""
     panel = screen.mediator_panel()
-    return "" if panel is None else str(panel.presence.render())
+    found = panel.query(SeatPresence) if panel is not None else None
+    return found.first() if found else None
+
+
+def presence(screen: ChatScreen) -> str:
+    line = _presence_line(screen)
+    return "" if line is None else str(line.render())
 
 
 def seated(screen: ChatScreen) -> bool | None:
-    panel = screen.mediator_panel()
-    return None if panel is None else panel.presence.has_class("-seated")
+    line = _presence_line(screen)
+    return None if line is None else line.has_class("-seated")
 
 
 def mediator_space(services: Services) -> str:
