@@ -12,6 +12,9 @@ The same tables as the SQLite file (:mod:`storage.schema`), in PostgreSQL's term
 - ``search`` is PostgreSQL's own full-text vector of the text and the tool text, kept by the
   server (a generated column) and ``NULL`` while a reply streams, so a growing reply is not
   re-indexed at every flush.
+- ``writer`` names the open store that last wrote a streaming reply; the store holds the
+  writer lock (:data:`WRITER_LOCKS`) while it is open, so a reply whose writer's lock is free
+  was left by a process that died, on any host, and is marked interrupted.
 - A trigger sends ``NOTIFY weaver_changes`` with the conversation's id on every change of a
   conversation, a record, a seat or a seat's message: the change signal between hosts
   (:mod:`storage.pg_changes`).
@@ -31,6 +34,11 @@ SETUP_LOCK = (WEAVER_LOCKS + 2, 0)
 """Held while a database gets its tables, so two hosts starting at once do it once."""
 TURN_LOCKS = WEAVER_LOCKS
 """Turn locks: ``(TURN_LOCKS, hashtext(conversation id))``, held by a session for a turn."""
+
+WRITER_LOCKS = WEAVER_LOCKS + 4
+"""Writer locks: ``(WRITER_LOCKS, hashtext(writer))``, held by each open store for its whole
+life on a connection of its own; a streaming reply names its store's ``writer``, so the reply
+is being written exactly while that lock is held, whichever host holds it."""
 
 ANSWERER_LOCKS = WEAVER_LOCKS + 3
 """Answerer locks: ``(ANSWERER_LOCKS, hashtext(conversation id))``, held by the one process
@@ -67,8 +75,7 @@ CREATE TABLE IF NOT EXISTS messages (
     created_at      TEXT NOT NULL,
     meta            TEXT NOT NULL DEFAULT '{}',
     tool_text       TEXT NOT NULL DEFAULT '',
-    writer_pid      INTEGER,
-    writer_host     TEXT,
+    writer          TEXT,
     search          TSVECTOR GENERATED ALWAYS AS (
         CASE WHEN status <> 'streaming'
         THEN to_tsvector('simple'::regconfig, content || ' ' || tool_text) END
