@@ -4,8 +4,10 @@ password in the URL never shown (the server is real where the case needs one).""
 from __future__ import annotations
 
 import socket
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -102,3 +104,20 @@ def test_a_signal_whose_connection_the_server_dropped_is_one_sentence(postgres_u
         assert_sentence(caught, "PostgreSQL server", "storage.url")
     finally:
         changes.close()
+
+
+@pytest.mark.parametrize(
+    "module", ["storage.pg_store", "storage.pg_seats", "storage.pg_changes", "psycopg"]
+)
+def test_without_the_postgres_extra_a_server_url_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, module: str
+) -> None:
+    from storage.backend import StorageTarget, open_changes, open_seat_book, open_store
+
+    for name in ("storage.pg_store", "storage.pg_seats", "storage.pg_changes", module):
+        monkeypatch.setitem(sys.modules, name, None)  # as if psycopg were not installed
+    target = StorageTarget(tmp_path, "postgresql://weaver:pw@127.0.0.1:5432/weaver")
+    for opening in (open_store, open_seat_book, open_changes):
+        with pytest.raises(StorageError) as caught:
+            opening(target)
+        assert_sentence(caught, "pip install 'weaver-tui[postgres]'")
