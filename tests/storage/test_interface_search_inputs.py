@@ -38,3 +38,10 @@ def test_a_written_word_is_found_whole_and_by_a_prefix(
     record = store.add_message(conversation.id, "user", f"about {word} today", None)
     for query in (word, word[: max(1, min(cut, len(word)))], f"{noise}{word}{noise}"):
         assert record.id in [hit.message_id for hit in store.search(query)], query
+
+
+def test_accents_do_not_part_a_word_from_its_search(backend: ConversationStore) -> None:
+    conversation = backend.create_conversation("mediator", "accents")
+    record = backend.add_message(conversation.id, "user", "L'école est naïve", None)
+    for query in ("ecole", "école", "naive", "NAÏVE"):
+        assert record.id in [hit.message_id for hit in backend.search(query)], query
