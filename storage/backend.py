@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from storage.pg_url import check_storage_url, is_postgres_url, redact_url
+from storage.store import StorageError
 
 if TYPE_CHECKING:
     from storage.change_signal import StoreChanges
@@ -63,6 +64,23 @@ Where = StorageTarget | Path
 """A storage target, or the SQLite file itself."""
 
 
+MISSING_POSTGRES = (
+    "storage.url names a PostgreSQL server, but this weaver-tui has no PostgreSQL support "
+    "installed; install it with: pip install 'weaver-tui[postgres]' (or empty storage.url "
+    "for the SQLite file)."
+)
+
+
+def postgres_module(module: str) -> Any:
+    """A ``storage.pg_*`` module, or one sentence when psycopg is not installed."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise StorageError(MISSING_POSTGRES) from None
+
+
 def _url(where: Where) -> str | None:
     return where.url if isinstance(where, StorageTarget) and where.is_postgres else None
 
@@ -92,9 +110,8 @@ def sqlite_file(where: Where) -> Path | None:
 def open_store(where: Where) -> AnyStore:
     """The conversation store (its tables created or migrated)."""
     if url := _url(where):
-        from storage.pg_store import PgConversationStore
-
-        return PgConversationStore(url)
+        store: PgConversationStore = postgres_module("storage.pg_store").PgConversationStore(url)
+        return store
     from storage.sqlite_store import SqliteConversationStore
 
     return SqliteConversationStore(_path(where))
@@ -103,9 +120,8 @@ def open_store(where: Where) -> AnyStore:
 def open_seat_book(where: Where) -> AnySeatBook:
     """The seats of shared spaces and the messages waiting at them."""
     if url := _url(where):
-        from storage.pg_seats import PgSeatBook
-
-        return PgSeatBook(url)
+        book: PgSeatBook = postgres_module("storage.pg_seats").PgSeatBook(url)
+        return book
     from storage.seats import SeatBook
 
     return SeatBook(_path(where))
@@ -115,9 +131,10 @@ def open_changes(where: Where, conversation_id: str | None = None) -> AnyChanges
     """The change signal: another process's (or host's) commits. With ``conversation_id``
     the server's signal answers for that conversation only (the file's is for all)."""
     if url := _url(where):
-        from storage.pg_changes import PgStoreChanges
-
-        return PgStoreChanges(url, conversation_id)
+        changes: PgStoreChanges = postgres_module("storage.pg_changes").PgStoreChanges(
+            url, conversation_id
+        )
+        return changes
     from storage.change_signal import StoreChanges
 
     return StoreChanges(_path(where))
@@ -126,9 +143,8 @@ def open_changes(where: Where, conversation_id: str | None = None) -> AnyChanges
 def turn_locks(where: Where) -> TurnLocks:
     """One turn at a time per conversation, across processes (and hosts, on a server)."""
     if url := _url(where):
-        from storage.pg_turn_locks import PgTurnLocks
-
-        return PgTurnLocks(url)
+        locks: TurnLocks = postgres_module("storage.pg_turn_locks").PgTurnLocks(url)
+        return locks
     from storage.turn_locks import FileTurnLocks
 
     folder = where.data_dir if isinstance(where, StorageTarget) else Path(where).parent
@@ -138,9 +154,10 @@ def turn_locks(where: Where) -> TurnLocks:
 def open_checkpointer(where: Where) -> AbstractAsyncContextManager[Any]:
     """LangGraph's checkpointer (an async context manager), with the scrubbing serializer."""
     if url := _url(where):
-        from storage.pg_checkpointer import open_pg_checkpointer
-
-        return open_pg_checkpointer(url)
+        opened: AbstractAsyncContextManager[Any] = postgres_module(
+            "storage.pg_checkpointer"
+        ).open_pg_checkpointer(url)
+        return opened
     from storage.checkpointer import open_checkpointer as open_file_checkpointer
 
     folder = where.data_dir if isinstance(where, StorageTarget) else Path(where).parent

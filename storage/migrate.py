@@ -223,11 +223,12 @@ class PgSide:
     """A PostgreSQL database (its tables created first)."""
 
     def __init__(self, url: str) -> None:
-        from storage.pg_database import PgDatabase, connect
+        from storage.backend import postgres_module
 
-        PgDatabase(url, pool_size=1).close()  # creates or migrates the tables
+        database = postgres_module("storage.pg_database")
+        database.PgDatabase(url, pool_size=1).close()  # creates or migrates the tables
         self.shown = redact_url(url)
-        self._conn = connect(url)
+        self._conn = database.connect(url)
 
     def rows(self, table: Table, conversation_id: str | None = None) -> list[tuple[Any, ...]]:
         sql, params = _select(table, "%s", conversation_id)

@@ -5,17 +5,14 @@ deletion, and replies a dead writer left streaming (a mixin of
 from __future__ import annotations
 
 import logging
-import os
-import socket
 from typing import Any
 
 from storage.audience import Viewer, viewer_key
-from storage.branches import _alive
 from storage.codec import MESSAGE_COLUMNS, now_text
 from storage.models import MessageRecord
 from storage.pg_audience import visible_condition
 from storage.pg_database import Conn, PgDatabase
-from storage.pg_schema import TURN_LOCKS
+from storage.pg_schema import WRITER_LOCKS
 from storage.rows import row_to_message
 from storage.store import NotFoundError
 from storage.tree_index import ROOT_KEY, trim_context
@@ -96,8 +93,6 @@ WITH RECURSIVE sub(id) AS (
 """
 
 _NO_LIMIT = 1 << 62
-HOST = socket.gethostname()
-"""Which machine a streaming reply's writer runs on (its pid means nothing elsewhere)."""
 
 
 class PgBranchOps:
@@ -222,28 +217,30 @@ class PgBranchOps:
     def mark_interrupted_replies(self, conversation_id: str | None = None) -> list[str]:
         """Mark replies left ``streaming`` by a writer that died as cancelled + interrupted.
 
-        A reply is still being written when its writer runs on this host and is alive, or
-        when its conversation's turn lock is held by any session (a turn on another host).
+        A reply is still being written while its writer (an open store, in any process on any
+        host) holds its writer lock; the server frees the lock when the writer's connection
+        ends, however the process ended. Returns the ids marked.
         """
         sql = (
-            "SELECT id, writer_pid, writer_host, pg_try_advisory_lock(%s, hashtext(conversation_id))"
-            ", conversation_id FROM messages WHERE status = 'streaming'"
+            "SELECT id, writer IS NOT NULL AND NOT pg_try_advisory_lock(%s, hashtext(writer)),"
+            " writer FROM messages WHERE status = 'streaming'"
         )
-        params: tuple[Any, ...] = (TURN_LOCKS,)
+        params: tuple[Any, ...] = (WRITER_LOCKS,)
         if conversation_id is not None:
             sql += " AND conversation_id = %s"
             params += (conversation_id,)
         with self._db.write() as conn:
             ids: list[str] = []
-            for mid, pid, host, free, conv in conn.execute(sql, params).fetchall():
-                if free:
-                    conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (TURN_LOCKS, conv))
-                alive_here = host == HOST and pid != os.getpid() and _alive(pid)
-                if free and not alive_here:
+            for mid, alive, writer in conn.execute(sql, params).fetchall():
+                if writer is not None and not alive:  # taken by the probe: give it back
+                    conn.execute(
+                        "SELECT pg_advisory_unlock(%s, hashtext(%s))", (WRITER_LOCKS, writer)
+                    )
+                if not alive:
                     ids.append(mid)
             for mid in ids:
                 conn.execute(
-                    "UPDATE messages SET status = 'cancelled', writer_pid = NULL, "
+                    "UPDATE messages SET status = 'cancelled', writer = NULL, "
                     "meta = jsonb_set(meta::jsonb, '{interrupted}', 'true')::text WHERE id = %s",
                     (mid,),
                 )

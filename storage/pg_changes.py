@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from storage.pg_database import connect
+import psycopg
+
+from storage.pg_database import connect, translate
 from storage.pg_schema import CHANGES_CHANNEL
 
 POLL_S = 0.05
@@ -37,13 +39,19 @@ class PgStoreChanges:
         with self._lock:
             if self._closed:
                 return
-            stop_after = None if timeout == 0 else 1
-            for note in self._conn.notifies(timeout=timeout, stop_after=stop_after):
-                if self.conversation_id is None or note.payload == self.conversation_id:
-                    self._pending = True
-            if stop_after is not None and self._pending:
-                for note in self._conn.notifies(timeout=0):
-                    _ = note  # drained: one change answers them all
+            try:
+                self._take(timeout)
+            except psycopg.Error as err:
+                raise translate(err, self.url) from None
+
+    def _take(self, timeout: float) -> None:
+        stop_after = None if timeout == 0 else 1
+        for note in self._conn.notifies(timeout=timeout, stop_after=stop_after):
+            if self.conversation_id is None or note.payload == self.conversation_id:
+                self._pending = True
+        if stop_after is not None and self._pending:
+            for note in self._conn.notifies(timeout=0):
+                _ = note  # drained: one change answers them all
 
     def changed(self) -> bool:
         """Whether anyone committed a change (of the conversation) since the last call."""

@@ -11,7 +11,12 @@ The same tables as the SQLite file (:mod:`storage.schema`), in PostgreSQL's term
   deleted in one statement and a conversation's records go with it, however deep the chain.
 - ``search`` is PostgreSQL's own full-text vector of the text and the tool text, kept by the
   server (a generated column) and ``NULL`` while a reply streams, so a growing reply is not
-  re-indexed at every flush.
+  re-indexed at every flush. Its configuration ``weaver_text`` is ``simple`` with accents
+  taken off (the ``unaccent`` dictionary), as SQLite's index takes them off, where the server
+  has the extension and lets the database's owner install it; else plain ``simple``.
+- ``writer`` names the open store that last wrote a streaming reply; the store holds the
+  writer lock (:data:`WRITER_LOCKS`) while it is open, so a reply whose writer's lock is free
+  was left by a process that died, on any host, and is marked interrupted.
 - A trigger sends ``NOTIFY weaver_changes`` with the conversation's id on every change of a
   conversation, a record, a seat or a seat's message: the change signal between hosts
   (:mod:`storage.pg_changes`).
@@ -32,6 +37,11 @@ SETUP_LOCK = (WEAVER_LOCKS + 2, 0)
 TURN_LOCKS = WEAVER_LOCKS
 """Turn locks: ``(TURN_LOCKS, hashtext(conversation id))``, held by a session for a turn."""
 
+WRITER_LOCKS = WEAVER_LOCKS + 4
+"""Writer locks: ``(WRITER_LOCKS, hashtext(writer))``, held by each open store for its whole
+life on a connection of its own; a streaming reply names its store's ``writer``, so the reply
+is being written exactly while that lock is held, whichever host holds it."""
+
 ANSWERER_LOCKS = WEAVER_LOCKS + 3
 """Answerer locks: ``(ANSWERER_LOCKS, hashtext(conversation id))``, held by the one process
 answering a shared space's waiting messages."""
@@ -40,6 +50,32 @@ CHANGES_CHANNEL = "weaver_changes"
 """The ``NOTIFY`` channel; the payload is the changed conversation's id."""
 
 SCHEMA_V1 = """
+DO $$
+DECLARE
+    dictionary TEXT;
+BEGIN
+    BEGIN
+        CREATE EXTENSION IF NOT EXISTS unaccent SCHEMA public;
+    EXCEPTION WHEN OTHERS THEN
+        NULL;  -- not installed, or not ours to install: search keeps its accents
+    END;
+    IF NOT EXISTS (
+        SELECT 1 FROM pg_ts_config
+        WHERE cfgname = 'weaver_text' AND cfgnamespace = current_schema()::regnamespace
+    ) THEN
+        CREATE TEXT SEARCH CONFIGURATION weaver_text (COPY = pg_catalog.simple);
+        SELECT format('%I.%I', n.nspname, d.dictname) INTO dictionary
+        FROM pg_ts_dict d JOIN pg_namespace n ON n.oid = d.dictnamespace
+        WHERE d.dictname = 'unaccent' LIMIT 1;
+        IF dictionary IS NOT NULL THEN
+            EXECUTE format(
+                'ALTER TEXT SEARCH CONFIGURATION weaver_text ALTER MAPPING FOR hword, '
+                'hword_part, word WITH %s, pg_catalog.simple', dictionary);
+        END IF;
+    END IF;
+END
+$$;
+
 CREATE TABLE IF NOT EXISTS conversations (
     seq         BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
     id          TEXT PRIMARY KEY,
@@ -67,11 +103,10 @@ CREATE TABLE IF NOT EXISTS messages (
     created_at      TEXT NOT NULL,
     meta            TEXT NOT NULL DEFAULT '{}',
     tool_text       TEXT NOT NULL DEFAULT '',
-    writer_pid      INTEGER,
-    writer_host     TEXT,
+    writer          TEXT,
     search          TSVECTOR GENERATED ALWAYS AS (
         CASE WHEN status <> 'streaming'
-        THEN to_tsvector('simple'::regconfig, content || ' ' || tool_text) END
+        THEN to_tsvector('weaver_text'::regconfig, content || ' ' || tool_text) END
     ) STORED
 );
 CREATE INDEX IF NOT EXISTS messages_by_parent ON messages (conversation_id, parent_id, version);

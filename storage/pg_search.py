@@ -1,7 +1,7 @@
 """Full-text search on PostgreSQL: its own text search over every branch of every conversation.
 
 User text never reaches ``to_tsquery``'s syntax: PostgreSQL itself cuts the text into lexemes
-(``to_tsvector('simple', ...)``), and the query is built from those lexemes, each quoted, so
+(``to_tsvector('weaver_text', ...)``, see :mod:`storage.pg_schema`), and the query is built from those lexemes, each quoted, so
 ``foo"(``, ``!``, ``&`` or ``:*`` are searched as text and cannot raise. Terms are ANDed and
 the last one matches as a prefix (search-as-you-type), as on SQLite (:mod:`storage.search`),
 whose snippet marks and ranking rule this module shares.
@@ -22,7 +22,7 @@ _HEADLINE = (
 
 _SEARCH_SQL = """
 SELECT hit.conversation_id, hit.title, hit.id, hit.role,
-       ts_headline('simple', hit.content || ' ' || hit.tool_text, %(query)s::tsquery,
+       ts_headline('weaver_text', hit.content || ' ' || hit.tool_text, %(query)s::tsquery,
                    %(headline)s)
 FROM (
     SELECT m.conversation_id, c.title, m.id, m.role, m.content, m.tool_text, m.seq,
@@ -56,7 +56,7 @@ def tsquery_text(conn: Conn, text: str) -> str | None:
     parts: list[str] = []
     for index, term in enumerate(terms):
         row = conn.execute(
-            "SELECT tsvector_to_array(to_tsvector('simple', %s))", (term,)
+            "SELECT tsvector_to_array(to_tsvector('weaver_text', %s))", (term,)
         ).fetchone()
         lexemes: list[str] = list(row[0]) if row and row[0] else []
         suffix = ":*" if index == len(terms) - 1 else ""

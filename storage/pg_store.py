@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from typing import Any
 
 from storage.audience import Viewer, viewer_key
@@ -26,10 +25,11 @@ from storage.codec import (
 )
 from storage.models import MessageRecord, MessageStatus, Role
 from storage.pg_audience import visible_rows_sql
-from storage.pg_branches import HOST, PgBranchOps
+from storage.pg_branches import PgBranchOps
 from storage.pg_conversations import PgConversationOps
 from storage.pg_database import Conn, PgDatabase
 from storage.pg_interchange import PgInterchangeOps
+from storage.pg_schema import WRITER_LOCKS
 from storage.pg_search import search_messages
 from storage.rows import MessageRow, message_rows, row_to_message, text_to_time
 from storage.sqlite_store import ROLES
@@ -51,6 +51,12 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
     def __init__(self, url: str, *, pool_size: int | None = None) -> None:
         self._db = PgDatabase(url) if pool_size is None else PgDatabase(url, pool_size=pool_size)
         self.url = url
+        self._writer = new_id()
+        """This open store, as the writer of the replies it streams (see ``WRITER_LOCKS``)."""
+        self._presence = self._db.connect()
+        self._presence.execute(
+            "SELECT pg_advisory_lock(%s, hashtext(%s))", (WRITER_LOCKS, self._writer)
+        )
 
     @property
     def shown_url(self) -> str:
@@ -68,6 +74,7 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
         self.close()
 
     def close(self) -> None:
+        self._presence.close()  # the writer lock goes with it
         self._db.close()
 
     # -- messages ------------------------------------------------------------------------
@@ -112,8 +119,8 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
             version = int(version_row[0]) if version_row else 1
             conn.execute(
                 "INSERT INTO messages (id, conversation_id, role, content, parent_id, depth, "
-                "version, status, created_at, meta, tool_text, writer_pid, writer_host) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                "version, status, created_at, meta, tool_text, writer) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     msg_id,
                     conversation_id,
@@ -126,8 +133,7 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
                     now,
                     encoded,
                     tool_text(rest),
-                    os.getpid() if streaming else None,
-                    HOST if streaming else None,
+                    self._writer if streaming else None,
                 ),
             )
             fast = parent_id is None or conv[0] == parent_id
@@ -157,8 +163,8 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
             meta = dict(meta)
             given = meta.pop("status")
             status = parse_status(given) if status is None else status
-        assignments = ["writer_pid = %s", "writer_host = %s"]
-        params: list[Any] = [os.getpid(), HOST]
+        assignments = ["writer = %s"]
+        params: list[Any] = [self._writer]
         if content is not None:
             assignments.append("content = %s")
             params.append(content)

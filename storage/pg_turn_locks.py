@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import psycopg
 
-from storage.pg_database import connect
+from storage.pg_database import connect, translate
 from storage.pg_schema import ANSWERER_LOCKS, TURN_LOCKS
 from storage.turn_locks import TurnBusy
 
@@ -36,7 +36,10 @@ class PgTurnLocks:
     @contextlib.contextmanager
     def _hold(self, kind: int, conversation_id: str) -> Iterator[None]:
         with connect(self.url) as conn:
-            row = conn.execute(_TRY, (kind, conversation_id)).fetchone()
+            try:
+                row = conn.execute(_TRY, (kind, conversation_id)).fetchone()
+            except psycopg.Error as err:
+                raise translate(err, self.url) from None
             if not (row and row[0]):
                 raise TurnBusy(conversation_id)
             try:
@@ -48,8 +51,11 @@ class PgTurnLocks:
 
     def busy(self, conversation_id: str) -> bool:
         with connect(self.url) as conn:
-            row = conn.execute(_TRY, (TURN_LOCKS, conversation_id)).fetchone()
-            if row and row[0]:
-                conn.execute(_UNLOCK, (TURN_LOCKS, conversation_id))
-                return False
-            return True
+            try:
+                row = conn.execute(_TRY, (TURN_LOCKS, conversation_id)).fetchone()
+                if row and row[0]:
+                    conn.execute(_UNLOCK, (TURN_LOCKS, conversation_id))
+                    return False
+                return True
+            except psycopg.Error as err:
+                raise translate(err, self.url) from None

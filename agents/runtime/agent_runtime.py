@@ -391,6 +391,18 @@ class AgentRuntime:
             return contextlib.nullcontext()
         return FileTurnLocks(self.data_dir).hold_answerer(conversation_id)
 
+    def recover_interrupted(self, conversation_id: str) -> list[str]:
+        """Mark the conversation's replies whose writer died (a host killed mid-reply) as
+        interrupted, where the storage can tell a dead writer on another host from a live one
+        (on a server, a live writer holds its writer lock, whichever host it is on). Returns
+        the ids marked (none with the data folder's file, whose check runs when a store
+        opens)."""
+        mark = getattr(self.store, "mark_interrupted_replies", None)
+        if self.turn_locks is None or not callable(mark):
+            return []
+        marked: list[str] = mark(conversation_id)
+        return marked
+
     def _turn_lock(self, conversation_id: str) -> contextlib.AbstractContextManager[None]:
         if self.turn_locks is not None:
             return conversation_turn(self.turn_locks, conversation_id)

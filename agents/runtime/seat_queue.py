@@ -82,6 +82,8 @@ class SeatQueueRunner:
     async def _answer_in_line(self, stop: asyncio.Event | None) -> int:
         taken = 0
         while stop is None or not stop.is_set():
+            # a turn that was answering (on another host) may have died mid-reply
+            self._runtime.recover_interrupted(self._conversation_id)
             if not await self.settle_consent():
                 break  # a participant has still to answer: the space waits for them
             queued = self._seats.next_in_line(self._conversation_id)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from storage.pg_store import PgConversationStore
 from tests.storage.processes import Child
@@ -97,3 +98,17 @@ def test_a_conversation_answered_on_another_host_is_refused_in_one_sentence(
     with PgConversationStore(postgres_url) as store:
         assert [r.content for r in store.list_messages(conversation)][:1] == ["a long question"]
         assert "me too?" not in [r.content for r in store.list_messages(conversation)]
+
+
+def test_a_bad_storage_url_in_the_settings_is_never_quoted_with_its_password(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from agents.errors import ConfigError
+    from weaver_tui.core.settings.config import load_settings
+
+    monkeypatch.setenv("WEAVER_STORAGE__URL", "mysql://u:s3cretpass@h/db")
+    monkeypatch.setenv("WEAVER_CONFIG", str(tmp_path / "none.yaml"))
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "s3cretpass" not in str(caught.value)
+    assert "not a PostgreSQL URL" in str(caught.value)

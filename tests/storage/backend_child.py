@@ -37,6 +37,18 @@ def turn(where: Where, conversation_id: str) -> None:
     store.close()
 
 
+def fork(where: Where, conversation_id: str) -> None:
+    """Stream a reply on a fork of its own (no turn lock: forks never wait for one) and stay
+    there until stdin closes or the process is killed."""
+    store = open_store(where)
+    user = store.add_message(conversation_id, "user", "a side question", None)
+    reply = store.add_message(conversation_id, "assistant", "", user.id, {"status": "streaming"})
+    store.update_message(reply.id, content="A side answer begins")
+    _say(held=True, reply=reply.id)
+    sys.stdin.read()
+    store.close()
+
+
 def siblings(where: Where, conversation_id: str, parent_id: str, count: int) -> None:
     """Add ``count`` replies under ``parent_id`` (racing another process doing the same)."""
     store = open_store(where)
@@ -52,6 +64,8 @@ if __name__ == "__main__":
     mode, where_text, conversation = sys.argv[1:4]
     if mode == "turn":
         turn(_where(where_text), conversation)
+    elif mode == "fork":
+        fork(_where(where_text), conversation)
     elif mode == "siblings":
         siblings(_where(where_text), conversation, sys.argv[4], int(sys.argv[5]))
     else:

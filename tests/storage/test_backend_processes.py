@@ -53,6 +53,19 @@ def _within_deadline(condition: Callable[[], bool]) -> bool:
     return True
 
 
+def _marked_in_time(store: AnyStore, conversation_id: str) -> list[str]:
+    """The replies marked interrupted once the store sees their writer gone (a server sees
+    a killed process's connection end soon after), within the deadline."""
+    marked: list[str] = []
+
+    def found() -> bool:
+        marked.extend(store.mark_interrupted_replies(conversation_id))
+        return bool(marked)
+
+    assert _within_deadline(found)
+    return marked
+
+
 def test_one_turn_at_a_time_per_conversation_and_others_are_free(
     store: AnyStore, where: Where
 ) -> None:
@@ -96,11 +109,25 @@ def test_a_writer_killed_mid_reply_frees_the_turn_and_its_reply_is_marked_interr
     finally:
         child.kill()
     assert _within_deadline(lambda: not locks.busy(conversation))
-    assert store.mark_interrupted_replies(conversation) == [reply]
+    assert _marked_in_time(store, conversation) == [reply]
     marked = store.get_message(reply)
     assert marked.status is MessageStatus.CANCELLED
     assert marked.meta.get("interrupted") is True
     assert marked.content == "The answer begins"
+
+
+def test_a_reply_streamed_on_a_fork_elsewhere_is_live_until_its_writer_dies(
+    store: AnyStore, where: Where
+) -> None:
+    conversation = store.create_conversation("ide-helper").id
+    child = Child("fork", _named(where), conversation, module=CHILD)
+    try:
+        reply = str(child.wait_for("held")["reply"])
+        assert store.mark_interrupted_replies(conversation) == []  # no lock held, yet alive
+        assert store.mark_interrupted_replies() == []
+    finally:
+        child.kill()
+    assert _marked_in_time(store, conversation) == [reply]
 
 
 def test_two_processes_adding_replies_under_one_message_never_repeat_a_version(

@@ -2,8 +2,9 @@
 versions, rows and errors.
 
 Every test here runs once per backend in ``STORE_FACTORIES`` (``tests/storage/conftest.py``)
-and sees the store only through the protocol, so a new backend (Postgres, say) is proven by
-adding its factory there. Part two (:mod:`tests.storage.test_interface_tree`) covers paths,
+and sees the store only through the protocol: the SQLite file and a real PostgreSQL server the
+suite starts (:mod:`tests.support.postgres_server`); another backend is proven by adding its
+factory there. Part two (:mod:`tests.storage.test_interface_tree`) covers paths,
 branches, search and interchange. What only SQLite has (migrations, file damage, locking
 between processes) is tested in the other files of this folder.
 """

@@ -4,6 +4,10 @@ password in the URL never shown (the server is real where the case needs one).""
 from __future__ import annotations
 
 import socket
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -75,3 +79,45 @@ def test_any_password_in_a_url_is_redacted_wherever_the_url_is_shown(
 ) -> None:
     url = f"postgresql://{user}:{password}@db.example:5432/weaver?password={password}"
     assert redact_url(url) == f"postgresql://{user}:***@db.example:5432/weaver?password=***"
+
+
+def _ask_until_it_fails(ask: Callable[[], object]) -> None:
+    """Ask until asking raises (the server ends a backend soon after it is told to), for at
+    most 30 s: past that the test fails, as it should."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        ask()
+        time.sleep(0.02)
+
+
+def test_a_signal_whose_connection_the_server_dropped_is_one_sentence(postgres_url: str) -> None:
+    import psycopg
+
+    from storage.pg_changes import PgStoreChanges
+
+    changes = PgStoreChanges(postgres_url)
+    try:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (changes._conn.info.backend_pid,))
+        with pytest.raises(StorageError) as caught:
+            _ask_until_it_fails(changes.changed)
+        assert_sentence(caught, "PostgreSQL server", "storage.url")
+    finally:
+        changes.close()
+
+
+@pytest.mark.parametrize(
+    "module", ["storage.pg_store", "storage.pg_seats", "storage.pg_changes", "psycopg"]
+)
+def test_without_the_postgres_extra_a_server_url_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, module: str
+) -> None:
+    from storage.backend import StorageTarget, open_changes, open_seat_book, open_store
+
+    for name in ("storage.pg_store", "storage.pg_seats", "storage.pg_changes", module):
+        monkeypatch.setitem(sys.modules, name, None)  # as if psycopg were not installed
+    target = StorageTarget(tmp_path, "postgresql://weaver:pw@127.0.0.1:5432/weaver")
+    for opening in (open_store, open_seat_book, open_changes):
+        with pytest.raises(StorageError) as caught:
+            opening(target)
+        assert_sentence(caught, "pip install 'weaver-tui[postgres]'")

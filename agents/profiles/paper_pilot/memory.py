@@ -160,6 +160,9 @@ def open_memory(data_dir: Path) -> Memory:
 
     url = configured_url()
     if url is not None:
+        from storage.backend import postgres_module
+
+        postgres_module("storage.pg_database")  # one sentence if PostgreSQL is not installed
         from agents.profiles.paper_pilot.pg_memory import PgMemory
 
         return Memory(facts=PgMemory(url, MAX_FACTS))

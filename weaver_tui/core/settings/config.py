@@ -277,6 +277,8 @@ def settings_class() -> type[Settings]:
 
 SECRET_KEYS = frozenset({"api_key", "headers", "env"})
 """Keys whose values (or whose entries' values) are credentials: never quoted in a message."""
+SECRET_PATHS = frozenset({("storage", "url")})
+"""Settings that may hold a password (a storage URL's says itself, redacted, in its reason)."""
 
 
 def _config_error(exc: ValidationError, sources: SettingsSources) -> ConfigError:
@@ -291,7 +293,8 @@ def _config_error(exc: ValidationError, sources: SettingsSources) -> ConfigError
         )
     reason = str(first["msg"]).removeprefix("Value error, ").rstrip(".")
     shown = "input" in first and not isinstance(first["input"], dict)
-    if not SECRET_KEYS.intersection(path) and shown and repr(first["input"]) not in reason:
+    secret = SECRET_KEYS.intersection(path) or path[:2] in SECRET_PATHS
+    if not secret and shown and repr(first["input"]) not in reason:
         reason += f" (got {first['input']!r})"
     return ConfigError(f"Invalid value for {name} in {origin}: {reason}.{more}")
 
