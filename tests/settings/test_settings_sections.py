@@ -264,9 +264,11 @@ def test_the_readme_table_names_every_setting_and_its_flat_name() -> None:
     for row in table.splitlines()[2:]:
         key, flat = (cell.strip() for cell in row.split("|")[1:3])
         documented[key.strip("`")] = flat.split("`")[1] if flat.startswith("`") else ""
-    sections = {
+    from weaver_tui.core.settings.config import settings_class
+
+    sections = {  # the app's sections and those the registered profiles own
         f"{name}.{key}" if hasattr(field.annotation, "model_fields") else name
-        for name, field in Settings.model_fields.items()
+        for name, field in settings_class().model_fields.items()
         for key in getattr(field.annotation, "model_fields", {"": None})
     }
     flat_names = {".".join(path): flat for flat, path in FLAT_NAMES.items()}

@@ -8,7 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.profile import ProfileTraits, ProfileVerb, RememberedItem, RememberedItems
+from agents.profile import (
+    ProfileSettings,
+    ProfileTraits,
+    ProfileVerb,
+    RememberedItem,
+    RememberedItems,
+)
 
 SETTLED_BADGES = frozenset({"partly supported", "not in your notes", "from the web"})
 """How an answer settled that its badge names (``checked`` is the draft's own mark)."""
@@ -111,4 +117,8 @@ TRAITS = ProfileTraits(
         "Nothing is remembered yet: facts are kept from answers the critic passed.",
     ),
     commands=(KB_VERB, MEMORY_VERB),
+    settings=ProfileSettings(
+        section="paper_pilot",
+        model="agents.profiles.paper_pilot.settings_section:PaperPilotSettings",
+    ),
 )

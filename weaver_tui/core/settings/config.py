@@ -40,7 +40,6 @@ from weaver_tui.core.settings.early import (
 from weaver_tui.core.settings.files import read_yaml_config
 from weaver_tui.core.settings.knowledge_sections import (
     McpSection,
-    PaperPilotSection,
     WebSearchSection,
     agent_view,
     secret_values,
@@ -126,9 +125,6 @@ class Settings(BaseSettings):
     """The research profile's optional web fallback: ``enabled``, ``url``, ``api_key``,
     ``max_results``."""
 
-    paper_pilot: PaperPilotSection = Field(default_factory=PaperPilotSection)
-    """The research profile's limits: retries, plan and ReAct steps, queries, memory recall."""
-
     roles: RolesSection = Field(default_factory=RolesSection)
     """A model per role (``router``, ``critic``, ``structured``); each defaults to
     the turn's model."""
@@ -171,7 +167,6 @@ class Settings(BaseSettings):
         return {
             "mcp": agent_view(self.mcp),
             "web_search": agent_view(self.web_search),
-            "paper_pilot": agent_view(self.paper_pilot),
             "roles": agent_view(self.roles),
             **{name: agent_view(section) for name, section in owned.items()},
         }

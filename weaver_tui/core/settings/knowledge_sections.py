@@ -1,5 +1,5 @@
-"""The sections of the research profile: ``mcp`` (knowledge servers), ``web_search`` and its
-limits (``paper_pilot``).
+"""The sections of the research profile the app keeps: ``mcp`` (knowledge servers) and
+``web_search`` (its limits are the profile's own section, in its folder).
 
 Like every section they refuse keys they do not know, so a misspelt key is named instead of
 silently doing nothing. Credentials (``web_search.api_key``, a connection's ``headers`` and
@@ -77,23 +77,6 @@ class WebSearchSection(Section):
     """The search API's key; passed on, never shown. Without one no search is sent."""
     max_results: int = Field(default=5, ge=1, le=20)
     """The most results one search asks for."""
-
-
-class PaperPilotSection(Section):
-    """The research profile's limits (``paper_pilot:``)."""
-
-    max_retries: int = Field(default=2, ge=0, le=5)
-    """Retrievals again after the critic rejects an answer, before it is settled."""
-    plan_steps: int = Field(default=3, ge=1, le=8)
-    """The most search steps of a multi-hop plan."""
-    react_steps: int = Field(default=3, ge=1, le=8)
-    """The most search steps of an exploratory question."""
-    max_queries: int = Field(default=6, ge=1, le=20)
-    """The most searches a comparison runs at once."""
-    memory_top_k: int = Field(default=3, ge=0, le=20)
-    """Remembered facts recalled for a question."""
-    follow_up_top_k: int = Field(default=6, ge=0, le=30)
-    """Remembered facts recalled for a follow-up, with the question rewritten to stand alone."""
 
 
 def agent_view(section: BaseModel) -> dict[str, Any]:
