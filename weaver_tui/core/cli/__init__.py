@@ -26,7 +26,12 @@ from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
 from weaver_tui.core.cli.output import owns_the_terminal, printable_output
 from weaver_tui.core.cli.space_verbs import add_space_parser, run_space_verb
 from weaver_tui.core.cli.store_migrate import add_store_parser, migrate_store
-from weaver_tui.core.cli.store_verbs import export, import_conversation, list_conversations
+from weaver_tui.core.cli.store_verbs import (
+    export,
+    import_conversation,
+    list_conversations,
+    search_conversations,
+)
 from weaver_tui.core.cli.terminal_apps import TerminalApps
 
 if TYPE_CHECKING:
@@ -34,7 +39,17 @@ if TYPE_CHECKING:
     from weaver_tui.core.services import Services
 
 
-BUILTIN_VERBS = ("acp", "ask", "conversations", "export", "import", "serve", "space", "store")
+BUILTIN_VERBS = (
+    "acp",
+    "ask",
+    "conversations",
+    "export",
+    "import",
+    "search",
+    "serve",
+    "space",
+    "store",
+)
 _OPTIONS_WITH_VALUE = frozenset(
     {
         "--config",
@@ -143,6 +158,11 @@ def build_parser(
     )
     ask.add_argument("--parent", metavar="MSG", help="reply below this message (fork)")
     ask.add_argument(
+        "--edit",
+        metavar="MSG",
+        help="send the text as a new version of this message of yours, and answer it",
+    )
+    ask.add_argument(
         "--approve",
         action="store_true",
         help="run the calls of MCP tools that ask for approval (without it they are refused)",
@@ -177,7 +197,13 @@ def build_parser(
         help="also print a thinking model's reasoning (to stderr, each line after 'thinking: ')",
     )
 
-    verbs.add_parser("conversations", help="list conversations, newest first (id first)")
+    listing = verbs.add_parser("conversations", help="list conversations, newest first (id first)")
+    listing.add_argument("--json", action="store_true", help="one JSON object per conversation")
+
+    search = verbs.add_parser("search", help="search every branch of every conversation")
+    search.add_argument("query", help="words to find (full-text search, as the app's)")
+    search.add_argument("--json", action="store_true", help="one JSON object per match")
+    search.add_argument("--limit", type=int, default=50, help="the most matches (default: 50)")
 
     export = verbs.add_parser("export", help="export a conversation")
     export.add_argument("conversation_id", metavar="ID")
@@ -452,7 +478,9 @@ async def run_verb(args: argparse.Namespace) -> int:
 
             return await ask(services, args)
         if args.verb == "conversations":
-            return list_conversations(services)
+            return list_conversations(services, as_json=args.json)
+        if args.verb == "search":
+            return search_conversations(services, args)
         if args.verb == "export":
             return export(services, args)
         if args.verb == "import":

@@ -126,6 +126,24 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
         _refuse_if_busy(services.turn_locks, conversation_id)
     model = services.model  # a provider that cannot be built fails before anything is stored
     parent_id: str | None = None
+    if args.edit and args.parent:
+        raise CliError("give --edit or --parent, not both", EXIT_CONFIG)
+    if args.edit:  # a new version of the user's message: its sibling, with the new text
+        edited = store.get_message(args.edit)
+        if edited.role != "user":
+            raise CliError(
+                f"message {edited.id} is a {edited.role} message: --edit takes one of your "
+                "own messages (use --parent to go on from a reply)",
+                EXIT_CONFIG,
+            )
+        if conversation_id and conversation_id != edited.conversation_id:
+            raise CliError(
+                f"message {edited.id} is in conversation {edited.conversation_id}, "
+                f"not {conversation_id}",
+                EXIT_CONFIG,
+            )
+        conversation_id = edited.conversation_id
+        parent_id = _fork_parent(store, edited)
     if args.parent:  # the parent names its conversation; check it before creating anything
         parent = store.get_message(args.parent)
         parent_id = _fork_parent(store, parent)
@@ -199,7 +217,7 @@ def _new_message(
         conversation_id=conversation_id,
         parent_id=parent_id,
         # continuing at the active leaf: the runtime holds the conversation's turn lock
-        at_active_leaf=conversation_id is not None and not args.parent,
+        at_active_leaf=conversation_id is not None and not (args.parent or args.edit),
         meta=user_meta,
         conversation_meta=conversation_meta,
     )

@@ -1,4 +1,5 @@
-"""The store verbs of the ``weaver-tui`` command: ``conversations``, ``export``, ``import``.
+"""The store verbs of the ``weaver-tui`` command: ``conversations``, ``search``, ``export``,
+``import``.
 
 Everything they print passes :func:`~storage.printable.printable` (titles and text come
 from imports and providers); an export without ``--output`` is written to stdout, and an import
@@ -8,6 +9,7 @@ reads a folder, a one-file stream or stdin, once per source unless ``--again``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,11 +21,51 @@ if TYPE_CHECKING:
     from weaver_tui.core.services import Services
 
 
-def list_conversations(services: Services) -> int:
+def list_conversations(services: Services, *, as_json: bool = False) -> int:
     for c in services.store.list_conversations():
+        if as_json:
+            print(
+                json.dumps(
+                    {
+                        "id": c.id,
+                        "title": c.title,
+                        "profile": c.profile,
+                        "created_at": c.created_at.isoformat(),
+                        "updated_at": c.updated_at.isoformat(),
+                    }
+                )
+            )
+            continue
         updated = c.updated_at.strftime("%Y-%m-%d %H:%M")
         print(printable(f"{c.id}  {c.profile:<14}  {updated}  {c.title}"))
     return 0
+
+
+def search_conversations(services: Services, args: argparse.Namespace) -> int:
+    """The app's full-text search over every branch: one line per match (its conversation and
+    message ids first), or one JSON object with ``--json``; none found exits 1, as grep."""
+    if not args.query.strip():
+        raise CliError("the search is empty: give the words to find", EXIT_CONFIG)
+    if not 0 < args.limit <= 10_000:
+        raise CliError("--limit must be between 1 and 10000", EXIT_CONFIG)
+    hits = services.store.search(args.query, limit=args.limit)
+    for hit in hits:
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "conversation_id": hit.conversation_id,
+                        "conversation_title": hit.conversation_title,
+                        "message_id": hit.message_id,
+                        "role": hit.role,
+                        "snippet": hit.snippet,
+                    }
+                )
+            )
+        else:
+            snippet = " ".join(hit.snippet.split())
+            print(printable(f"{hit.conversation_id}  {hit.message_id}  {hit.role:<9}  {snippet}"))
+    return 0 if hits else 1
 
 
 def export(services: Services, args: argparse.Namespace) -> int:
