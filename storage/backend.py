@@ -101,9 +101,7 @@ def configured_url() -> str | None:
 
 
 def sqlite_file(where: Where) -> Path | None:
-    """The SQLite file of ``where``; ``None`` on a PostgreSQL server. For what only the file
-    keeps so far (a shared space's statement answers and consent requests): on a server a
-    space's statements cannot be answered and nothing private is posted (said as such)."""
+    """The SQLite file of ``where``; ``None`` on a PostgreSQL server."""
     return None if _url(where) else _path(where)
 
 

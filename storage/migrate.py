@@ -108,6 +108,38 @@ SEAT_MESSAGES = Table(
     order="id",
 )
 
+STATEMENT_ANSWERS = Table(
+    "statement_answers",
+    (
+        "record_id",
+        "conversation_id",
+        "participant",
+        "participant_key",
+        "answer",
+        "critique",
+        "shared",
+        "answered_at",
+    ),
+    ("record_id", "participant_key"),
+)
+CONSENT_REQUESTS = Table(
+    "consent_requests",
+    (
+        "call_id",
+        "conversation_id",
+        "participant",
+        "participant_key",
+        "tool",
+        "text",
+        "decision",
+        "edited",
+        "asked_at",
+        "answered_at",
+        "withdrawn_at",
+    ),
+    ("call_id", "participant_key"),
+)
+
 TABLES: tuple[Table, ...] = (
     CONVERSATIONS,
     MESSAGES,
@@ -115,6 +147,8 @@ TABLES: tuple[Table, ...] = (
     ACCEPTED_PATCHES,
     SPACE_SEATS,
     SEAT_MESSAGES,
+    STATEMENT_ANSWERS,
+    CONSENT_REQUESTS,
 )
 """In the order a conversation's rows are copied (a row's references come before it)."""
 

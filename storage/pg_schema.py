@@ -197,7 +197,50 @@ CREATE INDEX IF NOT EXISTS facts_search ON facts USING gin (search);
 CREATE TABLE IF NOT EXISTS weaver_schema (version INTEGER NOT NULL);
 """
 
-MIGRATIONS: list[str] = [SCHEMA_V1]
+SCHEMA_V2 = """
+CREATE TABLE IF NOT EXISTS statement_answers (
+    record_id       TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
+    answer          TEXT NOT NULL CHECK (answer IN ('agree', 'partly', 'disagree')),
+    critique        TEXT NOT NULL DEFAULT '',
+    shared          INTEGER NOT NULL DEFAULT 0,
+    answered_at     TEXT NOT NULL,
+    PRIMARY KEY (record_id, participant_key)
+);
+CREATE INDEX IF NOT EXISTS statement_answers_by_conversation
+    ON statement_answers (conversation_id);
+
+CREATE TABLE IF NOT EXISTS consent_requests (
+    call_id         TEXT NOT NULL,
+    conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    participant     TEXT NOT NULL,
+    participant_key TEXT NOT NULL,
+    tool            TEXT NOT NULL,
+    text            TEXT NOT NULL,
+    decision        TEXT CHECK (decision IN ('allow', 'edit', 'refuse')),
+    edited          TEXT NOT NULL DEFAULT '',
+    asked_at        TEXT NOT NULL,
+    answered_at     TEXT,
+    withdrawn_at    TEXT,
+    PRIMARY KEY (call_id, participant_key)
+);
+CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
+    ON consent_requests (conversation_id);
+
+CREATE OR REPLACE TRIGGER statement_answers_notify
+    AFTER INSERT OR UPDATE OR DELETE ON statement_answers
+    FOR EACH ROW EXECUTE FUNCTION weaver_notify_change();
+CREATE OR REPLACE TRIGGER consent_requests_notify
+    AFTER INSERT OR UPDATE OR DELETE ON consent_requests
+    FOR EACH ROW EXECUTE FUNCTION weaver_notify_change();
+"""
+"""A shared space's statement answers and consent requests (the SQLite file's V5 and V6; see
+:mod:`storage.statement_answers` and :mod:`storage.consents`); their changes notify the seats
+as the records' do."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
 """Scripts in order; ``weaver_schema.version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)

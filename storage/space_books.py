@@ -1,24 +1,28 @@
-"""A shared space's statement answers and consent requests, for a storage target.
-
-They are kept in the SQLite file beside the records (:mod:`storage.statement_answers`,
-:mod:`storage.consents`); the PostgreSQL server does not keep them yet. On a server the books
-are empty and a write is one sentence (a :class:`~storage.store.StorageError`): nobody can
-answer a statement there, and the mediator posts nothing that needs someone's consent (it is
-told this space cannot ask them), so no answer, consent or "agreed" is ever made up.
+"""A shared space's statement answers and consent requests, where the records are: in the
+SQLite file (:mod:`storage.statement_answers`, :mod:`storage.consents`) or on the PostgreSQL
+server (:mod:`storage.pg_space_books`). A store that keeps neither (one in memory, in tests)
+has empty books whose writes are one sentence (a :class:`~storage.store.StorageError`): nobody
+can answer a statement there, and the mediator posts nothing that needs someone's consent, so
+no answer, consent or "agreed" is ever made up.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from storage.backend import Where, sqlite_file
 from storage.consents import ConsentBook, ConsentRequest
+from storage.seats import SeatBook
 from storage.statement_answers import Answer, AnswerBook
 from storage.store import StorageError
 
+if TYPE_CHECKING:
+    from storage.pg_seats import PgSeatBook
+
 NOT_ON_A_SERVER = (
-    "Statements and consent are kept only in a local SQLite store so far: in a space on a "
-    "PostgreSQL server they cannot be answered."
+    "This space keeps no statements or consent (its store has no file or server): they "
+    "cannot be answered here."
 )
 
 
@@ -75,9 +79,62 @@ class _NoConsents(ConsentBook):
 
 def open_answer_book(where: Where) -> AnswerBook:
     file = sqlite_file(where)
-    return AnswerBook(file) if file is not None else _NoAnswers()
+    if file is not None:
+        return AnswerBook(file)
+    from storage.pg_space_books import PgAnswerBook
+
+    return PgAnswerBook(_server(where))
 
 
 def open_consent_book(where: Where) -> ConsentBook:
     file = sqlite_file(where)
-    return ConsentBook(file) if file is not None else _NoConsents()
+    if file is not None:
+        return ConsentBook(file)
+    from storage.pg_space_books import PgConsentBook
+
+    return PgConsentBook(_server(where))
+
+
+def answer_book_for(store: object) -> AnswerBook:
+    """The answers kept beside ``store``'s records (empty for a store with neither file nor
+    server)."""
+    url, path = getattr(store, "url", None), getattr(store, "path", None)
+    if isinstance(url, str) and url:
+        from storage.pg_space_books import PgAnswerBook
+
+        return PgAnswerBook(url)
+    return AnswerBook(path) if path is not None else _NoAnswers()
+
+
+def consent_book_for(store: object) -> ConsentBook:
+    """The consent requests kept beside ``store``'s records (empty for a store with neither
+    file nor server)."""
+    url, path = getattr(store, "url", None), getattr(store, "path", None)
+    if isinstance(url, str) and url:
+        from storage.pg_space_books import PgConsentBook
+
+        return PgConsentBook(url)
+    return ConsentBook(path) if path is not None else _NoConsents()
+
+
+def seat_book_for(store: object) -> SeatBook | PgSeatBook:
+    """The seats kept beside ``store``'s records."""
+    url = getattr(store, "url", None)
+    if isinstance(url, str) and url:
+        from storage.pg_seats import PgSeatBook
+
+        return PgSeatBook(url)
+    return SeatBook(getattr(store, "path"))  # noqa: B009 (a store with a file, checked above)
+
+
+def keeps_space_books(store: object) -> bool:
+    """Whether ``store`` keeps statement answers and consent (a file or a server)."""
+    url = getattr(store, "url", None)
+    return bool(isinstance(url, str) and url) or getattr(store, "path", None) is not None
+
+
+def _server(where: Where) -> str:
+    url = getattr(where, "url", None)
+    if not isinstance(url, str) or not url:  # sqlite_file() is None only for a server
+        raise StorageError("The space's storage has neither a file nor a server.")
+    return url

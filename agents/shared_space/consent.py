@@ -35,8 +35,8 @@ from langgraph.types import interrupt
 from agents.graph.status import emit_status
 from agents.pending_interrupt import pending_at_leaf
 from agents.shared_space.space import names_in_words, same_name
-from storage.consents import ConsentBook, ConsentRequest
-from storage.seats import SeatBook
+from storage.consents import ConsentRequest
+from storage.space_books import consent_book_for, keeps_space_books, seat_book_for
 from storage.store import ConversationStore
 
 logger = logging.getLogger(__name__)
@@ -74,29 +74,25 @@ def pending_consent(store: ConversationStore, conversation_id: str) -> PendingCo
 def withdraw_abandoned(store: ConversationStore, conversation_id: str) -> int:
     """With no turn of the space paused for consent, withdraw the requests asked before its
     newest user message (that message abandoned their pause); returns how many."""
-    if _path_of(store) is None or pending_consent(store, conversation_id) is not None:
+    if not keeps_space_books(store) or pending_consent(store, conversation_id) is not None:
         return 0
     leaf = store.active_leaf(conversation_id)
     users = [r for r in store.path_to_root(leaf.id) if r.role == "user"] if leaf else []
     if not users:
         return 0
-    book = ConsentBook(_path_of(store))
+    book = consent_book_for(store)
     try:
         return book.withdraw_before(conversation_id, users[-1].created_at)
     finally:
         book.close()
 
 
-def _path_of(store: ConversationStore) -> Any:
-    return getattr(store, "path", None)
-
-
 def all_answered(store: ConversationStore, call_id: str) -> bool:
     """Whether every participant asked about ``call_id`` has answered (never, for a store
     that keeps no consent: see :mod:`storage.space_books`)."""
-    if _path_of(store) is None:
+    if not keeps_space_books(store):
         return False
-    book = ConsentBook(_path_of(store))
+    book = consent_book_for(store)
     try:
         requests = book.for_call(call_id)
     finally:
@@ -105,7 +101,7 @@ def all_answered(store: ConversationStore, call_id: str) -> bool:
 
 
 def _seated(store: ConversationStore, conversation_id: str) -> list[str]:
-    book = SeatBook(_path_of(store))
+    book = seat_book_for(store)
     try:
         return [seat.participant for seat in book.seats(conversation_id)]
     finally:
@@ -122,7 +118,7 @@ def consented_text(
 ) -> str:
     """The words that may be posted once everyone in ``asked`` has answered (pausing the turn
     until then); raises :class:`ConsentDenied` when nothing may be posted."""
-    if _path_of(store) is None:
+    if not keeps_space_books(store):
         raise ConsentDenied(
             f"Not posted: it draws on what {names_in_words(asked)} told you privately, and "
             "this space cannot ask them. Ask them in a private reply first."
@@ -136,7 +132,7 @@ def consented_text(
             f"here to allow it. Ask {who} in a private reply whether you may share it, in "
             "your own words, or leave it out."
         )
-    book = ConsentBook(_path_of(store))
+    book = consent_book_for(store)
     try:
         book.ask(conversation_id, call_id, list(asked), tool, text)
         requests = book.for_call(call_id)
@@ -146,7 +142,7 @@ def consented_text(
         who = names_in_words([r.participant for r in requests if r.waiting])
         emit_status(STATUS_NODE, f"Waiting for {who} to allow the post at their seat")
         interrupt({"kind": INTERRUPT_KIND, "call_id": call_id, "participants": list(asked)})
-        book = ConsentBook(_path_of(store))
+        book = consent_book_for(store)
         try:
             requests = book.for_call(call_id)
         finally:

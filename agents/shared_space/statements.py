@@ -26,6 +26,7 @@ from agents.shared_space.actions import PROPOSE_STATEMENT, REVISE_STATEMENT
 from agents.shared_space.marks import private_mark
 from agents.shared_space.space import participants_of, same_name
 from storage.models import MessageRecord
+from storage.space_books import answer_book_for, keeps_space_books
 from storage.statement_answers import STATEMENT_KIND, Answer, AnswerBook
 from storage.store import ConversationStore, NotFoundError, StorageError
 
@@ -141,9 +142,9 @@ def agreed_mark(
 
 
 def answer_book(store: ConversationStore) -> AnswerBook | None:
-    """The answers kept beside ``store``'s records (a store on one SQLite file), else ``None``."""
-    path = getattr(store, "path", None)
-    return None if path is None else AnswerBook(path)
+    """The answers kept beside ``store``'s records (in its SQLite file or on its server), else
+    ``None``."""
+    return answer_book_for(store) if keeps_space_books(store) else None
 
 
 def statement_board(

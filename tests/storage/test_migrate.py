@@ -170,3 +170,63 @@ def test_any_store_copied_to_the_server_and_back_reads_back_the_same(
     with open_store(back_path) as back:
         assert _snapshot(back, back_path) == original
     assert _facts(SqliteSide(back_path)) == remembered
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    answers=st.dictionaries(
+        st.sampled_from(("Alex", "Élodie")),
+        st.tuples(st.sampled_from(("agree", "partly", "disagree")), st.booleans()),
+        min_size=1,
+    ),
+    decision=st.sampled_from((None, "allow", "refuse")),
+)
+def test_a_space_s_answers_and_consents_migrate_both_ways(
+    server: PostgresServer,
+    folders: Callable[[], Path],
+    answers: dict[str, tuple[str, bool]],
+    decision: str | None,
+) -> None:
+    from storage.space_books import answer_book_for, consent_book_for
+
+    def read(store: Any, conversation_id: str) -> tuple[Any, ...]:
+        book, asked = answer_book_for(store), consent_book_for(store)
+        try:
+            return (
+                [(a.participant, a.answer, a.critique, a.shared) for a in book.answers(conversation_id, None, 2)],
+                [(r.participant, r.decision, r.text) for r in asked.for_call("call-1")],
+            )  # fmt: skip
+        finally:
+            book.close()
+            asked.close()
+
+    sqlite_path, url = folders(), fresh_schema_url(server)
+    with open_store(sqlite_path) as store:
+        space = store.create_conversation(
+            "mediator", "t", meta={"participants": ["Alex", "Élodie"]}
+        )
+        user = store.add_message(space.id, "user", "hi", None, meta={"sender": "Alex"})
+        statement = store.add_message(
+            space.id, "tool", "S1", user.id, meta={"kind": "statement", "visibility": "shared"}
+        )
+        book, asked = answer_book_for(store), consent_book_for(store)
+        for name, (value, shared) in answers.items():
+            book.answer(space.id, statement.id, name, value, f"why {name}", shared=shared)
+        asked.ask(space.id, "call-1", ["Élodie"], "post_to_shared", "what Élodie said")
+        if decision is not None:
+            asked.answer("call-1", "Élodie", decision)
+        book.close()
+        asked.close()
+        original = read(store, space.id)
+
+    migrate(SqliteSide(sqlite_path), PgSide(url))
+    with open_store(StorageTarget(sqlite_path.parent, url)) as copied:
+        assert read(copied, space.id) == original
+    back_path = folders()
+    migrate(PgSide(url), SqliteSide(back_path))
+    with open_store(back_path) as back:
+        assert read(back, space.id) == original

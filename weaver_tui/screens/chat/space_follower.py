@@ -120,7 +120,7 @@ class SpaceFollower:
             shares = shares_for(state.store, conversation_id, state.leaf_id)
             written = any(shares.values())
             self._meter_seen = meter_line(shares, current_open(board)) if written else None
-            consents = self._consents  # none on a server (see storage.backend.sqlite_file)
+            consents = self._consents
             self._consents_seen = (
                 consents.waiting(state.conversation.id, None) if consents is not None else []
             )
