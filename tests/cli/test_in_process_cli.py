@@ -45,7 +45,7 @@ def test_the_calls_log_file_is_complete_when_it_returns(weaver: Weaver, tmp_path
 def test_an_uncaught_exception_is_a_traceback_and_exit_1(
     weaver: Weaver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*_: object) -> int:
+    def broken(*_: object, **__: object) -> int:
         raise RuntimeError("a bug in a verb")
 
     monkeypatch.setattr(cli, "list_conversations", broken)
