@@ -39,7 +39,6 @@ from weaver_tui.core.acp_agent.patch_permission import (
     patch_file,
     review_request,
 )
-from weaver_tui.core.acp_agent.session_info import prompt_usage
 from weaver_tui.core.acp_agent.tool_permission import (
     APPROVAL_OPTIONS,
     approval_decision,
@@ -122,16 +121,10 @@ class AcpTurn:
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
             await self._send(update)
-        if finished.leaf_id:
-            self.session.leaf_id = finished.leaf_id  # the session goes on from here
-            self.session.at_root = False
-        usage = prompt_usage(finished.usage)
-        if finished.usage is not None and finished.usage.cost is not None:
-            self.session.cost = (self.session.cost or 0.0) + finished.usage.cost
         if self.stop_reason is not None:
-            return PromptResponse(stop_reason=self.stop_reason, usage=usage)
+            return PromptResponse(stop_reason=self.stop_reason)
         return PromptResponse(
-            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn", usage=usage
+            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
         )
 
     def _session_tools(self) -> list[Any]:
