@@ -4,7 +4,10 @@
 prompt; MCP servers over stdio and HTTP); ``session/new`` opens a session of the profile
 in the client's folder, its MCP servers' tools joining its turns; ``session/prompt`` runs a
 turn (:class:`~weaver_tui.acp_agent.turn.AcpTurn`); ``session/cancel`` stops it;
-``session/load`` replays a conversation's active branch; ``session/close`` cancels the
+``session/load`` replays a session's branch (``session/resume`` opens it without the replay);
+``session/list`` lists the profile's conversations; ``session/fork`` opens a new session on
+the same conversation at another place in its tree (each session keeps its own leaf:
+:mod:`~weaver_tui.acp_agent.session_leaves`); ``session/close`` cancels the
 session's running turn, waits for it to end, then forgets the session and ends its MCP servers
 (its conversation stays in the store, for ``session/load`` or the app); the agent's exit closes
 every session.
@@ -23,27 +26,43 @@ from acp import PROTOCOL_VERSION, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
     CloseSessionResponse,
+    ForkSessionResponse,
     Implementation,
     InitializeResponse,
+    ListSessionsResponse,
     LoadSessionResponse,
     McpCapabilities,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    ResumeSessionResponse,
     SessionCapabilities,
     SessionCloseCapabilities,
+    SessionForkCapabilities,
+    SessionListCapabilities,
+    SessionResumeCapabilities,
 )
 
 from agents.attachments import AttachmentError, total_size
 from agents.errors import WeaverError
 from agents.profiles import get_traits
 from agents.runtime.user_message import NewMessage
+from storage.models import Conversation, MessageRecord
 from storage.printable import printable
+from storage.store import NotFoundError
 from weaver_tui import __version__
 from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.prompt_content import prompt_content
 from weaver_tui.acp_agent.replay import branch_updates
+from weaver_tui.acp_agent.session_leaves import (
+    Placement,
+    fork_placement,
+    leaf_key,
+    remembered,
+)
+from weaver_tui.acp_agent.session_list import page, session_infos
 from weaver_tui.acp_agent.sessions import (
+    CWD_META,
     SESSION_META,
     AcpSession,
     find_conversation,
@@ -55,7 +74,12 @@ if TYPE_CHECKING:
     from acp.interfaces import Client
 
     from agents.runtime.agent_runtime import AgentRuntime
+    from storage.store import ConversationStore
     from weaver_tui.services import Services
+
+FORK_AT_META = "messageId"
+"""The ``_meta`` key of ``session/fork`` that names the message to fork at (a message of the
+session's own conversation; anything else is refused)."""
 
 
 logger = logging.getLogger(__name__)
@@ -92,7 +116,12 @@ class WeaverAcpAgent:
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
                 mcp_capabilities=McpCapabilities(http=True, sse=False),
-                session_capabilities=SessionCapabilities(close=SessionCloseCapabilities()),
+                session_capabilities=SessionCapabilities(
+                    close=SessionCloseCapabilities(),
+                    list=SessionListCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    fork=SessionForkCapabilities(),
+                ),
             ),
             agent_info=Implementation(
                 name="weaver-tui", title=f"weaver-tui ({self.profile})", version=__version__
@@ -122,40 +151,11 @@ class WeaverAcpAgent:
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> LoadSessionResponse:
-        store = (await self.runtime()).store
-        conversation = find_conversation(store, session_id)
-        if conversation is None:
-            raise turn_failure(
-                f"There is no conversation or session {session_id}: start a new session, or "
-                "pick a conversation id from `weaver-tui conversations`.",
-                "not_found",
-            )
-        # The session works where the client says (its cwd), never in a root the stored
-        # conversation names: that root may be another folder, or came with an import.
-        stored = conversation.meta.get("project_root")
-        session = AcpSession(
-            session_id,
-            conversation.profile,
-            Path(cwd),
-            conversation_id=conversation.id,
-            mcp_servers=mcp_server_settings(mcp_servers),
-        )
-        earlier = self.sessions.pop(session_id, None)
-        if earlier is not None:  # loaded again: the servers it brought then are ended
-            await earlier.aclose()
-        self.sessions[session_id] = session
-        leaf = store.active_leaf(conversation.id)
-        branch = store.path_to_root(leaf.id) if leaf is not None else []
+        """Open a stored session (or conversation) and replay its branch."""
+        session, conversation, branch = await self._open_stored(cwd, session_id, mcp_servers)
         for update in branch_updates(branch):
             await self._connection().session_update(session_id=session_id, update=update)
-        if isinstance(stored, str) and _elsewhere(stored, cwd):
-            note = (
-                f"This conversation was made in {stored}; this session works in {cwd}, the "
-                "folder the editor gave."
-            )
-            await self._connection().session_update(
-                session_id=session_id, update=update_agent_thought_text(printable(note))
-            )
+        await self._note_elsewhere(session, conversation, cwd)
         logger.info(
             "acp session loaded",
             extra={
@@ -165,6 +165,141 @@ class WeaverAcpAgent:
             },
         )
         return LoadSessionResponse()
+
+    async def resume_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> ResumeSessionResponse:
+        """Open a stored session (or conversation) where it stands, without a replay."""
+        session, conversation, _branch = await self._open_stored(cwd, session_id, mcp_servers)
+        await self._note_elsewhere(session, conversation, cwd)
+        logger.info(
+            "acp session resumed",
+            extra={"session": session_id, "conversation_id": conversation.id},
+        )
+        return ResumeSessionResponse()
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        """The profile's conversations, newest first, a page at a time."""
+        if cwd is not None and not Path(cwd).is_absolute():
+            raise turn_failure(
+                f"The folder {printable(cwd)!r} is not an absolute path: give the project's "
+                "absolute path, or list without a folder.",
+                "invalid_params",
+            )
+        store = (await self.runtime()).store
+        infos = session_infos(store.list_conversations(self.profile), cwd, str(Path.cwd()))
+        sessions, next_cursor = page(infos, cursor)
+        return ListSessionsResponse(sessions=sessions, next_cursor=next_cursor)
+
+    async def fork_session(
+        self, session_id: str, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> ForkSessionResponse:
+        """A new session on the same conversation, at the session's leaf or at the message
+        ``_meta.messageId`` names (a message of that conversation): the tree's new branch
+        grows from there when the new session is prompted."""
+        store = (await self.runtime()).store
+        conversation, placement = self._standing(store, session_id)
+        at = kwargs.get(FORK_AT_META)
+        record = (
+            _message_of(store, conversation, at)
+            if at is not None
+            else _leaf_record(store, conversation, placement)
+        )
+        fork = AcpSession(
+            AcpSession.new_id(),
+            conversation.profile,
+            Path(cwd),
+            conversation_id=conversation.id,
+            placement=fork_placement(record),
+            mcp_servers=mcp_server_settings(mcp_servers),
+        )
+        store.update_conversation_meta(
+            conversation.id, **{leaf_key(fork.id): fork.placement.stored()}
+        )
+        self.sessions[fork.id] = fork
+        logger.info(
+            "acp session forked",
+            extra={
+                "session": fork.id,
+                "from_session": session_id,
+                "conversation_id": conversation.id,
+                "at": record.id,
+            },
+        )
+        return ForkSessionResponse(session_id=fork.id)
+
+    def _standing(
+        self, store: ConversationStore, session_id: str
+    ) -> tuple[Conversation, Placement]:
+        """The conversation of an open or stored session, and where the session stands."""
+        open_session = self.sessions.get(session_id)
+        if open_session is not None and open_session.conversation_id is None:
+            raise turn_failure(
+                "This session has no messages yet: send a prompt before forking it.", "empty"
+            )
+        conversation = (
+            store.get_conversation(open_session.conversation_id)
+            if open_session is not None and open_session.conversation_id is not None
+            else find_conversation(store, session_id)
+        )
+        if conversation is None:
+            raise _unknown_session(session_id)
+        if open_session is not None:
+            return conversation, open_session.placement
+        return conversation, remembered(conversation, session_id)
+
+    async def _open_stored(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None
+    ) -> tuple[AcpSession, Conversation, list[MessageRecord]]:
+        """Open the session ``session_id`` names where it stands: its own remembered leaf, or
+        the conversation's active leaf when it remembers none (or that leaf is gone)."""
+        store = (await self.runtime()).store
+        conversation = find_conversation(store, session_id)
+        if conversation is None:
+            raise _unknown_session(session_id)
+        placement = remembered(conversation, session_id)
+        leaf: MessageRecord | None = None
+        if placement.placed and placement.leaf_id is not None:
+            try:
+                leaf = store.get_message(placement.leaf_id)
+            except NotFoundError:  # its branch was deleted in the app
+                placement = Placement()
+            else:
+                if leaf.conversation_id != conversation.id:
+                    leaf, placement = None, Placement()
+        if not placement.placed:
+            leaf = store.active_leaf(conversation.id)
+        # The session works where the client says (its cwd), never in a root the stored
+        # conversation names: that root may be another folder, or came with an import.
+        session = AcpSession(
+            session_id,
+            conversation.profile,
+            Path(cwd),
+            conversation_id=conversation.id,
+            placement=placement,
+            mcp_servers=mcp_server_settings(mcp_servers),
+        )
+        earlier = self.sessions.pop(session_id, None)
+        if earlier is not None:  # opened again: the servers it brought then are ended
+            await earlier.aclose()
+        self.sessions[session_id] = session
+        branch = store.path_to_root(leaf.id) if leaf is not None else []
+        return session, conversation, branch
+
+    async def _note_elsewhere(
+        self, session: AcpSession, conversation: Conversation, cwd: str
+    ) -> None:
+        stored = conversation.meta.get("project_root")
+        if isinstance(stored, str) and _elsewhere(stored, cwd):
+            note = (
+                f"This conversation was made in {stored}; this session works in {cwd}, the "
+                "folder the editor gave."
+            )
+            await self._connection().session_update(
+                session_id=session.id, update=update_agent_thought_text(printable(note))
+            )
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
@@ -193,6 +328,7 @@ class WeaverAcpAgent:
 
         session.busy, session.cancel = True, asyncio.Event()
         session.idle.clear()
+        turn: AcpTurn | None = None
         try:
             await self._open_tools(session)
             turn = AcpTurn(
@@ -204,6 +340,8 @@ class WeaverAcpAgent:
             )
             return await turn.run(self._message(session, content.text, content.attachments))
         finally:
+            if turn is not None:
+                self._remember(session, turn.leaf_id)
             session.busy = False
             session.idle.set()
 
@@ -249,18 +387,33 @@ class WeaverAcpAgent:
         the next message below the conversation's active leaf."""
         meta = {"attachments": attachments} if attachments else {}
         if session.conversation_id is not None:
+            placement = session.placement
             return NewMessage(
                 profile=session.profile,
                 text=text,
                 conversation_id=session.conversation_id,
-                at_active_leaf=True,
+                parent_id=placement.leaf_id,
+                at_active_leaf=not placement.placed,
                 meta=meta,
             )
-        conversation_meta: dict[str, Any] = {SESSION_META: session.id}
+        conversation_meta: dict[str, Any] = {
+            SESSION_META: session.id,
+            CWD_META: str(session.cwd.resolve()),
+        }
         if get_traits(session.profile).project_root:
             conversation_meta["project_root"] = str(session.cwd.resolve())
         return NewMessage(
             profile=session.profile, text=text, meta=meta, conversation_meta=conversation_meta
+        )
+
+    def _remember(self, session: AcpSession, leaf_id: str | None) -> None:
+        """Keep the session's new leaf (in the session and in its conversation's meta)."""
+        if session.conversation_id is None or leaf_id is None:
+            return
+        session.placement = Placement(True, leaf_id)
+        assert self._runtime is not None  # the turn opened it
+        self._runtime.store.update_conversation_meta(
+            session.conversation_id, **{leaf_key(session.id): session.placement.stored()}
         )
 
     def _session(self, session_id: str) -> AcpSession:
@@ -276,6 +429,52 @@ class WeaverAcpAgent:
         if self._client is None:
             raise turn_failure("The agent is not connected to a client yet.", "not_connected")
         return self._client
+
+
+def _unknown_session(session_id: str) -> Exception:
+    return turn_failure(
+        f"There is no conversation or session {printable(session_id)}: start a new session, or "
+        "pick a conversation id from `weaver-tui conversations` (or `session/list`).",
+        "not_found",
+    )
+
+
+def _message_of(store: ConversationStore, conversation: Conversation, at: object) -> MessageRecord:
+    """The message ``_meta.messageId`` names, when it is one of ``conversation``'s."""
+    record: MessageRecord | None = None
+    if isinstance(at, str):
+        try:
+            record = store.get_message(at)
+        except NotFoundError:
+            record = None
+    if record is None or record.conversation_id != conversation.id:
+        raise turn_failure(
+            "The message to fork at is not one of this session's messages: give the id of a "
+            "message in its conversation, or leave it out to fork at the latest message.",
+            "invalid_params",
+        )
+    return record
+
+
+def _leaf_record(
+    store: ConversationStore, conversation: Conversation, placement: Placement
+) -> MessageRecord:
+    """The message the session stands at (its own leaf, else the conversation's active one)."""
+    record: MessageRecord | None = None
+    if placement.placed and placement.leaf_id is not None:
+        try:
+            record = store.get_message(placement.leaf_id)
+        except NotFoundError:
+            record = None
+    elif not placement.placed:
+        record = store.active_leaf(conversation.id)
+    if record is None:
+        raise turn_failure(
+            "This session has no message to fork at yet: send a prompt first, or name a "
+            "message to fork at.",
+            "empty",
+        )
+    return record
 
 
 def _elsewhere(stored: str, cwd: str) -> bool:

@@ -88,6 +88,8 @@ class AcpTurn:
         self.cancel = session.cancel or asyncio.Event()
         self.stop_reason: StopReason | None = None
         """How a turn that ended marked stopped (``max_tokens``, ``refusal``)."""
+        self.leaf_id: str | None = None
+        """The last record the turn stored (the user message, then the turn's leaf)."""
 
     async def run(self, message: NewMessage) -> PromptResponse:
         events = self.runtime.send(
@@ -145,7 +147,10 @@ class AcpTurn:
             async for event in events:
                 if isinstance(event, ev.MessageStored):
                     self.session.conversation_id = event.conversation.id
+                    self.leaf_id = event.record.id
                 elif isinstance(event, ev.RunError):
+                    if event.record is not None:
+                        self.leaf_id = event.record.id
                     for update in self.updates.finish_plan():
                         await self._send(update)
                     stop = marked_stop_reason(event.error)
@@ -158,6 +163,7 @@ class AcpTurn:
                     break
                 elif isinstance(event, ev.RunFinished):
                     finished = event
+                    self.leaf_id = event.leaf_id or self.leaf_id
                 for update in self.updates.updates(event):
                     await self._send(update)
                 if applying is not None and self._applied(event, applying):
