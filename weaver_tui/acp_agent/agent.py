@@ -26,6 +26,7 @@ from acp import PROTOCOL_VERSION, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
     CloseSessionResponse,
+    ConfigOptionUpdate,
     ForkSessionResponse,
     Implementation,
     InitializeResponse,
@@ -41,6 +42,7 @@ from acp.schema import (
     SessionForkCapabilities,
     SessionListCapabilities,
     SessionResumeCapabilities,
+    SetSessionConfigOptionResponse,
 )
 
 from agents.attachments import AttachmentError, total_size
@@ -54,6 +56,7 @@ from weaver_tui import __version__
 from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.prompt_content import prompt_content
 from weaver_tui.acp_agent.replay import branch_updates
+from weaver_tui.acp_agent.session_config import MODEL, PROFILE, ConfigChoices, ConfigOption
 from weaver_tui.acp_agent.session_leaves import (
     Placement,
     fork_placement,
@@ -68,13 +71,16 @@ from weaver_tui.acp_agent.sessions import (
     find_conversation,
     mcp_server_settings,
 )
+from weaver_tui.acp_agent.turn_report import info_update, usage_update
 from weaver_tui.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
     from acp.interfaces import Client
 
+    from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.store import ConversationStore
+    from weaver_tui.acp_agent.turn import AcpTurn
     from weaver_tui.services import Services
 
 FORK_AT_META = "messageId"
@@ -97,6 +103,7 @@ class WeaverAcpAgent:
         self._runtime: AgentRuntime | None = None
         self.sessions: dict[str, AcpSession] = {}
         self._client: Client | None = None
+        self._windows: dict[tuple[str, str], int | None] = {}
         resources.push_async_callback(self._close_sessions)
 
     async def runtime(self) -> AgentRuntime:
@@ -146,7 +153,9 @@ class WeaverAcpAgent:
                 "mcp_servers": [s["name"] for s in session.mcp_servers],
             },
         )
-        return NewSessionResponse(session_id=session.id)
+        return NewSessionResponse(
+            session_id=session.id, config_options=await self._config_options(session)
+        )
 
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
@@ -164,7 +173,7 @@ class WeaverAcpAgent:
                 "records": len(branch),
             },
         )
-        return LoadSessionResponse()
+        return LoadSessionResponse(config_options=await self._config_options(session))
 
     async def resume_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
@@ -176,7 +185,7 @@ class WeaverAcpAgent:
             "acp session resumed",
             extra={"session": session_id, "conversation_id": conversation.id},
         )
-        return ResumeSessionResponse()
+        return ResumeSessionResponse(config_options=await self._config_options(session))
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
@@ -214,6 +223,7 @@ class WeaverAcpAgent:
             conversation_id=conversation.id,
             placement=fork_placement(record),
             mcp_servers=mcp_server_settings(mcp_servers),
+            title_told=conversation.title,
         )
         store.update_conversation_meta(
             conversation.id, **{leaf_key(fork.id): fork.placement.stored()}
@@ -228,7 +238,64 @@ class WeaverAcpAgent:
                 "at": record.id,
             },
         )
-        return ForkSessionResponse(session_id=fork.id)
+        return ForkSessionResponse(
+            session_id=fork.id, config_options=await self._config_options(fork)
+        )
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        """Choose the session's model or (before its first prompt) its profile, from the
+        values its options list (:mod:`~weaver_tui.acp_agent.session_config`)."""
+        session = self._session(session_id)
+        choices = await self._choices(session)
+        chosen = choices.checked(config_id, value)
+        if config_id == MODEL and chosen != choices.model:
+            session.model = self._model_named(chosen)
+        elif config_id == PROFILE:
+            session.profile = chosen
+        options = await self._config_options(session)
+        await self._connection().session_update(
+            session_id=session.id,
+            update=ConfigOptionUpdate(
+                session_update="config_option_update", config_options=options
+            ),
+        )
+        logger.info(
+            "acp session option set",
+            extra={"session": session.id, "option": config_id, "value": chosen},
+        )
+        return SetSessionConfigOptionResponse(config_options=options)
+
+    async def _choices(self, session: AcpSession) -> ConfigChoices:
+        try:
+            handle = session.model or await self.services.amodel()
+        except WeaverError as exc:
+            raise turn_failure(exc.user_message, exc.code) from None
+        return ConfigChoices(
+            handle.provider,
+            handle.model_name,
+            session.profile,
+            conversation_started=session.conversation_id is not None,
+        )
+
+    async def _config_options(self, session: AcpSession) -> list[ConfigOption]:
+        return (await self._choices(session)).options()
+
+    def _model_named(self, name: str) -> ChatModelHandle:
+        """The configured provider's model ``name``, for one session (the agent's stays)."""
+        import dataclasses
+
+        from agents.providers import make_chat_model
+
+        current = self.services.model
+        config = self.services.settings.provider_config()
+        try:
+            return make_chat_model(
+                dataclasses.replace(config, provider=current.provider, model=name)
+            )
+        except WeaverError as exc:
+            raise turn_failure(exc.user_message, exc.code) from None
 
     def _standing(
         self, store: ConversationStore, session_id: str
@@ -280,6 +347,7 @@ class WeaverAcpAgent:
             conversation_id=conversation.id,
             placement=placement,
             mcp_servers=mcp_server_settings(mcp_servers),
+            title_told=conversation.title,
         )
         earlier = self.sessions.pop(session_id, None)
         if earlier is not None:  # opened again: the servers it brought then are ended
@@ -309,7 +377,7 @@ class WeaverAcpAgent:
             )
         try:
             content = prompt_content(prompt)
-            model = self.services.model
+            model = session.model or self.services.model
         except AttachmentError as exc:
             raise turn_failure(str(exc), "attachment") from None
         except WeaverError as exc:
@@ -338,7 +406,10 @@ class WeaverAcpAgent:
                 model,
                 TurnUpdates(get_traits(session.profile).stages),
             )
-            return await turn.run(self._message(session, content.text, content.attachments))
+            response = await turn.run(self._message(session, content.text, content.attachments))
+            self._remember(session, turn.leaf_id)  # before the report reads the branch
+            await self._report(session, model, turn)
+            return response
         finally:
             if turn is not None:
                 self._remember(session, turn.leaf_id)
@@ -405,6 +476,35 @@ class WeaverAcpAgent:
         return NewMessage(
             profile=session.profile, text=text, meta=meta, conversation_meta=conversation_meta
         )
+
+    async def _report(self, session: AcpSession, model: ChatModelHandle, turn: AcpTurn) -> None:
+        """Tell the client the conversation's new title and how full the context is."""
+        if session.conversation_id is None:
+            return
+        store = (await self.runtime()).store
+        conversation = store.get_conversation(session.conversation_id)
+        if conversation.title != session.title_told:
+            session.title_told = conversation.title
+            await self._connection().session_update(
+                session_id=session.id, update=info_update(conversation)
+            )
+        leaf = session.placement.leaf_id
+        branch = store.path_to_root(leaf) if leaf is not None else []
+        limit = self.services.settings.turns.context_messages
+        update = usage_update(branch, limit, await self._window(model), turn.usage)
+        if update is None:
+            logger.info("acp usage not sent: the context window is unknown")
+            return
+        await self._connection().session_update(session_id=session.id, update=update)
+
+    async def _window(self, model: ChatModelHandle) -> int | None:
+        """The model's context window: the presets' figure, else the server's (asked once)."""
+        from agents.providers.context_overflow import effective_context_window
+
+        key = (model.base_url or "", model.model_name)
+        if key not in self._windows:
+            self._windows[key] = model.context_window or await model.served_context_window()
+        return effective_context_window(self._windows[key], model.base_url, model.model_name)
 
     def _remember(self, session: AcpSession, leaf_id: str | None) -> None:
         """Keep the session's new leaf (in the session and in its conversation's meta)."""

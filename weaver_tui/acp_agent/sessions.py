@@ -22,6 +22,7 @@ from weaver_tui.acp_agent.session_leaves import Placement, leaf_key
 
 if TYPE_CHECKING:
     from agents.mcp_servers import McpToolset
+    from agents.providers import ChatModelHandle
 
 SESSION_META = "acp_session"
 CWD_META = "acp_cwd"
@@ -38,6 +39,10 @@ class AcpSession:
     conversation_id: str | None = None
     placement: Placement = field(default_factory=Placement)
     """Where the session's next message goes in its conversation."""
+    model: ChatModelHandle | None = None
+    """The model the session chose (``session/set_config_option``); ``None``: the agent's."""
+    title_told: str | None = None
+    """The conversation title the client was last told (``session_info_update``)."""
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     """The client's MCP servers (``session/new``), as plain settings: name, then command,
     args and env (stdio) or url and headers (http, sse)."""

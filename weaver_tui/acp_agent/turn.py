@@ -45,6 +45,7 @@ from weaver_tui.acp_agent.tool_permission import (
     approval_request,
     pending_approval,
 )
+from weaver_tui.acp_agent.turn_report import prompt_usage
 from weaver_tui.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ class AcpTurn:
         """How a turn that ended marked stopped (``max_tokens``, ``refusal``)."""
         self.leaf_id: str | None = None
         """The last record the turn stored (the user message, then the turn's leaf)."""
+        self.usage: ev.Usage | None = None
+        """The tokens (and cost) the turn's model calls reported, over its resumed parts."""
 
     async def run(self, message: NewMessage) -> PromptResponse:
         events = self.runtime.send(
@@ -123,10 +126,12 @@ class AcpTurn:
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
             await self._send(update)
+        usage = prompt_usage(self.usage)
         if self.stop_reason is not None:
-            return PromptResponse(stop_reason=self.stop_reason)
+            return PromptResponse(stop_reason=self.stop_reason, usage=usage)
         return PromptResponse(
-            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
+            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn",
+            usage=usage,
         )
 
     def _session_tools(self) -> list[Any]:
@@ -138,6 +143,18 @@ class AcpTurn:
         assert self.session.conversation_id is not None  # set by MessageStored
         return self.session.conversation_id
 
+    def _track(self, event: ev.RunEvent) -> None:
+        """Keep what the turn is at: its conversation, its last record, its usage."""
+        if isinstance(event, ev.MessageStored):
+            self.session.conversation_id = event.conversation.id
+            self.leaf_id = event.record.id
+        elif isinstance(event, ev.RunError) and event.record is not None:
+            self.leaf_id = event.record.id
+        elif isinstance(event, ev.RunFinished):
+            self.leaf_id = event.leaf_id or self.leaf_id
+            if event.usage is not None:
+                self.usage = event.usage if self.usage is None else self.usage.plus(event.usage)
+
     async def _forward(
         self, events: AsyncGenerator[ev.RunEvent, None], applying: _Applying | None = None
     ) -> ev.RunFinished:
@@ -145,12 +162,8 @@ class AcpTurn:
         finished: ev.RunFinished | None = None
         try:
             async for event in events:
-                if isinstance(event, ev.MessageStored):
-                    self.session.conversation_id = event.conversation.id
-                    self.leaf_id = event.record.id
-                elif isinstance(event, ev.RunError):
-                    if event.record is not None:
-                        self.leaf_id = event.record.id
+                self._track(event)
+                if isinstance(event, ev.RunError):
                     for update in self.updates.finish_plan():
                         await self._send(update)
                     stop = marked_stop_reason(event.error)
@@ -163,7 +176,6 @@ class AcpTurn:
                     break
                 elif isinstance(event, ev.RunFinished):
                     finished = event
-                    self.leaf_id = event.leaf_id or self.leaf_id
                 for update in self.updates.updates(event):
                     await self._send(update)
                 if applying is not None and self._applied(event, applying):

@@ -1,0 +1,97 @@
+"""A session's config options (ACP's successor of modes): its model and its profile.
+
+- ``model`` (category ``model``): the model of the configured provider, one of the models the
+  app's picker offers for it (its suggested models and the configured one). Another provider
+  needs its own key and address, which only the user's settings give, so it is not offered.
+- ``profile`` (category ``mode``): the profile of the session. A conversation belongs to one
+  profile, so it changes only before the session's first prompt.
+
+No model here takes a thinking level, so no ``thought_level`` option is offered.
+
+A value is taken only when it is one of the option's own values (an allowlist): anything else,
+or an option id not listed, is refused with one sentence and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from acp.schema import (
+    SessionConfigOptionBoolean,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
+)
+
+from agents.profiles import list_traits
+from agents.providers.presets import PRESETS
+from storage.printable import printable
+from weaver_tui.acp_agent.failures import turn_failure
+
+ConfigOption = SessionConfigOptionSelect | SessionConfigOptionBoolean
+MODEL = "model"
+PROFILE = "profile"
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigChoices:
+    """What a session may choose from, and what it has chosen."""
+
+    provider: str
+    model: str
+    profile: str
+    conversation_started: bool
+
+    def models(self) -> list[str]:
+        """The configured model first, then the provider's suggested models."""
+        preset = PRESETS.get(self.provider)
+        suggested = preset.suggested_models if preset is not None else ()
+        found = [self.model]
+        found += [m for m in suggested if m not in found]
+        return found
+
+    def options(self) -> list[ConfigOption]:
+        profiles = [(name, traits.title or name) for name, traits in list_traits()]
+        return [
+            SessionConfigOptionSelect(
+                id=MODEL,
+                name="Model",
+                category="model",
+                type="select",
+                current_value=self.model,
+                options=[SessionConfigSelectOption(value=m, name=m) for m in self.models()],
+            ),
+            SessionConfigOptionSelect(
+                id=PROFILE,
+                name="Profile",
+                description="Changes only before the session's first prompt.",
+                category="mode",
+                type="select",
+                current_value=self.profile,
+                options=[
+                    SessionConfigSelectOption(value=name, name=title) for name, title in profiles
+                ],
+            ),
+        ]
+
+    def checked(self, config_id: str, value: object) -> str:
+        """``value`` when it is one of ``config_id``'s values (and may be set now), else the
+        one-sentence refusal as a request error."""
+        option = next((o for o in self.options() if o.id == config_id), None)
+        if not isinstance(option, SessionConfigOptionSelect):
+            raise turn_failure(
+                f"There is no option {printable(config_id)!r}: the options are "
+                f"{MODEL!r} and {PROFILE!r}.",
+                "invalid_params",
+            )
+        allowed = [c.value for c in option.options if isinstance(c, SessionConfigSelectOption)]
+        if not isinstance(value, str) or value not in allowed:
+            raise turn_failure(
+                f"That is not a value of {config_id!r}: pick one of {', '.join(allowed)}.",
+                "invalid_params",
+            )
+        if config_id == PROFILE and value != self.profile and self.conversation_started:
+            raise turn_failure(
+                "A conversation belongs to one profile: start a new session to use another.",
+                "invalid_params",
+            )
+        return value
