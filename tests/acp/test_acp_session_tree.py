@@ -85,7 +85,8 @@ async def test_resume_continues_a_session_without_replaying_it(
 
     agent.client.sessions.add(session)
     await agent.conn.resume_session(cwd=str(tmp_path), session_id=session, mcp_servers=[])
-    assert agent.client.updates == []
+    # nothing replayed: only the slash commands it offers
+    assert [u.session_update for u in agent.client.updates] == ["available_commands_update"]
     await agent.ask(session, "And BM25?")
 
     with agent.open_store() as store:

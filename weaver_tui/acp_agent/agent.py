@@ -22,7 +22,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp import PROTOCOL_VERSION, update_agent_thought_text
+from acp import PROTOCOL_VERSION, update_agent_message_text, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
     CloseSessionResponse,
@@ -49,6 +49,7 @@ from agents.attachments import AttachmentError, total_size
 from agents.errors import WeaverError
 from agents.profiles import get_traits
 from agents.runtime.user_message import NewMessage
+from agents.slash_commands import SlashInput, parse_slash
 from storage.models import Conversation, MessageRecord
 from storage.printable import printable
 from storage.store import NotFoundError
@@ -71,6 +72,7 @@ from weaver_tui.acp_agent.sessions import (
     find_conversation,
     mcp_server_settings,
 )
+from weaver_tui.acp_agent.slash import available_commands, help_text, unknown_command
 from weaver_tui.acp_agent.turn_report import info_update, usage_update
 from weaver_tui.acp_agent.turn_updates import TurnUpdates
 
@@ -165,6 +167,7 @@ class WeaverAcpAgent:
         for update in branch_updates(branch):
             await self._connection().session_update(session_id=session_id, update=update)
         await self._note_elsewhere(session, conversation, cwd)
+        await self._tell_commands(session)
         logger.info(
             "acp session loaded",
             extra={
@@ -181,6 +184,7 @@ class WeaverAcpAgent:
         """Open a stored session (or conversation) where it stands, without a replay."""
         session, conversation, _branch = await self._open_stored(cwd, session_id, mcp_servers)
         await self._note_elsewhere(session, conversation, cwd)
+        await self._tell_commands(session)
         logger.info(
             "acp session resumed",
             extra={"session": session_id, "conversation_id": conversation.id},
@@ -248,6 +252,13 @@ class WeaverAcpAgent:
         """Choose the session's model or (before its first prompt) its profile, from the
         values its options list (:mod:`~weaver_tui.acp_agent.session_config`)."""
         session = self._session(session_id)
+        options = await self._set_option(session, config_id, value)
+        return SetSessionConfigOptionResponse(config_options=options)
+
+    async def _set_option(
+        self, session: AcpSession, config_id: str, value: object
+    ) -> list[ConfigOption]:
+        """Set one option from its own values; tell the client the options as they now are."""
         choices = await self._choices(session)
         chosen = choices.checked(config_id, value)
         if config_id == MODEL and chosen != choices.model:
@@ -265,7 +276,37 @@ class WeaverAcpAgent:
             "acp session option set",
             extra={"session": session.id, "option": config_id, "value": chosen},
         )
-        return SetSessionConfigOptionResponse(config_options=options)
+        return options
+
+    async def _tell_commands(self, session: AcpSession) -> None:
+        if not session.commands_told:
+            session.commands_told = True
+            await self._connection().session_update(
+                session_id=session.id, update=available_commands()
+            )
+
+    async def _command(
+        self, session: AcpSession, typed: SlashInput, attachments: bool
+    ) -> PromptResponse:
+        """Answer a slash command (nothing is stored: a command is not a message)."""
+        if attachments:
+            raise turn_failure(
+                f"/{typed.name} takes no attached files: send it as text alone.", "invalid_params"
+            )
+        if typed.name == "help":
+            answer = help_text()
+        else:
+            option = MODEL if typed.name == "model" else PROFILE
+            if typed.argument:
+                await self._set_option(session, option, typed.argument)
+            choices = await self._choices(session)
+            current = choices.model if option == MODEL else choices.profile
+            offered = choices.models() if option == MODEL else choices.profiles()
+            answer = f"The {option} is {current}; the choices are {', '.join(offered)}."
+        await self._connection().session_update(
+            session_id=session.id, update=update_agent_message_text(printable(answer))
+        )
+        return PromptResponse(stop_reason="end_turn")
 
     async def _choices(self, session: AcpSession) -> ConfigChoices:
         try:
@@ -375,6 +416,7 @@ class WeaverAcpAgent:
             raise turn_failure(
                 "This session is still answering: wait for the reply, or cancel it first.", "busy"
             )
+        await self._tell_commands(session)
         try:
             content = prompt_content(prompt)
             model = session.model or self.services.model
@@ -384,7 +426,13 @@ class WeaverAcpAgent:
             raise turn_failure(exc.user_message, exc.code) from None
         if not content.text.strip() and not content.attachments:
             raise turn_failure("The prompt is empty: type a message to send.", "empty")
-        size = len(content.text.encode("utf-8")) + total_size(content.attachments)
+        typed = parse_slash(content.text)
+        if typed.kind == "unknown":
+            raise unknown_command(typed.name)
+        if typed.kind == "command":
+            return await self._command(session, typed, bool(content.attachments))
+        text = typed.text
+        size = len(text.encode("utf-8")) + total_size(content.attachments)
         limit = self.services.settings.turns.max_message_bytes
         if size > limit:  # refused before anything is stored
             raise turn_failure(
@@ -406,7 +454,7 @@ class WeaverAcpAgent:
                 model,
                 TurnUpdates(get_traits(session.profile).stages),
             )
-            response = await turn.run(self._message(session, content.text, content.attachments))
+            response = await turn.run(self._message(session, text, content.attachments))
             self._remember(session, turn.leaf_id)  # before the report reads the branch
             await self._report(session, model, turn)
             return response

@@ -49,6 +49,9 @@ class ConfigChoices:
         found += [m for m in suggested if m not in found]
         return found
 
+    def profiles(self) -> list[str]:
+        return [name for name, _ in list_traits()]
+
     def options(self) -> list[ConfigOption]:
         profiles = [(name, traits.title or name) for name, traits in list_traits()]
         return [

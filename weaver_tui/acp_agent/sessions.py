@@ -41,6 +41,9 @@ class AcpSession:
     """Where the session's next message goes in its conversation."""
     model: ChatModelHandle | None = None
     """The model the session chose (``session/set_config_option``); ``None``: the agent's."""
+    commands_told: bool = False
+    """Whether the client has the slash commands (sent once the client holds the session's
+    id: on ``session/load`` and ``session/resume``, else before its first prompt's answer)."""
     title_told: str | None = None
     """The conversation title the client was last told (``session_info_update``)."""
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
