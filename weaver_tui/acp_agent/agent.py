@@ -412,10 +412,6 @@ class WeaverAcpAgent:
 
     async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> PromptResponse:
         session = self._session(session_id)
-        if session.busy:
-            raise turn_failure(
-                "This session is still answering: wait for the reply, or cancel it first.", "busy"
-            )
         await self._tell_commands(session)
         try:
             content = prompt_content(prompt)
@@ -442,6 +438,9 @@ class WeaverAcpAgent:
             )
         from weaver_tui.acp_agent.turn import AcpTurn
 
+        if not await self._wait_turn(session):
+            return PromptResponse(stop_reason="cancelled")
+        # nothing awaited between the wait and here: the prompt that woke first runs first
         session.busy, session.cancel = True, asyncio.Event()
         session.idle.clear()
         turn: AcpTurn | None = None
@@ -463,6 +462,26 @@ class WeaverAcpAgent:
                 self._remember(session, turn.leaf_id)
             session.busy = False
             session.idle.set()
+
+    async def _wait_turn(self, session: AcpSession) -> bool:
+        """Queue behind the session's running turn: a prompt sent while a turn runs is sent
+        when it ends, in the order sent. False when the session was cancelled (or closed)
+        while this prompt waited: it then ends ``cancelled``, never stored."""
+        if session.busy:
+            await self._connection().session_update(
+                session_id=session.id,
+                update=update_agent_thought_text(
+                    "Your next message waits for the reply being written: it is sent when that "
+                    "reply ends (cancel ends both)."
+                ),
+            )
+        while session.busy:
+            running = session.cancel
+            await session.idle.wait()
+            cancelled = running is not None and running.is_set()
+            if cancelled or self.sessions.get(session.id) is not session:
+                return False
+        return True
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
         """Cancel the session's turn (its partial reply is kept, marked cancelled), wait for it
