@@ -52,9 +52,10 @@ from agents.runtime.user_message import NewMessage
 from agents.slash_commands import SlashInput, parse_slash
 from storage.models import Conversation, MessageRecord
 from storage.printable import printable
-from storage.store import NotFoundError
+from storage.store import NotFoundError, StorageError
 from weaver_tui import __version__
 from weaver_tui.acp_agent.failures import turn_failure
+from weaver_tui.acp_agent.fork_point import leaf_record, message_of, unknown_session
 from weaver_tui.acp_agent.prompt_content import prompt_content
 from weaver_tui.acp_agent.replay import branch_updates
 from weaver_tui.acp_agent.session_config import MODEL, PROFILE, ConfigChoices, ConfigOption
@@ -216,9 +217,9 @@ class WeaverAcpAgent:
         conversation, placement = self._standing(store, session_id)
         at = kwargs.get(FORK_AT_META)
         record = (
-            _message_of(store, conversation, at)
+            message_of(store, conversation, at)
             if at is not None
-            else _leaf_record(store, conversation, placement)
+            else leaf_record(store, conversation, placement)
         )
         fork = AcpSession(
             AcpSession.new_id(),
@@ -347,13 +348,14 @@ class WeaverAcpAgent:
             raise turn_failure(
                 "This session has no messages yet: send a prompt before forking it.", "empty"
             )
-        conversation = (
-            store.get_conversation(open_session.conversation_id)
+        conversation = find_conversation(
+            store,
+            open_session.conversation_id
             if open_session is not None and open_session.conversation_id is not None
-            else find_conversation(store, session_id)
+            else session_id,
         )
         if conversation is None:
-            raise _unknown_session(session_id)
+            raise unknown_session(session_id)
         if open_session is not None:
             return conversation, open_session.placement
         return conversation, remembered(conversation, session_id)
@@ -366,7 +368,7 @@ class WeaverAcpAgent:
         store = (await self.runtime()).store
         conversation = find_conversation(store, session_id)
         if conversation is None:
-            raise _unknown_session(session_id)
+            raise unknown_session(session_id)
         placement = remembered(conversation, session_id)
         leaf: MessageRecord | None = None
         if placement.placed and placement.leaf_id is not None:
@@ -549,7 +551,9 @@ class WeaverAcpAgent:
         if session.conversation_id is None:
             return
         store = (await self.runtime()).store
-        conversation = store.get_conversation(session.conversation_id)
+        conversation = find_conversation(store, session.conversation_id)
+        if conversation is None:  # deleted in the app meanwhile
+            return
         if conversation.title != session.title_told:
             session.title_told = conversation.title
             await self._connection().session_update(
@@ -579,9 +583,14 @@ class WeaverAcpAgent:
             return
         session.placement = Placement(True, leaf_id)
         assert self._runtime is not None  # the turn opened it
-        self._runtime.store.update_conversation_meta(
-            session.conversation_id, **{leaf_key(session.id): session.placement.stored()}
-        )
+        try:
+            self._runtime.store.update_conversation_meta(
+                session.conversation_id, **{leaf_key(session.id): session.placement.stored()}
+            )
+        except StorageError as exc:  # deleted in the app meanwhile: the session keeps its leaf
+            logger.warning(
+                "acp session leaf not stored", extra={"session": session.id, "error": str(exc)}
+            )
 
     def _session(self, session_id: str) -> AcpSession:
         session = self.sessions.get(session_id)
@@ -596,52 +605,6 @@ class WeaverAcpAgent:
         if self._client is None:
             raise turn_failure("The agent is not connected to a client yet.", "not_connected")
         return self._client
-
-
-def _unknown_session(session_id: str) -> Exception:
-    return turn_failure(
-        f"There is no conversation or session {printable(session_id)}: start a new session, or "
-        "pick a conversation id from `weaver-tui conversations` (or `session/list`).",
-        "not_found",
-    )
-
-
-def _message_of(store: ConversationStore, conversation: Conversation, at: object) -> MessageRecord:
-    """The message ``_meta.messageId`` names, when it is one of ``conversation``'s."""
-    record: MessageRecord | None = None
-    if isinstance(at, str):
-        try:
-            record = store.get_message(at)
-        except NotFoundError:
-            record = None
-    if record is None or record.conversation_id != conversation.id:
-        raise turn_failure(
-            "The message to fork at is not one of this session's messages: give the id of a "
-            "message in its conversation, or leave it out to fork at the latest message.",
-            "invalid_params",
-        )
-    return record
-
-
-def _leaf_record(
-    store: ConversationStore, conversation: Conversation, placement: Placement
-) -> MessageRecord:
-    """The message the session stands at (its own leaf, else the conversation's active one)."""
-    record: MessageRecord | None = None
-    if placement.placed and placement.leaf_id is not None:
-        try:
-            record = store.get_message(placement.leaf_id)
-        except NotFoundError:
-            record = None
-    elif not placement.placed:
-        record = store.active_leaf(conversation.id)
-    if record is None:
-        raise turn_failure(
-            "This session has no message to fork at yet: send a prompt first, or name a "
-            "message to fork at.",
-            "empty",
-        )
-    return record
 
 
 def _elsewhere(stored: str, cwd: str) -> bool:
