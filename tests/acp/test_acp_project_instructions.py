@@ -1,6 +1,6 @@
 """The project's AGENTS.md reaches the model of a profile that works in a project, headed as
 the project's, over the real provider path (``ChatOpenAI`` to the fake server) from a real
-``weaver-tui acp``; a conversation that turned it off sends none."""
+``weaver-tui acp``; a session that turned it off (its config option) sends none."""
 
 from __future__ import annotations
 
@@ -28,10 +28,12 @@ async def test_agents_md_is_sent_as_the_projects_until_turned_off(
     fake_openai.script(Reply("Noted."), Reply("Again."))
     session = await agent.start(tmp_path)
     await agent.ask(session, "How do I indent?")
-    with agent.open_store() as store:
-        conversation = session_conversation(store, session)
-        store.update_conversation_meta(conversation.id, project_instructions="off")
+    await agent.conn.set_config_option(
+        config_id="project_instructions", session_id=session, value=False
+    )
     await agent.ask(session, "And now?")
+    with agent.open_store() as store:  # kept with the conversation (the app and a reload)
+        assert session_conversation(store, session).meta.get("project_instructions") == "off"
 
     first, second = (_system(body) for body in fake_openai.chat_bodies)
     assert "Use tabs, never spaces." in first

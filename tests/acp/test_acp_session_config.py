@@ -42,6 +42,8 @@ async def test_the_profile_is_an_option_until_the_first_prompt(
     assert _current(opened.config_options, "profile") == "paper-pilot"
     assert "ide-helper" in _values(opened.config_options, "profile")
     assert _current(opened.config_options, "model") == "offline"
+    # paper-pilot works in no project folder: no AGENTS.md option
+    assert "project_instructions" not in {_id(o) for o in opened.config_options}
 
     changed = await agent.conn.set_config_option(
         config_id="profile", session_id=session, value="ide-helper"

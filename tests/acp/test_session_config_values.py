@@ -24,8 +24,9 @@ choices = st.builds(
     model=st.sampled_from(["gpt-4o", "deepseek-chat", "offline", "default", "x"]),
     profile=st.sampled_from(PROFILES),
     conversation_started=st.booleans(),
+    project_instructions=st.none() | st.booleans(),
 )
-config_ids = st.sampled_from(["model", "profile"]) | st.text(max_size=12)
+config_ids = st.sampled_from(["model", "profile", "project_instructions"]) | st.text(max_size=12)
 values = st.sampled_from(
     [*PROFILES, "gpt-4o", "gpt-4.1", "deepseek-reasoner", "offline"]
 ) | st.text(max_size=12)
@@ -43,9 +44,16 @@ def _allowed(choice: ConfigChoices, config_id: str) -> list[str]:
 def test_a_value_is_taken_only_from_its_options_own_values(
     choice: ConfigChoices, config_id: str, value: object
 ) -> None:
+    if config_id == "project_instructions" and choice.project_instructions is not None:
+        if isinstance(value, bool):
+            assert choice.checked(config_id, value) is value
+        else:
+            with pytest.raises(RequestError):
+                choice.checked(config_id, value)
+        return
     allowed = _allowed(choice, config_id)
     locked = config_id == "profile" and choice.conversation_started and value != choice.profile
-    if value in allowed and not locked:
+    if isinstance(value, str) and value in allowed and not locked:
         assert choice.checked(config_id, value) == value
         return
     with pytest.raises(RequestError) as refused:

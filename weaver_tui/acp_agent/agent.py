@@ -48,6 +48,8 @@ from acp.schema import (
 from agents.attachments import AttachmentError, total_size
 from agents.errors import WeaverError
 from agents.profiles import get_traits
+from agents.project_instructions import META_KEY as PROJECT_INSTRUCTIONS_META
+from agents.project_instructions import OFF
 from agents.runtime.user_message import NewMessage
 from agents.slash_commands import SlashInput, parse_slash
 from storage.models import Conversation, MessageRecord
@@ -58,7 +60,13 @@ from weaver_tui.acp_agent.failures import turn_failure
 from weaver_tui.acp_agent.fork_point import leaf_record, message_of, unknown_session
 from weaver_tui.acp_agent.prompt_content import prompt_content
 from weaver_tui.acp_agent.replay import branch_updates
-from weaver_tui.acp_agent.session_config import MODEL, PROFILE, ConfigChoices, ConfigOption
+from weaver_tui.acp_agent.session_config import (
+    MODEL,
+    PROFILE,
+    PROJECT_INSTRUCTIONS,
+    ConfigChoices,
+    ConfigOption,
+)
 from weaver_tui.acp_agent.session_leaves import (
     Placement,
     fork_placement,
@@ -229,6 +237,7 @@ class WeaverAcpAgent:
             placement=fork_placement(record),
             mcp_servers=mcp_server_settings(mcp_servers),
             title_told=conversation.title,
+            project_instructions=conversation.meta.get(PROJECT_INSTRUCTIONS_META) != OFF,
         )
         store.update_conversation_meta(
             conversation.id, **{leaf_key(fork.id): fork.placement.stored()}
@@ -262,10 +271,12 @@ class WeaverAcpAgent:
         """Set one option from its own values; tell the client the options as they now are."""
         choices = await self._choices(session)
         chosen = choices.checked(config_id, value)
-        if config_id == MODEL and chosen != choices.model:
+        if config_id == MODEL and isinstance(chosen, str) and chosen != choices.model:
             session.model = self._model_named(chosen)
-        elif config_id == PROFILE:
+        elif config_id == PROFILE and isinstance(chosen, str):
             session.profile = chosen
+        elif config_id == PROJECT_INSTRUCTIONS and isinstance(chosen, bool):
+            await self._keep_project_instructions(session, chosen)
         options = await self._config_options(session)
         await self._connection().session_update(
             session_id=session.id,
@@ -314,12 +325,23 @@ class WeaverAcpAgent:
             handle = session.model or await self.services.amodel()
         except WeaverError as exc:
             raise turn_failure(exc.user_message, exc.code) from None
+        in_project = get_traits(session.profile).project_root
         return ConfigChoices(
             handle.provider,
             handle.model_name,
             session.profile,
             conversation_started=session.conversation_id is not None,
+            project_instructions=session.project_instructions if in_project else None,
         )
+
+    async def _keep_project_instructions(self, session: AcpSession, on: bool) -> None:
+        """Send the project's AGENTS.md or not, for the session and its conversation."""
+        session.project_instructions = on
+        if session.conversation_id is not None:
+            store = (await self.runtime()).store
+            store.update_conversation_meta(
+                session.conversation_id, **{PROJECT_INSTRUCTIONS_META: None if on else OFF}
+            )
 
     async def _config_options(self, session: AcpSession) -> list[ConfigOption]:
         return (await self._choices(session)).options()
@@ -391,6 +413,7 @@ class WeaverAcpAgent:
             placement=placement,
             mcp_servers=mcp_server_settings(mcp_servers),
             title_told=conversation.title,
+            project_instructions=conversation.meta.get(PROJECT_INSTRUCTIONS_META) != OFF,
         )
         earlier = self.sessions.pop(session_id, None)
         if earlier is not None:  # opened again: the servers it brought then are ended
@@ -540,6 +563,8 @@ class WeaverAcpAgent:
             SESSION_META: session.id,
             CWD_META: str(session.cwd.resolve()),
         }
+        if not session.project_instructions:
+            conversation_meta[PROJECT_INSTRUCTIONS_META] = OFF
         if get_traits(session.profile).project_root:
             conversation_meta["project_root"] = str(session.cwd.resolve())
         return NewMessage(

@@ -5,6 +5,9 @@
   needs its own key and address, which only the user's settings give, so it is not offered.
 - ``profile`` (category ``mode``): the profile of the session. A conversation belongs to one
   profile, so it changes only before the session's first prompt.
+- ``project_instructions`` (a boolean, for a profile that works in a project folder): whether
+  the project's ``AGENTS.md`` is sent (:mod:`agents.project_instructions`); kept with the
+  conversation.
 
 No model here takes a thinking level, so no ``thought_level`` option is offered.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from acp.schema import (
+    SessionConfigBoolean,
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
     SessionConfigSelectOption,
@@ -30,6 +34,7 @@ from weaver_tui.acp_agent.failures import turn_failure
 ConfigOption = SessionConfigOptionSelect | SessionConfigOptionBoolean
 MODEL = "model"
 PROFILE = "profile"
+PROJECT_INSTRUCTIONS = "project_instructions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,9 @@ class ConfigChoices:
     model: str
     profile: str
     conversation_started: bool
+    project_instructions: bool | None = None
+    """Whether the project's ``AGENTS.md`` is sent (``None``: the profile works in no
+    project, and the option is not offered)."""
 
     def models(self) -> list[str]:
         """The configured model first, then the provider's suggested models."""
@@ -54,7 +62,7 @@ class ConfigChoices:
 
     def options(self) -> list[ConfigOption]:
         profiles = [(name, traits.title or name) for name, traits in list_traits()]
-        return [
+        found: list[ConfigOption] = [
             SessionConfigOptionSelect(
                 id=MODEL,
                 name="Model",
@@ -75,17 +83,33 @@ class ConfigChoices:
                 ],
             ),
         ]
+        if self.project_instructions is not None:
+            found.append(
+                SessionConfigOptionBoolean(
+                    id=PROJECT_INSTRUCTIONS,
+                    name="Project instructions (AGENTS.md)",
+                    description="Send the project's AGENTS.md with each turn.",
+                    type="boolean",
+                    current_value=self.project_instructions,
+                )
+            )
+        return found
 
-    def checked(self, config_id: str, value: object) -> str:
+    def checked(self, config_id: str, value: object) -> str | bool:
         """``value`` when it is one of ``config_id``'s values (and may be set now), else the
         one-sentence refusal as a request error."""
-        option = next((o for o in self.options() if o.id == config_id), None)
-        if not isinstance(option, SessionConfigOptionSelect):
+        options = self.options()
+        option = next((o for o in options if o.id == config_id), None)
+        if option is None:
             raise turn_failure(
                 f"There is no option {printable(config_id)!r}: the options are "
-                f"{MODEL!r} and {PROFILE!r}.",
+                f"{', '.join(o.id for o in options)}.",
                 "invalid_params",
             )
+        if isinstance(option, SessionConfigBoolean):
+            if not isinstance(value, bool):
+                raise turn_failure(f"{config_id!r} is true or false.", "invalid_params")
+            return value
         allowed = [c.value for c in option.options if isinstance(c, SessionConfigSelectOption)]
         if not isinstance(value, str) or value not in allowed:
             raise turn_failure(

@@ -41,6 +41,8 @@ class AcpSession:
     """Where the session's next message goes in its conversation."""
     model: ChatModelHandle | None = None
     """The model the session chose (``session/set_config_option``); ``None``: the agent's."""
+    project_instructions: bool = True
+    """Whether the project's ``AGENTS.md`` is sent (kept with the conversation too)."""
     commands_told: bool = False
     """Whether the client has the slash commands (sent once the client holds the session's
     id: on ``session/load`` and ``session/resume``, else before its first prompt's answer)."""
