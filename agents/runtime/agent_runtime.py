@@ -46,6 +46,12 @@ from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
 from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
+from agents.project_instructions import (
+    META_KEY,
+    OFF,
+    find_project_instructions,
+    with_project_instructions,
+)
 from agents.providers import ChatModelHandle
 from agents.providers.context_overflow import effective_context_window
 from agents.providers.model_options import with_options
@@ -483,7 +489,8 @@ class AgentRuntime:
             user_message_id=user_message_id,
             store=self.store,
             system_prompt=with_instructions(
-                profile.system_prompt(self.config_dir), conversation.meta.get("instructions")
+                _with_project(profile, conversation, Path(root), self.config_dir),
+                conversation.meta.get("instructions"),
             ),
             project_root=Path(root),
             max_tool_rounds=self.max_tool_rounds,
@@ -765,3 +772,14 @@ def _join_session_tools(
 
 
 __all__ = ["AgentRuntime", "translate_error"]
+
+
+def _with_project(
+    profile: Profile, conversation: Conversation, root: Path, config_dir: Path | None
+) -> str:
+    """The profile's system prompt, and the project's ``AGENTS.md`` after it for a profile
+    that works in a project (unless the conversation turned it off)."""
+    prompt = profile.system_prompt(config_dir)
+    if not profile.traits.project_root or conversation.meta.get(META_KEY) == OFF:
+        return prompt
+    return with_project_instructions(prompt, find_project_instructions(root))

@@ -59,12 +59,13 @@ async def test_load_replays_the_active_branch_and_the_next_prompt_continues_it(
     assert initialized.agent_capabilities is not None
     assert initialized.agent_capabilities.load_session is True
     await agent.load(tmp_path, session)
-    replayed = [u.session_update for u in agent.client.updates]
+    *replayed, offered = [u.session_update for u in agent.client.updates]
     users = agent.client.of_kind("user_message_chunk")
     [tool] = agent.client.of_kind("tool_call")
     replayed_text = agent.client.agent_text()
     await agent.ask(session, "Sure?")
 
+    assert offered == "available_commands_update"
     assert replayed == [
         "user_message_chunk",
         "agent_message_chunk",

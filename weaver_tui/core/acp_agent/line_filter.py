@@ -14,6 +14,9 @@ error and the agent keeps serving:
 - longer than the limit: ``-32600`` with the ``id`` when the line could still be read whole
   (up to :data:`READ_CEILING` times the limit), else ``null``; past that the rest of the line
   is skipped as it arrives, never held.
+
+A line handed on keeps only the ``_meta`` keys the agent reads
+(:mod:`~weaver_tui.core.acp_agent.meta_allowlist`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from storage.import_meta import nesting
+from weaver_tui.core.acp_agent.meta_allowlist import allowed_meta
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +132,7 @@ async def pump(
                 return
             refusal = check_line(line, limit, cut=cut)
             if refusal is None:
+                line = allowed_meta(line)
                 target.feed_data(line if line.endswith(b"\n") else line + b"\n")
             else:
                 logger.warning(

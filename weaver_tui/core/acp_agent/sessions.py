@@ -3,8 +3,9 @@
 
 A new session has no conversation until its first prompt: the runtime creates it then (as for
 any first message), with the session id in its meta (``acp_session``), so a session that never
-gets a prompt leaves nothing in the tree. ``session/load`` takes that session id or any
-conversation's id (one started in the app, say).
+gets a prompt leaves nothing in the tree. ``session/load`` and ``session/resume`` take that
+session id, a forked session's id, or any conversation's id (one started in the app, say).
+Where in the tree each session stands: :mod:`weaver_tui.core.acp_agent.session_leaves`.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from storage.models import Conversation
 from storage.store import ConversationStore, NotFoundError
+from weaver_tui.core.acp_agent.session_leaves import Placement, leaf_key
 
 if TYPE_CHECKING:
     from agents.mcp_servers import McpToolset
+    from agents.providers import ChatModelHandle
 
 SESSION_META = "acp_session"
+CWD_META = "acp_cwd"
+"""The folder the session that started a conversation was opened in (``session/list``)."""
 
 
 @dataclass
@@ -32,6 +37,17 @@ class AcpSession:
     profile: str
     cwd: Path
     conversation_id: str | None = None
+    placement: Placement = field(default_factory=Placement)
+    """Where the session's next message goes in its conversation."""
+    model: ChatModelHandle | None = None
+    """The model the session chose (``session/set_config_option``); ``None``: the agent's."""
+    project_instructions: bool = True
+    """Whether the project's ``AGENTS.md`` is sent (kept with the conversation too)."""
+    commands_told: bool = False
+    """Whether the client has the slash commands (sent once the client holds the session's
+    id: on ``session/load`` and ``session/resume``, else before its first prompt's answer)."""
+    title_told: str | None = None
+    """The conversation title the client was last told (``session_info_update``)."""
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     """The client's MCP servers (``session/new``), as plain settings: name, then command,
     args and env (stdio) or url and headers (http, sse)."""
@@ -72,13 +88,14 @@ def mcp_server_settings(servers: list[Any] | None) -> list[dict[str, Any]]:
 
 
 def find_conversation(store: ConversationStore, session_id: str) -> Conversation | None:
-    """The conversation ``session_id`` names: its own id, or the id of the ACP session that
-    started it."""
+    """The conversation ``session_id`` names: its own id, the id of the ACP session that
+    started it, or the id of a session that remembers a leaf in it (a fork)."""
     try:
         return store.get_conversation(session_id)
     except NotFoundError:
         pass
     for conversation in store.list_conversations():
-        if conversation.meta.get(SESSION_META) == session_id:
+        meta = conversation.meta
+        if meta.get(SESSION_META) == session_id or leaf_key(session_id) in meta:
             return conversation
     return None

@@ -45,6 +45,7 @@ from weaver_tui.core.acp_agent.tool_permission import (
     approval_request,
     pending_approval,
 )
+from weaver_tui.core.acp_agent.turn_report import prompt_usage
 from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
 if TYPE_CHECKING:
@@ -88,6 +89,10 @@ class AcpTurn:
         self.cancel = session.cancel or asyncio.Event()
         self.stop_reason: StopReason | None = None
         """How a turn that ended marked stopped (``max_tokens``, ``refusal``)."""
+        self.leaf_id: str | None = None
+        """The last record the turn stored (the user message, then the turn's leaf)."""
+        self.usage: ev.Usage | None = None
+        """The tokens (and cost) the turn's model calls reported, over its resumed parts."""
 
     async def run(self, message: NewMessage) -> PromptResponse:
         events = self.runtime.send(
@@ -121,10 +126,12 @@ class AcpTurn:
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
             await self._send(update)
+        usage = prompt_usage(self.usage)
         if self.stop_reason is not None:
-            return PromptResponse(stop_reason=self.stop_reason)
+            return PromptResponse(stop_reason=self.stop_reason, usage=usage)
         return PromptResponse(
-            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn"
+            stop_reason="cancelled" if finished.status == "cancelled" else "end_turn",
+            usage=usage,
         )
 
     def _session_tools(self) -> list[Any]:
@@ -136,6 +143,18 @@ class AcpTurn:
         assert self.session.conversation_id is not None  # set by MessageStored
         return self.session.conversation_id
 
+    def _track(self, event: ev.RunEvent) -> None:
+        """Keep what the turn is at: its conversation, its last record, its usage."""
+        if isinstance(event, ev.MessageStored):
+            self.session.conversation_id = event.conversation.id
+            self.leaf_id = event.record.id
+        elif isinstance(event, ev.RunError) and event.record is not None:
+            self.leaf_id = event.record.id
+        elif isinstance(event, ev.RunFinished):
+            self.leaf_id = event.leaf_id or self.leaf_id
+            if event.usage is not None:
+                self.usage = event.usage if self.usage is None else self.usage.plus(event.usage)
+
     async def _forward(
         self, events: AsyncGenerator[ev.RunEvent, None], applying: _Applying | None = None
     ) -> ev.RunFinished:
@@ -143,9 +162,8 @@ class AcpTurn:
         finished: ev.RunFinished | None = None
         try:
             async for event in events:
-                if isinstance(event, ev.MessageStored):
-                    self.session.conversation_id = event.conversation.id
-                elif isinstance(event, ev.RunError):
+                self._track(event)
+                if isinstance(event, ev.RunError):
                     for update in self.updates.finish_plan():
                         await self._send(update)
                     stop = marked_stop_reason(event.error)

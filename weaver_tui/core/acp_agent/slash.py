@@ -1,0 +1,53 @@
+"""Slash commands over ACP: the shared table (:mod:`agents.slash_commands`) as the session's
+available commands, and the answer to a prompt that is one.
+
+A command is not a message of the conversation: nothing is stored, the answer comes as the
+agent's text and the prompt ends with ``end_turn``. A prompt with one slash that names no
+command is refused with one sentence (``//`` sends it as text), never sent to the model unasked.
+"""
+
+from __future__ import annotations
+
+from acp.schema import (
+    AvailableCommand,
+    AvailableCommandInput,
+    AvailableCommandsUpdate,
+    UnstructuredCommandInput,
+)
+
+from agents.slash_commands import COMMANDS
+from storage.printable import printable
+from weaver_tui.core.acp_agent.failures import turn_failure
+
+
+def available_commands() -> AvailableCommandsUpdate:
+    """Every command of the table, with its argument's hint."""
+    return AvailableCommandsUpdate(
+        session_update="available_commands_update",
+        available_commands=[
+            AvailableCommand(
+                name=command.name,
+                description=command.description,
+                input=AvailableCommandInput(UnstructuredCommandInput(hint=command.hint))
+                if command.hint
+                else None,
+            )
+            for command in COMMANDS
+        ],
+    )
+
+
+def help_text() -> str:
+    lines = ["The slash commands (start a message with // to send it as text):"]
+    for command in COMMANDS:
+        argument = f" [{command.hint}]" if command.hint else ""
+        lines.append(f"- /{command.name}{argument}: {command.description}")
+    return "\n".join(lines)
+
+
+def unknown_command(name: str) -> Exception:
+    return turn_failure(
+        f"/{printable(name)[:40]} is not a command: /help lists them, and a message that starts "
+        "with // is sent as text.",
+        "unknown_command",
+    )
