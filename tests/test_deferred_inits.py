@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECK = """
 import sys
 import agents
-import langchain_core.tracers.schemas, langgraph.runtime  # the agent stack's way in
+import langchain_core.tracers.schemas, langgraph.runtime, openai  # the agent stack's way in
 from agents.deferred_inits import DEFERRED
 waiting = sorted(n for n in DEFERRED if type(sys.modules[n]).__name__ == "_DeferredPackage")
 print("deferred", ",".join(waiting))
@@ -21,9 +21,10 @@ from langsmith.types import run_select_field  # a submodule: the init still wait
 print("submodule", type(sys.modules["langsmith.types"]).__name__)
 from langsmith.types import Run  # a name of the init: it runs now
 from langgraph_sdk import get_client
+from openai.types import ChatModel
 import langsmith
 print("read", Run.__name__, get_client.__name__, langsmith.types is sys.modules["langsmith.types"])
-print("after", type(sys.modules["langsmith.types"]).__name__, type(sys.modules["langgraph_sdk"]).__name__)
+print("after", *(type(sys.modules[n]).__name__ for n in sorted(DEFERRED)))
 """
 
 
@@ -32,8 +33,8 @@ def test_deferred_packages_wait_for_a_name_of_their_own_and_then_read_as_before(
         [sys.executable, "-c", CHECK], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.splitlines() == [
-        "deferred langgraph_sdk,langsmith.types",
+        "deferred langgraph_sdk,langsmith.types,openai.types",
         "submodule _DeferredPackage",
         "read Run get_client True",
-        "after module module",
+        "after module module module",
     ]
