@@ -17,9 +17,8 @@ imported, which is why it is done here, where every agent module passes first.
   stub that says the command-line client cannot run. The ``httpx`` command itself is a process
   of its own that never imports this package.
 
-It also defers the ``__init__`` of three packages the agent stack reaches through their
-submodules only (``langsmith.types``, ``langgraph_sdk``, ``openai.types``): see
-:mod:`agents.deferred_inits`.
+It also defers the ``__init__`` of packages the agent stack reaches through their submodules
+only (``langsmith.types``, ``langgraph_sdk``, ``openai.types``): see :mod:`agents.deferred_inits`.
 """
 
 import sys

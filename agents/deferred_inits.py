@@ -1,6 +1,6 @@
 """Packages whose ``__init__`` runs only when one of its own names is read.
 
-Three packages on the way to the first reply execute an ``__init__`` that imports far more than
+Four packages on the way to the first reply execute an ``__init__`` that imports far more than
 what the agent stack takes from them, which it reaches through their submodules only:
 
 - ``langsmith.types``: ``langsmith.run_trees`` (imported by LangChain's tracers, hence by every
@@ -8,9 +8,10 @@ what the agent stack takes from them, which it reaches through their submodules 
   about two hundred pydantic models of the LangSmith API on the way (~0.1 s of CPU, ~5 MiB);
 - ``langgraph_sdk``: ``langgraph.runtime`` reads ``langgraph_sdk.auth.types``, and the package's
   ``__init__`` imports the LangGraph server's HTTP client (~0.05 s, ~3 MiB);
-- ``openai.types``: the OpenAI SDK and LangChain read the chat types from their own submodules
-  (``openai.types.chat``, ``openai.types.responses``), and the package's ``__init__`` imports
-  every type of the whole API besides (evals, graders, vector stores ...: ~0.15 s, ~2 MiB).
+- ``openai.types`` and ``openai.types.responses``: the OpenAI SDK and LangChain read the chat
+  types from their own submodules (``openai.types.chat``, a few tool types of the Responses
+  API), and the two ``__init__`` import every type of the whole API besides (evals, graders,
+  vector stores, every Responses event ...: ~0.25 s, ~9 MiB).
 
 :func:`install` puts a finder first on ``sys.meta_path`` that loads these packages without
 running their ``__init__``: their submodules import as usual (``import langsmith.types.x``,
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec, PathFinder
 
-DEFERRED = frozenset({"langsmith.types", "langgraph_sdk", "openai.types"})
+DEFERRED = frozenset({"langsmith.types", "langgraph_sdk", "openai.types", "openai.types.responses"})
 """Packages loaded with their ``__init__`` deferred (see the module)."""
 
 _lock = threading.RLock()

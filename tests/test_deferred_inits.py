@@ -22,6 +22,7 @@ print("submodule", type(sys.modules["langsmith.types"]).__name__)
 from langsmith.types import Run  # a name of the init: it runs now
 from langgraph_sdk import get_client
 from openai.types import ChatModel
+from openai.types.responses import Response
 import langsmith
 print("read", Run.__name__, get_client.__name__, langsmith.types is sys.modules["langsmith.types"])
 print("after", *(type(sys.modules[n]).__name__ for n in sorted(DEFERRED)))
@@ -33,8 +34,8 @@ def test_deferred_packages_wait_for_a_name_of_their_own_and_then_read_as_before(
         [sys.executable, "-c", CHECK], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.splitlines() == [
-        "deferred langgraph_sdk,langsmith.types,openai.types",
+        "deferred langgraph_sdk,langsmith.types,openai.types,openai.types.responses",
         "submodule _DeferredPackage",
         "read Run get_client True",
-        "after module module module",
+        "after module module module module",
     ]
