@@ -18,7 +18,8 @@ imported, which is why it is done here, where every agent module passes first.
   of its own that never imports this package.
 
 It also defers the ``__init__`` of packages the agent stack reaches through their submodules
-only (``langsmith.types``, ``langgraph_sdk``, ``openai.types``): see :mod:`agents.deferred_inits`.
+only (``langsmith.types``, ``langgraph_sdk``, ``openai.types``, ``langchain_openai``): see
+:mod:`agents.deferred_inits`.
 """
 
 import sys

@@ -1,6 +1,6 @@
 """Packages whose ``__init__`` runs only when one of its own names is read.
 
-Four packages on the way to the first reply execute an ``__init__`` that imports far more than
+Packages on the way to the first reply execute an ``__init__`` that imports far more than
 what the agent stack takes from them, which it reaches through their submodules only:
 
 - ``langsmith.types``: ``langsmith.run_trees`` (imported by LangChain's tracers, hence by every
@@ -11,7 +11,10 @@ what the agent stack takes from them, which it reaches through their submodules 
 - ``openai.types`` and ``openai.types.responses``: the OpenAI SDK and LangChain read the chat
   types from their own submodules (``openai.types.chat``, a few tool types of the Responses
   API), and the two ``__init__`` import every type of the whole API besides (evals, graders,
-  vector stores, every Responses event ...: ~0.25 s, ~9 MiB).
+  vector stores, every Responses event ...: ~0.25 s, ~9 MiB);
+- ``langchain_openai`` and ``langchain_openai.chat_models``: the chat model is read from
+  ``langchain_openai.chat_models.base``, and the two ``__init__`` import the Azure models, the
+  completion models, the embeddings and the tools besides (~0.05 s, ~2 MiB).
 
 :func:`install` puts a finder first on ``sys.meta_path`` that loads these packages without
 running their ``__init__``: their submodules import as usual (``import langsmith.types.x``,
@@ -30,7 +33,16 @@ from collections.abc import Sequence
 from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec, PathFinder
 
-DEFERRED = frozenset({"langsmith.types", "langgraph_sdk", "openai.types", "openai.types.responses"})
+DEFERRED = frozenset(
+    {
+        "langsmith.types",
+        "langgraph_sdk",
+        "openai.types",
+        "openai.types.responses",
+        "langchain_openai",
+        "langchain_openai.chat_models",
+    }
+)
 """Packages loaded with their ``__init__`` deferred (see the module)."""
 
 _lock = threading.RLock()

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECK = """
 import sys
 import agents
-import langchain_core.tracers.schemas, langgraph.runtime, openai  # the agent stack's way in
+import agents.providers.openai_reasoning, langgraph.runtime  # the agent stack's way in
 from agents.deferred_inits import DEFERRED
 waiting = sorted(n for n in DEFERRED if type(sys.modules[n]).__name__ == "_DeferredPackage")
 print("deferred", ",".join(waiting))
@@ -23,6 +23,8 @@ from langsmith.types import Run  # a name of the init: it runs now
 from langgraph_sdk import get_client
 from openai.types import ChatModel
 from openai.types.responses import Response
+from langchain_openai import ChatOpenAI, AzureChatOpenAI
+assert ChatOpenAI is sys.modules["langchain_openai.chat_models.base"].ChatOpenAI
 import langsmith
 print("read", Run.__name__, get_client.__name__, langsmith.types is sys.modules["langsmith.types"])
 print("after", *(type(sys.modules[n]).__name__ for n in sorted(DEFERRED)))
@@ -34,8 +36,9 @@ def test_deferred_packages_wait_for_a_name_of_their_own_and_then_read_as_before(
         [sys.executable, "-c", CHECK], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.splitlines() == [
-        "deferred langgraph_sdk,langsmith.types,openai.types,openai.types.responses",
+        "deferred langchain_openai,langchain_openai.chat_models,langgraph_sdk,langsmith.types,"
+        "openai.types,openai.types.responses",
         "submodule _DeferredPackage",
         "read Run get_client True",
-        "after module module module module",
+        "after module module module module module module",
     ]
