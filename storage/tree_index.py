@@ -69,6 +69,18 @@ class LazyRecords(MutableMapping[str, MessageRecord]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def peek(self, message_id: str) -> MessageRecord:
+        """The record of ``message_id`` as :meth:`__getitem__` gives it, without keeping a
+        record decoded for this call: for a reader that looks at many records once (measuring
+        thousands of tree lines) and should not hold them all."""
+        value = self._values[message_id]
+        if isinstance(value, MessageRecord):
+            return value
+        cached = self._decoded.get(message_id)
+        if cached is not None and cached[0] is value:
+            return cached[1]
+        return self._decode(value)
+
     @property
     def decoded_count(self) -> int:
         """How many rows were decoded so far (shared by copies)."""
@@ -170,6 +182,10 @@ class TreeIndex:
 
     def get(self, message_id: str) -> MessageRecord:
         return self._records[message_id]
+
+    def peek(self, message_id: str) -> MessageRecord:
+        """:meth:`get` without keeping the record decoded (see :meth:`LazyRecords.peek`)."""
+        return self._records.peek(message_id)
 
     def records(self, ids: Iterable[str]) -> list[MessageRecord]:
         """The records of ``ids``, in that order."""

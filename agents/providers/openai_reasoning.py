@@ -32,8 +32,9 @@ from typing import Any, TypeVar
 import openai
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from langchain_openai import ChatOpenAI
-from langchain_openai.chat_models.base import _create_usage_metadata
+
+# from its own module: the package's names import every other model (agents.deferred_inits)
+from langchain_openai.chat_models.base import ChatOpenAI, _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
 from agents.providers.presets import ToolCallIds

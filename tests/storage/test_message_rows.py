@@ -57,3 +57,16 @@ def test_the_index_over_rows_in_any_order_keeps_versions_in_order(
         index = TreeIndex.from_rows(ordered)
         assert index.children(root.id) == [record.id for record in versions]
         assert index.decoded_count == 0
+
+
+def test_peek_reads_a_record_without_keeping_it_decoded(
+    store: SqliteConversationStore, conversation: Conversation
+) -> None:
+    root = store.add_message(conversation.id, "user", "q", None)
+    reply = store.add_message(conversation.id, "assistant", "a", root.id, {"model": "m"})
+    index = TreeIndex.from_rows(store.message_rows(conversation.id))
+    assert index.peek(reply.id) == reply
+    assert index.decoded_count == 0
+    kept = index.get(reply.id)
+    assert index.peek(reply.id) is kept  # a record decoded already is the one handed out
+    assert index.decoded_count == 1

@@ -83,27 +83,34 @@ class LabelledTree(TreeLayout):
         cached = self._labels.get(message_id)
         if cached is not None and cached.key == key:
             return cached
+        parts = self._label_parts(message_id, key, keep_records=True)
+        label = self._labels[message_id] = _Label(key, parts, label_width(parts))
+        return label
+
+    def _label_parts(
+        self, message_id: str, key: tuple[bool, int], *, keep_records: bool
+    ) -> list[tuple[str, str]]:
+        """The parts of ``message_id``'s label; ``keep_records=False`` (measuring a line that
+        may never be drawn) leaves the records it reads undecoded in the index."""
+        read = self._index.get if keep_records else self._index.peek
         siblings = self._index.siblings(message_id)
         position = siblings.index(message_id)
         near = siblings[max(position - NEAR_VERSIONS, 0) : position]
         near += siblings[position + 1 : position + 1 + NEAR_VERSIONS]
-        versions = [self._index.get(s) for s in near]
-        parts = label_parts(
-            self._index.get(message_id),
+        return label_parts(
+            read(message_id),
             version=(position + 1, len(siblings)),
             active=key[0],
-            hidden=hidden,
-            versions=versions,
+            hidden=key[1],
+            versions=[read(s) for s in near],
         )
-        label = self._labels[message_id] = _Label(key, parts, label_width(parts))
-        return label
 
     def _group_label(self, fork_id: str | None) -> _Label:
         """A group line's text: how many versions, of which message."""
         count = len(kids := self._index.children(fork_id))
         if fork_id is None:
             text = f"⑂ {count} first-message versions"
-        elif kids and self._index.get(kids[0]).role == "assistant":
+        elif kids and self._index.peek(kids[0]).role == "assistant":
             text = f"⑂ {count} reply versions"
         else:
             text = f"⑂ {count} message versions"
@@ -129,8 +136,18 @@ class LabelledTree(TreeLayout):
         hidden = self._hidden_count(node)
         cached = self._widths.get(message_id)
         if cached is None or cached[0] != hidden:
-            cached = self._widths[message_id] = (hidden, self._label(node).width)
+            cached = self._widths[message_id] = (hidden, self._measure(message_id, hidden))
         return 2 + cached[1]
+
+    def _measure(self, message_id: str, hidden: int) -> int:
+        """A line's label width. Tree measures every line it lays out, thousands of which are
+        never drawn: their labels (and the records they read) are not kept, only the width;
+        a drawn line builds and keeps its label in :meth:`_label`."""
+        key = (message_id in self._active, hidden)
+        drawn = self._labels.get(message_id)
+        if drawn is not None and drawn.key == key:
+            return drawn.width
+        return label_width(self._label_parts(message_id, key, keep_records=False))
 
     def _forget_label(self, message_id: str) -> None:
         self._labels.pop(message_id, None)
