@@ -86,11 +86,12 @@ def _entry_module() -> Any:
     """The module of the command's entry point: ``weaver_tui.launch`` (the app over a
     headless core), or ``weaver_tui.cli`` in a checkout from before that split."""
     import importlib
+    from pathlib import Path
 
-    try:
+    package = Path(importlib.import_module("weaver_tui").__file__ or "").parent
+    if (package / "launch.py").is_file():  # this checkout's own, not another install's
         return importlib.import_module("weaver_tui.launch")
-    except ImportError:
-        return importlib.import_module("weaver_tui.cli")
+    return importlib.import_module("weaver_tui.cli")
 
 
 def launch(counts: list[int]) -> None:
