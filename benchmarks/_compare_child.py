@@ -301,14 +301,23 @@ async def _replies(app: Any, pilot: Any, counts: list[int]) -> list[dict[str, An
     return results
 
 
+def _headless_module(name: str) -> Any:
+    """``weaver_tui.core.NAME`` in a checkout with a headless core, else ``weaver_tui.NAME``
+    (this file measures older checkouts too; an editable install may hold the other layout)."""
+    import importlib
+    from pathlib import Path
+
+    package = Path(importlib.import_module("weaver_tui").__file__ or "").parent
+    prefix = "weaver_tui.core" if (package / "core").is_dir() else "weaver_tui"
+    return importlib.import_module(f"{prefix}.{name}")
+
+
 async def reply(counts: list[int]) -> None:
     from weaver_tui.app import make_app
-    from weaver_tui.core.services import Services
 
-    try:  # the layout since settings became a package, else the one before
-        from weaver_tui.core.settings.pending import PendingSettings
-    except ImportError:
-        from weaver_tui.settings_pending import PendingSettings  # type: ignore[import-not-found,no-redef]
+    services: Any = _headless_module("services")
+    pending: Any = _headless_module("settings.pending")
+    Services, PendingSettings = services.Services, pending.PendingSettings
 
     # the app as ``make_app`` builds it, given two attributes and a patched _display: untyped
     app: Any = _stamp(make_app(Services(PendingSettings.peek(env_file=None))))
