@@ -7,6 +7,7 @@ from langchain_openai import ChatOpenAI
 from pydantic import SecretStr
 
 from agents.errors import ConfigError, MissingKeyError
+from agents.offline import OfflineChatModel
 from agents.providers import ProviderConfig, list_presets, make_chat_model, resolve_provider
 from agents.providers.presets import PRESETS
 from tests.providers.conftest import TEST_KEY
@@ -184,13 +185,10 @@ def test_list_presets_offers_every_provider_for_the_model_picker() -> None:
 
 
 def test_offline_preset_builds_the_embedded_model() -> None:
-    offline = pytest.importorskip("agents.offline")
-    if not hasattr(offline, "OfflineChatModel"):
-        pytest.skip("agents.offline.OfflineChatModel is not there yet")
 
     handle = make_chat_model(ProviderConfig(provider="offline"))
 
-    assert isinstance(handle.model, offline.OfflineChatModel)
+    assert isinstance(handle.model, OfflineChatModel)
     assert (handle.provider, handle.model_name, handle.label) == ("offline", "offline", "offline")
     assert handle.is_offline
 
