@@ -86,10 +86,8 @@ def _entry_module() -> Any:
     """The module of the command's entry point: ``weaver_tui.launch`` (the app over a
     headless core), or ``weaver_tui.cli`` in a checkout from before that split."""
     import importlib
-    from pathlib import Path
 
-    package = Path(importlib.import_module("weaver_tui").__file__ or "").parent
-    if (package / "launch.py").is_file():  # this checkout's own, not another install's
+    if (_checkout_package() / "launch.py").is_file():  # this checkout's own, not an install's
         return importlib.import_module("weaver_tui.launch")
     return importlib.import_module("weaver_tui.cli")
 
@@ -305,11 +303,16 @@ def _headless_module(name: str) -> Any:
     """``weaver_tui.core.NAME`` in a checkout with a headless core, else ``weaver_tui.NAME``
     (this file measures older checkouts too; an editable install may hold the other layout)."""
     import importlib
-    from pathlib import Path
 
-    package = Path(importlib.import_module("weaver_tui").__file__ or "").parent
-    prefix = "weaver_tui.core" if (package / "core").is_dir() else "weaver_tui"
+    prefix = "weaver_tui.core" if (_checkout_package() / "core").is_dir() else "weaver_tui"
     return importlib.import_module(f"{prefix}.{name}")
+
+
+def _checkout_package() -> Path:
+    """The folder of the ``weaver_tui`` package this process measures."""
+    import importlib
+
+    return Path(importlib.import_module("weaver_tui").__file__ or "").parent
 
 
 async def reply(counts: list[int]) -> None:
