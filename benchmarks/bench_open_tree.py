@@ -103,7 +103,7 @@ def open_and_index(path: Path, conversation_id: str) -> tuple[float, float, int,
 
 def app_open(path: Path, conversation_id: str) -> float:
     """Time for the chat screen's open of the same conversation, ready to draw."""
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
 
     start = time.perf_counter_ns()
     store = SqliteConversationStore(path)

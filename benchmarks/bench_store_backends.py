@@ -58,7 +58,7 @@ def build(path: Path, conversations: int, messages: int) -> None:
 
 
 def measure(target: StorageTarget | Path, runs: int) -> dict[str, float]:
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
 
     figures: dict[str, float] = {}
     opened: list[Any] = []

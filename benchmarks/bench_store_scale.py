@@ -69,7 +69,7 @@ def timed(action: Callable[[], object]) -> float:
 
 
 def measure(path: Path, conversation_id: str, runs: int) -> dict[str, tuple[float, float]]:
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
 
     def app_list() -> None:
         with SqliteConversationStore(path) as store:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from agents.profile_registry import UnknownProfileError, get_traits
 from storage.models import Conversation
 from storage.store import ConversationStore
-from weaver_tui.chat_state.rows import build_item
-from weaver_tui.widgets.message_view.items import MessageItem
+from weaver_tui.core.chat_state.rows import build_item
+from weaver_tui.core.message_item import MessageItem
 
 PREVIEW_MESSAGES = 60
 """Records of the path drawn before the rest is read: more than a tall terminal shows."""

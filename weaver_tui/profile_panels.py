@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
+from weaver_tui.core.message_item import as_status
 from weaver_tui.widgets.channel_tabs import SHARED_VIEW
 from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.message_view import MessageItem
-from weaver_tui.widgets.message_view.items import as_status
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 
 if TYPE_CHECKING:

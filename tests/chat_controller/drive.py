@@ -9,9 +9,9 @@ from pathlib import Path
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
-from weaver_tui.chat_state import ChatState
 from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.chat_controller.controller import ChatEvent
+from weaver_tui.core.chat_state import ChatState
 
 
 def offline() -> Callable[[], Awaitable[ChatModelHandle]]:

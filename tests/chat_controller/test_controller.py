@@ -33,8 +33,8 @@ from storage.tree_index import ForkError
 from tests.chat_controller.drive import controller, drain, offline
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.openai_script import Reply
-from weaver_tui.chat_state import ChatState
 from weaver_tui.core.chat_controller import ChatController
+from weaver_tui.core.chat_state import ChatState
 
 REPO = Path(__file__).resolve().parents[2]
 WORDS = st.sampled_from(["hello", "what can you do?", "thanks", "and then?"])

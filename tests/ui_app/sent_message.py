@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from agents.runtime.user_message import store_user_message
 from storage.models import MessageRecord
-from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_state import ChatState
 
 
 def send_stored(state: ChatState, text: str, parent_id: str | None) -> MessageRecord:

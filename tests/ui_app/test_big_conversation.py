@@ -14,7 +14,7 @@ from storage.models import Role
 from storage.sqlite_store import SqliteConversationStore
 from storage.tree_index import TreeIndex
 from tests.ui_app.sent_message import send_stored
-from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_state import ChatState
 
 PATH = 40
 """Messages on the main path; every assistant reply on it also has a second version whose

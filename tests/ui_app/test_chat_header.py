@@ -6,7 +6,8 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from weaver_tui.widgets.chat_header import BranchPosition, ChatHeader
+from weaver_tui.core.branch_position import BranchPosition
+from weaver_tui.widgets.chat_header import ChatHeader
 
 
 class HeaderApp(App[None]):

@@ -10,7 +10,7 @@ from agents.runtime.user_message import DEFAULT_TITLE, is_small_talk, title_from
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_app.sent_message import send_stored
-from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_state import ChatState
 
 
 def _conversation(store: SqliteConversationStore) -> tuple[ChatState, dict[str, str]]:

@@ -9,7 +9,7 @@ from agents.reply_outcome import OUTCOME_META_KEY
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.chat_state.rows import OUTCOME_MARKS
+from weaver_tui.core.chat_state.rows import OUTCOME_MARKS
 from weaver_tui.core.services import Services
 from weaver_tui.widgets.conversation_tree.labels import OUTCOME_WORDS, label_parts
 

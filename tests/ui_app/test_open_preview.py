@@ -23,7 +23,7 @@ from tests.ui_app.conftest import (
     wait_until,
 )
 from weaver_tui.chat_preview import PREVIEW_MESSAGES, read_preview
-from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_state import ChatState
 from weaver_tui.core.services import Services
 from weaver_tui.screens.chat.screen import ChatScreen
 

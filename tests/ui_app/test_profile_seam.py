@@ -15,7 +15,7 @@ import agents.profile_registry as registry
 from agents.profile import ProfileTraits
 from storage.models import MessageRecord
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
-from weaver_tui.chat_state.rows import build_item
+from weaver_tui.core.chat_state.rows import build_item
 from weaver_tui.core.services import Services
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
 from weaver_tui.widgets.tool_pane import ToolRow

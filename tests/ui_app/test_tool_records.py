@@ -12,8 +12,8 @@ from pathlib import Path
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import ConversationStore
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle
-from weaver_tui.chat_state import ChatState
-from weaver_tui.chat_state.rows import CHAT_LINES, tool_output_markdown
+from weaver_tui.core.chat_state import ChatState
+from weaver_tui.core.chat_state.rows import CHAT_LINES, tool_output_markdown
 from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view.blocks import code_of, split_blocks
 

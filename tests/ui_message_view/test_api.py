@@ -119,7 +119,7 @@ async def test_text_streamed_before_the_view_is_mounted_is_shown() -> None:
 
 def test_every_stored_status_keeps_its_name_in_the_view_and_an_unknown_one_shows_complete() -> None:
     from storage.models import MessageStatus
-    from weaver_tui.widgets.message_view.items import as_status
+    from weaver_tui.core.message_item import as_status
 
     assert [as_status(status.value) for status in MessageStatus] == [s.value for s in MessageStatus]
     assert as_status("archived") == "complete"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from weaver_tui.core.message_item import MessageItem
 from weaver_tui.widgets.message_view.blocks import Block, close_open_fence, code_of, split_blocks
 from weaver_tui.widgets.message_view.cache import Entry
-from weaver_tui.widgets.message_view.items import MessageItem
 
 REPLY = """# Plan
 

@@ -15,44 +15,16 @@ layout and render before the paint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from storage.printable import printable
+from weaver_tui.core.branch_position import OFFLINE_PROVIDER, BranchPosition, model_badge
 from weaver_tui.widgets.header_fit import HeaderField, fit
 
-OFFLINE_PROVIDER = "offline"
 TITLE = "header--title"
 """The title's component class: the field that takes the width the others leave."""
-
-
-def model_badge(provider: str, model: str) -> str:
-    """``offline`` for the embedded model, else ``provider · model``."""
-    if provider == OFFLINE_PROVIDER:
-        return "offline"
-    return f"{provider} · {model}" if model else provider
-
-
-@dataclass(frozen=True, slots=True)
-class BranchPosition:
-    """Which leaf of the tree the active path ends at (1-based), of how many, and its depth."""
-
-    index: int
-    count: int
-    depth: int
-
-    def __str__(self) -> str:
-        return self.forms()[0]
-
-    def forms(self) -> tuple[str, ...]:
-        """How it reads, longest first (a narrow header drops the depth first)."""
-        if self.count == 0:
-            return ("new",)
-        where = f"branch {self.index}/{self.count}"
-        return (f"{where} · depth {self.depth}", where)
 
 
 class ChatHeader(Widget):

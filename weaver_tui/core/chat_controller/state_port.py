@@ -1,7 +1,7 @@
 """What the controller needs of the chat's state: the open conversation, its tree index and
-active leaf, and the calls that apply what the runtime wrote. The app's
-:class:`weaver_tui.chat_state.ChatState` is one; the controller names only this protocol, so it
-imports nothing of the widgets (nor Textual) the state's rows are drawn with."""
+active leaf, and the calls that apply what the runtime wrote. The chat's
+:class:`weaver_tui.core.chat_state.ChatState` is one; the controller names only this protocol, so
+a test (or another front end) can drive it with any state that applies events the same way."""
 
 from __future__ import annotations
 

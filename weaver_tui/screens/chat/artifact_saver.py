@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
 
 logger = logging.getLogger(__name__)

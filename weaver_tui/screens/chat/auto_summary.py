@@ -20,8 +20,8 @@ from weaver_tui.messages import PathChanged
 
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
-    from weaver_tui.chat_state import ChatState
     from weaver_tui.core.chat_controller import ChatController
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
 

@@ -28,8 +28,8 @@ from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_state import ChatState
     from weaver_tui.core.chat_controller import ChatController
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.surface import ChatSurface

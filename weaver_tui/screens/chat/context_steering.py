@@ -17,8 +17,8 @@ from agents.runtime.events import RunError
 from weaver_tui.messages import ContextWindowKnown, PathChanged
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_state import ChatState
     from weaver_tui.core.chat_controller import ChatController
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
 

@@ -3,7 +3,7 @@
 A thread started with the screen reads it: first the bottom of a long path
 (:func:`~weaver_tui.chat_preview.read_preview`), which the screen draws at its first mount;
 then, once that frame is painted (before it, the two would only share the GIL), the whole
-conversation into the screen's :class:`~weaver_tui.chat_state.ChatState`. Without a preview the
+conversation into the screen's :class:`~weaver_tui.core.chat_state.ChatState`. Without a preview the
 screen waits for the whole read, which overlaps with Textual composing the screen. Nothing
 else touches the state until the screen has taken the result (``conversation_open``).
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from weaver_tui.chat_preview import Preview, read_preview
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
 
 logger = logging.getLogger(__name__)
 

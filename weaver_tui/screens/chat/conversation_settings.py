@@ -2,7 +2,7 @@
 profile's system prompt, the model and its options, and the files attached to the next message.
 
 :class:`ConversationSettings` opens the modal screen for each choice, keeps the answer (in the
-conversation's settings through :class:`~weaver_tui.chat_state.ChatState`, or in memory until
+conversation's settings through :class:`~weaver_tui.core.chat_state.ChatState`, or in memory until
 the next message for attachments) and calls ``on_changed`` so the screen redraws its header.
 """
 
@@ -18,7 +18,7 @@ from weaver_tui.screens.chat.requests import HeaderStale
 
 if TYPE_CHECKING:
     from agents.providers.local_servers import LocalServer
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.surface import ChatSurface

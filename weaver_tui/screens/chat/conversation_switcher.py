@@ -1,7 +1,7 @@
 """Moving the chat screen to another conversation: a new one, one chosen in the
 conversations list (or found by its search), the latest of another profile.
 
-:class:`ConversationSwitcher` opens it in the state (:class:`~weaver_tui.chat_state.ChatState`),
+:class:`ConversationSwitcher` opens it in the state (:class:`~weaver_tui.core.chat_state.ChatState`),
 leaves fork or edit mode, and has the screen redraw everything. None of this happens while a
 reply streams.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from storage.store import StorageError
 
 if TYPE_CHECKING:
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.branching import Branching
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.path_presenter import PathPresenter

@@ -29,7 +29,7 @@ from weaver_tui.widgets.composer import Composer
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.turn_view import TurnView
     from weaver_tui.widgets.mediator_panel import MediatorPanel
 

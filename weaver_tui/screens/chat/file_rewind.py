@@ -19,8 +19,8 @@ from weaver_tui.messages import PathChanged
 if TYPE_CHECKING:
     from agents.patch_review.rewind import Direction, PatchOnBranch
     from storage.models import MessageRecord
-    from weaver_tui.chat_state import ChatState
     from weaver_tui.core.chat_controller import ChatController
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
 
 logger = logging.getLogger(__name__)

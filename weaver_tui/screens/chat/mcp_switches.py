@@ -15,7 +15,7 @@ from storage.store import StorageError
 
 if TYPE_CHECKING:
     from agents.runtime.agent_runtime import AgentRuntime
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.surface import ChatSurface
 

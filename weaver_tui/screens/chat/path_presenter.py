@@ -2,7 +2,7 @@
 the header, and which failed reply F5 retries.
 
 :class:`PathPresenter` is the one place the panes are redrawn from
-:class:`~weaver_tui.chat_state.ChatState` (a turn in progress draws its own records, see
+:class:`~weaver_tui.core.chat_state.ChatState` (a turn in progress draws its own records, see
 :mod:`.turn_view`). The first mount fills the tree a frame late, after the messages and the
 composer have painted; :meth:`PathPresenter.load_tree` fills it early when something is about
 to add to it.
@@ -19,7 +19,7 @@ from weaver_tui.chat_preview import profile_badge
 if TYPE_CHECKING:
     from storage.models import MessageRecord
     from storage.tree_index import TreeIndex
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.context_steering import ContextSteering
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface

@@ -18,7 +18,7 @@ from weaver_tui.screens.chat.requests import ResumeRequested
 
 if TYPE_CHECKING:
     from agents.patch_review.review import PendingReview
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.demo_player import DemoPlayer, DemoStage
     from weaver_tui.screens.chat.surface import ChatSurface

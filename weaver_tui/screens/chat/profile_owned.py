@@ -23,7 +23,7 @@ from weaver_tui.keymap import KeyAction
 
 if TYPE_CHECKING:
     from agents.profile import ProfileContext, ProfileKey
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface

@@ -33,7 +33,7 @@ from weaver_tui.keymap import PROFILE_PANEL, owned_bindings
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem

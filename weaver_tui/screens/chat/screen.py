@@ -55,8 +55,8 @@ from textual.worker import Worker, WorkerState
 
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
-from weaver_tui.chat_state import ChatState
 from weaver_tui.core.chat_controller import ChatController
+from weaver_tui.core.chat_state import ChatState
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived

@@ -19,7 +19,7 @@ from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
 if TYPE_CHECKING:
     from agents.runtime.events import RunError
     from storage.models import MessageRecord
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.branching import Branching
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.conversation_settings import ConversationSettings

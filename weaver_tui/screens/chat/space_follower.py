@@ -5,7 +5,7 @@ the space's host runner stores a seat's message and the mediator's reply, a seat
 opens or closes. The chat screen asks the store's change signal
 (:class:`storage.change_signal.StoreChanges`, one ``PRAGMA data_version`` read) on a short
 timer of the screen; after a change it takes only the records written since it last looked
-(:meth:`~weaver_tui.chat_state.ChatState.take_written`) into the state, redraws the path
+(:meth:`~weaver_tui.core.chat_state.ChatState.take_written`) into the state, redraws the path
 through the chosen view, and shows who is connected in the mediator's panel.
 
 A turn of this screen's own is left alone while it runs (its events carry its records); the
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from agents.shared_space.agenda import AgendaTopic
     from agents.shared_space.statements import Statement
     from storage.backend import AnyChanges, AnySeatBook, Where
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface

@@ -29,7 +29,7 @@ from storage.store import StorageError
 
 if TYPE_CHECKING:
     from storage.backend import AnySeatBook
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.core.space_server import SpaceServer
     from weaver_tui.screens.chat.surface import ChatSurface

@@ -14,7 +14,7 @@ from weaver_tui.screens.chat.requests import ResumeRequested
 
 if TYPE_CHECKING:
     from agents.graph.approval import Decision, PendingApproval
-    from weaver_tui.chat_state import ChatState
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
 
 logger = logging.getLogger(__name__)

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.models import MessageRecord
-    from weaver_tui.chat_state import ChatState
     from weaver_tui.core.chat_controller import ChatController
+    from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.screens.chat.turn_view import RowFilter, TurnView
 

@@ -51,11 +51,11 @@ from agents.runtime.events import (
     Usage,
 )
 from storage.models import MessageRecord, MessageStatus
-from weaver_tui.chat_state import ChatState
+from weaver_tui.core.chat_state import ChatState
+from weaver_tui.core.message_item import Status, as_status
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.message_view import MessageView
-from weaver_tui.widgets.message_view.items import Status, as_status
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:

@@ -164,7 +164,7 @@ class ConversationTree(LabelledTree):
 
     def load_index(self, index: TreeIndex, active_leaf_id: str | None = None) -> None:
         """Show a whole conversation from an index the tree may keep and change (the chat
-        state's :meth:`~weaver_tui.chat_state.ChatState.tree_index` copy, whose records are
+        state's :meth:`~weaver_tui.core.chat_state.ChatState.tree_index` copy, whose records are
         decoded only for the lines that are laid out)."""
         self._index = index
         self._labels.clear()

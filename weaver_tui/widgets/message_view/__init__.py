@@ -43,7 +43,7 @@ follow the app theme, including weaver's theme variables ``user``, ``assistant``
 ``private``.
 """
 
-from weaver_tui.widgets.message_view.items import MessageItem, Status
+from weaver_tui.core.message_item import MessageItem, Status
 from weaver_tui.widgets.message_view.view import MessageView
 
 __all__ = ["MessageItem", "MessageView", "Status"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from textual.strip import Strip
 
+from weaver_tui.core.message_item import MessageItem
 from weaver_tui.widgets.message_view.blocks import (
     FENCE_KINDS,
     Block,
@@ -23,7 +24,6 @@ from weaver_tui.widgets.message_view.blocks import (
     estimate_height,
     split_blocks,
 )
-from weaver_tui.widgets.message_view.items import MessageItem
 
 DEFAULT_WIDTH = 80
 

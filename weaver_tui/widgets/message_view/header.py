@@ -20,8 +20,8 @@ from rich.text import Text
 from textual.strip import Strip
 
 from storage.printable import printable
+from weaver_tui.core.message_item import MessageItem
 from weaver_tui.widgets.message_view.blocks import render_text
-from weaver_tui.widgets.message_view.items import MessageItem
 from weaver_tui.widgets.message_view.palette import Palette
 
 STATUS_LABELS = {"streaming": "streaming ...", "cancelled": "cancelled", "error": "error"}

@@ -11,9 +11,9 @@ from textual.message import Message
 from textual.reactive import var
 
 from storage.printable import printable
+from weaver_tui.core.message_item import MessageItem, Status
 from weaver_tui.widgets.message_view.blocks import code_of
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry
-from weaver_tui.widgets.message_view.items import MessageItem, Status
 from weaver_tui.widgets.message_view.viewport import TranscriptViewport
 
 ACTIONS = ("fork", "edit", "regenerate", "copy")

@@ -33,6 +33,7 @@ from textual.widget import Widget
 
 import weaver_tui.widgets.message_view.budget as budget
 import weaver_tui.widgets.message_view.warm_up as warm_up
+from weaver_tui.core.message_item import MessageItem
 from weaver_tui.once_timer import call_once_after
 from weaver_tui.widgets.message_view.blocks import make_console, render_block
 from weaver_tui.widgets.message_view.budget import RenderBudget
@@ -43,7 +44,6 @@ from weaver_tui.widgets.message_view.eviction import (
     evict_far_blocks,
 )
 from weaver_tui.widgets.message_view.header import render_header, render_notice, render_thinking
-from weaver_tui.widgets.message_view.items import MessageItem
 from weaver_tui.widgets.message_view.palette import Palette, build_palette
 from weaver_tui.widgets.message_view.selection import (
     extract_selection,

@@ -19,8 +19,8 @@ from typing import Any
 
 from agents.profile import ProfileTraits
 from storage.models import MessageRecord
-from weaver_tui.widgets.chat_header import model_badge
-from weaver_tui.widgets.message_view.items import MessageItem, as_status
+from weaver_tui.core.branch_position import model_badge
+from weaver_tui.core.message_item import MessageItem, as_status
 
 CHAT_LINES = 20
 """Lines of a tool's output shown in the chat."""

@@ -4,7 +4,7 @@ Checking out a branch remembers it in the store: the active leaf, and the chosen
 fork of its path (about 10 ms on a 2,000-message path). The screen shows the branch at once and
 this thread writes it behind. Ordering is kept by one rule: whoever reads or writes what such a
 write changes first calls :meth:`OrderedWrites.settle` on the store's writer (every
-:class:`~weaver_tui.chat_state.ChatState` on the store does so before its own store calls), so
+:class:`~weaver_tui.core.chat_state.ChatState` on the store does so before its own store calls), so
 the store sees every change in the order the user made it.
 """
 

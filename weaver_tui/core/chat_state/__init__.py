@@ -11,7 +11,7 @@ against a real SQLite store.
 
 Opening keeps the records as database rows and decodes one only when it is shown or asked for
 (the active path, the tree lines in view), and remembering a checked-out branch in the store is
-written behind on the store's writer thread (:mod:`weaver_tui.chat_state.writes`): the state
+written behind on the store's writer thread (:mod:`weaver_tui.core.chat_state.writes`): the state
 settles those writes before any other store call of its own.
 """
 
@@ -28,11 +28,11 @@ from agents.runtime.user_message import NewMessage
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore, NotFoundError
 from storage.tree_index import TreeIndex
-from weaver_tui.chat_state.rows import build_item
-from weaver_tui.chat_state.writes import OrderedWrites, writes_for
+from weaver_tui.core.branch_position import BranchPosition
+from weaver_tui.core.chat_state.rows import build_item
+from weaver_tui.core.chat_state.writes import OrderedWrites, writes_for
 from weaver_tui.core.heap import freeze_long_lived
-from weaver_tui.widgets.chat_header import BranchPosition
-from weaver_tui.widgets.message_view.items import MessageItem
+from weaver_tui.core.message_item import MessageItem
 
 if TYPE_CHECKING:
     from agents.runtime.events import BranchDeleted
