@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from weaver_tui.core.chat_state import ChatState
+    from weaver_tui.core.chat_state.project_folder import ProjectFolder
     from weaver_tui.screens.chat.surface import ChatSurface
     from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
@@ -57,7 +58,7 @@ class ProfilePanel(Vertical):
         self,
         surface: ChatSurface,
         state: ChatState,
-        project_root: Path | None,
+        folder: ProjectFolder,
         *,
         pending_patches: Callable[[], int],
         review_patch: Callable[[], None],
@@ -66,7 +67,7 @@ class ProfilePanel(Vertical):
         super().__init__(id=id)
         self._surface = surface
         self._state = state
-        self._project_root = project_root
+        self._folder = folder
         self._pending_patches = pending_patches
         self._review_patch = review_patch
         self.view: str | None = None
@@ -78,20 +79,17 @@ class ProfilePanel(Vertical):
 
     def launch_dir(self) -> Path:
         """The folder the app works in for new conversations (``--project-root`` or here)."""
-        return self._project_root or Path.cwd()
+        return self._folder.launch_dir()
 
     def project_dir(self) -> Path:
-        conversation = self._state.conversation
-        stored = conversation.meta.get("project_root") if conversation else None
-        return Path(stored) if stored else self.launch_dir()
+        return self._folder.project_dir()
 
     def root_note(self) -> str:
         """A sentence naming the project root the open conversation keeps, and the app's own
         folder when that is another one; empty when the conversation keeps none."""
         from weaver_tui.widgets.project_root_label import same_folder, shown_root
 
-        conversation = self._state.conversation
-        stored = conversation.meta.get("project_root") if conversation else None
+        stored = self._folder.stored_root()
         if not stored:
             return ""
         root, here = Path(stored), self.launch_dir()

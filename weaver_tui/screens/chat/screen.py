@@ -57,6 +57,7 @@ from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.chat_state import ChatState
+from weaver_tui.core.chat_state.project_folder import ProjectFolder
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
@@ -150,12 +151,16 @@ class ChatScreen(Screen[None]):
         )
         """The chat without Textual: every key that changes the conversation ends here."""
         self.compose_mode = mode = ComposeMode(self, state)
+        folder = ProjectFolder(state, project_root)
+        self.features = ProfileFeatures(
+            self, state, services, stage=self, project_dir=folder.project_dir
+        )
         self.panels = ProfilePanel(
             self,
             state,
-            project_root,
-            pending_patches=lambda: self.features.pending_count(),
-            review_patch=lambda: self.features.review_patch(),
+            folder,
+            pending_patches=self.features.pending_count,
+            review_patch=self.features.review_patch,
             id="profile-panel",
         )
         self.steering = ContextSteering(self, state, services, controller)
@@ -169,9 +174,6 @@ class ChatScreen(Screen[None]):
             row_filter=self.panels.live_row_filter,
             add_to_tree=self.presenter.add_to_tree,
             shows_calls=lambda: self.panels.viewer() is None,
-        )
-        self.features = ProfileFeatures(
-            self, state, services, stage=self, project_dir=self.panels.project_dir
         )
         self.owned = ProfileOwned(
             self, state, services, self.panels, bindings=self._set_profile_bindings
