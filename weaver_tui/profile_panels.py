@@ -4,7 +4,7 @@ speakers' view filter.
 The chat screen keeps a ``#profile-panel`` slot above the composer. :func:`panel_for` fills it
 by the panel kind a profile declares (``ProfileTraits.panel``) from :data:`PANEL_FACTORIES`:
 
-- ``speakers`` → :class:`~weaver_tui.widgets.mediator_panel.MediatorPanel` (speaker,
+- ``speakers`` → :class:`~weaver_tui.widgets.space_panel.SpacePanel` (speaker,
   audience and channel bars; posts ``SpeakerBar.SpeakerChanged``,
   ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``);
 - ``project`` → :class:`~weaver_tui.widgets.project_root_label.ProjectRootLabel` (the root
@@ -33,9 +33,9 @@ from textual.widget import Widget
 
 from weaver_tui.core.message_item import as_status
 from weaver_tui.widgets.channel_tabs import SHARED_VIEW
-from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.message_view import MessageItem
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
+from weaver_tui.widgets.space_panel import SpacePanel
 
 if TYPE_CHECKING:
     from agents.shared_space.space import SpaceMessage
@@ -60,7 +60,7 @@ class PanelOptions:
 
 def _speakers_panel(options: PanelOptions) -> Widget:
     participants = tuple(options.participants) or ("You",)
-    return MediatorPanel(participants, speaker=options.speaker, view=options.view)
+    return SpacePanel(participants, speaker=options.speaker, view=options.view)
 
 
 def _project_panel(options: PanelOptions) -> Widget:

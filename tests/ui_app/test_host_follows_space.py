@@ -25,7 +25,7 @@ def shown_text(screen: ChatScreen) -> str:
 
 def _presence_line(screen: ChatScreen) -> SeatPresence | None:
     """The panel's presence line, once the panel is composed (it may be mounted first)."""
-    panel = screen.mediator_panel()
+    panel = screen.space_panel()
     found = panel.query(SeatPresence) if panel is not None else None
     return found.first() if found else None
 
@@ -70,7 +70,7 @@ async def test_records_another_process_writes_appear_without_reopening(
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         screen = chat(app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         assert SEAT_SAYS not in shown_text(screen)
         await ask_as_sam(tmp_path, conversation_id)
         await wait_until(pilot, lambda: SEAT_SAYS in shown_text(screen), bound_s=60)

@@ -19,7 +19,7 @@ from weaver_tui.widgets.statement_box import StatementBox
 
 
 def box(screen: ChatScreen) -> str:
-    panel = screen.mediator_panel()
+    panel = screen.space_panel()
     if panel is None:
         return ""
     found = panel.query(StatementBox)
@@ -31,7 +31,7 @@ def box(screen: ChatScreen) -> str:
 
 
 def consent(screen: ChatScreen) -> str:
-    panel = screen.mediator_panel()
+    panel = screen.space_panel()
     return "" if panel is None else "\n".join(r.text for r in panel.consents)
 
 
@@ -41,7 +41,7 @@ async def test_the_panel_follows_statements_answers_and_consent(services: Servic
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         screen = chat(app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         other = SqliteConversationStore(services.storage.sqlite_path)  # the space's runner, say
         answers = AnswerBook(services.storage.sqlite_path)
         consents = ConsentBook(services.storage.sqlite_path)
@@ -84,7 +84,7 @@ async def test_the_palette_writes_the_space_record(services: Services) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         screen = chat(app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         await palette_run(pilot, "Write space record")
         exports = services.data_dir / "exports"
         await wait_until(pilot, lambda: any(exports.glob("*-record.md")))
@@ -114,7 +114,7 @@ async def test_the_host_s_own_turn_waits_for_consent_and_the_panel_says_so(
     async with app.run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         screen = chat(app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         await send(pilot, "How are we doing?")
         await wait_until(pilot, lambda: post in consent(screen))
         assert post not in "\n".join(item.content for item in screen.messages.items)

@@ -28,7 +28,7 @@ with conversation_turn(Path(sys.argv[1]), sys.argv[2]):
 
 
 def waiting_line(screen: ChatScreen) -> str:
-    panel = screen.mediator_panel()
+    panel = screen.space_panel()
     return "" if panel is None else str(panel.presence.render())
 
 
@@ -49,7 +49,7 @@ async def test_a_message_sent_while_another_turn_runs_waits_and_is_answered_afte
         async with app.run_test(size=SIZE) as pilot:
             await chat_ready(pilot)
             screen = chat(app)
-            await wait_until(pilot, lambda: screen.mediator_panel() is not None)
+            await wait_until(pilot, lambda: screen.space_panel() is not None)
             app.notify = lambda message, **_: notes.append(str(message))  # type: ignore[method-assign]
             screen.notify = app.notify  # type: ignore[method-assign]
             await send(pilot, HOST_SAYS, wait=False)

@@ -85,7 +85,7 @@ def test_each_owned_command_is_an_action_of_its_owner_and_its_chat_key_is_bound_
 async def test_the_panels_keys_act_when_the_panel_has_the_focus(services: Services) -> None:
     async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         await pilot.pause()
         panel = screen.panels
         tabs = screen.query_one(ChannelTabs)
@@ -101,7 +101,7 @@ async def test_the_panels_keys_act_when_the_panel_has_the_focus(services: Servic
         await pilot.pause()
         assert screen.active_bindings["f3"].node is panel
         await pilot.press("f3")
-        await wait_until(pilot, lambda: screen.mediator_view == "shared")
+        await wait_until(pilot, lambda: screen.space_view == "shared")
 
 
 async def test_from_the_composer_the_screen_hands_the_panels_keys_to_it(
@@ -109,12 +109,12 @@ async def test_from_the_composer_the_screen_hands_the_panels_keys_to_it(
 ) -> None:
     async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         await pilot.pause()
         assert screen.composer.has_focus
         assert screen.active_bindings["f3"].node is screen
         await pilot.press("f3")
-        await wait_until(pilot, lambda: screen.mediator_view == "shared")
+        await wait_until(pilot, lambda: screen.space_view == "shared")
         await pilot.press("f2")
         await wait_until(pilot, lambda: screen.composer.speaker == "Sam")
 
@@ -127,7 +127,7 @@ async def test_checking_keys_and_listing_commands_do_not_search_the_screen_each_
     are found without walking every widget for each key or command."""
     async with new_app(services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = chat(pilot.app)
-        await wait_until(pilot, lambda: screen.agents_ready and screen.mediator_panel() is not None)
+        await wait_until(pilot, lambda: screen.agents_ready and screen.space_panel() is not None)
         await pilot.pause()
         searches: list[str] = []
         real = ChatScreen.query

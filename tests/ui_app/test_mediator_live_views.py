@@ -71,7 +71,7 @@ async def test_sams_view_never_shows_alexs_private_exchange_while_it_streams(
     script_turn(fake_openai)
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 3)  # model view -> shared -> Alex -> Sam
-        assert screen.mediator_view == "Sam"
+        assert screen.space_view == "Sam"
         seen = record_rows(screen)
         await send(pilot, ALEX_SAYS)
         await settle(pilot)
@@ -90,7 +90,7 @@ async def test_the_model_view_shows_deliveries_as_the_mediators_words_while_it_s
     script_turn(fake_openai)
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 0)
-        assert screen.mediator_view is None
+        assert screen.space_view is None
         seen = record_rows(screen)
         await send(pilot, ALEX_SAYS)
         await settle(pilot)
@@ -109,7 +109,7 @@ async def test_the_empty_views_hint_goes_when_the_first_row_it_may_read_streams_
     script_turn(fake_openai)
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 3)
-        assert screen.mediator_view == "Sam"
+        assert screen.space_view == "Sam"
         hint = screen.empty_hint
         hint_shown_at_rows: list[bool] = []
         start = screen.messages.start_message

@@ -106,7 +106,7 @@ async def test_sams_tool_pane_never_shows_a_private_reply_to_alex(
     script_turn(fake_openai)
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 3)  # model view -> shared -> Alex -> Sam
-        assert screen.mediator_view == "Sam"
+        assert screen.space_view == "Sam"
         await send(pilot, ALEX_SAYS)
         await settle(pilot)
         shown = screen_text(pilot)
@@ -175,7 +175,7 @@ async def test_switching_to_sams_view_after_a_turn_takes_the_private_calls_off_t
         await settle(pilot)
         assert "reply_privately" in " ".join(row.tool_name for row in screen.tools.rows)
         screen = await open_view(pilot, 3)  # model view -> shared -> Alex -> Sam
-        assert screen.mediator_view == "Sam"
+        assert screen.space_view == "Sam"
         await settle(pilot)
         assert "reply_privately" not in " ".join(row.tool_name for row in screen.tools.rows)
         assert "Thank you for telling me" not in screen_text(pilot)

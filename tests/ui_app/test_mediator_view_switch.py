@@ -31,7 +31,7 @@ def shown_text(screen: ChatScreen) -> str:
 
 
 async def switch_to(pilot: Pilot[Any], screen: ChatScreen, view: str | None) -> None:
-    while screen.mediator_view != view:
+    while screen.space_view != view:
         await pilot.press("f3")
         await pilot.pause()
 
@@ -81,7 +81,7 @@ async def test_switching_back_to_the_model_view_shows_all_streamed_so_far(
     fake_openai.script(Reply(deltas=WORDS, holds=(AT_SWITCH,)))
     async with new_app(remote_services, profile="mediator").run_test(size=SIZE) as pilot:
         screen = await open_view(pilot, 3)  # Sam's view
-        assert screen.mediator_view == "Sam"
+        assert screen.space_view == "Sam"
         await send(pilot, ALEX_SAYS, wait=False)
         await wait_until(
             pilot,

@@ -11,8 +11,8 @@ from agents.shared_space.events import UserMessageEvent
 from tests.ui_app.conftest import SIZE, build_services, chat, new_app, send, settle, wait_until
 from weaver_tui.core.services import Services
 from weaver_tui.screens.patch_review import PatchReviewScreen
-from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.project_root_label import ProjectRootLabel
+from weaver_tui.widgets.space_panel import SpacePanel
 
 
 async def test_mediator_speaker_and_views_follow_the_keys(services: Services) -> None:
@@ -20,7 +20,7 @@ async def test_mediator_speaker_and_views_follow_the_keys(services: Services) ->
         screen = chat(pilot.app)
         await wait_until(pilot, lambda: screen.agents_ready)  # the panel comes after the paint
         await pilot.pause()
-        assert screen.query_one(MediatorPanel) is not None
+        assert screen.query_one(SpacePanel) is not None
         assert screen.composer.speaker == "Alex"
         await send(pilot, "I think we spend too much on eating out")
         conversation = screen.state.conversation
@@ -49,7 +49,7 @@ async def test_mediator_speaker_and_views_follow_the_keys(services: Services) ->
         everything = len(screen.messages.items)
         await pilot.press("f3")  # the shared channel
         await pilot.pause()
-        assert screen.mediator_view == "shared"
+        assert screen.space_view == "shared"
         shared = screen.messages.items
         assert len(shared) < everything
         assert all(item.visibility != "private → Alex" for item in shared)

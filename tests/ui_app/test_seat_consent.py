@@ -15,7 +15,7 @@ from storage.consents import ConsentBook
 from storage.sqlite_store import SqliteConversationStore
 from tests.ui_profiles.conftest import SIZE, PanelHost
 from weaver_tui.seat_app import SeatApp
-from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.space_panel import SpacePanel
 
 WAIT_S = 30
 POST = "Sam would like to plan for an old debt together."
@@ -76,9 +76,9 @@ async def test_the_host_panel_shows_the_post_waiting_for_consent(
         waiting = book.waiting(space.id, None)
     finally:
         book.close()
-    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
-        panel = app.query_one(MediatorPanel)
+        panel = app.query_one(SpacePanel)
         line = panel.query_one("#consent-line", Static)
         assert line.has_class("-empty")
         panel.show_consents(waiting)

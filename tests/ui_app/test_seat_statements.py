@@ -17,7 +17,7 @@ from storage.statement_answers import AnswerBook
 from tests.ui_profiles.conftest import SIZE, PanelHost
 from weaver_tui.seat_app import SeatApp
 from weaver_tui.seat_record_screen import SeatRecordScreen
-from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.space_panel import SpacePanel
 from weaver_tui.widgets.statement_box import StatementBox
 
 WAIT_S = 30
@@ -117,9 +117,9 @@ async def test_answers_at_seats_stay_private_until_shared_and_agreement_shows(
         book.close()
 
     board = statement_board(store, space.id, "shared")
-    panel_app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    panel_app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with panel_app.run_test(size=SIZE) as pilot:
-        panel = panel_app.query_one(MediatorPanel)
+        panel = panel_app.query_one(SpacePanel)
         panel.show_statements(board)
         await pilot.pause()
         drawn = _box(panel_app)

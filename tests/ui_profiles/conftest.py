@@ -25,8 +25,8 @@ from storage.sqlite_store import SqliteConversationStore
 from themes.weaver import DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
 from weaver_tui.profile_panels import items_for_view
 from weaver_tui.widgets.channel_tabs import ChannelTabs
-from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.space_panel import SpacePanel
 from weaver_tui.widgets.speaker_bar import AudienceBar, SpeakerBar
 
 SIZE = (100, 30)
@@ -112,15 +112,15 @@ class PanelHost(ThemedApp):
             self.query_one(MessageView).set_messages(items)
 
     def action_cycle_speaker(self) -> None:
-        assert isinstance(self.panel, MediatorPanel)
+        assert isinstance(self.panel, SpacePanel)
         self.panel.cycle_speaker()
 
     def action_cycle_audience(self) -> None:
-        assert isinstance(self.panel, MediatorPanel)
+        assert isinstance(self.panel, SpacePanel)
         self.panel.cycle_audience()
 
     def action_cycle_view(self) -> None:
-        assert isinstance(self.panel, MediatorPanel)
+        assert isinstance(self.panel, SpacePanel)
         self.panel.cycle_view()
 
     def on_speaker_bar_speaker_changed(self, event: SpeakerBar.SpeakerChanged) -> None:

@@ -10,8 +10,8 @@ from storage.seats import Seat
 from tests.ui_profiles.conftest import SIZE, PanelHost
 from weaver_tui.widgets.channel_tabs import ChannelTabs
 from weaver_tui.widgets.choice_bar import Choice
-from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.seat_presence import SeatPresence
+from weaver_tui.widgets.space_panel import SpacePanel
 from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 
@@ -24,9 +24,9 @@ def current(bar: SpeakerBar | ChannelTabs) -> list[str]:
 
 
 async def test_f2_cycles_the_speaker_and_posts_each_name() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam", "Kim")))
+    app = PanelHost(SpacePanel(("Alex", "Sam", "Kim")))
     async with app.run_test(size=SIZE) as pilot:
-        panel = app.query_one(MediatorPanel)
+        panel = app.query_one(SpacePanel)
         bar = panel.speaker_bar
         assert str(bar.query_one(".choice-prefix", Static).render()) == "Speaking as:"
         assert labels(bar) == ["Alex", "Sam", "Kim"]
@@ -45,12 +45,12 @@ async def test_f2_cycles_the_speaker_and_posts_each_name() -> None:
 
 
 async def test_clicking_a_name_makes_it_the_speaker() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#speaker-bar #choice-1")
         await pilot.pause()
         assert app.posted == [("speaker", "Sam")]
-        assert app.query_one(MediatorPanel).speaker == "Sam"
+        assert app.query_one(SpacePanel).speaker == "Sam"
         assert app.focused is app.query_one("#composer")  # the click kept the typing place
         await pilot.click("#speaker-bar .choice-prefix")  # not a name: nothing happens
         await pilot.pause()
@@ -58,7 +58,7 @@ async def test_clicking_a_name_makes_it_the_speaker() -> None:
 
 
 async def test_the_focused_bar_moves_with_its_own_keys() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
         app.query_one(SpeakerBar).focus()
         await pilot.press("right", "right", "left")
@@ -71,7 +71,7 @@ async def test_the_focused_bar_moves_with_its_own_keys() -> None:
 
 
 async def test_channel_tabs_post_every_view_in_order() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
         tabs = app.query_one(ChannelTabs)
         assert labels(tabs) == ["All", "Shared", "Alex", "Sam"]
@@ -87,9 +87,9 @@ async def test_channel_tabs_post_every_view_in_order() -> None:
 
 
 async def test_setting_participants_keeps_what_still_exists_and_posts_nothing() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam"), speaker="Sam", view="Sam"))
+    app = PanelHost(SpacePanel(("Alex", "Sam"), speaker="Sam", view="Sam"))
     async with app.run_test(size=SIZE) as pilot:
-        panel = app.query_one(MediatorPanel)
+        panel = app.query_one(SpacePanel)
         assert (panel.speaker, panel.view) == ("Sam", "Sam")
         panel.set_participants(("Alex", "Sam", "Kim"))
         await pilot.pause()
@@ -111,19 +111,19 @@ async def test_setting_participants_keeps_what_still_exists_and_posts_nothing() 
 
 
 async def test_an_empty_space_cycles_nothing() -> None:
-    app = PanelHost(MediatorPanel(()))
+    app = PanelHost(SpacePanel(()))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f2")
         await pilot.pause()
-        panel = app.query_one(MediatorPanel)
+        panel = app.query_one(SpacePanel)
         assert panel.speaker is None
         assert app.posted == []
 
 
 async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() -> None:
-    app = PanelHost(MediatorPanel(("Alex", "Sam")))
+    app = PanelHost(SpacePanel(("Alex", "Sam")))
     async with app.run_test(size=SIZE) as pilot:
-        panel = app.query_one(MediatorPanel)
+        panel = app.query_one(SpacePanel)
         assert labels(panel.audience_bar) == ["the mediator only", "everyone"]
         assert (panel.speaker, panel.shared) == ("Alex", False)
         await pilot.press("f8")
@@ -142,7 +142,7 @@ async def test_f8_says_the_next_message_to_everyone_or_to_the_mediator_only() ->
 
 async def test_the_view_tabs_of_a_space_of_four_fit_beside_the_tree_and_the_tool_pane() -> None:
     """At 120 columns with both side panes shown the composer column is 60 wide."""
-    app = PanelHost(MediatorPanel(("Alex", "Sam", "Jordan", "Riley")))
+    app = PanelHost(SpacePanel(("Alex", "Sam", "Jordan", "Riley")))
     async with app.run_test(size=(60, 8)) as pilot:
         await pilot.pause()
         update = app.screen._compositor.render_update(full=True)

@@ -13,8 +13,8 @@ from agents.profile_registry import PROFILE_NAMES, get_traits
 from tests.ui_profiles.conftest import SIZE, ThemedApp
 from weaver_tui.keymap import KEYMAP, PROFILE_KEYS
 from weaver_tui.profile_panels import PanelOptions, panel_for
-from weaver_tui.widgets.mediator_panel import MediatorPanel
 from weaver_tui.widgets.project_root_label import ProjectRootLabel, shown_root
+from weaver_tui.widgets.space_panel import SpacePanel
 
 
 class LabelHost(ThemedApp):
@@ -36,7 +36,7 @@ def test_each_panel_kind_gets_its_widget_or_none(tmp_path: Path) -> None:
     assert isinstance(ide, ProjectRootLabel)
     assert (ide.root, ide.pending) == (tmp_path, 2)
     assert isinstance(panel_for("project"), ProjectRootLabel)
-    assert isinstance(panel_for("speakers"), MediatorPanel)
+    assert isinstance(panel_for("speakers"), SpacePanel)
     assert panel_for(None) is None
     assert panel_for("no-such-kind") is None
 
@@ -53,7 +53,7 @@ async def test_the_speakers_panel_shows_the_participants_it_is_given() -> None:
         (PanelOptions(participants=("Kim", "Lee"), speaker="Lee", view="shared"), "Lee", "shared"),
     ):
         panel = panel_for("speakers", options)
-        assert isinstance(panel, MediatorPanel)
+        assert isinstance(panel, SpacePanel)
         app = ThemedApp()
         async with app.run_test(size=SIZE) as pilot:
             await app.mount(panel)

@@ -10,7 +10,7 @@ from agents.patch_review.patches import Patch
 from tests.ui_profiles.conftest import APP_PY, SIZE, PanelHost, ScreenHost, Space
 from weaver_tui.screens.invite import InviteScreen
 from weaver_tui.screens.patch_review import PatchReviewScreen
-from weaver_tui.widgets.mediator_panel import MediatorPanel
+from weaver_tui.widgets.space_panel import SpacePanel
 
 
 def test_patch_review(snap_compare: Any, project: Path, patch: Patch) -> None:
@@ -31,7 +31,7 @@ def test_patch_review_conflict_in_the_light_theme(
 
 
 def mediator(space: Space, speaker: str | None = None) -> PanelHost:
-    panel = MediatorPanel(space.participants, speaker=speaker)
+    panel = SpacePanel(space.participants, speaker=speaker)
     return PanelHost(panel, space)
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from weaver_tui.core.chat_state import ChatState
     from weaver_tui.screens.chat.turn_view import TurnView
-    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.space_panel import SpacePanel
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class DemoStage(Protocol):
     def notify(self, message: str, *, title: str = "", severity: Any = "information") -> None: ...
     def refresh_bindings(self) -> None: ...
     def open_conversation(self, conversation_id: str, message_id: str | None = None) -> None: ...
-    def mediator_panel(self) -> MediatorPanel | None: ...
+    def space_panel(self) -> SpacePanel | None: ...
     def send(self, event: Composer.Submitted) -> None: ...
     async def hold(self, seconds: float, busy: str) -> bool: ...
 
@@ -115,21 +115,21 @@ class DemoPlayer:
                 return self._end("stopped" if status == "cancelled" else "failed")
         self._end("finished")
 
-    async def _panel(self) -> MediatorPanel:
+    async def _panel(self) -> SpacePanel:
         """The new conversation's speakers' panel, once mounted with its bars."""
         from weaver_tui.widgets.speaker_bar import AudienceBar
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PANEL_WAIT_S
         while True:
-            panel = self.screen.mediator_panel()
+            panel = self.screen.space_panel()
             if panel is not None and panel.is_mounted and panel.query(AudienceBar):
                 return panel
             if loop.time() > deadline:
                 raise RuntimeError("the speakers' panel did not appear")
             await asyncio.sleep(0.01)
 
-    async def _play_turn(self, panel: MediatorPanel, turn: DemoTurn) -> str:
+    async def _play_turn(self, panel: SpacePanel, turn: DemoTurn) -> str:
         """Send ``turn`` as its participant through the chat's send path; the turn's status."""
         screen = self.screen
         panel.speaker_bar.set_speaker(turn.sender)

@@ -71,7 +71,7 @@ class HostQueue:
         """Queue ``text`` as the panel's speaker and audience; ``False`` when this chat has
         no space to queue in (a conversation without participants, or not stored yet)."""
         conversation = self._state.conversation
-        panel = self._panels.mediator_panel()
+        panel = self._panels.space_panel()
         if conversation is None or panel is None or panel.speaker is None:
             return False
         try:

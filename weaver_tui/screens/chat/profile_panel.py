@@ -36,9 +36,9 @@ if TYPE_CHECKING:
     from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.chat_state.project_folder import ProjectFolder
     from weaver_tui.screens.chat.surface import ChatSurface
-    from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.message_view import MessageItem
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.space_panel import SpacePanel
     from weaver_tui.widgets.speaker_bar import SpeakerBar
 
 logger = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class ProfilePanel(Vertical):
         pending = self._pending_patches() if self._surface.agents_ready else None
         if participants:
             composer.speaker = participants[0]
-        if traits.panel == "speakers" and (panel := self.mediator_panel()) is not None:
+        if traits.panel == "speakers" and (panel := self.space_panel()) is not None:
             # another conversation of the same profile: reset the panel in place
             panel.set_participants(participants, participants[0] if participants else None)
             panel.channel_tabs.set_view(None)
@@ -172,10 +172,10 @@ class ProfilePanel(Vertical):
             self.mount(panel)
         self.set_class(panel is not None, "-has-panel")
 
-    def mediator_panel(self) -> MediatorPanel | None:
-        from weaver_tui.widgets.mediator_panel import MediatorPanel
+    def space_panel(self) -> SpacePanel | None:
+        from weaver_tui.widgets.space_panel import SpacePanel
 
-        return self.panel if isinstance(self.panel, MediatorPanel) else None
+        return self.panel if isinstance(self.panel, SpacePanel) else None
 
     def project_label(self) -> ProjectRootLabel | None:
         from weaver_tui.widgets.project_root_label import ProjectRootLabel
@@ -192,7 +192,7 @@ class ProfilePanel(Vertical):
         """The meta of the user record about to hold ``text``: with a speakers' panel the
         message is a :class:`~agents.shared_space.events.UserMessageEvent` (the speaker, the
         audience chosen in the panel), stored as the event's own record meta."""
-        panel = self.mediator_panel()
+        panel = self.space_panel()
         if panel is None or panel.speaker is None:
             return None
         from agents.shared_space.events import SHARED, UserMessageEvent
@@ -217,15 +217,15 @@ class ProfilePanel(Vertical):
         return True
 
     def action_cycle_speaker(self) -> None:
-        if (panel := self.mediator_panel()) is not None:
+        if (panel := self.space_panel()) is not None:
             panel.cycle_speaker()
 
     def action_cycle_audience(self) -> None:
-        if (panel := self.mediator_panel()) is not None:
+        if (panel := self.space_panel()) is not None:
             panel.cycle_audience()
 
     def action_cycle_view(self) -> None:
-        if (panel := self.mediator_panel()) is not None:
+        if (panel := self.space_panel()) is not None:
             panel.cycle_view()
 
     def action_review_patch(self) -> None:
@@ -244,7 +244,7 @@ class ProfilePanel(Vertical):
         facilitator's view of everything; ``"shared"``: the shared channel; else a
         participant's name). The tree pane, search and exports of a reader's view read only
         what that reader may read."""
-        if not self._state.traits.participants or self.mediator_panel() is None:
+        if not self._state.traits.participants or self.space_panel() is None:
             return None
         return self.view
 

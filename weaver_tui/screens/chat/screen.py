@@ -108,8 +108,8 @@ if TYPE_CHECKING:
     from weaver_tui.screens.chat.demo_player import DemoPlayer
     from weaver_tui.screens.chat.turn_view import TurnView
     from weaver_tui.widgets.channel_tabs import ChannelTabs
-    from weaver_tui.widgets.mediator_panel import MediatorPanel
     from weaver_tui.widgets.project_root_label import ProjectRootLabel
+    from weaver_tui.widgets.space_panel import SpacePanel
 
 logger = logging.getLogger(__name__)
 
@@ -579,7 +579,7 @@ class ChatScreen(Screen[None]):
     # ------------------------------------------------------------------ profile panel and features
 
     @property
-    def mediator_view(self) -> str | None:
+    def space_view(self) -> str | None:
         return self.panels.view
 
     @property
@@ -601,8 +601,8 @@ class ChatScreen(Screen[None]):
     def project_dir(self) -> Path:
         return self.panels.project_dir()
 
-    def mediator_panel(self) -> MediatorPanel | None:
-        return self.panels.mediator_panel()
+    def space_panel(self) -> SpacePanel | None:
+        return self.panels.space_panel()
 
     def project_label(self) -> ProjectRootLabel | None:
         return self.panels.project_label()

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
     from weaver_tui.screens.chat.surface import ChatSurface
-    from weaver_tui.widgets.mediator_panel import MediatorPanel
+    from weaver_tui.widgets.space_panel import SpacePanel
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class SpaceFollower:
         self._agenda_seen: list[AgendaTopic] = []
         self._meter_seen: str | None = None
         self._consents: ConsentBook | None = None
-        self._shown_on: MediatorPanel | None = None
+        self._shown_on: SpacePanel | None = None
         """The panel the seats were last shown on (a panel mounted since gets them too)."""
 
     def poll(self) -> None:
@@ -95,7 +95,7 @@ class SpaceFollower:
             self._stale = False
             self._followed = conversation.id
             self.catch_up()
-        panel = self._panels.mediator_panel()
+        panel = self._panels.space_panel()
         if panel is not None and panel is not self._shown_on:
             self._show_seats()
 
@@ -142,7 +142,7 @@ class SpaceFollower:
             self._presenter.show_path()
 
     def _show_seats(self) -> None:
-        self._shown_on = panel = self._panels.mediator_panel()
+        self._shown_on = panel = self._panels.space_panel()
         if panel is not None:
             panel.show_seats(self._seats_seen, self._waiting_seen)
             panel.show_statements(self._statements_seen, self._agenda_seen, self._meter_seen)

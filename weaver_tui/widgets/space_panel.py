@@ -1,4 +1,4 @@
-"""The mediator's panel above the composer: who is speaking to whom, and which channel shows.
+"""A shared space's panel above the composer: who is speaking to whom, and which channel shows.
 
 A :class:`~weaver_tui.widgets.speaker_bar.SpeakerBar`, an
 :class:`~weaver_tui.widgets.speaker_bar.AudienceBar`, a
@@ -9,10 +9,10 @@ versions side by side, who has answered, the agreed ones), and a post waiting fo
 participant's consent. The panel adds no messages of its own:
 ``SpeakerBar.SpeakerChanged``, ``AudienceBar.AudienceChanged`` and ``ChannelTabs.ViewChanged``
 bubble up through it to the chat's profile panel and screen. The profile panel's keys call
-:meth:`MediatorPanel.cycle_speaker`, :meth:`MediatorPanel.cycle_audience` and
-:meth:`MediatorPanel.cycle_view` (the composer has the focus, so the bars' own keys rarely
-see the press); the chat screen makes the next user record from :attr:`MediatorPanel.speaker`
-and :attr:`MediatorPanel.shared` (a ``UserMessageEvent``).
+:meth:`SpacePanel.cycle_speaker`, :meth:`SpacePanel.cycle_audience` and
+:meth:`SpacePanel.cycle_view` (the composer has the focus, so the bars' own keys rarely
+see the press); the chat screen makes the next user record from :attr:`SpacePanel.speaker`
+and :attr:`SpacePanel.shared` (a ``UserMessageEvent``).
 """
 
 from __future__ import annotations
@@ -37,17 +37,17 @@ if TYPE_CHECKING:  # the chat screen loads this before the agent stack
     from agents.shared_space.statements import Statement
 
 
-class MediatorPanel(Vertical):
+class SpacePanel(Vertical):
     """Speaker bar and channel tabs for one space's participants."""
 
     DEFAULT_CSS = """
-    MediatorPanel {
+    SpacePanel {
         height: auto;
         border-top: hkey $panel;
         background: $surface;
     }
-    MediatorPanel #consent-line { height: auto; padding: 0 1; color: $warning; }
-    MediatorPanel #consent-line.-empty { display: none; }
+    SpacePanel #consent-line { height: auto; padding: 0 1; color: $warning; }
+    SpacePanel #consent-line.-empty { display: none; }
     """
 
     def __init__(
