@@ -201,6 +201,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             "query": query,
             "entities": [],
             "dimensions": [],
+            "plan": [],
             "search_in": named_collections(state.get("question", ""), known),
             "trace": with_trace(state, trace_entry("route", started, intent=None, strategy="direct",
                              query=query, no_answer=decision.reason)),
@@ -215,6 +216,9 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     entities, dimensions = list(decision.entities), list(decision.dimensions)
     named = set(named_collections(state.get("question", ""), known))
     search_in = [n for n in known if n in named or n in chosen_collections(decision.collections, known)]  # fmt: skip
+    # a multi-hop question's steps, when the router gave them, spare the planner's round trip
+    steps = [step.strip() for step in decision.steps if step.strip()] if decision.intent == "multi_hop" else []  # fmt: skip
+    steps = steps[: limits_of(runtime.context.settings).plan_steps]
     emit_status("route", f"intent {decision.intent} ({decision.confidence:.2f}) → {strategy}", "done")  # fmt: skip
     emit_status("slot_fill", f"query: {query}" + (f" · entities: {', '.join(entities)}" if entities else "")
                 + (f" · in {', '.join(search_in)}" if search_in else ""), "done")  # fmt: skip
@@ -225,11 +229,12 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         "query": query,
         "entities": entities,
         "dimensions": dimensions,
+        "plan": steps,
         "search_in": search_in,
         "prior": prior,
         "trace": with_trace(state, trace_entry("route", started, intent=decision.intent, strategy=strategy,
                          confidence=decision.confidence, query=query, entities=entities,
-                         dimensions=dimensions, search_in=search_in)),
+                         dimensions=dimensions, search_in=search_in, steps=steps)),
     }  # fmt: skip
 
 

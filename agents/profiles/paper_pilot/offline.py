@@ -110,17 +110,21 @@ def route(turn: OfflineTurn) -> Reply:
             "constraints": [],
             "reformulated_query": question,
             "collections": [],
+            "steps": steps_of(question) if intent == "multi_hop" else [],
         }
     )
 
 
-def plan(turn: OfflineTurn) -> Reply:
+def steps_of(question: str) -> list[str]:
     """Find the thing the relative clause describes, then ask the question of it."""
-    question = _question(turn.state)
     words = question.split()
     at = next((i for i, w in enumerate(words) if w.lower() in RELATIVES), None)
-    steps = [" ".join(words[at + 1 :]).rstrip("?"), question] if at is not None else [question]
-    return turn.answer({"steps": steps})
+    return [" ".join(words[at + 1 :]).rstrip("?"), question] if at is not None else [question]
+
+
+def plan(turn: OfflineTurn) -> Reply:
+    """The steps (when the router gave none: a model that fills only some of its fields)."""
+    return turn.answer({"steps": steps_of(_question(turn.state))})
 
 
 def replan(turn: OfflineTurn) -> Reply:

@@ -15,7 +15,8 @@ retrieval: list the entities (methods, models, papers) it names, the dimensions 
 any constraints, and rewrite it as a self-contained query: resolve "that", "it", "this" and
 "they" to what the conversation named. When the knowledge base's collections are listed and
 the question asks for some of them ("in my physics notes"), name those collections; otherwise
-leave the collections empty."""
+leave the collections empty. For a multi_hop question only, also give the search steps: at
+most three, in order, a later one may depend on what an earlier one finds."""
 
 PLANNER = """You plan retrieval for a question that needs one fact to find another. Give at most
 three short search steps, in order; a later step may depend on what an earlier one finds."""

@@ -42,6 +42,11 @@ class RouteDecision(BaseModel):
         description="the knowledge-base collections the question asks to search, by their "
         "listed names; empty to search them all",
     )
+    steps: list[str] = Field(
+        default_factory=list,
+        description="for a multi_hop question only: at most three short search steps, in "
+        "order (a later one may depend on what an earlier one finds); empty otherwise",
+    )
 
 
 class ResearchPlan(BaseModel):

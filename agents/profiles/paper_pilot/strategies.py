@@ -78,15 +78,23 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
 
 @retrieval_guard
 async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
-    """Think → act (retrieve) → observe, at most ``paper_pilot.react_steps`` times."""
+    """Act (retrieve) → think → act again, at most ``paper_pilot.react_steps`` searches.
+
+    The first search is the question as the router rewrote it (any model's first thought;
+    no round trip); each later one is the model's choice from what was found. The loop ends
+    when the model finishes, repeats a search, or a search finds nothing new (the findings
+    have stopped growing, so another thought would see what this one saw)."""
     started = time.perf_counter()
-    chunks: list[dict[str, Any]] = []
-    queries: list[str] = []
-    for step in range(1, limits_of(runtime.context.settings).react_steps + 1):
+    search_in = state.get("search_in")
+    first = state.get("query") or state.get("question", "")
+    queries = [first]
+    emit_status("react", f"step 1: searching {first}")
+    chunks = merge_chunks(await retrieve(runtime.context, first, "react", search_in))
+    for step in range(2, limits_of(runtime.context.settings).react_steps + 1):
         text = question_text(state) + "\n" + (
             "Findings so far:\n" + "\n".join(f"- {c['title']} — {c['section']}" for c in chunks)
             if chunks else "Findings so far: none"
-        ) + ("\nSearches done: " + "; ".join(queries) if queries else "")  # fmt: skip
+        ) + "\nSearches done: " + "; ".join(queries)  # fmt: skip
         decision = await ask_structured(runtime.context, ReactStep, prompts.REACT, text, "react")
         if isinstance(decision, NoAnswer):
             emit_status("react", f"step {step}: no next step read ({decision.reason})", "error")
@@ -98,8 +106,12 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             break
         emit_status("react", f"step {step}: {decision.thought or 'searching'}")
         queries.append(decision.query)
-        found = await retrieve(runtime.context, decision.query, "react", state.get("search_in"))
-        chunks = merge_chunks(chunks, found)
+        found = await retrieve(runtime.context, decision.query, "react", search_in)
+        grown = merge_chunks(chunks, found)
+        if len(grown) == len(chunks):
+            emit_status("react", f"step {step}: nothing new found, writing the answer", "done")
+            break
+        chunks = grown
     if state.get("intent") == "exploratory":
         chunks = merge_chunks(await _summaries(runtime.context, chunks), chunks)
     return {
@@ -129,7 +141,18 @@ async def _summaries(context: TurnContext, chunks: list[dict[str, Any]]) -> list
 
 
 async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
+    """The retrieval steps: the router's, when it gave them with the intent (no round trip),
+    else one structured call of their own."""
     started = time.perf_counter()
+    routed = [s for s in state.get("plan") or [] if s.strip()]
+    if routed:
+        emit_status("plan", " → ".join(routed), "done")
+        return {
+            "plan": routed,
+            "step": 0,
+            "chunks": [],
+            "trace": with_trace(state, trace_entry("plan", started, steps=routed, from_route=True)),
+        }
     made = await ask_structured(runtime.context, ResearchPlan, prompts.PLANNER, question_text(state), "plan")  # fmt: skip
     if isinstance(made, NoAnswer):
         emit_status("plan", f"no plan read ({made.reason}): one step, the question", "error")
