@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -552,10 +552,14 @@ class AgentRuntime:
             async for mode, payload in stream:
                 for event in mapper.handle(mode, payload):
                     yield event
+            for event in mapper.flush_tool_results():
+                yield event
         except StorageError as exc:  # the reply could not be written (a full disk): stop here
             not_written = exc
         finally:
             await stream.stop()
+            if not_written is None:
+                _write_quietly(mapper.flush_tool_results())  # a round cut short keeps its results
             if stream.outcome is None and not_written is None:  # the consumer went away
                 self._finish_if_written(
                     recorder, mapper, MessageStatus.CANCELLED, started, trace_id
@@ -739,6 +743,16 @@ class AgentRuntime:
         except Exception as exc:  # noqa: BLE001 (the store that failed the start may fail this write too)
             logger.warning("failed reply not marked", extra={"error": str(exc)})
             return None
+
+
+def _write_quietly(writes: Iterator[RunEvent]) -> None:
+    """Run ``writes`` for their records; a write that fails is logged (the turn is ending
+    on another error or a consumer that went away, which is what is said)."""
+    try:
+        for _ in writes:
+            pass
+    except StorageError as exc:
+        logger.warning("held tool results not written", extra={"error": str(exc)})
 
 
 def _unmarked_empty(leaf: MessageRecord) -> MarkedReply | None:

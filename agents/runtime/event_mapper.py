@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -53,6 +54,18 @@ RECORD_META_KEY = "record_meta"
 """An AI message's ``additional_kwargs[RECORD_META_KEY]`` is stored in its reply record's meta
 (a profile's trace, its sources, its artifacts); it is never sent to a model."""
 INTERNAL_TAGS = frozenset({"nostream", "weaver:internal"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Finished:
+    """A tool call's result, as it is written."""
+
+    call_id: str
+    name: str
+    output: str
+    error: str | None
+    duration_ms: float | None
+    record_meta: dict[str, Any] | None
 
 
 def is_answer_token(metadata: Mapping[str, Any]) -> bool:
@@ -91,6 +104,11 @@ class TurnEventMapper:
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
         self._draft_reply: str | None = None
         """The reply streaming as a draft, until its settled answer arrives."""
+        self._round: list[str] = []
+        """The latest reply's tool call ids, in the order the model made the calls."""
+        self._held: dict[str, _Finished] = {}
+        """Results of the round that finished before an earlier call of it: written once
+        every earlier call's result is (see :meth:`_tool_finished`)."""
 
     @property
     def usage(self) -> Usage:
@@ -113,6 +131,7 @@ class TurnEventMapper:
 
     def _ensure_reply(self) -> Iterator[RunEvent]:
         if self.recorder.reply_id is None:
+            yield from self.flush_tool_results()  # a round left unfinished: before the reply
             record = self.recorder.open_reply()
             yield RecordSaved(record)
 
@@ -218,10 +237,15 @@ class TurnEventMapper:
             meta["tool_calls"] = tool_calls_meta(message)
             self._tool_names.update({c["id"]: c["name"] for c in meta["tool_calls"] if c["id"]})
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
+        self._round = [str(c["id"]) for c in meta.get("tool_calls", ()) if c["id"]]
         yield RecordSaved(record)
 
+    def _known(self, call_id: str) -> bool:
+        """Whether the call's result is written, or held to be written in its turn."""
+        return call_id in self.recorder.recorded_tool_calls or call_id in self._held
+
     def _on_tool_message(self, message: ToolMessage) -> Iterator[RunEvent]:
-        if message.tool_call_id in self.recorder.recorded_tool_calls:
+        if self._known(message.tool_call_id):
             return
         output = message_text(message.content)
         error = output if message.status == "error" else None
@@ -239,11 +263,44 @@ class TurnEventMapper:
         duration_ms: float | None,
         record_meta: dict[str, Any] | None = None,
     ) -> Iterator[RunEvent]:
-        record = self.recorder.add_tool_result(
-            call_id, name, output, error=error, duration_ms=duration_ms, extra_meta=record_meta
-        )
+        """A call finished: shown at once (``ToolFinished``), stored in call order.
+
+        The calls of one round run at once and finish in any order; their records are
+        written in the order the model made the calls, whatever order they finish in, so the
+        transcript (and every view of it) reads as the model asked. A result that finishes
+        before an earlier call's is held until that one's is written; what is still held when
+        the round ends unfinished (a call cancelled, a pause, a failure) is written then
+        (:meth:`flush_tool_results`)."""
         yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
-        yield RecordSaved(record)
+        finished = _Finished(call_id, name, output, error, duration_ms, record_meta)
+        if call_id not in self._round:
+            yield self._write(finished)
+            return
+        self._held[call_id] = finished
+        for earlier in self._round:
+            if earlier in self.recorder.recorded_tool_calls:
+                continue
+            held = self._held.pop(earlier, None)
+            if held is None:
+                break  # an earlier call is still running
+            yield self._write(held)
+
+    def flush_tool_results(self) -> Iterator[RunEvent]:
+        """Write what is held, in call order (the round ends without its earlier calls)."""
+        order = {call_id: n for n, call_id in enumerate(self._round)}
+        for call_id in sorted(self._held, key=lambda c: order.get(c, len(order))):
+            yield self._write(self._held.pop(call_id))
+
+    def _write(self, done: _Finished) -> RecordSaved:
+        record = self.recorder.add_tool_result(
+            done.call_id,
+            done.name,
+            done.output,
+            error=done.error,
+            duration_ms=done.duration_ms,
+            extra_meta=done.record_meta,
+        )
+        return RecordSaved(record)
 
     # -- custom stream ----------------------------------------------------------------------
 
@@ -254,7 +311,7 @@ class TurnEventMapper:
         if phase == "started":
             yield ToolStarted(payload["call_id"], payload["name"], dict(payload.get("args") or {}))
         elif phase == "finished":
-            if payload["call_id"] in self.recorder.recorded_tool_calls:
+            if self._known(payload["call_id"]):
                 return
             yield from self._tool_finished(
                 payload["call_id"],
