@@ -81,7 +81,12 @@ from weaver_tui.core.acp_agent.sessions import (
     find_conversation,
     mcp_server_settings,
 )
-from weaver_tui.core.acp_agent.slash import available_commands, help_text, unknown_command
+from weaver_tui.core.acp_agent.slash import (
+    acp_commands,
+    available_commands,
+    help_text,
+    unknown_command,
+)
 from weaver_tui.core.acp_agent.turn_report import info_update, usage_update
 from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
@@ -447,7 +452,7 @@ class WeaverAcpAgent:
             raise turn_failure(exc.user_message, exc.code) from None
         if not content.text.strip() and not content.attachments:
             raise turn_failure("The prompt is empty: type a message to send.", "empty")
-        typed = parse_slash(content.text)
+        typed = parse_slash(content.text, acp_commands())
         if typed.kind == "unknown":
             raise unknown_command(typed.name)
         if typed.kind == "command":

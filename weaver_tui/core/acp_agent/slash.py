@@ -15,13 +15,19 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
-from agents.slash_commands import COMMANDS
+from agents.slash_commands import SlashCommand, commands_for
+from agents.slash_commands import help_text as slash_help
 from storage.printable import printable
 from weaver_tui.core.acp_agent.failures import turn_failure
 
 
+def acp_commands() -> tuple[SlashCommand, ...]:
+    """The commands of the table an ACP session runs."""
+    return commands_for("acp")
+
+
 def available_commands() -> AvailableCommandsUpdate:
-    """Every command of the table, with its argument's hint."""
+    """Every command an ACP session runs, with its argument's hint."""
     return AvailableCommandsUpdate(
         session_update="available_commands_update",
         available_commands=[
@@ -32,17 +38,13 @@ def available_commands() -> AvailableCommandsUpdate:
                 if command.hint
                 else None,
             )
-            for command in COMMANDS
+            for command in acp_commands()
         ],
     )
 
 
 def help_text() -> str:
-    lines = ["The slash commands (start a message with // to send it as text):"]
-    for command in COMMANDS:
-        argument = f" [{command.hint}]" if command.hint else ""
-        lines.append(f"- /{command.name}{argument}: {command.description}")
-    return "\n".join(lines)
+    return slash_help(acp_commands())
 
 
 def unknown_command(name: str) -> Exception:

@@ -56,6 +56,7 @@ from textual.worker import Worker, WorkerState
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.chat_state import ChatState
+from weaver_tui.commands import available_actions, run_action
 from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
@@ -89,6 +90,7 @@ from weaver_tui.screens.chat.requests import (
     TurnEnded,
 )
 from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.slash_dispatch import SlashDispatch
 from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
@@ -99,6 +101,7 @@ from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.slash_menu import SlashMenu
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
@@ -209,6 +212,11 @@ class ChatScreen(Screen[None]):
             turns=self.turns,
             queue=self.host_queue,
         )
+        self.slash = SlashDispatch(
+            self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
+            run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
+            send=self.sender.send,
+        )  # fmt: skip
         self.saver = ArtifactSaver(
             self,
             state,
@@ -245,7 +253,9 @@ class ChatScreen(Screen[None]):
                 yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield self.panels
+                yield SlashMenu(id="slash-menu")
                 composer = Composer(id="composer")
+                composer.key_filter = self.slash.key
                 composer.history_source = self._prompt_history
                 composer.complete_source = self._complete_mention
                 yield composer
@@ -675,6 +685,7 @@ class ChatScreen(Screen[None]):
     @on(Composer.Changed, "#composer")
     def _composing(self, event: Composer.Changed) -> None:
         self.messages.composing = bool(event.text_area.text.strip())
+        self.slash.changed(event.text_area.text)
 
     def on_answer_requested(self, event: AnswerRequested) -> None:
         self.start_turn(event.user_message_id, continue_from=event.continue_from)
@@ -723,7 +734,8 @@ class ChatScreen(Screen[None]):
 
     @on(Composer.Submitted)
     def send(self, event: Composer.Submitted) -> None:
-        self.sender.send(event.text)
+        if not self.slash.submitted(event.text):
+            self.sender.send(event.text)
 
     def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
         """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
