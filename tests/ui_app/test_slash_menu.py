@@ -14,8 +14,9 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from agents.slash_commands import matching
+from tests.support.applied_patch import ORIGINAL, PATCHED
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
-from tests.ui_app.test_file_rewind import ORIGINAL, PATCHED, seed_applied_patch
+from tests.ui_app.test_file_rewind import seed_applied_patch
 from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.widgets.slash_menu import SlashMenu
