@@ -92,14 +92,14 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand(
         "undo",
         "Revert the latest patch applied on this branch (asks first).",
-        front_ends=_only("composer", "ask"),
+        front_ends=EVERYWHERE,
         palette="Undo last patch",
         writes_files=True,
     ),
     SlashCommand(
         "redo",
         "Apply again the patch undone last on this branch (asks first).",
-        front_ends=_only("composer", "ask"),
+        front_ends=EVERYWHERE,
         palette="Redo patch",
         writes_files=True,
     ),
@@ -112,7 +112,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand(
         "export",
         "Export the conversation as Markdown.",
-        front_ends=_only("composer", "ask"),
+        front_ends=EVERYWHERE,
         palette="Export conversation",
     ),
     SlashCommand(
@@ -126,7 +126,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
         "search",
         "Search every conversation for words.",
         "query",
-        front_ends=_only("composer", "ask"),
+        front_ends=EVERYWHERE,
         palette="Search conversations",
     ),
     SlashCommand(

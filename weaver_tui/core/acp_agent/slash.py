@@ -21,13 +21,15 @@ from storage.printable import printable
 from weaver_tui.core.acp_agent.failures import turn_failure
 
 
-def acp_commands() -> tuple[SlashCommand, ...]:
-    """The commands of the table an ACP session runs."""
-    return commands_for("acp")
+def acp_commands(profile: str) -> tuple[SlashCommand, ...]:
+    """The commands an ACP session of ``profile`` runs: the table's and the profile's own."""
+    from agents.profile_registry import get_traits
+
+    return commands_for("acp", get_traits(profile).keys)
 
 
-def available_commands() -> AvailableCommandsUpdate:
-    """Every command an ACP session runs, with its argument's hint."""
+def available_commands(profile: str) -> AvailableCommandsUpdate:
+    """Every command an ACP session of ``profile`` runs, with its argument's hint."""
     return AvailableCommandsUpdate(
         session_update="available_commands_update",
         available_commands=[
@@ -38,13 +40,13 @@ def available_commands() -> AvailableCommandsUpdate:
                 if command.hint
                 else None,
             )
-            for command in acp_commands()
+            for command in acp_commands(profile)
         ],
     )
 
 
-def help_text() -> str:
-    return slash_help(acp_commands())
+def help_text(profile: str) -> str:
+    return slash_help(acp_commands(profile))
 
 
 def unknown_command(name: str) -> Exception:
