@@ -124,18 +124,23 @@ class SlashDispatch:
         """Run ``command``: the palette's command it names, or the list for ``/help``."""
         screen = self._screen
         if not command.palette:
-            screen.notify(help_text(self.runnable()), title="Slash commands", timeout=15)
+            screen.notify(
+                help_text(self.runnable()), title="Slash commands", timeout=15, markup=False
+            )
             return
         item = self._palette_item(command)
         if item is None:
             screen.notify(
-                f"/{command.name} cannot run here now; /help lists what can.", severity="warning"
+                f"/{command.name} cannot run here now; /help lists what can.",
+                severity="warning",
+                markup=False,
             )
             return
         if argument:
             screen.notify(
                 f"/{command.name} takes no argument in the composer: it opens "
                 f"“{command.palette}”, where you choose.",
+                markup=False,
             )
         logger.info("slash command", extra={"command": command.name})
         screen.run_worker(self._run_palette(item), group="slash-command")
