@@ -18,6 +18,7 @@ from tests.support.applied_patch import ORIGINAL, PATCHED
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from tests.ui_app.test_file_rewind import seed_applied_patch
 from weaver_tui.core.services import Services
+from weaver_tui.keymap import KeyAction
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.widgets.slash_menu import SlashMenu
 
@@ -184,3 +185,42 @@ def test_menu_snapshot(snap_compare: Any, services: Services) -> None:
 
     app = new_app(services, profile="ide-helper", project_root=Path("/srv/projects/demo"))
     assert snap_compare(app, terminal_size=(100, 30), run_before=open_menu)
+
+
+async def test_every_command_the_composer_offers_runs_the_palettes_own_command(
+    services: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the command, typed whole and sent, the composer runs the palette's command of
+    the same work (never a second implementation); one the palette does not offer now is said,
+    and nothing is ever stored as a message."""
+    import weaver_tui.screens.chat.screen as chat_screen
+
+    ran: list[str] = []
+
+    async def record(screen: object, item: KeyAction) -> None:
+        ran.append(item.command)
+
+    monkeypatch.setattr(chat_screen, "run_action", record)
+    seed_applied_patch(services, tmp_path / "project")  # a branch: reply commands can run
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        await settle(pilot)
+        screen = chat(pilot.app)
+        runnable = [c for c in screen.slash.runnable() if c.palette]
+        assert len(runnable) >= 8
+        for command in runnable:
+            screen.composer.load_text(f"/{command.name}")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert ran[-1] == command.palette, command.name
+        assert len(ran) == len(runnable)
+
+        screen.composer.load_text("/invite")  # the palette does not offer it here
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(ran) == len(runnable)
+        assert any("/invite" in n.message for n in pilot.app._notifications)
+        assert not isinstance(pilot.app.screen, ConfirmScreen)  # a command, not unknown text
+    store = services.store
+    counted = sum(len(store.list_messages(c.id)) for c in store.list_conversations())
+    assert counted == 6  # the seeded branch only
