@@ -224,3 +224,28 @@ async def test_every_command_the_composer_offers_runs_the_palettes_own_command(
     store = services.store
     counted = sum(len(store.list_messages(c.id)) for c in store.list_conversations())
     assert counted == 6  # the seeded branch only
+
+
+async def test_an_edited_message_is_never_read_as_a_command(services: Services) -> None:
+    """Editing a reply (or a message of yours) that starts with a command's name saves the
+    text as its new version: no command runs, no question is asked."""
+    store = services.store
+    conversation = store.create_conversation("ide-helper", "slashes")
+    question = store.add_message(conversation.id, "user", "what do I type?", None)
+    reply = store.add_message(conversation.id, "assistant", "/help lists them.", question.id)
+    store.set_active_leaf(conversation.id, reply.id)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await chat_ready(pilot)
+        await settle(pilot)
+        screen = chat(pilot.app)
+        screen.selected_id = reply.id
+        screen.branching.action_edit_selected()
+        await pilot.pause()
+        assert not menu(pilot).is_open
+        screen.composer.load_text("/help lists the commands.")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
+        assert not [n for n in pilot.app._notifications if n.title == "Slash commands"]
+        versions = [r.content for r in store.siblings(reply.id)]
+        assert sorted(versions) == ["/help lists the commands.", "/help lists them."]

@@ -215,7 +215,7 @@ class ChatScreen(Screen[None]):
         self.slash = SlashDispatch(
             self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
             run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
-            send=self.sender.send,
+            send=self.sender.send, editing=lambda: mode.editing_id is not None,
         )  # fmt: skip
         self.saver = ArtifactSaver(
             self,

@@ -9,7 +9,8 @@ the screen hands in): one
 implementation for the palette, the keys and the composer, and the palette's questions with it
 (``/undo`` and ``/redo`` ask before a file is written). ``/help`` lists the commands.
 
-A message sent with ``//`` goes at once as the text after the first slash; one that starts with
+While a message is being edited (its new version in the composer) nothing is a command: the
+text is the message. A message sent with ``//`` goes at once as the text after the first slash; one that starts with
 ``/`` and names no command is sent as text only after the user confirms (a mistyped command
 never reaches the model unasked); declining puts it back in the composer.
 """
@@ -53,6 +54,7 @@ class SlashDispatch:
         run_palette: Callable[[KeyAction], Awaitable[None]],
         profile_keys: Callable[[], tuple[ProfileKey, ...]],
         send: Callable[[str], None],
+        editing: Callable[[], bool] = lambda: False,
     ) -> None:
         self._screen = surface
         self._palette = palette
@@ -60,6 +62,7 @@ class SlashDispatch:
         self._menu = menu
         self._profile_keys = profile_keys
         self._send = send
+        self._editing = editing
 
     def commands(self) -> tuple[SlashCommand, ...]:
         """Every command the composer knows, with the open profile's own."""
@@ -76,7 +79,7 @@ class SlashDispatch:
         """The composer's text changed: offer the commands while a name is being typed."""
         menu = self._menu()
         name = text[1:]
-        if not text.startswith("/") or text.startswith("//") or _has_space(name):
+        if not text.startswith("/") or text.startswith("//") or _has_space(name) or self._editing():
             if menu.is_open:
                 menu.close()
             return
@@ -106,7 +109,11 @@ class SlashDispatch:
 
     def submitted(self, text: str) -> bool:
         """What Enter sent: ``True`` when it was a command, an escape or an unknown command
-        (handled here), ``False`` for plain text the caller sends as usual."""
+        (handled here), ``False`` for plain text the caller sends as usual. While a message
+        is being edited the composer holds that message's text: it is sent (or saved) as
+        written, never read as a command."""
+        if self._editing():
+            return False
         typed = parse_slash(text, self.commands())
         if typed.kind == "text":
             if typed.text == text:
