@@ -161,6 +161,17 @@ def commands_for(
     return tuple(found)
 
 
+def runs_elsewhere(name: str, front_end: FrontEnd) -> str:
+    """Why ``/name`` is no command of ``front_end`` when it is one of another (``/fork`` in
+    ``ask``): the clause to say after its name; empty when no front end knows it."""
+    command = command_named(name)
+    if command is None or front_end in command.front_ends:
+        return ""
+    where = {"composer": "the app's composer", "acp": "an editor (ACP)", "ask": "ask"}
+    places = " and ".join(where[f] for f in ("composer", "ask", "acp") if f in command.front_ends)
+    return f"runs in {places} only"
+
+
 def command_named(name: str, commands: Iterable[SlashCommand] = COMMANDS) -> SlashCommand | None:
     return next((c for c in commands if c.name == name), None)
 

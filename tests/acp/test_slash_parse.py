@@ -19,6 +19,7 @@ from agents.slash_commands import (
     commands_for,
     matching,
     parse_slash,
+    runs_elsewhere,
 )
 from weaver_tui.keymap import palette_commands
 
@@ -161,3 +162,14 @@ def test_the_menu_offers_prefixes_first_then_every_name_holding_the_letters_in_o
     assert {c.name for c in offered} == {c.name for c in commands if in_order(c.name)}
     if not query:
         assert offered == list(commands)
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(NAMES) | st.text(max_size=8), front_end=st.sampled_from(FRONT_ENDS))
+def test_a_command_of_another_front_end_says_where_it_runs(name: str, front_end: FrontEnd) -> None:
+    said = runs_elsewhere(name, front_end)
+    command = command_named(name)
+    if command is None or front_end in command.front_ends:
+        assert said == ""
+    else:
+        assert said.startswith("runs in ")

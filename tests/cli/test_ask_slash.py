@@ -55,6 +55,9 @@ def test_a_real_process_runs_help_refuses_an_unknown_command_and_undoes_with_yes
     assert refused.returncode == 2
     [sentence] = refused.stderr.strip().splitlines()
     assert "//" in sentence
+    app_only = subprocess_cli("--provider", "offline", "ask", "/fork")
+    assert app_only.returncode == 2
+    assert "composer" in app_only.stderr  # it says where /fork runs
 
     conversation_id, source = _seed(tmp_path)
     before = _message_count(tmp_path)

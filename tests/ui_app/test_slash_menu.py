@@ -71,6 +71,13 @@ async def test_the_menu_filters_chooses_completes_and_closes(services: Services)
         assert composer.text.rstrip() == f"/{second}"
         assert chat(pilot.app).focused is composer  # Tab completed; it did not move the focus
 
+        for command in runnable:  # every prefix of every name offers that command
+            for end in range(len(command.name) + 1):
+                composer.load_text("/" + command.name[:end])
+                await pilot.pause()
+                assert offered(pilot) == [c.name for c in matching(command.name[:end], runnable)]
+                assert command.name in offered(pilot)
+
         composer.clear()
         await type_in(pilot, "/mo")
         assert offered(pilot)[0] == "model"

@@ -15,7 +15,7 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
-from agents.slash_commands import SlashCommand, commands_for
+from agents.slash_commands import SlashCommand, commands_for, runs_elsewhere
 from agents.slash_commands import help_text as slash_help
 from storage.printable import printable
 from weaver_tui.core.acp_agent.failures import turn_failure
@@ -50,8 +50,9 @@ def help_text(profile: str) -> str:
 
 
 def unknown_command(name: str) -> Exception:
+    why = runs_elsewhere(name, "acp") or "is not a command"
     return turn_failure(
-        f"/{printable(name)[:40]} is not a command: /help lists them, and a message that starts "
+        f"/{printable(name)[:40]} {why}: /help lists them, and a message that starts "
         "with // is sent as text.",
         "unknown_command",
     )

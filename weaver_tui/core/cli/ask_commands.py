@@ -18,7 +18,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.slash_commands import SlashCommand, SlashInput, commands_for, help_text, parse_slash
+from agents.slash_commands import (
+    SlashCommand,
+    SlashInput,
+    commands_for,
+    help_text,
+    parse_slash,
+    runs_elsewhere,
+)
 from storage.printable import printable
 from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_FAILURE, CliError
 
@@ -57,8 +64,9 @@ def _profile_of(services: Services, args: argparse.Namespace) -> str:
 
 
 def unknown(name: str) -> CliError:
+    why = runs_elsewhere(name, "ask") or "is not a command"
     return CliError(
-        f"/{printable(name)[:40]} is not a command: weaver-tui ask /help lists them; to send a "
+        f"/{printable(name)[:40]} {why}: weaver-tui ask /help lists them; to send a "
         "message that starts with / as text, start it with // instead",
         EXIT_CONFIG,
     )
