@@ -5,14 +5,15 @@ Typing ``/`` opens the menu (:class:`~weaver_tui.widgets.slash_menu.SlashMenu`) 
 commands that can run now, filtered as the name grows (:func:`agents.slash_commands.matching`);
 Up/Down choose, Tab completes the name, Enter runs the chosen one, Escape closes the menu. A
 command runs the command palette's own command (:func:`weaver_tui.commands.run_action`, which
-the screen hands in): one
-implementation for the palette, the keys and the composer, and the palette's questions with it
-(``/undo`` and ``/redo`` ask before a file is written). ``/help`` lists the commands.
+the screen hands in): one implementation for the palette, the keys and the composer, and the
+palette's questions with it (``/undo`` and ``/redo`` ask before a file is written). ``/help``
+lists the commands.
 
 While a message is being edited (its new version in the composer) nothing is a command: the
-text is the message. A message sent with ``//`` goes at once as the text after the first slash; one that starts with
-``/`` and names no command is sent as text only after the user confirms (a mistyped command
-never reaches the model unasked); declining puts it back in the composer.
+text is the message. A message sent with ``//`` goes at once as the text after the first
+slash; one that starts with ``/`` and names no command is sent as text only after the user
+confirms (a mistyped command never reaches the model unasked); declining puts it back in the
+composer.
 """
 
 from __future__ import annotations
