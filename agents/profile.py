@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
+from agents.slash_commands import EVERYWHERE, FrontEnd
+
 if TYPE_CHECKING:
     import argparse
 
@@ -181,12 +183,18 @@ class ProfileKey:
     """A key (and command palette entry) of a profile's own, shown only while the profile is
     open. ``handler`` (``"package.module:NAME"``, imported when it first runs) is a function of
     a :class:`ProfileContext` returning the one sentence the app shows (a coroutine function
-    may be given; either must be quick: it runs on the app's event loop)."""
+    may be given; either must be quick: it runs on the app's event loop). Declared once, it is
+    the key, the palette entry and, given ``slash``, the slash command of every front end."""
 
     command: str
     description: str
     handler: str
     key: str | None = None
+    slash: str = ""
+    """Its slash command's name (``/NAME`` in the composer, ``ask`` and ACP), the same
+    handler run; empty: none."""
+    front_ends: frozenset[FrontEnd] = EVERYWHERE
+    """The front ends whose slash command runs it (see :mod:`agents.slash_commands`)."""
 
 
 ReplyBadge = Callable[[Mapping[str, Any]], str | None]

@@ -105,6 +105,25 @@ def patches_on(
     return [patch for patch in found if patch is not None and patch.status == status]
 
 
+def next_to_rewind(
+    store: ConversationStore, path: Sequence[MessageRecord], direction: Direction
+) -> PatchOnBranch | None:
+    """The patch one undo (``revert``) or redo moves on ``path`` (root first): the latest
+    applied one, or the earliest reverted one (the last undone); ``None`` when there is none.
+    Every front end's undo and redo ask this (the app's palette and composer, ``ask``, ACP)."""
+    status = APPLIED if direction == "revert" else REVERTED
+    found = patches_on(path, status, accepted_on(store, path))
+    if not found:
+        return None
+    return found[-1] if direction == "revert" else found[0]
+
+
+NOTHING_TO_REWIND: dict[Direction, str] = {
+    "revert": "No patch accepted here is applied on this branch to undo.",
+    "redo": "No reverted patch on this branch to redo.",
+}
+
+
 def patches_to_rewind(
     old_path: Sequence[MessageRecord],
     new_path: Sequence[MessageRecord],

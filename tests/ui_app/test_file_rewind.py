@@ -9,7 +9,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from agents.patch_review.patches import make_patch
+from tests.support.applied_patch import ORIGINAL, PATCHED
+from tests.support.applied_patch import seed_applied_patch as seed_in_store
 from tests.ui_app.conftest import SIZE, chat, new_app, settle, wait_until
 from tests.ui_app.test_branching import tree_cursor_to
 from tests.ui_app.test_keymap_and_palette import palette_run
@@ -17,43 +18,10 @@ from weaver_tui.core.services import Services
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.widgets.conversation_tree.labels import PATCH_MARKS
 
-ORIGINAL = "def greet(name):\n    return 'Hello, ' + name\n"
-PATCHED = "def greet(name):\n    return 'Hi, ' + name\n"
-
 
 def seed_applied_patch(services: Services, project: Path) -> tuple[str, str]:
-    """first question → reply → applied patch record → reply, with the file patched on disk
-    (as accepting it in review leaves it): (first user id, patch record id)."""
-    (project / "src").mkdir(parents=True)
-    (project / "src/app.py").write_text(ORIGINAL)
-    patch = make_patch(project, "src/app.py", 2, 2, "    return 'Hi, ' + name")
-    (project / "src/app.py").write_text(patch.new_content)
-    store = services.store
-    conversation = store.create_conversation(
-        "ide-helper", "greet", meta={"project_root": str(project)}
-    )
-    cid = conversation.id
-    first = store.add_message(cid, "user", "look at greet", None)
-    reply = store.add_message(cid, "assistant", "It says Hello.", first.id)
-    ask = store.add_message(cid, "user", "say Hi instead", reply.id)
-    meta = {
-        "tool_call_id": "c1",
-        "name": "propose_edit",
-        "patch_id": patch.id,
-        "patch_path": patch.path,
-        "patch_status": "applied",
-        "patch_edit": patch.edit,
-    }
-    call = store.add_message(
-        cid, "assistant", "", ask.id, meta={"tool_calls": [{"id": "c1", "name": "propose_edit"}]}
-    )
-    tool = store.add_message(cid, "tool", f"Applied patch {patch.id}", call.id, meta=meta)
-    edit = patch.edit
-    assert edit is not None
-    store.accept_patch(tool.id, patch.id, patch.path, edit["base_sha256"], edit["new_sha256"])
-    done = store.add_message(cid, "assistant", "Done: it says Hi.", tool.id)
-    store.set_active_leaf(cid, done.id)
-    return first.id, tool.id
+    """See :func:`tests.support.applied_patch.seed_applied_patch`."""
+    return seed_in_store(services.store, project)
 
 
 def notes(pilot: Pilot[Any]) -> list[str]:

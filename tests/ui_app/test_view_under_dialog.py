@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import textual.screen
 
+from tests.support.applied_patch import ORIGINAL
 from tests.ui_app.conftest import SIZE, chat, new_app, settle
-from tests.ui_app.test_file_rewind import ORIGINAL, ask_to_check_out, seed_applied_patch
+from tests.ui_app.test_file_rewind import ask_to_check_out, seed_applied_patch
 from weaver_tui.core.services import Services
 from weaver_tui.widgets.message_view import MessageView
 

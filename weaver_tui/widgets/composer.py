@@ -103,6 +103,8 @@ class Composer(TextArea):
     """The prompts Up recalls, newest first (read when browsing starts)."""
     complete_source: Callable[[str], str | None] | None = None
     """What Tab adds after the text before the cursor (an ``@`` path's rest), if anything."""
+    key_filter: Callable[[str], bool] | None = None
+    """Sees each key first; ``True`` takes it (the slash-command menu's Up, Tab, Enter ...)."""
 
     def on_mount(self) -> None:
         self._show_titles()
@@ -122,6 +124,10 @@ class Composer(TextArea):
         self.border_subtitle = self.hint
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.key_filter is not None and self.key_filter(event.key):
+            event.stop()
+            event.prevent_default()
+            return
         if event.key == "enter":
             event.stop()
             event.prevent_default()

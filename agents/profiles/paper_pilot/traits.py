@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.profile import (
+    ProfileKey,
     ProfileSettings,
     ProfileTraits,
     ProfileVerb,
@@ -73,6 +74,13 @@ WELCOME = (
     'remembered across conversations (palette: "Remembered items").'
 )
 
+KB_KEY = ProfileKey(
+    command="Knowledge base",
+    description="paper-pilot: the collections your research questions are answered from",
+    handler="agents.profiles.paper_pilot.kb_key:knowledge_base",
+    slash="kb",
+)
+
 KB_VERB = ProfileVerb(
     name="kb",
     help="the paper-pilot knowledge base: add a folder, list collections",
@@ -117,6 +125,7 @@ TRAITS = ProfileTraits(
         "Nothing is remembered yet: facts are kept from answers the critic passed.",
     ),
     commands=(KB_VERB, MEMORY_VERB),
+    keys=(KB_KEY,),
     settings=ProfileSettings(
         section="paper_pilot",
         model="agents.profiles.paper_pilot.settings_section:PaperPilotSettings",

@@ -81,7 +81,12 @@ from weaver_tui.core.acp_agent.sessions import (
     find_conversation,
     mcp_server_settings,
 )
-from weaver_tui.core.acp_agent.slash import available_commands, help_text, unknown_command
+from weaver_tui.core.acp_agent.slash import (
+    acp_commands,
+    available_commands,
+    help_text,
+    unknown_command,
+)
 from weaver_tui.core.acp_agent.turn_report import info_update, usage_update
 from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
 
@@ -294,7 +299,7 @@ class WeaverAcpAgent:
         if not session.commands_told:
             session.commands_told = True
             await self._connection().session_update(
-                session_id=session.id, update=available_commands()
+                session_id=session.id, update=available_commands(session.profile)
             )
 
     async def _command(
@@ -306,7 +311,15 @@ class WeaverAcpAgent:
                 f"/{typed.name} takes no attached files: send it as text alone.", "invalid_params"
             )
         if typed.name == "help":
-            answer = help_text()
+            answer = help_text(session.profile)
+        elif typed.name not in ("model", "profile"):
+            from weaver_tui.core.acp_agent.command_answers import command_answer
+
+            command = next(c for c in acp_commands(session.profile) if c.name == typed.name)
+            store = (await self.runtime()).store
+            answer = await command_answer(
+                command, typed.argument, session, store, self._connection(), self.services
+            )
         else:
             option = MODEL if typed.name == "model" else PROFILE
             if typed.argument:
@@ -447,7 +460,7 @@ class WeaverAcpAgent:
             raise turn_failure(exc.user_message, exc.code) from None
         if not content.text.strip() and not content.attachments:
             raise turn_failure("The prompt is empty: type a message to send.", "empty")
-        typed = parse_slash(content.text)
+        typed = parse_slash(content.text, acp_commands(session.profile))
         if typed.kind == "unknown":
             raise unknown_command(typed.name)
         if typed.kind == "command":

@@ -15,13 +15,21 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
-from agents.slash_commands import COMMANDS
+from agents.slash_commands import SlashCommand, commands_for, runs_elsewhere
+from agents.slash_commands import help_text as slash_help
 from storage.printable import printable
 from weaver_tui.core.acp_agent.failures import turn_failure
 
 
-def available_commands() -> AvailableCommandsUpdate:
-    """Every command of the table, with its argument's hint."""
+def acp_commands(profile: str) -> tuple[SlashCommand, ...]:
+    """The commands an ACP session of ``profile`` runs: the table's and the profile's own."""
+    from agents.profile_registry import get_traits
+
+    return commands_for("acp", get_traits(profile).keys)
+
+
+def available_commands(profile: str) -> AvailableCommandsUpdate:
+    """Every command an ACP session of ``profile`` runs, with its argument's hint."""
     return AvailableCommandsUpdate(
         session_update="available_commands_update",
         available_commands=[
@@ -32,22 +40,19 @@ def available_commands() -> AvailableCommandsUpdate:
                 if command.hint
                 else None,
             )
-            for command in COMMANDS
+            for command in acp_commands(profile)
         ],
     )
 
 
-def help_text() -> str:
-    lines = ["The slash commands (start a message with // to send it as text):"]
-    for command in COMMANDS:
-        argument = f" [{command.hint}]" if command.hint else ""
-        lines.append(f"- /{command.name}{argument}: {command.description}")
-    return "\n".join(lines)
+def help_text(profile: str) -> str:
+    return slash_help(acp_commands(profile))
 
 
 def unknown_command(name: str) -> Exception:
+    why = runs_elsewhere(name, "acp") or "is not a command"
     return turn_failure(
-        f"/{printable(name)[:40]} is not a command: /help lists them, and a message that starts "
+        f"/{printable(name)[:40]} {why}: /help lists them, and a message that starts "
         "with // is sent as text.",
         "unknown_command",
     )

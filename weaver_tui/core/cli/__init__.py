@@ -163,6 +163,11 @@ def build_parser(
         help="send the text as a new version of this message of yours, and answer it",
     )
     ask.add_argument(
+        "--yes",
+        action="store_true",
+        help="let a slash command that writes the project's files run (/undo, /redo)",
+    )
+    ask.add_argument(
         "--approve",
         action="store_true",
         help="run the calls of MCP tools that ask for approval (without it they are refused)",

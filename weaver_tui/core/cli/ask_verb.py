@@ -11,16 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.profile_registry import get_traits
-from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_INTERRUPTED, CliError
-from weaver_tui.core.cli.event_printer import EventPrinter
-from weaver_tui.core.cli.json_events import JsonEventPrinter
+from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
 
 if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
@@ -109,6 +105,12 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
     from agents.instructions import InstructionsTooLong, checked_instructions
 
     args.project_root = args.ask_project_root or args.project_root
+    if args.text.startswith("/"):  # a command, an unknown one, or ``//`` text
+        from weaver_tui.core.cli.ask_commands import command_prompt
+
+        code = await command_prompt(services, args)
+        if code is not None:
+            return code
     check_message(args.text, services.settings.turns.max_message_bytes)
     if args.system is not None:
         try:
@@ -246,52 +248,16 @@ def _participant(sender: str | None, profile: str, meta: dict[str, Any]) -> str 
 async def _run_ask_turn(
     services: Services, args: argparse.Namespace, model: Any, message: NewMessage
 ) -> int:
-    from agents.runtime.events import MessageStored
-
-    cancel = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    stop_signals = [
-        signal.SIGINT,
-        *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)),
-    ]
-    for stop in stop_signals:  # each ends the turn as Ctrl+C does: the partial reply is marked
-        with suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(stop, cancel.set)
-    printer: EventPrinter | JsonEventPrinter = (
-        JsonEventPrinter(sys.stdout, quiet=args.quiet)
-        if args.json_events
-        else EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
-    )
-    conversation_id = message.conversation_id
-    async with services.runtime() as runtime:
-        async for event in runtime.send(
+    def turn(runtime: Any, cancel: asyncio.Event) -> Any:
+        return runtime.send(
             message,
             model=model,
             cancel=cancel,
             project_root=args.project_root.resolve() if args.project_root else None,
             sender=args.sender,
             tool_approval="approve" if args.approve else "refuse",
-        ):
-            if isinstance(event, MessageStored):
-                conversation_id = event.conversation.id
-            printer.show(event)
-    for stop in stop_signals:
-        with suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(stop)
-    if isinstance(printer, JsonEventPrinter):
-        printer.finish()
-    if printer.error is not None:
-        where = f" (conversation {conversation_id})" if conversation_id else ""
-        raise CliError(f"{printer.error}{where}")
-    if printer.review_waiting:
-        print(
-            "The proposed patch waits for your review: open the conversation in the app "
-            f"(weaver-tui --conversation {conversation_id}) and press F4 to accept or reject it.",
-            file=sys.stderr,
         )
-    if printer.usage is not None:  # the last line stays the conversation, read by scripts
-        from agents.runtime.usage_tally import usage_line
 
-        print(f"usage: {usage_line(printer.usage)}", file=sys.stderr)
-    print(f"conversation: {conversation_id}", file=sys.stderr)
-    return EXIT_INTERRUPTED if printer.cancelled else 0
+    from weaver_tui.core.cli.ask_events import run_events
+
+    return await run_events(services, args, turn, message.conversation_id)

@@ -70,26 +70,21 @@ class FileRewind:
     def undo_last(self) -> None:
         """Revert the latest patch accepted here and applied on the shown branch, once the
         user confirms (the question names the file)."""
-        from agents.patch_review.rewind import APPLIED, accepted_on, patches_on
-
-        path = self._path()
-        applied = patches_on(path, APPLIED, accepted_on(self._state.store, path))
-        if not applied:
-            self._surface.notify("No patch accepted here is applied on this branch to undo.")
-            return
-        self._confirm(applied[-1], "revert", f"Undo patch {applied[-1].summary}?", "Undo")
+        self._step("revert", "Undo patch {}?", "Undo")
 
     def redo(self) -> None:
         """Re-apply the earliest reverted patch of the shown branch (the last one undone),
         once the user confirms (the question names the file)."""
-        from agents.patch_review.rewind import REVERTED, accepted_on, patches_on
+        self._step("redo", "Re-apply patch {}?", "Redo")
 
-        path = self._path()
-        reverted = patches_on(path, REVERTED, accepted_on(self._state.store, path))
-        if not reverted:
-            self._surface.notify("No reverted patch on this branch to redo.")
+    def _step(self, direction: Direction, question: str, yes: str) -> None:
+        from agents.patch_review.rewind import NOTHING_TO_REWIND, next_to_rewind
+
+        patch = next_to_rewind(self._state.store, self._path(), direction)
+        if patch is None:
+            self._surface.notify(NOTHING_TO_REWIND[direction])
             return
-        self._confirm(reverted[0], "redo", f"Re-apply patch {reverted[0].summary}?", "Redo")
+        self._confirm(patch, direction, question.format(patch.summary), yes)
 
     def _confirm(self, patch: PatchOnBranch, direction: Direction, question: str, yes: str) -> None:
         from weaver_tui.screens.confirm import ConfirmScreen

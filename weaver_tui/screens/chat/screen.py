@@ -55,6 +55,7 @@ from textual.worker import Worker, WorkerState
 
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
+from weaver_tui.commands import available_actions, run_action
 from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.chat_state import ChatState
 from weaver_tui.core.chat_state.project_folder import ProjectFolder
@@ -90,6 +91,7 @@ from weaver_tui.screens.chat.requests import (
     TurnEnded,
 )
 from weaver_tui.screens.chat.sender import Sender
+from weaver_tui.screens.chat.slash_dispatch import SlashDispatch
 from weaver_tui.screens.chat.space_follower import FOLLOW_S, SpaceFollower
 from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
@@ -100,6 +102,7 @@ from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.slash_menu import SlashMenu
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
@@ -211,6 +214,11 @@ class ChatScreen(Screen[None]):
             turns=self.turns,
             queue=self.host_queue,
         )
+        self.slash = SlashDispatch(
+            self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
+            run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
+            send=self.sender.send, editing=lambda: mode.editing_id is not None,
+        )  # fmt: skip
         self.saver = ArtifactSaver(
             self,
             state,
@@ -247,7 +255,9 @@ class ChatScreen(Screen[None]):
                 yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield self.panels
+                yield SlashMenu(id="slash-menu")
                 composer = Composer(id="composer")
+                composer.key_filter = self.slash.key
                 composer.history_source = self._prompt_history
                 composer.complete_source = self._complete_mention
                 yield composer
@@ -677,6 +687,7 @@ class ChatScreen(Screen[None]):
     @on(Composer.Changed, "#composer")
     def _composing(self, event: Composer.Changed) -> None:
         self.messages.composing = bool(event.text_area.text.strip())
+        self.slash.changed(event.text_area.text)
 
     def on_answer_requested(self, event: AnswerRequested) -> None:
         self.start_turn(event.user_message_id, continue_from=event.continue_from)
@@ -725,7 +736,8 @@ class ChatScreen(Screen[None]):
 
     @on(Composer.Submitted)
     def send(self, event: Composer.Submitted) -> None:
-        self.sender.send(event.text)
+        if not self.slash.submitted(event.text):
+            self.sender.send(event.text)
 
     def start_turn(self, user_message_id: str, continue_from: str | None = None) -> None:
         """Answer ``user_message_id`` again (regenerate / retry; or continue the reply
