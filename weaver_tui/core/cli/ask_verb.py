@@ -258,7 +258,9 @@ async def _run_ask_turn(
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(stop, cancel.set)
     printer: EventPrinter | JsonEventPrinter = (
-        JsonEventPrinter(sys.stdout, quiet=args.quiet)
+        JsonEventPrinter(
+            sys.stdout, quiet=args.quiet, stages_of=get_traits(message.profile).reply_stages
+        )
         if args.json_events
         else EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
     )
