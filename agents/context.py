@@ -127,47 +127,6 @@ def older_records(path: Sequence[MessageRecord]) -> list[MessageRecord]:
     return usable[:-SUMMARY_KEEPS] if len(usable) > SUMMARY_KEEPS else []
 
 
-async def summarise_older(
-    store: Any, model: Any, leaf_id: str, *, extractive: bool = False
-) -> MessageRecord | None:
-    """Summarise the branch to ``leaf_id`` above its latest turns with ``model`` (a chat
-    model) and store the summary on the last record it covers; ``None`` when the branch is
-    too short to need one. ``extractive`` (the offline demo, which cannot summarise) keeps
-    the first line of each message instead of asking the model, so a summary never puts a
-    sentence with no content in the place of real messages. A model's summary that was
-    refused, filtered, cut at the output limit or empty raises
-    :class:`~agents.reply_outcome.MarkedReply` (its sentence for the user) and stores nothing."""
-    from langchain_core.messages import HumanMessage, SystemMessage
-
-    from agents.reply_outcome import check_reply
-
-    path = store.path_to_root(leaf_id)
-    older = older_records(path)
-    if not older:
-        return None
-    earlier, _ = context_records(path[: path.index(older[-1]) + 1], 0)
-    if extractive:
-        summary = extract(earlier, older)
-    else:
-        text = transcript(older)
-        if earlier:
-            text = f"{SUMMARY_HEADING}\n{earlier}\n\n{text}"
-        answer = await model.ainvoke(
-            [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
-        )
-        # A summary refused, filtered, cut or empty never takes the place of the messages.
-        check_reply(answer, "summary")
-        summary = answer.content if isinstance(answer.content, str) else str(answer.content)
-    return store.update_message(  # type: ignore[no-any-return]
-        older[-1].id,
-        meta={
-            "summary": summary.strip(),
-            "summary_covers": len(older),
-            "summary_kind": "extract" if extractive else "model",
-        },
-    )
-
-
 EXTRACT_HEADING = "Extract of the earlier messages (their first lines; no model summarised them):"
 EXTRACT_LINE_CHARS = 200
 EXTRACT_LINES = 60

@@ -9,7 +9,7 @@ traits while it starts without importing any graph, tool or model library.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
@@ -201,6 +201,9 @@ ReplyBadge = Callable[[Mapping[str, Any]], str | None]
 """A reply record's meta -> the badge its header shows (``None``: the model badge as usual)."""
 ReplyTrace = Callable[[Mapping[str, Any]], str | None]
 """A reply record's meta -> its trace as Markdown (``None``: the reply has none)."""
+ReplyStages = Callable[[Mapping[str, Any]], Sequence[Mapping[str, Any]]]
+"""A reply record's meta -> the stages of its trace, in order, each a mapping with ``stage``,
+``ms`` and, for a stage that asked a model, ``model`` (empty: the reply has no trace)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +249,9 @@ class ProfileTraits:
     reply_trace: ReplyTrace | None = None
     """How one reply was made, read from its record meta, shown by the palette's "Reply trace"
     (paper-pilot: stages, timings, models, queries, chunks, verdicts)."""
+    reply_stages: ReplyStages | None = None
+    """The same trace's stages as data, read from the record meta (``ask --json`` prints one
+    ``trace`` line per stage)."""
     reply_blocks: tuple[str, ...] = ()
     """Blocks drawn under a reply from its record meta: ``"sources"`` (``meta["sources"]``: a
     list of ``{"title", "where"}``) and ``"artifacts"`` (``meta["artifacts"]``: a list of

@@ -12,6 +12,8 @@ again, continue, resume) goes through :class:`~agents.runtime.agent_runtime.Agen
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from agents.errors import ConfigError, WeaverError
 from agents.runtime.events import (
@@ -91,16 +93,23 @@ class TreeEdits:
         return RecordSaved(record)
 
     async def summarise(
-        self, leaf_id: str, model: object, *, extractive: bool = False
+        self,
+        leaf_id: str,
+        model: object,
+        *,
+        extractive: bool = False,
+        settings: Mapping[str, Any] | None = None,
     ) -> RecordSaved | RunError | None:
         """Summarise the branch to ``leaf_id`` above its latest turns (see
-        :func:`agents.context.summarise_older`): the record that holds the summary, a
-        ``RunError`` when the model or the store failed (nothing stored), ``None`` when the
-        branch is short enough."""
-        from agents.context import summarise_older
+        :func:`agents.older_turns_summary.summarise_older`; ``settings``' ``summary`` role writes it when
+        set): the record that holds the summary, a ``RunError`` when the model or the store
+        failed (nothing stored), ``None`` when the branch is short enough."""
+        from agents.older_turns_summary import summarise_older
 
         try:
-            record = await summarise_older(self.store, model, leaf_id, extractive=extractive)
+            record = await summarise_older(
+                self.store, model, leaf_id, extractive=extractive, settings=settings
+            )
         except WeaverError as exc:
             return RunError(exc)
         except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)

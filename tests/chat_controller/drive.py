@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.runtime.agent_runtime import AgentRuntime
@@ -28,13 +29,15 @@ def controller(
     data_dir: Path,
     model: Callable[[], Awaitable[ChatModelHandle]],
     profile: str = "ide-helper",
+    profile_settings: Mapping[str, Any] | None = None,
 ) -> ChatController:
     """A controller of a new chat of ``profile``: the runtime holds its turn locks in
-    ``data_dir`` and has no checkpointer (no turn here pauses)."""
+    ``data_dir``, reads ``profile_settings`` (the user's ``roles`` ...) and has no
+    checkpointer (no turn here pauses)."""
 
     @contextlib.asynccontextmanager
     async def open_runtime() -> AsyncIterator[AgentRuntime]:
-        runtime = AgentRuntime(store, None, data_dir=data_dir)
+        runtime = AgentRuntime(store, None, data_dir=data_dir, profile_settings=profile_settings)
         try:
             yield runtime
         finally:

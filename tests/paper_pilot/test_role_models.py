@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agents.profiles.paper_pilot.role_models import role_config
+from agents.role_models import role_config
 from agents.runtime import events as ev
 from agents.structured import MEMO
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall

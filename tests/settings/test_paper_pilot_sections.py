@@ -25,12 +25,15 @@ def test_roles_limits_and_results_reach_the_profile(
                        "paper_pilot: {max_retries: 1, follow_up_top_k: 9}\n"
                        "web_search: {max_results: 3}\n")  # fmt: skip
     monkeypatch.setenv("WEAVER_ROLES__ROUTER__MODEL", "tiny-router")
+    monkeypatch.setenv("WEAVER_ROLES__SUMMARY__MODEL", "tiny-summary")
+    monkeypatch.setenv("WEAVER_ROLES__SUMMARY__BASE_URL", "http://127.0.0.1:9/v1")
 
     settings = load_settings()
     profile = settings.profile_settings()
 
     assert profile["roles"]["critic"] == {"name": "ollama", "model": "qwen3:4b", "api_key": "sk-role-1"}  # fmt: skip
     assert profile["roles"]["router"] == {"model": "tiny-router"}
+    assert profile["roles"]["summary"] == {"model": "tiny-summary", "base_url": "http://127.0.0.1:9/v1"}  # fmt: skip
     assert profile["paper_pilot"] == {"max_retries": 1, "follow_up_top_k": 9}
     assert profile["web_search"] == {"max_results": 3}
     assert "sk-role-1" in settings.secrets()
@@ -40,7 +43,7 @@ def test_roles_limits_and_results_reach_the_profile(
 @pytest.mark.parametrize(
     ("text", "named"),
     [
-        ("roles:\n  summary: {model: m}\n", "roles.summary"),
+        ("roles:\n  narrator: {model: m}\n", "roles.narrator"),
         ("paper_pilot:\n  max_retries: 99\n", "paper_pilot.max_retries"),
         ("web_search:\n  max_results: 0\n", "web_search.max_results"),
     ],

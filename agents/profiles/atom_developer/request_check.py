@@ -4,6 +4,14 @@ A message with a sample or code of its own is atom work. For one without, the mo
 from the message in any language (a structured answer; the offline demo's answer is in
 :mod:`.offline`). A follow-up ("also extract the host", "make it handle 503") is drafted from
 the branch's last draft and sample.
+
+The check runs on the ``router`` role's model when the settings give it one
+(:mod:`agents.role_models`), the turn's model otherwise or once that one fails (said once on
+the ``read_request`` stage line). It is the router's kind of call, not the ``structured``
+role's: like paper-pilot's router it reads the user's message before any work starts and only
+decides which way the turn goes (draft, or a short guide), a small classification a small
+fast model does well; the ``structured`` role is for the stages that do the work in a schema
+(plans, steps, rewrites).
 """
 
 from __future__ import annotations
@@ -11,11 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from agents.graph import emit_status
 from agents.profile import TurnContext
 from agents.profiles.atom_developer.request import last_block, read_request
+from agents.role_models import turn_role_calls
 from agents.structured import NoAnswer, structured_call
 
 _CODE = frozenset({"python", "py", "python3"})
@@ -26,6 +37,14 @@ CHECK_PROMPT = (
     "match, parse or check them). The message may be in any language. A greeting, thanks or "
     "an unrelated question asks for none."
 )
+
+
+CHECK_ROLE = "router"
+"""The role whose model checks a message with no sample (see the module's docstring)."""
+
+
+def _say(role: str, sentence: str) -> None:
+    emit_status("read_request", sentence, "error")
 
 
 class AtomRequestCheck(BaseModel):
@@ -78,5 +97,10 @@ async def asks_for_atom(context: TurnContext, intent: str, earlier: EarlierWork)
         told += f"\nEarlier in this conversation the user asked: {earlier.intent or '(code only)'}"
     system = f"{context.system_prompt.strip()}\n\n{CHECK_PROMPT}"
     messages = [SystemMessage(system), HumanMessage(told)]
-    answer = await structured_call(context.model, AtomRequestCheck, messages, name="read_request")
+
+    async def ask(model: BaseChatModel) -> AtomRequestCheck | NoAnswer:
+        return await structured_call(model, AtomRequestCheck, messages, name="read_request")
+
+    calls = turn_role_calls(context, _say)
+    answer = await calls.call(CHECK_ROLE, "read_request", ask)
     return answer if isinstance(answer, NoAnswer) else answer.asks_for_atom

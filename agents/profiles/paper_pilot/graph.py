@@ -68,7 +68,7 @@ from agents.profiles.paper_pilot.retrieval import (
     merge_chunks,
     open_knowledge_soon,
 )
-from agents.profiles.paper_pilot.role_models import models_used
+from agents.profiles.paper_pilot.role_models import role_calls
 from agents.profiles.paper_pilot.scope import (
     chosen_collections,
     collections_line,
@@ -91,7 +91,7 @@ from agents.profiles.paper_pilot.state import (
     RouteDecision,
 )
 from agents.profiles.paper_pilot.strategies import add_plan_and_execute, direct, react, rewoo
-from agents.profiles.paper_pilot.trace_view import log_trace, model_label, with_models
+from agents.profiles.paper_pilot.trace_view import log_trace
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
 from agents.reply_outcome import check_reply
 from agents.structured import NoAnswer
@@ -143,7 +143,7 @@ async def load_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
         "audit_failures": [],
         "max_retries": limits.max_retries,
         "web_enabled": bool((runtime.context.settings.get("web_search") or {}).get("enabled")),
-        "trace": [trace_entry("load_memory", started, recalled=len(prior))],
+        "trace": [trace_entry("load_memory", started, runtime.context, recalled=len(prior))],
     }
 
 
@@ -178,7 +178,9 @@ async def scope(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         emit_status("scope", f"collections: {', '.join(known) or 'none listed'}", "done")
     return {
         "collections": known,
-        "trace": with_trace(state, trace_entry("scope", started, collections=known)),
+        "trace": with_trace(
+            state, trace_entry("scope", started, runtime.context, collections=known)
+        ),
     }
 
 
@@ -203,7 +205,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
             "dimensions": [],
             "plan": [],
             "search_in": named_collections(state.get("question", ""), known),
-            "trace": with_trace(state, trace_entry("route", started, intent=None, strategy="direct",
+            "trace": with_trace(state, trace_entry("route", started, runtime.context, intent=None, strategy="direct",
                              query=query, no_answer=decision.reason)),
         }  # fmt: skip
     strategy = STRATEGY_OF[decision.intent]
@@ -232,7 +234,7 @@ async def route(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
         "plan": steps,
         "search_in": search_in,
         "prior": prior,
-        "trace": with_trace(state, trace_entry("route", started, intent=decision.intent, strategy=strategy,
+        "trace": with_trace(state, trace_entry("route", started, runtime.context, intent=decision.intent, strategy=strategy,
                          confidence=decision.confidence, query=query, entities=entities,
                          dimensions=dimensions, search_in=search_in, steps=steps)),
     }  # fmt: skip
@@ -279,15 +281,18 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
     if state.get("error"):
         return {
             "draft": state["error"],
-            "trace": with_trace(state, trace_entry("synthesize", started, skipped=True)),
+            "trace": with_trace(
+                state, trace_entry("synthesize", started, runtime.context, skipped=True)
+            ),
         }
     if nothing_relevant(state):
         emit_status("synthesize", "nothing in your notes is about this question: not answered", "done")  # fmt: skip
         return {"draft": "", "not_found": True,
-                "trace": with_trace(state, trace_entry("synthesize", started, not_found=True))}  # fmt: skip
+                "trace": with_trace(state, trace_entry("synthesize", started, runtime.context, not_found=True))}  # fmt: skip
     emit_status("synthesize", f"writing from {len(state.get('chunks') or [])} chunks")
     emit_draft("draft")  # streams into the chat, marked as a draft until the critic settles it
     system = stage_system(runtime.context, prompts.SYNTHESIZE)
+    role_calls(runtime.context).note("synthesize", runtime.context.model)
     answer = await runtime.context.model.ainvoke(
         [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
@@ -295,7 +300,7 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
     draft = normalize_citations(message_text(answer).strip())
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
     return {"draft": draft, "not_found": False,
-            "trace": with_trace(state, trace_entry("synthesize", started))}  # fmt: skip
+            "trace": with_trace(state, trace_entry("synthesize", started, runtime.context))}  # fmt: skip
 
 
 async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -310,12 +315,12 @@ async def critic(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
         emit_status("critic", f"no verdict ({verdict.reason}): the answer is shown unchecked and not remembered", "error")  # fmt: skip
         emit_draft("unchecked", verdict.reason if verdict.outcome else "critic gave no verdict")
         return {"verdict": None, "unchecked": True,
-                "trace": with_trace(state, trace_entry("critic", started, verdict=None, no_answer=verdict.reason))}  # fmt: skip
+                "trace": with_trace(state, trace_entry("critic", started, runtime.context, verdict=None, no_answer=verdict.reason))}  # fmt: skip
     word = "passed" if verdict.passed else "needs another pass"
     emit_status("critic", f"{word} (score {verdict.score:.2f})" + (f": {verdict.feedback}" if verdict.feedback and not verdict.passed else ""),
                 "done" if verdict.passed else "error")  # fmt: skip
     rejected = {} if verdict.passed else {"rejected_draft": state.get("draft", "")}
-    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": with_trace(state, trace_entry("critic", started, **verdict.model_dump(), **rejected))}  # fmt: skip
+    return {"verdict": verdict.model_dump(), "unchecked": False, "trace": with_trace(state, trace_entry("critic", started, runtime.context, **verdict.model_dump(), **rejected))}  # fmt: skip
 
 
 async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -330,7 +335,7 @@ async def retry_refine(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     retries = state.get("retries", 0) + 1
     emit_status("retry", f"retry {retries} of {state.get('max_retries', 0)}: {query}", "done")
     return {"query": query, "retries": retries, "chunks": [],
-            "trace": with_trace(state, trace_entry("retry_refine", started, query=query, retry=retries))}  # fmt: skip
+            "trace": with_trace(state, trace_entry("retry_refine", started, runtime.context, query=query, retry=retries))}  # fmt: skip
 
 
 async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -342,14 +347,17 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     if not config.get("enabled"):
         emit_status("critic", "retries spent: answering with what was found (not remembered)", "done")  # fmt: skip
         emit_draft("unchecked", UNCONFIRMED)
-        return {"forced": True, "trace": with_trace(state, trace_entry("force_pass", started))}
+        return {
+            "forced": True,
+            "trace": with_trace(state, trace_entry("force_pass", started, runtime.context)),
+        }
     if not config.get("api_key"):
         note = NO_WEB_KEY
         emit_status("web_fallback", note, "error")
         if not nothing:
             emit_draft("unchecked", UNCONFIRMED)
         return {"forced": True, "web_note": note,
-                "trace": with_trace(state, trace_entry("web_fallback", started, error=note))}  # fmt: skip
+                "trace": with_trace(state, trace_entry("web_fallback", started, runtime.context, error=note))}  # fmt: skip
     query = state.get("query") or state.get("question", "")
     emit_status("web_fallback", f"searching the web: {query}")
     try:
@@ -361,7 +369,9 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         return {
             "forced": True,
             "web_note": str(exc),
-            "trace": with_trace(state, trace_entry("web_fallback", started, error=str(exc))),
+            "trace": with_trace(
+                state, trace_entry("web_fallback", started, runtime.context, error=str(exc))
+            ),
         }
     emit_status("web_fallback", f"{len(found)} web results", "done")
     merged = {**state, "chunks": merge_chunks(state.get("chunks") or [], found), "revised": False}
@@ -369,7 +379,7 @@ async def web_fallback(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
     emit_draft("unchecked", UNCONFIRMED)
     return {"chunks": merged["chunks"], "draft": answer["draft"], "forced": True,
             "not_found": bool(answer.get("not_found")), "web_used": True,
-            "trace": with_trace(state, trace_entry("web_fallback", started, queries=[query], found=len(found)))}  # fmt: skip
+            "trace": with_trace(state, trace_entry("web_fallback", started, runtime.context, queries=[query], found=len(found)))}  # fmt: skip
 
 
 async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -387,7 +397,11 @@ async def save_memory(state: PaperPilotState, runtime: Runtime[TurnContext]) -> 
                 )
     if saved:
         emit_status("save_memory", f"remembered {saved} fact(s)", "done")
-    return {"trace": with_trace(state, trace_entry("save_memory", started, saved=saved))}
+    return {
+        "trace": with_trace(
+            state, trace_entry("save_memory", started, runtime.context, saved=saved)
+        )
+    }
 
 
 def fact_text(sentence: str) -> str:
@@ -504,11 +518,7 @@ async def format_output(state: PaperPilotState, runtime: Runtime[TurnContext]) -
         "verdict": state.get("verdict"),
         "settled": settled,
         "audit": audit.as_dict(),
-        "stages": with_models(
-            state.get("trace") or [],
-            model_label(runtime.context.model),
-            models_used(runtime.context),
-        ),
+        "stages": list(state.get("trace") or []),
     }
     log_trace(trace, runtime.context.conversation_id, runtime.context.user_message_id)
     meta: dict[str, Any] = {"paper_pilot": trace, "sources": sources}

@@ -7,6 +7,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -39,25 +40,31 @@ async def ask_structured(
 ) -> M | NoAnswer:
     """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none; asked
     of the step's role model when the settings give it one (:mod:`.role_models`), and of the
-    turn's model when that one fails."""
-    from agents.profiles.paper_pilot.role_models import note_model, role_failed, stage_model
+    turn's model when that one fails (said once per role)."""
+    from agents.profiles.paper_pilot.role_models import ROLE_OF_STEP, role_calls
 
     messages = [SystemMessage(stage_system(context, system)), HumanMessage(text)]
-    model, role = stage_model(context, step)
-    if role is not None:
-        try:
-            answer = await structured_call(model, schema, messages, name=step)
-        except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
-            role_failed(context, role, exc)
-        else:
-            note_model(context, step, model)
-            return answer
-    note_model(context, step, context.model)
-    return await structured_call(context.model, schema, messages, name=step)
+
+    async def ask(model: BaseChatModel) -> M | NoAnswer:
+        return await structured_call(model, schema, messages, name=step)
+
+    return await role_calls(context).call(ROLE_OF_STEP.get(step), step, ask)
 
 
-def trace_entry(stage: str, started: float, **facts: Any) -> dict[str, Any]:
-    return {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
+def trace_entry(
+    stage: str, started: float, context: TurnContext | None = None, **facts: Any
+) -> dict[str, Any]:
+    """One stage of the trace: its name, its time since ``started``, its facts, and (given
+    the turn's ``context``) ``model``: the model of every call the stage made, named once each,
+    in call order (a stage that asked no model has none)."""
+    entry = {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
+    if context is not None:
+        from agents.profiles.paper_pilot.role_models import role_calls
+
+        models = role_calls(context).models_since(started)
+        if models:
+            entry["model"] = ", ".join(models)
+    return entry
 
 
 def with_trace(state: PaperPilotState, entry: dict[str, Any]) -> list[dict[str, Any]]:

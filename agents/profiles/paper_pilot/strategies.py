@@ -49,7 +49,10 @@ async def direct(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     return {
         "chunks": chunks,
         "trace": with_trace(
-            state, trace_entry("direct", started, queries=[query], found=brief_chunks(chunks))
+            state,
+            trace_entry(
+                "direct", started, runtime.context, queries=[query], found=brief_chunks(chunks)
+            ),
         ),
     }
 
@@ -71,7 +74,10 @@ async def rewoo(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     return {
         "chunks": chunks,
         "trace": with_trace(
-            state, trace_entry("rewoo", started, queries=queries, found=brief_chunks(chunks))
+            state,
+            trace_entry(
+                "rewoo", started, runtime.context, queries=queries, found=brief_chunks(chunks)
+            ),
         ),
     }
 
@@ -117,7 +123,10 @@ async def react(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[s
     return {
         "chunks": chunks,
         "trace": with_trace(
-            state, trace_entry("react", started, queries=queries, found=brief_chunks(chunks))
+            state,
+            trace_entry(
+                "react", started, runtime.context, queries=queries, found=brief_chunks(chunks)
+            ),
         ),
     }
 
@@ -163,7 +172,7 @@ async def plan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[st
         "plan": steps,
         "step": 0,
         "chunks": [],
-        "trace": with_trace(state, trace_entry("plan", started, steps=steps)),
+        "trace": with_trace(state, trace_entry("plan", started, runtime.context, steps=steps)),
     }
 
 
@@ -177,7 +186,10 @@ async def execute_step(state: PaperPilotState, runtime: Runtime[TurnContext]) ->
         "chunks": merge_chunks(state.get("chunks") or [], found),
         "step": n + 1,
         "trace": with_trace(
-            state, trace_entry("execute_step", started, queries=[query], found=brief_chunks(found))
+            state,
+            trace_entry(
+                "execute_step", started, runtime.context, queries=[query], found=brief_chunks(found)
+            ),
         ),
     }
 

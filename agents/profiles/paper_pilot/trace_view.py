@@ -14,8 +14,6 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-
 logger = logging.getLogger(__name__)
 
 MODEL_STAGES = frozenset(
@@ -28,15 +26,6 @@ _SHOWN_FACTS = ("recalled", "collections", "query", "entities", "search_in", "st
                 "no_answer", "failures")  # fmt: skip
 
 
-def model_label(model: BaseChatModel) -> str:
-    """The model's name as its provider knows it (its class name, when it has none)."""
-    for name in ("model_name", "model"):
-        value = getattr(model, name, None)
-        if isinstance(value, str) and value:
-            return value
-    return type(model).__name__
-
-
 def brief_chunks(chunks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """What a trace keeps of the chunks a retrieval found."""
     return [
@@ -47,20 +36,6 @@ def brief_chunks(chunks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "score": c.get("score"),
         }
         for c in chunks
-    ]
-
-
-def with_models(
-    stages: Sequence[Mapping[str, Any]], model: str, used: Mapping[str, str] | None = None
-) -> list[dict[str, Any]]:
-    """The stages, each that asked a model naming it (``used``: the model a stage asked,
-    when not the turn's ``model``)."""
-    used = used or {}
-    return [
-        {**stage, "model": used.get(str(stage.get("stage")), model)}
-        if stage.get("stage") in MODEL_STAGES
-        else dict(stage)
-        for stage in stages
     ]
 
 

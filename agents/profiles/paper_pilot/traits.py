@@ -43,6 +43,13 @@ def reply_trace(meta: Mapping[str, Any]) -> str | None:
     return trace_markdown(meta)
 
 
+def reply_stages(meta: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The stages of the reply's trace, in order (none when it has no trace)."""
+    trace = meta.get("paper_pilot")
+    stages = trace.get("stages") if isinstance(trace, Mapping) else None
+    return [s for s in stages if isinstance(s, Mapping)] if isinstance(stages, list) else []
+
+
 def remembered_facts(data_dir: Path) -> list[RememberedItem]:
     """The facts paper-pilot remembers, newest first, each with the conversation it came from."""
     from agents.profiles.paper_pilot.memory import open_memory
@@ -118,6 +125,7 @@ TRAITS = ProfileTraits(
     },
     reply_badge=reply_badge,
     reply_trace=reply_trace,
+    reply_stages=reply_stages,
     memory=RememberedItems(
         "Facts paper-pilot remembers",
         remembered_facts,

@@ -308,8 +308,9 @@ class ChatController:
         self, leaf_id: str | None = None, model: ChatModelHandle | None = None
     ) -> RecordSaved | RunError | None:
         """Summarise the branch to ``leaf_id`` (default: the active leaf) above its latest
-        turns: the record holding the summary (applied), a ``RunError``, or ``None`` when
-        the branch is short enough."""
+        turns, with the ``summary`` role's model when the settings the runtime's profiles read
+        give it one, else ``model`` (default: the chat's): the record holding the summary
+        (applied), a ``RunError``, or ``None`` when the branch is short enough."""
         leaf = leaf_id if leaf_id is not None else self.state.leaf_id
         if leaf is None:
             return None
@@ -318,7 +319,10 @@ class ChatController:
                 model = await self._model()
             except WeaverError as exc:
                 return RunError(exc)
-        event = await self._edits().summarise(leaf, model.model, extractive=not model.can_summarise)
+        settings = (await self.runtime()).profile_settings
+        event = await self._edits().summarise(
+            leaf, model.model, extractive=not model.can_summarise, settings=settings
+        )
         if isinstance(event, RecordSaved):
             self.state.apply(event.record)
         return event

@@ -243,7 +243,7 @@ async def _regenerate(
         )
         return runtime.exclusively(conversation.id, events)
 
-    return await run_events(services, args, turn, conversation.id)
+    return await run_events(services, args, turn, conversation.id, conversation.profile)
 
 
 async def _profile_key(

@@ -26,9 +26,12 @@ async def run_events(
     args: argparse.Namespace,
     turn: Callable[[Any, asyncio.Event], AsyncIterator[Any]],
     conversation_id: str | None,
+    profile: str,
 ) -> int:
     """Run the turn ``turn(runtime, cancel)`` yields the events of and print them (a stop
-    signal cancels it as Ctrl+C does: the partial reply is marked); the exit status."""
+    signal cancels it as Ctrl+C does: the partial reply is marked; ``--json`` adds the
+    ``profile``'s reply trace, stage by stage); the exit status."""
+    from agents.profile_registry import get_traits
     from agents.runtime.events import MessageStored
 
     cancel = asyncio.Event()
@@ -41,7 +44,7 @@ async def run_events(
         with suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(stop, cancel.set)
     printer: EventPrinter | JsonEventPrinter = (
-        JsonEventPrinter(sys.stdout, quiet=args.quiet)
+        JsonEventPrinter(sys.stdout, quiet=args.quiet, stages_of=get_traits(profile).reply_stages)
         if args.json_events
         else EventPrinter(sys.stdout, sys.stderr, show_thinking=args.show_thinking)
     )

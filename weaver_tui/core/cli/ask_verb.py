@@ -260,4 +260,4 @@ async def _run_ask_turn(
 
     from weaver_tui.core.cli.ask_events import run_events
 
-    return await run_events(services, args, turn, message.conversation_id)
+    return await run_events(services, args, turn, message.conversation_id, message.profile)

@@ -13,6 +13,13 @@ Every line is an object with ``"event"`` naming its kind; the keys of each kind 
   ``output``, ``error`` (``null`` when it ran), ``duration_ms``
 - ``stage``: ``node``, ``text``, ``state``
 - ``record``: ``message`` (a record as written)
+- ``trace``: one line per stage of how a reply was made (a profile that keeps a trace:
+  paper-pilot), once per reply, after its first ``record`` line that holds it:
+  ``message_id`` (the reply), ``step`` (1, 2, ... in order), ``stage`` (its name:
+  ``route``, ``synthesize``, ``critic`` ...), ``model`` (the model its calls asked, several
+  comma-separated; ``null`` for a stage that asked none), ``ms`` (its time), ``facts`` (an
+  object: the rest the trace holds of it, queries, what was found, verdicts). It is not
+  called ``stage``: that is the live progress line above.
 - ``error``: ``message`` (one sentence), ``code``, ``record`` (the reply it marks, or ``null``)
 - ``finished``: ``status`` (``complete`` or ``cancelled``), ``leaf_id``, ``record_ids``,
   ``paused``, ``usage``
@@ -23,7 +30,8 @@ A record is ``{"id", "parent_id", "role", "status", "content", "sender"}``; ``us
 
 ``ask --json --quiet`` prints only one object at the end, ``"event": "result"``:
 ``status`` (``complete``, ``cancelled``, ``error``), ``reply`` (the reply's text), ``error``
-(the sentence, or ``null``), ``conversation_id``, ``user_message_id``, ``reply_id``, ``usage``.
+(the sentence, or ``null``), ``conversation_id``, ``user_message_id``, ``reply_id``, ``usage``,
+``trace`` (the reply's ``trace`` lines without ``event``, ``[]`` when it has none).
 Strings are JSON-escaped (``ensure_ascii``), so no line carries a control character.
 """
 
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -53,6 +62,34 @@ def record_json(record: MessageRecord | None) -> dict[str, Any] | None:
 
 def usage_json(usage: Usage | None) -> dict[str, Any] | None:
     return None if usage is None else dataclasses.asdict(usage)
+
+
+StagesOf = Callable[[Mapping[str, Any]], Sequence[Mapping[str, Any]]]
+"""A reply's meta -> the stages of its trace (the profile's ``reply_stages`` trait)."""
+_STAGE_KEYS = ("stage", "ms", "model")
+
+
+def trace_json(record: MessageRecord, stages_of: StagesOf | None) -> list[dict[str, Any]]:
+    """The ``trace`` lines of a reply: one per stage of its trace, in order (none for a record
+    that is not a reply, or a profile that keeps no trace)."""
+    if stages_of is None or record.role != "assistant":
+        return []
+    lines = []
+    for step, stage in enumerate(stages_of(record.meta), 1):
+        ms = stage.get("ms")
+        model = stage.get("model")
+        lines.append(
+            {
+                "event": "trace",
+                "message_id": record.id,
+                "step": step,
+                "stage": str(stage.get("stage") or ""),
+                "model": model if isinstance(model, str) and model else None,
+                "ms": ms if isinstance(ms, int | float) and not isinstance(ms, bool) else None,
+                "facts": {k: v for k, v in stage.items() if k not in _STAGE_KEYS},
+            }
+        )
+    return lines
 
 
 def event_json(event: RunEvent) -> dict[str, Any] | None:
@@ -130,8 +167,11 @@ class JsonEventPrinter:
     """Prints each event as a line (or, ``quiet``, only the result at the end) and keeps what
     ``ask`` needs to end: the error, whether it was cancelled, the usage."""
 
-    def __init__(self, out: TextIO, *, quiet: bool = False) -> None:
-        self.out, self.quiet = out, quiet
+    def __init__(
+        self, out: TextIO, *, quiet: bool = False, stages_of: StagesOf | None = None
+    ) -> None:
+        self.out, self.quiet, self.stages_of = out, quiet, stages_of
+        self.traces: dict[str, list[dict[str, Any]]] = {}
         self.error: str | None = None
         self.cancelled = False
         self.review_waiting = False
@@ -160,8 +200,17 @@ class JsonEventPrinter:
             self.cancelled = event.status == "cancelled"
             self.review_waiting = event.paused
             self.usage = event.usage
+        traced: list[dict[str, Any]] = []
+        # A reply is saved more than once (its usage, its status): its trace is told once.
+        told = isinstance(event, ev.RecordSaved) and event.record.id in self.traces
+        if isinstance(event, ev.RecordSaved) and not told:
+            traced = trace_json(event.record, self.stages_of)
+        if traced and isinstance(event, ev.RecordSaved):
+            self.traces[event.record.id] = traced
         if not self.quiet and (line := event_json(event)) is not None:
             self._write(line)
+            for trace_line in traced:
+                self._write(trace_line)
 
     def finish(self) -> None:
         """The result line of ``--quiet`` (nothing otherwise: ``finished`` said it)."""
@@ -178,6 +227,10 @@ class JsonEventPrinter:
                 "user_message_id": self.user_message_id,
                 "reply_id": self.reply_id,
                 "usage": usage_json(self.usage),
+                "trace": [
+                    {k: v for k, v in line.items() if k != "event"}
+                    for line in self.traces.get(self.reply_id or "", [])
+                ],
             }
         )
 

@@ -126,8 +126,8 @@ class Settings(BaseSettings):
     ``max_results``."""
 
     roles: RolesSection = Field(default_factory=RolesSection)
-    """A model per role (``router``, ``critic``, ``structured``); each defaults to
-    the turn's model."""
+    """A model per role (``router``, ``critic``, ``structured``, ``summary``); each defaults
+    to the turn's model."""
 
     env_file: Path | None = Field(default=None)
     """A dotenv file to read ``WEAVER_*`` and provider key variables from (``--env-file`` or

@@ -104,11 +104,17 @@ class AutoSummary:
         record = event.record  # applied to the state by the controller
         self._surface.tree.update_record(record)
         self._surface.post_message(PathChanged())
-        how = "a summary" if model.can_summarise else "an extract (this model cannot summarise)"
+        how = (
+            "an extract (this model cannot summarise)"
+            if record.meta.get("summary_kind") == "extract"
+            else "a summary"
+        )
+        note = record.meta.get("summary_note")
         self._surface.notify(
             f"This turn would send about {tokens:,} of the model's {window:,} tokens: the "
             f"{record.meta.get('summary_covers', 0)} older messages were replaced, for the "
             f"model, by {how} (▤ in the tree). Palette: 'Auto-summary for this conversation' "
-            "turns this off.",
+            "turns this off." + (f" Note: {note}." if note else ""),
+            severity="warning" if note else "information",
             title="Older turns summarised",
         )

@@ -93,8 +93,11 @@ class ContextSteering:
         record = event.record  # applied to the state by the controller
         self._surface.post_message(PathChanged())
         covered = record.meta.get("summary_covers", 0)
+        note = record.meta.get("summary_note")
         self._surface.notify(
             f"Summarised the {covered} older messages: the model reads the summary in their place."
+            + (f" Note: {note}." if note else ""),
+            severity="warning" if note else "information",
         )
 
     def turn_ended(self) -> None:

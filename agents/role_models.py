@@ -1,0 +1,194 @@
+"""A model per role, for every profile and the runtime.
+
+The settings' ``roles`` section may give a role a model of its own (a small or local one),
+each with the provider section's keys ``name``, ``model``, ``base_url`` and ``api_key``:
+
+- ``router``: reads a question before the work starts (paper-pilot's router);
+- ``critic``: judges a draft (paper-pilot's critic);
+- ``structured``: the other calls that answer in a schema rather than in prose (paper-pilot's
+  plan, replan, ReAct steps and rewrite; atom-developer's request check);
+- ``summary``: every summary the app makes (the summary of a conversation's older turns, by
+  hand or automatic).
+
+The guarantee, for any combination of roles set, unset and failing: a call of a role that is
+not set asks the turn's model; a call of a role that is set asks the role's model until that
+model fails once (it cannot be built, reached, or answer); from then on, in that turn, the
+role's calls ask the turn's model, and the failure is said exactly once per role, in one
+sentence. Every call's model is noted by step, in call order, so a trace names the model each
+call really asked.
+
+What lives here is the generic part (which model a role's call asks, the fallback, the
+sentence, the record of the models asked); a profile keeps only its own wiring (which of its
+steps is which role, and where its sentence is shown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import SecretStr
+
+from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
+
+logger = logging.getLogger(__name__)
+
+ROLES: tuple[str, ...] = ("router", "critic", "structured", "summary")
+"""Every role a model can be set for (the settings' ``roles`` section has one key each)."""
+ROLE_KEYS: tuple[str, ...] = ("name", "model", "base_url", "api_key")
+"""A role's keys: the provider section's."""
+_CONTEXT_KEY = "role_models"
+"""Where a turn keeps its :class:`RoleCalls` (``TurnContext.extra``)."""
+
+T = TypeVar("T")
+
+_HANDLES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ChatModelHandle]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Role models built, per event loop (a network model's client belongs to its loop, and goes
+with it)."""
+
+
+def model_label(model: BaseChatModel) -> str:
+    """The model's name as its provider knows it (its class name, when it has none)."""
+    for name in ("model_name", "model"):
+        value = getattr(model, name, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+def role_config(settings: Mapping[str, Any], role: str) -> dict[str, Any] | None:
+    """The role's provider keys, when the settings give it a model of its own (a ``name``,
+    ``model`` or ``base_url``; a key alone sets nothing)."""
+    given = (settings.get("roles") or {}).get(role)
+    if not isinstance(given, Mapping) or not any(given.get(k) for k in ("name", "model", "base_url")):  # fmt: skip
+        return None
+    return {k: given.get(k) for k in ROLE_KEYS}
+
+
+def role_handle(config: Mapping[str, Any]) -> ChatModelHandle:
+    """The role's model, built once per event loop and configuration (raises what building
+    it raises: a missing key, an unknown preset)."""
+    built = _HANDLES.setdefault(asyncio.get_running_loop(), {})
+    key = json.dumps(dict(config), sort_keys=True, default=str)
+    if key not in built:
+        api_key = config.get("api_key")
+        built[key] = make_chat_model(
+            ProviderConfig(
+                provider=str(config.get("name") or "auto"),
+                model=str(config.get("model") or ""),
+                base_url=str(config["base_url"]) if config.get("base_url") else None,
+                api_key=SecretStr(str(api_key)) if api_key else None,
+            )
+        )
+    return built[key]
+
+
+def fallback_sentence(role: str, exc: BaseException) -> str:
+    """The one sentence that says a role's model failed and the turn's model answers."""
+    reason = " ".join(str(exc).split())[:160] or type(exc).__name__
+    return f"the {role} model failed ({reason}): the turn's model answers instead"
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One call: its step, the model it asked (its label), and when (``perf_counter``)."""
+
+    step: str
+    model: str
+    at: float
+
+
+Say = Callable[[str, str], None]
+"""How a role's fallback is said: ``(role, sentence)``."""
+
+
+@dataclass
+class RoleCalls:
+    """The role models of one turn (or one summary): which model each role's call asks, the
+    roles whose model failed (asked no more), and the models asked, by step, in call order.
+
+    ``settings`` holds the ``roles`` section; ``turn_model`` answers every role not set and
+    every role whose model failed; ``say`` tells the user of a fallback (once per role).
+    """
+
+    settings: Mapping[str, Any]
+    turn_model: BaseChatModel
+    say: Say = field(default=lambda role, sentence: None)
+    failed: set[str] = field(default_factory=set)
+    said: list[str] = field(default_factory=list)
+    """The fallback sentences said, in order (at most one per role)."""
+    asked: list[Asked] = field(default_factory=list)
+    """Every call's step and model, in call order."""
+
+    def model_for(self, role: str | None) -> tuple[BaseChatModel, str | None]:
+        """The model a call of ``role`` asks now, and the role whose model it is (``None``:
+        the turn's model)."""
+        config = role_config(self.settings, role) if role else None
+        if role is None or config is None or role in self.failed:
+            return self.turn_model, None
+        try:
+            return role_handle(config).model, role
+        except Exception as exc:  # noqa: BLE001 (a role model that cannot be built: the turn's model answers)
+            self.fail(role, exc)
+            return self.turn_model, None
+
+    def fail(self, role: str, exc: BaseException) -> None:
+        """Ask ``role``'s model no more, and say so once."""
+        if role in self.failed:
+            return
+        self.failed.add(role)
+        sentence = fallback_sentence(role, exc)
+        logger.warning("role model failed", extra={"role": role, "error": sentence})
+        self.said.append(sentence)
+        self.say(role, sentence)
+
+    def note(self, step: str, model: BaseChatModel) -> None:
+        """Record that ``step`` asked ``model`` (now)."""
+        self.asked.append(Asked(step, model_label(model), time.perf_counter()))
+
+    def models_since(self, started: float) -> list[str]:
+        """The models of the calls made since ``started`` (a ``time.perf_counter()`` reading
+        taken when a stage began), each named once, in call order."""
+        return list(dict.fromkeys(a.model for a in self.asked if a.at >= started))
+
+    async def call(
+        self, role: str | None, step: str, ask: Callable[[BaseChatModel], Awaitable[T]]
+    ) -> T:
+        """``ask(model)`` of the role's model, or of the turn's model when the role is not set
+        or its model fails (then said once); a failure of the turn's model is raised."""
+        model, used_role = self.model_for(role)
+        if used_role is not None:
+            try:
+                answer = await ask(model)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
+                self.fail(used_role, exc)
+            else:
+                self.note(step, model)
+                return answer
+        self.note(step, self.turn_model)
+        return await ask(self.turn_model)
+
+    def models_of(self, step: str) -> list[str]:
+        """The models ``step``'s calls asked, in call order."""
+        return [asked.model for asked in self.asked if asked.step == step]
+
+
+def turn_role_calls(context: Any, say: Say) -> RoleCalls:
+    """The role calls of the turn ``context`` (a ``TurnContext``: its ``settings``, ``model``
+    and ``extra``), made on first use; ``say`` is used only when they are made."""
+    calls = context.extra.get(_CONTEXT_KEY)
+    if not isinstance(calls, RoleCalls):
+        calls = RoleCalls(context.settings, context.model, say)
+        context.extra[_CONTEXT_KEY] = calls
+    return calls
