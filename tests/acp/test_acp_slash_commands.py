@@ -26,10 +26,14 @@ async def test_commands_are_offered_and_answered_without_touching_the_tree(
     assert help_response.stop_reason == "end_turn"
     assert "/model" in agent.client.agent_text()
 
+    assert "kb" in {c.name for c in offered.available_commands}  # paper-pilot's own
     agent.client.forget()
     await agent.ask(session, "/profile ide-helper")
     assert agent.client.of_kind("config_option_update")
     assert "ide-helper" in agent.client.agent_text()
+    [retold] = agent.client.of_kind("available_commands_update")  # without paper-pilot's
+    assert "kb" not in {c.name for c in retold.available_commands}
+    agent.client.forget()
 
     with pytest.raises(RequestError) as refused:
         await agent.ask(session, "/etc/hosts is missing")
@@ -44,7 +48,7 @@ async def test_commands_are_offered_and_answered_without_touching_the_tree(
         users = [r.content for r in store.list_messages(conversation.id) if r.role == "user"]
     assert conversation.profile == "ide-helper"
     assert users == ["/etc is a folder"]
-    assert len(agent.client.of_kind("available_commands_update")) == 0  # told once
+    assert len(agent.client.of_kind("available_commands_update")) == 0  # told once more only
 
 
 async def test_a_loaded_session_is_told_the_commands(

@@ -14,6 +14,7 @@ from tests.acp.agent_process import AcpAgent
 from tests.support.applied_patch import ORIGINAL, PATCHED, seed_applied_patch
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
+WRITERS = [c.name for c in commands_for("acp") if c.writes_files]
 
 
 def _seed(agent: AcpAgent, project: Path) -> str:
@@ -37,13 +38,23 @@ async def test_undo_asks_first_and_writes_only_on_yes(
     assert {"undo", "redo", "export", "search"} <= names
     assert "fork" not in names
 
-    agent.client.forget()
     agent.client.answer = "reject"
-    refused = await agent.ask(conversation_id, "/undo")
-    assert refused.stop_reason == "end_turn"
-    [question] = agent.client.permission_requests
-    assert "src/app.py" in question.title
-    assert source.read_text() == PATCHED  # the user said no: nothing written
+    for name in WRITERS:  # every command that writes files asks first; no: nothing written
+        agent.client.forget()
+        if name == "redo":
+            agent.client.answer = "accept"
+            await agent.ask(conversation_id, "/undo")  # something to redo
+            agent.client.answer = "reject"
+            agent.client.forget()
+        was = source.read_text()
+        refused = await agent.ask(conversation_id, f"/{name}")
+        assert refused.stop_reason == "end_turn"
+        [question] = agent.client.permission_requests
+        assert "src/app.py" in question.title
+        assert source.read_text() == was
+    agent.client.answer = "accept"
+    await agent.ask(conversation_id, "/redo")
+    assert source.read_text() == PATCHED
 
     agent.client.forget()
     agent.client.answer = "accept"

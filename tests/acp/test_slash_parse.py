@@ -25,7 +25,9 @@ from weaver_tui.keymap import palette_commands
 
 NAMES = [c.name for c in COMMANDS]
 FRONT_ENDS: list[FrontEnd] = ["composer", "acp", "ask"]
-SPACES = st.text(alphabet=" \t\n\r\x0b\x0c\u00a0\u2003", min_size=1, max_size=3)
+WHITE_SPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+"""Every character Python counts as white space (tab, newline, NBSP, the ideographic space ...)."""
+SPACES = st.text(alphabet=WHITE_SPACE, min_size=1, max_size=3)
 
 
 @settings(max_examples=200, deadline=None)

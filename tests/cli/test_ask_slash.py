@@ -190,3 +190,21 @@ def test_model_profile_and_a_profiles_own_command(weaver: Weaver) -> None:
     assert "knowledge base" in json.loads(kb.stdout)["result"].casefold()
     other = weaver("--provider", "offline", "--profile", "ide-helper", "ask", "/kb")
     assert other.returncode == 2  # paper-pilot's own: not a command of another profile
+
+
+def test_undo_waits_for_no_one_a_turn_being_written_is_not_raced(
+    subprocess_cli: Weaver, tmp_path: Path
+) -> None:
+    """While another process answers in the conversation (it holds the turn lock), /undo is
+    refused in one sentence and the file stays as it is."""
+    from storage.turn_locks import FileTurnLocks
+
+    conversation_id, source = _seed(tmp_path)
+    with FileTurnLocks(tmp_path / "data").hold(conversation_id):
+        done = subprocess_cli(
+            "--provider", "offline", "ask", "--yes", "--conversation", conversation_id, "/undo"
+        )
+    assert done.returncode == 1
+    [sentence] = done.stderr.strip().splitlines()
+    assert conversation_id in sentence
+    assert source.read_text() == PATCHED

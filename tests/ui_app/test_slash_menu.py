@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agents.slash_commands import matching
+from agents.slash_commands import commands_for, matching
 from tests.support.applied_patch import ORIGINAL, PATCHED
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, settle, wait_until
 from tests.ui_app.test_file_rewind import seed_applied_patch
@@ -21,6 +21,8 @@ from weaver_tui.core.services import Services
 from weaver_tui.keymap import KeyAction
 from weaver_tui.screens.confirm import ConfirmScreen
 from weaver_tui.widgets.slash_menu import SlashMenu
+
+WRITERS = [c.name for c in commands_for("composer") if c.writes_files]
 
 
 def menu(pilot: Pilot[Any]) -> SlashMenu:
@@ -96,6 +98,25 @@ async def test_enter_runs_the_palettes_undo_which_asks_before_the_file_is_writte
     async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await chat_ready(pilot)
         await settle(pilot)
+        composer = chat(pilot.app).composer
+
+        async def run(name: str, answer: str) -> None:
+            composer.load_text(f"/{name}")
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+            await pilot.press(answer)
+            await settle(pilot)
+
+        for name in WRITERS:  # each asks before a file is written; "n" leaves the file
+            if name == "redo":
+                await run("undo", "y")  # something to redo
+            was = (project / "src/app.py").read_text()
+            await run(name, "n")
+            assert (project / "src/app.py").read_text() == was
+            if name == "redo":
+                await run("redo", "y")
+        assert (project / "src/app.py").read_text() == PATCHED
+
         await type_in(pilot, "/und")
         assert offered(pilot) == ["undo"]
         await pilot.press("enter")
@@ -105,7 +126,6 @@ async def test_enter_runs_the_palettes_undo_which_asks_before_the_file_is_writte
         await settle(pilot)
         assert (project / "src/app.py").read_text() == ORIGINAL
 
-        composer = chat(pilot.app).composer
         composer.load_text("/redo")  # typed whole and sent: the same command
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))

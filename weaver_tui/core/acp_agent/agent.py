@@ -279,7 +279,12 @@ class WeaverAcpAgent:
         if config_id == MODEL and isinstance(chosen, str) and chosen != choices.model:
             session.model = self._model_named(chosen)
         elif config_id == PROFILE and isinstance(chosen, str):
+            before = acp_commands(session.profile)
             session.profile = chosen
+            if session.commands_told and acp_commands(chosen) != before:  # a profile's own
+                await self._connection().session_update(
+                    session_id=session.id, update=available_commands(chosen)
+                )
         elif config_id == PROJECT_INSTRUCTIONS and isinstance(chosen, bool):
             await self._keep_project_instructions(session, chosen)
         options = await self._config_options(session)

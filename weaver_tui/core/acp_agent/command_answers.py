@@ -2,17 +2,18 @@
 ``/profile``: ``/export`` (the session's branch as Markdown), ``/search WORDS``, ``/undo`` and
 ``/redo`` of an accepted patch, and the session profile's own commands (``/kb``).
 
-``/undo`` and ``/redo`` write the project's files, so the client is asked first
-(``session/request_permission``, naming the patch and its file); only an allowing answer from
-the user writes anything, and a cancelled or refused request leaves the files as they are. The
-patch is picked as every front end picks it
-(:func:`agents.patch_review.rewind.next_to_rewind`), on the session's own branch.
+A command that writes the project's files (``/undo``, ``/redo``) runs only after the client
+asks the user (``session/request_permission``, naming the patch and its file) and the user
+allows it; a cancelled or refused request leaves the files as they are. The patch is picked as
+every front end picks it (:func:`agents.patch_review.rewind.next_to_rewind`), on the session's
+own branch.
 """
 
 from __future__ import annotations
 
 import inspect
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,17 +43,18 @@ async def command_answer(
     client: Client,
     services: Services,
 ) -> str:
-    """The one text the session's client is sent for ``command``."""
+    """The one text the session's client is sent for ``command``. A command that writes
+    files runs only through :func:`_asked_first` (the client's yes), whichever it is."""
     if command.profile_key is not None:
         return await _profile_key(command, session, store, services)
     if command.name == "search":
         return _search(store, argument)
     if session.conversation_id is None:
         return NO_CONVERSATION
+    if command.writes_files:
+        return await _asked_first(command, session, store, client)
     if command.name == "export":
         return store.export_markdown(session.conversation_id)
-    if command.name in ("undo", "redo"):
-        return await _rewind(command.name, session, store, client)
     return f"/{command.name} does not run over ACP."
 
 
@@ -75,30 +77,26 @@ def _leaf(session: AcpSession, store: ConversationStore) -> str | None:
     return leaf.id if leaf is not None else None
 
 
-async def _rewind(name: str, session: AcpSession, store: ConversationStore, client: Client) -> str:
-    from agents.patch_review.rewind import NOTHING_TO_REWIND, next_to_rewind, rewind
-
-    direction: Any = "revert" if name == "undo" else "redo"
+async def _asked_first(
+    command: SlashCommand, session: AcpSession, store: ConversationStore, client: Client
+) -> str:
+    """Plan what ``command`` would write, ask the client, and write it only on a yes."""
     if session.busy:
-        return f"A reply is being written in this session: send /{name} once it ends."
-    leaf = _leaf(session, store)
-    path = store.path_to_root(leaf) if leaf is not None else []
-    patch = next_to_rewind(store, path, direction)
-    if patch is None:
-        return NOTHING_TO_REWIND[direction]
-    verb = "Undo" if name == "undo" else "Re-apply"
+        return f"A reply is being written in this session: send /{command.name} once it ends."
+    planned = _planned_write(command, session, store)
+    if isinstance(planned, str):
+        return planned  # nothing to write, said
+    title, target, write = planned
     options = [
-        PermissionOption(option_id=ALLOW, name=f"{verb} the patch", kind="allow_once"),
+        PermissionOption(option_id=ALLOW, name=title, kind="allow_once"),
         PermissionOption(option_id=LEAVE, name="Leave the files", kind="reject_once"),
     ]
-    target = (session.cwd / patch.path).resolve()
     question = ToolCallUpdate(
-        tool_call_id=f"slash-{name}-{uuid.uuid4().hex}",
-        title=printable(f"{verb} patch {patch.summary}?"),
+        tool_call_id=f"slash-{command.name}-{uuid.uuid4().hex}",
+        title=printable(f"{title}?"),
         kind="edit",
         status="pending",
-        locations=None,
-        raw_input={"patch_id": patch.patch_id, "path": str(target), "direction": direction},
+        raw_input={"command": command.name, "path": str(target)},
     )
     answer = await client.request_permission(
         session_id=session.id, tool_call=question, options=options
@@ -106,7 +104,30 @@ async def _rewind(name: str, session: AcpSession, store: ConversationStore, clie
     outcome: Any = answer.outcome
     if not isinstance(outcome, AllowedOutcome) or outcome.option_id != ALLOW:
         return "Files left as they are."
-    return rewind(session.cwd, store, patch, direction).message
+    return write()
+
+
+def _planned_write(
+    command: SlashCommand, session: AcpSession, store: ConversationStore
+) -> str | tuple[str, Path, Callable[[], str]]:
+    """What a file-writing command would do: (the question's title, the file, the write), or
+    the sentence saying there is nothing to do."""
+    from agents.patch_review.rewind import NOTHING_TO_REWIND, next_to_rewind, rewind
+
+    if command.name not in ("undo", "redo"):
+        return f"/{command.name} does not run over ACP."
+    direction: Any = "revert" if command.name == "undo" else "redo"
+    leaf = _leaf(session, store)
+    path = store.path_to_root(leaf) if leaf is not None else []
+    patch = next_to_rewind(store, path, direction)
+    if patch is None:
+        return NOTHING_TO_REWIND[direction]
+    verb = "Undo" if direction == "revert" else "Re-apply"
+    return (
+        f"{verb} patch {patch.summary}",
+        (session.cwd / patch.path).resolve(),
+        lambda: rewind(session.cwd, store, patch, direction).message,
+    )
 
 
 async def _profile_key(

@@ -197,8 +197,12 @@ def _rewind(
     services: Services, args: argparse.Namespace, conversation: Conversation, direction: Any
 ) -> int:
     from agents.patch_review.rewind import NOTHING_TO_REWIND, next_to_rewind, rewind
+    from agents.runtime.turn_lock import ConversationBusy, conversation_busy
 
     name = "undo" if direction == "revert" else "redo"
+    if conversation_busy(services.turn_locks, conversation.id):  # a turn may write there too
+        busy = ConversationBusy(conversation.id)
+        raise CliError(f"{busy.user_message} (conversation {conversation.id})")
     root = conversation.meta.get("project_root")
     leaf = services.store.active_leaf(conversation.id)
     if not root or leaf is None:
