@@ -28,6 +28,9 @@ MODE is one of
   2,000-message path in a 10,000-record tree, seeded by the parent), opened with
   ``--conversation``: to the first frame that shows the path's last message, and the peak RSS
   once the warm-up is over too (the agent stack in, the history open);
+- ``open-huge``: the real command as in ``launch``, reopening a conversation whose last message
+  is 200 KB of Markdown-like text (seeded by the parent), to the first frame that shows that
+  message's end;
 - ``raw``: the same reply read over plain HTTP (httpx, no SDK), each event's JSON decoded and
   its text kept: the stream baseline (given several TOKENS, one read after another);
 - ``astream``: the same reply through ``ChatOpenAI.astream`` alone: the memory baseline.
@@ -203,6 +206,30 @@ def open_big() -> None:
         return {"shown": at}
 
     _command_then(shown, ["--conversation", "big"], waiting=_last_message_shown)
+
+
+def open_huge() -> None:
+    """The command reopening the conversation whose last message is huge, to the first frame
+    that shows that message's end."""
+
+    async def shown(app: Any, ready: float) -> dict[str, Any]:
+        await _until(lambda: app.shown_at is not None)
+        return {"shown": app.shown_at}
+
+    _command_then(shown, ["--conversation", "huge"], waiting=_huge_end_shown)
+
+
+def _huge_end_shown(app: Any) -> bool:
+    from bench_ui_open_huge_message import HUGE_END  # type: ignore[import-not-found]
+
+    try:
+        from weaver_tui.screens.chat.screen import ChatScreen
+    except ImportError:
+        return False
+    screen = app.screen_stack[0] if app.screen_stack else None
+    if not isinstance(screen, ChatScreen):
+        return False
+    return any(HUGE_END in line for line in screen.messages.visible_text())
 
 
 def _last_message_shown(app: Any) -> bool:
@@ -403,8 +430,15 @@ if __name__ == "__main__":
 
         seed_big(Path(os.environ["WEAVER_DATA_DIR"]), 2000, 10_000)
         emit(seeded=time.monotonic())
+    elif mode == "seed-huge":  # the huge message, written by this checkout's store
+        from bench_ui_open_huge_message import seed_huge
+
+        seed_huge(Path(os.environ["WEAVER_DATA_DIR"]))
+        emit(seeded=time.monotonic())
     elif mode == "open":
         open_big()
+    elif mode == "open-huge":
+        open_huge()
     elif mode == "raw":
         raw(counts)
     elif mode == "astream":

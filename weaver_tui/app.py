@@ -287,7 +287,9 @@ class WeaverApp(App[None]):
             chat.take_draft(skeleton.draft, send=skeleton.send_requested)  # type: ignore[attr-defined]
         finally:
             self.paint_first = False
-            self._resume_gc()
+            # after the frame that shows the conversation: the first collection walks the
+            # whole heap imported so far, tens of milliseconds that frame would wait for
+            self.call_after_refresh(self._resume_gc)
             self.call_later(self._release_held_input)
 
     async def on_event(self, event: events.Event) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from agents.profile import ProfileTraits
 from agents.profile_registry import UnknownProfileError, get_traits
-from agents.shared_space.events import SHARED
+from agents.shared_space import SHARED
 from agents.shared_space.space import names_in_words
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore

@@ -6,15 +6,15 @@ into exactly one action.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-REPLY_PRIVATELY: Final = "reply_privately"
-POST_TO_SHARED: Final = "post_to_shared"
-PROPOSE_STATEMENT: Final = "propose_statement"
-REVISE_STATEMENT: Final = "revise_statement"
-SET_AGENDA: Final = "set_agenda"
+from agents.shared_space.action_names import POST_TO_SHARED as POST_TO_SHARED
+from agents.shared_space.action_names import PROPOSE_STATEMENT as PROPOSE_STATEMENT
+from agents.shared_space.action_names import REPLY_PRIVATELY as REPLY_PRIVATELY
+from agents.shared_space.action_names import REVISE_STATEMENT as REVISE_STATEMENT
+from agents.shared_space.action_names import SET_AGENDA as SET_AGENDA
 
 
 class ReplyPrivately(BaseModel):

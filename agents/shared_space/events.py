@@ -11,13 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from agents.shared_space import SHARED as SHARED
 from agents.speaker import message_name
 
 if TYPE_CHECKING:  # the runtime's message type; imported where a message is made
     from langchain_core.messages import HumanMessage
-
-SHARED = "shared"
-"""The visibility of what everyone in the space sees."""
 
 
 class UserMessageEvent(BaseModel):

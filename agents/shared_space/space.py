@@ -22,14 +22,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from agents.errors import ConfigError
-from agents.shared_space import DEFAULT_PARTICIPANTS
-from agents.shared_space.actions import (
+from agents.shared_space import DEFAULT_PARTICIPANTS, SHARED
+from agents.shared_space.action_names import (
     POST_TO_SHARED,
     PROPOSE_STATEMENT,
     REPLY_PRIVATELY,
     REVISE_STATEMENT,
 )
-from agents.shared_space.events import SHARED
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 

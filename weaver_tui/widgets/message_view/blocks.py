@@ -10,6 +10,7 @@ render.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,11 +61,14 @@ class Block:
     height: int = 1
 
 
-def split_blocks(text: str) -> tuple[list[Block], int]:
+def split_blocks(text: str, *, last_to_end: bool = True) -> tuple[list[Block], int]:
     """Split ``text`` into top-level blocks; also return where the last one starts.
 
     The offset (in characters) lets a stream keep the finished blocks and parse only the
     tail next time. Text that yields no block (blank lines) gives ``([], len(text))``.
+    ``last_to_end``: the last block runs to the end of ``text`` (a stream's tail, a message's
+    end), else it ends where markdown-it ends it (a section of a longer text, see
+    :func:`split_sections`).
     """
     tokens = _markdown_parser().parse(text)
     heads = [token for token in tokens if token.map is not None and token.level == 0]
@@ -78,13 +82,68 @@ def split_blocks(text: str) -> tuple[list[Block], int]:
     for index, token in enumerate(heads):
         assert token.map is not None
         start, end = token.map
-        if index == len(heads) - 1:
+        if index == len(heads) - 1 and last_to_end:
             end = len(lines)
         source = "\n".join(lines[start:end]).strip("\n")
         fence = token.markup if token.type == "fence" else ""
         blocks.append(Block(source=source, kind=token.type, fence=fence))
     last_start = heads[-1].map[0] if heads[-1].map else 0
     return blocks, min(offsets[last_start], len(text))
+
+
+SECTION = "section"
+"""The kind of a placeholder block: a stretch of a long message not parsed yet, which the view
+replaces by its blocks when it comes near the viewport (see :func:`split_sections`)."""
+
+SECTION_CHARS = 8_192
+"""A section's least length: long enough that a message has few placeholders, short enough
+that parsing the one on screen costs a few milliseconds."""
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_NO_SECTIONS = re.compile(r"^ {0,3}(?:<|\[[^\]]*\]:)", re.MULTILINE)
+"""An HTML block (it may hold blank lines) or a link reference definition (a link anywhere
+may use it): a text holding either is parsed whole."""
+
+
+def split_sections(text: str, least: int = SECTION_CHARS) -> list[str]:
+    """``text`` cut into sections of at least ``least`` characters whose blocks, parsed one
+    section at a time, are exactly the blocks of the whole text (every section but the last
+    parsed with ``last_to_end=False``); ``[text]`` when no such cut is known.
+
+    A cut goes before a line that starts a new top-level block whatever came before: the line
+    follows a blank line, starts at its first column, and is neither a list item (which a list
+    above would continue) nor inside a fenced code block. A text with an HTML block or a link
+    reference definition is never cut.
+    """
+    if len(text) < 2 * least or _NO_SECTIONS.search(text):
+        return [text]
+    sections: list[str] = []
+    start = 0  # character offset of the current section
+    offset = 0
+    fence = ""
+    blank_before = False
+    for line in text.split("\n"):
+        if fence:
+            stripped = line.strip()
+            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
+                fence = ""
+        else:
+            if (
+                blank_before
+                and line[:1] not in ("", " ", "\t")
+                and not _LIST_ITEM.match(line)
+                and offset - start >= least
+                and len(text) - offset >= least
+            ):
+                sections.append(text[start:offset])
+                start = offset
+            if opening := _FENCE.match(line):
+                fence = opening.group(1)
+        blank_before = not line.strip()
+        offset += len(line) + 1
+    sections.append(text[start:])
+    return sections
 
 
 def close_open_fence(block: Block) -> str:

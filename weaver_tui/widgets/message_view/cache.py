@@ -19,10 +19,12 @@ from textual.strip import Strip
 from weaver_tui.core.message_item import MessageItem
 from weaver_tui.widgets.message_view.blocks import (
     FENCE_KINDS,
+    SECTION,
     Block,
     close_open_fence,
     estimate_height,
     split_blocks,
+    split_sections,
 )
 
 DEFAULT_WIDTH = 80
@@ -129,11 +131,35 @@ class Entry:
         self.relayout()
 
     def split(self, width: int) -> None:
-        """Split the whole text into blocks; a streaming entry keeps its last one as the tail."""
+        """Split the whole text into blocks; a streaming entry keeps its last one as the tail.
+
+        A long finished message is split at its end only: the sections before it stay
+        placeholder blocks (kind ``SECTION``, estimated height) until :meth:`expand_section`
+        parses them as they come near the viewport, so reopening a 200 KB reply parses the
+        few KB it shows first. The blocks are the same either way (:func:`split_sections`).
+        """
         self.blocks = []
         self.tail_offset = 0
         self.has_tail = False
+        sections = [self.text] if self.streaming else split_sections(self.text)
+        if len(sections) > 1:
+            for section in sections[:-1]:
+                self.blocks.append(
+                    Block(section, SECTION, height=estimate_height(section.strip("\n"), width))
+                )
+            self.tail_offset = len(self.text) - len(sections[-1])
         self._split_tail(width)
+
+    def expand_section(self, index: int, width: int) -> None:
+        """Replace the placeholder block at ``index`` by the blocks of its section."""
+        assert self.blocks is not None
+        section = self.blocks[index]
+        assert section.kind == SECTION
+        parsed, _ = split_blocks(section.source, last_to_end=False)
+        for block in parsed:
+            block.height = estimate_height(block.source, width)
+        self.blocks[index : index + 1] = parsed
+        self.relayout()
 
     def absorb_pending(self, width: int) -> bool:
         """Move streamed fragments into the text and re-split only the unfinished tail."""

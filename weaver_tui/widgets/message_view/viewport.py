@@ -35,7 +35,7 @@ import weaver_tui.widgets.message_view.budget as budget
 import weaver_tui.widgets.message_view.warm_up as warm_up
 from weaver_tui.core.message_item import MessageItem
 from weaver_tui.once_timer import call_once_after
-from weaver_tui.widgets.message_view.blocks import make_console, render_block
+from weaver_tui.widgets.message_view.blocks import SECTION, make_console, render_block
 from weaver_tui.widgets.message_view.budget import RenderBudget
 from weaver_tui.widgets.message_view.cache import DEFAULT_WIDTH, Entry, Layout
 from weaver_tui.widgets.message_view.eviction import (
@@ -343,30 +343,21 @@ class TranscriptViewport(ScrollView):
         changed_from: int | None = None
         shift = 0
         relayout: dict[int, Entry] = {}  # once per entry after the pass: O(blocks), not O(blocks²)
+        expanded: set[int] = set()  # entries whose block indexes moved: the next pass goes on
         for index, entry, block_index, part_top in list(self._layout.window(max(0, start), end)):
+            if index in expanded:
+                continue
             before = entry.height
-            if block_index == -2:
-                if entry.notice is not None or not entry.has_notice:
+            if block_index in (-2, -3):
+                if not _render_notice_or_thinking(entry, block_index, palette, console, width):
                     continue
-                entry.notice = render_notice(entry.item, palette, console, width)
-                entry.relayout()
-                delta = entry.height - before
-            elif block_index == -3:
-                if entry.thinking is not None or not entry.has_thinking:
-                    continue
-                entry.thinking = render_thinking(
-                    entry.item.id,
-                    entry.reasoning,
-                    palette,
-                    console,
-                    width,
-                    unfolded=entry.thinking_open,
-                )
-                entry.relayout()
                 delta = entry.height - before
             elif block_index == -1:
                 entry.split(width)
                 delta = entry.height - before
+            elif entry.blocks is not None and entry.blocks[block_index].kind == SECTION:
+                before, delta = _expand_section(entry, block_index, width)
+                expanded.add(index)
             else:
                 assert entry.blocks is not None
                 block = entry.blocks[block_index]
@@ -550,3 +541,36 @@ class TranscriptViewport(ScrollView):
     def selection_updated(self, selection: Selection | None) -> None:
         self._drawn.clear()
         self.refresh()
+
+
+def _expand_section(entry: Entry, index: int, width: int) -> tuple[int, int]:
+    """Parse the placeholder section at ``index`` into its blocks; return the placeholder's
+    height and how much the entry's height changed (the entry's later block indexes moved)."""
+    assert entry.blocks is not None
+    entry_height, before = entry.height, entry.blocks[index].height
+    entry.expand_section(index, width)
+    return before, entry.height - entry_height
+
+
+def _render_notice_or_thinking(
+    entry: Entry, part: int, palette: Palette, console: Console, width: int
+) -> bool:
+    """Render the entry's error notice (``part`` -2) or thinking lines (-3) if they are due;
+    True if it rendered them."""
+    if part == -2:
+        if entry.notice is not None or not entry.has_notice:
+            return False
+        entry.notice = render_notice(entry.item, palette, console, width)
+    else:
+        if entry.thinking is not None or not entry.has_thinking:
+            return False
+        entry.thinking = render_thinking(
+            entry.item.id,
+            entry.reasoning,
+            palette,
+            console,
+            width,
+            unfolded=entry.thinking_open,
+        )
+    entry.relayout()
+    return True

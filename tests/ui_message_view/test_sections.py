@@ -1,0 +1,130 @@
+"""A long message is parsed a section at a time (the one on screen first): whatever the
+Markdown, the blocks of its sections, parsed one by one, are exactly the blocks of the whole
+text, so the view shows the same message however it was cut. Generated documents mix every
+block kind, including those a cut could break (loose lists, fences holding blank lines, HTML
+blocks, link reference definitions, blank lines of spaces, an unclosed fence)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from weaver_tui.widgets.message_view import MessageItem, MessageView, cache
+from weaver_tui.widgets.message_view.blocks import SECTION, split_blocks, split_sections
+
+from .conftest import SIZE, HostApp, landed
+
+SNIPPETS = (
+    "A paragraph with *marks* and `code`.",
+    "Two lines\nof one paragraph.",
+    "# Heading",
+    "Setext title\n===",
+    "- item\n- item",
+    "- loose item",
+    "1. first",
+    "2) second",
+    "  continued item text",
+    "    indented code",
+    "```\ncode\n\nmore code\n```",
+    "~~~~\ntilde\n\n```\nstill code\n~~~~",
+    "```python\nunclosed fence\n\ncode",
+    "> quoted\n> more",
+    "> quoted",
+    "| a | b |\n|---|---|\n| 1 | 2 |",
+    "---",
+    "***",
+    "<div>\n\nhtml\n</div>",
+    "<!-- a comment\n\nstill it -->",
+    "[ref]: https://example.com",
+    "A [link][ref] to it.",
+    "-not a list item",
+    "+ plus item",
+    "  ",
+    "\t",
+)
+
+
+def _blocks(blocks: list[object]) -> list[tuple[str, str, str]]:
+    return [(b.source, b.kind, b.fence) for b in blocks]  # type: ignore[attr-defined]
+
+
+def _sectioned(text: str, least: int) -> list[tuple[str, str, str]]:
+    sections = split_sections(text, least)
+    assert "".join(sections) == text
+    last = len(sections) - 1
+    return [
+        block
+        for index, section in enumerate(sections)
+        for block in _blocks(list(split_blocks(section, last_to_end=index == last)[0]))
+    ]
+
+
+documents = st.lists(
+    st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(("\n", "\n\n", "\n  \n", "\n\n\n"))),
+    min_size=1,
+    max_size=40,
+).map(lambda parts: "".join(snippet + gap for snippet, gap in parts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.integers(min_value=1, max_value=60))
+def test_sections_parse_to_the_blocks_of_the_whole_text(text: str, least: int) -> None:
+    assert _sectioned(text, least) == _blocks(list(split_blocks(text)[0]))
+
+
+def test_a_long_plain_message_is_cut_into_sections() -> None:
+    text = "\n\n".join(f"Paragraph {n} " + "word " * 40 for n in range(400))
+    sections = split_sections(text)
+    assert len(sections) > 2
+    assert _sectioned(text, 8_192) == _blocks(list(split_blocks(text)[0]))
+
+
+def test_a_message_with_a_reference_definition_is_never_cut() -> None:
+    text = "\n\n".join(f"Paragraph {n} " + "word " * 40 for n in range(400)) + "\n\n[r]: /x"
+    assert split_sections(text) == [text]
+
+
+def _long_reply(paragraphs: int) -> str:
+    parts = []
+    for n in range(paragraphs):
+        parts.append(f"## Part {n}" if n % 7 == 0 else f"Paragraph {n}: " + "word " * 30)
+        if n % 11 == 0:
+            parts.append(f"```python\nprint({n})\n\nprint({n} + 1)\n```")
+        if n % 13 == 0:
+            parts.append(f"- item {n}\n\n- item {n} again")
+    return "\n\n".join([*parts, "The very end."])
+
+
+async def _pages(monkeypatch: pytest.MonkeyPatch, *, sections: bool) -> tuple[list[str], int]:
+    """What the view shows of a long reply: at once (its end), then from the top page by page;
+    and how many placeholder sections were left at once."""
+    if not sections:
+        monkeypatch.setattr(cache, "split_sections", lambda text: [text])
+    reply = MessageItem(id="long", role="assistant", content=_long_reply(300))
+    app = HostApp([MessageItem(id="q", role="user", content="Tell me all."), reply])
+    seen: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.query_one(MessageView)
+        seen += view.visible_text()
+        entry = view._layout.entries[-1]
+        left = sum(block.kind == SECTION for block in entry.blocks or [])
+        await pilot.press("home")
+        await landed(view, pilot)
+        for _ in range(8):
+            seen += view.visible_text()
+            await pilot.press("pagedown")
+            await landed(view, pilot)
+    monkeypatch.undo()
+    return seen, left
+
+
+async def test_a_long_reply_shows_its_end_at_once_and_pages_as_if_parsed_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sectioned, left = await _pages(monkeypatch, sections=True)
+    whole, _ = await _pages(monkeypatch, sections=False)
+    assert any("The very end." in line for line in sectioned[: SIZE[1]])
+    assert left >= 3  # only the end was parsed to show it
+    assert sectioned == whole
