@@ -69,6 +69,7 @@ from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.held_messages import HeldMessages
 from weaver_tui.screens.chat.host_queue import HostQueue
 from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.mcp_switches import McpSwitches
@@ -99,6 +100,7 @@ from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.queued_strip import QueuedStrip
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
 if TYPE_CHECKING:
@@ -198,6 +200,9 @@ class ChatScreen(Screen[None]):
         )
         self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
         self.space_host = SpaceHost(self, state, services, turns=self.turns)
+        self.held = HeldMessages(
+            self, strip=lambda: self.query_one(QueuedStrip), send=lambda t: self.sender.send(t)
+        )
         self.sender = Sender(
             self,
             state,
@@ -208,6 +213,7 @@ class ChatScreen(Screen[None]):
             presenter=self.presenter,
             turns=self.turns,
             queue=self.host_queue,
+            held=self.held,
         )
         self.saver = ArtifactSaver(
             self,
@@ -245,6 +251,7 @@ class ChatScreen(Screen[None]):
                 yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield self.panels
+                yield QueuedStrip(id="queued")
                 composer = Composer(id="composer")
                 composer.history_source = self._prompt_history
                 composer.complete_source = self._complete_mention
@@ -779,6 +786,13 @@ class ChatScreen(Screen[None]):
             self.features.review_patch()
         elif outcome.status != "error":
             self.approvals.ask(quiet=True)
+        self.held.turn_ended(outcome)
+
+    def on_queued_strip_edit(self, event: QueuedStrip.Edit) -> None:
+        self.held.edit(event.key)
+
+    def on_queued_strip_drop(self, event: QueuedStrip.Drop) -> None:
+        self.held.drop(event.key)
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
         self.turns.drain(event.message_id)
