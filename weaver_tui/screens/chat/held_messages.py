@@ -50,12 +50,10 @@ class HeldMessages:
         self._show()
         return True
 
-    def hold_first(self, text: str, sentence: str) -> None:
-        """Keep ``text`` as the next message to send (a steer the turn never read) and say
-        ``sentence``."""
+    def hold_first(self, text: str) -> None:
+        """Keep ``text`` as the next message to send (a steer the turn never read)."""
         self.queue.hold(text, first=True)
         self._show()
-        self._surface.notify(sentence)
 
     def resume(self) -> None:
         """The user sends a message of their own: the held ones follow it again."""

@@ -95,6 +95,7 @@ from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
+from weaver_tui.screens.chat.turn_steer import TurnSteer
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
@@ -215,6 +216,7 @@ class ChatScreen(Screen[None]):
             queue=self.host_queue,
             held=self.held,
         )
+        self.turn_steer = TurnSteer(self, controller, self.held)
         self.saver = ArtifactSaver(
             self,
             state,
@@ -489,6 +491,9 @@ class ChatScreen(Screen[None]):
         if self.turns.cancel():
             return
         self.action_leave_mode()
+
+    def action_steer_turn(self) -> None:
+        self.turn_steer.steer()
 
     def action_leave_mode(self) -> None:
         """Leave edit or fork mode: the composer and the path as they were before."""
@@ -786,6 +791,7 @@ class ChatScreen(Screen[None]):
             self.features.review_patch()
         elif outcome.status != "error":
             self.approvals.ask(quiet=True)
+        self.turn_steer.turn_ended()
         self.held.turn_ended(outcome)
 
     def on_queued_strip_edit(self, event: QueuedStrip.Edit) -> None:
