@@ -170,6 +170,15 @@ KEYMAP: tuple[KeyAction, ...] = (
         show=True,
     ),
     KeyAction(
+        "Steer the running turn",
+        "Send your message into the reply being written: the model reads it after the current "
+        "tool round (Ctrl+Enter where the terminal reports it); with no reply, it is sent",
+        "ctrl+enter,ctrl+f",
+        "chat",
+        "steer_turn",
+        priority=True,
+    ),
+    KeyAction(
         "Leave edit or fork mode",
         "With no reply being written: drop the edit or fork and show the branch as it was",
         "escape",

@@ -36,6 +36,7 @@ from agents.graph.emulated_tools import (
 )
 from agents.graph.folded_call import call_model_folded
 from agents.graph.status import emit_status
+from agents.graph.steering import is_steer, take_steers
 from agents.profile import TurnContext
 from agents.reply_outcome import MarkedReply, ReplyOutcome, reply_outcome
 
@@ -51,10 +52,11 @@ FINAL_ANSWER_INSTRUCTION = (
 
 
 def tool_rounds_this_turn(messages: Sequence[AnyMessage]) -> int:
-    """How many tool-calling AI messages follow the last human message (this turn's rounds)."""
+    """How many tool-calling AI messages follow the last human message (this turn's rounds;
+    a steer read during the turn does not start a new one)."""
     rounds = 0
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if isinstance(message, HumanMessage) and not is_steer(message):
             break
         if isinstance(message, AIMessage) and (message.tool_calls or message.invalid_tool_calls):
             rounds += 1
@@ -66,7 +68,7 @@ def tools_ran_this_turn(messages: Sequence[AnyMessage]) -> bool:
     an error: such a turn is complete even when the model has nothing to add after it (a
     mediator that delivered a message, say), so its empty last reply is not marked."""
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if isinstance(message, HumanMessage) and not is_steer(message):
             break
         if isinstance(message, ToolMessage) and message.status != "error":
             return True
@@ -110,6 +112,8 @@ def make_agent_node(
     (refused, filtered, truncated; empty, unless a tool of this turn ran) raises
     :class:`~agents.reply_outcome.MarkedReply` before any of its tool calls can run.
     What it sends is cut to the model's context window (:mod:`agents.context_budget`).
+    After a tool round, the steers the user sent into the turn join the call as user messages
+    (:mod:`agents.graph.steering`) and stay in the turn's messages.
     """
     tool_list = list(tools)
 
@@ -118,6 +122,8 @@ def make_agent_node(
     ) -> dict[str, list[AnyMessage]]:
         context = runtime.context
         messages: list[AnyMessage] = list(state["messages"])
+        steers = take_steers(context.extra, messages)
+        messages.extend(steers)
         rounds = tool_rounds_this_turn(messages)
         # A graph with tools runs them in the shared tool node, which runs the extras too.
         offered = [*tool_list, *context.extra_tools] if tool_list else []
@@ -166,6 +172,6 @@ def make_agent_node(
             response = response.model_copy(update={"tool_calls": [], "invalid_tool_calls": []})
             if not outcome.text and not ran:
                 raise MarkedReply(ReplyOutcome("empty"))
-        return {"messages": [cast(AnyMessage, response)]}
+        return {"messages": [*steers, cast(AnyMessage, response)]}
 
     return agent

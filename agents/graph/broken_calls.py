@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 
 from agents.errors import ProviderBadResponseError
+from agents.graph.steering import is_steer
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def check_broken_rounds(messages: Sequence[AnyMessage], response: Any) -> None:
         return
     rounds = 1
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if isinstance(message, HumanMessage) and not is_steer(message):
             break
         if isinstance(message, AIMessage):
             if not has_broken_calls(message) or message.tool_calls:

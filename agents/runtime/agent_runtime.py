@@ -42,6 +42,7 @@ from langgraph.types import Command
 from agents.context import PINNED_KEY, pinned_ids
 from agents.context_budget import CONTEXT_WINDOW_KEY
 from agents.errors import ConfigError, WeaverError
+from agents.graph.steering import STEER_INBOX_KEY, Steer, SteerInbox
 from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
@@ -133,8 +134,24 @@ class AgentRuntime:
         self.max_tool_rounds = max_tool_rounds
         self.flush_interval = flush_interval
         self._graphs: dict[str, Any] = {}
+        self._steer_inboxes: dict[str, SteerInbox] = {}
+        """The inbox of the turn running in each conversation (see :meth:`steer`)."""
         self.mcp = McpToolbox(mcp_servers)
         """The user's own MCP servers, started when a turn first needs them."""
+
+    def steer(self, conversation_id: str, text: str) -> Steer | None:
+        """Send ``text`` into the turn this runtime is running in ``conversation_id``: it joins
+        the turn's next model call after the tool round under way (recorded in the tree where
+        it was read) or, when the turn makes no further call, is handed back at its end
+        (``Steer.state`` says which). ``None`` when no turn of this runtime runs there: the
+        caller keeps the words (send them as the next message)."""
+        inbox = self._steer_inboxes.get(conversation_id)
+        steer = None if inbox is None else inbox.put(text)
+        logger.info(
+            "steer",
+            extra={"conversation_id": conversation_id, "accepted": steer is not None},
+        )
+        return steer
 
     async def aclose(self) -> None:
         """End the sessions to the user's MCP servers (their processes with them)."""
@@ -530,8 +547,36 @@ class AgentRuntime:
         trace_id: str,
         model: ChatModelHandle,
     ) -> AsyncGenerator[RunEvent, None]:
-        """Stream the graph, map its items to events, finish the records."""
+        """Run the turn with its steer inbox open (:meth:`steer`), closed when it ends."""
         started = time.perf_counter()
+        inbox = SteerInbox()
+        context = replace(context, extra={**context.extra, STEER_INBOX_KEY: inbox})
+        self._steer_inboxes[context.conversation_id] = inbox
+        turn = self._drive_graph(
+            profile, graph_input, thread_id, context, recorder, cancel, trace_id, model, started
+        )
+        try:
+            async for event in turn:
+                yield event
+        finally:
+            await turn.aclose()  # a consumer that stops listening still finishes the records
+            inbox.close()  # what no model call read is handed back (``Steer.state``)
+            if self._steer_inboxes.get(context.conversation_id) is inbox:
+                del self._steer_inboxes[context.conversation_id]
+
+    async def _drive_graph(
+        self,
+        profile: Profile,
+        graph_input: Any,
+        thread_id: str,
+        context: TurnContext,
+        recorder: TurnRecorder,
+        cancel: asyncio.Event | None,
+        trace_id: str,
+        model: ChatModelHandle,
+        started: float,
+    ) -> AsyncGenerator[RunEvent, None]:
+        """Stream the graph, map its items to events, finish the records."""
         tally = UsageTally()  # every model call's tokens, internal stages included
         config = {
             "configurable": {"thread_id": thread_id},

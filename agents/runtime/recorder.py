@@ -17,11 +17,15 @@ from dataclasses import replace
 from typing import Any
 
 from agents.runtime.events import Usage
+from agents.runtime.user_message import NewMessage, store_user_message
 from storage.models import MessageRecord, MessageStatus
 from storage.secrets import scrub_text
 from storage.store import ConversationStore, StorageError
 
 logger = logging.getLogger(__name__)
+
+STEER_META_KEY = "steered"
+"""Marks a user message sent into a running turn (read at its next model call)."""
 
 
 class TurnRecorder:
@@ -172,6 +176,24 @@ class TurnRecorder:
             logger.warning("reply not marked", extra={"error": str(again)})
             written = self.store.get_message(self.reply_id)
             return replace(written, meta={**written.meta, **small, "status": status.value})
+
+    # -- steers ---------------------------------------------------------------------------
+
+    def add_steer(self, text: str) -> MessageRecord:
+        """Store a message the user sent into the turn, where a model call read it: below the
+        last record (a tool round's last result); the next reply opens below it."""
+        if self.reply_id is not None:
+            self.close_reply(MessageStatus.COMPLETE)
+        message = NewMessage(
+            profile=str(self.reply_meta.get("profile") or ""),
+            text=text,
+            conversation_id=self.conversation_id,
+            parent_id=self.last_id,
+            meta={STEER_META_KEY: True},
+        )
+        record = store_user_message(self.store, message).record
+        self._track(record)
+        return record
 
     # -- tool results ---------------------------------------------------------------------
 

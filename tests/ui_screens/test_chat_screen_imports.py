@@ -23,7 +23,7 @@ FIRST_FRAME_MODULES = (
     "weaver_tui.screens.chat_skeleton",
     "weaver_tui.screens.chat.screen",
     "weaver_tui.chat_preview",
-    "weaver_tui.chat_state",
+    "weaver_tui.core.chat_state",
     "weaver_tui.widgets.message_view.rich_markdown",
     "agents.runtime.user_message",
     "agents.shared_space.space",

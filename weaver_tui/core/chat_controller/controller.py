@@ -33,6 +33,7 @@ from weaver_tui.core.chat_controller.applying import EventApplier
 from weaver_tui.core.chat_controller.state_port import ChatStatePort
 
 if TYPE_CHECKING:
+    from agents.graph.steering import Steer
     from agents.patch_review.rewind import Direction, PatchOnBranch, RewindOutcome
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
@@ -140,6 +141,14 @@ class ChatController:
                 yield event
         finally:
             await events.aclose()
+
+    def steer(self, text: str) -> Steer | None:
+        """Send ``text`` into the turn running in this chat's conversation
+        (:meth:`AgentRuntime.steer`); ``None`` when none runs that can take it."""
+        conversation = self.state.conversation
+        if self._runtime is None or conversation is None:
+            return None
+        return self._runtime.steer(conversation.id, text)
 
     def fork(self, message_id: str, text: str, **options: Any) -> AsyncGenerator[RunEvent, None]:
         """Send ``text`` as a new branch at ``message_id``: below it, or beside it when it is

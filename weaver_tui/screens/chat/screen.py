@@ -71,6 +71,7 @@ from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.held_messages import HeldMessages
 from weaver_tui.screens.chat.host_queue import HostQueue
 from weaver_tui.screens.chat.local_models import LocalModels
 from weaver_tui.screens.chat.mcp_switches import McpSwitches
@@ -97,11 +98,13 @@ from weaver_tui.screens.chat.space_host import SpaceHost
 from weaver_tui.screens.chat.styled_at_mount import keep_mount_styles
 from weaver_tui.screens.chat.tool_approvals import ToolApprovals
 from weaver_tui.screens.chat.turn_runner import TurnRunner
+from weaver_tui.screens.chat.turn_steer import TurnSteer
 from weaver_tui.widgets.chat_header import ChatHeader
 from weaver_tui.widgets.composer import Composer
 from weaver_tui.widgets.conversation_tree import ConversationTree
 from weaver_tui.widgets.footer import WeaverFooter
 from weaver_tui.widgets.message_view import MessageView
+from weaver_tui.widgets.queued_strip import QueuedStrip
 from weaver_tui.widgets.slash_menu import SlashMenu
 from weaver_tui.widgets.tool_pane import ToolStatusPane
 
@@ -203,6 +206,9 @@ class ChatScreen(Screen[None]):
         )
         self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
         self.space_host = SpaceHost(self, state, services, turns=self.turns)
+        self.held = HeldMessages(
+            self, strip=lambda: self.query_one(QueuedStrip), send=lambda t: self.sender.send(t)
+        )
         self.sender = Sender(
             self,
             state,
@@ -213,7 +219,9 @@ class ChatScreen(Screen[None]):
             presenter=self.presenter,
             turns=self.turns,
             queue=self.host_queue,
+            held=self.held,
         )
+        self.turn_steer = TurnSteer(self, controller, self.held)
         self.slash = SlashDispatch(
             self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
             run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
@@ -255,6 +263,7 @@ class ChatScreen(Screen[None]):
                 yield Static(empty_hint(self.state.traits.welcome), id="empty-hint", markup=False)
                 yield MessageView(id="messages")
                 yield self.panels
+                yield QueuedStrip(id="queued")
                 yield SlashMenu(id="slash-menu")
                 composer = Composer(id="composer")
                 composer.key_filter = self.slash.key
@@ -494,6 +503,9 @@ class ChatScreen(Screen[None]):
         if self.turns.cancel():
             return
         self.action_leave_mode()
+
+    def action_steer_turn(self) -> None:
+        self.turn_steer.steer()
 
     def action_leave_mode(self) -> None:
         """Leave edit or fork mode: the composer and the path as they were before."""
@@ -793,6 +805,14 @@ class ChatScreen(Screen[None]):
             self.features.review_patch()
         elif outcome.status != "error":
             self.approvals.ask(quiet=True)
+        self.turn_steer.turn_ended()
+        self.held.turn_ended(outcome)
+
+    def on_queued_strip_edit(self, event: QueuedStrip.Edit) -> None:
+        self.held.edit(event.key)
+
+    def on_queued_strip_drop(self, event: QueuedStrip.Drop) -> None:
+        self.held.drop(event.key)
 
     def on_tokens_arrived(self, event: TokensArrived) -> None:
         self.turns.drain(event.message_id)

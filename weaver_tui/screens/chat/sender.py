@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from weaver_tui.screens.chat.branching import Branching
     from weaver_tui.screens.chat.compose_mode import ComposeMode
     from weaver_tui.screens.chat.conversation_settings import ConversationSettings
+    from weaver_tui.screens.chat.held_messages import HeldMessages
     from weaver_tui.screens.chat.host_queue import HostQueue
     from weaver_tui.screens.chat.path_presenter import PathPresenter
     from weaver_tui.screens.chat.profile_panel import ProfilePanel
@@ -49,8 +50,10 @@ class Sender:
         presenter: PathPresenter,
         turns: TurnRunner,
         queue: HostQueue,
+        held: HeldMessages | None = None,
     ) -> None:
         self._queue = queue
+        self._held = held
         self._surface = surface
         self._state = state
         self._mode = compose_mode
@@ -96,6 +99,8 @@ class Sender:
         if self._queue.space_busy():
             if not self._mode.active and self._queue.wait_in_line(text):
                 return  # answered in its turn (see :mod:`.host_queue`)
+            if not self._mode.active and self._held is not None and self._held.hold(text):
+                return  # sent when the running turn ends (see :mod:`.held_messages`)
             surface.notify(BUSY_SENTENCE)
             composer.set_draft(text)
             return
@@ -116,6 +121,8 @@ class Sender:
             composer.set_draft(text)
             surface.notify(str(exc), severity="error", title="Not sent")
             return
+        if self._held is not None:
+            self._held.resume()
         self._presenter.load_tree()
         self._take_others_writes()
         self._turns.send(

@@ -80,6 +80,8 @@ class TurnOutcome:
     leaf_id: str | None = None
     error: str | None = None
     reply_ids: list[str] = field(default_factory=list)
+    paused: bool = False
+    """The turn stopped to wait for the user (a review, an approval)."""
 
 
 class TurnView:
@@ -343,6 +345,7 @@ class TurnView:
     def _finished(self, event: RunFinished) -> None:
         self.outcome.status = event.status
         self.outcome.leaf_id = event.leaf_id
+        self.outcome.paused = event.paused
         for record_id in dict.fromkeys([*self.outcome.reply_ids, *event.record_ids]):
             if record_id not in self.state.index:  # never announced: nothing to show it from
                 logger.warning("turn record not announced", extra={"message_id": record_id})
