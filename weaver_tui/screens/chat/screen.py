@@ -60,6 +60,7 @@ from weaver_tui.core.chat_controller import ChatController
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
+from weaver_tui.screens.chat.agents_md_badge import AgentsMdBadge
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
 from weaver_tui.screens.chat.auto_summary import AutoSummary
 from weaver_tui.screens.chat.branching import Branching
@@ -217,6 +218,8 @@ class ChatScreen(Screen[None]):
             held=self.held,
         )
         self.turn_steer = TurnSteer(self, controller, self.held)
+        self.agents_md = AgentsMdBadge(self, state, controller, self.panels.project_dir)
+        self.presenter.on_header = self.agents_md.refresh
         self.saver = ArtifactSaver(
             self,
             state,
@@ -494,6 +497,12 @@ class ChatScreen(Screen[None]):
 
     def action_steer_turn(self) -> None:
         self.turn_steer.steer()
+
+    def action_toggle_project_instructions(self) -> None:
+        self.agents_md.toggle()
+
+    def on_chat_header_agents_md_clicked(self, event: ChatHeader.AgentsMdClicked) -> None:
+        self.agents_md.toggle()
 
     def action_leave_mode(self) -> None:
         """Leave edit or fork mode: the composer and the path as they were before."""
