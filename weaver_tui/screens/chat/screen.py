@@ -203,7 +203,10 @@ class ChatScreen(Screen[None]):
         self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
         self.space_host = SpaceHost(self, state, services, turns=self.turns)
         self.held = HeldMessages(
-            self, strip=lambda: self.query_one(QueuedStrip), send=lambda t: self.sender.send(t)
+            self,
+            strip=lambda: self.query_one(QueuedStrip),
+            send=lambda t: self.sender.send(t),
+            conversation=lambda: state.conversation.id if state.conversation else None,
         )
         self.sender = Sender(
             self,
@@ -219,7 +222,7 @@ class ChatScreen(Screen[None]):
         )
         self.turn_steer = TurnSteer(self, controller, self.held)
         self.agents_md = AgentsMdBadge(self, state, controller, self.panels.project_dir)
-        self.presenter.on_header = self.agents_md.refresh
+        self.presenter.on_header = self._header_follows
         self.saver = ArtifactSaver(
             self,
             state,
@@ -494,6 +497,12 @@ class ChatScreen(Screen[None]):
         if self.turns.cancel():
             return
         self.action_leave_mode()
+
+    def _header_follows(self) -> None:
+        """What follows the open conversation with the header: the AGENTS.md badge, and the
+        messages held there."""
+        self.agents_md.refresh()
+        self.held.follow_conversation()
 
     def action_steer_turn(self) -> None:
         self.turn_steer.steer()
