@@ -9,6 +9,13 @@ round's results; the runtime records each one in the tree where it was read (bel
 last result, above the reply that reads it). The turn's first call is already under way when
 a steer can arrive, so it is never read there.
 
+Who reads steers: every profile whose loop is the shared agent node (ide-helper, mediator,
+and any graph built with :func:`agents.graph.react.build_react_graph`). paper-pilot's
+strategies (its ReAct among them) search inside one node and write the answer in a last
+stage, with no model call that takes the user's words between rounds, and atom-developer's
+stages likewise: a steer sent during their turns is handed back when the turn ends and the
+app sends it as the next message.
+
 The guarantee, for any interleaving of puts, takes and the turn's end: every steer the inbox
 accepted is either read by exactly one model call (``joined``) or handed back exactly once
 when the turn ends (``returned``: the front end sends it as the next message); a put after

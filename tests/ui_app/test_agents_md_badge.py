@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from agents.project_instructions import META_KEY, OFF
 from tests.support.fake_openai import FakeOpenAI
 from tests.ui_app.conftest import SIZE, chat, chat_ready, new_app, send, settle
+from tests.ui_app.test_keymap_and_palette import palette_run
 from weaver_tui.core.services import Services
 from weaver_tui.widgets.chat_header import AGENTS_MD, AGENTS_MD_OFF, ChatHeader
 
@@ -60,7 +61,7 @@ async def test_the_badge_shows_the_file_and_a_click_turns_it_off_for_the_next_tu
         await send(pilot, "two")
         assert "Run the root rules." not in fake_openai.chat_bodies[1]["messages"][0]["content"]
 
-        screen.action_toggle_project_instructions()  # the palette's command
+        await palette_run(pilot, "Project instructions (AGENTS.md)")
         await settle(pilot)
         assert not header.agents_md_off
         assert screen.state.setting(META_KEY) is None
