@@ -72,8 +72,8 @@ from agents.runtime.events import (
 )
 from agents.runtime.failures import is_unexpected, start_failure, translate_error
 from agents.runtime.graph_stream import GraphStream
-from agents.runtime.history import turn_messages
-from agents.runtime.recorder import TurnRecorder
+from agents.runtime.history import turn_messages, user_words
+from agents.runtime.recorder import STEER_KEPT_META, TurnRecorder
 from agents.runtime.trace import new_trace_id
 from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
@@ -140,14 +140,19 @@ class AgentRuntime:
         self.mcp = McpToolbox(mcp_servers)
         """The user's own MCP servers, started when a turn first needs them."""
 
-    def steer(self, conversation_id: str, text: str) -> Steer | None:
+    def steer(
+        self, conversation_id: str, text: str, meta: Mapping[str, Any] | None = None
+    ) -> Steer | None:
         """Send ``text`` into the turn this runtime is running in ``conversation_id``: it joins
         the turn's next model call after the tool round under way (recorded in the tree where
         it was read) or, when the turn makes no further call, is handed back at its end
         (``Steer.state`` says which). ``None`` when no turn of this runtime runs there: the
-        caller keeps the words (send them as the next message)."""
+        caller keeps the words (send them as the next message). ``meta``: who says it and to
+        whom, as a user message's (only :data:`STEER_KEPT_META` is kept); the model reads it
+        as it reads that user message in the history."""
         inbox = self._steer_inboxes.get(conversation_id)
-        steer = None if inbox is None else inbox.put(text)
+        kept = {k: v for k, v in (meta or {}).items() if k in STEER_KEPT_META}
+        steer = None if inbox is None else inbox.put(text, kept, user_words(text, kept))
         logger.info(
             "steer",
             extra={"conversation_id": conversation_id, "accepted": steer is not None},

@@ -144,13 +144,14 @@ class ChatController:
         finally:
             await events.aclose()
 
-    def steer(self, text: str) -> Steer | None:
+    def steer(self, text: str, meta: dict[str, Any] | None = None) -> Steer | None:
         """Send ``text`` into the turn running in this chat's conversation
-        (:meth:`AgentRuntime.steer`); ``None`` when none runs that can take it."""
+        (:meth:`AgentRuntime.steer`; ``meta`` says who says it, to whom, as a message's);
+        ``None`` when none runs that can take it."""
         conversation = self.state.conversation
         if self._runtime is None or conversation is None:
             return None
-        return self._runtime.steer(conversation.id, text)
+        return self._runtime.steer(conversation.id, text, meta)
 
     @property
     def project_instructions_on(self) -> bool:

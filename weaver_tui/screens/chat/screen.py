@@ -220,7 +220,7 @@ class ChatScreen(Screen[None]):
             queue=self.host_queue,
             held=self.held,
         )
-        self.turn_steer = TurnSteer(self, controller, self.held)
+        self.turn_steer = TurnSteer(self, controller, self.held, meta=self.panels.user_meta)
         self.agents_md = AgentsMdBadge(self, state, controller, self.panels.project_dir)
         self.presenter.on_header = self._header_follows
         self.saver = ArtifactSaver(
