@@ -179,6 +179,14 @@ KEYMAP: tuple[KeyAction, ...] = (
         priority=True,
     ),
     KeyAction(
+        "Project instructions (AGENTS.md)",
+        "Send the project's AGENTS.md (and its folders' own) with this conversation's turns, or "
+        "stop (a click on the header's AGENTS.md badge does too)",
+        None,
+        "chat",
+        "toggle_project_instructions",
+    ),
+    KeyAction(
         "Leave edit or fork mode",
         "With no reply being written: drop the edit or fork and show the branch as it was",
         "escape",

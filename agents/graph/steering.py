@@ -9,6 +9,13 @@ round's results; the runtime records each one in the tree where it was read (bel
 last result, above the reply that reads it). The turn's first call is already under way when
 a steer can arrive, so it is never read there.
 
+Who reads steers: every profile whose loop is the shared agent node (ide-helper, mediator,
+and any graph built with :func:`agents.graph.react.build_react_graph`). paper-pilot's
+strategies (its ReAct among them) search inside one node and write the answer in a last
+stage, with no model call that takes the user's words between rounds, and atom-developer's
+stages likewise: a steer sent during their turns is handed back when the turn ends and the
+app sends it as the next message.
+
 The guarantee, for any interleaving of puts, takes and the turn's end: every steer the inbox
 accepted is either read by exactly one model call (``joined``) or handed back exactly once
 when the turn ends (``returned``: the front end sends it as the next message); a put after
@@ -21,7 +28,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from langchain_core.messages import AnyMessage, HumanMessage, ToolMessage
@@ -31,6 +38,8 @@ STEER_INBOX_KEY: Final = "steer_inbox"
 """Where the turn's inbox sits in ``TurnContext.extra``."""
 STEER_EVENT_KEY: Final = "weaver_steer"
 """The custom-stream payload key of a steer read by a model call (its words)."""
+STEER_META_KEY: Final = "meta"
+"""The custom-stream payload key of the steer's record meta (who said it, to whom)."""
 STEER_ID_PREFIX: Final = "steer-"
 """The id prefix of a steer's message in the graph state (ids are never sent to a model)."""
 
@@ -39,10 +48,14 @@ SteerState = Literal["waiting", "joined", "returned"]
 
 @dataclass(slots=True)
 class Steer:
-    """One message sent into a running turn, and what became of it."""
+    """One message sent into a running turn, and what became of it: ``meta`` is what its
+    record keeps of who said it and to whom; ``message`` how the model reads it (the words,
+    and who said them, as the turn's history sends a user record)."""
 
     text: str
     state: SteerState = "waiting"
+    meta: dict[str, Any] = field(default_factory=dict)
+    message: HumanMessage | None = None
 
 
 class SteerInbox:
@@ -53,12 +66,14 @@ class SteerInbox:
         self._waiting: list[Steer] = []
         self._closed = False
 
-    def put(self, text: str) -> Steer | None:
+    def put(
+        self, text: str, meta: dict[str, Any] | None = None, message: HumanMessage | None = None
+    ) -> Steer | None:
         """Hand ``text`` to the turn; ``None`` when the turn has ended (keep the words)."""
         with self._lock:
             if self._closed:
                 return None
-            steer = Steer(text)
+            steer = Steer(text, meta=dict(meta or {}), message=message)
             self._waiting.append(steer)
             return steer
 
@@ -101,6 +116,7 @@ def take_steers(extra: Mapping[str, Any], messages: Sequence[AnyMessage]) -> lis
         return []
     joined: list[HumanMessage] = []
     for steer in inbox.take():
-        writer({STEER_EVENT_KEY: steer.text})
-        joined.append(HumanMessage(steer.text, id=f"{STEER_ID_PREFIX}{uuid.uuid4().hex}"))
+        writer({STEER_EVENT_KEY: steer.text, STEER_META_KEY: dict(steer.meta)})
+        message = steer.message or HumanMessage(steer.text)
+        joined.append(message.model_copy(update={"id": f"{STEER_ID_PREFIX}{uuid.uuid4().hex}"}))
     return joined

@@ -34,7 +34,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from langgraph.types import Command
@@ -42,6 +42,7 @@ from langgraph.types import Command
 from agents.context import PINNED_KEY, pinned_ids
 from agents.context_budget import CONTEXT_WINDOW_KEY
 from agents.errors import ConfigError, WeaverError
+from agents.folder_instructions import FOLDER_INSTRUCTIONS_KEY, FolderInstructions
 from agents.graph.steering import STEER_INBOX_KEY, Steer, SteerInbox
 from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
@@ -71,8 +72,8 @@ from agents.runtime.events import (
 )
 from agents.runtime.failures import is_unexpected, start_failure, translate_error
 from agents.runtime.graph_stream import GraphStream
-from agents.runtime.history import turn_messages
-from agents.runtime.recorder import TurnRecorder
+from agents.runtime.history import turn_messages, user_words
+from agents.runtime.recorder import STEER_KEPT_META, TurnRecorder
 from agents.runtime.trace import new_trace_id
 from agents.runtime.tree_edits import TreeEdits
 from agents.runtime.turn_lock import ConversationBusy, conversation_turn
@@ -139,14 +140,19 @@ class AgentRuntime:
         self.mcp = McpToolbox(mcp_servers)
         """The user's own MCP servers, started when a turn first needs them."""
 
-    def steer(self, conversation_id: str, text: str) -> Steer | None:
+    def steer(
+        self, conversation_id: str, text: str, meta: Mapping[str, Any] | None = None
+    ) -> Steer | None:
         """Send ``text`` into the turn this runtime is running in ``conversation_id``: it joins
         the turn's next model call after the tool round under way (recorded in the tree where
         it was read) or, when the turn makes no further call, is handed back at its end
         (``Steer.state`` says which). ``None`` when no turn of this runtime runs there: the
-        caller keeps the words (send them as the next message)."""
+        caller keeps the words (send them as the next message). ``meta``: who says it and to
+        whom, as a user message's (only :data:`STEER_KEPT_META` is kept); the model reads it
+        as it reads that user message in the history."""
         inbox = self._steer_inboxes.get(conversation_id)
-        steer = None if inbox is None else inbox.put(text)
+        kept = {k: v for k, v in (meta or {}).items() if k in STEER_KEPT_META}
+        steer = None if inbox is None else inbox.put(text, kept, user_words(text, kept))
         logger.info(
             "steer",
             extra={"conversation_id": conversation_id, "accepted": steer is not None},
@@ -500,15 +506,13 @@ class AgentRuntime:
         sender: str | None = None,
     ) -> TurnContext:
         root = project_root or conversation.meta.get("project_root") or Path.cwd()
+        system_prompt, folders = _with_project(profile, conversation, Path(root), self.config_dir)
         return TurnContext(
             model=with_options(model.for_profile(profile), conversation.meta.get("model_options")),
             conversation_id=conversation.id,
             user_message_id=user_message_id,
             store=self.store,
-            system_prompt=with_instructions(
-                _with_project(profile, conversation, Path(root), self.config_dir),
-                conversation.meta.get("instructions"),
-            ),
+            system_prompt=with_instructions(system_prompt, conversation.meta.get("instructions")),
             project_root=Path(root),
             max_tool_rounds=self.max_tool_rounds,
             sender=sender,
@@ -519,6 +523,7 @@ class AgentRuntime:
                     model.context_window, model.base_url, model.model_name
                 ),
                 PINNED_KEY: pinned_ids(self.store.path_to_root(user_message_id)),
+                FOLDER_INSTRUCTIONS_KEY: folders,
             },
             data_dir=self.data_dir,
             settings=self.profile_settings,
@@ -835,10 +840,13 @@ __all__ = ["AgentRuntime", "translate_error"]
 
 def _with_project(
     profile: Profile, conversation: Conversation, root: Path, config_dir: Path | None
-) -> str:
+) -> tuple[str, FolderInstructions]:
     """The profile's system prompt, and the project's ``AGENTS.md`` after it for a profile
-    that works in a project (unless the conversation turned it off)."""
+    that works in a project (unless the conversation turned it off); and the turn's folder
+    instructions (the ``AGENTS.md`` of deeper folders it reads files in), off likewise."""
     prompt = profile.system_prompt(config_dir)
     if not profile.traits.project_root or conversation.meta.get(META_KEY) == OFF:
-        return prompt
-    return with_project_instructions(prompt, find_project_instructions(root))
+        return prompt, FolderInstructions(enabled=False)
+    found = find_project_instructions(root)
+    deeper_than = PurePosixPath(found.relative_path).parent.as_posix() if found else "."
+    return with_project_instructions(prompt, found), FolderInstructions(deeper_than=deeper_than)

@@ -12,7 +12,7 @@ was private to its sender, as a mark on its first line (:mod:`agents.shared_spac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
@@ -31,15 +31,22 @@ def user_message(record: MessageRecord) -> HumanMessage:
     """A user record as the model reads it: its words (and attached files), and who said
     them as the ``name``; a message private to its sender starts with the private mark
     (:mod:`agents.shared_space.marks`)."""
-    name = message_name(record.sender) if record.sender else None
-    text = record.content
-    if record.sender and is_private(record.meta.get("visibility")):
-        text = marked(text, record.sender)
-    attachments = attachments_of(record.meta)
+    return user_words(record.content, record.meta, record.id)
+
+
+def user_words(text: str, meta: Mapping[str, Any], message_id: str | None = None) -> HumanMessage:
+    """The user's ``text`` with the record ``meta`` it is (or will be) stored with, as the
+    model reads it (see :func:`user_message`)."""
+    raw_sender = meta.get("sender")
+    sender = str(raw_sender) if raw_sender else None
+    name = message_name(sender) if sender else None
+    if sender and is_private(meta.get("visibility")):
+        text = marked(text, sender)
+    attachments = attachments_of(meta)
     if attachments:
         parts: list[str | dict[str, Any]] = list(content_parts(text, attachments))
-        return HumanMessage(content=parts, name=name, id=record.id)
-    return HumanMessage(content=text, name=name, id=record.id)
+        return HumanMessage(content=parts, name=name, id=message_id)
+    return HumanMessage(content=text, name=name, id=message_id)
 
 
 def _broken_call(call: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 STEER_META_KEY = "steered"
 """Marks a user message sent into a running turn (read at its next model call)."""
+STEER_KEPT_META = frozenset({"sender", "visibility"})
+"""What a steer's record keeps of the meta it came with: who said it and to whom."""
 
 
 class TurnRecorder:
@@ -179,9 +182,11 @@ class TurnRecorder:
 
     # -- steers ---------------------------------------------------------------------------
 
-    def add_steer(self, text: str) -> MessageRecord:
+    def add_steer(self, text: str, meta: Mapping[str, Any] | None = None) -> MessageRecord:
         """Store a message the user sent into the turn, where a model call read it: below the
-        last record (a tool round's last result); the next reply opens below it."""
+        last record (a tool round's last result); the next reply opens below it. ``meta``:
+        who said it and to whom (only :data:`STEER_KEPT_META` is kept)."""
+        kept = {k: v for k, v in (meta or {}).items() if k in STEER_KEPT_META}
         if self.reply_id is not None:
             self.close_reply(MessageStatus.COMPLETE)
         message = NewMessage(
@@ -189,7 +194,7 @@ class TurnRecorder:
             text=text,
             conversation_id=self.conversation_id,
             parent_id=self.last_id,
-            meta={STEER_META_KEY: True},
+            meta={**kept, STEER_META_KEY: True},
         )
         record = store_user_message(self.store, message).record
         self._track(record)

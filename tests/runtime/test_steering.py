@@ -185,3 +185,32 @@ def test_a_steer_is_never_lost_and_never_read_twice(
             assert path[index + 1].role in ("assistant", "user")
     all_records = store.list_messages(conversation_id)
     assert len([r for r in all_records if r.meta.get(STEER_META_KEY)]) == len(joined)
+
+
+async def test_a_steer_keeps_who_said_it_and_to_whom_and_nothing_else(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+) -> None:
+    fake_openai.script(tool_round(1), "Noted.")
+    user = new_turn(store, "researcher", "find things")
+    meta = {"sender": "Alex", "visibility": "Alex", "patch_status": "applied", "approved": True}
+    events: list[RunEvent] = []
+    async for event in runtime.run_turn(
+        conversation_id=user.conversation_id, user_message_id=user.id, model=openai_model()
+    ):
+        events.append(event)
+        if isinstance(event, RecordSaved) and event.record.role == "tool":
+            runtime.steer(user.conversation_id, "only for the mediator", meta)
+    steered = [
+        e.record for e in events if isinstance(e, RecordSaved) and e.record.meta.get(STEER_META_KEY)
+    ]
+    assert len(steered) == 1
+    kept = {k: v for k, v in steered[0].meta.items() if k != "status"}
+    assert kept == {"sender": "Alex", "visibility": "Alex", STEER_META_KEY: True}
+    sent = fake_openai.chat_bodies[1]["messages"][-1]
+    assert sent["role"] == "user"
+    assert sent["name"] == "Alex"
+    assert "only for the mediator" in sent["content"]
+    assert sent["content"] != "only for the mediator"  # marked as private to its sender

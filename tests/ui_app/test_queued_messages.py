@@ -71,19 +71,27 @@ async def test_a_stop_keeps_the_held_messages_and_one_goes_back_to_the_composer(
         await send(pilot, "one", wait=False)
         await wait_until(pilot, lambda: screen.running and len(fake_openai.chat_requests) == 1)
         await send(pilot, "two", wait=False)
+        await send(pilot, "three", wait=False)
         strip = screen.query_one(QueuedStrip)
-        await wait_until(pilot, lambda: strip.option_count == 1)
+        await wait_until(pilot, lambda: strip.option_count == 2)
         await pilot.press("escape")
         fake_openai.release()
         await settle(pilot)
         assert len(fake_openai.chat_requests) == 1  # nothing sent on its own after a stop
-        assert screen.held.queue.paused
-        assert strip.option_count == 1
+        conversation = screen.state.conversation
+        assert conversation is not None
+        assert screen.held.queue.paused(conversation.id)
+        assert strip.option_count == 2
+        strip.focus()
+        strip.highlighted = 0
+        await pilot.press("delete")  # drops "two"
+        await settle(pilot)
+        assert [p.text for p in screen.held.queue.held] == ["three"]
         strip.focus()
         strip.highlighted = 0
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.composer.text == "two"
+        assert screen.composer.text == "three"
         assert strip.option_count == 0
 
 
@@ -97,8 +105,8 @@ class StripHost(App[None]):
         queue = PromptQueue()
         queue.hold("Also check the tests under tests/runtime " + "and their fixtures " * 8)
         queue.hold("Then summarise\nwhat changed")
-        queue.turn_ended(complete=False)
-        self.query_one(QueuedStrip).show(queue.held, queue.sentence)
+        queue.turn_ended(None, complete=False)
+        self.query_one(QueuedStrip).show(queue.held, queue.sentence(None))
 
 
 def test_queued_strip_snapshot(snap_compare: Callable[..., bool]) -> None:
@@ -106,3 +114,27 @@ def test_queued_strip_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(StripHost(), terminal_size=(90, 8), run_before=settle_strip)
+
+
+async def test_a_message_held_in_one_conversation_is_not_sent_in_another(
+    remote_services: Services, fake_openai: FakeOpenAI
+) -> None:
+    fake_openai.script(held_reply(), "Elsewhere.", "Not asked for.")
+    app = new_app(remote_services, profile="researcher")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await send(pilot, "one", wait=False)
+        await wait_until(pilot, lambda: screen.running and len(fake_openai.chat_requests) == 1)
+        await send(pilot, "two", wait=False)
+        strip = screen.query_one(QueuedStrip)
+        await wait_until(pilot, lambda: strip.option_count == 1)
+        await pilot.press("escape")
+        fake_openai.release()
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert strip.option_count == 0  # the strip shows what waits in the open conversation
+        await send(pilot, "three")
+        assert len(fake_openai.chat_requests) == 2  # "two" stays with its own conversation
+        assert user_messages(fake_openai.chat_bodies[1]) == ["three"]
+        assert [p.text for p in screen.held.queue.held] == ["two"]

@@ -77,7 +77,7 @@ async def test_reply_streams_from_an_openai_compatible_server_with_a_tool(
         assert tokens_out >= 7  # the turn's two model calls, summed
 
 
-async def test_sending_while_a_reply_runs_keeps_the_draft(
+async def test_sending_while_a_reply_runs_holds_the_message_and_a_stop_keeps_it_unsent(
     remote_services: Services, fake_openai: FakeOpenAI
 ) -> None:
     # Held before its first word: the reply is still running when the second message comes.
@@ -88,9 +88,11 @@ async def test_sending_while_a_reply_runs_keeps_the_draft(
         await send(pilot, "first", wait=False)
         await wait_until(pilot, lambda: screen.running)
         await send(pilot, "too early", wait=False)
-        assert screen.composer.text == "too early"
+        await wait_until(pilot, lambda: len(screen.held.queue) == 1)
+        assert screen.composer.text == ""
         await pilot.press("escape")
         await app.workers.wait_for_complete()
+        assert [p.text for p in screen.held.queue.held] == ["too early"]
         records = remote_services.store.list_messages(screen.state.conversation.id)  # type: ignore[union-attr]
         assert [r.content for r in records if r.role == "user"] == ["first"]
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle, wait_until
+from tests.ui_app.test_keymap_and_palette import palette_run
 from weaver_tui.core.services import Services
 
 pytestmark = pytest.mark.usefixtures("researcher")
@@ -20,7 +21,7 @@ def user_texts(body: dict[str, Any]) -> list[str]:
     return [m["content"] for m in body["messages"] if m["role"] == "user"]
 
 
-@pytest.mark.parametrize("key", ["ctrl+f", "ctrl+enter"])
+@pytest.mark.parametrize("key", ["ctrl+f", "ctrl+enter", "palette"])
 async def test_a_steer_joins_the_call_after_the_tool_round(
     remote_services: Services, fake_openai: FakeOpenAI, key: str
 ) -> None:
@@ -36,7 +37,10 @@ async def test_a_steer_joins_the_call_after_the_tool_round(
         await send(pilot, "find", wait=False)
         await wait_until(pilot, lambda: screen.running and len(fake_openai.chat_requests) == 1)
         screen.composer.load_text("in French")
-        await pilot.press(key)
+        if key == "palette":
+            await palette_run(pilot, "Steer the running turn")
+        else:
+            await pilot.press(key)
         assert screen.composer.text == ""
         fake_openai.release()
         await settle(pilot)

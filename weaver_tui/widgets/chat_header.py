@@ -1,6 +1,7 @@
 """The chat header: which profile, which model, which conversation, where in its tree.
 
-One line: the profile's name, the conversation title, the project folder (ide-helper), the
+One line: the profile's name, the conversation title, the project's AGENTS.md while the
+conversation's turns send it (a click on it switches them off or on), the project folder (ide-helper), the
 branch position ("branch 2/3 · depth 7": which of the tree's leaves the active path ends at,
 and how deep it is), a busy mark while a reply streams, and the model badge. The offline model
 is always shown as "offline".
@@ -15,7 +16,12 @@ layout and render before the paint.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -24,6 +30,9 @@ from weaver_tui.core.branch_position import OFFLINE_PROVIDER, BranchPosition, mo
 from weaver_tui.widgets.header_fit import HeaderField, fit
 
 TITLE = "header--title"
+AGENTS_MD = "header--agents-md"
+"""The AGENTS.md badge's component class (a click on it switches the instructions)."""
+AGENTS_MD_OFF = "header--agents-md-off"
 """The title's component class: the field that takes the width the others leave."""
 
 
@@ -35,6 +44,8 @@ class ChatHeader(Widget):
         "header--title",
         "header--project",
         "header--instructions",
+        AGENTS_MD,
+        AGENTS_MD_OFF,
         "header--context",
         "header--context-warn",
         "header--busy",
@@ -54,6 +65,8 @@ class ChatHeader(Widget):
         & > .header--branch { color: $text-muted; }
         & > .header--project { color: $text-muted; }
         & > .header--instructions { color: $accent; }
+        & > .header--agents-md { color: $accent; text-style: underline; }
+        & > .header--agents-md-off { color: $text-muted; text-style: strike; }
         & > .header--context { color: $text-muted; }
         & > .header--context-warn { color: $warning; text-style: bold; }
         & > .header--busy { color: $accent; }
@@ -76,6 +89,11 @@ class ChatHeader(Widget):
     """The count is near the window: drawn as a warning."""
     instructions: reactive[bool] = reactive(False)
     """The conversation has instructions of its own (shown as a mark after the title)."""
+    agents_md: reactive[str] = reactive("")
+    """The project's instructions file this conversation's turns send (``AGENTS.md``,
+    ``src/AGENTS.md``), else empty; shown as a badge that a click turns off or on."""
+    agents_md_off: reactive[bool] = reactive(False)
+    """The conversation turned the project's instructions off (the badge is struck out)."""
     imported: reactive[bool] = reactive(False)
     """The conversation came from an export file (its settings stayed behind: see
     :mod:`storage.import_meta`)."""
@@ -99,6 +117,24 @@ class ChatHeader(Widget):
     def validate_local_model(self, local_model: str) -> str:
         return printable(local_model)
 
+    def validate_agents_md(self, agents_md: str) -> str:
+        return printable(agents_md)
+
+    @dataclass
+    class AgentsMdClicked(Message):
+        """The AGENTS.md badge was clicked: turn the project's instructions off or on."""
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on the AGENTS.md badge asks to switch the project's instructions."""
+        x = 0
+        for text, style in self.shown():
+            x += cell_len(text)
+            if event.x < x:
+                if style in (AGENTS_MD, AGENTS_MD_OFF):
+                    event.stop()
+                    self.post_message(self.AgentsMdClicked())
+                return
+
     def fields(self) -> list[HeaderField]:
         """Each field that has something to show, left to right, with its shorter forms;
         the title takes the width the others leave."""
@@ -110,6 +146,10 @@ class ChatHeader(Widget):
             fields.append(
                 HeaderField("instructions", ("✎ instructions", "✎"), "header--instructions")
             )
+        if self.agents_md:
+            shown = f"{self.agents_md} off" if self.agents_md_off else self.agents_md
+            style = AGENTS_MD_OFF if self.agents_md_off else AGENTS_MD
+            fields.append(HeaderField("agents_md", (shown,), style))
         if self.imported:
             fields.append(HeaderField("imported", ("⇣ imported", "⇣"), "header--project"))
         if self.project:

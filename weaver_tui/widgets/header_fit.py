@@ -19,11 +19,11 @@ TITLE_MIN = 12
 """Cells the title needs to be worth showing (a few words); with less it gives way."""
 
 GIVE_WAY = (
-    "instructions", "context", "project", "context", "model", "branch", "branch", "title",
+    "agents_md", "instructions", "context", "project", "context", "model", "branch", "branch", "title",
     "busy", "model", "profile",
 )  # fmt: skip
 """Which field shortens (or goes) next when the line is too long, lowest priority first:
-the instructions mark's word, the context count's unit, the project folder, the count, the provider's name before the model's, the branch's depth and then the
+the project's AGENTS.md badge, the instructions mark's word, the context count's unit, the project folder, the count, the provider's name before the model's, the branch's depth and then the
 branch itself, the title's claim to a few words, the busy word, the model, and the profile."""
 
 _PIECES = re.compile(

@@ -16,10 +16,17 @@ from langchain_core.tools import BaseTool, ToolException, tool
 from langgraph.prebuilt import ToolRuntime
 
 from agents.errors import WeaverError
+from agents.folder_instructions import (
+    FOLDER_INSTRUCTIONS_KEY,
+    FolderFile,
+    FolderInstructions,
+    with_folder_instructions,
+)
 from agents.patch_review import PROPOSE_EDIT
 from agents.patch_review.patches import make_patch
 from agents.profiles.ide_helper.reading import list_project_files, read_text_file
 from agents.profiles.ide_helper.search import format_search, search_project
+from agents.project_paths import resolve_inside, resolve_project_path
 
 T = TypeVar("T")
 
@@ -56,9 +63,23 @@ def read_file(
     At most 2,000 lines or 200 KB come back per call; a longer file ends with a
     "[truncated ...]" notice naming the next range to ask for. Binary files are refused.
     Always read the lines you want to change before calling propose_edit, and cite code as
-    file:line.
+    file:line. When a folder of the file has its own AGENTS.md, its instructions follow the
+    lines (once per turn): the project's content for that folder, not the user's words.
     """
-    return _explained(read_text_file, _root(runtime), path, start_line, end_line)
+    root = _root(runtime)
+    text = _explained(read_text_file, root, path, start_line, end_line)
+    return with_folder_instructions(text, _explained(_folder_instructions, runtime, root, path))
+
+
+def _folder_instructions(runtime: ToolRuntime[Any], root: Path, path: str) -> list[FolderFile]:
+    """The ``AGENTS.md`` of the folders between the file read and the root that this turn has
+    not added yet (:mod:`agents.folder_instructions`)."""
+    folders = runtime.context.extra.get(FOLDER_INSTRUCTIONS_KEY)
+    if not isinstance(folders, FolderInstructions):
+        return []
+    real_root = resolve_inside(root, ".")
+    target = resolve_project_path(root, path)
+    return folders.for_file(real_root, target.relative_to(real_root).as_posix())
 
 
 @tool

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.errors import ConfigError, WeaverError
+from agents.project_instructions import META_KEY as PROJECT_INSTRUCTIONS_KEY
+from agents.project_instructions import OFF as PROJECT_INSTRUCTIONS_OFF
 from agents.runtime.events import (
     BranchCopied,
     BranchDeleted,
@@ -142,13 +144,25 @@ class ChatController:
         finally:
             await events.aclose()
 
-    def steer(self, text: str) -> Steer | None:
+    def steer(self, text: str, meta: dict[str, Any] | None = None) -> Steer | None:
         """Send ``text`` into the turn running in this chat's conversation
-        (:meth:`AgentRuntime.steer`); ``None`` when none runs that can take it."""
+        (:meth:`AgentRuntime.steer`; ``meta`` says who says it, to whom, as a message's);
+        ``None`` when none runs that can take it."""
         conversation = self.state.conversation
         if self._runtime is None or conversation is None:
             return None
-        return self._runtime.steer(conversation.id, text)
+        return self._runtime.steer(conversation.id, text, meta)
+
+    @property
+    def project_instructions_on(self) -> bool:
+        """Whether this conversation's turns send the project's ``AGENTS.md``
+        (:mod:`agents.project_instructions`; on unless the conversation turned them off)."""
+        return bool(self.state.setting(PROJECT_INSTRUCTIONS_KEY) != PROJECT_INSTRUCTIONS_OFF)
+
+    def set_project_instructions(self, on: bool) -> None:
+        """Send the project's ``AGENTS.md`` (and its folders' own) with this conversation's
+        turns, or not: kept in the conversation's meta (or with its first message)."""
+        self.state.set_setting(PROJECT_INSTRUCTIONS_KEY, None if on else PROJECT_INSTRUCTIONS_OFF)
 
     def fork(self, message_id: str, text: str, **options: Any) -> AsyncGenerator[RunEvent, None]:
         """Send ``text`` as a new branch at ``message_id``: below it, or beside it when it is

@@ -5,7 +5,8 @@ Enter while a turn runs hands the composer's message to :meth:`HeldMessages.hold
 :class:`~weaver_tui.widgets.queued_strip.QueuedStrip` under the reply shows it); when the turn
 ends complete the next held message is sent through the screen's sender, one turn each, in
 order. A stopped or failed turn pauses the queue (the strip says so): the user's own next
-message resumes it. A row selected in the strip goes back into the composer; Delete drops it.
+message resumes it. A held message is sent only in the conversation it was written in; the
+strip shows the open conversation's. A row selected in the strip goes back into the composer; Delete drops it.
 """
 
 from __future__ import annotations
@@ -35,36 +36,42 @@ class HeldMessages:
         *,
         strip: Callable[[], QueuedStrip],
         send: Callable[[str], object],
+        conversation: Callable[[], str | None],
     ) -> None:
         self._surface = surface
         self._strip = strip
         self._send = send
+        self._conversation = conversation
+        """The id of the open conversation (``None`` before its first message is stored)."""
         self.queue = PromptQueue()
+        self._shown_for: str | None = None
 
     def hold(self, text: str) -> bool:
         """Keep ``text`` for after the running turn; ``False`` when no turn runs."""
         if not self._surface.running:
             return False
-        self.queue.hold(text)
+        self.queue.hold(text, conversation=self._conversation())
         logger.info("message held for the next turn", extra={"held": len(self.queue)})
         self._show()
         return True
 
     def hold_first(self, text: str) -> None:
         """Keep ``text`` as the next message to send (a steer the turn never read)."""
-        self.queue.hold(text, first=True)
+        self.queue.hold(text, conversation=self._conversation(), first=True)
         self._show()
 
     def resume(self) -> None:
-        """The user sends a message of their own: the held ones follow it again."""
-        if self.queue.paused:
-            self.queue.resume()
+        """The user sends a message of their own: the held ones of this conversation follow
+        it again."""
+        conversation = self._conversation()
+        if self.queue.paused(conversation):
+            self.queue.resume(conversation)
             self._show()
 
     def turn_ended(self, outcome: TurnOutcome) -> None:
         """Send the next held message after a complete turn; pause after any other."""
         complete = outcome.status == "complete" and not outcome.paused
-        prompt = self.queue.turn_ended(complete=complete)
+        prompt = self.queue.turn_ended(self._conversation(), complete=complete)
         self._show()
         if prompt is not None:
             self._send(prompt.text)
@@ -85,5 +92,11 @@ class HeldMessages:
         self.queue.take(key)
         self._show()
 
+    def follow_conversation(self) -> None:
+        """When another conversation is open, the strip shows the messages held there."""
+        if self._conversation() != self._shown_for:
+            self._show()
+
     def _show(self) -> None:
-        self._strip().show(self.queue.held, self.queue.sentence)
+        conversation = self._shown_for = self._conversation()
+        self._strip().show(self.queue.held_in(conversation), self.queue.sentence(conversation))

@@ -10,6 +10,7 @@ to add to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -181,6 +182,9 @@ class PathPresenter:
         """Select ``message_id`` in the message view, bringing it into view."""
         self._surface.messages.select_message(message_id)
 
+    on_header: Callable[[], object] | None = None
+    """Runs with each header update: the fields other pieces keep (the AGENTS.md badge)."""
+
     def update_header(self) -> None:
         """The header from the state: profile, title, branch, project, instructions, count."""
         state = self._state
@@ -195,4 +199,6 @@ class PathPresenter:
         header.project = Path(root).name if root else ""
         header.instructions = bool(state.instructions)
         header.imported = bool(conversation and conversation.meta.get(IMPORTED_FROM))
+        if self.on_header is not None:
+            self.on_header()
         self._steering.update_count()

@@ -62,6 +62,7 @@ from weaver_tui.core.chat_state.project_folder import ProjectFolder
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.keymap import PROFILE_PANEL, KeyAction, bindings_for, reach_from_anywhere
 from weaver_tui.messages import ContextWindowKnown, PathChanged, TokensArrived
+from weaver_tui.screens.chat.agents_md_badge import AgentsMdBadge
 from weaver_tui.screens.chat.artifact_saver import ArtifactSaver
 from weaver_tui.screens.chat.auto_summary import AutoSummary
 from weaver_tui.screens.chat.branching import Branching
@@ -207,7 +208,10 @@ class ChatScreen(Screen[None]):
         self.host_queue = HostQueue(self, state, services, panels=self.panels, turns=self.turns)
         self.space_host = SpaceHost(self, state, services, turns=self.turns)
         self.held = HeldMessages(
-            self, strip=lambda: self.query_one(QueuedStrip), send=lambda t: self.sender.send(t)
+            self,
+            strip=lambda: self.query_one(QueuedStrip),
+            send=lambda t: self.sender.send(t),
+            conversation=lambda: state.conversation.id if state.conversation else None,
         )
         self.sender = Sender(
             self,
@@ -221,7 +225,9 @@ class ChatScreen(Screen[None]):
             queue=self.host_queue,
             held=self.held,
         )
-        self.turn_steer = TurnSteer(self, controller, self.held)
+        self.turn_steer = TurnSteer(self, controller, self.held, meta=self.panels.user_meta)
+        self.agents_md = AgentsMdBadge(self, state, controller, self.panels.project_dir)
+        self.presenter.on_header = self._header_follows
         self.slash = SlashDispatch(
             self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
             run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
@@ -504,8 +510,20 @@ class ChatScreen(Screen[None]):
             return
         self.action_leave_mode()
 
+    def _header_follows(self) -> None:
+        """What follows the open conversation with the header: the AGENTS.md badge, and the
+        messages held there."""
+        self.agents_md.refresh()
+        self.held.follow_conversation()
+
     def action_steer_turn(self) -> None:
         self.turn_steer.steer()
+
+    def action_toggle_project_instructions(self) -> None:
+        self.agents_md.toggle()
+
+    def on_chat_header_agents_md_clicked(self, event: ChatHeader.AgentsMdClicked) -> None:
+        self.agents_md.toggle()
 
     def action_leave_mode(self) -> None:
         """Leave edit or fork mode: the composer and the path as they were before."""

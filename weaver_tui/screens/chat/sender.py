@@ -5,7 +5,9 @@ and runs its turn; the screen shows what the events carry and writes nothing its
 The runtime stores the user's message before the model is called, so nothing typed is lost
 when the model fails or the app dies mid-reply. Enter pressed before the chat can send (at the launch
 frame, or while a long conversation is still being read) is kept: :meth:`Sender.send_pending`
-sends the draft once the screen's status says it can (the screen's watchers call it).
+sends the draft once the screen's status says it can (the screen's watchers call it). Enter
+while this chat's reply is being written holds the message for after it
+(:mod:`.held_messages`); in a conversation with participants it waits in the space's line.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ sends the message as Enter does.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agents.graph.steering import Steer
@@ -35,11 +36,17 @@ class TurnSteer:
     """The steers this screen sent into its running turn, until the turn ends."""
 
     def __init__(
-        self, surface: ChatSurface, controller: ChatController, held: HeldMessages
+        self,
+        surface: ChatSurface,
+        controller: ChatController,
+        held: HeldMessages,
+        meta: Callable[[str], dict[str, Any] | None] = lambda text: None,
     ) -> None:
         self._surface = surface
         self._controller = controller
         self._held = held
+        self._meta = meta
+        """Who says ``text`` and to whom (the speakers' panel), as a sent message's meta."""
         self._sent: list[Steer] = []
 
     def steer(self) -> None:
@@ -55,7 +62,7 @@ class TurnSteer:
             composer.submit()
             return
         composer.clear()
-        steer = self._controller.steer(text)
+        steer = self._controller.steer(text, self._meta(text))
         if steer is None:
             self._held.hold(text)
             surface.notify(NOT_STEERABLE_SENTENCE)
