@@ -108,7 +108,7 @@ class Asked:
 
 
 Say = Callable[[str, str], None]
-"""How a role's fallback is said: ``(role, sentence)``."""
+"""How a role's fallback is said: ``(step, sentence)``, the step whose call found it failed."""
 
 
 @dataclass
@@ -122,34 +122,34 @@ class RoleCalls:
 
     settings: Mapping[str, Any]
     turn_model: BaseChatModel
-    say: Say = field(default=lambda role, sentence: None)
+    say: Say = field(default=lambda step, sentence: None)
     failed: set[str] = field(default_factory=set)
     said: list[str] = field(default_factory=list)
     """The fallback sentences said, in order (at most one per role)."""
     asked: list[Asked] = field(default_factory=list)
     """Every call's step and model, in call order."""
 
-    def model_for(self, role: str | None) -> tuple[BaseChatModel, str | None]:
-        """The model a call of ``role`` asks now, and the role whose model it is (``None``:
-        the turn's model)."""
+    def model_for(self, role: str | None, step: str = "") -> tuple[BaseChatModel, str | None]:
+        """The model a call of ``role`` (by ``step``) asks now, and the role whose model it is
+        (``None``: the turn's model)."""
         config = role_config(self.settings, role) if role else None
         if role is None or config is None or role in self.failed:
             return self.turn_model, None
         try:
             return role_handle(config).model, role
         except Exception as exc:  # noqa: BLE001 (a role model that cannot be built: the turn's model answers)
-            self.fail(role, exc)
+            self.fail(role, exc, step)
             return self.turn_model, None
 
-    def fail(self, role: str, exc: BaseException) -> None:
-        """Ask ``role``'s model no more, and say so once."""
+    def fail(self, role: str, exc: BaseException, step: str = "") -> None:
+        """Ask ``role``'s model no more, and say so once (on ``step``'s line)."""
         if role in self.failed:
             return
         self.failed.add(role)
         sentence = fallback_sentence(role, exc)
         logger.warning("role model failed", extra={"role": role, "error": sentence})
         self.said.append(sentence)
-        self.say(role, sentence)
+        self.say(step, sentence)
 
     def note(self, step: str, model: BaseChatModel) -> None:
         """Record that ``step`` asked ``model`` (now)."""
@@ -165,14 +165,14 @@ class RoleCalls:
     ) -> T:
         """``ask(model)`` of the role's model, or of the turn's model when the role is not set
         or its model fails (then said once); a failure of the turn's model is raised."""
-        model, used_role = self.model_for(role)
+        model, used_role = self.model_for(role, step)
         if used_role is not None:
             try:
                 answer = await ask(model)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
-                self.fail(used_role, exc)
+                self.fail(used_role, exc, step)
             else:
                 self.note(step, model)
                 return answer

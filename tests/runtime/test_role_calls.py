@@ -75,7 +75,7 @@ def test_each_call_asks_the_right_model_and_a_failing_role_is_said_once(
         calls = RoleCalls(
             roles_settings(states, server.base_url, dead),
             turn_model(server.base_url),
-            lambda role, sentence: said.append((role, sentence)),
+            lambda step, sentence: said.append((step, sentence)),
         )
         for n, role in enumerate(order):
             await calls.call(role, f"step{n}", ask)
@@ -91,9 +91,13 @@ def test_each_call_asks_the_right_model_and_a_failing_role_is_said_once(
     assert [a.model for a in calls.asked] == expected
     assert [a.step for a in calls.asked] == [f"step{n}" for n in range(len(order))]
     failing_called = [r for r in dict.fromkeys(order) if r is not None and states[r] == "failing"]
-    assert [role for role, _ in said] == failing_called
+    first_steps = [f"step{order.index(r)}" for r in failing_called]
+    assert [step for step, _ in said] == first_steps  # said on the call that found it failing
     assert calls.said == [sentence for _, sentence in said]
-    assert all(role in sentence and "turn's model" in sentence for role, sentence in said)
+    for role, (_, sentence) in zip(failing_called, said, strict=True):
+        assert f"the {role} model failed" in sentence
+        assert "turn's model" in sentence
+        assert "\n" not in sentence
 
 
 def test_a_turn_model_that_fails_is_not_hidden(server: FakeOpenAI) -> None:

@@ -43,7 +43,7 @@ CHECK_ROLE = "router"
 """The role whose model checks a message with no sample (see the module's docstring)."""
 
 
-def _say(role: str, sentence: str) -> None:
+def _say(step: str, sentence: str) -> None:
     emit_status("read_request", sentence, "error")
 
 
