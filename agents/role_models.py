@@ -126,6 +126,8 @@ class RoleCalls:
     failed: set[str] = field(default_factory=set)
     said: list[str] = field(default_factory=list)
     """The fallback sentences said, in order (at most one per role)."""
+    said_at: list[float] = field(default_factory=list)
+    """When each of :attr:`said` was said (``perf_counter``)."""
     asked: list[Asked] = field(default_factory=list)
     """Every call's step and model, in call order."""
 
@@ -149,6 +151,7 @@ class RoleCalls:
         sentence = fallback_sentence(role, exc)
         logger.warning("role model failed", extra={"role": role, "error": sentence})
         self.said.append(sentence)
+        self.said_at.append(time.perf_counter())
         self.say(step, sentence)
 
     def note(self, step: str, model: BaseChatModel) -> None:
@@ -178,6 +181,10 @@ class RoleCalls:
                 return answer
         self.note(step, self.turn_model)
         return await ask(self.turn_model)
+
+    def fallbacks_since(self, started: float) -> list[str]:
+        """The fallback sentences said since ``started``, in order."""
+        return [s for s, at in zip(self.said, self.said_at, strict=True) if at >= started]
 
     def models_of(self, step: str) -> list[str]:
         """The models ``step``'s calls asked, in call order."""

@@ -116,4 +116,41 @@ async def test_any_combination_of_roles_gives_each_call_its_model_and_one_senten
     assert stages["synthesize"]["model"] == "fake-model"
     assert stages["critic"]["model"] == model_of("critic")
     assert all("model" not in stages[s] for s in ("load_memory", "scope", "audit") if s in stages)
+    for role, stage in line_of.items():  # the trace says which stage found a role failing
+        fallback = stages[stage].get("fallback", [])
+        assert len(fallback) == (state_of[role] == "unreachable")
+        assert all(f"the {role} model failed" in f for f in fallback)
     assert reply.meta["paper_pilot"]["settled"] == "checked"
+
+
+async def test_a_multi_hop_plan_and_its_replan_run_on_the_structured_role_and_the_trace_says_so(
+    notes_runtime: Any, fake_openai: FakeOpenAI, role_server: FakeOpenAI, openai_model: Any
+) -> None:
+    runtime, store = notes_runtime
+    runtime.profile_settings = {**runtime.profile_settings, "roles": {"structured": {
+        "name": "openai-compatible", "model": "small-structured", "api_key": "sk-s",
+        "base_url": role_server.base_url}}}  # fmt: skip
+    fake_openai.script(
+        decision("RouteDecision", intent="multi_hop", confidence=0.9, entities=["LoRA"],
+                 reformulated_query=QUESTION),
+        answer,
+        decision("CriticVerdict", score=0.9, passed=True),
+    )  # fmt: skip
+    role_server.script(
+        decision("ResearchPlan", steps=["LoRA low-rank", "LoRA parameters"]),
+        decision("ReplanDecision", action="synthesize"),
+    )
+    conversation = store.create_conversation("paper-pilot", "research")
+    user = store.add_message(conversation.id, "user", QUESTION, None)
+    events = [e async for e in runtime.run_turn(conversation_id=conversation.id,
+              user_message_id=user.id, model=openai_model())]  # fmt: skip
+    finished = [e for e in events if isinstance(e, ev.RunFinished)]
+    assert finished, [e.error.user_message for e in events if isinstance(e, ev.RunError)]
+    reply = store.get_message(finished[-1].leaf_id)
+
+    assert [b["model"] for b in role_server.chat_bodies] == ["small-structured"] * 2
+    stages = {s["stage"]: s for s in reply.meta["paper_pilot"]["stages"]}
+    assert stages["plan"]["model"] == stages["replan"]["model"] == "small-structured"
+    assert stages["replan"]["outcome"] == "synthesize"
+    assert "model" not in stages["execute_step"]
+    assert stages["route"]["model"] == stages["synthesize"]["model"] == "fake-model"

@@ -56,14 +56,17 @@ def trace_entry(
 ) -> dict[str, Any]:
     """One stage of the trace: its name, its time since ``started``, its facts, and (given
     the turn's ``context``) ``model``: the model of every call the stage made, named once each,
-    in call order (a stage that asked no model has none)."""
+    in call order (a stage that asked no model has none), and ``fallback``: the sentences that
+    said a role's model failed during the stage."""
     entry = {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
     if context is not None:
         from agents.profiles.paper_pilot.role_models import role_calls
 
-        models = role_calls(context).models_since(started)
-        if models:
+        calls = role_calls(context)
+        if models := calls.models_since(started):
             entry["model"] = ", ".join(models)
+        if fallbacks := calls.fallbacks_since(started):
+            entry["fallback"] = fallbacks
     return entry
 
 
