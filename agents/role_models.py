@@ -12,7 +12,8 @@ each with the provider section's keys ``name``, ``model``, ``base_url`` and ``ap
 
 The guarantee, for any combination of roles set, unset and failing: a call of a role that is
 not set asks the turn's model; a call of a role that is set asks the role's model until that
-model fails once (it cannot be built, reached, or answer); from then on, in that turn, the
+model fails once (it cannot be built, reached, or answer usably, and the call then asks the
+turn's model); from then on, in that turn, the
 role's calls ask the turn's model, and the failure is said exactly once per role, in one
 sentence. Every call's model is noted by step, in call order, so a trace names the model each
 call really asked.
@@ -98,6 +99,10 @@ def fallback_sentence(role: str, exc: BaseException) -> str:
     return f"the {role} model failed ({reason}): the turn's model answers instead"
 
 
+class RoleAnswerUnusable(Exception):
+    """A role's model answered, but not usably (its reason is the message)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """One call: its step, the model it asked (its label), and when (``perf_counter``)."""
@@ -164,21 +169,31 @@ class RoleCalls:
         return list(dict.fromkeys(a.model for a in self.asked if a.at >= started))
 
     async def call(
-        self, role: str | None, step: str, ask: Callable[[BaseChatModel], Awaitable[T]]
+        self,
+        role: str | None,
+        step: str,
+        ask: Callable[[BaseChatModel], Awaitable[T]],
+        unusable: Callable[[T], str | None] | None = None,
     ) -> T:
         """``ask(model)`` of the role's model, or of the turn's model when the role is not set
-        or its model fails (then said once); a failure of the turn's model is raised."""
+        or its model fails (then said once): it raises, or gives an answer ``unusable`` finds
+        a reason against (a structured call's "no answer"). A failure of the turn's model, or
+        its unusable answer, is the caller's."""
         model, used_role = self.model_for(role, step)
         if used_role is not None:
             try:
                 answer = await ask(model)
+                reason = unusable(answer) if unusable is not None else None
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
                 self.fail(used_role, exc, step)
             else:
+                if reason is None:
+                    self.note(step, model)
+                    return answer
                 self.note(step, model)
-                return answer
+                self.fail(used_role, RoleAnswerUnusable(f"no usable answer: {reason}"), step)
         self.note(step, self.turn_model)
         return await ask(self.turn_model)
 

@@ -154,3 +154,41 @@ async def test_a_multi_hop_plan_and_its_replan_run_on_the_structured_role_and_th
     assert stages["replan"]["outcome"] == "synthesize"
     assert "model" not in stages["execute_step"]
     assert stages["route"]["model"] == stages["synthesize"]["model"] == "fake-model"
+
+
+async def test_a_role_model_with_no_usable_answer_leaves_the_stage_to_the_turns_model(
+    notes_runtime: Any, fake_openai: FakeOpenAI, openai_model: Any
+) -> None:
+    """A critic model that answers in prose, never in the verdict's schema: the turn's model
+    judges the draft, the fallback is said once, and the trace names both models."""
+    prose = FakeOpenAI(default=lambda body: Reply("It reads fine to me.")).start()
+    try:
+        runtime, store = notes_runtime
+        runtime.profile_settings = {**runtime.profile_settings, "roles": {"critic": {
+            "name": "openai-compatible", "model": "small-critic", "api_key": "sk-c",
+            "base_url": prose.base_url}}}  # fmt: skip
+        fake_openai.script(
+            decision("RouteDecision", intent="factual", confidence=0.9, entities=["LoRA"],
+                     reformulated_query=QUESTION),
+            answer,
+            decision("CriticVerdict", score=0.9, passed=True),
+        )  # fmt: skip
+        conversation = store.create_conversation("paper-pilot", "research")
+        user = store.add_message(conversation.id, "user", QUESTION, None)
+        events = [e async for e in runtime.run_turn(conversation_id=conversation.id,
+                  user_message_id=user.id, model=openai_model())]  # fmt: skip
+        finished = [e for e in events if isinstance(e, ev.RunFinished)]
+        assert finished, [e.error.user_message for e in events if isinstance(e, ev.RunError)]
+        reply = store.get_message(finished[-1].leaf_id)
+        asked_prose = [b["model"] for b in prose.chat_bodies]
+    finally:
+        prose.stop()
+
+    assert asked_prose
+    assert set(asked_prose) == {"small-critic"}
+    said = [e for e in events if isinstance(e, ev.NodeStatus) and "critic model failed" in e.text]
+    assert len(said) == 1
+    stages = {s["stage"]: s for s in reply.meta["paper_pilot"]["stages"]}
+    assert stages["critic"]["model"] == "small-critic, fake-model"
+    assert reply.meta["paper_pilot"]["verdict"]["passed"]
+    assert reply.meta["paper_pilot"]["settled"] == "checked"
