@@ -189,10 +189,9 @@ class RoleCalls:
             except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
                 self.fail(used_role, exc, step)
             else:
-                if reason is None:
-                    self.note(step, model)
-                    return answer
                 self.note(step, model)
+                if reason is None:
+                    return answer
                 self.fail(used_role, RoleAnswerUnusable(f"no usable answer: {reason}"), step)
         self.note(step, self.turn_model)
         return await ask(self.turn_model)
