@@ -12,7 +12,8 @@ each with the provider section's keys ``name``, ``model``, ``base_url`` and ``ap
 
 The guarantee, for any combination of roles set, unset and failing: a call of a role that is
 not set asks the turn's model; a call of a role that is set asks the role's model until that
-model fails once (it cannot be built, reached, or answer); from then on, in that turn, the
+model fails once (it cannot be built, reached, or answer usably, and the call then asks the
+turn's model); from then on, in that turn, the
 role's calls ask the turn's model, and the failure is said exactly once per role, in one
 sentence. Every call's model is noted by step, in call order, so a trace names the model each
 call really asked.
@@ -98,6 +99,10 @@ def fallback_sentence(role: str, exc: BaseException) -> str:
     return f"the {role} model failed ({reason}): the turn's model answers instead"
 
 
+class RoleAnswerUnusable(Exception):
+    """A role's model answered, but not usably (its reason is the message)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """One call: its step, the model it asked (its label), and when (``perf_counter``)."""
@@ -108,7 +113,7 @@ class Asked:
 
 
 Say = Callable[[str, str], None]
-"""How a role's fallback is said: ``(role, sentence)``."""
+"""How a role's fallback is said: ``(step, sentence)``, the step whose call found it failed."""
 
 
 @dataclass
@@ -122,34 +127,37 @@ class RoleCalls:
 
     settings: Mapping[str, Any]
     turn_model: BaseChatModel
-    say: Say = field(default=lambda role, sentence: None)
+    say: Say = field(default=lambda step, sentence: None)
     failed: set[str] = field(default_factory=set)
     said: list[str] = field(default_factory=list)
     """The fallback sentences said, in order (at most one per role)."""
+    said_at: list[float] = field(default_factory=list)
+    """When each of :attr:`said` was said (``perf_counter``)."""
     asked: list[Asked] = field(default_factory=list)
     """Every call's step and model, in call order."""
 
-    def model_for(self, role: str | None) -> tuple[BaseChatModel, str | None]:
-        """The model a call of ``role`` asks now, and the role whose model it is (``None``:
-        the turn's model)."""
+    def model_for(self, role: str | None, step: str = "") -> tuple[BaseChatModel, str | None]:
+        """The model a call of ``role`` (by ``step``) asks now, and the role whose model it is
+        (``None``: the turn's model)."""
         config = role_config(self.settings, role) if role else None
         if role is None or config is None or role in self.failed:
             return self.turn_model, None
         try:
             return role_handle(config).model, role
         except Exception as exc:  # noqa: BLE001 (a role model that cannot be built: the turn's model answers)
-            self.fail(role, exc)
+            self.fail(role, exc, step)
             return self.turn_model, None
 
-    def fail(self, role: str, exc: BaseException) -> None:
-        """Ask ``role``'s model no more, and say so once."""
+    def fail(self, role: str, exc: BaseException, step: str = "") -> None:
+        """Ask ``role``'s model no more, and say so once (on ``step``'s line)."""
         if role in self.failed:
             return
         self.failed.add(role)
         sentence = fallback_sentence(role, exc)
         logger.warning("role model failed", extra={"role": role, "error": sentence})
         self.said.append(sentence)
-        self.say(role, sentence)
+        self.said_at.append(time.perf_counter())
+        self.say(step, sentence)
 
     def note(self, step: str, model: BaseChatModel) -> None:
         """Record that ``step`` asked ``model`` (now)."""
@@ -161,23 +169,36 @@ class RoleCalls:
         return list(dict.fromkeys(a.model for a in self.asked if a.at >= started))
 
     async def call(
-        self, role: str | None, step: str, ask: Callable[[BaseChatModel], Awaitable[T]]
+        self,
+        role: str | None,
+        step: str,
+        ask: Callable[[BaseChatModel], Awaitable[T]],
+        unusable: Callable[[T], str | None] | None = None,
     ) -> T:
         """``ask(model)`` of the role's model, or of the turn's model when the role is not set
-        or its model fails (then said once); a failure of the turn's model is raised."""
-        model, used_role = self.model_for(role)
+        or its model fails (then said once): it raises, or gives an answer ``unusable`` finds
+        a reason against (a structured call's "no answer"). A failure of the turn's model, or
+        its unusable answer, is the caller's."""
+        model, used_role = self.model_for(role, step)
         if used_role is not None:
             try:
                 answer = await ask(model)
+                reason = unusable(answer) if unusable is not None else None
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 (the role's model failed: the turn's answers)
-                self.fail(used_role, exc)
+                self.fail(used_role, exc, step)
             else:
                 self.note(step, model)
-                return answer
+                if reason is None:
+                    return answer
+                self.fail(used_role, RoleAnswerUnusable(f"no usable answer: {reason}"), step)
         self.note(step, self.turn_model)
         return await ask(self.turn_model)
+
+    def fallbacks_since(self, started: float) -> list[str]:
+        """The fallback sentences said since ``started``, in order."""
+        return [s for s, at in zip(self.said, self.said_at, strict=True) if at >= started]
 
     def models_of(self, step: str) -> list[str]:
         """The models ``step``'s calls asked, in call order."""

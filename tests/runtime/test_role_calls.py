@@ -1,7 +1,9 @@
 """The shared role models (:mod:`agents.role_models`), over real HTTP with the real
-``ChatOpenAI`` client: for any combination of roles set, unset and failing and any order of
-calls, each call asks the right model (the role's while it works, the turn's otherwise), a
-failing role is said exactly once, and the models asked are recorded in call order."""
+``ChatOpenAI`` client: for any combination of roles set, unset, unreachable and answering
+unusably, and any order of calls, each call asks the right model (the role's while it works,
+the turn's otherwise, and after an unusable answer at once), the caller never gets an
+unusable answer of a role, a failing role is said exactly once, and the models asked are
+recorded in call order."""
 
 from __future__ import annotations
 
@@ -17,11 +19,11 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
 from agents.providers import ProviderConfig, make_chat_model
-from agents.role_models import ROLES, RoleCalls, role_config
+from agents.role_models import ROLES, RoleCalls, model_label, role_config
 from tests.support.fake_openai import FakeOpenAI
 
 TURN_MODEL = "fake-model"
-State = Literal["unset", "live", "failing"]
+State = Literal["unset", "live", "failing", "unusable"]
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +45,9 @@ def roles_settings(states: dict[str, State], live_url: str, dead_url: str) -> di
     roles: dict[str, Any] = {}
     for role, state in states.items():
         if state != "unset":
-            roles[role] = {"name": "openai-compatible", "model": f"{role}-model",
-                           "base_url": live_url if state == "live" else dead_url,
+            roles[role] = {"name": "openai-compatible",
+                           "model": f"{role}-{'bad' if state == 'unusable' else 'model'}",
+                           "base_url": dead_url if state == "failing" else live_url,
                            "api_key": f"sk-{role}"}  # fmt: skip
     return {"roles": roles}
 
@@ -55,13 +58,19 @@ def turn_model(base_url: str) -> BaseChatModel:
     return make_chat_model(config).model
 
 
-async def ask(model: BaseChatModel) -> str:
-    return str((await model.ainvoke("hello")).content)
+async def ask(model: BaseChatModel) -> tuple[str, str]:
+    return model_label(model), str((await model.ainvoke("hello")).content)
+
+
+def unusable(answer: tuple[str, str]) -> str | None:
+    """A model named ``*-bad`` answers, but not usably (as a structured call's no-answer)."""
+    return "no answer in the schema" if answer[0].endswith("-bad") else None
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    states=st.fixed_dictionaries({role: st.sampled_from(["unset", "live", "failing"]) for role in ROLES}),
+    states=st.fixed_dictionaries({role: st.sampled_from(["unset", "live", "failing", "unusable"])
+                                  for role in ROLES}),
     order=st.lists(st.sampled_from([*ROLES, None]), min_size=1, max_size=6),
 )  # fmt: skip
 def test_each_call_asks_the_right_model_and_a_failing_role_is_said_once(
@@ -75,25 +84,38 @@ def test_each_call_asks_the_right_model_and_a_failing_role_is_said_once(
         calls = RoleCalls(
             roles_settings(states, server.base_url, dead),
             turn_model(server.base_url),
-            lambda role, sentence: said.append((role, sentence)),
+            lambda step, sentence: said.append((step, sentence)),
         )
         for n, role in enumerate(order):
-            await calls.call(role, f"step{n}", ask)
+            answer = await calls.call(role, f"step{n}", ask, unusable)
+            assert unusable(answer) is None  # the caller never gets a role's unusable answer
         return calls
 
     calls = asyncio.run(run())
 
-    expected = [
-        f"{role}-model" if role is not None and states[role] == "live" else TURN_MODEL
-        for role in order
-    ]
+    expected: list[str] = []  # the models asked, in order
+    tried: set[str] = set()
+    for role in order:
+        state = states[role] if role is not None else "unset"
+        if state == "live":
+            expected.append(f"{role}-model")
+            continue
+        if state == "unusable" and role not in tried:
+            expected.append(f"{role}-bad")  # asked once, then the turn's model
+        if role is not None:
+            tried.add(role)
+        expected.append(TURN_MODEL)
     assert [body["model"] for body in server.chat_bodies] == expected
     assert [a.model for a in calls.asked] == expected
-    assert [a.step for a in calls.asked] == [f"step{n}" for n in range(len(order))]
-    failing_called = [r for r in dict.fromkeys(order) if r is not None and states[r] == "failing"]
-    assert [role for role, _ in said] == failing_called
+    failing_called = [r for r in dict.fromkeys(order)
+                      if r is not None and states[r] in ("failing", "unusable")]  # fmt: skip
+    first_steps = [f"step{order.index(r)}" for r in failing_called]
+    assert [step for step, _ in said] == first_steps  # said on the call that found it failing
     assert calls.said == [sentence for _, sentence in said]
-    assert all(role in sentence and "turn's model" in sentence for role, sentence in said)
+    for role, (_, sentence) in zip(failing_called, said, strict=True):
+        assert f"the {role} model failed" in sentence
+        assert "turn's model" in sentence
+        assert "\n" not in sentence
 
 
 def test_a_turn_model_that_fails_is_not_hidden(server: FakeOpenAI) -> None:

@@ -91,7 +91,7 @@ async def test_model_picker_accepts_a_free_model_name() -> None:
         field.value = "my-finetune:7b"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.results == [("ollama", "my-finetune:7b", ModelOptions(), None)]
+        assert app.results == [("ollama", "my-finetune:7b", ModelOptions(), None, None)]
 
 
 async def test_model_picker_reads_the_presets_by_default() -> None:

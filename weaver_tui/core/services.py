@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from agents.runtime.agent_runtime import AgentRuntime
     from storage.backend import AnyStore, StorageTarget
     from storage.turn_locks import TurnLocks
+    from weaver_tui.core.role_choices import RoleChoice
     from weaver_tui.core.settings.config import Settings
 
 logger = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class Services:
         """Replies a killed process left ``streaming``, marked when the store opened."""
         self._model = model
         self._runtime: AgentRuntime | None = None
+        self._role_choices: dict[str, dict[str, Any] | None] = {}
         self._runtime_stack: AsyncExitStack | None = None
         self._runtime_depth = 0
         if self._pending is None:
@@ -241,6 +243,25 @@ class Services:
         )
         return handle
 
+    def profile_settings(self) -> dict[str, Any]:
+        """What the profiles read: the settings' sections, with the roles picked in the app
+        (:mod:`weaver_tui.core.role_choices`) in place of the configured ones."""
+        from weaver_tui.core.role_choices import with_choices
+
+        return with_choices(self.settings.profile_settings(), self._role_choices)
+
+    def choose_role_model(self, choice: RoleChoice) -> None:
+        """Give a role the model of ``choice`` (or the turn's, when it names none) from the
+        next turn on, for this session; raises ``ConfigError`` (one sentence) when it cannot
+        be built, and then nothing changes."""
+        from weaver_tui.core.role_choices import role_section
+
+        self._role_choices[choice.role] = role_section(choice, self.settings.provider_config())
+        chosen = self.profile_settings()
+        if self._runtime is not None:
+            self._runtime.profile_settings = chosen
+        logger.info("role model chosen", extra={"role": choice.role, "model": choice.model})
+
     # -- the runtime ------------------------------------------------------------------------
 
     @asynccontextmanager
@@ -267,7 +288,7 @@ class Services:
             checkpointer,
             config_dir=self.config_dir,
             data_dir=self.data_dir,
-            profile_settings=self.settings.profile_settings(),
+            profile_settings=self.profile_settings(),
             tool_seconds=self.settings.turns.tool_seconds,
             tool_result_chars=self.settings.turns.tool_result_chars,
             context_messages=self.settings.turns.context_messages,

@@ -11,12 +11,18 @@ offered as completions. Enter in the list moves to the field; Enter in the field
 Local servers the app found on 127.0.0.1 (``local``) come first, each with its models.
 Below, the conversation's own temperature and max tokens (empty: the provider's default); they
 are kept with the conversation, so the callback gets a :class:`PickedModel`.
+
+Given ``roles`` (each role's current provider and model, empty: the turn's model), a "Model
+for" selector on top picks what the choice is for: the turn (as above), or one role (its
+``role`` is then set in the :class:`PickedModel`, and an empty model field means "back to the
+turn's model"). Where a choice is kept is the caller's (the chat keeps a role's, like the
+turn's, for the running app: :mod:`weaver_tui.core.role_choices`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.text import Text
@@ -26,7 +32,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Input, Label, OptionList
+from textual.widgets import Input, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
 from agents.providers.model_options import BadModelOption, ModelOptions
@@ -46,6 +52,13 @@ class PickedModel(NamedTuple):
     options: ModelOptions = ModelOptions()
     base_url: str | None = None
     """The server's address for a local server the app found (else the preset's)."""
+    role: str | None = None
+    """The role the model is for (``None``: the turn); a role with an empty ``model`` goes
+    back to the turn's model."""
+
+
+TURN = "turn"
+"""The "Model for" selector's value for the turn's own model."""
 
 
 class ModelChoice(NamedTuple):
@@ -150,16 +163,29 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
         presets: Sequence[ModelChoice] | None = None,
         options: ModelOptions | None = None,
         local: Sequence[ModelChoice] = (),
+        roles: Mapping[str, tuple[str, str]] | None = None,
     ) -> None:
         super().__init__()
         self.current_provider = current_provider
         self.current_model = current_model
+        self.turn_current = (current_provider, current_model)
+        self.roles = dict(roles or {})
+        """Each role's current (provider, model); ``("", "")``: the turn's model."""
         self.options = options or ModelOptions()
         listed = preset_choices(current_provider) if presets is None else presets
         self.presets = [*local, *listed]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="model-dialog"):
+            if self.roles:
+                yield Label("Model for", classes="model-heading")
+                yield Select(
+                    [("the turn (every reply)", TURN)]
+                    + [(self._role_title(role), role) for role in self.roles],
+                    value=TURN,
+                    allow_blank=False,
+                    id="role-select",
+                )
             yield Label("Provider", classes="model-heading")
             yield OptionList(*self._options(), id="provider-list")
             yield Label("Model", classes="model-heading")
@@ -197,6 +223,38 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
             )
             options.append(Option(prompt, id=preset.name))
         return options
+
+    def _role_title(self, role: str) -> str:
+        provider, model = self.roles[role]
+        now = f"{provider} · {model}" if model else "the turn's model"
+        return printable(f"the {role} role (now: {now})")
+
+    @property
+    def _role(self) -> str | None:
+        if not self.roles:
+            return None
+        value = self.query_one("#role-select", Select).value
+        return value if isinstance(value, str) and value != TURN else None
+
+    @on(Select.Changed, "#role-select")
+    def _role_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        role = self._role
+        provider, model = self.roles[role] if role else self.turn_current
+        if role and not model:
+            provider = self.turn_current[0]
+        self.current_provider, self.current_model = provider, model
+        names = [preset.name for preset in self.presets]
+        index = names.index(provider) if provider in names else 0
+        self._provider_list.clear_options()
+        self._provider_list.add_options(self._options())
+        self._provider_list.highlighted = index
+        self._show_preset(index)
+        hint = self.query_one("#model-hint", Label)
+        if role:
+            hint.update(f"Enter sets the {role} role's model · an empty model: the turn's")
+        else:
+            hint.update("Enter applies from the next turn · Esc cancels")
 
     @property
     def _provider_list(self) -> OptionList:
@@ -251,8 +309,10 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
             hint.update(str(exc))
             hint.add_class("-error")
             return
-        model = self._model_input.value.strip() or preset.default_model
-        self.dismiss(PickedModel(preset.provider or preset.name, model, options, preset.base_url))
+        role = self._role
+        model = self._model_input.value.strip() or ("" if role else preset.default_model)
+        provider = preset.provider or preset.name
+        self.dismiss(PickedModel(provider, model, options, preset.base_url, role))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

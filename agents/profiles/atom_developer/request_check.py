@@ -43,7 +43,11 @@ CHECK_ROLE = "router"
 """The role whose model checks a message with no sample (see the module's docstring)."""
 
 
-def _say(role: str, sentence: str) -> None:
+def _no_answer_reason(answer: AtomRequestCheck | NoAnswer) -> str | None:
+    return answer.reason if isinstance(answer, NoAnswer) else None
+
+
+def _say(step: str, sentence: str) -> None:
     emit_status("read_request", sentence, "error")
 
 
@@ -102,5 +106,5 @@ async def asks_for_atom(context: TurnContext, intent: str, earlier: EarlierWork)
         return await structured_call(model, AtomRequestCheck, messages, name="read_request")
 
     calls = turn_role_calls(context, _say)
-    answer = await calls.call(CHECK_ROLE, "read_request", ask)
+    answer = await calls.call(CHECK_ROLE, "read_request", ask, _no_answer_reason)
     return answer if isinstance(answer, NoAnswer) else answer.asks_for_atom

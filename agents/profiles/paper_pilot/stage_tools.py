@@ -40,7 +40,7 @@ async def ask_structured(
 ) -> M | NoAnswer:
     """The model's answer in ``schema``, or :class:`NoAnswer` saying why there is none; asked
     of the step's role model when the settings give it one (:mod:`.role_models`), and of the
-    turn's model when that one fails (said once per role)."""
+    turn's model when that one fails or gives no answer (said once per role)."""
     from agents.profiles.paper_pilot.role_models import ROLE_OF_STEP, role_calls
 
     messages = [SystemMessage(stage_system(context, system)), HumanMessage(text)]
@@ -48,7 +48,12 @@ async def ask_structured(
     async def ask(model: BaseChatModel) -> M | NoAnswer:
         return await structured_call(model, schema, messages, name=step)
 
-    return await role_calls(context).call(ROLE_OF_STEP.get(step), step, ask)
+    return await role_calls(context).call(ROLE_OF_STEP.get(step), step, ask, no_answer_reason)
+
+
+def no_answer_reason(answer: object) -> str | None:
+    """Why a structured answer is none (``None``: it is an answer)."""
+    return answer.reason if isinstance(answer, NoAnswer) else None
 
 
 def trace_entry(
@@ -56,14 +61,17 @@ def trace_entry(
 ) -> dict[str, Any]:
     """One stage of the trace: its name, its time since ``started``, its facts, and (given
     the turn's ``context``) ``model``: the model of every call the stage made, named once each,
-    in call order (a stage that asked no model has none)."""
+    in call order (a stage that asked no model has none), and ``fallback``: the sentences that
+    said a role's model failed during the stage."""
     entry = {"stage": stage, "ms": round((time.perf_counter() - started) * 1000, 1), **facts}
     if context is not None:
         from agents.profiles.paper_pilot.role_models import role_calls
 
-        models = role_calls(context).models_since(started)
-        if models:
+        calls = role_calls(context)
+        if models := calls.models_since(started):
             entry["model"] = ", ".join(models)
+        if fallbacks := calls.fallbacks_since(started):
+            entry["fallback"] = fallbacks
     return entry
 
 

@@ -198,6 +198,16 @@ async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
     steps, done = list(state.get("plan") or []), state.get("step", 0)
     if state.get("error") or done >= len(steps):
         return {"plan": steps[:done]}
+    started = time.perf_counter()
+    plan, outcome = await _replanned(state, runtime.context, steps, done)
+    entry = trace_entry("replan", started, runtime.context, outcome=outcome, steps=plan)
+    return {"plan": plan, "trace": with_trace(state, entry)}
+
+
+async def _replanned(
+    state: PaperPilotState, context: TurnContext, steps: list[str], done: int
+) -> tuple[list[str], str]:
+    """The plan after ``done`` steps, as the model decided it, and what it decided."""
     chunks = state.get("chunks") or []
     text = "\n".join([
         question_text(state),
@@ -205,18 +215,18 @@ async def replan(state: PaperPilotState, runtime: Runtime[TurnContext]) -> dict[
         f"Steps done: {done}",
         "Found:", *(f"- {c['title']} — {c['section']}: {c['text'][:200]}" for c in chunks[-TOP_K:]),
     ])  # fmt: skip
-    decision = await ask_structured(runtime.context, ReplanDecision, prompts.REPLANNER, text, "replan")  # fmt: skip
+    decision = await ask_structured(context, ReplanDecision, prompts.REPLANNER, text, "replan")
     if isinstance(decision, NoAnswer):
         emit_status("replan", f"no decision read ({decision.reason}): the next step as planned", "error")  # fmt: skip
-        return {"plan": steps}
+        return steps, "no decision"
     action = decision.action
     if action == "synthesize":
         emit_status("replan", "enough found: writing the answer", "done")
-        return {"plan": steps[:done]}
+        return steps[:done], action
     if action == "revise" and decision.revised_step.strip():
         steps[done] = decision.revised_step.strip()
         emit_status("replan", f"next step revised: {steps[done]}", "done")
-    return {"plan": steps}
+    return steps, action
 
 
 def after_replan(state: PaperPilotState) -> Literal["execute_step", "synthesize"]:

@@ -23,7 +23,7 @@ MODEL_STAGES = frozenset(
 _MARKS = {"supported": "✓", "unsupported": "✗", "uncited": "!", "prior": "·", "not a claim": " "}
 _SHOWN_FACTS = ("recalled", "collections", "query", "entities", "search_in", "steps", "queries",
                 "score", "passed", "feedback", "outcome", "retry", "saved", "error", "not_found",
-                "no_answer", "failures")  # fmt: skip
+                "no_answer", "failures", "fallback")  # fmt: skip
 
 
 def brief_chunks(chunks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -83,6 +83,9 @@ class ConversationSettings:
         def chosen(choice: PickedModel | None) -> None:
             if not choice:
                 return
+            if choice.role is not None:
+                choose_role(self._surface, self._services, choice)
+                return
             try:
                 handle = self._services.switch_model(
                     choice.provider, choice.model, base_url=choice.base_url
@@ -106,7 +109,15 @@ class ConversationSettings:
 
         options = ModelOptions.from_meta(self._state.setting("model_options"))
         local = local_choices(self._local_servers())
-        picker = ModelPickerScreen(header.provider, header.model, options=options, local=local)
+        from weaver_tui.screens.chat.role_picking import choose_role, current_roles
+
+        picker = ModelPickerScreen(
+            header.provider,
+            header.model,
+            options=options,
+            local=local,
+            roles=current_roles(self._services),
+        )
         self._surface.app.push_screen(picker, chosen)
 
     # ------------------------------------------------------------------ instructions
