@@ -206,8 +206,12 @@ class AgentRuntime:
         continue_from: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
     ) -> AsyncGenerator[RunEvent, None]:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
+
+        ``consent_in_person``: the caller asks its own user a consent question for a
+        participant with no seat (:attr:`agents.profile.TurnContext.consent_in_person`).
 
         ``tool_approval`` settles calls that need the user's approval when nobody can be asked
         (``approve`` or ``refuse``); ``ask`` pauses the turn for the answer.
@@ -236,7 +240,9 @@ class AgentRuntime:
                 project_root=project_root,
                 sender=sender or user_record.meta.get("sender"),
             )
-            context = replace(context, tool_approval=tool_approval)
+            context = replace(
+                context, tool_approval=tool_approval, consent_in_person=consent_in_person
+            )
             context, mcp_lines = await self._with_mcp_tools(
                 context, chosen, conversation, session_tools
             )
@@ -304,6 +310,7 @@ class AgentRuntime:
         sender: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
         exclusive: bool | None = None,
         before_turn: BeforeTurn | None = None,
     ) -> AsyncGenerator[RunEvent, None]:
@@ -359,6 +366,7 @@ class AgentRuntime:
                 sender=sender,
                 tool_approval=tool_approval,
                 session_tools=session_tools,
+                consent_in_person=consent_in_person,
             )
             try:
                 async for event in turn:
@@ -425,9 +433,10 @@ class AgentRuntime:
         model: ChatModelHandle,
         cancel: asyncio.Event | None = None,
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
     ) -> AsyncGenerator[RunEvent, None]:
         """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``
-        (``session_tools`` as for :meth:`run_turn`).
+        (``session_tools`` and ``consent_in_person`` as for :meth:`run_turn`).
 
         The paused graph continues on its own checkpoint thread, below ``record_id``: the tool
         result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
@@ -447,6 +456,7 @@ class AgentRuntime:
             )
             return
         context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
+        context = replace(context, consent_in_person=consent_in_person)
         context, mcp_lines = await self._with_mcp_tools(
             context, chosen, conversation, session_tools
         )

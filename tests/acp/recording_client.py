@@ -24,9 +24,13 @@ WAIT_S = 60.0
 @dataclass
 class RecordingClient:
     """What the agent sent about one test's sessions; permission requests are answered with
-    ``answer`` (an option id, or ``None`` to cancel the request)."""
+    ``answer`` (an option id, or ``None`` to cancel the request), forms
+    (``elicitation/create``) with ``form_answer``, sent back as it is (any JSON value)."""
 
     answer: str | None = "accept"
+    form_answer: Any = None
+    forms: list[tuple[str, Any]] = field(default_factory=list)
+    """Each form asked: its message and its mode (session, tool call, schema)."""
     sessions: set[str] = field(default_factory=set)
     updates: list[Any] = field(default_factory=list)
     permission_requests: list[Any] = field(default_factory=list)
@@ -45,10 +49,16 @@ class RecordingClient:
             outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
         )
 
+    def form(self, message: str, mode: Any) -> Any:
+        self.forms.append((message, mode))
+        self.changed.set()
+        return self.form_answer
+
     def forget(self) -> None:
         """Drop what was recorded so far (the sessions stay this client's)."""
         self.updates.clear()
         self.permission_requests.clear()
+        self.forms.clear()
 
     async def wait_for(self, condition: Callable[[], bool]) -> None:
         async def until() -> None:
@@ -100,3 +110,10 @@ class SessionRouter:
             self.strays.append((session_id, tool_call))
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return client.permission(tool_call)
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        client = self.owner(str(getattr(mode, "session_id", "")))
+        if client is None:
+            self.strays.append((str(getattr(mode, "session_id", "")), message))
+            return {"action": "cancel"}
+        return client.form(message, mode)

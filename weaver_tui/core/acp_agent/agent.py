@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from acp import PROTOCOL_VERSION, update_agent_message_text, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
+    ClientCapabilities,
     CloseSessionResponse,
     ConfigOptionUpdate,
     ForkSessionResponse,
@@ -56,6 +57,7 @@ from storage.models import Conversation, MessageRecord
 from storage.printable import printable
 from storage.store import NotFoundError, StorageError
 from weaver_tui import __version__
+from weaver_tui.core.acp_agent.consent_elicitation import elicits_forms
 from weaver_tui.core.acp_agent.failures import turn_failure
 from weaver_tui.core.acp_agent.fork_point import leaf_record, message_of, unknown_session
 from weaver_tui.core.acp_agent.prompt_content import prompt_content
@@ -115,6 +117,8 @@ class WeaverAcpAgent:
         self.sessions: dict[str, AcpSession] = {}
         self._client: Client | None = None
         self._windows: dict[tuple[str, str], int | None] = {}
+        self._elicits = False
+        """Whether the client shows form elicitations (its ``initialize`` said so)."""
         resources.push_async_callback(self._close_sessions)
 
     async def runtime(self) -> AgentRuntime:
@@ -127,7 +131,13 @@ class WeaverAcpAgent:
     def on_connect(self, conn: Client) -> None:
         self._client = conn
 
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
+        self._elicits = elicits_forms(client_capabilities)
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
             agent_capabilities=AgentCapabilities(
@@ -477,6 +487,7 @@ class WeaverAcpAgent:
                 await self.runtime(),
                 model,
                 TurnUpdates(get_traits(session.profile).stages),
+                elicits=self._elicits,
             )
             response = await turn.run(self._message(session, text, content.attachments))
             self._remember(session, turn.leaf_id)  # before the report reads the branch
