@@ -10,7 +10,9 @@ the same conversation at another place in its tree (each session keeps its own l
 :mod:`~weaver_tui.core.acp_agent.session_leaves`); ``session/close`` cancels the
 session's running turn, waits for it to end, then forgets the session and ends its MCP servers
 (its conversation stays in the store, for ``session/load`` or the app); the agent's exit closes
-every session.
+every session; ``session/set_config_option`` sets the session's model, profile or project
+instructions. The client's ``initialize`` says whether it shows forms: a consent question the
+mediator asks then comes as ``elicitation/create`` (:mod:`~weaver_tui.core.acp_agent.turn`).
 Expected failures answer with one sentence (a JSON-RPC error whose message is the sentence).
 """
 
