@@ -29,6 +29,7 @@ class RecordingClient:
 
     answer: str | None = "accept"
     form_answer: Any = None
+    """Sent back as it is (any JSON value), or awaited first when it is a future."""
     forms: list[tuple[str, Any]] = field(default_factory=list)
     """Each form asked: its message and its mode (session, tool call, schema)."""
     sessions: set[str] = field(default_factory=set)
@@ -49,9 +50,13 @@ class RecordingClient:
             outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
         )
 
-    def form(self, message: str, mode: Any) -> Any:
+    async def form(self, message: str, mode: Any) -> Any:
+        """Record the form; answer ``form_answer`` (awaited first when it is a future: a
+        form the user has not answered yet)."""
         self.forms.append((message, mode))
         self.changed.set()
+        if isinstance(self.form_answer, asyncio.Future):
+            return await self.form_answer
         return self.form_answer
 
     def forget(self) -> None:
@@ -116,4 +121,4 @@ class SessionRouter:
         if client is None:
             self.strays.append((str(getattr(mode, "session_id", "")), message))
             return {"action": "cancel"}
-        return client.form(message, mode)
+        return await client.form(message, mode)

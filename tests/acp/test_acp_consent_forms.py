@@ -10,6 +10,7 @@ the post is not made (that participant has no seat to allow it), as before forms
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,23 @@ async def test_an_answer_never_answers_a_later_question_with_the_same_call_id(
     assert response.stop_reason == "end_turn"
     assert len(mediator_agent.client.forms) == 2  # asked again: a new question
     assert posted(mediator_agent, session) == []  # this turn's post was refused
+
+
+async def test_a_prompt_cancelled_while_the_form_is_open_posts_nothing_and_answers_nothing(
+    mediator_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    mediator_agent.client.form_answer = never
+    script_a_post(fake_openai)
+    session = await mediator_agent.start(tmp_path, forms=True)
+    prompt = asyncio.ensure_future(
+        mediator_agent.ask(session, "Please tell everyone what Sam and I discussed.")
+    )
+    await mediator_agent.client.wait_for(lambda: bool(mediator_agent.client.forms))
+    await mediator_agent.conn.cancel(session_id=session)
+    response = await prompt
+    never.set_result({"action": "accept", "content": {"decision": "allow"}})  # too late
+
+    assert response.stop_reason == "cancelled"
+    assert posted(mediator_agent, session) == []
+    assert decisions(mediator_agent, session) == [None]  # still unanswered: never made up
