@@ -617,6 +617,7 @@ class AgentRuntime:
         """Close a turn that ran to its end (complete, cancelled or paused): its records, then
         ``RecordSaved``, ``Usage`` and ``RunFinished``. Raises ``StorageError`` when a closing
         write fails, before any event is yielded."""
+        flushed = list(mapper.flush_tool_results())  # a round's last results, in call order
         cancelled = stream.outcome == "cancelled"
         paused = not cancelled and bool(mapper.interrupted)
         interrupt_record: MessageRecord | None = None
@@ -639,6 +640,8 @@ class AgentRuntime:
             logger.warning("empty reply", extra={"trace_id": trace_id, "message_id": leaf.id})
         if not paused:  # only a paused turn resumes from its checkpoints
             await self._forget_thread(thread_id)
+        for event in flushed:
+            yield event
         if interrupt_record is not None:
             yield RecordSaved(interrupt_record)
         yield RecordSaved(leaf)  # the turn's last record as closed: consumers need not read it
@@ -687,6 +690,7 @@ class AgentRuntime:
         record as written."""
         latency_ms = round((time.perf_counter() - started) * 1000, 1)
         usage = mapper.usage if mapper.has_usage else None
+        list(mapper.flush_tool_results())  # results a round still held, in call order
         list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
         record = recorder.finish_turn(
             status,

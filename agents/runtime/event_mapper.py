@@ -41,6 +41,7 @@ from agents.runtime.events import (
     Usage,
 )
 from agents.runtime.recorder import TurnRecorder
+from agents.runtime.tool_round import RoundOrder, ToolResult
 from agents.runtime.usage_tally import UsageTally, usage_of
 from storage.models import MessageStatus
 
@@ -91,6 +92,8 @@ class TurnEventMapper:
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
         self._draft_reply: str | None = None
         """The reply streaming as a draft, until its settled answer arrives."""
+        self._round = RoundOrder()
+        """The tool round's results, stored in call order (:mod:`agents.runtime.tool_round`)."""
 
     @property
     def usage(self) -> Usage:
@@ -186,6 +189,7 @@ class TurnEventMapper:
                     yield from self._on_tool_message(message)
 
     def _on_ai_message(self, message: AIMessage) -> Iterator[RunEvent]:
+        yield from self.flush_tool_results()  # the round before this reply is over
         inline, text = split_thinking(message_text(message.content))
         sent_apart = message.additional_kwargs.get(REASONING_KEY)
         reasoning = (sent_apart if isinstance(sent_apart, str) else "") + inline
@@ -217,11 +221,12 @@ class TurnEventMapper:
         if message.tool_calls or message.invalid_tool_calls:
             meta["tool_calls"] = tool_calls_meta(message)
             self._tool_names.update({c["id"]: c["name"] for c in meta["tool_calls"] if c["id"]})
+            self._round.start([str(c["id"]) for c in meta["tool_calls"] if c["id"]])
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
         yield RecordSaved(record)
 
     def _on_tool_message(self, message: ToolMessage) -> Iterator[RunEvent]:
-        if message.tool_call_id in self.recorder.recorded_tool_calls:
+        if self._known(message.tool_call_id):
             return
         output = message_text(message.content)
         error = output if message.status == "error" else None
@@ -239,11 +244,31 @@ class TurnEventMapper:
         duration_ms: float | None,
         record_meta: dict[str, Any] | None = None,
     ) -> Iterator[RunEvent]:
-        record = self.recorder.add_tool_result(
-            call_id, name, output, error=error, duration_ms=duration_ms, extra_meta=record_meta
-        )
+        """The call finished (the tool pane hears it at once); its record is stored once every
+        earlier call of its round has its own."""
         yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
-        yield RecordSaved(record)
+        result = ToolResult(call_id, name, output, error, duration_ms, record_meta)
+        yield from self._store(self._round.arrive(result))
+
+    def _known(self, call_id: str) -> bool:
+        return call_id in self.recorder.recorded_tool_calls or self._round.knows(call_id)
+
+    def _store(self, results: list[ToolResult]) -> Iterator[RunEvent]:
+        for r in results:
+            record = self.recorder.add_tool_result(
+                r.call_id,
+                r.name,
+                r.output,
+                error=r.error,
+                duration_ms=r.duration_ms,
+                extra_meta=r.record_meta,
+            )
+            yield RecordSaved(record)
+
+    def flush_tool_results(self) -> Iterator[RunEvent]:
+        """Store what the round still holds, in call order (the round is over: a reply
+        follows, the turn pauses or ends)."""
+        yield from self._store(self._round.drain())
 
     # -- custom stream ----------------------------------------------------------------------
 
@@ -254,7 +279,7 @@ class TurnEventMapper:
         if phase == "started":
             yield ToolStarted(payload["call_id"], payload["name"], dict(payload.get("args") or {}))
         elif phase == "finished":
-            if payload["call_id"] in self.recorder.recorded_tool_calls:
+            if self._known(payload["call_id"]):
                 return
             yield from self._tool_finished(
                 payload["call_id"],
