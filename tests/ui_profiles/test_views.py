@@ -147,8 +147,10 @@ async def test_views_of_a_turn_the_runtime_recorded(
         ("assistant", "Mediator → everyone", SHARED_POST, "")
     ]
     alexs = store.path_to_root(path[-1].id, "Alex")
-    first, *delivered = [i.content for i in items_for_view(alexs, "Alex", people)]
-    assert first == ALEX_SAYS
-    # the two calls of one round run at once: their records follow the order they finish in
-    assert sorted(delivered) == sorted([ALEX_REPLY, SHARED_POST])
+    # the two calls of one round run at once, and are stored in the order they were made
+    assert [i.content for i in items_for_view(alexs, "Alex", people)] == [
+        ALEX_SAYS,
+        ALEX_REPLY,
+        SHARED_POST,
+    ]
     assert len(items_for_view(path, None, people)) == len(path)
