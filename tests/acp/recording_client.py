@@ -29,7 +29,8 @@ class RecordingClient:
 
     answer: str | None = "accept"
     form_answer: Any = None
-    """Sent back as it is (any JSON value), or awaited first when it is a future."""
+    """Sent back as it is (any JSON value), awaited first when it is a future, raised when it
+    is an error; a callable is asked for the answer to each form's message."""
     forms: list[tuple[str, Any]] = field(default_factory=list)
     """Each form asked: its message and its mode (session, tool call, schema)."""
     sessions: set[str] = field(default_factory=set)
@@ -55,9 +56,12 @@ class RecordingClient:
         form the user has not answered yet)."""
         self.forms.append((message, mode))
         self.changed.set()
-        if isinstance(self.form_answer, asyncio.Future):
-            return await self.form_answer
-        return self.form_answer
+        answer = self.form_answer(message) if callable(self.form_answer) else self.form_answer
+        if isinstance(answer, asyncio.Future):
+            return await answer
+        if isinstance(answer, BaseException):  # the client answers with a JSON-RPC error
+            raise answer
+        return answer
 
     def forget(self) -> None:
         """Drop what was recorded so far (the sessions stay this client's)."""

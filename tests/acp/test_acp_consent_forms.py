@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acp import RequestError
 
 from tests.acp.agent_process import AcpAgent, session_conversation
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
@@ -198,3 +199,40 @@ async def test_a_prompt_cancelled_while_the_form_is_open_posts_nothing_and_answe
     assert response.stop_reason == "cancelled"
     assert posted(mediator_agent, session) == []
     assert decisions(mediator_agent, session) == [None]  # still unanswered: never made up
+
+
+async def test_a_form_the_client_answers_with_an_error_is_a_refusal(
+    mediator_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    answer = RequestError.internal_error({"details": "the form could not be shown"})
+    session, response = await post_with_forms(mediator_agent, tmp_path, fake_openai, answer)
+
+    assert response.stop_reason == "end_turn"
+    assert posted(mediator_agent, session) == []
+    assert decisions(mediator_agent, session) == ["refuse"]
+
+
+ALLOW = {"action": "accept", "content": {"decision": "allow"}}
+EDIT = {"action": "accept", "content": {"decision": "edit", "words": "Our own words."}}
+
+
+@pytest.mark.parametrize(
+    ("alex", "sam"),
+    [(ALLOW, ALLOW), (ALLOW, {"action": "decline"}), ({"action": "cancel"}, ALLOW), (EDIT, ALLOW)],
+    ids=["both-allow", "sam-declines", "alex-cancels", "alex-edits"],
+)
+async def test_a_post_drawing_on_two_is_posted_only_when_both_allow_it_each_in_their_own_form(
+    mediator_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI, alex: Any, sam: Any
+) -> None:
+    mediator_agent.client.form_answer = lambda message: alex if "Does Alex" in message else sam
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("post_to_shared", {"content": POST, "draws_on": ["Sam", "Alex"]}, id=CALL)]),
+        Reply("That is where we are."),
+    )  # fmt: skip
+    session = await mediator_agent.start(tmp_path, forms=True)
+    response = await mediator_agent.ask(session, "Please tell everyone what we discussed.")
+
+    assert response.stop_reason == "end_turn"
+    assert len(mediator_agent.client.forms) == 2  # one form per participant asked
+    both_allow = alex == ALLOW and sam == ALLOW
+    assert posted(mediator_agent, session) == ([POST] if both_allow else [])
