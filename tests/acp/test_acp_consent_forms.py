@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from acp import RequestError
 
+from storage.consents import ConsentBook
+from storage.seats import SeatBook
 from tests.acp.agent_process import AcpAgent, session_conversation
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
@@ -236,3 +238,38 @@ async def test_a_post_drawing_on_two_is_posted_only_when_both_allow_it_each_in_t
     assert len(mediator_agent.client.forms) == 2  # one form per participant asked
     both_allow = alex == ALLOW and sam == ALLOW
     assert posted(mediator_agent, session) == ([POST] if both_allow else [])
+
+
+async def test_a_participant_with_a_seat_is_asked_only_at_their_seat_never_in_the_editor(
+    mediator_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+) -> None:
+    mediator_agent.client.form_answer = ALLOW
+    fake_openai.script(Reply("Welcome, both of you."))
+    session = await mediator_agent.start(tmp_path, forms=True)
+    await mediator_agent.ask(session, "Hello.")
+    store = mediator_agent.open_store()
+    try:
+        conversation_id = session_conversation(store, session).id
+    finally:
+        store.close()
+    seats = SeatBook(mediator_agent.data_dir / "weaver.db")
+    try:
+        seats.open_seats(conversation_id, ["Sam"])
+    finally:
+        seats.close()
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall("post_to_shared", {"content": POST, "draws_on": ["Sam", "Alex"]}, id=CALL)]),
+        Reply("That is where we are."),
+    )  # fmt: skip
+
+    with pytest.raises(RequestError, match="at their seat"):
+        await mediator_agent.ask(session, "Please tell everyone what we discussed.")
+
+    [(message, _mode)] = mediator_agent.client.forms  # Alex only: Sam has a seat
+    assert "Does Alex" in message
+    assert posted(mediator_agent, session) == []
+    book = ConsentBook(mediator_agent.data_dir / "weaver.db")
+    try:
+        assert [r.participant for r in book.waiting(conversation_id, "Sam")] == ["Sam"]
+    finally:
+        book.close()
