@@ -273,14 +273,15 @@ class AcpTurn:
         if answered.still_waiting:  # a participant with a seat answers only at their seat
             raise turn_failure(
                 "The turn waits for a participant to allow a post at their seat: open the "
-                "conversation in the app (weaver-tui --conversation ID) to follow it.",
+                f"conversation in the app (weaver-tui --conversation {self._conversation_id()}) "
+                "to follow it.",
                 "paused",
             )
         return record_id, {"kind": "consent", "answered": True}
 
     async def _form(self, request: ConsentRequest) -> Any:
-        """The client's response to one consent form (whatever it sent), ``None`` when the
-        prompt was cancelled first."""
+        """The client's response to one consent form (whatever it sent, an error included), or
+        ``PROMPT_CANCELLED`` when the prompt was cancelled first."""
         try:
             response = await self._until_cancelled(
                 self.client.create_elicitation(
@@ -303,7 +304,7 @@ class AcpTurn:
         return await self._until_cancelled(
             self.client.request_permission(
                 session_id=self.session.id, tool_call=tool_call, options=options
-            ),
+            )
         )
 
     async def _until_cancelled(self, asking: Awaitable[T]) -> T | None:
