@@ -61,6 +61,10 @@ class TurnContext:
     tool_approval: ToolApprovalMode = "ask"
     """How a call that needs the user's approval is settled: ``ask`` pauses the turn for the
     user's answer; ``approve`` and ``refuse`` decide for a run with nobody to ask."""
+    consent_in_person: bool = False
+    """Whether the front end running this turn puts a consent question for a participant with
+    no seat to its own user (an editor that shows forms) and writes that answer in the consent
+    book itself; otherwise such a participant cannot be asked, and nothing is posted."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -229,8 +229,12 @@ class AgentRuntime:
         continue_from: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
     ) -> AsyncGenerator[RunEvent, None]:
         """Answer ``user_message_id``; regenerating is simply a second run on the same record.
+
+        ``consent_in_person``: the caller asks its own user a consent question for a
+        participant with no seat (:attr:`agents.profile.TurnContext.consent_in_person`).
 
         ``tool_approval`` settles calls that need the user's approval when nobody can be asked
         (``approve`` or ``refuse``); ``ask`` pauses the turn for the answer.
@@ -259,7 +263,9 @@ class AgentRuntime:
                 project_root=project_root,
                 sender=sender or user_record.meta.get("sender"),
             )
-            context = replace(context, tool_approval=tool_approval)
+            context = replace(
+                context, tool_approval=tool_approval, consent_in_person=consent_in_person
+            )
             context, mcp_lines = await self._with_mcp_tools(
                 context, chosen, conversation, session_tools
             )
@@ -327,6 +333,7 @@ class AgentRuntime:
         sender: str | None = None,
         tool_approval: ToolApprovalMode = "ask",
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
         exclusive: bool | None = None,
         before_turn: BeforeTurn | None = None,
     ) -> AsyncGenerator[RunEvent, None]:
@@ -382,6 +389,7 @@ class AgentRuntime:
                 sender=sender,
                 tool_approval=tool_approval,
                 session_tools=session_tools,
+                consent_in_person=consent_in_person,
             )
             try:
                 async for event in turn:
@@ -448,9 +456,10 @@ class AgentRuntime:
         model: ChatModelHandle,
         cancel: asyncio.Event | None = None,
         session_tools: Sequence[BaseTool] = (),
+        consent_in_person: bool = False,
     ) -> AsyncGenerator[RunEvent, None]:
         """Resume a turn paused by ``interrupt()`` (recorded on ``record_id``) with ``value``
-        (``session_tools`` as for :meth:`run_turn`).
+        (``session_tools`` and ``consent_in_person`` as for :meth:`run_turn`).
 
         The paused graph continues on its own checkpoint thread, below ``record_id``: the tool
         result comes first, then the next reply. There is no ``TurnStarted`` (the reply does not
@@ -470,6 +479,7 @@ class AgentRuntime:
             )
             return
         context = self._context(conversation, chosen, model, pending["user_message_id"], trace_id)
+        context = replace(context, consent_in_person=consent_in_person)
         context, mcp_lines = await self._with_mcp_tools(
             context, chosen, conversation, session_tools
         )
@@ -602,14 +612,10 @@ class AgentRuntime:
             async for mode, payload in stream:
                 for event in mapper.handle(mode, payload):
                     yield event
-            for event in mapper.flush_tool_results():
-                yield event
         except StorageError as exc:  # the reply could not be written (a full disk): stop here
             not_written = exc
         finally:
             await stream.stop()
-            if not_written is None:
-                _write_quietly(mapper.flush_tool_results())  # a round cut short keeps its results
             if stream.outcome is None and not_written is None:  # the consumer went away
                 self._finish_if_written(
                     recorder, mapper, MessageStatus.CANCELLED, started, trace_id
@@ -661,6 +667,7 @@ class AgentRuntime:
         """Close a turn that ran to its end (complete, cancelled or paused): its records, then
         ``RecordSaved``, ``Usage`` and ``RunFinished``. Raises ``StorageError`` when a closing
         write fails, before any event is yielded."""
+        flushed = list(mapper.flush_tool_results())  # a round's last results, in call order
         cancelled = stream.outcome == "cancelled"
         paused = not cancelled and bool(mapper.interrupted)
         interrupt_record: MessageRecord | None = None
@@ -683,6 +690,8 @@ class AgentRuntime:
             logger.warning("empty reply", extra={"trace_id": trace_id, "message_id": leaf.id})
         if not paused:  # only a paused turn resumes from its checkpoints
             await self._forget_thread(thread_id)
+        for event in flushed:
+            yield event
         if interrupt_record is not None:
             yield RecordSaved(interrupt_record)
         yield RecordSaved(leaf)  # the turn's last record as closed: consumers need not read it
@@ -731,6 +740,7 @@ class AgentRuntime:
         record as written."""
         latency_ms = round((time.perf_counter() - started) * 1000, 1)
         usage = mapper.usage if mapper.has_usage else None
+        list(mapper.flush_tool_results())  # results a round still held, in call order
         list(mapper.settle_reply())  # a reply cut short keeps the text its splitter held back
         record = recorder.finish_turn(
             status,
@@ -793,16 +803,6 @@ class AgentRuntime:
         except Exception as exc:  # noqa: BLE001 (the store that failed the start may fail this write too)
             logger.warning("failed reply not marked", extra={"error": str(exc)})
             return None
-
-
-def _write_quietly(writes: Iterator[RunEvent]) -> None:
-    """Run ``writes`` for their records; a write that fails is logged (the turn is ending
-    on another error or a consumer that went away, which is what is said)."""
-    try:
-        for _ in writes:
-            pass
-    except StorageError as exc:
-        logger.warning("held tool results not written", extra={"error": str(exc)})
 
 
 def _unmarked_empty(leaf: MessageRecord) -> MarkedReply | None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -26,7 +25,6 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from agents.graph.agent_node import ANSWER_NODE
 from agents.graph.draft import ANSWER_TAG, DRAFT_KEY
 from agents.graph.status import STATUS_KEY
-from agents.graph.steering import STEER_EVENT_KEY, STEER_META_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
 from agents.providers.thinking import REASONING_KEY, ThinkSplitter, split_thinking
 from agents.providers.wire_normalizer import reasoning_meta
@@ -43,6 +41,7 @@ from agents.runtime.events import (
     Usage,
 )
 from agents.runtime.recorder import TurnRecorder
+from agents.runtime.tool_round import RoundOrder, ToolResult
 from agents.runtime.usage_tally import UsageTally, usage_of
 from storage.models import MessageStatus
 
@@ -55,18 +54,6 @@ RECORD_META_KEY = "record_meta"
 """An AI message's ``additional_kwargs[RECORD_META_KEY]`` is stored in its reply record's meta
 (a profile's trace, its sources, its artifacts); it is never sent to a model."""
 INTERNAL_TAGS = frozenset({"nostream", "weaver:internal"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Finished:
-    """A tool call's result, as it is written."""
-
-    call_id: str
-    name: str
-    output: str
-    error: str | None
-    duration_ms: float | None
-    record_meta: dict[str, Any] | None
 
 
 def is_answer_token(metadata: Mapping[str, Any]) -> bool:
@@ -105,11 +92,8 @@ class TurnEventMapper:
         """The reply ``_splitter`` reads (a new reply gets a new splitter)."""
         self._draft_reply: str | None = None
         """The reply streaming as a draft, until its settled answer arrives."""
-        self._round: list[str] = []
-        """The latest reply's tool call ids, in the order the model made the calls."""
-        self._held: dict[str, _Finished] = {}
-        """Results of the round that finished before an earlier call of it: written once
-        every earlier call's result is (see :meth:`_tool_finished`)."""
+        self._round = RoundOrder()
+        """The tool round's results, stored in call order (:mod:`agents.runtime.tool_round`)."""
 
     @property
     def usage(self) -> Usage:
@@ -132,7 +116,6 @@ class TurnEventMapper:
 
     def _ensure_reply(self) -> Iterator[RunEvent]:
         if self.recorder.reply_id is None:
-            yield from self.flush_tool_results()  # a round left unfinished: before the reply
             record = self.recorder.open_reply()
             yield RecordSaved(record)
 
@@ -206,6 +189,7 @@ class TurnEventMapper:
                     yield from self._on_tool_message(message)
 
     def _on_ai_message(self, message: AIMessage) -> Iterator[RunEvent]:
+        yield from self.flush_tool_results()  # the round before this reply is over
         inline, text = split_thinking(message_text(message.content))
         sent_apart = message.additional_kwargs.get(REASONING_KEY)
         reasoning = (sent_apart if isinstance(sent_apart, str) else "") + inline
@@ -237,13 +221,9 @@ class TurnEventMapper:
         if message.tool_calls or message.invalid_tool_calls:
             meta["tool_calls"] = tool_calls_meta(message)
             self._tool_names.update({c["id"]: c["name"] for c in meta["tool_calls"] if c["id"]})
+            self._round.start([str(c["id"]) for c in meta["tool_calls"] if c["id"]])
         record = self.recorder.close_reply(MessageStatus.COMPLETE, content=text, meta=meta)
-        self._round = [str(c["id"]) for c in meta.get("tool_calls", ()) if c["id"]]
         yield RecordSaved(record)
-
-    def _known(self, call_id: str) -> bool:
-        """Whether the call's result is written, or held to be written in its turn."""
-        return call_id in self.recorder.recorded_tool_calls or call_id in self._held
 
     def _on_tool_message(self, message: ToolMessage) -> Iterator[RunEvent]:
         if self._known(message.tool_call_id):
@@ -264,44 +244,31 @@ class TurnEventMapper:
         duration_ms: float | None,
         record_meta: dict[str, Any] | None = None,
     ) -> Iterator[RunEvent]:
-        """A call finished: shown at once (``ToolFinished``), stored in call order.
-
-        The calls of one round run at once and finish in any order; their records are
-        written in the order the model made the calls, whatever order they finish in, so the
-        transcript (and every view of it) reads as the model asked. A result that finishes
-        before an earlier call's is held until that one's is written; what is still held when
-        the round ends unfinished (a call cancelled, a pause, a failure) is written then
-        (:meth:`flush_tool_results`)."""
+        """The call finished (the tool pane hears it at once); its record is stored once every
+        earlier call of its round has its own."""
         yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
-        finished = _Finished(call_id, name, output, error, duration_ms, record_meta)
-        if call_id not in self._round:
-            yield self._write(finished)
-            return
-        self._held[call_id] = finished
-        for earlier in self._round:
-            if earlier in self.recorder.recorded_tool_calls:
-                continue
-            held = self._held.pop(earlier, None)
-            if held is None:
-                break  # an earlier call is still running
-            yield self._write(held)
+        result = ToolResult(call_id, name, output, error, duration_ms, record_meta)
+        yield from self._store(self._round.arrive(result))
+
+    def _known(self, call_id: str) -> bool:
+        return call_id in self.recorder.recorded_tool_calls or self._round.knows(call_id)
+
+    def _store(self, results: list[ToolResult]) -> Iterator[RunEvent]:
+        for r in results:
+            record = self.recorder.add_tool_result(
+                r.call_id,
+                r.name,
+                r.output,
+                error=r.error,
+                duration_ms=r.duration_ms,
+                extra_meta=r.record_meta,
+            )
+            yield RecordSaved(record)
 
     def flush_tool_results(self) -> Iterator[RunEvent]:
-        """Write what is held, in call order (the round ends without its earlier calls)."""
-        order = {call_id: n for n, call_id in enumerate(self._round)}
-        for call_id in sorted(self._held, key=lambda c: order.get(c, len(order))):
-            yield self._write(self._held.pop(call_id))
-
-    def _write(self, done: _Finished) -> RecordSaved:
-        record = self.recorder.add_tool_result(
-            done.call_id,
-            done.name,
-            done.output,
-            error=done.error,
-            duration_ms=done.duration_ms,
-            extra_meta=done.record_meta,
-        )
-        return RecordSaved(record)
+        """Store what the round still holds, in call order (the round is over: a reply
+        follows, the turn pauses or ends)."""
+        yield from self._store(self._round.drain())
 
     # -- custom stream ----------------------------------------------------------------------
 
@@ -321,12 +288,6 @@ class TurnEventMapper:
                 payload.get("error"),
                 payload.get("duration_ms"),
                 payload.get("record_meta"),
-            )
-        elif STEER_EVENT_KEY in payload:  # a steer a model call is about to read
-            meta = payload.get(STEER_META_KEY)
-            text = str(payload[STEER_EVENT_KEY])
-            yield RecordSaved(
-                self.recorder.add_steer(text, meta if isinstance(meta, Mapping) else {})
             )
         elif DRAFT_KEY in payload:
             yield from self._on_draft(str(payload[DRAFT_KEY]), str(payload.get("note") or ""))

@@ -14,8 +14,12 @@ only a participant's own seat writes, never from the value the turn is resumed w
   private words); when several were asked, an edit is posted by no one's say alone: nothing
   is posted and the mediator is told to propose the new words to all of them;
 - anyone refuses: nothing is posted, and the mediator reads who refused as the tool's result;
-- someone to be asked has no seat in this space (nobody can answer for them): nothing is
-  posted, and the mediator is told to ask them first.
+- someone to be asked has no seat in this space: nothing is posted, and the mediator is told
+  to ask them first; unless the front end running the turn asks its own user in person
+  (``ask_in_person``: an editor that shows forms over ACP, where the one person at the
+  conversation speaks for each participant, as in the host app). Then the question waits in
+  the consent book like any other, and that front end writes its user's answer there, for
+  this call only, before it resumes the turn.
 
 The host's runner (:class:`agents.runtime.seat_queue.SeatQueueRunner`) resumes the paused
 turn once every answer is in, and takes no other message of the space while it waits. A
@@ -25,6 +29,7 @@ any pause; the runner then withdraws its requests (:func:`withdraw_abandoned`).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,10 +56,21 @@ class ConsentDenied(Exception):
 
 @dataclass(frozen=True, slots=True)
 class PendingConsent:
-    """A turn paused for consent: the record it is paused on and the tool call it asks for."""
+    """A turn paused for consent: the record it is paused on and the question it asks (the
+    key its requests are kept under: :func:`question_key`)."""
 
     record_id: str
     call_id: str
+
+
+def question_key(turn_id: str, call_id: str, text: str) -> str:
+    """The key one consent question is asked and answered under: the turn (its user message),
+    the tool call and the words asked about. A provider's call id alone is not unique (some
+    number every reply's calls from 0), so an answer is kept for exactly the question it was
+    given to, never another turn's, another conversation's or other words'. Stable for one
+    question: the paused tool, run again on resume, finds the same key."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return f"{turn_id}:{call_id}:{digest}"
 
 
 def consent_of(values: Any) -> str | None:
@@ -115,9 +131,15 @@ def consented_text(
     tool: str,
     text: str,
     asked: Sequence[str],
+    *,
+    turn_id: str,
+    ask_in_person: bool = False,
 ) -> str:
     """The words that may be posted once everyone in ``asked`` has answered (pausing the turn
-    until then); raises :class:`ConsentDenied` when nothing may be posted."""
+    until then); raises :class:`ConsentDenied` when nothing may be posted. The question is
+    kept under :func:`question_key` of ``turn_id`` (the turn's user message), ``call_id`` and
+    ``text``. With ``ask_in_person`` a participant with no seat is asked too (by the turn's
+    own front end)."""
     if not keeps_space_books(store):
         raise ConsentDenied(
             f"Not posted: it draws on what {names_in_words(asked)} told you privately, and "
@@ -125,13 +147,14 @@ def consented_text(
         )
     seated = _seated(store, conversation_id)
     unseated = [name for name in asked if not any(same_name(name, s) for s in seated)]
-    if unseated:
+    if unseated and not ask_in_person:
         who = names_in_words(unseated)
         raise ConsentDenied(
             f"Not posted: it draws on what {who} told you privately, and {who} has no seat "
             f"here to allow it. Ask {who} in a private reply whether you may share it, in "
             "your own words, or leave it out."
         )
+    call_id = question_key(turn_id, call_id, text)
     book = consent_book_for(store)
     try:
         book.ask(conversation_id, call_id, list(asked), tool, text)

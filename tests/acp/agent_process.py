@@ -13,6 +13,11 @@ from typing import Any, cast
 
 from acp import PROTOCOL_VERSION, Client, RequestError, spawn_agent_process, text_block
 from acp.core import ClientSideConnection
+from acp.schema import (
+    ClientCapabilities,
+    ElicitationCapabilities,
+    ElicitationFormCapabilities,
+)
 
 from storage.models import Conversation
 from storage.sqlite_store import SqliteConversationStore
@@ -78,9 +83,21 @@ class AcpAgent:
         self.client.sessions.add(session_id)
         await self.conn.load_session(cwd=str(cwd), session_id=session_id, mcp_servers=[])
 
-    async def start(self, cwd: Path, mcp_servers: list[Any] | None = None) -> str:
-        """Initialize and open a session in ``cwd``; return the session id."""
-        await self.conn.initialize(protocol_version=PROTOCOL_VERSION)
+    async def start(
+        self, cwd: Path, mcp_servers: list[Any] | None = None, *, forms: bool = False
+    ) -> str:
+        """Initialize (a client that shows forms, with ``forms``) and open a session in
+        ``cwd``; return the session id."""
+        capabilities = (
+            ClientCapabilities(
+                elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities())
+            )
+            if forms
+            else None
+        )
+        await self.conn.initialize(
+            protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities
+        )
         return await self.new_session(cwd, mcp_servers)
 
     async def ask(self, session_id: str, text: str) -> Any:
@@ -145,6 +162,7 @@ async def agent_process(
             env=isolated_env(folder, **xdg, **(env or {})),
             cwd=folder,
             transport_kwargs={"stderr": stderr.fileno(), "shutdown_timeout": WAIT_S / 4},
+            use_unstable_protocol=True,  # a client may answer forms (``elicitation/create``)
         ) as (conn, _process):
             yield AgentProcess(conn, router, stderr_path, folder / "data")
 

@@ -6,6 +6,7 @@ worker, ended when the worker leaves the package):
 
 - ``ide_helper_agent``: ide-helper on the package's fake OpenAI server (``fake_openai`` here is
   that server, its queue and its recorded requests emptied for each test);
+- ``mediator_agent``: the mediator on the same fake server;
 - ``offline_agent``: paper-pilot on the offline model.
 
 Each test still gets its own state: a :class:`RecordingClient` that receives only the updates
@@ -84,6 +85,16 @@ async def ide_helper_process(
 
 
 @pytest_asyncio.fixture(scope="package", loop_scope="package")
+async def mediator_process(
+    tmp_path_factory: pytest.TempPathFactory, package_openai: FakeOpenAI
+) -> AsyncIterator[AgentProcess]:
+    folder = tmp_path_factory.mktemp("acp-mediator")
+    env = server_env(package_openai)
+    async with agent_process(folder, "--profile", "mediator", env=env) as process:
+        yield process
+
+
+@pytest_asyncio.fixture(scope="package", loop_scope="package")
 async def offline_process(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[AgentProcess]:
     folder = tmp_path_factory.mktemp("acp-offline")
     async with agent_process(
@@ -98,6 +109,15 @@ async def ide_helper_agent(
 ) -> AsyncIterator[AcpAgent]:
     """This test's view of the shared ide-helper agent (on ``fake_openai``)."""
     async with view_of(ide_helper_process) as agent:
+        yield agent
+
+
+@pytest_asyncio.fixture(loop_scope="package")
+async def mediator_agent(
+    mediator_process: AgentProcess, fake_openai: FakeOpenAI
+) -> AsyncIterator[AcpAgent]:
+    """This test's view of the shared mediator agent (on ``fake_openai``)."""
+    async with view_of(mediator_process) as agent:
         yield agent
 
 

@@ -24,9 +24,15 @@ WAIT_S = 60.0
 @dataclass
 class RecordingClient:
     """What the agent sent about one test's sessions; permission requests are answered with
-    ``answer`` (an option id, or ``None`` to cancel the request)."""
+    ``answer`` (an option id, or ``None`` to cancel the request), forms
+    (``elicitation/create``) with ``form_answer``, sent back as it is (any JSON value)."""
 
     answer: str | None = "accept"
+    form_answer: Any = None
+    """Sent back as it is (any JSON value), awaited first when it is a future, raised when it
+    is an error; a callable is asked for the answer to each form's message."""
+    forms: list[tuple[str, Any]] = field(default_factory=list)
+    """Each form asked: its message and its mode (session, tool call, schema)."""
     sessions: set[str] = field(default_factory=set)
     updates: list[Any] = field(default_factory=list)
     permission_requests: list[Any] = field(default_factory=list)
@@ -45,10 +51,23 @@ class RecordingClient:
             outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
         )
 
+    async def form(self, message: str, mode: Any) -> Any:
+        """Record the form; answer ``form_answer`` (awaited first when it is a future: a
+        form the user has not answered yet)."""
+        self.forms.append((message, mode))
+        self.changed.set()
+        answer = self.form_answer(message) if callable(self.form_answer) else self.form_answer
+        if isinstance(answer, asyncio.Future):
+            return await answer
+        if isinstance(answer, BaseException):  # the client answers with a JSON-RPC error
+            raise answer
+        return answer
+
     def forget(self) -> None:
         """Drop what was recorded so far (the sessions stay this client's)."""
         self.updates.clear()
         self.permission_requests.clear()
+        self.forms.clear()
 
     async def wait_for(self, condition: Callable[[], bool]) -> None:
         async def until() -> None:
@@ -100,3 +119,10 @@ class SessionRouter:
             self.strays.append((session_id, tool_call))
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return client.permission(tool_call)
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        client = self.owner(str(getattr(mode, "session_id", "")))
+        if client is None:
+            self.strays.append((str(getattr(mode, "session_id", "")), message))
+            return {"action": "cancel"}
+        return await client.form(message, mode)

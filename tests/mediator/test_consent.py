@@ -213,6 +213,8 @@ async def test_a_pause_abandoned_by_a_later_message_withdraws_its_question(
         fake_openai, runner, seats, space, draws_on=["Sam"]
     )
     fake_openai.script(Reply("Hello Alex."))
+    paused = pending_consent(store, space.id)
+    assert paused is not None
     leaf = store.active_leaf(space.id)
     later = store.add_message(space.id, "user", "Never mind.", leaf.id, meta={"sender": "Alex"})
     async for _ in runtime.run_turn(
@@ -223,7 +225,7 @@ async def test_a_pause_abandoned_by_a_later_message_withdraws_its_question(
     book = _consents(store)
     try:
         assert book.waiting(space.id, "Sam") == []  # no seat shows it any more
-        (asked,) = book.for_call("c")
+        (asked,) = book.for_call(paused.call_id)
         with pytest.raises(ConsentRefused, match="answered already or is not yours"):
             book.answer(asked.call_id, "Sam", "allow")
     finally:

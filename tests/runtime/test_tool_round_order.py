@@ -1,103 +1,165 @@
 """A tool round's results are stored in the order the model made the calls, whatever order
-the calls finish in (they run at once), and each is shown the moment it finishes.
+the calls finish in (the shared tool node runs them at once).
 
-Driven through the runtime's event mapper with a real SQLite store: the model's reply with its
-calls, then each call's finish in a generated order (from the tool node's custom stream, or
-only from the tools node's update), then the update."""
+The class: for any round of calls and any order they finish in (some never finishing, results
+of calls outside the round among them), the tool records below the round's reply follow the
+calls' order, each result stored exactly once; a result outside the round is stored at once;
+the tool pane hears each call as it finishes. Generated cases on the order keeper, on the
+event mapper over a real SQLite store, and through the real runtime (ChatOpenAI on the fake
+server) with tools that finish in every order.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage
+from langchain_core.tools import BaseTool, StructuredTool
 
 from agents.graph.tool_node import TOOL_EVENT_KEY
+from agents.providers import ChatModelHandle
+from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.event_mapper import TurnEventMapper
-from agents.runtime.events import RecordSaved, RunEvent, ToolFinished
+from agents.runtime.events import RecordSaved, ToolFinished
 from agents.runtime.recorder import TurnRecorder
+from agents.runtime.tool_round import RoundOrder, ToolResult
 from storage.sqlite_store import SqliteConversationStore
+from tests.runtime.helpers import finish_of, new_turn, of_type, run
+from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 
-def finished(call_id: str) -> tuple[str, dict[str, object]]:
-    return "custom", {TOOL_EVENT_KEY: "finished", "call_id": call_id, "name": "look",
-                      "output": f"out {call_id}", "duration_ms": 1.0}  # fmt: skip
+@st.composite
+def rounds(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """A round's calls, and the order results arrive in: a permutation of some of them, with
+    calls outside the round mixed in."""
+    calls = [f"c{i}" for i in range(draw(st.integers(1, 6)))]
+    finished = draw(st.permutations(calls))
+    finished = finished[: draw(st.integers(0, len(finished)))]
+    foreign = draw(st.lists(st.sampled_from(["x1", "x2", "x3"]), unique=True, max_size=2))
+    arrivals = list(finished)
+    for name in foreign:
+        arrivals.insert(draw(st.integers(0, len(arrivals))), name)
+    return calls, arrivals
 
 
-def run_round(
-    folder: Path, calls: int, order: list[int], via_custom: list[bool], stop_after: int | None
-) -> tuple[list[str], list[str], list[RunEvent]]:
-    """(tool call ids as stored, the order shown, every event) of one round whose call
-    ``order[k]`` finishes k-th; ``stop_after``: the round ends after that many finishes
-    (no update: the turn was cut short) and the held results are flushed."""
-    store = SqliteConversationStore(folder / "weaver.db")
+def result(call_id: str) -> ToolResult:
+    return ToolResult(call_id, "tool", f"out {call_id}", None, 1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rounds())
+def test_the_order_keeper_gives_each_result_once_in_call_order(
+    generated: tuple[list[str], list[str]],
+) -> None:
+    calls, arrivals = generated
+    order = RoundOrder()
+    assert order.start(calls) == []
+    stored: list[str] = []
+    for call_id in arrivals:
+        ready = [r.call_id for r in order.arrive(result(call_id))]
+        if call_id not in calls:
+            assert ready == [call_id]  # outside the round: stored at once
+        stored += ready
+    stored += [r.call_id for r in order.drain()]
+
+    assert sorted(stored) == sorted(arrivals)  # each exactly once
+    in_round = [c for c in stored if c in calls]
+    assert in_round == [c for c in calls if c in arrivals]  # call order
+
+
+@settings(max_examples=100, deadline=None)
+@given(rounds())
+def test_the_mapper_stores_a_round_in_call_order_in_a_real_store(
+    tmp_path_factory: pytest.TempPathFactory, generated: tuple[list[str], list[str]]
+) -> None:
+    calls, arrivals = generated
+    store = SqliteConversationStore(tmp_path_factory.mktemp("round") / "weaver.db")
     try:
-        conversation = store.create_conversation("ide-helper", "order")
-        user = store.add_message(conversation.id, "user", "look at all", None)
-        mapper = TurnEventMapper(TurnRecorder(store, conversation.id, user.id, {}))
-        ids = [f"call_{n}" for n in range(calls)]
-        reply = AIMessage(
+        user = new_turn(store, "ide-helper", "do several things")
+        recorder = TurnRecorder(store, user.conversation_id, user.id, {})
+        mapper = TurnEventMapper(recorder)
+        message = AIMessage(
             content="",
+            tool_calls=[{"id": c, "name": "tool", "args": {}} for c in calls],
             id="reply-1",
-            tool_calls=[{"id": i, "name": "look", "args": {"n": n}} for n, i in enumerate(ids)],
         )
-        events: list[RunEvent] = list(mapper.handle("updates", {"agent": {"messages": [reply]}}))
-        done = order if stop_after is None else order[:stop_after]
-        for n in done:
-            if via_custom[n]:
-                events += mapper.handle(*finished(ids[n]))
-        if stop_after is None:  # the tools node's update: every result, in call order
-            results = [
-                ToolMessage(f"out {i}", tool_call_id=i, name="look", id=f"t{i}") for i in ids
-            ]
-            events += mapper.handle("updates", {"tools": {"messages": results}})
+        events = list(mapper.handle("updates", {"agent": {"messages": [message]}}))
+        for call_id in arrivals:
+            payload = {TOOL_EVENT_KEY: "finished", "call_id": call_id, "name": "tool",
+                       "output": f"out {call_id}"}  # fmt: skip
+            events += mapper.handle("custom", payload)
+        heard = [e.call_id for e in of_type(events, ToolFinished)]
         events += mapper.flush_tool_results()
-        path = store.path_to_root(mapper.recorder.last_id)
-        stored = [str(r.meta["tool_call_id"]) for r in path if r.role == "tool"]
-        shown = [e.call_id for e in events if isinstance(e, ToolFinished)]
-        return stored, shown, events
+
+        assert heard == arrivals  # the pane hears each call as it finishes
+        tools = [store.get_message(i) for i in recorder.record_ids]
+        stored = [r.meta["tool_call_id"] for r in tools if r.role == "tool"]
+        assert sorted(stored) == sorted(arrivals)
+        assert [c for c in stored if c in calls] == [c for c in calls if c in arrivals]
+        path = store.path_to_root(recorder.last_id)
+        assert [r.meta.get("tool_call_id") for r in path if r.role == "tool"] == stored
+        saved = [e.record.id for e in of_type(events, RecordSaved) if e.record.role == "tool"]
+        assert saved == [r.id for r in tools if r.role == "tool"]
     finally:
         store.close()
 
 
-@st.composite
-def rounds(draw: st.DrawFn) -> tuple[int, list[int], list[bool], int | None]:
-    calls = draw(st.integers(1, 5))
-    order = draw(st.permutations(range(calls)))
-    via_custom = draw(st.lists(st.booleans(), min_size=calls, max_size=calls))
-    stop_after = draw(st.one_of(st.none(), st.integers(0, calls)))
-    return calls, list(order), via_custom, stop_after
+NAMES = ["step_a", "step_b", "step_c"]
 
 
-@settings(max_examples=150, deadline=None)
-@given(case=rounds())
-def test_results_are_stored_in_call_order_and_shown_as_they_finish(
-    case: tuple[int, list[int], list[bool], int | None],
+def gated_tools(finish_order: list[str]) -> list[BaseTool]:
+    """Tools that all start at once and finish in ``finish_order``: each waits for the one
+    before it in that order (no clock involved)."""
+    done = {name: asyncio.Event() for name in NAMES}
+
+    def make(name: str) -> BaseTool:
+        position = finish_order.index(name)
+
+        async def step() -> str:
+            if position > 0:
+                await done[finish_order[position - 1]].wait()
+            done[name].set()
+            return f"{name} done"
+
+        return StructuredTool.from_function(coroutine=step, name=name, description=f"Run {name}.")
+
+    return [make(name) for name in NAMES]
+
+
+@pytest.mark.usefixtures("researcher")
+@pytest.mark.parametrize(
+    "finish_order", [list(p) for p in itertools.permutations(NAMES)], ids="-".join
+)
+async def test_a_round_that_finishes_in_any_order_is_stored_in_call_order(
+    store: SqliteConversationStore,
+    runtime: AgentRuntime,
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    finish_order: list[str],
+    tmp_path: Path,
 ) -> None:
-    import tempfile
-
-    calls, order, via_custom, stop_after = case
-    with tempfile.TemporaryDirectory() as folder:
-        stored, shown, events = run_round(Path(folder), calls, order, via_custom, stop_after)
-    ids = [f"call_{n}" for n in range(calls)]
-    finished_ids = (
-        ids if stop_after is None else [ids[n] for n in order[:stop_after] if via_custom[n]]
+    fake_openai.script(
+        Reply(tool_calls=[ToolCall(name, {}, id=f"call_{name}") for name in NAMES]),
+        Reply("All three ran."),
     )
-    # stored: exactly the finished calls, each once, in the order the model made them
-    assert stored == [i for i in ids if i in finished_ids]
-    # shown: a call's finish is shown when it arrives (custom stream), never twice
-    assert len(shown) == len(set(shown)) == len(finished_ids)
-    custom_first = [
-        ids[n] for n in (order if stop_after is None else order[:stop_after]) if via_custom[n]
+    user = new_turn(store, "researcher", "run the three steps")
+
+    events = await run(runtime, user, openai_model(), session_tools=gated_tools(finish_order))
+
+    path = store.path_to_root(finish_of(events).leaf_id)
+    assert [r.role for r in path] == ["user", "assistant", "tool", "tool", "tool", "assistant"]
+    assert [r.meta["tool_call_id"] for r in path[2:5]] == [f"call_{n}" for n in NAMES]
+    assert [r.content for r in path[2:5]] == [f"{n} done" for n in NAMES]
+    finished = [e.call_id for e in of_type(events, ToolFinished)]
+    assert sorted(finished) == sorted(f"call_{n}" for n in NAMES)
+    # the model's next request carries the results in call order too
+    sent = [
+        m["tool_call_id"] for m in fake_openai.chat_bodies[1]["messages"] if m["role"] == "tool"
     ]
-    assert shown[: len(custom_first)] == custom_first
-    # every stored result was announced once, in the order it was stored
-    saved = [e.record for e in events if isinstance(e, RecordSaved) and e.record.role == "tool"]
-    assert [r.meta["tool_call_id"] for r in saved] == stored
-
-
-def test_a_fast_call_behind_a_slow_one_is_stored_after_it(tmp_path: Path) -> None:
-    stored, shown, _ = run_round(tmp_path, 2, [1, 0], [True, True], None)
-    assert shown == ["call_1", "call_0"]
-    assert stored == ["call_0", "call_1"]
+    assert sent == [f"call_{n}" for n in NAMES]

@@ -147,7 +147,7 @@ async def test_views_of_a_turn_the_runtime_recorded(
         ("assistant", "Mediator → everyone", SHARED_POST, "")
     ]
     alexs = store.path_to_root(path[-1].id, "Alex")
-    # the two calls of one round run at once; their records follow the order of the calls
+    # the two calls of one round run at once, and are stored in the order they were made
     assert [i.content for i in items_for_view(alexs, "Alex", people)] == [
         ALEX_SAYS,
         ALEX_REPLY,

@@ -167,7 +167,14 @@ def shared_words(
     call_id = str(getattr(runtime, "tool_call_id", "") or "")
     try:
         allowed = consented_text(
-            context.store, context.conversation_id, call_id, tool_name, text, asked
+            context.store,
+            context.conversation_id,
+            call_id,
+            tool_name,
+            text,
+            asked,
+            turn_id=context.user_message_id,
+            ask_in_person=context.consent_in_person,
         )
     except ConsentDenied as denied:
         raise ToolException(str(denied)) from None

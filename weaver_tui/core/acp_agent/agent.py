@@ -10,7 +10,9 @@ the same conversation at another place in its tree (each session keeps its own l
 :mod:`~weaver_tui.core.acp_agent.session_leaves`); ``session/close`` cancels the
 session's running turn, waits for it to end, then forgets the session and ends its MCP servers
 (its conversation stays in the store, for ``session/load`` or the app); the agent's exit closes
-every session.
+every session; ``session/set_config_option`` sets the session's model, profile or project
+instructions. The client's ``initialize`` says whether it shows forms: a consent question the
+mediator asks then comes as ``elicitation/create`` (:mod:`~weaver_tui.core.acp_agent.turn`).
 Expected failures answer with one sentence (a JSON-RPC error whose message is the sentence).
 """
 
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from acp import PROTOCOL_VERSION, update_agent_message_text, update_agent_thought_text
 from acp.schema import (
     AgentCapabilities,
+    ClientCapabilities,
     CloseSessionResponse,
     ConfigOptionUpdate,
     ForkSessionResponse,
@@ -56,6 +59,7 @@ from storage.models import Conversation, MessageRecord
 from storage.printable import printable
 from storage.store import NotFoundError, StorageError
 from weaver_tui import __version__
+from weaver_tui.core.acp_agent.consent_elicitation import elicits_forms
 from weaver_tui.core.acp_agent.failures import turn_failure
 from weaver_tui.core.acp_agent.fork_point import leaf_record, message_of, unknown_session
 from weaver_tui.core.acp_agent.prompt_content import prompt_content
@@ -120,6 +124,8 @@ class WeaverAcpAgent:
         self.sessions: dict[str, AcpSession] = {}
         self._client: Client | None = None
         self._windows: dict[tuple[str, str], int | None] = {}
+        self._elicits = False
+        """Whether the client shows form elicitations (its ``initialize`` said so)."""
         resources.push_async_callback(self._close_sessions)
 
     async def runtime(self) -> AgentRuntime:
@@ -132,7 +138,13 @@ class WeaverAcpAgent:
     def on_connect(self, conn: Client) -> None:
         self._client = conn
 
-    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
+        self._elicits = elicits_forms(client_capabilities)
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
             agent_capabilities=AgentCapabilities(
@@ -495,6 +507,7 @@ class WeaverAcpAgent:
                 await self.runtime(),
                 model,
                 TurnUpdates(get_traits(session.profile).stages),
+                elicits=self._elicits,
             )
             response = await turn.run(self._message(session, text, content.attachments))
             self._remember(session, turn.leaf_id)  # before the report reads the branch

@@ -4,22 +4,27 @@ permissions, until the turn ends.
 The turn goes through :meth:`AgentRuntime.send` (the runtime stores the user message and every
 record, as for any front end). A turn that pauses on a proposed patch asks the client; its
 answer resumes the turn (:meth:`AgentRuntime.resume_turn`), which may pause again on the next
-patch. ``session/cancel`` stops the turn (its partial reply is kept, marked cancelled) or
-withdraws a pending question (the patch then stays pending for the app to review).
+patch. A turn that pauses on the mediator's consent question asks it as a form, where the
+client shows forms (:mod:`~weaver_tui.core.acp_agent.consent_elicitation`), and resumes
+once it is answered. ``session/cancel`` stops the turn (its partial reply is kept, marked
+cancelled) or withdraws a pending question (the patch then stays pending for the app to
+review; a consent question stays unanswered, and nothing is posted).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from acp import update_agent_thought_text
 from acp.helpers import SessionUpdate
 from acp.schema import (
     AllowedOutcome,
+    ElicitationFormSessionMode,
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
@@ -29,7 +34,13 @@ from acp.schema import (
 
 from agents.graph.approval import approval_value
 from agents.patch_review.review import PendingReview, find_pending_review, resume_value
+from agents.pending_interrupt import pending_at_leaf
 from agents.runtime import events as ev
+from agents.shared_space.consent import consent_of
+from storage.consents import ConsentRequest
+from storage.printable import printable
+from weaver_tui.core.acp_agent.consent_answers import PROMPT_CANCELLED, ask_in_person
+from weaver_tui.core.acp_agent.consent_elicitation import consent_message, consent_schema
 from weaver_tui.core.acp_agent.failures import marked_stop_reason, marked_updates, turn_failure
 from weaver_tui.core.acp_agent.patch_permission import (
     PERMISSION_OPTIONS,
@@ -58,6 +69,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 @dataclass
 class _Applying:
@@ -80,8 +93,12 @@ class AcpTurn:
         runtime: AgentRuntime,
         model: ChatModelHandle,
         updates: TurnUpdates,
+        *,
+        elicits: bool = False,
     ) -> None:
         self.client = client
+        self.elicits = elicits
+        """Whether the client shows forms: a consent question is then asked of its user."""
         self.session = session
         self.runtime = runtime
         self.model = model
@@ -101,6 +118,7 @@ class AcpTurn:
             cancel=self.cancel,
             project_root=self.session.cwd,
             session_tools=self._session_tools(),
+            consent_in_person=self.elicits,
         )
         finished = await self._forward(events)
         while finished.paused and finished.status == "complete":
@@ -108,9 +126,15 @@ class AcpTurn:
                 self.runtime.store, self._conversation_id(), finished.leaf_id
             )
             applying = self._applying(review) if review is not None else None
-            asked = await (
-                self._ask(applying) if applying is not None else self._approve(finished.leaf_id)
+            consent = pending_at_leaf(
+                self.runtime.store, self._conversation_id(), finished.leaf_id, consent_of
             )
+            if applying is not None:
+                asked = await self._ask(applying)
+            elif consent is not None and self.elicits:
+                asked = await self._consent(*consent)
+            else:
+                asked = await self._approve(finished.leaf_id)
             if asked is None:
                 finished = ev.RunFinished("cancelled", finished.leaf_id)
                 break
@@ -122,6 +146,7 @@ class AcpTurn:
                 model=self.model,
                 cancel=self.cancel,
                 session_tools=self._session_tools(),
+                consent_in_person=self.elicits,
             )
             finished = await self._forward(events, applying)
         for update in self.updates.finish_plan():
@@ -237,15 +262,55 @@ class AcpTurn:
             return None
         return record_id, approval_value(approval_decision(outcome.option_id))
 
+    async def _consent(self, record_id: str, call_id: str) -> tuple[str, Any] | None:
+        """Ask the user the consent questions of ``call_id`` that wait for a participant with
+        no seat, and keep each answer (``None``: the prompt was cancelled first)."""
+        answered = await ask_in_person(self.runtime.store, call_id, self._form)
+        if answered is None:
+            return None
+        for why in answered.refusals:
+            await self._send(update_agent_thought_text(printable(why)))
+        if answered.still_waiting:  # a participant with a seat answers only at their seat
+            raise turn_failure(
+                "The turn waits for a participant to allow a post at their seat: open the "
+                f"conversation in the app (weaver-tui --conversation {self._conversation_id()}) "
+                "to follow it.",
+                "paused",
+            )
+        return record_id, {"kind": "consent", "answered": True}
+
+    async def _form(self, request: ConsentRequest) -> Any:
+        """The client's response to one consent form (whatever it sent, an error included), or
+        ``PROMPT_CANCELLED`` when the prompt was cancelled first."""
+        try:
+            response = await self._until_cancelled(
+                self.client.create_elicitation(
+                    message=consent_message(request),
+                    mode=ElicitationFormSessionMode(
+                        session_id=self.session.id,
+                        requested_schema=consent_schema(),
+                    ),
+                )
+            )
+        except Exception as exc:  # noqa: BLE001 (any failed or malformed answer is a refusal)
+            logger.info("consent form not answered", extra={"error": type(exc).__name__})
+            return exc
+        return PROMPT_CANCELLED if response is None else response
+
     async def _permission(
         self, tool_call: ToolCallUpdate, options: list[PermissionOption]
     ) -> RequestPermissionResponse | None:
         """Ask the client; ``None`` when the prompt is cancelled before it answers."""
-        question = asyncio.ensure_future(
+        return await self._until_cancelled(
             self.client.request_permission(
                 session_id=self.session.id, tool_call=tool_call, options=options
             )
         )
+
+    async def _until_cancelled(self, asking: Awaitable[T]) -> T | None:
+        """What ``asking`` returns, or ``None`` when the prompt is cancelled first (the
+        question is then withdrawn)."""
+        question = asyncio.ensure_future(asking)
         cancelled = asyncio.ensure_future(self.cancel.wait())
         try:
             await asyncio.wait({question, cancelled}, return_when=asyncio.FIRST_COMPLETED)
