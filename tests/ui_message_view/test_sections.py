@@ -6,12 +6,16 @@ blocks, link reference definitions, blank lines of spaces, an unclosed fence).""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from unittest.mock import patch
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from weaver_tui.widgets.message_view import MessageItem, MessageView, cache
 from weaver_tui.widgets.message_view.blocks import SECTION, split_blocks, split_sections
+from weaver_tui.widgets.message_view.cache import Entry
 
 from .conftest import SIZE, HostApp, landed
 
@@ -71,6 +75,56 @@ documents = st.lists(
 @given(documents, st.integers(min_value=1, max_value=60))
 def test_sections_parse_to_the_blocks_of_the_whole_text(text: str, least: int) -> None:
     assert _sectioned(text, least) == _blocks(list(split_blocks(text)[0]))
+
+
+def _expanded(entry: Entry) -> list[tuple[str, str, str]]:
+    """The entry's blocks once every placeholder section is parsed (as the view does when each
+    comes near the viewport)."""
+    assert entry.blocks is not None
+    while any(block.kind == SECTION for block in entry.blocks):
+        entry.expand_section(next(i for i, b in enumerate(entry.blocks) if b.kind == SECTION), 80)
+    return _blocks(list(entry.blocks))
+
+
+CUTTABLE = tuple(s for s in SNIPPETS if not s.startswith(("<", "[")))
+"""The snippets of a text that may be cut (no HTML block, no link reference definition)."""
+
+long_documents = st.lists(
+    st.tuples(st.sampled_from(CUTTABLE), st.sampled_from(("\n", "\n\n", "\n  \n"))),
+    min_size=1,
+    max_size=40,
+).map(lambda parts: "".join(snippet + gap for snippet, gap in parts))
+
+
+def _streamed(text: str, cuts: list[int], *, sections: bool) -> list[tuple[str, str, str]]:
+    """The blocks of ``text`` streamed into an entry in pieces ending at ``cuts``, finished,
+    every placeholder parsed; ``sections=False``: with no cut into sections."""
+    whole = patch.object(cache, "split_sections", lambda text: [text])
+    with whole if not sections else nullcontext():
+        entry = Entry.from_item(MessageItem(id="r", role="assistant", status="streaming"), 80)
+        start = 0
+        for cut in [*sorted(cuts), len(text)]:
+            end = max(start, min(cut, len(text)))
+            entry.pending.append(text[start:end])
+            start = end
+            entry.absorb_pending(80)
+        entry.finish(MessageItem(id="r", role="assistant", content=text), 80)
+        return _expanded(entry)
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_documents, st.lists(st.integers(min_value=1, max_value=60_000), max_size=6))
+def test_a_stream_in_any_pieces_ends_with_the_blocks_it_has_without_sections(
+    text: str, cuts: list[int]
+) -> None:
+    """Whatever a frame absorbs at once (a few characters, or a fast stream's whole reply), a
+    long stretch kept as placeholder sections parses, once finished, to the blocks the same
+    stream gives parsed whole (and, cut between lines, to the blocks of the whole text)."""
+    text = text * (40_000 // len(text) + 1)  # long enough to be cut into sections
+    sectioned = _streamed(text, cuts, sections=True)
+    assert sectioned == _streamed(text, cuts, sections=False)
+    at_line_ends = [text.find("\n", cut) + 1 or len(text) for cut in cuts]
+    assert _streamed(text, at_line_ends, sections=True) == _blocks(list(split_blocks(text)[0]))
 
 
 def test_a_long_plain_message_is_cut_into_sections() -> None:

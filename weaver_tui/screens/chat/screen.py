@@ -414,6 +414,7 @@ class ChatScreen(Screen[None]):
     def _import_agent_stack(self) -> None:
         import agents.runtime.agent_runtime  # noqa: F401
         import storage.checkpointer  # noqa: F401 (the runtime opens it on the event loop)
+        import weaver_tui.widgets.message_view.rich_markdown  # noqa: F401 (the first reply's)
 
         warm_profile_modules(self.state.profile)
 

@@ -29,6 +29,7 @@ from agents.runtime.turn_lock import ConversationBusy
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.core.heap import AGENT_STACK_LOADED, freeze_long_lived
 from weaver_tui.messages import TokensArrived
+from weaver_tui.once_timer import call_once_after
 from weaver_tui.screens.chat.requests import TurnEnded
 
 if TYPE_CHECKING:
@@ -47,6 +48,10 @@ BUSY_ELSEWHERE_SENTENCE = (
     "Another weaver-tui is writing a reply in this conversation; wait for it to finish, "
     "then send again."
 )
+
+
+FREEZE_AFTER_S = 0.5
+"""How long after the first turn's end the heap is frozen (its last frames are drawn by then)."""
 
 
 class TurnRunner:
@@ -260,7 +265,7 @@ class TurnRunner:
             if turn.outcome.status == "running":  # the stream ended with no last event
                 turn.outcome.status = "error"
             surface.post_message(TurnEnded(user_message_id, turn.outcome))
-        freeze_long_lived(AGENT_STACK_LOADED, once=True)
+        self._freeze_after_frame()
 
     async def _answer(
         self,
@@ -294,7 +299,18 @@ class TurnRunner:
             self._set_running(None)
             if turn is not None:
                 surface.post_message(TurnEnded(user_message_id, turn.outcome))
-                freeze_long_lived(AGENT_STACK_LOADED, once=True)
+                self._freeze_after_frame()
+
+    def _freeze_after_frame(self) -> None:
+        """The first turn's end freezes the long-lived heap (:mod:`weaver_tui.core.heap`) a
+        moment after it ends (:data:`FREEZE_AFTER_S`), when no turn runs: the freeze walks the
+        heap (60-90 ms), which the reply's last frames must not wait for. A turn running then
+        freezes at its own end."""
+        call_once_after(self._surface.app, FREEZE_AFTER_S, self._freeze_if_idle, name="freeze")
+
+    def _freeze_if_idle(self) -> None:
+        if self.cancel_event is None:
+            freeze_long_lived(AGENT_STACK_LOADED, once=True)
 
     def _say_busy(self) -> None:
         conversation = self._state.conversation

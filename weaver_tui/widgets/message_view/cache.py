@@ -131,23 +131,10 @@ class Entry:
         self.relayout()
 
     def split(self, width: int) -> None:
-        """Split the whole text into blocks; a streaming entry keeps its last one as the tail.
-
-        A long finished message is split at its end only: the sections before it stay
-        placeholder blocks (kind ``SECTION``, estimated height) until :meth:`expand_section`
-        parses them as they come near the viewport, so reopening a 200 KB reply parses the
-        few KB it shows first. The blocks are the same either way (:func:`split_sections`).
-        """
+        """Split the whole text into blocks; a streaming entry keeps its last one as the tail."""
         self.blocks = []
         self.tail_offset = 0
         self.has_tail = False
-        sections = [self.text] if self.streaming else split_sections(self.text)
-        if len(sections) > 1:
-            for section in sections[:-1]:
-                self.blocks.append(
-                    Block(section, SECTION, height=estimate_height(section.strip("\n"), width))
-                )
-            self.tail_offset = len(self.text) - len(sections[-1])
         self._split_tail(width)
 
     def expand_section(self, index: int, width: int) -> None:
@@ -196,12 +183,26 @@ class Entry:
         self.relayout()
 
     def _split_tail(self, width: int) -> None:
+        """Parse the text from ``tail_offset`` on into blocks (a stream keeps its last block as
+        the tail, parsed again with what comes next).
+
+        A long stretch (a whole reply reopened, or what a fast stream brought since the last
+        frame) is parsed at its end only: the sections before it stay placeholder blocks (kind
+        ``SECTION``, estimated height) until :meth:`expand_section` parses them as they come
+        near the viewport, so a 200 KB reply shows its end after parsing a few KB. The blocks
+        are the same either way (:func:`split_sections`), and text appended later never
+        changes a block that ends before a cut.
+        """
         assert self.blocks is not None
         if self.has_tail:
             self.blocks.pop()
             self.has_tail = False
-        tail = self.text[self.tail_offset :]
-        new_blocks, last_start = split_blocks(tail)
+        sections = split_sections(self.text[self.tail_offset :])
+        for section in sections[:-1]:
+            height = estimate_height(section.strip("\n"), width)
+            self.blocks.append(Block(section, SECTION, height=height))
+            self.tail_offset += len(section)
+        new_blocks, last_start = split_blocks(sections[-1])
         for block in new_blocks:
             block.height = estimate_height(block.source, width)
         self.blocks.extend(new_blocks)
