@@ -307,6 +307,13 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
     def action_search(self) -> None:
         self._search_box.focus()
 
+    def search_for(self, words: str) -> None:
+        """Search for ``words`` (the cursor in the search field, the hits shown)."""
+        box = self._search_box
+        box.focus()
+        box.value = words
+        box.cursor_position = len(words)
+
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
         self._search(event.value)

@@ -139,6 +139,10 @@ class ConversationSettings:
             text = str(conversation.meta.get(IMPORTED_INSTRUCTIONS) or "")
         self._surface.app.push_screen(InstructionsScreen(text), edited)
 
+    def set_instructions(self, text: str) -> None:
+        """Set this conversation's instructions to ``text`` (as the dialog does)."""
+        self._keep_instructions(text)
+
     def use_template(self) -> None:
         """Set the instructions from a template file of the config folder."""
         from weaver_tui.screens.instructions import TemplatePickerScreen, template_files

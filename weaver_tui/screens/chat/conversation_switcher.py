@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from storage.printable import printable
 from storage.store import StorageError
 
 if TYPE_CHECKING:
@@ -85,8 +86,9 @@ class ConversationSwitcher:
             self._branching.selected_id = message_id
             self._presenter.select(message_id)
 
-    def choose(self, search: bool = False) -> None:
-        """The conversations list (with the cursor in its search field if ``search``)."""
+    def choose(self, search: bool = False, words: str = "") -> None:
+        """The conversations list (with the cursor in its search field if ``search``, the
+        search for ``words`` already made when given)."""
         from weaver_tui.screens.conversations import (
             ConversationsScreen,
             NewConversation,
@@ -106,7 +108,9 @@ class ConversationSwitcher:
 
         screen = ConversationsScreen(self._state.store, viewer=self._panels.viewer())
         self._surface.app.push_screen(screen, chosen)
-        if search:
+        if words:
+            screen.call_after_refresh(screen.search_for, words)
+        elif search:
             screen.call_after_refresh(screen.action_search)
 
     def _after_list_closed(self) -> None:
@@ -128,17 +132,31 @@ class ConversationSwitcher:
         if self._refused():
             return
 
-        def chosen(name: str | None) -> None:
-            if not name or name == self._state.profile:
-                return
-            if not self._state.open_latest(name):
-                self._state.new(name)
-            self._shown()
-            conversation = self._state.conversation
-            if conversation is None:
-                self._surface.notify(f"Profile: {name}")
-            else:
-                reopened = f"Profile: {name}, reopened “{conversation.title}”."
-                self._surface.notify(" ".join(filter(None, (reopened, self._panels.root_note()))))
+        self._surface.app.push_screen(
+            ProfilePickerScreen(self._state.profile), lambda name: self.switch_to(name)
+        )
 
-        self._surface.app.push_screen(ProfilePickerScreen(self._state.profile), chosen)
+    def switch_to(self, name: str | None) -> None:
+        """Open ``name``'s latest conversation (a new one if it has none); a name that is no
+        profile is said in one sentence."""
+        from agents.profile_registry import PROFILE_NAMES
+
+        if not name or name == self._state.profile or self._refused():
+            return
+        if name not in PROFILE_NAMES:
+            shown = printable(name)[:40]
+            self._surface.notify(
+                f"{shown!r} is not a profile; the profiles are {', '.join(PROFILE_NAMES)}.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        if not self._state.open_latest(name):
+            self._state.new(name)
+        self._shown()
+        conversation = self._state.conversation
+        if conversation is None:
+            self._surface.notify(f"Profile: {name}")
+        else:
+            reopened = f"Profile: {name}, reopened “{conversation.title}”."
+            self._surface.notify(" ".join(filter(None, (reopened, self._panels.root_note()))))

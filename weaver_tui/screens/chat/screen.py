@@ -232,6 +232,11 @@ class ChatScreen(Screen[None]):
             self, lambda: self.query_one(SlashMenu), palette=lambda: available_actions(self),
             run_palette=lambda item: run_action(self, item), profile_keys=self.owned.keys,
             send=self.sender.send, editing=lambda: mode.editing_id is not None,
+            with_argument={
+                "search": lambda words: self.switcher.choose(search=True, words=words),
+                "profile": self.switcher.switch_to,
+                "instructions": self.conversation_settings.set_instructions,
+            },
         )  # fmt: skip
         self.saver = ArtifactSaver(
             self,

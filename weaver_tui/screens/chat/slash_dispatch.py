@@ -4,6 +4,8 @@ Enter does with a message that starts with ``/``.
 Typing ``/`` opens the menu (:class:`~weaver_tui.widgets.slash_menu.SlashMenu`) with the
 commands that can run now, filtered as the name grows (:func:`agents.slash_commands.matching`);
 Up/Down choose, Tab completes the name, Enter runs the chosen one, Escape closes the menu. A
+command typed with an argument uses it where the command takes one (``/search WORDS`` searches
+for them, ``/profile NAME`` opens that profile, ``/instructions TEXT`` sets them); otherwise a
 command runs the command palette's own command (:func:`weaver_tui.commands.run_action`, which
 the screen hands in): one implementation for the palette, the keys and the composer, and the
 palette's questions with it (``/undo`` and ``/redo`` ask before a file is written). ``/help``
@@ -19,7 +21,7 @@ composer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from agents.slash_commands import (
@@ -56,6 +58,7 @@ class SlashDispatch:
         profile_keys: Callable[[], tuple[ProfileKey, ...]],
         send: Callable[[str], None],
         editing: Callable[[], bool] = lambda: False,
+        with_argument: Mapping[str, Callable[[str], None]] | None = None,
     ) -> None:
         self._screen = surface
         self._palette = palette
@@ -64,6 +67,9 @@ class SlashDispatch:
         self._profile_keys = profile_keys
         self._send = send
         self._editing = editing
+        self._with_argument = dict(with_argument or {})
+        """The commands that use an argument typed after their name (``/search WORDS``):
+        given one, it runs with it instead of opening the palette's command."""
 
     def commands(self) -> tuple[SlashCommand, ...]:
         """Every command the composer knows, with the open profile's own."""
@@ -143,6 +149,10 @@ class SlashDispatch:
                 severity="warning",
                 markup=False,
             )
+            return
+        if argument and (takes := self._with_argument.get(command.name)) is not None:
+            logger.info("slash command", extra={"command": command.name, "argument": True})
+            takes(argument)
             return
         if argument:
             screen.notify(
