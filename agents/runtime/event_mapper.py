@@ -25,6 +25,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from agents.graph.agent_node import ANSWER_NODE
 from agents.graph.draft import ANSWER_TAG, DRAFT_KEY
 from agents.graph.status import STATUS_KEY
+from agents.graph.steering import STEER_EVENT_KEY, STEER_META_KEY
 from agents.graph.tool_node import TOOL_EVENT_KEY, message_text, record_meta_of
 from agents.providers.thinking import REASONING_KEY, ThinkSplitter, split_thinking
 from agents.providers.wire_normalizer import reasoning_meta
@@ -288,6 +289,13 @@ class TurnEventMapper:
                 payload.get("error"),
                 payload.get("duration_ms"),
                 payload.get("record_meta"),
+            )
+        elif STEER_EVENT_KEY in payload:  # a steer a model call is about to read
+            meta = payload.get(STEER_META_KEY)
+            text = str(payload[STEER_EVENT_KEY])
+            yield from self.flush_tool_results()  # stored below the round it follows
+            yield RecordSaved(
+                self.recorder.add_steer(text, meta if isinstance(meta, Mapping) else {})
             )
         elif DRAFT_KEY in payload:
             yield from self._on_draft(str(payload[DRAFT_KEY]), str(payload.get("note") or ""))

@@ -17,7 +17,7 @@ from acp.agent.router import build_agent_router
 from acp.interfaces import Agent, Client
 from acp.meta import CLIENT_METHODS
 
-from agents.slash_commands import COMMANDS
+from agents.slash_commands import commands_for
 from weaver_tui.core.acp_agent import agent as agent_module
 from weaver_tui.core.acp_agent.agent import WeaverAcpAgent
 from weaver_tui.core.acp_agent.session_config import ConfigChoices
@@ -68,8 +68,9 @@ def test_the_config_options_listed_are_the_ones_a_session_is_offered() -> None:
     assert readme_list("config options") == {option.id for option in choices.options()}
 
 
-def test_the_slash_commands_listed_are_the_command_table() -> None:
-    assert readme_list("slash commands") == {f"/{c.name}" for c in COMMANDS}
+def test_the_slash_commands_listed_are_the_ones_acp_runs() -> None:
+    """The table's commands an ACP session runs (a profile's own come on top, per profile)."""
+    assert readme_list("slash commands") == {f"/{c.name}" for c in commands_for("acp")}
 
 
 def test_the_elicitation_modes_listed_are_the_ones_the_agent_builds() -> None:

@@ -60,7 +60,7 @@ def answer(body: dict[str, Any]) -> Reply:
 CALLS: list[tuple[str | None, ReplySource]] = [
     ("router", decision("RouteDecision", intent="exploratory", confidence=0.9,
                         entities=["LoRA"], reformulated_query=QUESTION)),
-    ("structured", decision("ReactStep", thought="look", action="search", query="LoRA low-rank")),
+    # exploration searches the routed question first, then asks for its next step
     ("structured", decision("ReactStep", thought="enough", action="finish")),
     (None, answer),
     ("critic", decision("CriticVerdict", score=0.9, passed=True)),
