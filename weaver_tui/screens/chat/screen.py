@@ -53,6 +53,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+import weaver_tui.widgets.message_view.warm_up as render_warm_up
 from storage.store import StorageError
 from weaver_tui.chat_preview import profile_badge
 from weaver_tui.commands import available_actions, run_action
@@ -414,12 +415,12 @@ class ChatScreen(Screen[None]):
         await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
         self.agents_ready = True
         await in_daemon_thread(self._build_model, "weaver-warm-up-model")
+        render_warm_up.start()  # the renderer's first-use setup, before the first reply's
         self._prepare_turns()
 
     def _import_agent_stack(self) -> None:
         import agents.runtime.agent_runtime  # noqa: F401
         import storage.checkpointer  # noqa: F401 (the runtime opens it on the event loop)
-        import weaver_tui.widgets.message_view.rich_markdown  # noqa: F401 (the first reply's)
 
         warm_profile_modules(self.state.profile)
 
