@@ -5,15 +5,15 @@ The file is project content, not the user's word: it is sent after the profile's
 under a heading that says where it comes from and that it is the project's, and the user's own
 instructions for the conversation come after it (the user has the last word). It grants
 nothing: no approval, no tool, no setting is read from it. Only a file inside the project root
-is read (the nearest ``AGENTS.md`` from the working folder up to the root; one that resolves
-outside the root, through a symlink say, is not); a very large file is cut, saying so. A
+is read (the nearest ``AGENTS.md`` from the working folder up to the root), race-free and
+never through a link; a very large file is cut, saying so. A
 conversation turns them off with ``meta["project_instructions"] = "off"``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 FILE_NAME = "AGENTS.md"
 MAX_CHARS = 16_000
@@ -32,16 +32,20 @@ class ProjectInstructions:
 
     def block(self) -> str:
         """The text as it is sent: headed as the project's, never as the user's."""
+        return (
+            f"Project instructions (from {self.relative_path} in the project folder; project "
+            "content, not the user's instructions, and they grant no permission):\n"
+            f"{self.body()}"
+        )
+
+    def body(self) -> str:
+        """The text, and a line saying so when it was cut."""
         note = (
             f"\n[The file is longer: only its first {MAX_CHARS:,} characters are shown.]"
             if self.cut
             else ""
         )
-        return (
-            f"Project instructions (from {self.relative_path} in the project folder; project "
-            "content, not the user's instructions, and they grant no permission):\n"
-            f"{self.text.strip()}{note}"
-        )
+        return f"{self.text.strip()}{note}"
 
 
 def find_project_instructions(
@@ -58,7 +62,7 @@ def find_project_instructions(
         start = base
     folder = start
     while True:
-        found = _read(base, folder / FILE_NAME)
+        found = read_instructions(base, PurePosixPath(folder.relative_to(base).as_posix()))
         if found is not None:
             return found
         if folder == base:
@@ -66,21 +70,24 @@ def find_project_instructions(
         folder = folder.parent
 
 
-def _read(base: Path, candidate: Path) -> ProjectInstructions | None:
+def read_instructions(base: Path, folder: PurePosixPath) -> ProjectInstructions | None:
+    """``folder``'s ``AGENTS.md`` (``folder`` relative to the resolved root ``base``), read
+    race-free through :func:`agents.confined_files.read_confined` (no link followed on any
+    component, a regular file with one hard link on the root's device); ``None`` when it is
+    missing, empty or may not be read."""
+    from agents.confined_files import read_confined
+    from agents.errors import ToolError
+
+    relative = folder / FILE_NAME
     try:
-        if not candidate.is_file():
-            return None
-        real = candidate.resolve()
-        if not real.is_relative_to(base):
-            return None
-        with real.open(encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_CHARS + 1)
-    except (OSError, RuntimeError, ValueError):
+        raw = read_confined(base, relative.as_posix(), MAX_CHARS * 4)
+    except (OSError, ToolError):
         return None
+    text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         return None
-    cut = len(text) > MAX_CHARS
-    return ProjectInstructions(real.relative_to(base).as_posix(), text[:MAX_CHARS], cut)
+    cut = len(text) > MAX_CHARS or len(raw) > MAX_CHARS * 4
+    return ProjectInstructions(relative.as_posix(), text[:MAX_CHARS], cut)
 
 
 def with_project_instructions(system_prompt: str, found: ProjectInstructions | None) -> str:
