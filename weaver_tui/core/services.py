@@ -279,6 +279,9 @@ class Services:
                 await self._close_runtime()
 
     async def _open_runtime(self) -> None:
+        # A third of a second of imports the event loop must not wait in (its frames, keys,
+        # requests): in a thread, or already done by the app's warm-up.
+        await in_daemon_thread(self.import_runtime, "weaver-runtime-imports")
         from agents.runtime.agent_runtime import AgentRuntime
 
         stack = AsyncExitStack()
@@ -298,6 +301,19 @@ class Services:
         )
         stack.push_async_callback(self._runtime.aclose)
         self._runtime_stack = stack
+
+    def import_runtime(self) -> None:
+        """What opening the runtime and its first turn import (see
+        :mod:`agents.runtime.stack_imports`), with the checkpointer of the chosen storage."""
+        from agents.runtime.stack_imports import import_runtime_modules
+
+        import_runtime_modules()
+        if self.storage.is_postgres:
+            from storage.backend import postgres_module
+
+            postgres_module("storage.pg_checkpointer")
+        else:
+            import storage.checkpointer  # noqa: F401
 
     async def _close_runtime(self) -> None:
         stack, self._runtime_stack, self._runtime = self._runtime_stack, None, None

@@ -419,9 +419,7 @@ class ChatScreen(Screen[None]):
         self._prepare_turns()
 
     def _import_agent_stack(self) -> None:
-        import agents.runtime.agent_runtime  # noqa: F401
-        import storage.checkpointer  # noqa: F401 (the runtime opens it on the event loop)
-
+        self.services.import_runtime()
         warm_profile_modules(self.state.profile)
 
     def _build_model(self) -> None:

@@ -1,0 +1,145 @@
+"""Run one front end's first turn in this fresh interpreter and print, as one JSON line, every
+module of the agent stack imported by a thread while that thread ran an event loop.
+
+    python -m tests.support.loop_imports MODE
+
+The provider and data folder come from the environment (``WEAVER_*``, set by the test). MODE:
+
+- ``ask``: ``weaver-tui ask hello`` (the services' runtime, as ``acp`` and ``serve`` use it);
+- ``app-at-once``: the app as the command builds it (settings pending, the skeleton first),
+  a message typed into the first frame's composer and sent at once, before the warm-up;
+- ``app-while-importing``: the same, sent once the warm-up's imports have started;
+- ``app-after-warm-up``: the same, sent once the warm-up is over (model built, runtime open).
+
+Each mode waits for the reply to be stored complete, so the whole first turn is followed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+from typing import Any
+
+WATCHED = (
+    "langchain_core",
+    "langchain_openai",
+    "langgraph",
+    "langsmith",
+    "openai",
+    "aiosqlite",
+    "psycopg",
+    "mcp",
+    "httpx",
+    "anyio",
+)
+"""The agent stack's libraries, each tens of milliseconds to import (the app's own modules that
+import one of them show up through it)."""
+
+
+def watched(name: str) -> bool:
+    return any(name == package or name.startswith(package + ".") for package in WATCHED)
+
+
+class LoopImportSpy:
+    """A finder that finds nothing and records each watched import made on a running loop."""
+
+    def __init__(self) -> None:
+        self.on_loop: list[tuple[str, str]] = []
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if watched(name) and _loop_running():
+            self.on_loop.append((name, threading.current_thread().name))
+        return None
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def _app_turn(mode: str) -> bool:
+    from weaver_tui.app import make_app
+    from weaver_tui.core.services import Services
+    from weaver_tui.core.settings.pending import PendingSettings
+    from weaver_tui.screens.chat.screen import ChatScreen
+
+    services = Services(PendingSettings.peek(env_file=None), configure_logging=False)
+    app = make_app(services, profile="ide-helper")
+    async with app.run_test(size=(100, 30)) as pilot:
+        if mode != "app-at-once":
+            await _until(pilot, lambda: _chat(app) is not None)
+            chat = _chat(app)
+            assert chat is not None
+            if mode == "app-while-importing":
+                await _until(pilot, lambda: _warm_up_importing(app))
+            else:
+                await _until(pilot, lambda: chat.agents_ready and services.model_built)
+                await _until(pilot, lambda: chat.turns.worker is None and _runtime_open(chat))
+        focused: Any = app.focused
+        focused.load_text("hello")
+        await pilot.press("enter")
+        await _until(pilot, lambda: _replied(app))
+        return isinstance(app.screen_stack[0], ChatScreen)
+
+
+def _chat(app: Any) -> Any:
+    from weaver_tui.screens.chat.screen import ChatScreen
+
+    screen = app.screen_stack[0] if app.screen_stack else None
+    return screen if isinstance(screen, ChatScreen) and screen.composer_ready else None
+
+
+def _warm_up_importing(app: Any) -> bool:
+    return any(thread.name == "weaver-warm-up-imports" for thread in threading.enumerate()) or bool(
+        _chat(app) and _chat(app).agents_ready
+    )
+
+
+def _runtime_open(chat: Any) -> bool:
+    return bool(chat.turns._controller.runtime_open)
+
+
+def _replied(app: Any) -> bool:
+    chat = _chat(app)
+    if chat is None:
+        return False
+    return any(
+        item.role == "assistant" and item.status == "complete" and item.content
+        for item in chat.state.path_items()
+    )
+
+
+async def _until(pilot: Any, predicate: Any, bound_s: float = 60) -> None:
+    """Poll ``predicate`` while the app runs (a bound against a hang, not a timing check)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + bound_s
+    while not predicate():
+        if loop.time() > deadline:
+            raise SystemExit("the first turn never completed")
+        await pilot.pause(0.01)
+
+
+def main(mode: str) -> None:
+    spy = LoopImportSpy()
+    sys.meta_path.insert(0, spy)
+    if mode == "ask":
+        from weaver_tui.launch import main as command
+
+        completed = command(["ask", "hello"]) == 0
+    else:
+        completed = asyncio.run(_app_turn(mode))
+    print(json.dumps({"completed": completed, "on_loop": spy.on_loop}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
