@@ -13,10 +13,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from storage.printable import printable
 from storage.store import StorageError
 from weaver_tui.screens.chat.requests import HeaderStale
 
 if TYPE_CHECKING:
+    from agents.providers import ChatModelHandle
     from agents.providers.local_servers import LocalServer
     from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
@@ -95,17 +97,11 @@ class ConversationSettings:
                 self._surface.notify(str(exc), severity="error")
                 return
             except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
-                sentence = getattr(exc, "user_message", None) or str(exc)
-                self._surface.notify(sentence, severity="error", title="Model not switched")
+                self._not_switched(exc)
                 return
-            header.provider = handle.provider
-            header.model = handle.model_name
             extra = choice.options.as_meta()
             said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
-            self._surface.notify(
-                f"Model: {handle.label} (from the next turn)"
-                + (f"; this conversation: {said}" if said else "")
-            )
+            self._switched(handle, f"; this conversation: {said}" if said else "")
 
         options = ModelOptions.from_meta(self._state.setting("model_options"))
         local = local_choices(self._local_servers())
@@ -119,6 +115,41 @@ class ConversationSettings:
             roles=current_roles(self._services),
         )
         self._surface.app.push_screen(picker, chosen)
+
+    def switch_model_to(self, name: str) -> None:
+        """``/model NAME``: the shown provider's model ``name`` from the next turn on (as the
+        picker's choice of it, the conversation's options kept), built off the event loop; a
+        model that cannot be built is said in one sentence and the current one stays."""
+        self._surface.run_worker(
+            self._switch_model_to(name.strip()), group="model-switch", exit_on_error=False
+        )
+
+    async def _switch_model_to(self, name: str) -> None:
+        from weaver_tui.core.daemon_work import in_daemon_thread
+
+        provider = self._surface.header.provider or None
+        try:
+            handle = await in_daemon_thread(
+                lambda: self._services.switch_model(provider, name), "weaver-model-switch"
+            )
+        except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
+            self._not_switched(exc)
+            return
+        self._switched(handle, "")
+
+    def _switched(self, handle: ChatModelHandle, said: str) -> None:
+        header = self._surface.header
+        header.provider = handle.provider
+        header.model = handle.model_name
+        self._surface.notify(
+            printable(f"Model: {handle.label} (from the next turn){said}"), markup=False
+        )
+
+    def _not_switched(self, exc: Exception) -> None:
+        sentence = getattr(exc, "user_message", None) or str(exc)
+        self._surface.notify(
+            printable(sentence), severity="error", title="Model not switched", markup=False
+        )
 
     # ------------------------------------------------------------------ instructions
 

@@ -235,6 +235,7 @@ class ChatScreen(Screen[None]):
             send=self.sender.send, editing=lambda: mode.editing_id is not None,
             with_argument={
                 "search": lambda words: self.switcher.choose(search=True, words=words),
+                "model": self.conversation_settings.switch_model_to,
                 "profile": self.switcher.switch_to,
                 "instructions": self.conversation_settings.set_instructions,
             },

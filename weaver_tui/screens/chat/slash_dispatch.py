@@ -71,6 +71,10 @@ class SlashDispatch:
         """The commands that use an argument typed after their name (``/search WORDS``):
         given one, it runs with it instead of opening the palette's command."""
 
+    def takes_argument(self, name: str) -> bool:
+        """Whether ``/name ARGUMENT`` runs with its argument here."""
+        return name in self._with_argument
+
     def commands(self) -> tuple[SlashCommand, ...]:
         """Every command the composer knows, with the open profile's own."""
         return commands_for("composer", self._profile_keys())
