@@ -30,7 +30,12 @@ from textual.theme import Theme
 
 from storage.printable import printable
 from themes.weaver import APP_STYLESHEET, DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
-from weaver_tui.core.heap import pause_collector, rarer_young_collections, resume_collector
+from weaver_tui.core.heap import (
+    freeze_launch_heap,
+    pause_collector,
+    rarer_young_collections,
+    resume_collector,
+)
 from weaver_tui.keymap import all_actions, bindings_for
 
 if TYPE_CHECKING:
@@ -219,6 +224,12 @@ class WeaverApp(App[None]):
         if not self.services.settings_ready:
             self._validate_settings()
 
+    def heap_settled(self) -> None:
+        """The chat's warm-up is over, or failed: the launch's heap is frozen as it is and the
+        collector runs again (:mod:`weaver_tui.core.heap`)."""
+        freeze_launch_heap()
+        self._resume_gc()
+
     def _resume_gc(self) -> None:
         if resume_collector():
             self._gc_thresholds = rarer_young_collections()
@@ -287,9 +298,9 @@ class WeaverApp(App[None]):
             chat.take_draft(skeleton.draft, send=skeleton.send_requested)  # type: ignore[attr-defined]
         finally:
             self.paint_first = False
-            # after the frame that shows the conversation: the first collection walks the
-            # whole heap imported so far, tens of milliseconds that frame would wait for
-            self.call_after_refresh(self._resume_gc)
+            # The collector stays paused until the chat's warm-up is over (heap_settled):
+            # its collections over the heap imported meanwhile would be CPU the warm-up, and
+            # a message typed at once, wait for.
             self.call_later(self._release_held_input)
 
     async def on_event(self, event: events.Event) -> None:

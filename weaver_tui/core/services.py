@@ -285,22 +285,26 @@ class Services:
         from agents.runtime.agent_runtime import AgentRuntime
 
         stack = AsyncExitStack()
-        checkpointer = await _open_checkpointer(stack, self.data_dir, self.storage)
-        self._runtime = AgentRuntime(
-            self.store,
-            checkpointer,
-            config_dir=self.config_dir,
-            data_dir=self.data_dir,
-            profile_settings=self.profile_settings(),
-            tool_seconds=self.settings.turns.tool_seconds,
-            tool_result_chars=self.settings.turns.tool_result_chars,
-            context_messages=self.settings.turns.context_messages,
-            max_tool_rounds=self.settings.turns.max_tool_rounds,
-            mcp_servers=mcp_server_configs(self.settings.mcp_servers),
-            turn_locks=self.turn_locks if self.storage.is_postgres else None,
-        )
-        stack.push_async_callback(self._runtime.aclose)
-        self._runtime_stack = stack
+        try:
+            checkpointer = await _open_checkpointer(stack, self.data_dir, self.storage)
+            runtime = AgentRuntime(
+                self.store,
+                checkpointer,
+                config_dir=self.config_dir,
+                data_dir=self.data_dir,
+                profile_settings=self.profile_settings(),
+                tool_seconds=self.settings.turns.tool_seconds,
+                tool_result_chars=self.settings.turns.tool_result_chars,
+                context_messages=self.settings.turns.context_messages,
+                max_tool_rounds=self.settings.turns.max_tool_rounds,
+                mcp_servers=mcp_server_configs(self.settings.mcp_servers),
+                turn_locks=self.turn_locks if self.storage.is_postgres else None,
+            )
+        except BaseException:  # failed or cancelled half-way: what was opened is closed
+            await asyncio.shield(stack.aclose())
+            raise
+        stack.push_async_callback(runtime.aclose)
+        self._runtime, self._runtime_stack = runtime, stack
 
     def import_runtime(self) -> None:
         """What opening the runtime and its first turn import (see

@@ -413,9 +413,12 @@ class ChatScreen(Screen[None]):
         panels and the count that need it can show), then build the chat model (the provider
         stack's imports, its HTTP client), so the first turn starts at once. Both run in
         daemon threads: quitting meanwhile does not wait for them (:mod:`~weaver_tui.core.daemon_work`)."""
-        await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
-        self.agents_ready = True
-        await in_daemon_thread(self._build_model, "weaver-warm-up-model")
+        try:
+            await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
+            self.agents_ready = True
+            await in_daemon_thread(self._build_model, "weaver-warm-up-model")
+        finally:  # the launch paused the collector for this (weaver_tui.core.heap)
+            self.app.heap_settled()  # type: ignore[attr-defined]
         render_warm_up.start()  # the renderer's first-use setup, before the first reply's
         self._prepare_turns()
 
