@@ -136,10 +136,11 @@ def session_conversation(store: SqliteConversationStore, session_id: str) -> Con
 
 @contextlib.asynccontextmanager
 async def agent_process(
-    folder: Path, *options: str, env: dict[str, str] | None = None
+    folder: Path, *options: str, env: dict[str, str] | None = None, module: str = "weaver_tui"
 ) -> AsyncIterator[AgentProcess]:
     """``python -m weaver_tui [options] acp`` with ``folder`` as its home (data, config,
-    stderr); ends when the client closes its stdin."""
+    stderr); ends when the client closes its stdin. ``module``: another entry point that runs
+    the command (``tests.support.loop_imports`` watches it)."""
     router = SessionRouter()
     stderr_path = folder / "agent-stderr.txt"
     # A shared process starts before any test's own isolation (tests/conftest.py), so it gets
@@ -156,7 +157,7 @@ async def agent_process(
             cast(Client, router),
             sys.executable,
             "-m",
-            "weaver_tui",
+            module,
             *options,
             "acp",
             env=isolated_env(folder, **xdg, **(env or {})),

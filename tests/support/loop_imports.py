@@ -6,6 +6,8 @@ module of the agent stack imported by a thread while that thread ran an event lo
 The provider and data folder come from the environment (``WEAVER_*``, set by the test). MODE:
 
 - ``ask``: ``weaver-tui ask hello`` (the services' runtime, as ``acp`` and ``serve`` use it);
+- ``acp``: ``weaver-tui acp`` (the client drives it; the report goes to the file
+  :data:`REPORT_VARIABLE` names, when the client closes the connection);
 - ``app-at-once``: the app as the command builds it (settings pending, the skeleton first),
   a message typed into the first frame's composer and sent at once, before the warm-up;
 - ``app-while-importing``: the same, sent once the warm-up's imports have started;
@@ -18,10 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import threading
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -39,6 +43,10 @@ WATCHED = (
 )
 """The agent stack's libraries, each tens of milliseconds to import (the app's own modules that
 import one of them show up through it)."""
+
+
+REPORT_VARIABLE = "WEAVER_TEST_LOOP_IMPORTS"
+"""Where the ``acp`` mode writes its report."""
 
 
 def watched(name: str) -> bool:
@@ -132,6 +140,15 @@ async def _until(pilot: Any, predicate: Any, bound_s: float = 60) -> None:
 def main(mode: str) -> None:
     spy = LoopImportSpy()
     sys.meta_path.insert(0, spy)
+    if mode == "acp":  # stdout is the protocol's: the report goes to the file named
+        report = Path(os.environ[REPORT_VARIABLE])
+        try:
+            from weaver_tui.launch import main as command
+
+            command(["acp"])
+        finally:
+            report.write_text(json.dumps({"completed": True, "on_loop": spy.on_loop}))
+        return
     if mode == "ask":
         from weaver_tui.launch import main as command
 

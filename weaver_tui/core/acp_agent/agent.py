@@ -93,6 +93,7 @@ from weaver_tui.core.acp_agent.slash import (
 )
 from weaver_tui.core.acp_agent.turn_report import info_update, usage_update
 from weaver_tui.core.acp_agent.turn_updates import TurnUpdates
+from weaver_tui.core.daemon_work import in_daemon_thread
 
 if TYPE_CHECKING:
     from acp.interfaces import Client
@@ -134,6 +135,12 @@ class WeaverAcpAgent:
         if self._runtime is None:
             self._runtime = await self._resources.enter_async_context(self.services.runtime())
         return self._runtime
+
+    def _turn_class(self) -> type[AcpTurn]:
+        self.services.import_runtime()
+        from weaver_tui.core.acp_agent.turn import AcpTurn
+
+        return AcpTurn
 
     def on_connect(self, conn: Client) -> None:
         self._client = conn
@@ -491,8 +498,9 @@ class WeaverAcpAgent:
                 "(max_message_bytes): send a shorter one, or attach the part that matters.",
                 "too_large",
             )
-        from weaver_tui.core.acp_agent.turn import AcpTurn
-
+        # the turn's module imports the graph libraries: in a thread, never on the loop that
+        # answers the client (agents.runtime.stack_imports)
+        turn_class = await in_daemon_thread(self._turn_class, "weaver-runtime-imports")
         if not await self._wait_turn(session):
             return PromptResponse(stop_reason="cancelled")
         # nothing awaited between the wait and here: the prompt that woke first runs first
@@ -501,7 +509,7 @@ class WeaverAcpAgent:
         turn: AcpTurn | None = None
         try:
             await self._open_tools(session)
-            turn = AcpTurn(
+            turn = turn_class(
                 self._connection(),
                 session,
                 await self.runtime(),
