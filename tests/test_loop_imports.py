@@ -6,7 +6,9 @@ the stack was in) or ACP's requests. The guarantee, for every way a first turn s
 watched package (``tests.support.loop_imports.WATCHED``) is imported by a thread that runs no
 event loop: the app's warm-up, or the runtime's opening (``Services.runtime``) in a thread.
 Each case runs in a fresh interpreter (nothing imported beforehand) against the suite's
-OpenAI-compatible server, and follows the first turn to its stored, complete reply.
+OpenAI-compatible server, and follows the first turn to its stored, complete reply. The ACP
+agent's first prompt is followed the same way in ``tests/acp/test_acp_loop_imports.py``;
+``ask`` runs one turn on its loop, which has nothing else to answer meanwhile.
 """
 
 from __future__ import annotations
