@@ -70,15 +70,45 @@ def split_blocks(text: str, *, last_to_end: bool = True) -> tuple[list[Block], i
     end), else it ends where markdown-it ends it (a section of a longer text, see
     :func:`split_sections`).
     """
+    blocks, starts, _ = _split(text, last_to_end)
+    return blocks, starts[-1] if starts else len(text)
+
+
+def split_stream(text: str) -> tuple[list[Block], int, int]:
+    """:func:`split_blocks` for a stream's unfinished part: its blocks, where the part that
+    later text may still change starts, and how many blocks that part holds.
+
+    That part is the last block, and the block before it when no blank line separates the
+    two or that block is a list: the last line may be incomplete, and a line that now starts a
+    block of its own may, once complete, continue the block above instead (``-`` under a
+    table starts a list, ``-x`` is the table's next row; ``2`` after a list and a blank line
+    is a paragraph, ``2) b`` the list's next item). Text appended later never changes a block
+    before that part.
+    """
+    blocks, starts, adjacent = _split(text, True)
+    if not blocks:
+        return [], len(text), 0
+    if len(blocks) >= 2 and (adjacent or blocks[-2].kind in _LISTS):
+        return blocks, starts[-2], 2
+    return blocks, starts[-1], 1
+
+
+_LISTS = ("bullet_list_open", "ordered_list_open")
+
+
+def _split(text: str, last_to_end: bool) -> tuple[list[Block], list[int], bool]:
+    """The blocks of ``text``, the offset each starts at, and whether the last one starts on
+    the line right after the one before it (no blank line between them)."""
     tokens = _markdown_parser().parse(text)
     heads = [token for token in tokens if token.map is not None and token.level == 0]
     if not heads:
-        return [], len(text)
+        return [], [], False
     lines = text.split("\n")
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
     blocks: list[Block] = []
+    starts: list[int] = []
     for index, token in enumerate(heads):
         assert token.map is not None
         start, end = token.map
@@ -87,8 +117,10 @@ def split_blocks(text: str, *, last_to_end: bool = True) -> tuple[list[Block], i
         source = "\n".join(lines[start:end]).strip("\n")
         fence = token.markup if token.type == "fence" else ""
         blocks.append(Block(source=source, kind=token.type, fence=fence))
-    last_start = heads[-1].map[0] if heads[-1].map else 0
-    return blocks, min(offsets[last_start], len(text))
+        starts.append(min(offsets[start], len(text)))
+    last_line = heads[-1].map[0] if heads[-1].map else 0
+    adjacent = last_line > 0 and bool(lines[last_line - 1].strip())
+    return blocks, starts, adjacent
 
 
 SECTION = "section"

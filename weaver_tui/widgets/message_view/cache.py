@@ -25,6 +25,7 @@ from weaver_tui.widgets.message_view.blocks import (
     estimate_height,
     split_blocks,
     split_sections,
+    split_stream,
 )
 
 DEFAULT_WIDTH = 80
@@ -40,6 +41,9 @@ class Entry:
     blocks: list[Block] | None = None
     tail_offset: int = 0
     has_tail: bool = False
+    open_blocks: int = 1
+    """How many of the last blocks a stream parses again with what comes next (see
+    :func:`~weaver_tui.widgets.message_view.blocks.split_stream`)."""
     header: Strip | None = None
     notice: list[Strip] | None = None
     block_tops: list[int] = field(default_factory=list)
@@ -168,18 +172,7 @@ class Entry:
         self.header = None
         self.notice = None
         if self.blocks is not None and self.has_tail:
-            tail = self.blocks.pop()
-            self.has_tail = False
-            self._split_tail(width)
-            last = self.blocks[-1] if self.blocks else None
-            if (
-                last is not None
-                and tail.strips is not None
-                and last.source == tail.source
-                and close_open_fence(tail) == tail.source
-            ):
-                # The tail was already drawn exactly as the finished block will be.
-                last.strips, last.height = tail.strips, tail.height
+            self._split_tail(width)  # no longer streaming: every block is finished
         self.relayout()
 
     def _split_tail(self, width: int) -> None:
@@ -194,21 +187,25 @@ class Entry:
         changes a block that ends before a cut.
         """
         assert self.blocks is not None
+        reopened: list[Block] = []
         if self.has_tail:
-            self.blocks.pop()
+            reopened = self.blocks[-self.open_blocks :]
+            del self.blocks[-self.open_blocks :]
             self.has_tail = False
         sections = split_sections(self.text[self.tail_offset :])
         for section in sections[:-1]:
             height = estimate_height(section.strip("\n"), width)
             self.blocks.append(Block(section, SECTION, height=height))
             self.tail_offset += len(section)
-        new_blocks, last_start = split_blocks(sections[-1])
+        new_blocks, open_start, self.open_blocks = split_stream(sections[-1])
         for block in new_blocks:
             block.height = estimate_height(block.source, width)
+        if len(sections) == 1:
+            _keep_drawn(reopened, new_blocks)
         self.blocks.extend(new_blocks)
         if self.streaming:
             if new_blocks:
-                self.tail_offset += last_start
+                self.tail_offset += open_start
                 self.has_tail = True
         else:
             self.tail_offset = len(self.text)
@@ -353,3 +350,15 @@ class Layout:
                     break
                 if top + entry.blocks[b].height > start:
                     yield i, entry, b, top
+
+
+def _keep_drawn(reopened: list[Block], parsed: list[Block]) -> None:
+    """Give a block parsed again the lines it was drawn with, when it reads the same and was
+    drawn as it will be now (not an open code fence closed for the stream's tail)."""
+    for old, new in zip(reopened, parsed, strict=False):
+        if (
+            old.strips is not None
+            and (old.source, old.kind, old.fence) == (new.source, new.kind, new.fence)
+            and close_open_fence(old) == old.source
+        ):
+            new.strips, new.height = old.strips, old.height
