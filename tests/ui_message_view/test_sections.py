@@ -64,11 +64,17 @@ def _sectioned(text: str, least: int) -> list[tuple[str, str, str]]:
     ]
 
 
-documents = st.lists(
-    st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(("\n", "\n\n", "\n  \n", "\n\n\n"))),
-    min_size=1,
-    max_size=40,
-).map(lambda parts: "".join(snippet + gap for snippet, gap in parts))
+GAPS = ("\n", "\n\n", "\n  \n", "\n\n\n")
+
+
+def documents_of(snippets: tuple[str, ...]) -> st.SearchStrategy[str]:
+    """Up to 40 of ``snippets``, each followed by one of :data:`GAPS`."""
+    return st.lists(
+        st.tuples(st.sampled_from(snippets), st.sampled_from(GAPS)), min_size=1, max_size=40
+    ).map(lambda parts: "".join(snippet + gap for snippet, gap in parts))
+
+
+documents = documents_of(SNIPPETS)
 
 
 @settings(max_examples=200, deadline=None)
@@ -188,11 +194,7 @@ RESOLVED_ALONE = tuple(snippet for snippet in SNIPPETS if "[ref]" not in snippet
 """Every snippet but link reference definitions and their links: each block is rendered on its
 own, so a definition only ever serves the block it ends up in."""
 
-documents_resolved_alone = st.lists(
-    st.tuples(st.sampled_from(RESOLVED_ALONE), st.sampled_from(("\n", "\n\n", "\n  \n", "\n\n\n"))),
-    min_size=1,
-    max_size=40,
-).map(lambda parts: "".join(snippet + gap for snippet, gap in parts))
+documents_resolved_alone = documents_of(RESOLVED_ALONE)
 
 
 @settings(max_examples=300, deadline=None)
