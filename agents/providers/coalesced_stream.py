@@ -161,6 +161,7 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
     def _chunks(self, events: list[SseEvent], merger: ChunkMerger) -> Iterator[Any]:
         """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
         it). An error event or a broken one raises once the chunks before it are out."""
+        add = merger.add
         for _name, data in events:
             if data.startswith(b"[DONE]"):
                 yield from merger.take()
@@ -171,11 +172,12 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             except ValueError:
                 yield from merger.take()
                 raise
-            error = chunk.get("error") if isinstance(chunk, dict) else None
-            if error:
+            if type(chunk) is dict and chunk.get("error"):
                 yield from merger.take()
-                raise self._api_error(error)
-            yield from merger.add(chunk)
+                raise self._api_error(chunk["error"])
+            done = add(chunk)  # most chunks join the run: nothing is complete yet
+            if done:
+                yield from done
 
     def _api_error(self, error: Any) -> openai.APIError:
         message = error.get("message") if isinstance(error, dict) else None
