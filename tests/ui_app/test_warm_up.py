@@ -53,3 +53,28 @@ async def test_the_warm_up_builds_the_model_once_and_the_window_is_asked_after_t
         fake_openai.chat_requests[0]
     )
     assert models[0].peer == fake_openai.chat_requests[0].peer
+
+
+async def test_the_warm_up_is_over_only_once_the_renderer_is_warm(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renderer's first-use setup is part of the warm-up (a reply sent once the warm-up
+    is over pays none of it), run off the event loop, once, however it was started."""
+    import weaver_tui.widgets.message_view.rich_markdown as rich_markdown
+    import weaver_tui.widgets.message_view.warm_up as render_warm_up
+
+    monkeypatch.setattr(render_warm_up, "_started", False)
+    monkeypatch.setattr(render_warm_up, "_done", threading.Event())
+    runs: list[threading.Thread] = []
+    monkeypatch.setattr(rich_markdown, "warm_up", lambda: runs.append(threading.current_thread()))
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        screen = chat(pilot.app)
+        await wait_until(pilot, lambda: screen.agents_ready)
+        await wait_until(
+            pilot,
+            lambda: not any(w.group == "warm-up" and not w.is_finished for w in pilot.app.workers),
+        )
+        assert render_warm_up._done.is_set()
+        render_warm_up.start()  # the view's own timer, later: nothing runs twice
+    assert len(runs) == 1
+    assert runs[0] is not threading.main_thread()

@@ -417,10 +417,12 @@ class ChatScreen(Screen[None]):
             await in_daemon_thread(self._import_agent_stack, "weaver-warm-up-imports")
             self.agents_ready = True
             await in_daemon_thread(self._build_model, "weaver-warm-up-model")
+            self._prepare_turns()
+            # the renderer's first-use setup, before the first reply's (the warm-up is over
+            # once the renderer is warm too)
+            await in_daemon_thread(render_warm_up.run, "weaver-render-warm-up")
         finally:  # the launch paused the collector for this (weaver_tui.core.heap)
             self.app.heap_settled()  # type: ignore[attr-defined]
-        render_warm_up.start()  # the renderer's first-use setup, before the first reply's
-        self._prepare_turns()
 
     def _import_agent_stack(self) -> None:
         self.services.import_runtime()

@@ -17,7 +17,12 @@ logger = logging.getLogger(__name__)
 DELAY_S = 1.0
 """After the first view's mount: the launch's own work is done by then."""
 
+WAIT_S = 30.0
+"""How long :func:`run` waits for a setup another thread is doing (a bound against a hang)."""
+
 _started = False
+_start_lock = threading.Lock()
+_done = threading.Event()
 
 
 def started() -> bool:
@@ -26,11 +31,26 @@ def started() -> bool:
 
 def start() -> None:
     """Run :func:`.rich_markdown.warm_up` in a daemon thread (once a process)."""
+    if _claim():
+        threading.Thread(target=_run, name="weaver-render-warm-up", daemon=True).start()
+
+
+def run() -> None:
+    """Run the setup in this thread (the app's warm-up thread), or wait for the one already
+    under way, so whoever awaits this knows the renderer is warm."""
+    if _claim():
+        _run()
+    else:
+        _done.wait(WAIT_S)
+
+
+def _claim() -> bool:
     global _started
-    if _started:
-        return
-    _started = True
-    threading.Thread(target=_run, name="weaver-render-warm-up", daemon=True).start()
+    with _start_lock:
+        if _started:
+            return False
+        _started = True
+        return True
 
 
 def _run() -> None:
@@ -40,3 +60,5 @@ def _run() -> None:
         warm_up()
     except Exception:  # only a warm-up: a real render reports a real problem
         logger.debug("renderer warm-up failed", exc_info=True)
+    finally:
+        _done.set()
