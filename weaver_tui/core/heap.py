@@ -15,16 +15,16 @@ token allocate objects that die within milliseconds, and Python's default (a col
 that a slightly later collection would have found dead. Measured over that reply in the app:
 the collector's time fell from ~0.17 s to ~0.03 s of CPU, peak memory unchanged.
 
-On launch the collector is paused (:func:`pause_collector`) until the chat's warm-up is over,
-the agent stack imported and the chat model built: nearly everything made meanwhile lives as
-long as the app (Textual, the first frames, LangChain, the OpenAI SDK). Left on, the collector
-made ~90 young collections before the first paint and ~20 after it (0.1 s of CPU, all of it
-while a message typed at once waited for the warm-up); one young collection over that heap
-before freezing it costs as much. So the launch's heap is frozen as it is
-(:func:`freeze_launch_heap`), without a collection: the cyclic garbage of the launch (~13,000
-objects, measured with the demo and an OpenAI-compatible provider) stays in the permanent
-generation, a one-time cost of about 2 MB. While the launch holds the collector paused, the
-other freezes skip their collection too.
+On launch the collector is paused (:func:`pause_collector`) until the chat's warm-up is over
+(the agent stack imported, the chat model built, the renderer warm): nearly everything made
+meanwhile lives as long as the app (Textual, the first frames, LangChain, the OpenAI SDK). Left
+on, the collector made ~90 young collections before the first paint and ~20 after it (0.1 s of
+CPU, all of it while a message typed at once waited for the warm-up); one young collection
+over that heap before freezing it costs as much. So the launch's heap is frozen as it is
+(:func:`freeze_launch_heap`), without a collection: the cyclic garbage of the launch (~14,000
+objects, most of them the launch frame's widgets, measured with an OpenAI-compatible
+provider) stays in the permanent generation, a one-time cost of about 3 MiB of peak RSS.
+While the launch holds the collector paused, the other freezes skip their collection too.
 """
 
 from __future__ import annotations
