@@ -63,3 +63,5 @@ def test_a_first_turn_imports_no_agent_module_on_an_event_loop(
     assert result["completed"], done.stdout
     assert result["on_loop"] == [], result["on_loop"]
     assert len(fake_openai.chat_requests) == 1
+    if mode == "app-after-warm-up":  # nothing at all is left for the turn to import
+        assert result["in_turn"] == [], result["in_turn"]

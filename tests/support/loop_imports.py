@@ -13,7 +13,9 @@ The provider and data folder come from the environment (``WEAVER_*``, set by the
 - ``app-while-importing``: the same, sent once the warm-up's imports have started;
 - ``app-after-warm-up``: the same, sent once the warm-up is over (model built, runtime open).
 
-Each mode waits for the reply to be stored complete, so the whole first turn is followed.
+Each mode waits for the reply to be stored complete, so the whole first turn is followed. For
+``app-after-warm-up`` the report also lists every module (of any package) imported on the loop
+from the Enter on: the warm-up imports what a first turn needs.
 """
 
 from __future__ import annotations
@@ -58,12 +60,18 @@ class LoopImportSpy:
 
     def __init__(self) -> None:
         self.on_loop: list[tuple[str, str]] = []
+        self.in_turn: list[str] = []
+        """Every module (watched or not) imported on a loop once :attr:`turn_sent` is set."""
+        self.turn_sent = False
 
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if watched(name) and _loop_running():
-            self.on_loop.append((name, threading.current_thread().name))
+        if _loop_running():
+            if watched(name):
+                self.on_loop.append((name, threading.current_thread().name))
+            if self.turn_sent:
+                self.in_turn.append(name)
         return None
 
 
@@ -75,7 +83,7 @@ def _loop_running() -> bool:
     return True
 
 
-async def _app_turn(mode: str) -> bool:
+async def _app_turn(mode: str, spy: LoopImportSpy) -> bool:
     from weaver_tui.app import make_app
     from weaver_tui.core.services import Services
     from weaver_tui.core.settings.pending import PendingSettings
@@ -95,6 +103,7 @@ async def _app_turn(mode: str) -> bool:
                 await _until(pilot, lambda: chat.turns.worker is None and _runtime_open(chat))
         focused: Any = app.focused
         focused.load_text("hello")
+        spy.turn_sent = mode == "app-after-warm-up"
         await pilot.press("enter")
         await _until(pilot, lambda: _replied(app))
         return isinstance(app.screen_stack[0], ChatScreen)
@@ -141,21 +150,22 @@ def main(mode: str) -> None:
     spy = LoopImportSpy()
     sys.meta_path.insert(0, spy)
     if mode == "acp":  # stdout is the protocol's: the report goes to the file named
-        report = Path(os.environ[REPORT_VARIABLE])
+        report_file = Path(os.environ[REPORT_VARIABLE])
         try:
             from weaver_tui.launch import main as command
 
             command(["acp"])
         finally:
-            report.write_text(json.dumps({"completed": True, "on_loop": spy.on_loop}))
+            report_file.write_text(json.dumps({"completed": True, "on_loop": spy.on_loop}))
         return
     if mode == "ask":
         from weaver_tui.launch import main as command
 
         completed = command(["ask", "hello"]) == 0
     else:
-        completed = asyncio.run(_app_turn(mode))
-    print(json.dumps({"completed": completed, "on_loop": spy.on_loop}), flush=True)
+        completed = asyncio.run(_app_turn(mode, spy))
+    report = {"completed": completed, "on_loop": spy.on_loop, "in_turn": spy.in_turn}
+    print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":

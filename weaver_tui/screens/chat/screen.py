@@ -73,6 +73,7 @@ from weaver_tui.screens.chat.conversation_opener import ConversationOpener
 from weaver_tui.screens.chat.conversation_settings import ConversationSettings
 from weaver_tui.screens.chat.conversation_switcher import ConversationSwitcher
 from weaver_tui.screens.chat.file_rewind import FileRewind
+from weaver_tui.screens.chat.first_turn_modules import import_first_turn_modules
 from weaver_tui.screens.chat.held_messages import HeldMessages
 from weaver_tui.screens.chat.host_queue import HostQueue
 from weaver_tui.screens.chat.local_models import LocalModels
@@ -426,6 +427,7 @@ class ChatScreen(Screen[None]):
 
     def _import_agent_stack(self) -> None:
         self.services.import_runtime()
+        import_first_turn_modules()
         warm_profile_modules(self.state.profile)
 
     def _build_model(self) -> None:
