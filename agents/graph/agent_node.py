@@ -24,6 +24,7 @@ from langgraph.runtime import Runtime
 
 from agents.context import PINNED_KEY
 from agents.context_budget import CONTEXT_WINDOW_KEY, fit_to_window
+from agents.graph.bound_tools import bind_tools_once
 from agents.graph.broken_calls import check_broken_rounds
 from agents.graph.emulated_tools import (
     as_text_history,
@@ -137,7 +138,7 @@ def make_agent_node(
             prompt = f"{prompt}\n\n{FINAL_ANSWER_INSTRUCTION}"
             model: Any = context.model
         elif offered and not emulates_tools(context.model):
-            model = context.model.bind_tools(offered)
+            model = bind_tools_once(context.model, offered)
         else:
             model = context.model
         if offered and not limit_reached and emulates_tools(context.model):
