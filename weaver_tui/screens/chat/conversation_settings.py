@@ -20,6 +20,7 @@ from weaver_tui.screens.chat.requests import HeaderStale
 if TYPE_CHECKING:
     from agents.providers import ChatModelHandle
     from agents.providers.local_servers import LocalServer
+    from agents.providers.model_options import ModelOptions
     from weaver_tui.core.chat_state import ChatState
     from weaver_tui.core.services import Services
     from weaver_tui.screens.chat.compose_mode import ComposeMode
@@ -88,20 +89,11 @@ class ConversationSettings:
             if choice.role is not None:
                 choose_role(self._surface, self._services, choice)
                 return
-            try:
-                handle = self._services.switch_model(
-                    choice.provider, choice.model, base_url=choice.base_url
-                )
-                self._state.set_setting("model_options", choice.options.as_meta())
-            except StorageError as exc:
-                self._surface.notify(str(exc), severity="error")
-                return
-            except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
-                self._not_switched(exc)
-                return
-            extra = choice.options.as_meta()
-            said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
-            self._switched(handle, f"; this conversation: {said}" if said else "")
+            self._surface.run_worker(
+                self._switch(choice.provider, choice.model, choice.base_url, choice.options),
+                group="model-switch",
+                exit_on_error=False,
+            )
 
         options = ModelOptions.from_meta(self._state.setting("model_options"))
         local = local_choices(self._local_servers())
@@ -118,24 +110,40 @@ class ConversationSettings:
 
     def switch_model_to(self, name: str) -> None:
         """``/model NAME``: the shown provider's model ``name`` from the next turn on (as the
-        picker's choice of it, the conversation's options kept), built off the event loop; a
-        model that cannot be built is said in one sentence and the current one stays."""
+        picker's choice of it, the conversation's options kept)."""
+        provider = self._surface.header.provider or None
         self._surface.run_worker(
-            self._switch_model_to(name.strip()), group="model-switch", exit_on_error=False
+            self._switch(provider, name.strip()), group="model-switch", exit_on_error=False
         )
 
-    async def _switch_model_to(self, name: str) -> None:
+    async def _switch(
+        self,
+        provider: str | None,
+        model: str,
+        base_url: str | None = None,
+        options: ModelOptions | None = None,
+    ) -> None:
+        """Use ``provider``'s ``model`` from the next turn on, built off the event loop (the
+        first build imports the provider stack); ``options``: this conversation's new ones. A
+        model that cannot be built is said in one sentence and the current one stays."""
         from weaver_tui.core.daemon_work import in_daemon_thread
 
-        provider = self._surface.header.provider or None
         try:
             handle = await in_daemon_thread(
-                lambda: self._services.switch_model(provider, name), "weaver-model-switch"
+                lambda: self._services.switch_model(provider, model, base_url=base_url),
+                "weaver-model-switch",
             )
+            if options is not None:
+                self._state.set_setting("model_options", options.as_meta())
+        except StorageError as exc:
+            self._surface.notify(str(exc), severity="error")
+            return
         except Exception as exc:  # noqa: BLE001 (a provider's failure, in one sentence)
             self._not_switched(exc)
             return
-        self._switched(handle, "")
+        extra = options.as_meta() if options is not None else None
+        said = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (extra or {}).items())
+        self._switched(handle, f"; this conversation: {said}" if said else "")
 
     def _switched(self, handle: ChatModelHandle, said: str) -> None:
         header = self._surface.header
