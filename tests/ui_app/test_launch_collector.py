@@ -61,6 +61,8 @@ async def test_no_collection_walks_the_launch_heap_before_it_is_frozen(
         async with app.run_test(size=SIZE) as pilot:
             await chat_ready(pilot)
             await wait_until(pilot, lambda: gc.isenabled() and "shown" in events)
+            # the runtime the warm-up opens is open before the app ends (not cut mid-open)
+            await wait_until(pilot, lambda: not _warming(app))
     finally:
         gc.callbacks.remove(collected)
         gc.enable()
@@ -92,3 +94,7 @@ async def test_a_warm_up_that_fails_still_turns_the_collector_back_on(
     finally:
         gc.enable()
         services.close_store()
+
+
+def _warming(app: Any) -> bool:
+    return any(worker.group == "warm-up" and not worker.is_finished for worker in app.workers)
