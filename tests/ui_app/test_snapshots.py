@@ -88,6 +88,7 @@ def test_branched_tree_with_versions(snap_compare: SnapCompare, services: Servic
     scenes.branched_conversation(services.store)
 
     async def browse(pilot: Pilot[Any]) -> None:
+        await settle(pilot)  # the tree is built after the first paint: keys go to it once it is
         await pilot.press("ctrl+t", "up", "up")
 
     assert snap_compare(app_for(services), terminal_size=SIZE, run_before=then(browse))
