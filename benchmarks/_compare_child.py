@@ -222,17 +222,15 @@ def open_huge() -> None:
 def _huge_end_shown(app: Any) -> bool:
     from bench_ui_open_huge_message import HUGE_END  # type: ignore[import-not-found]
 
-    try:
-        from weaver_tui.screens.chat.screen import ChatScreen
-    except ImportError:
-        return False
-    screen = app.screen_stack[0] if app.screen_stack else None
-    if not isinstance(screen, ChatScreen):
-        return False
-    return any(HUGE_END in line for line in screen.messages.visible_text())
+    return _chat_shows(app, HUGE_END)
 
 
 def _last_message_shown(app: Any) -> bool:
+    return _chat_shows(app, OPEN_LAST)
+
+
+def _chat_shows(app: Any, text: str) -> bool:
+    """The chat screen is in and a line on screen holds ``text``."""
     try:
         from weaver_tui.screens.chat.screen import ChatScreen
     except ImportError:
@@ -240,7 +238,7 @@ def _last_message_shown(app: Any) -> bool:
     screen = app.screen_stack[0] if app.screen_stack else None
     if not isinstance(screen, ChatScreen):
         return False
-    return any(OPEN_LAST in line for line in screen.messages.visible_text())
+    return any(text in line for line in screen.messages.visible_text())
 
 
 def _typed_reply_shown(app: Any) -> bool:
