@@ -75,21 +75,22 @@ def role_config(settings: Mapping[str, Any], role: str) -> dict[str, Any] | None
     return {k: given.get(k) for k in ROLE_KEYS}
 
 
-def role_handle(config: Mapping[str, Any]) -> ChatModelHandle:
+async def role_handle(config: Mapping[str, Any]) -> ChatModelHandle:
     """The role's model, built once per event loop and configuration (raises what building
-    it raises: a missing key, an unknown preset)."""
+    it raises: a missing key, an unknown preset). Built in a thread: a build makes HTTP
+    clients (and may import the provider's stack), which would stall the loop's turn."""
     built = _HANDLES.setdefault(asyncio.get_running_loop(), {})
     key = json.dumps(dict(config), sort_keys=True, default=str)
     if key not in built:
         api_key = config.get("api_key")
-        built[key] = make_chat_model(
-            ProviderConfig(
-                provider=str(config.get("name") or "auto"),
-                model=str(config.get("model") or ""),
-                base_url=str(config["base_url"]) if config.get("base_url") else None,
-                api_key=SecretStr(str(api_key)) if api_key else None,
-            )
+        provider = ProviderConfig(
+            provider=str(config.get("name") or "auto"),
+            model=str(config.get("model") or ""),
+            base_url=str(config["base_url"]) if config.get("base_url") else None,
+            api_key=SecretStr(str(api_key)) if api_key else None,
         )
+        handle = await asyncio.to_thread(make_chat_model, provider)
+        built.setdefault(key, handle)  # a call that raced this one built it first: keep that
     return built[key]
 
 
@@ -136,14 +137,14 @@ class RoleCalls:
     asked: list[Asked] = field(default_factory=list)
     """Every call's step and model, in call order."""
 
-    def model_for(self, role: str | None, step: str = "") -> tuple[BaseChatModel, str | None]:
+    async def model_for(self, role: str | None, step: str = "") -> tuple[BaseChatModel, str | None]:
         """The model a call of ``role`` (by ``step``) asks now, and the role whose model it is
         (``None``: the turn's model)."""
         config = role_config(self.settings, role) if role else None
         if role is None or config is None or role in self.failed:
             return self.turn_model, None
         try:
-            return role_handle(config).model, role
+            return (await role_handle(config)).model, role
         except Exception as exc:  # noqa: BLE001 (a role model that cannot be built: the turn's model answers)
             self.fail(role, exc, step)
             return self.turn_model, None
@@ -179,7 +180,7 @@ class RoleCalls:
         or its model fails (then said once): it raises, or gives an answer ``unusable`` finds
         a reason against (a structured call's "no answer"). A failure of the turn's model, or
         its unusable answer, is the caller's."""
-        model, used_role = self.model_for(role, step)
+        model, used_role = await self.model_for(role, step)
         if used_role is not None:
             try:
                 answer = await ask(model)

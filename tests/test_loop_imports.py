@@ -8,7 +8,8 @@ event loop: the app's warm-up, or the runtime's opening (``Services.runtime``) i
 Each case runs in a fresh interpreter (nothing imported beforehand) against the suite's
 OpenAI-compatible server, and follows the first turn to its stored, complete reply. The ACP
 agent's first prompt is followed the same way in ``tests/acp/test_acp_loop_imports.py``;
-``ask`` runs one turn on its loop, which has nothing else to answer meanwhile.
+``ask`` runs one turn on its loop, which has nothing else to answer meanwhile. No chat model
+is built on a loop either (a build makes HTTP clients and may import the provider's stack).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def test_a_first_turn_imports_no_agent_module_on_an_event_loop(
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["completed"], done.stdout
     assert result["on_loop"] == [], result["on_loop"]
+    assert result["built_on_loop"] == [], result["built_on_loop"]
     assert len(fake_openai.chat_requests) == 1
     if mode == "app-after-warm-up":  # nothing at all is left for the turn to import
         assert result["in_turn"] == [], result["in_turn"]

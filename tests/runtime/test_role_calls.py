@@ -21,6 +21,7 @@ from pydantic import SecretStr
 from agents.providers import ProviderConfig, make_chat_model
 from agents.role_models import ROLES, RoleCalls, model_label, role_config
 from tests.support.fake_openai import FakeOpenAI
+from tests.support.loop_builds import recording_loops
 
 TURN_MODEL = "fake-model"
 State = Literal["unset", "live", "failing", "unusable"]
@@ -148,3 +149,26 @@ def test_a_role_is_set_only_by_a_model_of_its_own(given_keys: dict[str, Any], ro
         assert found == {k: given_keys.get(k) for k in ("name", "model", "base_url", "api_key")}
     other = next(r for r in ROLES if r != role)
     assert role_config({"roles": {role: given_keys}}, other) is None
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_roles_model_is_built_off_the_loop_once_per_loop(
+    server: FakeOpenAI, role: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build makes HTTP clients (and may import the provider's stack): never on the loop
+    that runs the turn, and once for all of a loop's calls of the role."""
+    import agents.role_models
+
+    recording, on_loop = recording_loops(make_chat_model)
+    monkeypatch.setattr(agents.role_models, "make_chat_model", recording)
+    server.reset()
+
+    async def run() -> None:
+        calls = RoleCalls(roles_settings({role: "live"}, server.base_url, ""),
+                          turn_model(server.base_url))  # fmt: skip
+        for n in range(3):
+            await calls.call(role, f"step{n}", ask)
+
+    asyncio.run(run())
+    assert on_loop == [False]
+    assert [body["model"] for body in server.chat_bodies] == [f"{role}-model"] * 3

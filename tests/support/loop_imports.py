@@ -15,7 +15,9 @@ The provider and data folder come from the environment (``WEAVER_*``, set by the
 
 Each mode waits for the reply to be stored complete, so the whole first turn is followed. For
 ``app-after-warm-up`` the report also lists every module (of any package) imported on the loop
-from the Enter on: the warm-up imports what a first turn needs.
+from the Enter on: the warm-up imports what a first turn needs. Every report also lists the
+chat models built on a loop (``built_on_loop``): a build makes HTTP clients and may import the
+provider's stack, so it belongs in a thread like the imports.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
+from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from tests.support.loop_builds import loop_running
 
 WATCHED = (
     "langchain_core",
@@ -47,6 +51,9 @@ WATCHED = (
 import one of them show up through it)."""
 
 
+MODEL_BUILDER = "agents.providers"
+"""The module whose ``make_chat_model`` builds every chat model (watched once it is imported)."""
+
 REPORT_VARIABLE = "WEAVER_TEST_LOOP_IMPORTS"
 """Where the ``acp`` mode writes its report."""
 
@@ -63,24 +70,43 @@ class LoopImportSpy:
         self.in_turn: list[str] = []
         """Every module (watched or not) imported on a loop once :attr:`turn_sent` is set."""
         self.turn_sent = False
+        self.built_on_loop: list[str] = []
+        """The thread of each chat model built while that thread ran an event loop."""
 
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if _loop_running():
+        if loop_running():
             if watched(name):
                 self.on_loop.append((name, threading.current_thread().name))
             if self.turn_sent:
                 self.in_turn.append(name)
+        if name == MODEL_BUILDER:
+            return self._watched_builder(name, path)
         return None
 
+    def _watched_builder(self, name: str, path: Sequence[str] | None) -> ModuleSpec | None:
+        """The model builder's real spec, loaded so that each build records its thread."""
+        spec = PathFinder.find_spec(name, path)
+        loader: Any = spec.loader if spec is not None else None
+        if loader is None:
+            return spec
+        execute = loader.exec_module
+        builds = self.built_on_loop
 
-def _loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            build = module.make_chat_model
+
+            def make_chat_model(*args: Any, **kwargs: Any) -> Any:
+                if loop_running():
+                    builds.append(threading.current_thread().name)
+                return build(*args, **kwargs)
+
+            module.make_chat_model = make_chat_model  # type: ignore[attr-defined]
+
+        loader.exec_module = exec_module
+        return spec
 
 
 async def _app_turn(mode: str, spy: LoopImportSpy) -> bool:
@@ -156,7 +182,8 @@ def main(mode: str) -> None:
 
             command(["acp"])
         finally:
-            report_file.write_text(json.dumps({"completed": True, "on_loop": spy.on_loop}))
+            report = {"completed": True, "on_loop": spy.on_loop, "built_on_loop": spy.built_on_loop}
+            report_file.write_text(json.dumps(report))
         return
     if mode == "ask":
         from weaver_tui.launch import main as command
@@ -164,7 +191,12 @@ def main(mode: str) -> None:
         completed = command(["ask", "hello"]) == 0
     else:
         completed = asyncio.run(_app_turn(mode, spy))
-    report = {"completed": completed, "on_loop": spy.on_loop, "in_turn": spy.in_turn}
+    report = {
+        "completed": completed,
+        "on_loop": spy.on_loop,
+        "in_turn": spy.in_turn,
+        "built_on_loop": spy.built_on_loop,
+    }
     print(json.dumps(report), flush=True)
 
 

@@ -14,6 +14,7 @@ from textual.widgets import Input, Select
 
 from agents import context
 from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.loop_builds import recording_loops
 from tests.ui_app.conftest import SIZE, new_app, send, settle, wait_until
 from tests.ui_app.test_auto_summary import seed_long_branch, summaries
 from tests.ui_app.test_model_options import open_picker
@@ -38,7 +39,19 @@ async def pick_role(pilot: Pilot[Any], role: str, model: str) -> ModelPickerScre
     field.focus()
     await pilot.press("enter")
     await wait_until(pilot, lambda: not isinstance(pilot.app.screen, ModelPickerScreen))
+    # the role's model is built to check it, in a thread: the choice applies once it is built
+    await wait_until(pilot, lambda: not any(w.group == "model-switch" for w in pilot.app.workers))
     return picker
+
+
+def built_on_a_loop(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each role model the picker builds is built on a thread running a loop."""
+    import weaver_tui.core.role_choices as role_choices
+    from agents.providers import make_chat_model
+
+    recording, on_loop = recording_loops(make_chat_model)
+    monkeypatch.setattr(role_choices, "make_chat_model", recording)
+    return on_loop
 
 
 async def test_a_role_picked_in_the_picker_answers_its_calls_from_the_next_turn(
@@ -47,9 +60,11 @@ async def test_a_role_picked_in_the_picker_answers_its_calls_from_the_next_turn(
     monkeypatch.setitem(context.CONTEXT_WINDOWS, "fake-model", 6000)
     ids = seed_long_branch(remote_services)
     fake_openai.script(Reply("- topics 0 and 1 were discussed"), Reply("the answer"))
+    on_loop = built_on_a_loop(monkeypatch)
     async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pick_role(pilot, "summary", "small-summary")
+        assert on_loop == [False]  # built off the app's loop
         assert remote_services.profile_settings()["roles"]["summary"]["model"] == "small-summary"
 
         await send(pilot, "topic 4 question")

@@ -296,7 +296,7 @@ class WeaverAcpAgent:
         choices = await self._choices(session)
         chosen = choices.checked(config_id, value)
         if config_id == MODEL and isinstance(chosen, str) and chosen != choices.model:
-            session.model = self._model_named(chosen)
+            session.model = await self._model_named(chosen)
         elif config_id == PROFILE and isinstance(chosen, str):
             before = acp_commands(session.profile)
             session.profile = chosen
@@ -383,18 +383,20 @@ class WeaverAcpAgent:
     async def _config_options(self, session: AcpSession) -> list[ConfigOption]:
         return (await self._choices(session)).options()
 
-    def _model_named(self, name: str) -> ChatModelHandle:
-        """The configured provider's model ``name``, for one session (the agent's stays)."""
+    async def _model_named(self, name: str) -> ChatModelHandle:
+        """The configured provider's model ``name``, for one session (the agent's stays),
+        built in a thread: a build imports the provider's stack and makes its HTTP clients,
+        tenths of a second the loop that answers the client would otherwise stall for."""
         import dataclasses
 
         from agents.providers import make_chat_model
 
-        current = self.services.model
-        config = self.services.settings.provider_config()
         try:
-            return make_chat_model(
-                dataclasses.replace(config, provider=current.provider, model=name)
+            current = await self.services.amodel()
+            config = dataclasses.replace(
+                self.services.settings.provider_config(), provider=current.provider, model=name
             )
+            return await in_daemon_thread(lambda: make_chat_model(config), "weaver-model-build")
         except WeaverError as exc:
             raise turn_failure(exc.user_message, exc.code) from None
 
@@ -477,7 +479,7 @@ class WeaverAcpAgent:
         await self._tell_commands(session)
         try:
             content = prompt_content(prompt)
-            model = session.model or self.services.model
+            model = session.model or await self.services.amodel()
         except AttachmentError as exc:
             raise turn_failure(str(exc), "attachment") from None
         except WeaverError as exc:

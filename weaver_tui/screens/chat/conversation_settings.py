@@ -87,7 +87,11 @@ class ConversationSettings:
             if not choice:
                 return
             if choice.role is not None:
-                choose_role(self._surface, self._services, choice)
+                self._surface.run_worker(
+                    choose_role(self._surface, self._services, choice),
+                    group="model-switch",
+                    exit_on_error=False,
+                )
                 return
             self._surface.run_worker(
                 self._switch(choice.provider, choice.model, choice.base_url, choice.options),

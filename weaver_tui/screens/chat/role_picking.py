@@ -20,15 +20,17 @@ def current_roles(services: Services) -> dict[str, tuple[str, str]]:
     return role_models(services.profile_settings())
 
 
-def choose_role(surface: ChatSurface, services: Services, choice: PickedModel) -> None:
-    """Give ``choice.role`` the picked model (an empty one: the turn's), or say why not."""
+async def choose_role(surface: ChatSurface, services: Services, choice: PickedModel) -> None:
+    """Give ``choice.role`` the picked model (an empty one: the turn's), or say why not. The
+    model is built to check it can be, in a thread (as the turn's model is: the first build
+    imports the provider's stack)."""
+    from weaver_tui.core.daemon_work import in_daemon_thread
     from weaver_tui.core.role_choices import RoleChoice
 
     assert choice.role is not None
+    picked = RoleChoice(choice.role, choice.provider, choice.model, choice.base_url)
     try:
-        services.choose_role_model(
-            RoleChoice(choice.role, choice.provider, choice.model, choice.base_url)
-        )
+        await in_daemon_thread(lambda: services.choose_role_model(picked), "weaver-model-switch")
     except WeaverError as exc:
         surface.notify(exc.user_message, severity="error", title="Role model not set")
         return
