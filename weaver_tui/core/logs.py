@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.runtime.trace import trace_id_var
+from storage.printable import printable_json
 
 LOG_FILE = "weaver.log"
 CONTENT_FIELDS = frozenset({"content", "text", "output", "prompt"})
@@ -109,7 +110,8 @@ class JsonLinesFormatter(logging.Formatter):
         if record.exc_info:
             payload["exc"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
         line = json.dumps(payload, ensure_ascii=False, default=str)
-        return self.scrubber(line)
+        # a log is read with ``tail``: nothing quoted in it drives the terminal or fails to encode
+        return printable_json(self.scrubber(line))
 
 
 class ScrubFilter(logging.Filter):
