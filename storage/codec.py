@@ -16,6 +16,7 @@ from typing import Any
 from storage.models import Conversation, MessageStatus
 from storage.printable import printable_title
 from storage.rows import MessageRow, text_to_time
+from storage.secrets import without_known_secrets
 from storage.store import StorageError
 
 MESSAGE_COLUMNS = ", ".join(MessageRow._fields)
@@ -46,14 +47,17 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def storable_text(text: str) -> str:
-    """``text`` as every store keeps it: each lone surrogate (U+D800-DFFF alone) as U+FFFD.
+    """``text`` as every store keeps it: without the keys this process uses (in any of their
+    forms, :func:`storage.secrets.without_known_secrets`), and each lone surrogate (U+D800-DFFF
+    alone) as U+FFFD.
 
     Text reaches the store from outside: a provider's JSON (a ``\\udXXX`` escape decodes to
-    a lone surrogate), an imported file, an MCP result, a file name that is not UTF-8 (decoded
-    with ``surrogateescape``). No database encodes a lone surrogate, so one would fail the
-    write and lose the turn; every text column (content, tool text, meta, titles) is written
-    through this function, so whatever the source, the write succeeds and what a read returns
-    encodes."""
+    a lone surrogate; a proxy may echo the key it was sent), an imported file, an MCP result, a
+    file name that is not UTF-8 (decoded with ``surrogateescape``). No database encodes a lone
+    surrogate, so one would fail the write and lose the turn; every text column (content, tool
+    text, meta) is written through this function, so whatever the source, the write succeeds,
+    what a read returns encodes, and no key is kept."""
+    text = without_known_secrets(text)
     if _LONE_SURROGATE.search(text) is None:
         return text
     return _LONE_SURROGATE.sub("\ufffd", text)
