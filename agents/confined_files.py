@@ -70,13 +70,21 @@ def open_folder(root_fd: int, parts: Sequence[str], shown: str, *, create: bool 
         os.close(current)
         raise
     except OSError as exc:
+        a_file = exc.errno == errno.ENOTDIR and not _is_link(name, current)
         os.close(current)
-        why = "a part of it is a file, not a folder" if exc.errno == errno.ENOTDIR else _CHANGED
+        why = "a part of it is a file, not a folder" if a_file else _CHANGED
         raise _refused(shown, why) from exc
     except BaseException:
         os.close(current)
         raise
     return current
+
+
+def _is_link(name: str, folder: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def check_file(fd: int, root_dev: int, shown: str) -> os.stat_result:

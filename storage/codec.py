@@ -7,6 +7,7 @@ timestamps and the searchable tool text. Message rows decode in :mod:`storage.ro
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import uuid
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from typing import Any
 from storage.models import Conversation, MessageStatus
 from storage.printable import printable_title
 from storage.rows import MessageRow, text_to_time
+from storage.secrets import without_known_secrets
 from storage.store import StorageError
 
 MESSAGE_COLUMNS = ", ".join(MessageRow._fields)
@@ -41,8 +43,30 @@ def time_to_text(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(_TIME_FORMAT)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable_text(text: str) -> str:
+    """``text`` as every store keeps it: without the keys this process uses (in any of their
+    forms, :func:`storage.secrets.without_known_secrets`), and each lone surrogate (U+D800-DFFF
+    alone) as U+FFFD.
+
+    Text reaches the store from outside: a provider's JSON (a ``\\udXXX`` escape decodes to
+    a lone surrogate; a proxy may echo the key it was sent), an imported file, an MCP result, a
+    file name that is not UTF-8 (decoded with ``surrogateescape``). No database encodes a lone
+    surrogate, so one would fail the write and lose the turn; every text column (content, tool
+    text, meta) is written through this function, so whatever the source, the write succeeds,
+    what a read returns encodes, and no key is kept."""
+    text = without_known_secrets(text)
+    if _LONE_SURROGATE.search(text) is None:
+        return text
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
 def dump_meta(meta: dict[str, Any] | None) -> str:
-    return json.dumps(meta or {}, ensure_ascii=False, separators=(",", ":"), default=str)
+    """``meta`` as the stored JSON text (see :func:`storable_text`)."""
+    encoded = json.dumps(meta or {}, ensure_ascii=False, separators=(",", ":"), default=str)
+    return storable_text(encoded)
 
 
 def parse_status(value: Any) -> MessageStatus:
@@ -72,7 +96,7 @@ def tool_text(meta: dict[str, Any] | None) -> str:
             parts.append(args if isinstance(args, str) else dump_meta(args))
     if isinstance(meta.get("name"), str):
         parts.append(meta["name"])
-    return " ".join(part for part in parts if part)
+    return storable_text(" ".join(part for part in parts if part))
 
 
 def row_to_conversation(row: sqlite3.Row | tuple[Any, ...]) -> Conversation:

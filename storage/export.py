@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.codec import time_to_text
 from storage.models import Conversation, MessageRecord, MessageStatus
+from storage.printable import printable, printable_json
 from storage.secrets import scrub, scrub_text
 from storage.store import StorageError
 from storage.usage_text import usage_text
@@ -80,7 +81,8 @@ def to_markdown(
     for record in path:
         versions = len(index.siblings(record.id)) if record.id in index else 1
         lines += _record_markdown(record, versions)
-    return "\n".join(lines).rstrip() + "\n"
+    # a document to read, maybe with ``cat``: what it quotes never drives the terminal
+    return printable("\n".join(lines).rstrip()) + "\n"
 
 
 def _viewer_path(
@@ -190,10 +192,11 @@ def write_jsonl(
         "meta": scrub(conversation.meta),
         "branch_choices": choices,
     }
-    lines = [json.dumps(_record_json(record), ensure_ascii=False) for record in records]
+    lines = [printable_json(json.dumps(_record_json(r), ensure_ascii=False)) for r in records]
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        _write_atomic(directory / META_FILE, json.dumps(meta, ensure_ascii=False, indent=2) + "\n")
+        meta_text = printable_json(json.dumps(meta, ensure_ascii=False, indent=2))
+        _write_atomic(directory / META_FILE, meta_text + "\n")
         _write_atomic(directory / MESSAGES_FILE, "".join(line + "\n" for line in lines))
     except OSError as err:
         raise StorageError(f"Cannot write the export to {directory} ({err.strerror}).") from err

@@ -14,6 +14,7 @@ from storage.codec import (
     CONVERSATION_COLUMNS,
     dump_meta,
     split_status,
+    storable_text,
     time_to_text,
     tool_text,
 )
@@ -108,7 +109,7 @@ class InterchangeOps:
                         record.id,
                         conversation.id,
                         record.role,
-                        record.content,
+                        storable_text(record.content),
                         record.parent_id,
                         record.depth,
                         record.version,

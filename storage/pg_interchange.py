@@ -10,7 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from storage.codec import CONVERSATION_COLUMNS, dump_meta, split_status, time_to_text, tool_text
+from storage.codec import (
+    CONVERSATION_COLUMNS,
+    dump_meta,
+    split_status,
+    storable_text,
+    time_to_text,
+    tool_text,
+)
 from storage.export import to_markdown, write_jsonl
 from storage.importer import read_jsonl
 from storage.models import AcceptedPatch, Conversation, MessageRecord
@@ -101,7 +108,7 @@ class PgInterchangeOps:
                         record.id,
                         conversation.id,
                         record.role,
-                        record.content,
+                        storable_text(record.content),
                         record.parent_id,
                         record.depth,
                         record.version,

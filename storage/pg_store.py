@@ -21,6 +21,7 @@ from storage.codec import (
     now_text,
     parse_status,
     split_status,
+    storable_text,
     tool_text,
 )
 from storage.models import MessageRecord, MessageStatus, Role
@@ -91,6 +92,7 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
             raise StorageError(f"Unknown message role {role!r}; use one of {', '.join(ROLES)}.")
         rest, status = split_status(meta)
         encoded = dump_meta(rest)
+        content = storable_text(content)
         msg_id, now = new_id(), now_text()
         streaming = status == MessageStatus.STREAMING
         with self._db.write() as conn:
@@ -167,7 +169,7 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
         params: list[Any] = [self._writer]
         if content is not None:
             assignments.append("content = %s")
-            params.append(content)
+            params.append(storable_text(content))
         if status is not None:
             assignments.append("status = %s")
             params.append(parse_status(status).value)

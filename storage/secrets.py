@@ -7,14 +7,23 @@ The keys this process actually uses are remembered (:func:`remember_secret`, cal
 provider client is built and when settings are accepted), so a key of any shape is removed
 too: a provider may echo the key it was sent in an error body, and that text must not reach
 the store, the checkpoints, the screen or an export.
+
+A key is removed in every form a server, a proxy or a library renders it in, not only as it
+was configured (:func:`secret_forms`): percent-encoded (a query string, a URL quoted in an
+error), JSON- or Python-escaped (an error body quoted whole, a log line), and base64 (an
+``Authorization: Basic`` or ``Bearer`` header echoed back), at any alignment in the encoded
+text.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import threading
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 REDACTED = "[redacted]"
 
@@ -35,23 +44,61 @@ _SECRET_VALUE = re.compile(
 
 _MIN_SECRET_CHARS = 6
 _known: set[str] = set()
+_longest_first: tuple[str, ...] = ()
 _known_lock = threading.Lock()
 
 
+_MIN_ENCODED_CHARS = 8
+"""The shortest base64 piece of a key that counts as the key (shorter ones match words)."""
+
+
+def secret_forms(secret: str) -> set[str]:
+    """``secret`` and every rendering of it that would show it to a reader: percent-encoded
+    (upper- and lower-case hex, ``+`` for a space), JSON- and Python-escaped, and the part of
+    its base64 (standard and URL-safe) that any base64 text holding it contains, whatever
+    the bytes before it (``Basic user:key``, ``Bearer key``)."""
+    forms = {secret, quote(secret, safe=""), quote_plus(secret, safe="")}
+    forms |= {re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), form) for form in forms}
+    escaped = json.dumps(secret)[1:-1]
+    forms |= {escaped, escaped.replace("/", "\\/"), json.dumps(secret, ensure_ascii=False)[1:-1]}
+    forms |= {repr(secret)[1:-1], repr(secret.encode("utf-8", "surrogatepass"))[2:-1]}
+    raw = secret.encode("utf-8", "surrogatepass")
+    for before in range(3):  # the key's first byte at each of the three places in a group
+        encoded = base64.b64encode(b"\0" * before + raw).decode("ascii")
+        whole_groups = encoded[(0, 2, 3)[before] : (before + len(raw)) // 3 * 4]
+        if len(whole_groups) >= _MIN_ENCODED_CHARS:
+            forms |= {whole_groups, whole_groups.replace("+", "-").replace("/", "_")}
+    return {form for form in forms if form}
+
+
 def remember_secret(*values: str | None) -> None:
-    """Scrub these values (API keys in use) from every text :func:`scrub_text` sees."""
+    """Scrub these values (API keys in use), in each of their :func:`secret_forms`, from every
+    text :func:`scrub_text` sees."""
+    global _longest_first
     with _known_lock:
-        _known.update(v for v in values if v and len(v) >= _MIN_SECRET_CHARS)
+        for value in values:
+            if value and len(value) >= _MIN_SECRET_CHARS:
+                _known.update(secret_forms(value))
+        _longest_first = tuple(sorted(_known, key=len, reverse=True))
+
+
+def known_secret_forms() -> tuple[str, ...]:
+    """Every form of every remembered key, longest first (the same tuple until one is added)."""
+    return _longest_first
 
 
 def scrub_text(text: str) -> str:
     """``text`` without the remembered keys or anything shaped like a key or bearer token."""
-    with _known_lock:
-        known = sorted(_known, key=len, reverse=True)
-    for secret in known:
+    return _SECRET_VALUE.sub(REDACTED, without_known_secrets(text))
+
+
+def without_known_secrets(text: str) -> str:
+    """``text`` without the remembered keys (in any of their forms); other text, even text
+    shaped like a key (an example in a reply, a test fixture in a file), is left as it is."""
+    for secret in _longest_first:
         if secret in text:
             text = text.replace(secret, REDACTED)
-    return _SECRET_VALUE.sub(REDACTED, text)
+    return text
 
 
 def is_secret_key(key: str) -> bool:

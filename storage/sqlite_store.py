@@ -30,6 +30,7 @@ from storage.codec import (
     now_text,
     parse_status,
     split_status,
+    storable_text,
     tool_text,
 )
 from storage.conversations import ConversationOps
@@ -81,6 +82,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps, Accept
             raise StorageError(f"Unknown message role {role!r}; use one of {', '.join(ROLES)}.")
         rest, status = split_status(meta)
         encoded = dump_meta(rest)
+        content = storable_text(content)
         msg_id, now = new_id(), now_text()
         pid = os.getpid() if status == MessageStatus.STREAMING else None
         with self._db.write() as conn:
@@ -161,7 +163,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps, Accept
         params: list[Any] = [os.getpid()]
         if content is not None:
             assignments.append("content = ?")
-            params.append(content)
+            params.append(storable_text(content))
         if status is not None:
             assignments.append("status = ?")
             params.append(parse_status(status).value)

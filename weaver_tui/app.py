@@ -384,16 +384,19 @@ class WeaverApp(App[None]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
-        """Every notification of every screen and widget passes here: titles and names in it
-        come from stored or provider text, so it is made printable first."""
+        """Every notification of every screen and widget passes here: titles, names, file names
+        and errors in it come from stored or provider text, so it is made printable first and
+        shown as written, never read as markup (``markup`` is accepted and ignored: a
+        notification quoting ``[/x]`` would fail to render, ``[@click=...]`` would run an
+        action)."""
         super().notify(
             printable(message),
             title=printable(title),
             severity=severity,
             timeout=timeout,
-            markup=markup,
+            markup=False,
         )
 
     def action_help(self) -> None:

@@ -43,6 +43,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.agenda import agenda_for
@@ -183,11 +184,30 @@ class SeatApp(App[None]):
         self.drawn = False
         """Whether the lines (or the first screen, for an empty space) are drawn yet."""
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification of the seat: what it quotes (the host's errors, names) is shown
+        printable and as written, never read as markup (``markup`` is ignored)."""
+        super().notify(
+            printable(message),
+            title=printable(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
-        yield Static(id="consent", classes="-empty")
+        yield Static(id="consent", classes="-empty", markup=False)
         yield StatementBox(id="statements")
-        yield Static(id="audience")
+        yield Static(id="audience", markup=False)
         yield SeatComposer(
             self.max_bytes, placeholder="Write to the space; Enter sends", id="composer"
         )
@@ -375,12 +395,13 @@ class SeatApp(App[None]):
         box.remove_children()
         self.drawn = True
         if not texts:
-            box.mount(Static(welcome_text(self.participant, self._others()), id="welcome"))
+            welcome = welcome_text(self.participant, self._others())
+            box.mount(Static(welcome, id="welcome", markup=False))
             self.shown = texts
             return
         first_waiting = len(texts) - waiting
         box.mount_all(
-            Static(view, classes="waiting" if i >= first_waiting else "")
+            Static(view, classes="waiting" if i >= first_waiting else "", markup=False)
             for i, view in enumerate(views)
         )
         box.scroll_end(animate=False)

@@ -34,5 +34,5 @@ class SeatRecordScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Markdown(self.markdown), id="record")
+            yield Static(Markdown(self.markdown), id="record", markup=False)
         yield Footer()

@@ -44,6 +44,7 @@ from agents.providers.retried_call import RetriedCall, retried_result, retried_s
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
 from agents.providers.usage_fields import COST_KEY, clean_usage
+from agents.providers.whole_unicode import whole_unicode
 from agents.providers.wire_normalizer import (
     CALL_EXTRAS_KEY,
     StreamNormalizer,
@@ -365,6 +366,9 @@ class ReasoningChatOpenAI(ChatOpenAI):
         self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict[str, Any]:
         payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        for part in ("messages", "tools"):  # text from outside may not be whole Unicode
+            if part in payload:
+                payload[part] = whole_unicode(payload[part])
         sent = payload.get("messages")
         if not sent:
             return payload

@@ -12,6 +12,10 @@ A thinking model's reasoning becomes ``ReasoningDelta`` events, never answer tex
 server sends apart (``additional_kwargs[REASONING_KEY]``) and a ``<think>`` block at the start
 of the reply's text (split off as it streams by :class:`agents.providers.thinking.ThinkSplitter`). The
 reply record keeps only the answer as its content and the reasoning in ``meta["reasoning"]``.
+
+Every piece of a reply's answer and reasoning is let out through the reply's
+:class:`agents.runtime.secret_holdback.SecretHoldback` (and a tool's output without the keys
+this process uses), so no event carries a key, however the stream splits it.
 """
 
 from __future__ import annotations
@@ -42,9 +46,11 @@ from agents.runtime.events import (
     Usage,
 )
 from agents.runtime.recorder import TurnRecorder
+from agents.runtime.secret_holdback import SecretHoldback
 from agents.runtime.tool_round import RoundOrder, ToolResult
 from agents.runtime.usage_tally import UsageTally, usage_of
 from storage.models import MessageStatus
+from storage.secrets import without_known_secrets
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +101,10 @@ class TurnEventMapper:
         """The reply streaming as a draft, until its settled answer arrives."""
         self._round = RoundOrder()
         """The tool round's results, stored in call order (:mod:`agents.runtime.tool_round`)."""
+        self._answer_hold = SecretHoldback()
+        self._reasoning_hold = SecretHoldback()
+        self._hold_reply: str | None = None
+        """The reply the two holdbacks read (a new reply gets new ones)."""
 
     @property
     def usage(self) -> Usage:
@@ -139,8 +149,20 @@ class TurnEventMapper:
             if reasoning:
                 yield from self._reasoning(reasoning)
             if answer:
-                self.recorder.append(answer)
-                yield TokenDelta(self.recorder.reply_id or "", answer)
+                hold = self._answer_hold
+                if self._hold_reply != self.recorder.reply_id:
+                    hold = self._holds()[0]
+                answer = hold.feed(answer)
+                if answer:
+                    self.recorder.append(answer)
+                    yield TokenDelta(self.recorder.reply_id or "", answer)
+
+    def _holds(self) -> tuple[SecretHoldback, SecretHoldback]:
+        """The open reply's answer and reasoning holdbacks (new ones for a new reply)."""
+        if self._hold_reply != self.recorder.reply_id:
+            self._answer_hold, self._reasoning_hold = SecretHoldback(), SecretHoldback()
+            self._hold_reply = self.recorder.reply_id
+        return self._answer_hold, self._reasoning_hold
 
     def _reply_splitter(self) -> ThinkSplitter:
         """The open reply's splitter (a fresh one for a reply it has not read yet)."""
@@ -153,19 +175,37 @@ class TurnEventMapper:
         if reasoning:
             yield from self._reasoning(reasoning)
         if answer:
-            self.recorder.append(answer)
-            yield TokenDelta(self.recorder.reply_id or "", answer)
+            yield from self._answer(self._holds()[0].feed(answer))
+
+    def _answer(self, shown: str) -> Iterator[RunEvent]:
+        if shown:
+            self.recorder.append(shown)
+            yield TokenDelta(self.recorder.reply_id or "", shown)
 
     def _reasoning(self, text: str) -> Iterator[RunEvent]:
-        self.recorder.append_reasoning(text)
-        yield ReasoningDelta(self.recorder.reply_id or "", text)
+        shown = self._holds()[1].feed(text)
+        if shown:
+            self.recorder.append_reasoning(shown)
+            yield ReasoningDelta(self.recorder.reply_id or "", shown)
+
+    def _release_held(self) -> Iterator[RunEvent]:
+        """What the open reply's holdbacks still hold: the start of a key that never went on."""
+        answer_hold, reasoning_hold = self._holds()
+        reasoning = reasoning_hold.finish()
+        if reasoning:
+            self.recorder.append_reasoning(reasoning)
+            yield ReasoningDelta(self.recorder.reply_id or "", reasoning)
+        yield from self._answer(answer_hold.finish())
 
     def settle_reply(self) -> Iterator[RunEvent]:
         """The open reply's stream ended: what the splitter held back (a tag cut short, an
         unclosed block's end) is its reasoning or answer now."""
-        if self.recorder.reply_id is None or self._split_reply != self.recorder.reply_id:
+        if self.recorder.reply_id is None:
             return
-        yield from self._pieces(*self._splitter.finish())
+        if self._split_reply == self.recorder.reply_id:
+            yield from self._pieces(*self._splitter.finish())
+        if self._hold_reply == self.recorder.reply_id:
+            yield from self._release_held()
 
     # -- node updates -----------------------------------------------------------------------
 
@@ -206,9 +246,8 @@ class TurnEventMapper:
         streamed = self.recorder.text
         if text.startswith(streamed) and len(text) > len(streamed):
             # Content that did not arrive as tokens (a non-streaming model or node).
-            rest = text[len(streamed) :]
-            self.recorder.append(rest)
-            yield TokenDelta(self.recorder.reply_id or "", rest)
+            yield from self._answer(self._holds()[0].feed(text[len(streamed) :]))
+        yield from self._release_held()
         meta: dict[str, Any] = {"reasoning": reasoning} if reasoning else {}
         meta.update(reasoning_meta(message.additional_kwargs))
         usage = usage_of(message)
@@ -247,6 +286,8 @@ class TurnEventMapper:
     ) -> Iterator[RunEvent]:
         """The call finished (the tool pane hears it at once); its record is stored once every
         earlier call of its round has its own."""
+        output = without_known_secrets(output)  # a tool may read a file that holds the key
+        error = without_known_secrets(error) if error else error
         yield ToolFinished(call_id, name, output, error, duration_ms or 0.0)
         result = ToolResult(call_id, name, output, error, duration_ms, record_meta)
         yield from self._store(self._round.arrive(result))

@@ -6,18 +6,24 @@ that names every file and says which ones it replaces. Names come from the model
 checked: a plain file name, a folder that stays inside the project root on every path
 component (no ``..``, no link leading out), and a size limit. Each file is written whole
 (a temporary file renamed over the target), so a crash never leaves half a file.
+
+The check is made when the question is asked, the write when the user answers, and the project
+may change in between (a build, a generated script, another program): the write itself goes
+through :func:`agents.confined_files.replace_confined`, relative to directory handles with no
+link followed on any component, so a folder or file swapped for a link after the check makes
+the save fail with one sentence and nothing outside the root is written.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.confined_files import replace_confined
 from agents.errors import ToolError
 from agents.project_paths import resolve_project_path
 
@@ -38,6 +44,8 @@ class PlannedFile:
     target: Path
     text: str
     replaces: bool
+    root: Path | None = None
+    """The resolved project root the target is under (the save writes relative to it)."""
 
 
 def artifacts_of(meta: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -72,7 +80,8 @@ def plan_saves(root: Path, artifacts: Sequence[Mapping[str, Any]]) -> list[Plann
             raise ArtifactError(str(exc)) from exc
         if target.exists() and not target.is_file():
             raise ArtifactError(f"{relative} exists and is not a file; nothing was saved.")
-        planned.append(PlannedFile(relative, target, text, target.exists()))
+        real_root = Path(os.path.realpath(root))
+        planned.append(PlannedFile(relative, target, text, target.exists(), real_root))
     return planned
 
 
@@ -83,26 +92,12 @@ def question_for(root: Path, planned: Sequence[PlannedFile]) -> str:
 
 
 def save(planned: Sequence[PlannedFile]) -> None:
-    """Write every planned file whole (temporary file, then rename)."""
+    """Write every planned file whole, confined to its root (see the module);
+    :class:`ArtifactError` with the sentence when the project changed so that one may not be."""
     for item in planned:
-        item.target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".weaver-", dir=item.target.parent)
+        root = item.root or item.target.parent
+        text = item.text if item.text.endswith("\n") else item.text + "\n"
         try:
-            os.fchmod(fd, _file_mode(item.target))  # mkstemp's 0600 is for secrets, not code
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(item.text if item.text.endswith("\n") else item.text + "\n")
-            os.replace(tmp, item.target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
-
-def _file_mode(target: Path) -> int:
-    """The mode a saved file gets: the one it replaces keeps its own, a new one what the
-    user's umask gives a new file (0644 under the usual 022)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+            replace_confined(root, item.target.relative_to(root), text.encode("utf-8"))
+        except (ToolError, ValueError) as exc:
+            raise ArtifactError(f"{exc} Nothing more was saved.") from None

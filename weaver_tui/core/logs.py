@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.runtime.trace import trace_id_var
+from storage.printable import printable_json
+from storage.secrets import secret_forms
 
 LOG_FILE = "weaver.log"
 CONTENT_FIELDS = frozenset({"content", "text", "output", "prompt"})
@@ -46,10 +48,12 @@ _HANDLER_NAME = "weaver-json-file"
 
 
 class SecretScrubber:
-    """Replaces key-like strings and the configured secrets with ``[REDACTED]``."""
+    """Replaces key-like strings and the configured secrets, in every form they may be
+    written in (:func:`storage.secrets.secret_forms`), with ``[REDACTED]``."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        self.secrets = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+        forms = {form for s in secrets if s and len(s) >= 4 for form in secret_forms(s)}
+        self.secrets = sorted(forms, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:
         """``text`` scrubbed. The key pattern is searched only where it can match (a ``k-``,
@@ -109,7 +113,8 @@ class JsonLinesFormatter(logging.Formatter):
         if record.exc_info:
             payload["exc"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
         line = json.dumps(payload, ensure_ascii=False, default=str)
-        return self.scrubber(line)
+        # a log is read with ``tail``: nothing quoted in it drives the terminal or fails to encode
+        return printable_json(self.scrubber(line))
 
 
 class ScrubFilter(logging.Filter):

@@ -55,11 +55,11 @@ class AttachFileScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="attach-dialog"):
-            yield Label(f"Attach a file (paths are read from {self.root})")
+            yield Label(f"Attach a file (paths are read from {self.root})", markup=False)
             field = Input(placeholder="path/to/file", id="attach-path")
             yield field
             yield PathAutoComplete(field, path=self.root)
-            yield Label("Enter attaches · Esc cancels", id="attach-hint")
+            yield Label("Enter attaches · Esc cancels", id="attach-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

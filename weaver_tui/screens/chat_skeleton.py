@@ -26,6 +26,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -67,12 +68,12 @@ class ChatSkeleton(Screen[None]):
         header.branch = None  # not known before the conversation is read
         yield header
         with Horizontal(id="chat-body"):
-            yield Static(id="tree-pane")
+            yield Static(id="tree-pane", markup=False)
             with Vertical(id="chat-main"):
-                yield Static(id="messages")
+                yield Static(id="messages", markup=False)
                 yield self._composer
             with Vertical(id="side-pane"):
-                yield Static(_TOOL_PANE, id="tool-pane-placeholder")
+                yield Static(Content.from_markup(_TOOL_PANE), id="tool-pane-placeholder")
         yield WeaverFooter()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:

@@ -66,7 +66,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
-            yield Label(self.question, id="confirm-question")
+            yield Label(self.question, id="confirm-question", markup=False)
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(

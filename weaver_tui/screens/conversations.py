@@ -133,13 +133,13 @@ class ConversationsScreen(Screen[ConversationsResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conversations"):
-            yield Label("Conversations", id="conversations-title")
+            yield Label("Conversations", id="conversations-title", markup=False)
             yield OrderedInput(
                 placeholder="Search every branch of every conversation…", id="search"
             )
             yield DataTable(cursor_type="row", zebra_stripes=True, id="conversation-list")
             yield OptionList(id="search-results")
-            yield Label("", id="conversations-status")
+            yield Label("", id="conversations-status", markup=False)
         yield WeaverFooter()
 
     def on_mount(self) -> None:

@@ -107,14 +107,18 @@ class HelpScreen(ModalScreen[None]):
         key_width = max((len(row.key) for row in self.rows), default=0)
         command_width = max((len(row.command) for row in self.rows), default=0)
         with Vertical(id="help-dialog"):
-            yield Label("Keys and commands", id="help-title")
+            yield Label("Keys and commands", id="help-title", markup=False)
             with VerticalScroll(id="help-body"):
                 for area, rows in areas.items():
-                    yield Label(AREA_TITLES.get(area, area.title()), classes="help-area")
+                    yield Label(
+                        AREA_TITLES.get(area, area.title()), classes="help-area", markup=False
+                    )
                     table = self._table(rows, key_width, command_width)
-                    yield Static(table, classes="help-table")
+                    yield Static(table, classes="help-table", markup=False)
             yield Label(
-                "Ctrl+P runs any command by name · Esc or F1 closes this help", id="help-footer"
+                "Ctrl+P runs any command by name · Esc or F1 closes this help",
+                id="help-footer",
+                markup=False,
             )
 
     @staticmethod

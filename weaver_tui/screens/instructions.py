@@ -89,6 +89,7 @@ class InstructionsScreen(ModalScreen[str | None]):
                 "Added to the profile's system prompt on every turn of this conversation, "
                 "e.g. 'Answer in French.' · Ctrl+S saves (empty clears) · Esc cancels",
                 id="instructions-hint",
+                markup=False,
             )
             with Horizontal(id="instructions-buttons"):
                 yield Button("Cancel", id="cancel")
@@ -149,7 +150,7 @@ class TemplatePickerScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="templates-dialog"):
-            yield Label("Instruction templates", id="templates-title")
+            yield Label("Instruction templates", id="templates-title", markup=False)
             yield OptionList(
                 *(Option(self._line(path), id=str(i)) for i, path in enumerate(self.templates)),
                 id="templates-list",

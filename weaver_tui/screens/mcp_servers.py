@@ -89,11 +89,12 @@ class McpServersScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="mcp-dialog"):
-            yield Label("MCP servers", id="mcp-title")
+            yield Label("MCP servers", id="mcp-title", markup=False)
             yield Label(
                 "Space switches a server or tool on or off in this conversation · "
                 "r starts a server again · Esc closes",
                 id="mcp-hint",
+                markup=False,
             )
             yield OptionList(id="mcp-list")
         yield WeaverFooter()

@@ -190,7 +190,7 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
             yield OptionList(*self._options(), id="provider-list")
             yield Label("Model", classes="model-heading")
             yield OrderedInput(placeholder="model name", id="model-input")
-            yield Label("", id="model-suggestions")
+            yield Label("", id="model-suggestions", markup=False)
             yield Label("This conversation", classes="model-heading")
             with Horizontal(id="model-options"):
                 yield Label("temperature")
@@ -201,7 +201,9 @@ class ModelPickerScreen(ModalScreen[PickedModel | None]):
                 yield OrderedInput(
                     _shown(self.options.max_tokens), placeholder="default", id="max-tokens-input"
                 )
-            yield Label("Enter applies from the next turn · Esc cancels", id="model-hint")
+            yield Label(
+                "Enter applies from the next turn · Esc cancels", id="model-hint", markup=False
+            )
 
     def _options(self) -> list[Option]:
         options = []

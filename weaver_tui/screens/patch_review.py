@@ -151,10 +151,10 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
     def compose(self) -> ComposeResult:
         with Vertical(id="review-dialog") as dialog:
             dialog.border_title = f"Review patch {self.patch.id}"
-            yield Static(self._header(), id="review-header")
+            yield Static(self._header(), id="review-header", markup=False)
             with ScrollableContainer(id="review-diff"):
-                yield Static(id="review-diff-text")
-            yield Static(id="review-error")
+                yield Static(id="review-diff-text", markup=False)
+            yield Static(id="review-error", markup=False)
         yield WeaverFooter()
 
     def on_mount(self) -> None:

@@ -79,7 +79,7 @@ class ProfilePickerScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="profile-dialog"):
-            yield Label("Switch profile", id="profile-title")
+            yield Label("Switch profile", id="profile-title", markup=False)
             yield OptionList(*self._options(), id="profile-list")
 
     def _options(self) -> list[Option]:

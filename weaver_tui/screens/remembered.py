@@ -75,8 +75,12 @@ class RememberedScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="remembered-dialog"):
-            yield Label(self.memory.title, id="remembered-title")
-            yield Label("Delete forgets the highlighted item · Esc closes", id="remembered-hint")
+            yield Label(self.memory.title, id="remembered-title", markup=False)
+            yield Label(
+                "Delete forgets the highlighted item · Esc closes",
+                id="remembered-hint",
+                markup=False,
+            )
             yield OptionList(id="remembered-list")
 
     def on_mount(self) -> None:

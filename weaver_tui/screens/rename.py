@@ -62,7 +62,7 @@ class RenameScreen(ModalScreen[str | None]):
                 select_on_focus=True,
                 id="rename-input",
             )
-            yield Label("Enter to save · Esc to cancel", id="rename-hint")
+            yield Label("Enter to save · Esc to cancel", id="rename-hint", markup=False)
 
     @on(Input.Submitted, "#rename-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -27,7 +27,7 @@ class Choice(Static):
     """One clickable label of a :class:`ChoiceBar`; ``index`` is its place in the row."""
 
     def __init__(self, label: str, index: int, *, classes: str = "") -> None:
-        super().__init__(Content(label), id=f"choice-{index}", classes=classes)
+        super().__init__(Content(label), id=f"choice-{index}", classes=classes, markup=False)
         self.index = index
 
 
@@ -36,7 +36,7 @@ class KeyHint(Static):
     key alone ("F8"), never a hint cut after its first words."""
 
     def __init__(self, hint: str, *, classes: str = "") -> None:
-        super().__init__(classes=classes)
+        super().__init__(classes=classes, markup=False)
         self.hint = hint
 
     def render(self) -> Content:

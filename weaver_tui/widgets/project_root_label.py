@@ -76,7 +76,7 @@ class ProjectRootLabel(Static):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        super().__init__(id=id, classes=classes)
+        super().__init__(id=id, classes=classes, markup=False)
         self.root = root
         self.pending = pending
         self.started_in: Path | None = None

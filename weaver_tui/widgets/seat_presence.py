@@ -43,7 +43,7 @@ class SeatPresence(Static):
     """
 
     def __init__(self, seats: Sequence[Seat] = (), *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, markup=False)
         self.seats: tuple[Seat, ...] = ()
         """The seats shown (what the last :meth:`show_seats` was given)."""
         self.waiting: tuple[tuple[str, str], ...] = ()

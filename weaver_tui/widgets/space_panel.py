@@ -78,7 +78,9 @@ class SpacePanel(Vertical):
         yield AudienceBar(self._shared, id="audience-bar")
         yield ChannelTabs(self._participants, self._view, id="channel-tabs")
         yield SeatPresence(self._seats, id="seat-presence")
-        yield Static(consent_line(self._consents), id="consent-line", classes="-empty")
+        yield Static(
+            consent_line(self._consents), id="consent-line", classes="-empty", markup=False
+        )
         box = StatementBox(id="statement-box")
         box.show_statements(self._statements, self._participants, None, self._agenda, self._meter)
         yield box

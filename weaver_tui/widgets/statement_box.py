@@ -123,7 +123,7 @@ class StatementBox(Static):
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, classes="-empty")
+        super().__init__(id=id, classes="-empty", markup=False)
         self.statements: tuple[Statement, ...] = ()
 
     def show_statements(

@@ -58,7 +58,7 @@ class ToolOutputScreen(ModalScreen[None]):
             yield Label(f"{self.tool_name} · {count} {noun}", id="tool-output-title", markup=False)
             with VerticalScroll(id="tool-output-body"):
                 yield Static(self.output, id="tool-output-text", markup=False)
-            yield Label("↑ ↓ PgUp PgDn scroll · Esc closes", id="tool-output-footer")
+            yield Label("↑ ↓ PgUp PgDn scroll · Esc closes", id="tool-output-footer", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#tool-output-body").focus()

@@ -210,9 +210,9 @@ class ToolStatusPane(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static("Tools", id="tool-pane-title")
+        yield Static("Tools", id="tool-pane-title", markup=False)
         with VerticalScroll(id="tool-rows"):
-            yield Static("No tool has run in this turn.", id="tool-empty")
+            yield Static("No tool has run in this turn.", id="tool-empty", markup=False)
         yield Static("", id="tool-usage", markup=False)
 
     turn_reply_id: str | None = None

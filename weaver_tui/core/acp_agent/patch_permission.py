@@ -15,7 +15,10 @@ from acp import tool_diff_content, update_tool_call
 from acp.helpers import SessionUpdate
 from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
 
-from agents.patch_review.patches import Patch
+from agents.confined_files import read_confined
+from agents.errors import ToolError
+from agents.patch_review.patches import MAX_PATCH_FILE_BYTES, Patch
+from agents.project_paths import resolve_inside, resolve_project_path
 from storage.printable import printable
 
 ACCEPT = "accept"
@@ -32,11 +35,26 @@ def patch_file(project_root: Path, patch: Patch) -> Path:
     return (project_root / patch.path).resolve()
 
 
-def current_text(path: Path) -> str | None:
-    """The file's text now (``None`` for a file the patch creates, or one that cannot be read)."""
+def current_text(project_root: Path, patch: Patch) -> str | None:
+    """The text of the file the patch changes, now (``None`` for a file the patch creates, or
+    one that cannot be shown).
+
+    The path is the model's, and the project may have changed since the patch was proposed, so
+    the file is read as a patch is applied: inside the root, through
+    :mod:`agents.confined_files` (no link followed on any part of the path, a pipe, socket or
+    device refused without blocking, a hard-linked file refused, at most
+    :data:`MAX_PATCH_FILE_BYTES`): a file outside the project never reaches the editor."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        real_root = resolve_inside(project_root, ".")
+        target = resolve_project_path(project_root, patch.path)
+        data = read_confined(real_root, target.relative_to(real_root), MAX_PATCH_FILE_BYTES)
+    except (OSError, ToolError, ValueError):
+        return None
+    if len(data) > MAX_PATCH_FILE_BYTES:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
 
 
@@ -48,7 +66,9 @@ def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUp
         title=printable(f"Apply {patch.summary}?"),
         kind="edit",
         status="pending",
-        content=[tool_diff_content(str(path), patch.new_content, current_text(path))],
+        content=[
+            tool_diff_content(str(path), patch.new_content, current_text(project_root, patch))
+        ],
         raw_input=patch.to_dict(),
     )
 

@@ -126,6 +126,9 @@ class ArtifactSaver:
             except OSError as exc:
                 self._surface.notify(f"Saving failed: {exc.strerror or exc}", severity="error")
                 return
+            except ArtifactError as exc:
+                self._surface.notify(str(exc), severity="error", title="Not saved")
+                return
             names = ", ".join(p.relative for p in planned)
             self._surface.notify(f"Saved {names} under {root}", title="Artifacts saved")
 
