@@ -28,7 +28,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from agents.shared_space.marks import is_private
+from agents.shared_space.marks import private_to_sender
 from storage.models import MessageRecord
 
 RUN_WORDS = 8
@@ -83,11 +83,12 @@ def repeats(post: str, private: str, before: str = "") -> bool:
 
 
 def private_messages(path: Iterable[MessageRecord]) -> list[MessageRecord]:
-    """The user records of ``path`` that only their sender (and the mediator) may read."""
+    """The user records of ``path`` that some participant may not read
+    (:func:`~agents.shared_space.marks.private_to_sender`)."""
     return [
         record
         for record in path
-        if record.role == "user" and record.sender and is_private(record.meta.get("visibility"))
+        if record.role == "user" and record.sender and private_to_sender(record.meta)
     ]
 
 

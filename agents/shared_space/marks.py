@@ -10,6 +10,8 @@ is refused by some. Who spoke still travels as the message ``name``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from agents.shared_space.events import SHARED
 
@@ -21,9 +23,20 @@ def private_mark(sender: str) -> str:
     return f"[private: {sender} → mediator]"
 
 
-def is_private(visibility: str | None) -> bool:
-    """Whether a user record's visibility keeps it from the other participants."""
-    return visibility not in (None, SHARED)
+def private_to_sender(meta: Mapping[str, Any]) -> bool:
+    """Whether a user record with this ``meta`` is kept from some participant, read exactly
+    as the store's viewer filter reads it (:mod:`storage.audience`): its ``visibility`` when
+    the key holds a value, else its ``sender``'s own, else everyone's.
+
+    This is the one definition of a private message for everything that reads the words on
+    the mediator's side: the private mark the model reads (:mod:`agents.runtime.history`)
+    and the guard that holds a post repeating them (:mod:`agents.shared_space.guard`). So a
+    message no other participant can read is always marked and guarded, however its meta
+    was written (a front end that names only the sender, an import, an older record)."""
+    visibility = meta.get("visibility")
+    if visibility is None:
+        visibility = meta.get("sender") or SHARED
+    return visibility != SHARED
 
 
 def marked(text: str, sender: str) -> str:
