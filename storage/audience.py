@@ -27,6 +27,7 @@ until it is listed here on purpose.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -73,8 +74,26 @@ def reader_rows(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
 
 
 def viewer_key(viewer: str) -> str:
-    """The form names are compared in: spaces collapsed, lower case."""
+    """The form names are compared in: spaces collapsed, lower case (every letter's, not only
+    A-Z's)."""
     return " ".join(viewer.split()).lower()
+
+
+NAME_KEY_SQL = "weaver_name_key"
+"""The SQL function the viewer filter compares stored names with: Python's ``lower`` (as
+:func:`viewer_key` lowers the viewer), registered on each connection of the store
+(:func:`register_name_key`). SQLite's own ``lower`` changes A-Z only, so a participant named
+``Émile`` would not read their own records (PostgreSQL's follows the server's locale:
+:mod:`storage.pg_audience` maps the letters itself)."""
+
+
+def _name_key(value: object) -> str | None:
+    return value.lower() if isinstance(value, str) else None
+
+
+def register_name_key(conn: sqlite3.Connection) -> None:
+    """Make :data:`NAME_KEY_SQL` callable in ``conn``'s queries."""
+    conn.create_function(NAME_KEY_SQL, 1, _name_key, deterministic=True)
 
 
 def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
@@ -88,8 +107,8 @@ def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
         f"({alias}.status != 'streaming' AND "
         f"(coalesce({visibility}, CASE WHEN {alias}.role = 'user' "
         f"THEN coalesce({sender}, '{EVERYONE}') END) = '{EVERYONE}'"
-        f" OR lower({visibility}) = {param}"
-        f" OR ({alias}.role = 'user' AND lower({sender}) = {param}))) IS 1"
+        f" OR {NAME_KEY_SQL}({visibility}) = {param}"
+        f" OR ({alias}.role = 'user' AND {NAME_KEY_SQL}({sender}) = {param}))) IS 1"
     )
 
 
