@@ -118,6 +118,11 @@ def consent_text(asked: ConsentRequest) -> Text:
 
 def waiting_text(queued: QueuedMessage) -> Text:
     text = Text()
+    if queued.status == "failed" and queued.record_id is not None:
+        text.append("No answer: ", style="bold red")
+        text.append(printable(queued.error or "the mediator's reply failed."))
+        text.append("\n" + printable(queued.content), style="dim")
+        return text
     if queued.status == "failed":
         text.append("Not sent: ", style="bold red")
         text.append(printable(queued.error or "the host could not send it."))
