@@ -121,6 +121,13 @@ def said_by(record: MessageRecord) -> str:
     return who
 
 
+def _words_of(record: MessageRecord, text: str) -> str:
+    """``text`` of ``record``; a participant's words with no mark-like token of their own."""
+    from agents.shared_space.marks import defanged
+
+    return defanged(text) if record.role == "user" and record.meta.get("sender") else text
+
+
 PRIVATE_SUMMARY_NOTE = (
     " Lines marked [private: NAME → mediator] were said privately: keep that mark before "
     "anything of theirs you keep, and never merge it with what was said to everyone."
@@ -136,7 +143,7 @@ def transcript(records: Sequence[MessageRecord]) -> str:
         if record.role == "system" or not record.content.strip():
             continue
         text = record.content if record.role != "tool" else record.content[:500]
-        lines.append(f"{said_by(record)}: {text.strip()}")
+        lines.append(f"{said_by(record)}: {_words_of(record, text).strip()}")
     return "\n".join(lines)
 
 
@@ -159,7 +166,7 @@ def extract(earlier: str, records: Sequence[MessageRecord]) -> str:
     for record in records:
         if record.role in ("system", "tool") or not record.content.strip():
             continue
-        first = record.content.strip().splitlines()[0][:EXTRACT_LINE_CHARS]
+        first = _words_of(record, record.content).strip().splitlines()[0][:EXTRACT_LINE_CHARS]
         lines.append(f"- {said_by(record)}: {first}")
     dropped = len(lines) - EXTRACT_LINES
     lines = lines[-EXTRACT_LINES:]
