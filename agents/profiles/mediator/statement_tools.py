@@ -19,6 +19,7 @@ from agents.profiles.mediator.tool_checks import (
     branch,
     checked_content,
     named_participants,
+    neutral_label,
     participants,
     shared_words,
 )
@@ -85,6 +86,7 @@ def propose_statement(
     name = " ".join(topic.split())[:TOPIC_CHARS]
     if not name:
         raise ToolException("The topic is empty; name what the statement is about.")
+    neutral_label(name, runtime, "Statement topic", PROPOSE_STATEMENT)
     body = shared_words(checked_content(text), runtime, PROPOSE_STATEMENT, draws_on or [])
     named = _reflected(runtime, reflects, draws_on)
     key = next_key(branch(runtime), _proposed_this_turn(runtime))
@@ -157,6 +159,7 @@ def set_agenda(topics: list[str], runtime: ToolRuntime[Any]) -> tuple[str, dict[
         cleaned = clean_topics(topics)
     except ValueError as exc:
         raise ToolException(str(exc)) from None
+    neutral_label("\n".join(cleaned), runtime, "Agenda", SET_AGENDA)
     logger.info("agenda set", extra={"topics": len(cleaned)})
     meta = {"kind": AGENDA_KIND, "topics": cleaned, "visibility": SHARED}
     return f"Agenda set for everyone: {'; '.join(cleaned)}.", {"record_meta": meta}

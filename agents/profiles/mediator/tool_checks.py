@@ -162,6 +162,20 @@ def checked_content(content: str) -> str:
     return text
 
 
+def neutral_label(label: str, runtime: ToolRuntime[Any], what: str, tool_name: str) -> None:
+    """Check a label everyone reads beside a delivery (a statement's topic, the agenda's
+    topics, all of them together): like a post's words it may not repeat anyone's private
+    words, and since a label is the mediator's own few words nobody is asked to allow it:
+    raises :class:`ToolException` telling the mediator to name it neutrally."""
+    repeated = held(label, runtime, SHARED)
+    if repeated:
+        raise ToolException(
+            f"{what} held: it repeated {names_in_words(repeated)}'s private words, so nobody "
+            f"was shown it. Name it in a few neutral words of your own, then call {tool_name} "
+            "again."
+        )
+
+
 def shared_words(
     text: str, runtime: ToolRuntime[Any], tool_name: str, draws_on: Sequence[str]
 ) -> str:
