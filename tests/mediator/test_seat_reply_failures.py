@@ -66,6 +66,7 @@ async def test_a_seat_message_whose_reply_ends_badly_is_marked_at_its_seat_only(
     shown = waiting_text(note).plain
     assert note.error in shown
     assert "casino" not in shown
+    assert "Sam" not in shown  # nothing at Alex's seat says whose words were held
     assert seats.queued(space.id, "Sam") == []
     asked = [r for r in store.list_messages(space.id) if r.content == note.content]
     assert len(asked) == 1

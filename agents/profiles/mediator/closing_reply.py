@@ -10,8 +10,8 @@ guard of :func:`agents.profiles.mediator.tool_checks.held_words` first, with wha
 already read from the mediator. A delivery tool's call that repeats another participant's
 private words (or an unshared critique) is held and the model told to rephrase; a closing
 reply that does is never addressed to anyone: the turn ends marked with one sentence
-(:class:`HeldReply`), its words stored for the host alone (no ``visibility``, so no seat reads
-them).
+(:class:`HeldReply`, which names nobody, since it reaches the speaker's seat), its words stored
+for the host alone (no ``visibility``, so no seat reads them).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from agents.errors import WeaverError
 from agents.graph.tool_node import message_text
 from agents.profile import TurnContext
 from agents.profiles.mediator.tool_checks import held_words
-from agents.shared_space.space import DELIVERY_TOOLS, names_in_words
+from agents.shared_space.space import DELIVERY_TOOLS
 
 logger = logging.getLogger(__name__)
 
@@ -67,9 +67,10 @@ def addressed_reply(response: Any, messages: Sequence[AnyMessage], context: Turn
     whose = held_words(text, context, messages, sender)
     if whose:
         logger.warning("closing reply held", extra={"repeated": whose, "chars": len(text)})
+        # the sentence reaches the speaker's seat: it names nobody (the log names whose words)
         raise HeldReply(
-            f"The mediator's reply was held: it repeated {names_in_words(whose)}'s private "
-            f"words, so {sender} was not shown it; send the message again for a new answer."
+            "The mediator's reply was withheld: it repeated words someone else said privately. "
+            "Send your message again for a new answer."
         )
     kept = dict(response.additional_kwargs.get("record_meta") or {})
     kwargs = {**response.additional_kwargs, "record_meta": {**kept, "visibility": sender}}
