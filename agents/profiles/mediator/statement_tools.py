@@ -24,7 +24,7 @@ from agents.profiles.mediator.tool_checks import (
     shared_words,
 )
 from agents.shared_space.actions import SET_AGENDA
-from agents.shared_space.agenda import AGENDA_KIND, clean_topics
+from agents.shared_space.agenda import AGENDA_KIND, clean_topics, label_problem
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import names_in_words
 from agents.shared_space.statements import (
@@ -86,6 +86,9 @@ def propose_statement(
     name = " ".join(topic.split())[:TOPIC_CHARS]
     if not name:
         raise ToolException("The topic is empty; name what the statement is about.")
+    problem = label_problem(name)
+    if problem is not None:
+        raise ToolException(problem)
     neutral_label(name, runtime, "Statement topic", PROPOSE_STATEMENT)
     body = shared_words(checked_content(text), runtime, PROPOSE_STATEMENT, draws_on or [])
     named = _reflected(runtime, reflects, draws_on)
