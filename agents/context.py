@@ -108,15 +108,42 @@ def estimate_tokens(system_prompt: str, summary: str, records: Sequence[MessageR
     return int(count_tokens_approximately(messages))
 
 
+def said_by(record: MessageRecord) -> str:
+    """Who said ``record`` as a summary's line starts: the sender, then the private mark
+    the model reads before a private message (:mod:`agents.shared_space.marks`), so what was
+    said privately stays marked in the summary that takes its place."""
+    from agents.shared_space.marks import private_mark, private_to_sender
+
+    sender = record.meta.get("sender")
+    who = str(sender or record.role)
+    if record.role == "user" and sender and private_to_sender(record.meta):
+        who += f" {private_mark(str(sender))}"
+    return who
+
+
+def _words_of(record: MessageRecord, text: str) -> str:
+    """``text`` of ``record``; a participant's words with no mark-like token of their own."""
+    from agents.shared_space.marks import defanged
+
+    return defanged(text) if record.role == "user" and record.meta.get("sender") else text
+
+
+PRIVATE_SUMMARY_NOTE = (
+    " Lines marked [private: NAME → mediator] were said privately: keep that mark before "
+    "anything of theirs you keep, and never merge it with what was said to everyone."
+)
+"""Added to :data:`SUMMARY_PROMPT` when the transcript holds a private message."""
+
+
 def transcript(records: Sequence[MessageRecord]) -> str:
-    """The records as plain lines for the summariser (tool output cut short)."""
+    """The records as plain lines for the summariser (tool output cut short); a private
+    message's line carries its mark (:func:`said_by`)."""
     lines = []
     for record in records:
         if record.role == "system" or not record.content.strip():
             continue
-        who = record.meta.get("sender") or record.role
         text = record.content if record.role != "tool" else record.content[:500]
-        lines.append(f"{who}: {text.strip()}")
+        lines.append(f"{said_by(record)}: {_words_of(record, text).strip()}")
     return "\n".join(lines)
 
 
@@ -139,9 +166,8 @@ def extract(earlier: str, records: Sequence[MessageRecord]) -> str:
     for record in records:
         if record.role in ("system", "tool") or not record.content.strip():
             continue
-        who = record.meta.get("sender") or record.role
-        first = record.content.strip().splitlines()[0][:EXTRACT_LINE_CHARS]
-        lines.append(f"- {who}: {first}")
+        first = _words_of(record, record.content).strip().splitlines()[0][:EXTRACT_LINE_CHARS]
+        lines.append(f"- {said_by(record)}: {first}")
     dropped = len(lines) - EXTRACT_LINES
     lines = lines[-EXTRACT_LINES:]
     if dropped > 0:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agents.context import (
+    PRIVATE_SUMMARY_NOTE,
     SUMMARY_HEADING,
     SUMMARY_PROMPT,
     context_records,
@@ -57,8 +58,9 @@ async def summarise_older(
     async def write(chosen: Any) -> tuple[str, str]:
         if chosen is model and extractive:
             return extract(earlier, older), "extract"
+        prompt = SUMMARY_PROMPT + (PRIVATE_SUMMARY_NOTE if "[private: " in text else "")
         answer = await chosen.ainvoke(
-            [SystemMessage(SUMMARY_PROMPT), HumanMessage(text)], config={"tags": ["nostream"]}
+            [SystemMessage(prompt), HumanMessage(text)], config={"tags": ["nostream"]}
         )
         # A summary refused, filtered, cut or empty never takes the place of the messages.
         check_reply(answer, "summary")

@@ -15,9 +15,21 @@ A record still streaming is nobody's but the facilitator's, whatever its meta sa
 reply's audience is known only once it is complete (a reply without a delivery tool goes to
 whoever spoke, decided when it ends), so a participant never reads, even for a moment, words
 that end up private to someone else.
+
+A record a viewer may read reaches them with its words and only the meta keys of
+:data:`READER_META` (:func:`reader_rows`): what describes that record and its audience. Meta
+the agent's side derives from the whole conversation, whoever could read it (the summary of
+older turns stored on the last record it covers, the model's reasoning beside a reply to one
+person, the turn's bookkeeping), is the facilitator's alone, and so is every key added later
+until it is listed here on purpose.
 """
 
 from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 Viewer = str | None
 """``None``: everything; ``"shared"``: the shared channel; else a participant's name."""
@@ -26,9 +38,62 @@ EVERYONE = "shared"
 """The visibility of what every participant reads."""
 
 
+READER_META = frozenset(
+    {
+        # who said it and who may read it
+        "sender", "visibility", "recipient",
+        # a delivery or a statement: the words delivered and what they are
+        "name", "tool_call_id", "delivered_by", "delivered_content", "kind", "statement",
+        "statement_version", "topic", "topics", "revises", "reflects",
+        # how the record ended, and files its sender attached to it
+        "error", "outcome", "interrupted", "attachments",
+        # which model wrote it and what it cost (no words)
+        "provider", "model", "profile", "latency_ms", "duration_ms", "usage", "turn_usage",
+    }
+)  # fmt: skip
+"""The meta keys of a record a viewer reads (an allowlist: any other key stays unread)."""
+
+
+def reader_meta_text(meta: str) -> str:
+    """``meta`` (a record's stored meta JSON text) with only the keys of :data:`READER_META`."""
+    if not meta or meta == "{}":
+        return meta
+    decoded = json.loads(meta)
+    if not isinstance(decoded, dict):
+        return "{}"
+    kept = {key: value for key, value in decoded.items() if key in READER_META}
+    return json.dumps(kept, ensure_ascii=False) if kept else "{}"
+
+
+def reader_rows(rows: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
+    """Rows of a viewer's query (the fields of :class:`storage.rows.MessageRow`, meta last)
+    with each meta cut to :data:`READER_META`: what every store hands a viewer."""
+    for row in rows:
+        *fields, meta = row
+        yield (*fields, reader_meta_text(meta))
+
+
 def viewer_key(viewer: str) -> str:
-    """The form names are compared in: spaces collapsed, lower case."""
+    """The form names are compared in: spaces collapsed, lower case (every letter's, not only
+    A-Z's)."""
     return " ".join(viewer.split()).lower()
+
+
+NAME_KEY_SQL = "weaver_name_key"
+"""The SQL function the viewer filter compares stored names with: Python's ``lower`` (as
+:func:`viewer_key` lowers the viewer), registered on each connection of the store
+(:func:`register_name_key`). SQLite's own ``lower`` changes A-Z only, so a participant named
+``Émile`` would not read their own records (PostgreSQL's follows the server's locale:
+:mod:`storage.pg_audience` maps the letters itself)."""
+
+
+def _name_key(value: object) -> str | None:
+    return value.lower() if isinstance(value, str) else None
+
+
+def register_name_key(conn: sqlite3.Connection) -> None:
+    """Make :data:`NAME_KEY_SQL` callable in ``conn``'s queries."""
+    conn.create_function(NAME_KEY_SQL, 1, _name_key, deterministic=True)
 
 
 def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
@@ -42,8 +107,8 @@ def visible_condition(alias: str = "m", param: str = ":viewer") -> str:
         f"({alias}.status != 'streaming' AND "
         f"(coalesce({visibility}, CASE WHEN {alias}.role = 'user' "
         f"THEN coalesce({sender}, '{EVERYONE}') END) = '{EVERYONE}'"
-        f" OR lower({visibility}) = {param}"
-        f" OR ({alias}.role = 'user' AND lower({sender}) = {param}))) IS 1"
+        f" OR {NAME_KEY_SQL}({visibility}) = {param}"
+        f" OR ({alias}.role = 'user' AND {NAME_KEY_SQL}({sender}) = {param}))) IS 1"
     )
 
 

@@ -10,7 +10,7 @@ import logging
 import os
 import sqlite3
 
-from storage.audience import Viewer, viewer_key, visible_condition
+from storage.audience import Viewer, reader_rows, viewer_key, visible_condition
 from storage.codec import MESSAGE_COLUMNS, now_text
 from storage.database import Database
 from storage.models import MessageRecord
@@ -122,7 +122,7 @@ class BranchOps:
                     or conn.execute("SELECT 1 FROM messages WHERE id = ?", (message_id,)).fetchone()
                 )
                 if exists:
-                    return [row_to_message(row) for row in rows]
+                    return [row_to_message(row) for row in reader_rows(rows)]
         if not rows:
             raise NotFoundError(f"No message with id {message_id}.")
         return [row_to_message(row) for row in rows]

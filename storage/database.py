@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from storage.audience import register_name_key
 from storage.schema import LATEST_VERSION, foreign_tables, migrate, schema_version
 from storage.store import StorageError
 
@@ -75,6 +76,7 @@ class Database:
     def _configure(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
+        register_name_key(conn)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             logger.warning("WAL unavailable for %s, using journal_mode=%s", self.path, mode)

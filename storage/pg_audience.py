@@ -6,6 +6,22 @@ from __future__ import annotations
 
 from storage.audience import EVERYONE
 
+_UPPER = "".join(
+    ch
+    for ch in map(chr, range(0x20000))  # no cased letter lies beyond
+    if ch.isupper() or ch.istitle()
+    if len(ch.lower()) == 1 and ch.lower() != ch
+)
+_LOWER = "".join(ch.lower() for ch in _UPPER)
+
+
+def _name_key(expression: str) -> str:
+    """A stored name in lower case as Python's ``lower`` (and so
+    :func:`storage.audience.viewer_key`) writes it, whatever the server's locale: ``lower``
+    follows the locale (under ``C`` it changes A-Z only, and ``Émile`` would not read their
+    own records), ``translate`` maps every cased letter itself."""
+    return f"translate({expression}, '{_UPPER}', '{_LOWER}')"
+
 
 def visible_condition(alias: str = "m") -> str:
     """True (never NULL) for a record of ``alias`` the viewer may read."""
@@ -16,8 +32,8 @@ def visible_condition(alias: str = "m") -> str:
         f"(({alias}.status <> 'streaming' AND "
         f"(coalesce({visibility}, CASE WHEN {alias}.role = 'user' "
         f"THEN coalesce({sender}, '{EVERYONE}') END) = '{EVERYONE}'"
-        f" OR lower({visibility}) = %(viewer)s"
-        f" OR ({alias}.role = 'user' AND lower({sender}) = %(viewer)s))) IS TRUE)"
+        f" OR {_name_key(visibility)} = %(viewer)s"
+        f" OR ({alias}.role = 'user' AND {_name_key(sender)} = %(viewer)s))) IS TRUE)"
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from storage.audience import Viewer, viewer_key
+from storage.audience import Viewer, reader_rows, viewer_key
 from storage.codec import MESSAGE_COLUMNS, now_text
 from storage.models import MessageRecord
 from storage.pg_audience import visible_condition
@@ -118,7 +118,7 @@ class PgBranchOps:
                     ).fetchone()
                 )
                 if exists:
-                    return [row_to_message(row) for row in rows]
+                    return [row_to_message(row) for row in reader_rows(rows)]
         if not rows:
             raise NotFoundError(f"No message with id {message_id}.")
         return [row_to_message(row) for row in rows]

@@ -13,7 +13,7 @@ import json
 import logging
 from typing import Any
 
-from storage.audience import Viewer, viewer_key
+from storage.audience import Viewer, reader_rows, viewer_key
 from storage.codec import (
     MESSAGE_COLUMNS,
     dump_meta,
@@ -219,7 +219,7 @@ class PgConversationStore(PgConversationOps, PgBranchOps, PgInterchangeOps):
     def _message_rows(conn: Conn, conversation_id: str, viewer: Viewer = None) -> list[MessageRow]:
         if viewer is not None:
             params = {"conversation": conversation_id, "viewer": viewer_key(viewer)}
-            return message_rows(conn.execute(_VISIBLE_ROWS, params))
+            return message_rows(reader_rows(conn.execute(_VISIBLE_ROWS, params)))
         return message_rows(
             conn.execute(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = %s",

@@ -165,8 +165,15 @@ class SeatBook:
     # -- messages waiting at seats --------------------------------------------------------
 
     def enqueue(self, conversation_id: str, participant: str, content: str, shared: bool) -> int:
-        """Put a seat's message in line for the host; returns its place (an id)."""
+        """Put a seat's message in line for the host; returns its place (an id). The
+        participant's notes of earlier messages stored but left unanswered (:meth:`mark_failed`
+        after the record was written) go: the new message is their answer to them."""
         with self._db.write() as conn:
+            conn.execute(
+                "DELETE FROM seat_messages WHERE conversation_id = ? AND participant = ?"
+                " AND status = 'failed' AND record_id IS NOT NULL",
+                (conversation_id, participant),
+            )
             cursor = conn.execute(
                 "INSERT INTO seat_messages"
                 " (conversation_id, participant, content, shared, created_at)"
@@ -212,7 +219,8 @@ class SeatBook:
             conn.execute("DELETE FROM seat_messages WHERE id = ?", (message_id,))
 
     def mark_failed(self, message_id: int, sentence: str) -> None:
-        """The message could not be stored; ``sentence`` tells its sender what to do."""
+        """The message could not be stored, or (with its record written) its reply failed;
+        ``sentence`` tells its sender what happened and what to do."""
         with self._db.write() as conn:
             conn.execute(
                 "UPDATE seat_messages SET status = 'failed', error = ? WHERE id = ?",

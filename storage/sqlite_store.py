@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from storage.accepted_patches import AcceptedPatchOps
-from storage.audience import Viewer, viewer_key, visible_rows_sql
+from storage.audience import Viewer, reader_rows, viewer_key, visible_rows_sql
 from storage.branches import BranchOps
 from storage.codec import (
     MESSAGE_COLUMNS,
@@ -218,7 +218,7 @@ class SqliteConversationStore(ConversationOps, BranchOps, InterchangeOps, Accept
     ) -> list[MessageRow]:
         if viewer is not None:
             params = {"conversation": conversation_id, "viewer": viewer_key(viewer)}
-            return message_rows(conn.execute(_VISIBLE_ROWS, params))
+            return message_rows(reader_rows(conn.execute(_VISIBLE_ROWS, params)))
         return message_rows(
             conn.execute(
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?",

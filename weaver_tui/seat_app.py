@@ -66,6 +66,10 @@ def audience_words(shared: bool) -> str:
     return "everyone" if shared else "the mediator only"
 
 
+WORDS_INDENT = 2
+"""Columns a message's words are set in from the margin, where only headers start."""
+
+
 def line_header(line: SpaceMessage, participant: str) -> Text:
     """Who wrote a line of the seat's view, and to whom."""
     author = "You" if line.author == participant else line.author
@@ -105,10 +109,13 @@ def welcome_text(participant: str, others: list[str]) -> str:
 
 
 def consent_text(asked: ConsentRequest) -> Text:
-    """The question of a post that draws on this participant's private words."""
+    """The question of a post that draws on this participant's private words (the post's
+    lines set in under the question, as a message's words are under its header)."""
     text = Text("The mediator would post this to everyone; ", style="bold")
     text.append("it uses what you told the mediator privately:", style="bold")
-    text.append("\n" + printable(asked.text) + "\n", style="italic")
+    indent = " " * WORDS_INDENT
+    words = "\n".join(indent + row for row in printable(asked.text).split("\n"))
+    text.append("\n" + words + "\n", style="italic")
     text.append(
         "F5 allow · F6 post the words in your composer instead · F7 refuse "
         "(nothing is posted until you answer)",
@@ -119,6 +126,11 @@ def consent_text(asked: ConsentRequest) -> Text:
 
 def waiting_text(queued: QueuedMessage) -> Text:
     text = Text()
+    if queued.status == "failed" and queued.record_id is not None:
+        text.append("No answer: ", style="bold red")
+        text.append(printable(queued.error or "the mediator's reply failed."))
+        text.append("\n" + printable(queued.content), style="dim")
+        return text
     if queued.status == "failed":
         text.append("Not sent: ", style="bold red")
         text.append(printable(queued.error or "the host could not send it."))
@@ -375,7 +387,12 @@ class SeatApp(App[None]):
         box.show_statements(self.statements, names, self.participant, agenda)
 
     def _rendered(self, line: SpaceMessage) -> RenderableType:
-        """A line as the app's message view renders a message: its words as Markdown."""
+        """A line as the app's message view renders a message: its words as Markdown, indented
+        by :data:`WORDS_INDENT` under the header. Only a header starts at the margin, so words
+        (a post, another participant's message) cannot draw what reads as someone else's
+        header and speak as them."""
+        from rich.padding import Padding
+
         from weaver_tui.widgets.message_view.palette import build_palette
         from weaver_tui.widgets.message_view.rich_markdown import ChatMarkdown
 
@@ -385,7 +402,8 @@ class SeatApp(App[None]):
             code_theme=palette.code_theme,
             code_background=palette.code_background,
         )
-        return Group(line_header(line, self.participant), words)
+        indented = Padding(words, (0, 0, 0, WORDS_INDENT))
+        return Group(line_header(line, self.participant), indented)
 
     def _render_lines(self, texts: list[Text], views: list[RenderableType], waiting: int) -> None:
         try:

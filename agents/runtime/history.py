@@ -21,7 +21,7 @@ from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
 from agents.providers.thinking import REASONING_KEY
 from agents.providers.wire_normalizer import reasoning_kwargs
-from agents.shared_space.marks import is_private, marked
+from agents.shared_space.marks import defanged, marked, private_to_sender
 from agents.speaker import message_name
 from storage.models import MessageRecord
 from storage.store import ConversationStore
@@ -40,8 +40,8 @@ def user_words(text: str, meta: Mapping[str, Any], message_id: str | None = None
     raw_sender = meta.get("sender")
     sender = str(raw_sender) if raw_sender else None
     name = message_name(sender) if sender else None
-    if sender and is_private(meta.get("visibility")):
-        text = marked(text, sender)
+    if sender:  # a participant's words: no mark but the ones written here
+        text = marked(text, sender) if private_to_sender(meta) else defanged(text)
     attachments = attachments_of(meta)
     if attachments:
         parts: list[str | dict[str, Any]] = list(content_parts(text, attachments))

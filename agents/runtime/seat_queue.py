@@ -151,5 +151,10 @@ class SeatQueueRunner:
             self._seats.mark_failed(queued.id, failure.user_message)
             logger.warning("a seat message was not stored", extra={"error": failure.code})
             return True
-        self._seats.mark_answered(queued.id)  # a failed reply is a record the seat shows
+        if failure is not None:
+            # The reply's record is the host's alone (its audience is settled only when it
+            # completes): the sentence reaches its sender through the seat's line instead.
+            self._seats.mark_failed(queued.id, failure.user_message)
+            return True
+        self._seats.mark_answered(queued.id)
         return True

@@ -13,6 +13,7 @@ reflects, as its declaration names them (``reflects`` and ``draws_on``).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -66,12 +67,37 @@ def topic_states(topics: Sequence[str], statements: Sequence[Statement]) -> list
     return found
 
 
+LABEL_PUNCTUATION: Final = frozenset(".,-'’&/+%:;!?")
+"""The signs a topic may hold besides letters, digits, spaces and currency signs."""
+
+
+def label_problem(label: str) -> str | None:
+    """Why ``label`` (a topic the model names) cannot be shown to everyone, as a sentence for
+    the model; ``None`` when it can. A label is plain words (an allowlist: letters, digits,
+    spaces, currency signs and :data:`LABEL_PUNCTUATION`), so it cannot draw what only the
+    seats draw from the participants' answers: a state mark (``✔``, ``○``, ``◐``) or a state
+    in brackets (``(agreed)``)."""
+    for ch in label:
+        kind = unicodedata.category(ch)
+        if kind[0] in "LMN" or kind in ("Zs", "Sc") or ch in LABEL_PUNCTUATION:
+            continue
+        return (
+            f"The topic {label!r} holds {ch!r}: name it in plain words (letters, digits, "
+            "spaces and simple punctuation, no brackets or symbols)."
+        )
+    return None
+
+
 def clean_topics(topics: Sequence[str]) -> list[str]:
     """At most :data:`MAX_TOPICS` distinct topics of at most :data:`TOPIC_CHARS` characters,
-    on one line each; raises ``ValueError`` with one sentence when none is left."""
+    on one line each, in plain words (:func:`label_problem`); raises ``ValueError`` with one
+    sentence when one is not or none is left."""
     cleaned: list[str] = []
     for raw in topics:
         topic = " ".join(str(raw).split())[:TOPIC_CHARS]
+        problem = label_problem(topic)
+        if problem is not None:
+            raise ValueError(problem)
         if topic and not any(same_name(topic, t) for t in cleaned):
             cleaned.append(topic)
     if not cleaned:

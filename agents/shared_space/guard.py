@@ -2,7 +2,8 @@
 
 A model that is hostile or careless can quote what one participant told it privately in a
 post that everyone reads. Before :func:`held_for` lets a post through, it compares the post
-with every private message of the branch: a post that contains a whole sentence of one (of
+with every participant's private exchange on the branch (their private messages and, for a
+post to everyone, what the mediator said to them alone): a post that contains a whole sentence of one (of
 at least :data:`SENTENCE_WORDS` words) or any run of :data:`RUN_WORDS` consecutive words of
 one is held. The guarantee holds for every transformation of a quotation that keeps its
 letters and digits in order:
@@ -28,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from agents.shared_space.marks import is_private
+from agents.shared_space.marks import private_to_sender
 from storage.models import MessageRecord
 
 RUN_WORDS = 8
@@ -63,13 +64,17 @@ def _quotable(private: str) -> set[str]:
     return runs | {_letters(s) for s in sentences if len(s) >= SENTENCE_WORDS}
 
 
-def repeats(post: str, private: str, before: str = "") -> bool:
+def repeats(post: str, private: str, before: str = "", known: str = "") -> bool:
     """Whether ``post`` repeats ``private``: the letters and digits of one of its sentences
     whole (of at least :data:`SENTENCE_WORDS` words) or of any :data:`RUN_WORDS` consecutive
     words of it, whatever separates them; with ``before`` (what the same audience already
-    read), also one that starts there and ends in ``post``."""
+    read), also one that starts there and ends in ``post``. A part of ``private`` that
+    ``known`` (what everyone has read) holds too is no longer private."""
     new = _letters(_words(post))
     quotable = _quotable(private)
+    if known:
+        public = _letters(_words(known))
+        quotable = {part for part in quotable if part not in public}
     if not new or not quotable:
         return False
     longest = max(map(len, quotable))
@@ -83,11 +88,36 @@ def repeats(post: str, private: str, before: str = "") -> bool:
 
 
 def private_messages(path: Iterable[MessageRecord]) -> list[MessageRecord]:
-    """The user records of ``path`` that only their sender (and the mediator) may read."""
+    """The user records of ``path`` that some participant may not read
+    (:func:`~agents.shared_space.marks.private_to_sender`)."""
     return [
         record
         for record in path
-        if record.role == "user" and record.sender and is_private(record.meta.get("visibility"))
+        if record.role == "user" and record.sender and private_to_sender(record.meta)
+    ]
+
+
+def private_deliveries(path: Sequence[MessageRecord]) -> list[MessageRecord]:
+    """What the mediator said to one participant alone on ``path`` (a private reply, a closing
+    reply to whoever spoke), each as a record of that participant's private exchange: a reply
+    to one person restates what they said, so it is theirs to share as much as their own
+    words are."""
+    from agents.shared_space.space import view_for
+
+    return [
+        MessageRecord(
+            id=f"delivered:{line.record_id}",
+            conversation_id=line.record_id,
+            role="user",
+            content=line.content,
+            parent_id=None,
+            depth=0,
+            version=1,
+            created_at=line.created_at,
+            meta={"sender": line.visibility, "visibility": line.visibility},
+        )
+        for line in view_for(path, None)
+        if line.kind in ("delivered", "reply") and line.is_private
     ]
 
 
@@ -95,14 +125,24 @@ def held_for(
     post: str, path: Iterable[MessageRecord], *, before: str = "", reader: str | None = None
 ) -> list[str]:
     """Whose private words ``post`` repeats (in the order they first spoke; empty: the post
-    may go to its audience). ``before`` is what the audience already read from the mediator;
-    ``reader``, for a private reply, is its one reader, whose own words may be repeated to
-    them."""
+    may go to its audience): their private messages, and for a post to everyone also what the
+    mediator told them alone (:func:`private_deliveries`; between two private replies the
+    mediator's own set phrases may recur). ``before`` is what the audience already read from
+    the mediator; ``reader``, for a private reply, is its one reader, whose own words may be
+    repeated to them."""
+    records = list(path)
+    said: list[tuple[MessageRecord, str]] = [(r, "") for r in private_messages(records)]
+    if reader is None:  # a post for everyone: nothing said to one person alone goes there
+        from agents.shared_space.space import shared_channel
+
+        # what a private reply quotes of what everyone read is not private
+        known = "\n".join(line.content for line in shared_channel(records))
+        said += [(r, known) for r in private_deliveries(records)]
     whose: list[str] = []
-    for record in private_messages(path):
+    for record, known in said:
         sender = record.sender or ""
         if reader is not None and sender.casefold() == reader.casefold():
             continue
-        if sender not in whose and repeats(post, record.content, before):
+        if sender not in whose and repeats(post, record.content, before, known):
             whose.append(sender)
     return whose

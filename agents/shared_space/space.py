@@ -29,6 +29,7 @@ from agents.shared_space.action_names import (
     REPLY_PRIVATELY,
     REVISE_STATEMENT,
 )
+from agents.shared_space.names import name_problem, skeleton
 from storage.models import Conversation, MessageRecord
 from storage.store import ConversationStore
 
@@ -59,8 +60,9 @@ class SpaceMessage:
 
 
 def clean_participants(names: Sequence[str]) -> tuple[str, ...]:
-    """Validated participant names: 1-40 characters, no brackets or colons, unique
-    (case-insensitively), not a reserved word; raises :class:`ConfigError` with a sentence."""
+    """Validated participant names: 1-40 characters, no brackets or colons, plain text that
+    no other name looks like (:mod:`agents.shared_space.names`), not a reserved word; raises
+    :class:`ConfigError` with a sentence."""
     cleaned: list[str] = []
     for raw in names:
         name = " ".join(str(raw).split())
@@ -69,10 +71,18 @@ def clean_participants(names: Sequence[str]) -> tuple[str, ...]:
                 f"{raw!r} cannot be a participant name: use 1-40 characters without "
                 "brackets, colons or line breaks."
             )
-        if name.lower() in _RESERVED:
+        problem = name_problem(name)
+        if problem is not None:
+            raise ConfigError(f"{raw!r} cannot be a participant name: it {problem}.")
+        if skeleton(name) in {skeleton(word) for word in _RESERVED}:
             raise ConfigError(f"{name!r} is a reserved word; choose another participant name.")
-        if name.lower() in (c.lower() for c in cleaned):
+        if name.casefold() in (c.casefold() for c in cleaned):
             raise ConfigError(f"{name!r} is named twice; participant names must differ.")
+        twin = next((c for c in cleaned if skeleton(c) == skeleton(name)), None)
+        if twin is not None:
+            raise ConfigError(
+                f"{name!r} looks like {twin!r}; participant names must be told apart at a glance."
+            )
         cleaned.append(name)
     if not cleaned:
         raise ConfigError("A space needs at least one participant.")

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from agents.shared_space.actions import PROPOSE_STATEMENT, REVISE_STATEMENT
-from agents.shared_space.marks import private_mark
+from agents.shared_space.marks import defanged, private_mark
 from agents.shared_space.space import participants_of, same_name
 from storage.models import MessageRecord
 from storage.space_books import answer_book_for, keeps_space_books
@@ -209,7 +209,7 @@ def mediator_notes(statements: Sequence[Statement], participants: Sequence[str])
         answers = statement.answers.get(latest.record_id, [])
         for answer in answers:
             mark = "[shared by its author]" if answer.shared else private_mark(answer.participant)
-            critique = f'; critique: "{answer.critique}"' if answer.critique else ""
+            critique = f'; critique: "{defanged(answer.critique)}"' if answer.critique else ""
             lines.append(f"  - {answer.participant}: {answer.answer}{critique} {mark}")
         missing = [
             p for p in participants if not any(same_name(p, a) for a in statement.answered())

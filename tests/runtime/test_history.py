@@ -107,8 +107,8 @@ def test_cancelled_and_error_replies_count_as_said_but_empty_ones_are_skipped(
 
 def test_mediator_messages_name_the_sender(store: SqliteConversationStore) -> None:
     add = _chain(store, "mediator")
-    add("user", "I want to save more.", sender="Alex")
-    user = add("user", "I think we save enough.", sender="Sam")
+    add("user", "I want to save more.", sender="Alex", visibility="shared")
+    user = add("user", "I think we save enough.", sender="Sam", visibility="shared")
 
     said = [(m.name, m.content) for m in turn_messages(store, user.id, 20)]
 
@@ -119,7 +119,7 @@ def test_a_speaker_name_is_sent_in_the_characters_the_apis_accept(
     store: SqliteConversationStore,
 ) -> None:
     add = _chain(store, "mediator")
-    user = add("user", "Hello.", sender="Mary Jane")
+    user = add("user", "Hello.", sender="Mary Jane", visibility="shared")
 
     (message,) = turn_messages(store, user.id, 20)
 

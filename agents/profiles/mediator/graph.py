@@ -23,12 +23,13 @@ from agents.graph import build_react_graph, make_agent_node
 from agents.graph.broken_calls import has_broken_calls
 from agents.graph.tool_node import message_text
 from agents.profile import Profile, TurnContext
+from agents.profiles.mediator.closing_reply import addressed_reply
 from agents.profiles.mediator.state import SpaceState
 from agents.shared_space import DEFAULT_PARTICIPANTS
 from agents.shared_space.actions import action_from_tool_call
 from agents.shared_space.agenda import agenda_for, agenda_notes
 from agents.shared_space.events import SHARED
-from agents.shared_space.space import DELIVERY_TOOLS, names_in_words
+from agents.shared_space.space import names_in_words
 from agents.shared_space.statements import mediator_notes, statement_board
 from storage.store import NotFoundError, StorageError
 
@@ -96,37 +97,6 @@ def _action_of(call: Mapping[str, Any]) -> dict[str, Any]:
     return action.model_dump() if action is not None else {"type": call["name"], **call["args"]}
 
 
-def _delivered_this_turn(messages: Sequence[AnyMessage]) -> bool:
-    """Whether a delivery tool succeeded since the participant's message."""
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage):
-            return False
-        if (
-            isinstance(message, ToolMessage)
-            and message.name in DELIVERY_TOOLS
-            and message.status != "error"
-        ):
-            return True
-    return False
-
-
-def _addressed(response: Any, messages: Sequence[AnyMessage], sender: str | None) -> Any:
-    """A closing reply that used no delivery tool goes back privately to whoever spoke (as
-    :func:`agents.shared_space.space.view_for` shows it): its record says so, so the store's
-    viewer filter shows it to the speaker and nobody else."""
-    if (
-        not isinstance(response, AIMessage)
-        or response.tool_calls
-        or not sender
-        or not message_text(response.content).strip()
-        or _delivered_this_turn(messages)
-    ):
-        return response
-    kept = dict(response.additional_kwargs.get("record_meta") or {})
-    kwargs = {**response.additional_kwargs, "record_meta": {**kept, "visibility": sender}}
-    return response.model_copy(update={"additional_kwargs": kwargs})
-
-
 def make_mediator_agent(tools: Sequence[Any]) -> Any:
     """The shared agent node, wrapped to speak for the space and fill ``SpaceState``."""
     shared_agent = make_agent_node(tools)
@@ -141,7 +111,7 @@ def make_mediator_agent(tools: Sequence[Any]) -> Any:
         inner = runtime.override(context=replace(context, system_prompt=prompt))
         update = await shared_agent(state, config, inner)
         messages = state["messages"]
-        response = _addressed(update["messages"][-1], messages, context.sender)
+        response = addressed_reply(update["messages"][-1], messages, context)
         update = {**update, "messages": [*update["messages"][:-1], response]}
         calls = response.tool_calls if isinstance(response, AIMessage) else []
         called, results = _last_round(messages)

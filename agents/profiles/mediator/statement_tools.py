@@ -19,11 +19,12 @@ from agents.profiles.mediator.tool_checks import (
     branch,
     checked_content,
     named_participants,
+    neutral_label,
     participants,
     shared_words,
 )
 from agents.shared_space.actions import SET_AGENDA
-from agents.shared_space.agenda import AGENDA_KIND, clean_topics
+from agents.shared_space.agenda import AGENDA_KIND, clean_topics, label_problem
 from agents.shared_space.events import SHARED
 from agents.shared_space.space import names_in_words
 from agents.shared_space.statements import (
@@ -85,6 +86,10 @@ def propose_statement(
     name = " ".join(topic.split())[:TOPIC_CHARS]
     if not name:
         raise ToolException("The topic is empty; name what the statement is about.")
+    problem = label_problem(name)
+    if problem is not None:
+        raise ToolException(problem)
+    neutral_label(name, runtime, "Statement topic", PROPOSE_STATEMENT)
     body = shared_words(checked_content(text), runtime, PROPOSE_STATEMENT, draws_on or [])
     named = _reflected(runtime, reflects, draws_on)
     key = next_key(branch(runtime), _proposed_this_turn(runtime))
@@ -157,6 +162,7 @@ def set_agenda(topics: list[str], runtime: ToolRuntime[Any]) -> tuple[str, dict[
         cleaned = clean_topics(topics)
     except ValueError as exc:
         raise ToolException(str(exc)) from None
+    neutral_label("\n".join(cleaned), runtime, "Agenda", SET_AGENDA)
     logger.info("agenda set", extra={"topics": len(cleaned)})
     meta = {"kind": AGENDA_KIND, "topics": cleaned, "visibility": SHARED}
     return f"Agenda set for everyone: {'; '.join(cleaned)}.", {"record_meta": meta}

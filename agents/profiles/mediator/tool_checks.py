@@ -46,7 +46,11 @@ def participants(runtime: ToolRuntime[Any]) -> tuple[str, ...]:
 
 def branch(runtime: ToolRuntime[Any]) -> list[MessageRecord]:
     """The branch this turn answers, root first (empty when its message is not stored)."""
-    context: TurnContext = runtime.context
+    return turn_branch(runtime.context)
+
+
+def turn_branch(context: TurnContext) -> list[MessageRecord]:
+    """The branch the turn of ``context`` answers, root first (empty when not stored)."""
     try:
         return context.store.path_to_root(context.user_message_id)
     except NotFoundError:
@@ -54,15 +58,17 @@ def branch(runtime: ToolRuntime[Any]) -> list[MessageRecord]:
         return []
 
 
-def delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: str) -> str:
+def delivered_before(
+    messages: Sequence[Any], this_call: str | None, path: list[MessageRecord], to: str
+) -> str:
     """What the mediator already delivered to ``to`` (a participant, or the shared channel):
-    on the branch, then earlier in this turn (calls that were delivered, not held)."""
+    on the branch, then earlier in this turn's ``messages`` (calls that were delivered, not
+    held, and those made before ``this_call`` beside it)."""
     said = [
         line.content
         for line in view_for(path, None)
         if line.author == MEDIATOR and line.kind == "delivered" and same_name(line.visibility, to)
     ]
-    messages = (getattr(runtime, "state", None) or {}).get("messages", [])
     calls = {
         call.get("id"): call
         for message in messages
@@ -73,7 +79,6 @@ def delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: s
         for message in messages
         if getattr(message, "type", "") == "tool" and getattr(message, "status", "") != "error"
     ]
-    this_call = getattr(runtime, "tool_call_id", None)
     siblings = next(
         (
             [call.get("id") for call in message.tool_calls]
@@ -96,12 +101,26 @@ def delivered_before(runtime: ToolRuntime[Any], path: list[MessageRecord], to: s
 
 
 def held(text: str, runtime: ToolRuntime[Any], to: str) -> list[str]:
+    """Whose private words ``text`` would show to ``to`` (see :func:`held_words`), for a
+    delivery tool's call."""
+    messages = (getattr(runtime, "state", None) or {}).get("messages", [])
+    return held_words(text, runtime.context, messages, to, getattr(runtime, "tool_call_id", None))
+
+
+def held_words(
+    text: str,
+    context: TurnContext,
+    messages: Sequence[Any],
+    to: str,
+    this_call: str | None = None,
+) -> list[str]:
     """Whose private words ``text`` would show to ``to`` (alone or with what ``to`` already
     read from the mediator): their private messages, and the critiques they wrote at their
-    seats and have not shared."""
-    path = branch(runtime)
-    before = delivered_before(runtime, path, to)
-    private = [*path, *critiques_as_records(runtime.context)]
+    seats and have not shared. Every way the mediator's words reach someone asks this: the
+    delivery tools and a closing reply that goes back to whoever spoke."""
+    path = turn_branch(context)
+    before = delivered_before(messages, this_call, path, to)
+    private = [*path, *critiques_as_records(context)]
     return held_for(text, private, before=before, reader=None if to == SHARED else to)
 
 
@@ -141,6 +160,20 @@ def checked_content(content: str) -> str:
     if not text:
         raise ToolException("The message is empty; write what you want to say.")
     return text
+
+
+def neutral_label(label: str, runtime: ToolRuntime[Any], what: str, tool_name: str) -> None:
+    """Check a label everyone reads beside a delivery (a statement's topic, the agenda's
+    topics, all of them together): like a post's words it may not repeat anyone's private
+    words, and since a label is the mediator's own few words nobody is asked to allow it:
+    raises :class:`ToolException` telling the mediator to name it neutrally."""
+    repeated = held(label, runtime, SHARED)
+    if repeated:
+        raise ToolException(
+            f"{what} held: it repeated {names_in_words(repeated)}'s private words, so nobody "
+            f"was shown it. Name it in a few neutral words of your own, then call {tool_name} "
+            "again."
+        )
 
 
 def shared_words(

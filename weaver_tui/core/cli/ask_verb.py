@@ -210,7 +210,11 @@ def _new_message(
             conversation_meta["project_root"] = str((args.project_root or Path.cwd()).resolve())
         if args.system:
             conversation_meta["instructions"] = args.system
-    user_meta: dict[str, Any] = {"sender": args.sender} if args.sender else {}
+    user_meta: dict[str, Any] = {}
+    if args.sender:  # a participant's message, written as every front end writes one
+        from agents.shared_space.events import UserMessageEvent
+
+        user_meta = UserMessageEvent(sender=args.sender, content=args.text).record_meta()
     if args.attachments:
         user_meta["attachments"] = args.attachments
     return NewMessage(

@@ -112,7 +112,13 @@ class HostQueue:
         conversation = self._state.conversation
         if conversation is None:
             return []
-        return [(q.participant, q.content) for q in self.book().queued(conversation.id)]
+        queued = self.book().queued(conversation.id)
+        # a stored message whose reply failed is in the conversation, not in line
+        return [
+            (q.participant, q.content)
+            for q in queued
+            if not (q.status == "failed" and q.record_id is not None)
+        ]
 
     def close(self) -> None:
         if self._book is not None:
