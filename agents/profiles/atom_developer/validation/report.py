@@ -10,12 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agents.profiles.atom_developer.validation.one_line import one_line
+
 Status = Literal["passed", "failed", "skipped"]
 
 
 @dataclass(frozen=True, slots=True)
 class LevelResult:
-    """The outcome of one level: its status, its errors, why it was skipped, how long it took."""
+    """The outcome of one level: its status, its errors, why it was skipped, how long it took.
+
+    Its errors and note are each one line of printable characters whatever they were given
+    (see :mod:`.one_line`): an error may quote what the atom's code raised, and the report is
+    shown as one line per error, so no error can add a line of its own ("Level 2 ...:
+    passed") or send a terminal a control sequence."""
 
     level: int
     name: str
@@ -23,6 +30,10 @@ class LevelResult:
     errors: tuple[str, ...]
     note: str = ""
     ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "errors", tuple(one_line(error) for error in self.errors))
+        object.__setattr__(self, "note", one_line(self.note))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -46,11 +57,15 @@ class LevelResult:
 
 @dataclass(frozen=True, slots=True)
 class ValidationReport:
-    """Every level's result for one piece of atom code."""
+    """Every level's result for one piece of atom code; its warnings, like its levels'
+    errors, are one printable line each."""
 
     levels: tuple[LevelResult, ...]
     atoms: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "warnings", tuple(one_line(w) for w in self.warnings))
 
     @property
     def valid(self) -> bool:
