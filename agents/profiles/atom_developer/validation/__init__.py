@@ -70,11 +70,17 @@ def _cases(atoms: tuple[str, ...], spec: str | None, sample: str) -> tuple[list[
 def _errors_by_level(
     cases: list[Case], result: SandboxResult, spec_errors: list[str], limits: SandboxLimits
 ) -> dict[int, list[str]]:
-    """Each level's errors from the sandbox's outcomes; checks it never reached are counted."""
+    """Each level's errors from the sandbox's outcomes; checks it never reached are counted.
+
+    A run that stopped (out of time, past the output limit, a process that died, a report
+    that could not be read, a sandbox that refused to run) is never a pass, even when every
+    case had answered before it stopped: its sentence is an error of the level of the case it
+    stopped in, or of level 2 when that case had answered or there is none."""
     errors: dict[int, list[str]] = {2: [], 3: list(spec_errors)}
     if result.load_error:
         errors[2].append(f"the code fails when it is loaded: {result.load_error}")
     unrun = {2: 0, 3: 0}
+    stop_said = not result.stopped
     for index, case in enumerate(cases):
         if index < len(result.outcomes):
             outcome = result.outcomes[index]
@@ -82,10 +88,13 @@ def _errors_by_level(
                 errors[case.level] += case.judge(outcome)
             else:
                 errors[case.level].append(explain(case.text, outcome.error, limits))
-        elif index == result.stopped_at:
+        elif index == result.stopped_at and not stop_said:
             errors[case.level].append(result.stopped)
+            stop_said = True
         elif not result.load_error:
             unrun[case.level] += 1
+    if not stop_said:
+        errors[2].append(result.stopped)
     for level, count in unrun.items():
         if count and not errors[level]:
             errors[level].append(f"{count} checks did not run: the sandbox stopped before them")
