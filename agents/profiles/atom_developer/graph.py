@@ -224,7 +224,9 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     started = time.perf_counter()
     emit_status("validate", VALIDATING)
     spec = state.get("pseudo_contract") or None
-    report = await avalidate(state.get("generated_code", ""), spec, state.get("log_snippet", ""))
+    whole = not state.get("drafted_by_user")  # a model's draft is checked as the whole twin
+    code, sample = state.get("generated_code", ""), state.get("log_snippet", "")
+    report = await avalidate(code, spec, sample, whole=whole)
     errors = report.errors
     summary = (
         "all levels passed"
@@ -283,7 +285,7 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     started = time.perf_counter()
     emit_status("fallback", f"no draft passed after {MAX_FIXES} fixes: answering the safe stub")
     spec = stub_spec(state.get("user_intent", ""))
-    report = await avalidate(STUB_CODE, spec, "")
+    report = await avalidate(STUB_CODE, spec, "", whole=True)
     emit_status("fallback", "safe stub validated" if report.valid else "stub check failed", "done")
     return {
         "rejected_code": state.get("generated_code", ""),

@@ -21,7 +21,7 @@ from agents.profiles.atom_developer.validation.sandbox import (
     run_atoms,
 )
 from agents.profiles.atom_developer.validation.spec import read_spec
-from agents.profiles.atom_developer.validation.static_check import check_static
+from agents.profiles.atom_developer.validation.static_check import ATOM_NAMES, check_static
 
 __all__ = ["LevelResult", "SandboxLimits", "ValidationReport", "avalidate", "validate"]
 
@@ -38,17 +38,32 @@ def _skipped(level: int, note: str) -> LevelResult:
     return LevelResult(level, NAMES[level], "skipped", (), note)
 
 
+NO_SPEC = "no YAML spec given: a draft gives its spec beside the atoms"
+
+
+def _missing(atoms: tuple[str, ...]) -> list[str]:
+    """Why a whole draft lacking some of the three atoms is not a pass."""
+    return [
+        f"the draft defines no {name}: a draft gives all three atoms, {', '.join(ATOM_NAMES)}"
+        for name in ATOM_NAMES
+        if name not in atoms
+    ]
+
+
 async def _run_levels(
-    code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits
-) -> tuple[LevelResult, LevelResult]:
+    code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits,
+    whole: bool,
+) -> tuple[LevelResult, LevelResult]:  # fmt: skip
     started = time.perf_counter()
     cases, spec_errors = _cases(atoms, spec, sample)
     spec_ms = (time.perf_counter() - started) * 1000
     result = await run_atoms(code, [case.call for case in cases], limits)
     errors = _errors_by_level(cases, result, spec_errors, limits)
+    if whole:
+        errors[2] = _missing(atoms) + errors[2]
     contract = _level(2, errors[2], result.ms)
     if spec is None:
-        return contract, _skipped(3, "no YAML spec given")
+        return contract, _level(3, [NO_SPEC], 0) if whole else _skipped(3, "no YAML spec given")
     if result.load_error and not spec_errors:
         return contract, _skipped(3, "the code fails when it is loaded")
     return contract, _level(3, errors[3], spec_ms)
@@ -107,8 +122,14 @@ async def avalidate(
     sample: str = "",
     *,
     limits: SandboxLimits = DEFAULT_LIMITS,
+    whole: bool = False,
 ) -> ValidationReport:
-    """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given)."""
+    """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given).
+
+    ``whole``: the code is a draft answering a request, checked as the whole twin it must be
+    (all three atoms and a spec). An atom or a spec it lacks is then an error of its level,
+    so a draft is never valid on the parts it happens to define; without ``whole`` (a user's
+    own file) the atoms it defines are checked and a missing spec skips level 3."""
     started = time.perf_counter()
     static = check_static(code)
     first = _level(1, static.errors, (time.perf_counter() - started) * 1000)
@@ -116,7 +137,7 @@ async def avalidate(
         note = "level 1 failed: the code is never run"
         rest = (_skipped(2, note), _skipped(3, note))
     else:
-        rest = await _run_levels(code, static.atoms, spec, sample, limits)
+        rest = await _run_levels(code, static.atoms, spec, sample, limits, whole)
     return ValidationReport((first, *rest), static.atoms, tuple(static.warnings))
 
 
