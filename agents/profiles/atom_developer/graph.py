@@ -231,6 +231,8 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     summary = (
         "all levels passed"
         if report.valid
+        else f"not checked: {report.unchecked}"
+        if report.unchecked
         else f"{len(errors)} error(s): {errors[0] if errors else 'no atom found'}"
     )
     emit_status("validate", summary, "done" if report.valid else "error")
@@ -248,7 +250,12 @@ def after_draft(state: DeveloperState) -> Literal["validate", "__end__"]:
 
 
 def after_validate(state: DeveloperState) -> Literal["finish", "reflect", "fallback"]:
+    """Valid: finish. Never run (the sandbox cannot lock itself down): finish at once, said
+    as not checked (no fix can help, and the stub could not be checked either). Errors:
+    reflect, or fall back to the stub after the last fix."""
     if not state.get("validation_errors") and state.get("report", {}).get("valid"):
+        return "finish"
+    if state.get("report", {}).get("unchecked"):
         return "finish"
     if state.get("stub"):
         return "finish"  # the stub's own report is shown as it is
@@ -311,9 +318,20 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     stub = bool(state.get("stub"))
     report = state.get("report") or {}
     valid = bool(report.get("valid"))
+    unchecked = str(report.get("unchecked") or "")
     fixes = state.get("iteration_count", 0)
     name = _artifact_name(spec, stub)
-    if stub:
+    if unchecked:
+        head = (
+            f"**Not checked.** This code was never run: {unchecked}. It is shown as written;"
+            " do not rely on it before it is checked."
+        )
+    elif stub and not valid:
+        head = (
+            f"**Stub, not valid.** No draft passed validation after {fixes} fixes, and the"
+            " stub's own check failed too (see the report)."
+        )
+    elif stub:
         head = (
             f"**Safe stub.** No draft passed validation after {fixes} fixes, so this is a "
             "stub: `extract_context` finds nothing yet. Replace it before relying on it."
@@ -342,6 +360,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     meta = {
         "atom_developer": {
             "valid": valid,
+            "unchecked": unchecked,
             "stub": stub,
             "fixes": fixes,
             "report": report,

@@ -53,7 +53,8 @@ def _missing(atoms: tuple[str, ...]) -> list[str]:
 async def _run_levels(
     code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits,
     whole: bool,
-) -> tuple[LevelResult, LevelResult]:  # fmt: skip
+) -> tuple[LevelResult, LevelResult, str]:  # fmt: skip
+    """Levels 2 and 3 from one sandbox run, and why the run was refused (else empty)."""
     started = time.perf_counter()
     cases, spec_errors = _cases(atoms, spec, sample)
     spec_ms = (time.perf_counter() - started) * 1000
@@ -62,11 +63,14 @@ async def _run_levels(
     if whole:
         errors[2] = _missing(atoms) + errors[2]
     contract = _level(2, errors[2], result.ms)
+    refused = result.stopped if result.refused else ""
     if spec is None:
-        return contract, _level(3, [NO_SPEC], 0) if whole else _skipped(3, "no YAML spec given")
-    if result.load_error and not spec_errors:
-        return contract, _skipped(3, "the code fails when it is loaded")
-    return contract, _level(3, errors[3], spec_ms)
+        twin = _level(3, [NO_SPEC], 0) if whole else _skipped(3, "no YAML spec given")
+    elif result.load_error and not spec_errors:
+        twin = _skipped(3, "the code fails when it is loaded")
+    else:
+        twin = _level(3, errors[3], spec_ms)
+    return contract, twin, refused
 
 
 def _cases(atoms: tuple[str, ...], spec: str | None, sample: str) -> tuple[list[Case], list[str]]:
@@ -135,10 +139,11 @@ async def avalidate(
     first = _level(1, static.errors, (time.perf_counter() - started) * 1000)
     if static.errors:
         note = "level 1 failed: the code is never run"
-        rest = (_skipped(2, note), _skipped(3, note))
-    else:
-        rest = await _run_levels(code, static.atoms, spec, sample, limits, whole)
-    return ValidationReport((first, *rest), static.atoms, tuple(static.warnings))
+        return ValidationReport(
+            (first, _skipped(2, note), _skipped(3, note)), static.atoms, tuple(static.warnings)
+        )
+    contract, twin, refused = await _run_levels(code, static.atoms, spec, sample, limits, whole)
+    return ValidationReport((first, contract, twin), static.atoms, tuple(static.warnings), refused)
 
 
 def validate(

@@ -63,14 +63,22 @@ class ValidationReport:
     levels: tuple[LevelResult, ...]
     atoms: tuple[str, ...]
     warnings: tuple[str, ...] = ()
+    unchecked: str = ""
+    """Why the code was never run (the sandbox cannot lock itself down); empty when it ran.
+    Unchecked code is never valid: its contract level failed with this reason."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "warnings", tuple(one_line(w) for w in self.warnings))
+        object.__setattr__(self, "unchecked", one_line(self.unchecked))
 
     @property
     def valid(self) -> bool:
         """No level failed, and the code defines at least one atom."""
-        return bool(self.atoms) and all(level.status != "failed" for level in self.levels)
+        return (
+            bool(self.atoms)
+            and not self.unchecked
+            and all(level.status != "failed" for level in self.levels)
+        )
 
     @property
     def errors(self) -> list[str]:
@@ -85,6 +93,7 @@ class ValidationReport:
             "levels": [level.as_dict() for level in self.levels],
             "atoms": list(self.atoms),
             "warnings": list(self.warnings),
+            "unchecked": self.unchecked,
         }
 
     def render(self, timings: bool = True) -> str:
