@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.profiles.atom_developer.graph import artifact_name
 from agents.profiles.atom_developer.traits import reply_badge
 from agents.profiles.atom_developer.validation import avalidate, sandbox
 from agents.providers import ChatModelHandle
@@ -72,6 +73,8 @@ async def test_a_turn_whose_draft_could_not_be_run_says_not_checked_at_once(
     assert turn.trace["unchecked"].startswith("the atom sandbox cannot lock itself down")
     assert reply_badge(turn.reply.meta) == "not checked"
     assert turn.reply.content.startswith("**Not checked.**")
+    names = [artifact["name"] for artifact in turn.reply.meta["artifacts"]]
+    assert names == ["error_code_unchecked.py", "error_code_unchecked.yaml"]
 
 
 @settings(max_examples=200, deadline=None)
@@ -94,3 +97,19 @@ def test_a_badge_claims_valid_only_for_checked_valid_work(trace: dict[str, Any])
         assert "safe" not in badge
     if trace.get("unchecked"):
         assert badge == "not checked"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["", "name: error_code\n", "name: safe_stub\n", "name: Safe_Stub_2\n"]),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_an_artifacts_name_says_only_what_the_checks_established(
+    spec: str, stub: bool, valid: bool, unchecked: bool
+) -> None:
+    name = artifact_name(spec, stub, valid, unchecked)
+    assert name.endswith("_unchecked") is unchecked
+    assert name.endswith("_not_valid") is (not valid and not unchecked)
+    assert name.startswith("safe_stub") is (stub and valid and not unchecked)

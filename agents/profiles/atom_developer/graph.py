@@ -306,9 +306,22 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     }
 
 
-def _artifact_name(spec: str, stub: bool) -> str:
+STUB_NAME = "safe_stub"
+
+
+def artifact_name(spec: str, stub: bool, valid: bool, unchecked: bool) -> str:
+    """The file name (without suffix) the reply's code and spec are saved under, which says
+    what the checks established: ``safe_stub`` only for the stub that passed its check (a
+    spec cannot take that name), ``…_unchecked`` for code that was never run, ``…_not_valid``
+    for code that failed; otherwise the spec's ``name``."""
     found = _NAME.search(spec)
-    return "safe_stub" if stub else (found.group(1) if found else "atom")
+    named = found.group(1) if found else "atom"
+    if named.lower().startswith(STUB_NAME):
+        named = "atom"
+    base = (STUB_NAME if valid and not unchecked else "stub") if stub else named
+    if unchecked:
+        return f"{base}_unchecked"
+    return base if valid else f"{base}_not_valid"
 
 
 async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -320,7 +333,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     valid = bool(report.get("valid"))
     unchecked = str(report.get("unchecked") or "")
     fixes = state.get("iteration_count", 0)
-    name = _artifact_name(spec, stub)
+    name = artifact_name(spec, stub, valid, bool(unchecked))
     if unchecked:
         head = (
             f"**Not checked.** This code was never run: {unchecked}. It is shown as written;"
