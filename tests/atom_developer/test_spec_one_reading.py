@@ -77,6 +77,16 @@ def test_different_patterns_in_one_spec_are_refused(patterns: list[str], top: bo
     assert "patterns" in errors[0]
 
 
+@settings(max_examples=4, deadline=None)
+@given(st.integers(2_000, 4_000), st.sampled_from([("[", "]"), ("{a: ", "}")]))
+def test_a_spec_nested_past_reading_is_one_sentence(depth: int, brackets: tuple[str, str]) -> None:
+    opening, closing = brackets
+    spec, errors = read_spec(f"pattern: x\na: {opening * depth}x{closing * depth}\n")
+    assert spec is None
+    assert len(errors) == 1
+    assert "nests too deeply" in errors[0]
+
+
 def test_copies_of_one_pattern_by_a_yaml_merge_are_one_pattern() -> None:
     text = "base: &base {pattern: 'regex:\\d+', kind: regex}\nitem_spec:\n  <<: *base\n"
     assert read_spec(text) == (AtomSpec("regex:\\d+", "regex"), [])

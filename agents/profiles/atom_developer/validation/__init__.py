@@ -56,7 +56,8 @@ async def _run_levels(
 ) -> tuple[LevelResult, LevelResult, str]:  # fmt: skip
     """Levels 2 and 3 from one sandbox run, and why the run was refused (else empty)."""
     started = time.perf_counter()
-    cases, spec_errors = _cases(atoms, spec, sample)
+    # a hostile spec may take the YAML reader a good part of a second: off the event loop
+    cases, spec_errors = await asyncio.to_thread(_cases, atoms, spec, sample)
     spec_ms = (time.perf_counter() - started) * 1000
     result = await run_atoms(code, [case.call for case in cases], limits)
     errors = _errors_by_level(cases, result, spec_errors, limits)

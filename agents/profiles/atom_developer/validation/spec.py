@@ -124,7 +124,9 @@ def read_spec(text: str) -> tuple[AtomSpec | None, list[str]]:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         return None, [f"the YAML spec does not parse: {where}{exc.problem or _first_line(exc)}"]
-    except (yaml.YAMLError, RecursionError) as exc:
+    except RecursionError:
+        return None, ["the YAML spec nests too deeply to read; a spec is a mapping a few levels deep"]  # fmt: skip
+    except yaml.YAMLError as exc:
         return None, [f"the YAML spec does not parse: {_first_line(exc)}"]
     if not isinstance(data, dict):
         return None, ["the YAML spec must be a mapping with a pattern"]
