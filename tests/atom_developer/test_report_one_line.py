@@ -5,7 +5,9 @@ it raises while loading or in a call) may hold terminal control sequences, line 
 separators or bidirectional overrides. The guarantee, held by :class:`LevelResult` and
 :class:`ValidationReport`: whatever their errors, note and warnings hold, the rendered report
 has exactly one line per level and per error and no character that is not printable, so an
-atom can neither forge a line that reads like a verdict nor drive the user's terminal.
+atom can neither forge a line that reads like a verdict nor drive the user's terminal. In the
+chat, which reads Markdown, each error is a code span: a link, image, emphasis or HTML in a
+message is shown as the literal text it is.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from agents.profiles.atom_developer.validation import avalidate
-from agents.profiles.atom_developer.validation.one_line import one_line, printable
+from agents.profiles.atom_developer.validation.one_line import code_span, one_line, printable
 from agents.profiles.atom_developer.validation.report import LevelResult, ValidationReport
 
 ANY_TEXT = st.text(st.characters(codec=None, categories=None), max_size=40)
@@ -79,3 +82,27 @@ async def test_an_atoms_hostile_error_messages_stay_inside_their_lines() -> None
         assert [line for line in lines if line.startswith("- Level 2")] == [lines[1]]
         assert "passed" not in lines[1]
         assert not any(unicodedata.category(c)[0] == "C" for c in text if c != "\n")
+
+
+MARKDOWN_TEXT = st.text(st.sampled_from("ab `*_[]()!<>#|~\\:/h\n\x1b"), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ANY_TEXT | MARKDOWN_TEXT, min_size=1, max_size=3))
+def test_in_markdown_each_error_is_one_literal_code_span(errors: list[str]) -> None:
+    level = LevelResult(2, "contract run", "failed", tuple(errors))
+    text = "\n".join(level.render(markdown=True))
+    tokens = MarkdownIt("commonmark").parse(text)
+    inlines = [token for token in tokens if token.type == "inline"]
+    assert len(inlines) == 1 + len(errors)
+    for inline, error in zip(inlines[1:], errors, strict=True):
+        assert [(child.type, child.content) for child in inline.children or []] == [
+            ("code_inline", one_line(error) or " ")
+        ]
+
+
+def test_a_link_in_an_atoms_error_is_not_a_link_in_the_chat() -> None:
+    span = code_span("see [the fix](https://example.invalid/x) ![](https://example.invalid/i)")
+    tokens = MarkdownIt("commonmark").parse(f"- {span}")
+    kinds = {child.type for token in tokens for child in token.children or []}
+    assert kinds == {"code_inline"}

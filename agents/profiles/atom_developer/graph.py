@@ -38,6 +38,7 @@ from agents.profiles.atom_developer.request_check import asks_for_atom, earlier_
 from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
+from agents.profiles.atom_developer.validation.one_line import code_span
 from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
@@ -239,7 +240,7 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     return {
         "validation_errors": errors if not report.valid else [],
         "report": report.as_dict(),
-        "report_text": report.render(timings=False),
+        "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
     }
 
@@ -301,7 +302,7 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         "stub": True,
         "validation_errors": state.get("validation_errors") or [],
         "report": report.as_dict(),
-        "report_text": report.render(timings=False),
+        "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "fallback", started, stub_valid=report.valid),
     }
 
@@ -363,7 +364,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     if stub and state.get("fix_notes"):
         parts += ["**What the last fix said**", state.get("fix_notes", "")]
     if stub and state.get("validation_errors"):
-        listed = "\n".join(f"- {e}" for e in state.get("validation_errors") or [])
+        listed = "\n".join(f"- {code_span(e)}" for e in state.get("validation_errors") or [])
         parts += ["**The last draft's errors**", listed]
     artifacts = [{"name": f"{name}.py", "language": "python", "text": code, "folder": "atoms"}]
     if spec:

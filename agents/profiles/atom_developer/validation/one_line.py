@@ -7,11 +7,13 @@ that is not printable (C0 and C1 controls such as the escape that starts a termi
 line and paragraph separators, format characters such as bidirectional overrides, surrogates,
 private-use and unassigned code points) is written as its Python escape (``\\x1b``,
 ``\\n``, ``\\u202e``), so a message can neither move the cursor or retitle a terminal nor start
-a line of its own that reads like a level's verdict.
+a line of its own that reads like a level's verdict. Where the report is shown as Markdown,
+each such text is also a code span (:func:`code_span`), so it is never read as Markdown.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _SHOWN = frozenset({"L", "M", "N", "P", "S"})
@@ -40,3 +42,15 @@ def one_line(text: str) -> str:
     if all(printable(char) for char in text):
         return text
     return "".join(char if printable(char) else _escaped(char) for char in text)
+
+
+def code_span(text: str) -> str:
+    """``text`` as one line in a Markdown code span, so a chat shows it literally: no link,
+    image, emphasis or HTML an atom wrote in an exception message is read as Markdown. The
+    span's backtick run is longer than any inside, and one space pads a text that starts or
+    ends with a backtick or a space (Markdown strips one from each end)."""
+    line = one_line(text) or " "  # an empty span is no span: one space stands for nothing
+    longest = max((len(run) for run in re.findall("`+", line)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if line.strip(" ") and (line[0] in "` " or line[-1] in "` ") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"

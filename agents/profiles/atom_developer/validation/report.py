@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agents.profiles.atom_developer.validation.one_line import one_line
+from agents.profiles.atom_developer.validation.one_line import code_span, one_line
 
 Status = Literal["passed", "failed", "skipped"]
 
@@ -45,14 +45,16 @@ class LevelResult:
             "ms": round(self.ms, 3),
         }
 
-    def render(self, timings: bool = True) -> list[str]:
-        """This level as Markdown list lines: a headline, then each error indented."""
+    def render(self, timings: bool = True, markdown: bool = False) -> list[str]:
+        """This level as Markdown list lines: a headline, then each error indented
+        (``markdown``: for a chat that reads Markdown, each error a code span)."""
         head = f"- Level {self.level} · {self.name}: {self.status}"
         if self.status == "skipped":
             head += f" ({self.note})" if self.note else ""
         elif timings:
             head += f" ({self.ms:.0f} ms)"
-        return [head, *(f"  - {error}" for error in self.errors)]
+        shown = code_span if markdown else str
+        return [head, *(f"  - {shown(error)}" for error in self.errors)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +98,10 @@ class ValidationReport:
             "unchecked": self.unchecked,
         }
 
-    def render(self, timings: bool = True) -> str:
+    def render(self, timings: bool = True, markdown: bool = False) -> str:
         """The report as Markdown: one line per level, failed levels followed by their errors
-        (``timings``: each level's time; a reply leaves it out, its trace keeps it)."""
-        lines = [line for level in self.levels for line in level.render(timings)]
+        (``timings``: each level's time; a reply leaves it out, its trace keeps it;
+        ``markdown``: for a chat, each error a code span, shown literally)."""
+        lines = [line for level in self.levels for line in level.render(timings, markdown)]
         lines += [f"- warning: {warning}" for warning in self.warnings]
         return "\n".join(lines)
