@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.profiles.atom_developer.graph import artifact_name
 from agents.profiles.atom_developer.traits import reply_badge
 from agents.profiles.atom_developer.validation import avalidate, sandbox
+from agents.profiles.atom_developer.verdict import artifact_name
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore

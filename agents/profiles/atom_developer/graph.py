@@ -39,6 +39,7 @@ from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
 from agents.profiles.atom_developer.validation.one_line import code_span
+from agents.profiles.atom_developer.verdict import artifact_name, verdict_head
 from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
@@ -49,7 +50,6 @@ VALIDATING = "Running Architecture 10.2 compliance tests ..."
 FIXING = "Type-safety violation found, fixing automatically ..."
 _CODE = frozenset({"python", "py", "python3"})
 _SPEC = frozenset({"yaml", "yml"})
-_NAME = re.compile(r"^\s*name:\s*['\"]?([A-Za-z_][\w-]{0,60})", re.M)
 
 
 def _text(message: AnyMessage) -> str:
@@ -307,24 +307,6 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     }
 
 
-STUB_NAME = "safe_stub"
-
-
-def artifact_name(spec: str, stub: bool, valid: bool, unchecked: bool) -> str:
-    """The file name (without suffix) the reply's code and spec are saved under, which says
-    what the checks established: ``safe_stub`` only for the stub that passed its check (a
-    spec cannot take that name), ``…_unchecked`` for code that was never run, ``…_not_valid``
-    for code that failed; otherwise the spec's ``name``."""
-    found = _NAME.search(spec)
-    named = found.group(1) if found else "atom"
-    if named.lower().startswith(STUB_NAME):
-        named = "atom"
-    base = (STUB_NAME if valid and not unchecked else "stub") if stub else named
-    if unchecked:
-        return f"{base}_unchecked"
-    return base if valid else f"{base}_not_valid"
-
-
 async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     """The reply: verdict, code, spec and the report per level; artifacts on the record."""
     code = state.get("generated_code", "")
@@ -335,28 +317,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     unchecked = str(report.get("unchecked") or "")
     fixes = state.get("iteration_count", 0)
     name = artifact_name(spec, stub, valid, bool(unchecked))
-    if unchecked:
-        head = (
-            f"**Not checked.** This code was never run: {unchecked}. It is shown as written;"
-            " do not rely on it before it is checked."
-        )
-    elif stub and not valid:
-        head = (
-            f"**Stub, not valid.** No draft passed validation after {fixes} fixes, and the"
-            " stub's own check failed too (see the report)."
-        )
-    elif stub:
-        head = (
-            f"**Safe stub.** No draft passed validation after {fixes} fixes, so this is a "
-            "stub: `extract_context` finds nothing yet. Replace it before relying on it."
-        )
-    elif valid:
-        how = "your code" if state.get("drafted_by_user") else "the draft"
-        head = f"**Valid atom**: {how} passed every check" + (
-            f" after {fixes} fix{'es' if fixes != 1 else ''}." if fixes else " at once."
-        )
-    else:
-        head = "**Not valid.**"
+    head = verdict_head(report, stub, fixes, bool(state.get("drafted_by_user")))
     parts = [head, f"**{name}.py**", fenced(code, "python")]
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
