@@ -28,6 +28,7 @@ from langgraph.runtime import Runtime
 from agents.graph import emit_status
 from agents.profile import Profile, TurnContext
 from agents.profiles.atom_developer import prompts
+from agents.profiles.atom_developer.model_text import unicode_text
 from agents.profiles.atom_developer.request import (
     fenced,
     last_block,
@@ -104,6 +105,7 @@ async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> Writ
     if outcome.marked:
         emit_status(node, outcome.sentence(node), "error")
         raise MarkedReply(outcome, node)
+    text = unicode_text(text)
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
     return Written(code if code.strip() else "", spec if spec.strip() else "", _notes(text))
 
