@@ -28,6 +28,7 @@ from langgraph.runtime import Runtime
 from agents.graph import emit_status
 from agents.profile import Profile, TurnContext
 from agents.profiles.atom_developer import prompts
+from agents.profiles.atom_developer.model_text import unicode_text
 from agents.profiles.atom_developer.request import (
     fenced,
     last_block,
@@ -38,6 +39,8 @@ from agents.profiles.atom_developer.request_check import asks_for_atom, earlier_
 from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
+from agents.profiles.atom_developer.validation.one_line import code_span
+from agents.profiles.atom_developer.verdict import artifact_name, verdict_head
 from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
@@ -48,7 +51,6 @@ VALIDATING = "Running Architecture 10.2 compliance tests ..."
 FIXING = "Type-safety violation found, fixing automatically ..."
 _CODE = frozenset({"python", "py", "python3"})
 _SPEC = frozenset({"yaml", "yml"})
-_NAME = re.compile(r"^\s*name:\s*['\"]?([A-Za-z_][\w-]{0,60})", re.M)
 
 
 def _text(message: AnyMessage) -> str:
@@ -103,6 +105,7 @@ async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> Writ
     if outcome.marked:
         emit_status(node, outcome.sentence(node), "error")
         raise MarkedReply(outcome, node)
+    text = unicode_text(text)
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
     return Written(code if code.strip() else "", spec if spec.strip() else "", _notes(text))
 
@@ -224,18 +227,22 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     started = time.perf_counter()
     emit_status("validate", VALIDATING)
     spec = state.get("pseudo_contract") or None
-    report = await avalidate(state.get("generated_code", ""), spec, state.get("log_snippet", ""))
+    whole = not state.get("drafted_by_user")  # a model's draft is checked as the whole twin
+    code, sample = state.get("generated_code", ""), state.get("log_snippet", "")
+    report = await avalidate(code, spec, sample, whole=whole)
     errors = report.errors
     summary = (
         "all levels passed"
         if report.valid
+        else f"not checked: {report.unchecked}"
+        if report.unchecked
         else f"{len(errors)} error(s): {errors[0] if errors else 'no atom found'}"
     )
     emit_status("validate", summary, "done" if report.valid else "error")
     return {
         "validation_errors": errors if not report.valid else [],
         "report": report.as_dict(),
-        "report_text": report.render(timings=False),
+        "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
     }
 
@@ -246,7 +253,12 @@ def after_draft(state: DeveloperState) -> Literal["validate", "__end__"]:
 
 
 def after_validate(state: DeveloperState) -> Literal["finish", "reflect", "fallback"]:
+    """Valid: finish. Never run (the sandbox cannot lock itself down): finish at once, said
+    as not checked (no fix can help, and the stub could not be checked either). Errors:
+    reflect, or fall back to the stub after the last fix."""
     if not state.get("validation_errors") and state.get("report", {}).get("valid"):
+        return "finish"
+    if state.get("report", {}).get("unchecked"):
         return "finish"
     if state.get("stub"):
         return "finish"  # the stub's own report is shown as it is
@@ -283,7 +295,7 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     started = time.perf_counter()
     emit_status("fallback", f"no draft passed after {MAX_FIXES} fixes: answering the safe stub")
     spec = stub_spec(state.get("user_intent", ""))
-    report = await avalidate(STUB_CODE, spec, "")
+    report = await avalidate(STUB_CODE, spec, "", whole=True)
     emit_status("fallback", "safe stub validated" if report.valid else "stub check failed", "done")
     return {
         "rejected_code": state.get("generated_code", ""),
@@ -292,14 +304,9 @@ async def fallback(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         "stub": True,
         "validation_errors": state.get("validation_errors") or [],
         "report": report.as_dict(),
-        "report_text": report.render(timings=False),
+        "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "fallback", started, stub_valid=report.valid),
     }
-
-
-def _artifact_name(spec: str, stub: bool) -> str:
-    found = _NAME.search(spec)
-    return "safe_stub" if stub else (found.group(1) if found else "atom")
 
 
 async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
@@ -309,20 +316,10 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     stub = bool(state.get("stub"))
     report = state.get("report") or {}
     valid = bool(report.get("valid"))
+    unchecked = str(report.get("unchecked") or "")
     fixes = state.get("iteration_count", 0)
-    name = _artifact_name(spec, stub)
-    if stub:
-        head = (
-            f"**Safe stub.** No draft passed validation after {fixes} fixes, so this is a "
-            "stub: `extract_context` finds nothing yet. Replace it before relying on it."
-        )
-    elif valid:
-        how = "your code" if state.get("drafted_by_user") else "the draft"
-        head = f"**Valid atom**: {how} passed every check" + (
-            f" after {fixes} fix{'es' if fixes != 1 else ''}." if fixes else " at once."
-        )
-    else:
-        head = "**Not valid.**"
+    name = artifact_name(spec, stub, valid, bool(unchecked))
+    head = verdict_head(report, stub, fixes, bool(state.get("drafted_by_user")))
     parts = [head, f"**{name}.py**", fenced(code, "python")]
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
@@ -330,7 +327,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     if stub and state.get("fix_notes"):
         parts += ["**What the last fix said**", state.get("fix_notes", "")]
     if stub and state.get("validation_errors"):
-        listed = "\n".join(f"- {e}" for e in state.get("validation_errors") or [])
+        listed = "\n".join(f"- {code_span(e)}" for e in state.get("validation_errors") or [])
         parts += ["**The last draft's errors**", listed]
     artifacts = [{"name": f"{name}.py", "language": "python", "text": code, "folder": "atoms"}]
     if spec:
@@ -340,6 +337,7 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     meta = {
         "atom_developer": {
             "valid": valid,
+            "unchecked": unchecked,
             "stub": stub,
             "fixes": fixes,
             "report": report,

@@ -8,6 +8,10 @@ reference implementations, and the spec is marked ``stub: true``.
 
 from __future__ import annotations
 
+import yaml  # type: ignore[import-untyped]
+
+from agents.profiles.atom_developer.validation.one_line import one_line
+
 STUB_CODE = '''"""SAFE STUB (Architecture 10.2 fallback): extract_context extracts nothing yet.
 
 No draft passed validation; replace extract_context before relying on this atom.
@@ -59,17 +63,25 @@ def check_existence(items: List[Dict]) -> Dict:
 '''
 
 
+STUB_DESCRIPTION_CHARS = 100
+
+
 def stub_spec(intent: str) -> str:
-    """The stub's spec: it names the intent and says it is a stub."""
-    description = " ".join(intent.split())[:100].replace("'", "''")
-    return (
-        "item_spec:\n"
-        "  name: safe_stub\n"
-        f"  description: 'STUB for: {description}'\n"
-        "  stub: true\n"
-        "  atom: extract_context\n"
-        "  pattern: 'regex:.+'\n"
-        "  kind: regex\n"
-        "  default_match: contains\n"
-        "  regex_mode: search\n"
-    )
+    """The stub's spec: it names the intent and says it is a stub. Whatever the user's words
+    hold (quotes, colons, YAML syntax, control characters, lone surrogates), they are only
+    the description's text: the spec reads back as the stub's own pattern and kind, so the
+    fallback's check never fails on what the user typed."""
+    description = one_line(" ".join(intent.split()))[:STUB_DESCRIPTION_CHARS]
+    spec = {
+        "item_spec": {
+            "name": "safe_stub",
+            "description": f"STUB for: {description}",
+            "stub": True,
+            "atom": "extract_context",
+            "pattern": "regex:.+",
+            "kind": "regex",
+            "default_match": "contains",
+            "regex_mode": "search",
+        }
+    }
+    return str(yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=2**16))

@@ -12,12 +12,16 @@ from agents.profile import ProfileTraits, ProfileVerb
 
 
 def reply_badge(meta: Mapping[str, Any]) -> str | None:
-    """``valid · 1 fix``, ``valid``, ``safe stub``: what the loop ended with."""
+    """``valid · 1 fix``, ``valid``, ``safe stub``, ``not checked``: what the loop ended
+    with. Only a verdict the checks established reads as one: code that was never run is
+    ``not checked``, a stub whose own check failed is ``stub · not valid``."""
     trace = meta.get("atom_developer")
     if not isinstance(trace, Mapping):
         return None
+    if trace.get("unchecked"):
+        return "not checked"
     if trace.get("stub"):
-        return "safe stub"
+        return "safe stub" if trace.get("valid") else "stub · not valid"
     fixes = int(trace.get("fixes") or 0)
     verdict = "valid" if trace.get("valid") else "not valid"
     return f"{verdict} · {fixes} fix{'es' if fixes != 1 else ''}" if fixes else verdict

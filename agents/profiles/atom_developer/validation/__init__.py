@@ -21,7 +21,7 @@ from agents.profiles.atom_developer.validation.sandbox import (
     run_atoms,
 )
 from agents.profiles.atom_developer.validation.spec import read_spec
-from agents.profiles.atom_developer.validation.static_check import check_static
+from agents.profiles.atom_developer.validation.static_check import ATOM_NAMES, check_static
 
 __all__ = ["LevelResult", "SandboxLimits", "ValidationReport", "avalidate", "validate"]
 
@@ -38,20 +38,40 @@ def _skipped(level: int, note: str) -> LevelResult:
     return LevelResult(level, NAMES[level], "skipped", (), note)
 
 
+NO_SPEC = "no YAML spec given: a draft gives its spec beside the atoms"
+
+
+def _missing(atoms: tuple[str, ...]) -> list[str]:
+    """Why a whole draft lacking some of the three atoms is not a pass."""
+    return [
+        f"the draft defines no {name}: a draft gives all three atoms, {', '.join(ATOM_NAMES)}"
+        for name in ATOM_NAMES
+        if name not in atoms
+    ]
+
+
 async def _run_levels(
-    code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits
-) -> tuple[LevelResult, LevelResult]:
+    code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits,
+    whole: bool,
+) -> tuple[LevelResult, LevelResult, str]:  # fmt: skip
+    """Levels 2 and 3 from one sandbox run, and why the run was refused (else empty)."""
     started = time.perf_counter()
-    cases, spec_errors = _cases(atoms, spec, sample)
+    # a hostile spec may take the YAML reader a good part of a second: off the event loop
+    cases, spec_errors = await asyncio.to_thread(_cases, atoms, spec, sample)
     spec_ms = (time.perf_counter() - started) * 1000
     result = await run_atoms(code, [case.call for case in cases], limits)
     errors = _errors_by_level(cases, result, spec_errors, limits)
+    if whole:
+        errors[2] = _missing(atoms) + errors[2]
     contract = _level(2, errors[2], result.ms)
+    refused = result.stopped if result.refused else ""
     if spec is None:
-        return contract, _skipped(3, "no YAML spec given")
-    if result.load_error and not spec_errors:
-        return contract, _skipped(3, "the code fails when it is loaded")
-    return contract, _level(3, errors[3], spec_ms)
+        twin = _level(3, [NO_SPEC], 0) if whole else _skipped(3, "no YAML spec given")
+    elif result.load_error and not spec_errors:
+        twin = _skipped(3, "the code fails when it is loaded")
+    else:
+        twin = _level(3, errors[3], spec_ms)
+    return contract, twin, refused
 
 
 def _cases(atoms: tuple[str, ...], spec: str | None, sample: str) -> tuple[list[Case], list[str]]:
@@ -70,11 +90,17 @@ def _cases(atoms: tuple[str, ...], spec: str | None, sample: str) -> tuple[list[
 def _errors_by_level(
     cases: list[Case], result: SandboxResult, spec_errors: list[str], limits: SandboxLimits
 ) -> dict[int, list[str]]:
-    """Each level's errors from the sandbox's outcomes; checks it never reached are counted."""
+    """Each level's errors from the sandbox's outcomes; checks it never reached are counted.
+
+    A run that stopped (out of time, past the output limit, a process that died, a report
+    that could not be read, a sandbox that refused to run) is never a pass, even when every
+    case had answered before it stopped: its sentence is an error of the level of the case it
+    stopped in, or of level 2 when that case had answered or there is none."""
     errors: dict[int, list[str]] = {2: [], 3: list(spec_errors)}
     if result.load_error:
         errors[2].append(f"the code fails when it is loaded: {result.load_error}")
     unrun = {2: 0, 3: 0}
+    stop_said = not result.stopped
     for index, case in enumerate(cases):
         if index < len(result.outcomes):
             outcome = result.outcomes[index]
@@ -82,10 +108,13 @@ def _errors_by_level(
                 errors[case.level] += case.judge(outcome)
             else:
                 errors[case.level].append(explain(case.text, outcome.error, limits))
-        elif index == result.stopped_at:
+        elif index == result.stopped_at and not stop_said:
             errors[case.level].append(result.stopped)
+            stop_said = True
         elif not result.load_error:
             unrun[case.level] += 1
+    if not stop_said:
+        errors[2].append(result.stopped)
     for level, count in unrun.items():
         if count and not errors[level]:
             errors[level].append(f"{count} checks did not run: the sandbox stopped before them")
@@ -98,17 +127,24 @@ async def avalidate(
     sample: str = "",
     *,
     limits: SandboxLimits = DEFAULT_LIMITS,
+    whole: bool = False,
 ) -> ValidationReport:
-    """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given)."""
+    """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given).
+
+    ``whole``: the code is a draft answering a request, checked as the whole twin it must be
+    (all three atoms and a spec). An atom or a spec it lacks is then an error of its level,
+    so a draft is never valid on the parts it happens to define; without ``whole`` (a user's
+    own file) the atoms it defines are checked and a missing spec skips level 3."""
     started = time.perf_counter()
     static = check_static(code)
     first = _level(1, static.errors, (time.perf_counter() - started) * 1000)
     if static.errors:
         note = "level 1 failed: the code is never run"
-        rest = (_skipped(2, note), _skipped(3, note))
-    else:
-        rest = await _run_levels(code, static.atoms, spec, sample, limits)
-    return ValidationReport((first, *rest), static.atoms, tuple(static.warnings))
+        return ValidationReport(
+            (first, _skipped(2, note), _skipped(3, note)), static.atoms, tuple(static.warnings)
+        )
+    contract, twin, refused = await _run_levels(code, static.atoms, spec, sample, limits, whole)
+    return ValidationReport((first, contract, twin), static.atoms, tuple(static.warnings), refused)
 
 
 def validate(

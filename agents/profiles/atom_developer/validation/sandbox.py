@@ -97,6 +97,8 @@ class SandboxResult:
     """The fork server's process id, also its process group's (gone when the run returns)."""
     folder: str = ""
     """The sandbox's temporary working folder (removed when the run returns)."""
+    refused: bool = False
+    """The sandbox ran none of the code: it cannot lock itself down (``stopped`` says why)."""
 
 
 class Unreadable(Exception):
@@ -376,7 +378,7 @@ def _refused(why: str, started: float, pid: int = 0, folder: str = "") -> Sandbo
     reason = NO_LOCKDOWN.format(why=why)
     log.error("atom sandbox refused to run: %s", reason)
     ms = (time.perf_counter() - started) * 1000
-    return SandboxResult((), stopped=reason, stopped_at=0, ms=ms, pid=pid, folder=folder)
+    return SandboxResult((), stopped=reason, stopped_at=0, ms=ms, pid=pid, folder=folder, refused=True)  # fmt: skip
 
 
 async def run_atoms(

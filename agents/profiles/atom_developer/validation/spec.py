@@ -5,6 +5,13 @@ example ``item_spec: {pattern: ...}``), with optional ``kind``, ``regex_mode`` a
 ``default_match`` beside it. Without ``kind`` the kind follows from the pattern, by the same
 precedence ``validate_logic`` applies: alternatives (``|``), then ``regex:``, then a wildcard
 (``*``), else the default comparison.
+
+A spec is read one way only or refused, with one sentence: a mapping that gives the same key
+twice (readers differ on which one counts, and the one shown first need not be the one
+checked) and a spec with more than one pattern, unless they are copies of one (only one
+would be checked) are refused, as is
+text that is no valid Unicode. YAML's merge key (``<<: *base``) still lets a key override a
+merged one.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]
+from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
+from yaml.nodes import MappingNode, ScalarNode  # type: ignore[import-untyped]
 
 MAX_SPEC_BYTES = 64 * 1024
 KINDS = ("alternatives", "regex", "wildcard", "default")
@@ -42,14 +51,34 @@ def kind_of(pattern: str) -> str:
     return "default"
 
 
-def _holder(data: dict[Any, Any]) -> dict[Any, Any] | None:
-    """The mapping that holds the pattern: the spec itself or one of its values."""
-    if isinstance(data.get("pattern"), str):
-        return data
-    for value in data.values():
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _OneReading(yaml.SafeLoader):  # type: ignore[misc]
+    """``yaml.SafeLoader`` that refuses a mapping giving one key twice."""
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag == _MERGE:
+                continue
+            key = self.construct_object(key_node)
+            if key in seen:
+                raise ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping; keep one",
+                    key_node.start_mark,
+                )  # fmt: skip
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def _holders(data: dict[Any, Any]) -> list[tuple[str, dict[Any, Any]]]:
+    """The mappings that hold a pattern (the spec itself, or its values), each with where."""
+    found = [("the top", data)] if isinstance(data.get("pattern"), str) else []
+    for key, value in data.items():
         if isinstance(value, dict) and isinstance(value.get("pattern"), str):
-            return value
-    return None
+            found.append((repr(key), value))
+    return found
 
 
 def _regex_errors(pattern: str) -> list[str]:
@@ -71,23 +100,43 @@ def _choice(holder: dict[Any, Any], key: str, choices: tuple[str, ...], default:
     return str(value)
 
 
+def _reading(holder: dict[Any, Any]) -> str:
+    """What level 3 reads of a pattern's mapping, to tell different patterns from copies."""
+    return repr([holder.get(key) for key in ("pattern", "kind", "regex_mode", "default_match")])
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def read_spec(text: str) -> tuple[AtomSpec | None, list[str]]:
-    """The spec in ``text``, or ``None`` and the reasons it cannot be used."""
-    if len(text.encode("utf-8")) > MAX_SPEC_BYTES:
+    """The spec in ``text``, or ``None`` and the reasons it cannot be used (one sentence
+    each); never an exception, whatever ``text`` holds."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return None, ["the YAML spec holds a character that is not valid Unicode; write it again"]
+    if size > MAX_SPEC_BYTES:
         return None, [f"the YAML spec is larger than {MAX_SPEC_BYTES // 1024} KiB"]
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_OneReading)  # a SafeLoader: plain data only
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        return None, [f"the YAML spec does not parse: {where}{exc.problem or exc}"]
-    except (yaml.YAMLError, RecursionError) as exc:
-        return None, [f"the YAML spec does not parse: {exc}"]
+        return None, [f"the YAML spec does not parse: {where}{exc.problem or _first_line(exc)}"]
+    except RecursionError:
+        return None, ["the YAML spec nests too deeply to read; a spec is a mapping a few levels deep"]  # fmt: skip
+    except yaml.YAMLError as exc:
+        return None, [f"the YAML spec does not parse: {_first_line(exc)}"]
     if not isinstance(data, dict):
         return None, ["the YAML spec must be a mapping with a pattern"]
-    holder = _holder(data)
-    if holder is None:
+    holders = _holders(data)
+    if not holders:
         return None, ["the spec has no pattern (a string 'pattern' at the top or one level down)"]
+    if len({_reading(holder) for _, holder in holders}) > 1:
+        places = ", ".join(where for where, _ in holders)
+        return None, [f"the spec holds {len(holders)} patterns ({places}); a spec gives one"]
+    holder = holders[0][1]
     pattern = str(holder["pattern"])
     try:
         kind = _choice(holder, "kind", KINDS, kind_of(pattern))
