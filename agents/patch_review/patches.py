@@ -10,7 +10,6 @@ review screen, the graph's review node and tests all call the same code.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import logging
 import uuid
@@ -21,6 +20,7 @@ from typing import Any
 from agents.confined_files import read_confined, replace_confined
 from agents.errors import ToolError
 from agents.patch_review.file_edit import text_edit
+from agents.patch_review.line_edit import line_count, replace_lines, unified_diff
 from agents.project_paths import (
     relative_display,
     resolve_inside,
@@ -89,10 +89,6 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _newline_of(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
-
-
 def make_patch(
     root: Path,
     path: str,
@@ -135,9 +131,7 @@ def make_patch(
             )
         old_text, base = "", None
 
-    newline = _newline_of(old_text)
-    old_lines = old_text.splitlines(keepends=True)
-    count = len(old_lines)
+    count = line_count(old_text)
     if start_line < 1 or start_line > count + 1:
         raise ToolError(
             f"start_line {start_line} is outside '{shown}', which has {count} lines "
@@ -148,30 +142,17 @@ def make_patch(
             f"end_line {end_line} does not fit start_line {start_line} in '{shown}' "
             f"({count} lines): use a value from {start_line - 1} (insert) to {count}."
         )
-    replacement = new_content.replace("\r\n", "\n").splitlines(keepends=True)
-    replacement = [line.rstrip("\n") + newline for line in replacement]
-    before = old_lines[: start_line - 1]
-    after = old_lines[end_line:]
-    if before and not before[-1].endswith("\n"):
-        # Appending after a last line that had no newline: give that line one.
-        before[-1] += newline
-    if replacement and not after and old_lines and not old_text.endswith("\n"):
-        # The file had no final newline and the edit reaches its end: keep it that way.
-        replacement[-1] = replacement[-1].rstrip("\r\n")
-    new_lines = before + replacement + after
-    new_text = "".join(new_lines)
+    new_text = replace_lines(old_text, start_line, end_line, new_content)
     if new_text == old_text and exists:
         raise ToolError(
             f"The new content equals {line_span(start_line, end_line)} of '{shown}'; nothing "
             "would change."
         )
-    diff = "".join(
-        difflib.unified_diff(
-            old_text.splitlines(keepends=True),
-            new_text.splitlines(keepends=True),
-            fromfile=f"a/{shown}" if exists else "/dev/null",
-            tofile=f"b/{shown}",
-        )
+    diff = unified_diff(
+        old_text,
+        new_text,
+        fromfile=f"a/{shown}" if exists else "/dev/null",
+        tofile=f"b/{shown}",
     )
     return Patch(
         id=f"p-{uuid.uuid4().hex[:8]}",
