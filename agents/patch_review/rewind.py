@@ -19,6 +19,9 @@ to the point checked out. Going to another branch, the applied patches of the ol
 the new one lacks are reverted (newest first) and the reverted patches of the new path are
 re-applied (oldest first); checking out an earlier message of the same path reverts what was
 applied after it, and checking out the branch shown offers again a patch undone on it.
+
+A move that concerns several patches is taken whole or not at all (:func:`rewind_all`): a
+conflict or a failed write in any step leaves every file as it was.
 """
 
 from __future__ import annotations
@@ -153,53 +156,181 @@ def patches_to_rewind(
     return revert, patches_on(new_path[:upto], REVERTED, accepted)
 
 
+Step = tuple[PatchOnBranch, Direction]
+"""One patch to revert or re-apply."""
+
+
+class _Stop(Exception):
+    """A step that cannot be taken: which one, and the sentence that says why."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.message = message
+
+
+@dataclass(slots=True)
+class _File:
+    """One file a rewind touches: what it held before and what the steps leave in it."""
+
+    relative: Path
+    before: str | None
+    after: str | None
+    first_step: int
+    """The index of the first step on this file (named when writing it fails)."""
+
+
 def rewind(
     root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
 ) -> RewindOutcome:
     """Revert (or re-apply) ``patch`` in the files under ``root`` and record its new status;
-    never raises for an expected failure."""
+    never raises for an expected failure (see :func:`rewind_all`)."""
+    return rewind_all(root, store, [(patch, direction)])[0]
+
+
+def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> list[RewindOutcome]:
+    """Take every step (in order) or none: one outcome per step; never raises for an
+    expected failure.
+
+    The guarantee, for any steps over any files: afterwards either every file holds what the
+    steps make of it and every patch's record says its new status, or every file holds the
+    bytes it held before and no record changed (each outcome then says so, the step that could
+    not be taken with its reason). So a move in the tree that reverts three patches and meets
+    a file edited by hand in the third leaves the first two applied too. First every step is
+    checked against the files as the earlier steps leave them (nothing written); then each
+    file is written once, with its final text, after checking it still holds what was read;
+    a failed write puts back the files already written. Only then are the records updated.
+    """
+    if not steps:
+        return []
     try:
-        return _rewind(root, store, patch, direction)
-    except (WeaverError, OSError, UnicodeDecodeError) as err:
+        real_root = resolve_inside(root, ".")
+        files, results = _plan(root, real_root, steps)
+        _write(real_root, files, steps)
+    except _Stop as stop:
+        logger.warning("rewind stopped at step %d: %s", stop.index, stop.message)
+        return _stopped(steps, stop)
+    except (WeaverError, OSError) as err:  # the root itself is gone or refused
         reason = err.user_message if isinstance(err, WeaverError) else str(err)
-        logger.warning("rewind %s of %s failed: %s", direction, patch.patch_id, reason)
-        verb = "reverted" if direction == "revert" else "re-applied"
-        return RewindOutcome(patch, direction, False, f"{patch.summary} was not {verb}: {reason}")
+        return _stopped(steps, _Stop(0, _not_done(steps[0], reason)))
+    outcomes: list[RewindOutcome] = []
+    for (patch, direction), message in zip(steps, results, strict=True):
+        status = REVERTED if direction == "revert" else APPLIED
+        record = store.update_message(patch.record_id, meta={"patch_status": status})
+        logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+        outcomes.append(RewindOutcome(patch, direction, True, message, record))
+    return outcomes
 
 
-def _rewind(
-    root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
-) -> RewindOutcome:
-    real_root = resolve_inside(root, ".")
-    relative = resolve_project_path(root, patch.path).relative_to(real_root)
-    current = _read(real_root, relative)
+def _plan(root: Path, real_root: Path, steps: Sequence[Step]) -> tuple[list[_File], list[str]]:
+    """The files the steps touch with their final texts, and each step's sentence; raises
+    :class:`_Stop` at the first step that does not fit the file as the steps before leave it."""
+    files: dict[Path, _File] = {}
+    results: list[str] = []
+    for index, (patch, direction) in enumerate(steps):
+        try:
+            relative = resolve_project_path(root, patch.path).relative_to(real_root)
+            file = files.get(relative)
+            if file is None:
+                current = _read(real_root, relative)
+                file = files[relative] = _File(relative, current, current, index)
+            wanted = _stepped(patch, direction, file.after)
+        except _Stop as stop:
+            raise _Stop(index, stop.message) from None
+        except (WeaverError, OSError, UnicodeDecodeError, ValueError) as err:
+            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            raise _Stop(index, _not_done((patch, direction), reason)) from err
+        file.after = wanted
+        if direction == "revert":
+            what = "deleted the file it created" if wanted is None else "restored the file"
+            results.append(f"Reverted {patch.summary}: {what}.")
+        else:
+            results.append(f"Re-applied {patch.summary}.")
+    return list(files.values()), results
+
+
+def _stepped(patch: PatchOnBranch, direction: Direction, current: str | None) -> str | None:
+    """The file's text after one step from ``current`` (``None``: no file); raises
+    :class:`_Stop` (index 0, the caller sets it) on a conflict."""
     edit = patch.edit
     expected, goal = edit["new_sha256"], edit["base_sha256"]
     if direction == "redo":
         expected, goal = goal, expected
     if holds(current, goal):  # already there (rewound by hand, say): only the record changes
-        wanted = current
-    elif not holds(current, expected):
-        return RewindOutcome(patch, direction, False, _conflict(patch, direction, current))
-    else:
-        assert current is not None or direction == "redo"
-        if direction == "revert":
-            wanted = undo_text(edit, current or "")
-        else:
-            wanted = redo_text(edit, current or "")
-        if not holds(wanted, goal):
-            raise ValueError("the rebuilt text does not match the recorded hash")
-        if wanted is None:
-            remove_confined(real_root, relative)
-        else:
-            replace_confined(real_root, relative, wanted.encode("utf-8"))
-    status = REVERTED if direction == "revert" else APPLIED
-    record = store.update_message(patch.record_id, meta={"patch_status": status})
-    logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+        return current
+    if not holds(current, expected):
+        raise _Stop(0, _conflict(patch, direction, current))
+    assert current is not None or direction == "redo"
     if direction == "revert":
-        what = "deleted the file it created" if wanted is None else "restored the file"
-        return RewindOutcome(patch, direction, True, f"Reverted {patch.summary}: {what}.", record)
-    return RewindOutcome(patch, direction, True, f"Re-applied {patch.summary}.", record)
+        wanted = undo_text(edit, current or "")
+    else:
+        wanted = redo_text(edit, current or "")
+    if not holds(wanted, goal):
+        raise ValueError("the rebuilt text does not match the recorded hash")
+    return wanted
+
+
+def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> None:
+    """Write each changed file once; on a failure put back those written, raise :class:`_Stop`."""
+    written: list[_File] = []
+    # Deleting last: a created file is put back by writing it, the others are never lost.
+    changed = sorted((f for f in files if f.after != f.before), key=lambda f: f.after is None)
+    for file in changed:
+        try:
+            if _read(real_root, file.relative) != file.before:
+                raise _Stop(
+                    file.first_step,
+                    f"{file.relative.as_posix()} changed while the files were being rewound, "
+                    "so nothing was changed; try again.",
+                )
+            _put(real_root, file.relative, file.after)
+        except _Stop:
+            _put_back(real_root, written)
+            raise
+        except (WeaverError, OSError, UnicodeDecodeError) as err:
+            _put_back(real_root, written)
+            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            raise _Stop(file.first_step, _not_done(steps[file.first_step], reason)) from err
+        written.append(file)
+
+
+def _put(real_root: Path, relative: Path, text: str | None) -> None:
+    if text is None:
+        remove_confined(real_root, relative)
+    else:
+        replace_confined(real_root, relative, text.encode("utf-8"))
+
+
+def _put_back(real_root: Path, written: Sequence[_File]) -> None:
+    """Restore the files already written (newest first), as far as the disk lets us."""
+    for file in reversed(written):
+        try:
+            _put(real_root, file.relative, file.before)
+        except (WeaverError, OSError) as err:
+            logger.error("rewind could not put back %s: %s", file.relative, err)
+
+
+def _not_done(step: Step, reason: str) -> str:
+    patch, direction = step
+    verb = "reverted" if direction == "revert" else "re-applied"
+    return f"{patch.summary} was not {verb}: {reason}"
+
+
+def _stopped(steps: Sequence[Step], stop: _Stop) -> list[RewindOutcome]:
+    """Every step not done: the one that stopped the rewind says why, the others that
+    nothing was changed because of it."""
+    failed = steps[stop.index][0]
+    outcomes = []
+    for index, (patch, direction) in enumerate(steps):
+        if index == stop.index:
+            message = stop.message
+        else:
+            message = _not_done(
+                (patch, direction),
+                f"the rewind stopped at {failed.summary}, so no file was changed",
+            )
+        outcomes.append(RewindOutcome(patch, direction, False, message))
+    return outcomes
 
 
 def _read(real_root: Path, relative: Path) -> str | None:
