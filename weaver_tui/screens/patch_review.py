@@ -46,7 +46,7 @@ from agents.patch_review.patches import (
     line_span,
     reject_patch,
 )
-from storage.hidden_characters import reveal_hidden
+from agents.patch_review.review_text import review_text
 from storage.printable import printable
 from weaver_tui.widgets.footer import WeaverFooter
 
@@ -168,7 +168,7 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         return Content.from_markup(
             f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
             "[dim]$span proposed by the ide-helper; nothing is written until you accept[/]",
-            path=reveal_hidden(printable(self.patch.path)),
+            path=printable(review_text(self.patch.path)),
             added=added,
             removed=removed,
             span=line_span(self.patch.start_line, self.patch.end_line),
@@ -181,10 +181,9 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         """Render the diff with a Pygments style that suits the app theme's darkness, on the
         view's own background (not the style's), so it sits in the theme like the rest."""
         text = self.query_one("#review-diff-text", Static)
-        # the diff quotes a project file and the model's edit: shown printable
-        diff = (
-            reveal_hidden(printable(self.patch.diff)).rstrip("\n") or "(the patch changes nothing)"
-        )
+        # the diff quotes a project file and the model's edit: every character it writes is
+        # shown (a control or hidden one as <U+XXXX>), and nothing reaches the terminal raw
+        diff = printable(review_text(self.patch.diff)).rstrip("\n") or "(the patch changes nothing)"
         syntax = Syntax(
             diff,
             "diff",
