@@ -167,24 +167,19 @@ def make_patch(
     )
 
 
-def apply_patch(root: Path, patch: Patch) -> str:
-    """Write the patch if the file still has the content it was made from; return a sentence.
+def check_patch(root: Path, patch: Patch) -> bool:
+    """Whether ``patch`` is already applied (``True``) or applies cleanly now (``False``);
+    writes nothing. Raises what :func:`apply_patch` raises for a patch that cannot be applied.
 
-    Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
-    :class:`~agents.project_paths.PathRefused` if the path now leaves the root.
-    Applying the same patch twice is harmless: a file that already holds the new content is
-    reported as applied and not written again (the app's review screen applies the patch and
-    then resumes the turn, whose review node applies it once more).
-    """
+    A review screen calls this, not :func:`apply_patch`: the file is written only where the
+    decision is recorded (the review node, as the paused turn resumes), so a resume that never
+    runs (no model, a busy conversation, a crash) leaves the file and the record agreeing that
+    nothing was applied."""
     real_root = resolve_inside(root, ".")
     target = resolve_project_path(root, patch.path)
-    new_bytes = patch.new_content.encode("utf-8")
     current = _current_bytes(real_root, target)
-    if current is not None and sha256_bytes(current) == sha256_bytes(new_bytes):
-        # Already applied (the app's review screen applies before resuming the turn, and a
-        # resumed node may run twice): report it as applied, write nothing.
-        logger.info("patch %s already applied to %s", patch.id, patch.path)
-        return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+    if current is not None and current == patch.new_content.encode("utf-8"):
+        return True
     current_hash = None if current is None else sha256_bytes(current)
     if current_hash != patch.base_sha256:
         what = (
@@ -196,9 +191,26 @@ def apply_patch(root: Path, patch: Patch) -> str:
             f"{patch.path} {what} since patch {patch.id} was proposed, so it was not applied; "
             "read the file again and propose a new edit."
         )
-    replace_confined(real_root, target.relative_to(real_root), new_bytes)
+    return False
+
+
+def apply_patch(root: Path, patch: Patch) -> str:
+    """Write the patch if the file still has the content it was made from; return a sentence.
+
+    Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
+    :class:`~agents.project_paths.PathRefused` if the path now leaves the root.
+    Applying the same patch twice is harmless: a file that already holds the new content is
+    reported as applied and not written again (a resumed node may run twice).
+    """
+    real_root = resolve_inside(root, ".")
+    target = resolve_project_path(root, patch.path)
+    existed = _current_bytes(real_root, target) is not None
+    if check_patch(root, patch):
+        logger.info("patch %s already applied to %s", patch.id, patch.path)
+        return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+    replace_confined(real_root, target.relative_to(real_root), patch.new_content.encode("utf-8"))
     logger.info("applied patch %s to %s", patch.id, patch.path)
-    if current is None:
+    if not existed:
         return f"Created {patch.path} with patch {patch.id} ({patch.counts})."
     return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
 

@@ -33,7 +33,13 @@ from langgraph.types import interrupt
 from agents.errors import WeaverError
 from agents.graph import ANSWER_NODE, emit_status
 from agents.patch_review import PROPOSE_EDIT
-from agents.patch_review.patches import Patch, PatchConflict, apply_patch, reject_patch
+from agents.patch_review.patches import (
+    Patch,
+    PatchConflict,
+    apply_patch,
+    check_patch,
+    reject_patch,
+)
 from agents.pending_interrupt import pending_at_leaf
 from agents.profile import TurnContext
 from storage.store import ConversationStore
@@ -84,9 +90,24 @@ def resume_value(decision: Decision, comment: str | None = None) -> dict[str, An
 
 
 def settle(root: Path, patch: Patch, decision: Decision) -> ReviewOutcome:
-    """Apply (accept) or discard (reject) ``patch``; never raises for expected failures."""
+    """Apply (accept) or discard (reject) ``patch``; never raises for expected failures.
+
+    The sentence recorded says what the folder holds: a reject meets a file that already
+    holds the patch's text only when something else wrote it (an accept that stopped before
+    its outcome was recorded, or the same edit by hand), and then says so instead of "not
+    changed"."""
     if decision != "accept":
-        return ReviewOutcome(patch, "reject", "rejected", reject_patch(patch))
+        sentence = reject_patch(patch)
+        try:
+            written = check_patch(root, patch)
+        except (WeaverError, OSError):
+            written = False
+        if written:
+            sentence = (
+                f"The user rejected patch {patch.id} for {patch.path}, but the file already "
+                "holds its text (written before this decision); it was left as it is."
+            )
+        return ReviewOutcome(patch, "reject", "rejected", sentence)
     try:
         return ReviewOutcome(patch, "accept", "applied", apply_patch(root, patch))
     except PatchConflict as err:
