@@ -15,12 +15,14 @@ runtime settles a paused call's result in place: ``TurnRecorder.resume_below``),
 adds no version and no branch. The record carries ``patch_id``, ``patch_path`` and
 ``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` / ``failed``)
 in its meta, so the tree can show what became of each patch; an applied one also keeps its
-``patch_edit``, which rewind (:mod:`agents.patch_review.rewind`) reverts and re-applies.
+``patch_edit``, which rewind (:mod:`agents.patch_review.rewind`) reverts and re-applies, and
+its ``patch_root``, the folder it was accepted in (the only one rewind writes it in).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +34,7 @@ from langgraph.types import interrupt
 
 from agents.errors import WeaverError
 from agents.graph import ANSWER_NODE, emit_status
-from agents.patch_review import PROPOSE_EDIT
+from agents.patch_review import PATCH_ROOT, PROPOSE_EDIT
 from agents.patch_review.patches import (
     Patch,
     PatchConflict,
@@ -183,7 +185,9 @@ async def review_node(
     emit_status(REVIEW_NODE, f"Waiting for your review of {patch.summary}")
     answer = interrupt({"kind": INTERRUPT_KIND, "patch": patch.to_dict()})
     decision, comment = _decision_of(answer)
-    outcome = settle(Path(runtime.context.project_root), patch, decision)
+    root = Path(runtime.context.project_root)
+    outcome = settle(root, patch, decision)
+    accepted_in = os.path.realpath(root) if outcome.status == "applied" else None  # noqa: ASYNC240
     text = outcome.message
     if comment:
         text += f" The user's comment: {comment}"
@@ -205,6 +209,8 @@ async def review_node(
                 "patch_path": patch.path,
                 "patch_status": outcome.status,
                 "patch_edit": patch.edit if outcome.status == "applied" else None,
+                # the folder it was accepted in: rewind writes there and nowhere else
+                PATCH_ROOT: accepted_in,
             },
         },
     )

@@ -27,6 +27,7 @@ conflict or a failed write in any step leaves every file as it was.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,7 @@ from typing import Any, Literal
 
 from agents.confined_files import read_confined, remove_confined, replace_confined
 from agents.errors import WeaverError
+from agents.patch_review import PATCH_ROOT
 from agents.patch_review.file_edit import holds, redo_text, undo_text
 from agents.project_paths import resolve_inside, resolve_project_path
 from storage.models import AcceptedPatch, MessageRecord
@@ -56,6 +58,9 @@ class PatchOnBranch:
     path: str
     status: str
     edit: dict[str, Any]
+    root: str | None = None
+    """The folder the patch was accepted in (``None`` on records from before it was kept:
+    the conversation's project root stands in)."""
 
     @classmethod
     def of(
@@ -72,7 +77,10 @@ class PatchOnBranch:
         row = accepted.get(record.id)
         if row is None or not row.matches(path, edit):
             return None
-        return cls(record.id, row.patch_id, path, status, edit)
+        root = meta.get(PATCH_ROOT)
+        return cls(
+            record.id, row.patch_id, path, status, edit, root if isinstance(root, str) else None
+        )
 
     @property
     def summary(self) -> str:
@@ -205,7 +213,7 @@ def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> l
         return []
     try:
         real_root = resolve_inside(root, ".")
-        files, results = _plan(root, real_root, steps)
+        files, results = _plan(root, real_root, steps, _accepted_in(store, steps))
         _write(real_root, files, steps)
     except _Stop as stop:
         logger.warning("rewind stopped at step %d: %s", stop.index, stop.message)
@@ -222,12 +230,40 @@ def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> l
     return outcomes
 
 
-def _plan(root: Path, real_root: Path, steps: Sequence[Step]) -> tuple[list[_File], list[str]]:
+def _accepted_in(store: ConversationStore, steps: Sequence[Step]) -> list[str | None]:
+    """The folder each step's patch was accepted in: the record's own, else (a record from
+    before it was kept) its conversation's project root, else ``None`` (unknown)."""
+    folders: list[str | None] = []
+    for patch, _direction in steps:
+        folder = patch.root
+        if folder is None:
+            conversation_id = store.get_message(patch.record_id).conversation_id
+            stored = store.get_conversation(conversation_id).meta.get("project_root")
+            folder = stored if isinstance(stored, str) and stored else None
+        folders.append(folder)
+    return folders
+
+
+def _plan(
+    root: Path, real_root: Path, steps: Sequence[Step], accepted_in: Sequence[str | None]
+) -> tuple[list[_File], list[str]]:
     """The files the steps touch with their final texts, and each step's sentence; raises
-    :class:`_Stop` at the first step that does not fit the file as the steps before leave it."""
+    :class:`_Stop` at the first step that does not fit the file as the steps before leave it,
+    or whose patch was accepted in another folder than ``root``.
+
+    An acceptance is for one file in one folder: a second checkout of the same project can
+    hold the very same text, and undoing there would write a file the user never accepted a
+    patch for."""
     files: dict[Path, _File] = {}
     results: list[str] = []
     for index, (patch, direction) in enumerate(steps):
+        folder = accepted_in[index]
+        if folder is not None and os.path.realpath(folder) != str(real_root):
+            reason = (
+                f"it was accepted in {folder}, not in {real_root}; undo and redo it in a "
+                "session working in that folder"
+            )
+            raise _Stop(index, _not_done((patch, direction), reason))
         try:
             relative = resolve_project_path(root, patch.path).relative_to(real_root)
             file = files.get(relative)
