@@ -183,6 +183,14 @@ def remove_confined(root: Path, relative: str | Path) -> None:
 
 
 def _replace_in(folder: int, name: str, data: bytes, shown: str) -> None:
+    """Put ``data`` in place of ``name`` in ``folder``, all or nothing, even if the process is
+    killed meanwhile.
+
+    The bytes go to an unnamed file in the folder (``O_TMPFILE``), which is given a temporary
+    name only once written, flushed and given its mode, and then renamed over the target: a
+    kill while writing (the long part) leaves nothing behind; only a kill in the instant
+    between naming and renaming can leave a ``.NAME.XXXXXXXX.tmp``. Where the file system
+    has no unnamed files, the temporary file is named from the start."""
     mode = 0o644
     try:
         existing = os.stat(name, dir_fd=folder, follow_symlinks=False)
@@ -193,19 +201,51 @@ def _replace_in(folder: int, name: str, data: bytes, shown: str) -> None:
             raise _refused(shown, "it is not a regular file (a link, folder or device)")
         mode = stat.S_IMODE(existing.st_mode)
     temp = f".{name[:200]}.{uuid.uuid4().hex[:8]}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
-    fd = os.open(temp, flags, 0o600, dir_fd=folder)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        if not _write_unnamed(folder, temp, data, mode):
+            _write_named(folder, temp, data, mode)
         os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp, dir_fd=folder)
         raise
+
+
+def _write_all(fd: int, data: bytes, mode: int) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fchmod(fd, mode)
+    os.fsync(fd)
+
+
+def _write_unnamed(folder: int, temp: str, data: bytes, mode: int) -> bool:
+    """Write ``data`` to an unnamed file in ``folder`` and name it ``temp`` once complete;
+    ``False`` (nothing written) where unnamed files or ``/proc`` are not available."""
+    flags = getattr(os, "O_TMPFILE", 0)
+    if not flags or not os.path.isdir("/proc/self/fd"):
+        return False
+    try:
+        fd = os.open(".", flags | os.O_WRONLY | os.O_CLOEXEC, 0o600, dir_fd=folder)
+    except OSError as exc:
+        if exc.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+            return False
+        raise
+    try:
+        _write_all(fd, data, mode)
+        try:
+            os.link(f"/proc/self/fd/{fd}", temp, dst_dir_fd=folder, follow_symlinks=True)
+        except (FileNotFoundError, PermissionError):  # no /proc to name it through
+            return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _write_named(folder: int, temp: str, data: bytes, mode: int) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+    fd = os.open(temp, flags, 0o600, dir_fd=folder)
+    try:
+        _write_all(fd, data, mode)
+    finally:
+        os.close(fd)
