@@ -22,6 +22,7 @@ from agents.errors import ToolError
 from agents.patch_review.file_edit import text_edit
 from agents.patch_review.line_edit import line_count, replace_lines, unified_diff
 from agents.project_paths import (
+    PathRefused,
     relative_display,
     resolve_inside,
     resolve_project_path,
@@ -167,6 +168,25 @@ def make_patch(
     )
 
 
+def reviewed_file(root: Path, path: str) -> tuple[Path, Path]:
+    """(the real root, ``path`` relative to it) for the file a review named, refused with
+    :class:`~agents.project_paths.PathRefused` unless ``path`` still leads to itself.
+
+    A patch names the real file it was made from (links resolved when it was proposed), and
+    the review shows that name. A link put since in its place, or in place of one of its
+    folders, would send the write (or an undo) to another file the review never showed, one
+    that may hold the very same bytes: so every write of a patch, undo and redo included, goes
+    to the file by the name reviewed, or nowhere."""
+    real_root = resolve_inside(root, ".")
+    relative = resolve_project_path(root, path).relative_to(real_root)
+    if relative.as_posix() != path:
+        raise PathRefused(
+            f"'{path}' now leads to '{relative.as_posix()}' (a link was put in its way since "
+            "the patch was proposed), so nothing was written; propose the edit again."
+        )
+    return real_root, relative
+
+
 def check_patch(root: Path, patch: Patch) -> bool:
     """Whether ``patch`` is already applied (``True``) or applies cleanly now (``False``);
     writes nothing. Raises what :func:`apply_patch` raises for a patch that cannot be applied.
@@ -175,9 +195,8 @@ def check_patch(root: Path, patch: Patch) -> bool:
     decision is recorded (the review node, as the paused turn resumes), so a resume that never
     runs (no model, a busy conversation, a crash) leaves the file and the record agreeing that
     nothing was applied."""
-    real_root = resolve_inside(root, ".")
-    target = resolve_project_path(root, patch.path)
-    current = _current_bytes(real_root, target)
+    real_root, relative = reviewed_file(root, patch.path)
+    current = _current_bytes(real_root, real_root / relative)
     if current is not None and current == patch.new_content.encode("utf-8"):
         return True
     current_hash = None if current is None else sha256_bytes(current)
@@ -202,13 +221,12 @@ def apply_patch(root: Path, patch: Patch) -> str:
     Applying the same patch twice is harmless: a file that already holds the new content is
     reported as applied and not written again (a resumed node may run twice).
     """
-    real_root = resolve_inside(root, ".")
-    target = resolve_project_path(root, patch.path)
-    existed = _current_bytes(real_root, target) is not None
+    real_root, relative = reviewed_file(root, patch.path)
+    existed = _current_bytes(real_root, real_root / relative) is not None
     if check_patch(root, patch):
         logger.info("patch %s already applied to %s", patch.id, patch.path)
         return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
-    replace_confined(real_root, target.relative_to(real_root), patch.new_content.encode("utf-8"))
+    replace_confined(real_root, relative, patch.new_content.encode("utf-8"))
     logger.info("applied patch %s to %s", patch.id, patch.path)
     if not existed:
         return f"Created {patch.path} with patch {patch.id} ({patch.counts})."

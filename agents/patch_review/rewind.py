@@ -37,7 +37,8 @@ from agents.confined_files import read_confined, remove_confined, replace_confin
 from agents.errors import WeaverError
 from agents.patch_review import PATCH_ROOT
 from agents.patch_review.file_edit import holds, redo_text, undo_text
-from agents.project_paths import resolve_inside, resolve_project_path
+from agents.patch_review.patches import reviewed_file
+from agents.project_paths import resolve_inside
 from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
 
@@ -265,7 +266,7 @@ def _plan(
             )
             raise _Stop(index, _not_done((patch, direction), reason))
         try:
-            relative = resolve_project_path(root, patch.path).relative_to(real_root)
+            relative = reviewed_file(root, patch.path)[1]
             file = files.get(relative)
             if file is None:
                 current = _read(real_root, relative)
@@ -276,8 +277,15 @@ def _plan(
         except (WeaverError, OSError, UnicodeDecodeError, ValueError) as err:
             reason = err.user_message if isinstance(err, WeaverError) else str(err)
             raise _Stop(index, _not_done((patch, direction), reason)) from err
-        file.after = wanted
-        if direction == "revert":
+        unchanged, file.after = wanted == file.after, wanted
+        if unchanged:  # the file was there already (rewound by hand, or from another branch)
+            held = "the text from before it" if direction == "revert" else "its text"
+            status = REVERTED if direction == "revert" else APPLIED
+            results.append(
+                f"Marked {patch.summary} {status}: the file already held {held}; nothing was "
+                "written."
+            )
+        elif direction == "revert":
             what = "deleted the file it created" if wanted is None else "restored the file"
             results.append(f"Reverted {patch.summary}: {what}.")
         else:
