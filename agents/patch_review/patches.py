@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.confined_files import read_confined, replace_confined
-from agents.errors import ToolError
+from agents.errors import ToolError, WeaverError
 from agents.patch_review.file_edit import text_edit
 from agents.patch_review.line_edit import line_count, replace_lines, unified_diff
 from agents.project_paths import (
@@ -79,6 +79,16 @@ class Patch:
     def summary(self) -> str:
         """One line for lists and status rows: ``p-1a2b3c4d src/app.py (+3 -1)``."""
         return f"{self.id} {self.path} ({self.counts})"
+
+
+def failure_reason(err: WeaverError | OSError) -> str:
+    """An expected failure to read or write a project file as a clause a person reads: our own
+    error's sentence, or the system's words for an OS error and what to do (never an errno, a
+    temporary file's path or a traceback)."""
+    if isinstance(err, WeaverError):
+        return err.user_message
+    what = (err.strerror or type(err).__name__).lower()
+    return f"the system refused it ({what}), so nothing was changed; try again once that is fixed"
 
 
 def line_span(start: int, end: int) -> str:

@@ -40,6 +40,7 @@ from agents.patch_review.patches import (
     PatchConflict,
     apply_patch,
     check_patch,
+    failure_reason,
     reject_patch,
 )
 from agents.pending_interrupt import pending_at_leaf
@@ -115,7 +116,7 @@ def settle(root: Path, patch: Patch, decision: Decision) -> ReviewOutcome:
     except PatchConflict as err:
         return ReviewOutcome(patch, "accept", "conflict", err.user_message)
     except (WeaverError, OSError) as err:
-        reason = err.user_message if isinstance(err, WeaverError) else str(err)
+        reason = failure_reason(err)
         logger.warning("patch %s could not be applied: %s", patch.id, reason)
         return ReviewOutcome(
             patch, "accept", "failed", f"Patch {patch.id} could not be applied: {reason}"

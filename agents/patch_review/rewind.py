@@ -37,7 +37,7 @@ from agents.confined_files import read_confined, remove_confined, replace_confin
 from agents.errors import WeaverError
 from agents.patch_review import PATCH_ROOT
 from agents.patch_review.file_edit import holds, redo_text, undo_text
-from agents.patch_review.patches import reviewed_file
+from agents.patch_review.patches import failure_reason, reviewed_file
 from agents.project_paths import resolve_inside
 from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
@@ -220,8 +220,7 @@ def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> l
         logger.warning("rewind stopped at step %d: %s", stop.index, stop.message)
         return _stopped(steps, stop)
     except (WeaverError, OSError) as err:  # the root itself is gone or refused
-        reason = err.user_message if isinstance(err, WeaverError) else str(err)
-        return _stopped(steps, _Stop(0, _not_done(steps[0], reason)))
+        return _stopped(steps, _Stop(0, _not_done(steps[0], failure_reason(err))))
     outcomes: list[RewindOutcome] = []
     for (patch, direction), message in zip(steps, results, strict=True):
         status = REVERTED if direction == "revert" else APPLIED
@@ -274,9 +273,13 @@ def _plan(
             wanted = _stepped(patch, direction, file.after)
         except _Stop as stop:
             raise _Stop(index, stop.message) from None
-        except (WeaverError, OSError, UnicodeDecodeError, ValueError) as err:
-            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+        except _NotText:  # bytes no patch wrote: changed since, like any other text
+            raise _Stop(index, _conflict(patch, direction, "")) from None
+        except ValueError as err:  # the recorded change does not fit the text it expects
+            reason = "its recorded change does not fit the file, so it was left alone"
             raise _Stop(index, _not_done((patch, direction), reason)) from err
+        except (WeaverError, OSError) as err:
+            raise _Stop(index, _not_done((patch, direction), failure_reason(err))) from err
         unchanged, file.after = wanted == file.after, wanted
         if unchanged:  # the file was there already (rewound by hand, or from another branch)
             held = "the text from before it" if direction == "revert" else "its text"
@@ -321,7 +324,11 @@ def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> No
     changed = sorted((f for f in files if f.after != f.before), key=lambda f: f.after is None)
     for file in changed:
         try:
-            if _read(real_root, file.relative) != file.before:
+            try:
+                same = _read(real_root, file.relative) == file.before
+            except _NotText:
+                same = False
+            if not same:
                 raise _Stop(
                     file.first_step,
                     f"{file.relative.as_posix()} changed while the files were being rewound, "
@@ -331,9 +338,9 @@ def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> No
         except _Stop:
             _put_back(real_root, written)
             raise
-        except (WeaverError, OSError, UnicodeDecodeError) as err:
+        except (WeaverError, OSError) as err:
             _put_back(real_root, written)
-            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            reason = failure_reason(err)
             raise _Stop(file.first_step, _not_done(steps[file.first_step], reason)) from err
         written.append(file)
 
@@ -377,12 +384,19 @@ def _stopped(steps: Sequence[Step], stop: _Stop) -> list[RewindOutcome]:
     return outcomes
 
 
+class _NotText(Exception):
+    """The file holds bytes that are not UTF-8 text: no patch wrote them."""
+
+
 def _read(real_root: Path, relative: Path) -> str | None:
     try:
         data = read_confined(real_root, relative, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
-    return data.decode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NotText from None
 
 
 def _conflict(patch: PatchOnBranch, direction: Direction, current: str | None) -> str:

@@ -44,6 +44,7 @@ from agents.patch_review.patches import (
     Patch,
     PatchConflict,
     check_patch,
+    failure_reason,
     line_span,
     reject_patch,
 )
@@ -220,7 +221,7 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
             self.conflict = err.user_message
             return
         except (WeaverError, OSError) as err:
-            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            reason = failure_reason(err)
             logger.warning("patch %s could not be applied: %s", self.patch.id, reason)
             self.conflict = f"Patch {self.patch.id} could not be applied: {reason}"
             return
