@@ -15,6 +15,7 @@ from acp import tool_diff_content, update_tool_call
 from acp.helpers import SessionUpdate
 from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
 
+from agents.patch_review.file_edit import undo_text
 from agents.patch_review.patches import Patch
 from storage.printable import printable
 
@@ -33,11 +34,25 @@ def patch_file(project_root: Path, patch: Patch) -> Path:
 
 
 def current_text(path: Path) -> str | None:
-    """The file's text now (``None`` for a file the patch creates, or one that cannot be read)."""
+    """The file's text now, line endings as they are (``None`` for a file the patch creates,
+    or one that cannot be read)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def base_text(path: Path, patch: Patch) -> str | None:
+    """The text the patch was made from, byte for byte (``None``: it creates the file).
+
+    The editor's diff must be the change an accept makes: from this text (an accept applies
+    only while the file still holds it) to the patch's new text. The file as it is now may
+    differ (edited since: the accept then refuses) and a text read with newline translation
+    differs in every CRLF line, so the text is rebuilt from the patch's recorded change; a
+    patch stored before changes were recorded falls back to the file now."""
+    if patch.edit is not None:
+        return undo_text(patch.edit, patch.new_content)
+    return current_text(path)
 
 
 def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUpdate:
@@ -48,7 +63,7 @@ def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUp
         title=printable(f"Apply {patch.summary}?"),
         kind="edit",
         status="pending",
-        content=[tool_diff_content(str(path), patch.new_content, current_text(path))],
+        content=[tool_diff_content(str(path), patch.new_content, base_text(path, patch))],
         raw_input=patch.to_dict(),
     )
 
