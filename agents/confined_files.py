@@ -146,6 +146,69 @@ def replace_confined(root: Path, relative: str | Path, data: bytes) -> None:
     """Write ``data`` to ``relative`` atomically: a temp file in the same folder (opened
     through the same handles), fsync, then a rename over the target. Missing folders are
     created; an existing file keeps its permission bits."""
+    prepare_replace(root, relative, data).commit()
+
+
+class PreparedWrite:
+    """New bytes for one file, written and flushed beside it but not in place yet.
+
+    :func:`prepare_replace` does the long part (writing, flushing); :meth:`commit` only names
+    the new file and renames it over the target, which takes microseconds. A change of several
+    files prepares them all first and then commits them one after the other, so a process
+    killed while writing leaves every file as it was, and only a kill in the instants between
+    the renames can leave some files changed and others not."""
+
+    def __init__(self, folder: int, name: str, temp: str, unnamed: int | None) -> None:
+        self._folder: int | None = folder
+        self._name = name
+        self._temp = temp
+        self._unnamed = unnamed  # an O_TMPFILE handle to name at commit, or None: named now
+
+    def commit(self) -> None:
+        """Put the new bytes in place of the file (raises what the system raises)."""
+        folder = self._handle()
+        try:
+            if self._unnamed is not None:
+                os.link(
+                    f"/proc/self/fd/{self._unnamed}",
+                    self._temp,
+                    dst_dir_fd=folder,
+                    follow_symlinks=True,
+                )
+            os.replace(self._temp, self._name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            self.discard()
+            raise
+        self._close()
+
+    def discard(self) -> None:
+        """Drop the new bytes; the file stays as it was."""
+        if self._folder is not None and self._unnamed is None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._temp, dir_fd=self._folder)
+        self._close()
+
+    def _handle(self) -> int:
+        if self._folder is None:
+            raise ValueError("this write was committed or discarded already")
+        return self._folder
+
+    def _close(self) -> None:
+        if self._unnamed is not None:
+            os.close(self._unnamed)
+            self._unnamed = None
+        if self._folder is not None:
+            os.close(self._folder)
+            self._folder = None
+
+
+def prepare_replace(root: Path, relative: str | Path, data: bytes) -> PreparedWrite:
+    """``data`` written and flushed in the folder of ``relative`` (created if missing), with
+    the file's permission bits, ready to :meth:`~PreparedWrite.commit` in its place.
+
+    The bytes go to an unnamed file (``O_TMPFILE``), named only at commit, so a kill before
+    then leaves nothing behind; where the file system has no unnamed files (or there is no
+    ``/proc`` to name one through) a ``.NAME.XXXXXXXX.tmp`` is written instead."""
     parts = Path(relative).parts
     shown = Path(relative).as_posix()
     if not parts or parts[-1].casefold() in VCS_FOLDERS:
@@ -155,10 +218,19 @@ def replace_confined(root: Path, relative: str | Path, data: bytes) -> None:
         folder = open_folder(root_fd, parts[:-1], shown, create=True)
     finally:
         os.close(root_fd)
+    name = parts[-1]
+    temp = f".{name[:200]}.{uuid.uuid4().hex[:8]}.tmp"
     try:
-        _replace_in(folder, parts[-1], data, shown)
-    finally:
+        mode = _mode_for(folder, name, shown)
+        unnamed = _write_unnamed(folder, data, mode)
+        if unnamed is None:
+            _write_named(folder, temp, data, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
         os.close(folder)
+        raise
+    return PreparedWrite(folder, name, temp, unnamed)
 
 
 def remove_confined(root: Path, relative: str | Path) -> None:
@@ -182,33 +254,16 @@ def remove_confined(root: Path, relative: str | Path) -> None:
         os.close(folder)
 
 
-def _replace_in(folder: int, name: str, data: bytes, shown: str) -> None:
-    """Put ``data`` in place of ``name`` in ``folder``, all or nothing, even if the process is
-    killed meanwhile.
-
-    The bytes go to an unnamed file in the folder (``O_TMPFILE``), which is given a temporary
-    name only once written, flushed and given its mode, and then renamed over the target: a
-    kill while writing (the long part) leaves nothing behind; only a kill in the instant
-    between naming and renaming can leave a ``.NAME.XXXXXXXX.tmp``. Where the file system
-    has no unnamed files, the temporary file is named from the start."""
-    mode = 0o644
+def _mode_for(folder: int, name: str, shown: str) -> int:
+    """The permission bits the new file gets: the existing file's (refused unless it is a
+    regular file), else ``0o644``."""
     try:
         existing = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(existing.st_mode):
-            raise _refused(shown, "it is not a regular file (a link, folder or device)")
-        mode = stat.S_IMODE(existing.st_mode)
-    temp = f".{name[:200]}.{uuid.uuid4().hex[:8]}.tmp"
-    try:
-        if not _write_unnamed(folder, temp, data, mode):
-            _write_named(folder, temp, data, mode)
-        os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp, dir_fd=folder)
-        raise
+        return 0o644
+    if not stat.S_ISREG(existing.st_mode):
+        raise _refused(shown, "it is not a regular file (a link, folder or device)")
+    return stat.S_IMODE(existing.st_mode)
 
 
 def _write_all(fd: int, data: bytes, mode: int) -> None:
@@ -219,27 +274,24 @@ def _write_all(fd: int, data: bytes, mode: int) -> None:
     os.fsync(fd)
 
 
-def _write_unnamed(folder: int, temp: str, data: bytes, mode: int) -> bool:
-    """Write ``data`` to an unnamed file in ``folder`` and name it ``temp`` once complete;
-    ``False`` (nothing written) where unnamed files or ``/proc`` are not available."""
+def _write_unnamed(folder: int, data: bytes, mode: int) -> int | None:
+    """An unnamed file in ``folder`` holding ``data`` (its open handle), or ``None`` where
+    unnamed files or ``/proc`` (to name one through) are not available."""
     flags = getattr(os, "O_TMPFILE", 0)
     if not flags or not os.path.isdir("/proc/self/fd"):
-        return False
+        return None
     try:
         fd = os.open(".", flags | os.O_WRONLY | os.O_CLOEXEC, 0o600, dir_fd=folder)
     except OSError as exc:
         if exc.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
-            return False
+            return None
         raise
     try:
         _write_all(fd, data, mode)
-        try:
-            os.link(f"/proc/self/fd/{fd}", temp, dst_dir_fd=folder, follow_symlinks=True)
-        except (FileNotFoundError, PermissionError):  # no /proc to name it through
-            return False
-    finally:
+    except BaseException:
         os.close(fd)
-    return True
+        raise
+    return fd
 
 
 def _write_named(folder: int, temp: str, data: bytes, mode: int) -> None:

@@ -33,7 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from agents.confined_files import read_confined, remove_confined, replace_confined
+from agents.confined_files import (
+    PreparedWrite,
+    prepare_replace,
+    read_confined,
+    remove_confined,
+    replace_confined,
+)
 from agents.errors import WeaverError
 from agents.patch_review import PATCH_ROOT
 from agents.patch_review.file_edit import holds, redo_text, undo_text
@@ -318,31 +324,64 @@ def _stepped(patch: PatchOnBranch, direction: Direction, current: str | None) ->
 
 
 def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> None:
-    """Write each changed file once; on a failure put back those written, raise :class:`_Stop`."""
+    """Write each changed file once, all or nothing; raise :class:`_Stop` on a failure.
+
+    First every new text is written and flushed beside its file (each file re-checked first:
+    it must still hold what the plan read), then they are put in place one after the other
+    (renames, microseconds each), then the files the steps delete are removed: a failure
+    before the renames leaves every file as it was, a failure after one puts back the files
+    already changed, and a killed process can only have stopped between two renames."""
+    changed = [f for f in files if f.after != f.before]
+    prepared: list[tuple[_File, PreparedWrite]] = []
+    try:
+        for file in changed:
+            _still_holds(real_root, file)
+            if file.after is not None:
+                data = file.after.encode("utf-8")
+                prepared.append((file, prepare_replace(real_root, file.relative, data)))
+    except (_Stop, WeaverError, OSError) as err:
+        for _file, write in prepared:
+            write.discard()
+        raise _stop_for(err, file, steps) from None
     written: list[_File] = []
-    # Deleting last: a created file is put back by writing it, the others are never lost.
-    changed = sorted((f for f in files if f.after != f.before), key=lambda f: f.after is None)
-    for file in changed:
+    for index, (file, write) in enumerate(prepared):
         try:
-            try:
-                same = _read(real_root, file.relative) == file.before
-            except _NotText:
-                same = False
-            if not same:
-                raise _Stop(
-                    file.first_step,
-                    f"{file.relative.as_posix()} changed while the files were being rewound, "
-                    "so nothing was changed; try again.",
-                )
-            _put(real_root, file.relative, file.after)
-        except _Stop:
-            _put_back(real_root, written)
-            raise
+            write.commit()
         except (WeaverError, OSError) as err:
+            for _later, rest in prepared[index + 1 :]:
+                rest.discard()
             _put_back(real_root, written)
-            reason = failure_reason(err)
-            raise _Stop(file.first_step, _not_done(steps[file.first_step], reason)) from err
+            raise _stop_for(err, file, steps) from None
         written.append(file)
+    for file in (f for f in changed if f.after is None):  # deleted last: nothing is lost
+        try:
+            _still_holds(real_root, file)
+            remove_confined(real_root, file.relative)
+        except (_Stop, WeaverError, OSError) as err:
+            _put_back(real_root, written)
+            raise _stop_for(err, file, steps) from None
+        written.append(file)
+
+
+def _still_holds(real_root: Path, file: _File) -> None:
+    """Raise :class:`_Stop` unless the file still holds what the plan read."""
+    try:
+        same = _read(real_root, file.relative) == file.before
+    except _NotText:
+        same = False
+    if not same:
+        raise _Stop(
+            file.first_step,
+            f"{file.relative.as_posix()} changed while the files were being rewound, so "
+            "nothing was changed; try again.",
+        )
+
+
+def _stop_for(err: Exception, file: _File, steps: Sequence[Step]) -> _Stop:
+    if isinstance(err, _Stop):
+        return err
+    assert isinstance(err, WeaverError | OSError)
+    return _Stop(file.first_step, _not_done(steps[file.first_step], failure_reason(err)))
 
 
 def _put(real_root: Path, relative: Path, text: str | None) -> None:

@@ -10,7 +10,7 @@ from before and no record changed; every outcome says which.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -68,21 +68,41 @@ def build(
 
 @contextmanager
 def failing_writes(monkeypatch: pytest.MonkeyPatch, fail_at: int | None) -> Iterator[None]:
-    """The ``fail_at``-th file write or removal of the rewind fails as a full disk would."""
+    """The ``fail_at``-th write step of the rewind (preparing a file's new bytes, putting
+    them in place, removing a file) fails as a full disk would."""
     calls = {"n": 0}
 
-    def wrap(real: Callable[..., None]) -> Callable[..., None]:
-        def write(*args: Any) -> None:
-            calls["n"] += 1
-            if calls["n"] == fail_at:
-                raise OSError(28, "No space left on device")
-            real(*args)
+    def step() -> None:
+        calls["n"] += 1
+        if calls["n"] == fail_at:
+            raise OSError(28, "No space left on device")
 
-        return write
+    class Commit:
+        def __init__(self, write: confined_files.PreparedWrite) -> None:
+            self.write = write
+
+        def commit(self) -> None:
+            try:
+                step()
+            except OSError:
+                self.write.discard()
+                raise
+            self.write.commit()
+
+        def discard(self) -> None:
+            self.write.discard()
+
+    def prepare(*args: Any) -> Commit:
+        step()
+        return Commit(confined_files.prepare_replace(*args))
+
+    def remove(*args: Any) -> None:
+        step()
+        confined_files.remove_confined(*args)
 
     with monkeypatch.context() as patched:
-        patched.setattr(rewind_module, "replace_confined", wrap(confined_files.replace_confined))
-        patched.setattr(rewind_module, "remove_confined", wrap(confined_files.remove_confined))
+        patched.setattr(rewind_module, "prepare_replace", prepare)
+        patched.setattr(rewind_module, "remove_confined", remove)
         yield
 
 
@@ -118,7 +138,7 @@ def check_all_or_nothing(
     history=_history,
     back=st.integers(1, 6),
     edited=st.none() | st.integers(0, len(FILES) - 1),
-    fail_at=st.none() | st.integers(1, 3),
+    fail_at=st.none() | st.integers(1, 6),
 )
 @settings(max_examples=120, deadline=None)
 def test_undo_then_redo_of_several_patches_is_all_or_nothing(

@@ -85,7 +85,7 @@ def test_a_write_the_disk_refuses_is_a_sentence_at_accept_undo_and_redo(
         record = store.add_message(conversation.id, "tool", "r", user.id)
         found = PatchOnBranch(record.id, patch.id, "f.py", APPLIED, edit)
         with monkeypatch.context() as patched:
-            patched.setattr(rewind_module, "replace_confined", refusing("Permission denied"))
+            patched.setattr(rewind_module, "prepare_replace", refusing("Permission denied"))
             [undone] = rewind_all(tmp_path, store, [(found, "revert")])
     assert not undone.done
     assert plain(undone.message), undone.message
