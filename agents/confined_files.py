@@ -48,12 +48,20 @@ def open_root(root: Path) -> int:
     return os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
 
-def open_folder(root_fd: int, parts: Sequence[str], shown: str, *, create: bool = False) -> int:
+def open_folder(
+    root_fd: int,
+    parts: Sequence[str],
+    shown: str,
+    *,
+    create: bool = False,
+    created: list[str] | None = None,
+) -> int:
     """A handle on the folder ``parts`` below the root, walked one folder at a time with no
-    link followed; ``create`` makes missing folders. Raises :class:`PathRefused`."""
+    link followed; ``create`` makes missing folders (each one made is added to ``created``,
+    as a path below the root). Raises :class:`PathRefused`."""
     current = os.dup(root_fd)
     try:
-        for name in parts:
+        for depth, name in enumerate(parts):
             if name.casefold() in VCS_FOLDERS:
                 raise _refused(shown, "it is inside version-control data")
             try:
@@ -61,8 +69,13 @@ def open_folder(root_fd: int, parts: Sequence[str], shown: str, *, create: bool 
             except FileNotFoundError:
                 if not create:
                     raise
-                with contextlib.suppress(FileExistsError):
+                try:
                     os.mkdir(name, 0o777, dir_fd=current)
+                except FileExistsError:
+                    pass
+                else:
+                    if created is not None:
+                        created.append("/".join(parts[: depth + 1]))
                 following = os.open(name, _DIR_FLAGS, dir_fd=current)
             os.close(current)
             current = following
@@ -158,11 +171,20 @@ class PreparedWrite:
     killed while writing leaves every file as it was, and only a kill in the instants between
     the renames can leave some files changed and others not."""
 
-    def __init__(self, folder: int, name: str, temp: str, unnamed: int | None) -> None:
+    def __init__(
+        self,
+        folder: int,
+        name: str,
+        temp: str,
+        unnamed: int | None,
+        made: tuple[Path, list[str]],
+    ) -> None:
         self._folder: int | None = folder
         self._name = name
         self._temp = temp
         self._unnamed = unnamed  # an O_TMPFILE handle to name at commit, or None: named now
+        self._root, self.created_folders = made
+        """The folders made for the file (discarding the write removes them again)."""
 
     def commit(self) -> None:
         """Put the new bytes in place of the file (raises what the system raises)."""
@@ -182,11 +204,14 @@ class PreparedWrite:
         self._close()
 
     def discard(self) -> None:
-        """Drop the new bytes; the file stays as it was."""
-        if self._folder is not None and self._unnamed is None:
+        """Drop the new bytes; the file and its folders stay as they were."""
+        if self._folder is None:
+            return
+        if self._unnamed is None:
             with contextlib.suppress(OSError):
                 os.unlink(self._temp, dir_fd=self._folder)
         self._close()
+        remove_empty_folders(self._root, self.created_folders)
 
     def _handle(self) -> int:
         if self._folder is None:
@@ -213,9 +238,13 @@ def prepare_replace(root: Path, relative: str | Path, data: bytes) -> PreparedWr
     shown = Path(relative).as_posix()
     if not parts or parts[-1].casefold() in VCS_FOLDERS:
         raise _refused(shown, "it is not a file the tools may write")
+    created: list[str] = []
     root_fd = open_root(root)
     try:
-        folder = open_folder(root_fd, parts[:-1], shown, create=True)
+        folder = open_folder(root_fd, parts[:-1], shown, create=True, created=created)
+    except BaseException:
+        remove_empty_folders(root, created)
+        raise
     finally:
         os.close(root_fd)
     name = parts[-1]
@@ -229,8 +258,32 @@ def prepare_replace(root: Path, relative: str | Path, data: bytes) -> PreparedWr
         with contextlib.suppress(OSError):
             os.unlink(temp, dir_fd=folder)
         os.close(folder)
+        remove_empty_folders(root, created)
         raise
-    return PreparedWrite(folder, name, temp, unnamed)
+    return PreparedWrite(folder, name, temp, unnamed, (root, created))
+
+
+def remove_empty_folders(root: Path, folders: Sequence[str]) -> None:
+    """Remove each of ``folders`` (paths below the root) that is empty, deepest first, through
+    the same handles; one that holds anything, or is gone, stays as it is."""
+    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        parts = Path(folder).parts
+        if not parts:
+            continue
+        try:
+            root_fd = open_root(root)
+            try:
+                parent = open_folder(root_fd, parts[:-1], folder)
+            finally:
+                os.close(root_fd)
+        except (OSError, PathRefused):
+            continue
+        try:
+            os.rmdir(parts[-1], dir_fd=parent)
+        except OSError:
+            pass
+        finally:
+            os.close(parent)
 
 
 def remove_confined(root: Path, relative: str | Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -174,8 +175,23 @@ def make_patch(
         start_line=start_line,
         end_line=end_line,
         tool_call_id=tool_call_id,
-        edit=text_edit(old_text if exists else None, new_text),
+        edit=_with_new_folders(text_edit(old_text if exists else None, new_text), real_root, shown),
     )
+
+
+def _with_new_folders(edit: dict[str, Any], real_root: Path, shown: str) -> dict[str, Any]:
+    """A creating edit also names the folders that do not exist yet (``new_folders``, top
+    first): accepting it makes them, and undoing it removes them again (when empty), so the
+    project is left as it was before the patch."""
+    if edit["base_sha256"] is not None:
+        return edit
+    parts = Path(shown).parts[:-1]
+    missing = [
+        "/".join(parts[: depth + 1])
+        for depth in range(len(parts))
+        if not os.path.lexists(real_root.joinpath(*parts[: depth + 1]))
+    ]
+    return {**edit, "new_folders": missing} if missing else edit
 
 
 def reviewed_file(root: Path, path: str) -> tuple[Path, Path]:

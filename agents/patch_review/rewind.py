@@ -38,6 +38,7 @@ from agents.confined_files import (
     prepare_replace,
     read_confined,
     remove_confined,
+    remove_empty_folders,
     replace_confined,
 )
 from agents.errors import WeaverError
@@ -193,6 +194,8 @@ class _File:
     after: str | None
     first_step: int
     """The index of the first step on this file (named when writing it fails)."""
+    new_folders: tuple[str, ...] = ()
+    """The folders a patch made for this file, removed (when empty) with the file."""
 
 
 def rewind(
@@ -287,6 +290,9 @@ def _plan(
         except (WeaverError, OSError) as err:
             raise _Stop(index, _not_done((patch, direction), failure_reason(err))) from err
         unchanged, file.after = wanted == file.after, wanted
+        folders = patch.edit.get("new_folders")
+        if wanted is None and isinstance(folders, list):
+            file.new_folders = tuple(str(f) for f in folders)
         if unchanged:  # the file was there already (rewound by hand, or from another branch)
             held = "the text from before it" if direction == "revert" else "its text"
             status = REVERTED if direction == "revert" else APPLIED
@@ -357,6 +363,7 @@ def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> No
         try:
             _still_holds(real_root, file)
             remove_confined(real_root, file.relative)
+            remove_empty_folders(real_root, file.new_folders)
         except (_Stop, WeaverError, OSError) as err:
             _put_back(real_root, written)
             raise _stop_for(err, file, steps) from None
