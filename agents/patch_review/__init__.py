@@ -5,3 +5,7 @@ panel shows the patches waiting).
 
 PROPOSE_EDIT = "propose_edit"
 """The tool whose call opens a review."""
+
+PATCH_ROOT = "patch_root"
+"""Tool record meta: the real path of the project folder an applied patch was accepted in
+(rewind writes that patch there and nowhere else)."""

@@ -10,18 +10,20 @@ review screen, the graph's review node and tests all call the same code.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import logging
+import os
 import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.confined_files import read_confined, replace_confined
-from agents.errors import ToolError
+from agents.errors import ToolError, WeaverError
 from agents.patch_review.file_edit import text_edit
+from agents.patch_review.line_edit import line_count, replace_lines, unified_diff
 from agents.project_paths import (
+    PathRefused,
     relative_display,
     resolve_inside,
     resolve_project_path,
@@ -80,6 +82,16 @@ class Patch:
         return f"{self.id} {self.path} ({self.counts})"
 
 
+def failure_reason(err: WeaverError | OSError) -> str:
+    """An expected failure to read or write a project file as a clause a person reads: our own
+    error's sentence, or the system's words for an OS error and what to do (never an errno, a
+    temporary file's path or a traceback)."""
+    if isinstance(err, WeaverError):
+        return err.user_message
+    what = (err.strerror or type(err).__name__).lower()
+    return f"the system refused it ({what}), so nothing was changed; try again once that is fixed"
+
+
 def line_span(start: int, end: int) -> str:
     """``line 7`` or ``lines 7-9``: a patch's range as a person reads it."""
     return f"line {start}" if start == end else f"lines {start}-{end}"
@@ -87,10 +99,6 @@ def line_span(start: int, end: int) -> str:
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _newline_of(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
 
 
 def make_patch(
@@ -135,9 +143,7 @@ def make_patch(
             )
         old_text, base = "", None
 
-    newline = _newline_of(old_text)
-    old_lines = old_text.splitlines(keepends=True)
-    count = len(old_lines)
+    count = line_count(old_text)
     if start_line < 1 or start_line > count + 1:
         raise ToolError(
             f"start_line {start_line} is outside '{shown}', which has {count} lines "
@@ -148,30 +154,17 @@ def make_patch(
             f"end_line {end_line} does not fit start_line {start_line} in '{shown}' "
             f"({count} lines): use a value from {start_line - 1} (insert) to {count}."
         )
-    replacement = new_content.replace("\r\n", "\n").splitlines(keepends=True)
-    replacement = [line.rstrip("\n") + newline for line in replacement]
-    before = old_lines[: start_line - 1]
-    after = old_lines[end_line:]
-    if before and not before[-1].endswith("\n"):
-        # Appending after a last line that had no newline: give that line one.
-        before[-1] += newline
-    if replacement and not after and old_lines and not old_text.endswith("\n"):
-        # The file had no final newline and the edit reaches its end: keep it that way.
-        replacement[-1] = replacement[-1].rstrip("\r\n")
-    new_lines = before + replacement + after
-    new_text = "".join(new_lines)
+    new_text = replace_lines(old_text, start_line, end_line, new_content)
     if new_text == old_text and exists:
         raise ToolError(
             f"The new content equals {line_span(start_line, end_line)} of '{shown}'; nothing "
             "would change."
         )
-    diff = "".join(
-        difflib.unified_diff(
-            old_text.splitlines(keepends=True),
-            new_text.splitlines(keepends=True),
-            fromfile=f"a/{shown}" if exists else "/dev/null",
-            tofile=f"b/{shown}",
-        )
+    diff = unified_diff(
+        old_text,
+        new_text,
+        fromfile=f"a/{shown}" if exists else "/dev/null",
+        tofile=f"b/{shown}",
     )
     return Patch(
         id=f"p-{uuid.uuid4().hex[:8]}",
@@ -182,28 +175,56 @@ def make_patch(
         start_line=start_line,
         end_line=end_line,
         tool_call_id=tool_call_id,
-        edit=text_edit(old_text if exists else None, new_text),
+        edit=_with_new_folders(text_edit(old_text if exists else None, new_text), real_root, shown),
     )
 
 
-def apply_patch(root: Path, patch: Patch) -> str:
-    """Write the patch if the file still has the content it was made from; return a sentence.
+def _with_new_folders(edit: dict[str, Any], real_root: Path, shown: str) -> dict[str, Any]:
+    """A creating edit also names the folders that do not exist yet (``new_folders``, top
+    first): accepting it makes them, and undoing it removes them again (when empty), so the
+    project is left as it was before the patch."""
+    if edit["base_sha256"] is not None:
+        return edit
+    parts = Path(shown).parts[:-1]
+    missing = [
+        "/".join(parts[: depth + 1])
+        for depth in range(len(parts))
+        if not os.path.lexists(real_root.joinpath(*parts[: depth + 1]))
+    ]
+    return {**edit, "new_folders": missing} if missing else edit
 
-    Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
-    :class:`~agents.project_paths.PathRefused` if the path now leaves the root.
-    Applying the same patch twice is harmless: a file that already holds the new content is
-    reported as applied and not written again (the app's review screen applies the patch and
-    then resumes the turn, whose review node applies it once more).
-    """
+
+def reviewed_file(root: Path, path: str) -> tuple[Path, Path]:
+    """(the real root, ``path`` relative to it) for the file a review named, refused with
+    :class:`~agents.project_paths.PathRefused` unless ``path`` still leads to itself.
+
+    A patch names the real file it was made from (links resolved when it was proposed), and
+    the review shows that name. A link put since in its place, or in place of one of its
+    folders, would send the write (or an undo) to another file the review never showed, one
+    that may hold the very same bytes: so every write of a patch, undo and redo included, goes
+    to the file by the name reviewed, or nowhere."""
     real_root = resolve_inside(root, ".")
-    target = resolve_project_path(root, patch.path)
-    new_bytes = patch.new_content.encode("utf-8")
-    current = _current_bytes(real_root, target)
-    if current is not None and sha256_bytes(current) == sha256_bytes(new_bytes):
-        # Already applied (the app's review screen applies before resuming the turn, and a
-        # resumed node may run twice): report it as applied, write nothing.
-        logger.info("patch %s already applied to %s", patch.id, patch.path)
-        return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+    relative = resolve_project_path(root, path).relative_to(real_root)
+    if relative.as_posix() != path:
+        raise PathRefused(
+            f"'{path}' now leads to '{relative.as_posix()}' (a link was put in its way since "
+            "the patch was proposed), so nothing was written; propose the edit again."
+        )
+    return real_root, relative
+
+
+def check_patch(root: Path, patch: Patch) -> bool:
+    """Whether ``patch`` is already applied (``True``) or applies cleanly now (``False``);
+    writes nothing. Raises what :func:`apply_patch` raises for a patch that cannot be applied.
+
+    A review screen calls this, not :func:`apply_patch`: the file is written only where the
+    decision is recorded (the review node, as the paused turn resumes), so a resume that never
+    runs (no model, a busy conversation, a crash) leaves the file and the record agreeing that
+    nothing was applied."""
+    real_root, relative = reviewed_file(root, patch.path)
+    current = _current_bytes(real_root, real_root / relative)
+    if current is not None and current == patch.new_content.encode("utf-8"):
+        return True
     current_hash = None if current is None else sha256_bytes(current)
     if current_hash != patch.base_sha256:
         what = (
@@ -215,9 +236,25 @@ def apply_patch(root: Path, patch: Patch) -> str:
             f"{patch.path} {what} since patch {patch.id} was proposed, so it was not applied; "
             "read the file again and propose a new edit."
         )
-    replace_confined(real_root, target.relative_to(real_root), new_bytes)
+    return False
+
+
+def apply_patch(root: Path, patch: Patch) -> str:
+    """Write the patch if the file still has the content it was made from; return a sentence.
+
+    Raises :class:`PatchConflict` when the file changed (or appeared, for a new file), and
+    :class:`~agents.project_paths.PathRefused` if the path now leaves the root.
+    Applying the same patch twice is harmless: a file that already holds the new content is
+    reported as applied and not written again (a resumed node may run twice).
+    """
+    real_root, relative = reviewed_file(root, patch.path)
+    existed = _current_bytes(real_root, real_root / relative) is not None
+    if check_patch(root, patch):
+        logger.info("patch %s already applied to %s", patch.id, patch.path)
+        return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
+    replace_confined(real_root, relative, patch.new_content.encode("utf-8"))
     logger.info("applied patch %s to %s", patch.id, patch.path)
-    if current is None:
+    if not existed:
         return f"Created {patch.path} with patch {patch.id} ({patch.counts})."
     return f"Applied patch {patch.id} to {patch.path} ({patch.counts})."
 

@@ -15,12 +15,14 @@ runtime settles a paused call's result in place: ``TurnRecorder.resume_below``),
 adds no version and no branch. The record carries ``patch_id``, ``patch_path`` and
 ``patch_status`` (``pending``, then ``applied`` / ``rejected`` / ``conflict`` / ``failed``)
 in its meta, so the tree can show what became of each patch; an applied one also keeps its
-``patch_edit``, which rewind (:mod:`agents.patch_review.rewind`) reverts and re-applies.
+``patch_edit``, which rewind (:mod:`agents.patch_review.rewind`) reverts and re-applies, and
+its ``patch_root``, the folder it was accepted in (the only one rewind writes it in).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +34,15 @@ from langgraph.types import interrupt
 
 from agents.errors import WeaverError
 from agents.graph import ANSWER_NODE, emit_status
-from agents.patch_review import PROPOSE_EDIT
-from agents.patch_review.patches import Patch, PatchConflict, apply_patch, reject_patch
+from agents.patch_review import PATCH_ROOT, PROPOSE_EDIT
+from agents.patch_review.patches import (
+    Patch,
+    PatchConflict,
+    apply_patch,
+    check_patch,
+    failure_reason,
+    reject_patch,
+)
 from agents.pending_interrupt import pending_at_leaf
 from agents.profile import TurnContext
 from storage.store import ConversationStore
@@ -84,15 +93,30 @@ def resume_value(decision: Decision, comment: str | None = None) -> dict[str, An
 
 
 def settle(root: Path, patch: Patch, decision: Decision) -> ReviewOutcome:
-    """Apply (accept) or discard (reject) ``patch``; never raises for expected failures."""
+    """Apply (accept) or discard (reject) ``patch``; never raises for expected failures.
+
+    The sentence recorded says what the folder holds: a reject meets a file that already
+    holds the patch's text only when something else wrote it (an accept that stopped before
+    its outcome was recorded, or the same edit by hand), and then says so instead of "not
+    changed"."""
     if decision != "accept":
-        return ReviewOutcome(patch, "reject", "rejected", reject_patch(patch))
+        sentence = reject_patch(patch)
+        try:
+            written = check_patch(root, patch)
+        except (WeaverError, OSError):
+            written = False
+        if written:
+            sentence = (
+                f"The user rejected patch {patch.id} for {patch.path}, but the file already "
+                "holds its text (written before this decision); it was left as it is."
+            )
+        return ReviewOutcome(patch, "reject", "rejected", sentence)
     try:
         return ReviewOutcome(patch, "accept", "applied", apply_patch(root, patch))
     except PatchConflict as err:
         return ReviewOutcome(patch, "accept", "conflict", err.user_message)
     except (WeaverError, OSError) as err:
-        reason = err.user_message if isinstance(err, WeaverError) else str(err)
+        reason = failure_reason(err)
         logger.warning("patch %s could not be applied: %s", patch.id, reason)
         return ReviewOutcome(
             patch, "accept", "failed", f"Patch {patch.id} could not be applied: {reason}"
@@ -162,7 +186,9 @@ async def review_node(
     emit_status(REVIEW_NODE, f"Waiting for your review of {patch.summary}")
     answer = interrupt({"kind": INTERRUPT_KIND, "patch": patch.to_dict()})
     decision, comment = _decision_of(answer)
-    outcome = settle(Path(runtime.context.project_root), patch, decision)
+    root = Path(runtime.context.project_root)
+    outcome = settle(root, patch, decision)
+    accepted_in = os.path.realpath(root) if outcome.status == "applied" else None  # noqa: ASYNC240
     text = outcome.message
     if comment:
         text += f" The user's comment: {comment}"
@@ -184,6 +210,8 @@ async def review_node(
                 "patch_path": patch.path,
                 "patch_status": outcome.status,
                 "patch_edit": patch.edit if outcome.status == "applied" else None,
+                # the folder it was accepted in: rewind writes there and nowhere else
+                PATCH_ROOT: accepted_in,
             },
         },
     )

@@ -19,20 +19,33 @@ to the point checked out. Going to another branch, the applied patches of the ol
 the new one lacks are reverted (newest first) and the reverted patches of the new path are
 re-applied (oldest first); checking out an earlier message of the same path reverts what was
 applied after it, and checking out the branch shown offers again a patch undone on it.
+
+A move that concerns several patches is taken whole or not at all (:func:`rewind_all`): a
+conflict or a failed write in any step leaves every file as it was.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from agents.confined_files import read_confined, remove_confined, replace_confined
+from agents.confined_files import (
+    PreparedWrite,
+    prepare_replace,
+    read_confined,
+    remove_confined,
+    remove_empty_folders,
+    replace_confined,
+)
 from agents.errors import WeaverError
+from agents.patch_review import PATCH_ROOT
 from agents.patch_review.file_edit import holds, redo_text, undo_text
-from agents.project_paths import resolve_inside, resolve_project_path
+from agents.patch_review.patches import failure_reason, reviewed_file
+from agents.project_paths import resolve_inside
 from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
 
@@ -53,6 +66,9 @@ class PatchOnBranch:
     path: str
     status: str
     edit: dict[str, Any]
+    root: str | None = None
+    """The folder the patch was accepted in (``None`` on records from before it was kept:
+    the conversation's project root stands in)."""
 
     @classmethod
     def of(
@@ -69,7 +85,10 @@ class PatchOnBranch:
         row = accepted.get(record.id)
         if row is None or not row.matches(path, edit):
             return None
-        return cls(record.id, row.patch_id, path, status, edit)
+        root = meta.get(PATCH_ROOT)
+        return cls(
+            record.id, row.patch_id, path, status, edit, root if isinstance(root, str) else None
+        )
 
     @property
     def summary(self) -> str:
@@ -153,53 +172,266 @@ def patches_to_rewind(
     return revert, patches_on(new_path[:upto], REVERTED, accepted)
 
 
+Step = tuple[PatchOnBranch, Direction]
+"""One patch to revert or re-apply."""
+
+
+class _Stop(Exception):
+    """A step that cannot be taken: which one, and the sentence that says why."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.message = message
+
+
+@dataclass(slots=True)
+class _File:
+    """One file a rewind touches: what it held before and what the steps leave in it."""
+
+    relative: Path
+    before: str | None
+    after: str | None
+    first_step: int
+    """The index of the first step on this file (named when writing it fails)."""
+    new_folders: tuple[str, ...] = ()
+    """The folders a patch made for this file, removed (when empty) with the file."""
+
+
 def rewind(
     root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
 ) -> RewindOutcome:
     """Revert (or re-apply) ``patch`` in the files under ``root`` and record its new status;
-    never raises for an expected failure."""
+    never raises for an expected failure (see :func:`rewind_all`)."""
+    return rewind_all(root, store, [(patch, direction)])[0]
+
+
+def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> list[RewindOutcome]:
+    """Take every step (in order) or none: one outcome per step; never raises for an
+    expected failure.
+
+    The guarantee, for any steps over any files: afterwards either every file holds what the
+    steps make of it and every patch's record says its new status, or every file holds the
+    bytes it held before and no record changed (each outcome then says so, the step that could
+    not be taken with its reason). So a move in the tree that reverts three patches and meets
+    a file edited by hand in the third leaves the first two applied too. First every step is
+    checked against the files as the earlier steps leave them (nothing written); then each
+    file is written once, with its final text, after checking it still holds what was read;
+    a failed write puts back the files already written. Only then are the records updated.
+    """
+    if not steps:
+        return []
     try:
-        return _rewind(root, store, patch, direction)
-    except (WeaverError, OSError, UnicodeDecodeError) as err:
-        reason = err.user_message if isinstance(err, WeaverError) else str(err)
-        logger.warning("rewind %s of %s failed: %s", direction, patch.patch_id, reason)
-        verb = "reverted" if direction == "revert" else "re-applied"
-        return RewindOutcome(patch, direction, False, f"{patch.summary} was not {verb}: {reason}")
+        real_root = resolve_inside(root, ".")
+        files, results = _plan(root, real_root, steps, _accepted_in(store, steps))
+        _write(real_root, files, steps)
+    except _Stop as stop:
+        logger.warning("rewind stopped at step %d: %s", stop.index, stop.message)
+        return _stopped(steps, stop)
+    except (WeaverError, OSError) as err:  # the root itself is gone or refused
+        return _stopped(steps, _Stop(0, _not_done(steps[0], failure_reason(err))))
+    outcomes: list[RewindOutcome] = []
+    for (patch, direction), message in zip(steps, results, strict=True):
+        status = REVERTED if direction == "revert" else APPLIED
+        record = store.update_message(patch.record_id, meta={"patch_status": status})
+        logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+        outcomes.append(RewindOutcome(patch, direction, True, message, record))
+    return outcomes
 
 
-def _rewind(
-    root: Path, store: ConversationStore, patch: PatchOnBranch, direction: Direction
-) -> RewindOutcome:
-    real_root = resolve_inside(root, ".")
-    relative = resolve_project_path(root, patch.path).relative_to(real_root)
-    current = _read(real_root, relative)
+def _accepted_in(store: ConversationStore, steps: Sequence[Step]) -> list[str | None]:
+    """The folder each step's patch was accepted in: the record's own, else (a record from
+    before it was kept) its conversation's project root, else ``None`` (unknown)."""
+    folders: list[str | None] = []
+    for patch, _direction in steps:
+        folder = patch.root
+        if folder is None:
+            conversation_id = store.get_message(patch.record_id).conversation_id
+            stored = store.get_conversation(conversation_id).meta.get("project_root")
+            folder = stored if isinstance(stored, str) and stored else None
+        folders.append(folder)
+    return folders
+
+
+def _plan(
+    root: Path, real_root: Path, steps: Sequence[Step], accepted_in: Sequence[str | None]
+) -> tuple[list[_File], list[str]]:
+    """The files the steps touch with their final texts, and each step's sentence; raises
+    :class:`_Stop` at the first step that does not fit the file as the steps before leave it,
+    or whose patch was accepted in another folder than ``root``.
+
+    An acceptance is for one file in one folder: a second checkout of the same project can
+    hold the very same text, and undoing there would write a file the user never accepted a
+    patch for."""
+    files: dict[Path, _File] = {}
+    results: list[str] = []
+    for index, (patch, direction) in enumerate(steps):
+        folder = accepted_in[index]
+        if folder is not None and os.path.realpath(folder) != str(real_root):
+            reason = (
+                f"it was accepted in {folder}, not in {real_root}; undo and redo it in a "
+                "session working in that folder"
+            )
+            raise _Stop(index, _not_done((patch, direction), reason))
+        try:
+            relative = reviewed_file(root, patch.path)[1]
+            file = files.get(relative)
+            if file is None:
+                current = _read(real_root, relative)
+                file = files[relative] = _File(relative, current, current, index)
+            wanted = _stepped(patch, direction, file.after)
+        except _Stop as stop:
+            raise _Stop(index, stop.message) from None
+        except _NotText:  # bytes no patch wrote: changed since, like any other text
+            raise _Stop(index, _conflict(patch, direction, "")) from None
+        except ValueError as err:  # the recorded change does not fit the text it expects
+            reason = "its recorded change does not fit the file, so it was left alone"
+            raise _Stop(index, _not_done((patch, direction), reason)) from err
+        except (WeaverError, OSError) as err:
+            raise _Stop(index, _not_done((patch, direction), failure_reason(err))) from err
+        unchanged, file.after = wanted == file.after, wanted
+        folders = patch.edit.get("new_folders")
+        if wanted is None and isinstance(folders, list):
+            file.new_folders = tuple(str(f) for f in folders)
+        if unchanged:  # the file was there already (rewound by hand, or from another branch)
+            held = "the text from before it" if direction == "revert" else "its text"
+            status = REVERTED if direction == "revert" else APPLIED
+            results.append(
+                f"Marked {patch.summary} {status}: the file already held {held}; nothing was "
+                "written."
+            )
+        elif direction == "revert":
+            what = "deleted the file it created" if wanted is None else "restored the file"
+            results.append(f"Reverted {patch.summary}: {what}.")
+        else:
+            results.append(f"Re-applied {patch.summary}.")
+    return list(files.values()), results
+
+
+def _stepped(patch: PatchOnBranch, direction: Direction, current: str | None) -> str | None:
+    """The file's text after one step from ``current`` (``None``: no file); raises
+    :class:`_Stop` (index 0, the caller sets it) on a conflict."""
     edit = patch.edit
     expected, goal = edit["new_sha256"], edit["base_sha256"]
     if direction == "redo":
         expected, goal = goal, expected
     if holds(current, goal):  # already there (rewound by hand, say): only the record changes
-        wanted = current
-    elif not holds(current, expected):
-        return RewindOutcome(patch, direction, False, _conflict(patch, direction, current))
-    else:
-        assert current is not None or direction == "redo"
-        if direction == "revert":
-            wanted = undo_text(edit, current or "")
-        else:
-            wanted = redo_text(edit, current or "")
-        if not holds(wanted, goal):
-            raise ValueError("the rebuilt text does not match the recorded hash")
-        if wanted is None:
-            remove_confined(real_root, relative)
-        else:
-            replace_confined(real_root, relative, wanted.encode("utf-8"))
-    status = REVERTED if direction == "revert" else APPLIED
-    record = store.update_message(patch.record_id, meta={"patch_status": status})
-    logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+        return current
+    if not holds(current, expected):
+        raise _Stop(0, _conflict(patch, direction, current))
+    assert current is not None or direction == "redo"
     if direction == "revert":
-        what = "deleted the file it created" if wanted is None else "restored the file"
-        return RewindOutcome(patch, direction, True, f"Reverted {patch.summary}: {what}.", record)
-    return RewindOutcome(patch, direction, True, f"Re-applied {patch.summary}.", record)
+        wanted = undo_text(edit, current or "")
+    else:
+        wanted = redo_text(edit, current or "")
+    if not holds(wanted, goal):
+        raise ValueError("the rebuilt text does not match the recorded hash")
+    return wanted
+
+
+def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> None:
+    """Write each changed file once, all or nothing; raise :class:`_Stop` on a failure.
+
+    First every new text is written and flushed beside its file (each file re-checked first:
+    it must still hold what the plan read), then they are put in place one after the other
+    (renames, microseconds each), then the files the steps delete are removed: a failure
+    before the renames leaves every file as it was, a failure after one puts back the files
+    already changed, and a killed process can only have stopped between two renames."""
+    changed = [f for f in files if f.after != f.before]
+    prepared: list[tuple[_File, PreparedWrite]] = []
+    try:
+        for file in changed:
+            _still_holds(real_root, file)
+            if file.after is not None:
+                data = file.after.encode("utf-8")
+                prepared.append((file, prepare_replace(real_root, file.relative, data)))
+    except (_Stop, WeaverError, OSError) as err:
+        for _file, write in prepared:
+            write.discard()
+        raise _stop_for(err, file, steps) from None
+    written: list[_File] = []
+    for index, (file, write) in enumerate(prepared):
+        try:
+            write.commit()
+        except (WeaverError, OSError) as err:
+            for _later, rest in prepared[index + 1 :]:
+                rest.discard()
+            _put_back(real_root, written)
+            raise _stop_for(err, file, steps) from None
+        written.append(file)
+    for file in (f for f in changed if f.after is None):  # deleted last: nothing is lost
+        try:
+            _still_holds(real_root, file)
+            remove_confined(real_root, file.relative)
+            remove_empty_folders(real_root, file.new_folders)
+        except (_Stop, WeaverError, OSError) as err:
+            _put_back(real_root, written)
+            raise _stop_for(err, file, steps) from None
+        written.append(file)
+
+
+def _still_holds(real_root: Path, file: _File) -> None:
+    """Raise :class:`_Stop` unless the file still holds what the plan read."""
+    try:
+        same = _read(real_root, file.relative) == file.before
+    except _NotText:
+        same = False
+    if not same:
+        raise _Stop(
+            file.first_step,
+            f"{file.relative.as_posix()} changed while the files were being rewound, so "
+            "nothing was changed; try again.",
+        )
+
+
+def _stop_for(err: Exception, file: _File, steps: Sequence[Step]) -> _Stop:
+    if isinstance(err, _Stop):
+        return err
+    assert isinstance(err, WeaverError | OSError)
+    return _Stop(file.first_step, _not_done(steps[file.first_step], failure_reason(err)))
+
+
+def _put(real_root: Path, relative: Path, text: str | None) -> None:
+    if text is None:
+        remove_confined(real_root, relative)
+    else:
+        replace_confined(real_root, relative, text.encode("utf-8"))
+
+
+def _put_back(real_root: Path, written: Sequence[_File]) -> None:
+    """Restore the files already written (newest first), as far as the disk lets us."""
+    for file in reversed(written):
+        try:
+            _put(real_root, file.relative, file.before)
+        except (WeaverError, OSError) as err:
+            logger.error("rewind could not put back %s: %s", file.relative, err)
+
+
+def _not_done(step: Step, reason: str) -> str:
+    patch, direction = step
+    verb = "reverted" if direction == "revert" else "re-applied"
+    return f"{patch.summary} was not {verb}: {reason}"
+
+
+def _stopped(steps: Sequence[Step], stop: _Stop) -> list[RewindOutcome]:
+    """Every step not done: the one that stopped the rewind says why, the others that
+    nothing was changed because of it."""
+    failed = steps[stop.index][0]
+    outcomes = []
+    for index, (patch, direction) in enumerate(steps):
+        if index == stop.index:
+            message = stop.message
+        else:
+            message = _not_done(
+                (patch, direction),
+                f"the rewind stopped at {failed.summary}, so no file was changed",
+            )
+        outcomes.append(RewindOutcome(patch, direction, False, message))
+    return outcomes
+
+
+class _NotText(Exception):
+    """The file holds bytes that are not UTF-8 text: no patch wrote them."""
 
 
 def _read(real_root: Path, relative: Path) -> str | None:
@@ -207,7 +439,10 @@ def _read(real_root: Path, relative: Path) -> str | None:
         data = read_confined(real_root, relative, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
-    return data.decode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NotText from None
 
 
 def _conflict(patch: PatchOnBranch, direction: Direction, current: str | None) -> str:

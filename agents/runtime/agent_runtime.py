@@ -47,6 +47,7 @@ from agents.graph.steering import STEER_INBOX_KEY, Steer, SteerInbox
 from agents.instructions import with_instructions
 from agents.mcp_servers import McpServerConfig, McpToolbox
 from agents.mcp_servers.toolbox import OFF_KEY
+from agents.pending_interrupt import paused_here
 from agents.profile import ToolApprovalMode, TurnContext, WarmUpContext
 from agents.project_instructions import (
     META_KEY,
@@ -470,7 +471,9 @@ class AgentRuntime:
         trace_id = new_trace_id()
         try:
             record = self.store.get_message(record_id)
-            pending = record.meta["pending_interrupt"]
+            pending = paused_here(record)
+            if pending is None or record.conversation_id != conversation_id:
+                raise LookupError("no pause of this conversation's own is waiting there")
             conversation = self.store.get_conversation(conversation_id)
             chosen = get_profile(pending.get("profile") or conversation.profile)
         except Exception as exc:  # noqa: BLE001 (any unreadable paused turn is said in one sentence)

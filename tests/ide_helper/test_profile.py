@@ -44,7 +44,8 @@ def test_resume_values_and_interrupt_payloads() -> None:
 def test_a_later_user_message_abandons_a_pending_review(store: Any) -> None:
     conversation = store.create_conversation("ide-helper")
     user = store.add_message(conversation.id, "user", "edit it", None)
-    pending = {"values": [{"kind": "patch_review", "patch": PATCH.to_dict()}], "thread_id": "t"}
+    thread = f"{conversation.id}:{user.id}"  # a thread of this conversation's own
+    pending = {"values": [{"kind": "patch_review", "patch": PATCH.to_dict()}], "thread_id": thread}
     call = store.add_message(
         conversation.id, "assistant", "", user.id, meta={"pending_interrupt": pending}
     )

@@ -134,3 +134,39 @@ async def test_after_undo_checking_out_the_branch_or_flipping_back_offers_the_pa
         await pilot.press("y")
         await settle(pilot)
         assert (project / "src/app.py").read_text() == PATCHED
+
+
+async def test_going_back_over_two_patches_with_one_file_edited_since_moves_no_file(
+    services: Services, tmp_path: Path
+) -> None:
+    """Checking out the first message concerns two patches of two files; the older file was
+    edited by hand, so neither is reverted (the newer file is not rewound alone)."""
+    from agents.patch_review.patches import make_patch
+
+    project = tmp_path / "project"
+    first_id, tool_id = seed_applied_patch(services, project)
+    store = services.store
+    done = store.active_leaf(store.get_message(tool_id).conversation_id)
+    assert done is not None
+    created = make_patch(project, "src/new.py", 1, 0, "VALUE = 1\n")
+    (project / "src/new.py").write_text(created.new_content)
+    edit = created.edit
+    assert edit is not None
+    meta = {"tool_call_id": "c2", "name": "propose_edit", "patch_id": created.id,
+            "patch_path": "src/new.py", "patch_status": "applied", "patch_edit": edit}  # fmt: skip
+    second = store.add_message(done.conversation_id, "tool", "Created", done.id, meta=meta)
+    store.accept_patch(second.id, created.id, "src/new.py", None, edit["new_sha256"])
+    store.set_active_leaf(done.conversation_id, second.id)
+    mine = PATCHED + "# my own line\n"
+    (project / "src/app.py").write_text(mine)
+    async with new_app(services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await ask_to_check_out(pilot, first_id)
+        await pilot.press("y")
+        await settle(pilot)
+        assert (project / "src/app.py").read_text() == mine
+        assert (project / "src/new.py").read_text() == "VALUE = 1\n"  # not rewound alone
+        conflicts = [n for n in pilot.app._notifications if n.title == "Conflict"]
+        assert any("src/app.py" in n.message for n in conflicts)
+        assert PATCH_MARKS["applied"] in tree_line(pilot, tool_id)
+        assert PATCH_MARKS["applied"] in tree_line(pilot, second.id)

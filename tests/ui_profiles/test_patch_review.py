@@ -1,5 +1,6 @@
-"""The patch review screen decides for real: accept writes the file, reject and conflicts leave
-it alone, Esc keeps the review pending."""
+"""The patch review screen decides: accept checks the patch still applies (the resumed turn
+writes it, where the outcome is recorded), reject and conflicts leave the file alone, Esc keeps
+the review pending. The screen itself never writes a file."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def app_py(project: Path) -> str:
     return (project / "src/app.py").read_text(encoding="utf-8")
 
 
-async def test_accept_applies_the_patch_to_the_file_and_dismisses_applied(
+async def test_accept_dismisses_accepted_and_writes_nothing_itself(
     project: Path, patch: Patch
 ) -> None:
     app = host(patch, project)
@@ -40,12 +41,11 @@ async def test_accept_applies_the_patch_to_the_file_and_dismisses_applied(
         assert "-2" in header
         await pilot.press("a")
         await pilot.pause()
-    assert app.results == [
-        PatchDecision("accept", True, "Applied patch p-0a1b2c3d to src/app.py (+3 -2).")
-    ]
-    assert app.results[0].resumes_turn
-    assert app_py(project) == patch.new_content
-    assert 'def greet(name: str, punctuation: str = "!") -> str:' in app_py(project)
+    [result] = app.results
+    assert (result.decision, result.applied) == ("accept", True)
+    assert "p-0a1b2c3d" in result.message
+    assert result.resumes_turn
+    assert app_py(project) == APP_PY  # the resumed turn applies it, and records that it did
     assert not any(p.name.endswith(".tmp") for p in (project / "src").iterdir())
 
 
@@ -99,12 +99,12 @@ async def test_conflict_shows_the_sentence_and_leaves_the_edited_file_alone(
         keys = {b.binding.key: b.binding.description for b in screen.active_bindings.values()}
         assert keys["a"] == "Try again"
         assert keys["c"] == "Close, tell the model"
-        # Put the old content back: trying again now applies the patch.
+        # Put the old content back: trying again now accepts the patch.
         (project / "src/app.py").write_text(APP_PY, encoding="utf-8")
         await pilot.press("a")
         await pilot.pause()
     assert [r.applied for r in app.results] == [True]
-    assert app_py(project) == patch.new_content
+    assert app_py(project) == APP_PY
 
 
 async def test_after_a_conflict_the_user_can_reject_or_tell_the_model(
@@ -127,7 +127,7 @@ async def test_after_a_conflict_the_user_can_reject_or_tell_the_model(
         assert app_py(project) == edited
 
 
-async def test_accepting_a_new_file_creates_it(project: Path) -> None:
+async def test_accepting_a_new_file_creates_nothing_yet(project: Path) -> None:
     patch = make_patch(project, "docs/notes.md", 1, 0, "# Notes\n\nFirst line.\n")
     app = host(patch, project)
     async with app.run_test(size=SIZE) as pilot:
@@ -137,7 +137,7 @@ async def test_accepting_a_new_file_creates_it(project: Path) -> None:
         await pilot.press("a")
         await pilot.pause()
     assert app.results[0].applied
-    assert (project / "docs/notes.md").read_text(encoding="utf-8") == "# Notes\n\nFirst line.\n"
+    assert not (project / "docs/notes.md").exists()
 
 
 async def test_a_file_replaced_by_a_folder_is_a_conflict_not_a_crash(

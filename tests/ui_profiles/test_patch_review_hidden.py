@@ -24,3 +24,22 @@ async def test_the_review_shows_a_bidi_override_and_a_zero_width_space(project: 
     assert "<U+2066>" in shown
     assert "<U+200B>" in shown
     assert "\u202e" not in shown
+
+
+async def test_the_review_names_controls_and_look_alike_spaces(project: Path) -> None:
+    """What the review strips to keep the terminal safe the patch would still write: an
+    escape sequence, a backspace, a lone CR, a no-break space and a line separator are each
+    shown as ``<U+XXXX>``, in the text and in the file's name."""
+    hidden = "ok = 1\x1b[8m; run()\x08\x08\nx\r= 2\u00a0# a\u2028b\n"
+    patch = make_patch(project, "src/we\x1bird.py", 1, 0, hidden)
+    app = ScreenHost(lambda: PatchReviewScreen(patch, project), "weaver-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = "\n".join(
+            static.render_line(y).text
+            for static in app.screen.query(Static)
+            for y in range(static.size.height)
+        )
+    for code in ("001B", "0008", "000D", "00A0", "2028"):
+        assert f"<U+{code}>" in shown, code
+    assert "src/we<U+001B>ird.py" in shown

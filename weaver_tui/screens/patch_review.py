@@ -2,10 +2,11 @@
 
 The ide-helper never writes a file on its own: ``propose_edit`` makes a
 :class:`~agents.patch_review.patches.Patch` and the turn pauses (LangGraph
-``interrupt()``) until a person decides. This modal screen is that decision. It does the work
-itself, through the same functions the graph's review node uses: accept runs
-:func:`~agents.patch_review.patches.apply_patch` (atomic write, only if the file still
-has the content the patch was made from), reject runs
+``interrupt()``) until a person decides. This modal screen is that decision; it writes no
+file. Accept checks with :func:`~agents.patch_review.patches.check_patch` that the patch still
+applies (the file still has the content the patch was made from) and the resumed turn's review
+node applies it (atomic write) where the outcome is recorded, so a resume that never runs
+leaves the file and the conversation agreeing; reject runs
 :func:`~agents.patch_review.patches.reject_patch`. It dismisses with a
 :class:`PatchDecision` the chat screen resumes the paused turn with::
 
@@ -42,11 +43,12 @@ from agents.errors import WeaverError
 from agents.patch_review.patches import (
     Patch,
     PatchConflict,
-    apply_patch,
+    check_patch,
+    failure_reason,
     line_span,
     reject_patch,
 )
-from storage.hidden_characters import reveal_hidden
+from agents.patch_review.review_text import review_text
 from storage.printable import printable
 from weaver_tui.widgets.footer import WeaverFooter
 
@@ -65,9 +67,9 @@ class PatchDecision:
     """What the person decided and what it did.
 
     ``decision`` is ``"accept"``, ``"reject"`` or ``"later"`` (the review stays pending).
-    ``applied`` says whether the file now holds the patch. ``message`` is the sentence to show
-    the person: "Applied patch p-1 to src/app.py (+1 -1).", the conflict sentence, "You
-    rejected patch ...", or "" for later.
+    ``applied`` says whether the patch was accepted and applies (the resumed turn writes it).
+    ``message`` is the sentence to show the person: "You accepted patch p-1 ...", the conflict
+    sentence, "You rejected patch ...", or "" for later.
     """
 
     decision: DecisionKind
@@ -168,7 +170,7 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         return Content.from_markup(
             f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
             "[dim]$span proposed by the ide-helper; nothing is written until you accept[/]",
-            path=reveal_hidden(printable(self.patch.path)),
+            path=printable(review_text(self.patch.path)),
             added=added,
             removed=removed,
             span=line_span(self.patch.start_line, self.patch.end_line),
@@ -181,10 +183,9 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         """Render the diff with a Pygments style that suits the app theme's darkness, on the
         view's own background (not the style's), so it sits in the theme like the rest."""
         text = self.query_one("#review-diff-text", Static)
-        # the diff quotes a project file and the model's edit: shown printable
-        diff = (
-            reveal_hidden(printable(self.patch.diff)).rstrip("\n") or "(the patch changes nothing)"
-        )
+        # the diff quotes a project file and the model's edit: every character it writes is
+        # shown (a control or hidden one as <U+XXXX>), and nothing reaches the terminal raw
+        diff = printable(review_text(self.patch.diff)).rstrip("\n") or "(the patch changes nothing)"
         syntax = Syntax(
             diff,
             "diff",
@@ -211,18 +212,22 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
     # ------------------------------------------------------------------ decisions
 
     def action_accept(self) -> None:
-        """Apply the patch; on a conflict or a failure keep the screen open with the reason."""
+        """Accept the patch if it still applies; on a conflict or a failure keep the screen
+        open with the reason. Nothing is written here: the resumed turn's review node applies
+        the patch and records it in one step (see :func:`check_patch`)."""
         try:
-            message = apply_patch(self.project_root, self.patch)
+            check_patch(self.project_root, self.patch)
         except PatchConflict as err:
             self.conflict = err.user_message
             return
         except (WeaverError, OSError) as err:
-            reason = err.user_message if isinstance(err, WeaverError) else str(err)
+            reason = failure_reason(err)
             logger.warning("patch %s could not be applied: %s", self.patch.id, reason)
             self.conflict = f"Patch {self.patch.id} could not be applied: {reason}"
             return
-        self.dismiss(PatchDecision("accept", True, message))
+        patch = self.patch
+        said = f"You accepted patch {patch.id} for {patch.path}; it is applied as the turn goes on."
+        self.dismiss(PatchDecision("accept", True, said))
 
     def action_retry(self) -> None:
         self.action_accept()

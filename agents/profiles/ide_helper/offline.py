@@ -30,6 +30,8 @@ NAME_THE_FILE = "Name the file: type `` rename `old` to `new` in path/to/file.py
 LIST_WORDS = frozenset({"list", "files", "ls", "tree", "folders", "structure"})
 PREVIEW = 15
 BLOCK = 60
+TRUNCATED = "\n[truncated at "
+"""How read_file says it did not show the whole file."""
 _EDGE = "\"'`()[]{}<>,;:!?"
 
 
@@ -166,7 +168,8 @@ def _plan_rename(ask: Ask, rename: tuple[str, str], results: list[ToolResult]) -
     path = named[0]
     calls = _read(path, results)
     read = next((r for r in reversed(results) if r.name == READ and not r.is_error), None)
-    if read is not None and not any(r.name == EDIT for r in results):
+    whole = read is not None and TRUNCATED not in read.content
+    if read is not None and whole and not any(r.name == EDIT for r in results):
         edit = rename_edit(numbered(read.content), old, new)
         if edit is not None:
             calls.append(PlannedCall(EDIT, {"path": read.args.get("path", path), **edit}))
@@ -176,25 +179,35 @@ def _plan_rename(ask: Ask, rename: tuple[str, str], results: list[ToolResult]) -
 def numbered(read_output: str) -> dict[int, str]:
     """Line number → text, from ``read_file``'s ``  12 | text`` lines."""
     lines: dict[int, str] = {}
-    for line in read_output.splitlines():
+    for line in read_output.split("\n"):  # read_file's lines: a form feed or U+2028 is text
         number, bar, text = line.partition(" | ")
         if bar and number.strip().isdigit():
             lines[int(number)] = text
     return lines
 
 
+def _occurrence(old: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(old)}(?!\w)" if old.isidentifier() else re.escape(old))
+
+
+def rename_hits(lines: dict[int, str], old: str) -> list[int]:
+    """The lines holding ``old`` (a whole word when it is one)."""
+    pattern = _occurrence(old)
+    return [n for n, text in sorted(lines.items()) if pattern.search(text)]
+
+
 def rename_edit(lines: dict[int, str], old: str, new: str) -> dict[str, Any] | None:
-    """Replace every ``old`` (a whole word when it is one) with ``new`` in the smallest run of
-    lines holding them (one line when they are far apart)."""
-    pattern = re.compile(
-        rf"(?<!\w){re.escape(old)}(?!\w)" if old.isidentifier() else re.escape(old)
-    )
-    hits = [n for n, text in sorted(lines.items()) if pattern.search(text)]
+    """Replace every ``old`` (a whole word when it is one) with ``new`` in the run of lines
+    holding them; ``None`` when there is none, or when one patch cannot hold them all (further
+    apart than :data:`BLOCK` lines, or not all of them read): every occurrence or none, never
+    the first alone."""
+    hits = rename_hits(lines, old)
     if not hits:
         return None
     start, end = hits[0], hits[-1]
     if end - start > BLOCK or any(n not in lines for n in range(start, end + 1)):
-        end = start
+        return None
+    pattern = _occurrence(old)
     block = [pattern.sub(lambda _m: new, lines[n]) for n in range(start, end + 1)]
     return {"start_line": start, "end_line": end, "new_content": "\n".join(block)}
 
@@ -240,10 +253,23 @@ def answer(ask: Ask, results: list[ToolResult]) -> str:
             continue
         sections.append(_section(result))
     if ask.rename and not any(r.name == EDIT for r in results):
-        sections.append(
-            f"`{ask.rename[0]}` does not occur in what I read, so I proposed no change."
-        )
+        sections.append(_no_rename(ask.rename[0], results))
     return "\n\n".join(s for s in sections if s) or "The tools returned nothing."
+
+
+def _no_rename(old: str, results: list[ToolResult]) -> str:
+    """Why no rename was proposed: ``old`` is not in what was read, or one patch cannot change
+    every occurrence (a rename of some of them would be a wrong result)."""
+    read = next((r for r in reversed(results) if r.name == READ and not r.is_error), None)
+    if read is None or not (hits := rename_hits(numbered(read.content), old)):
+        return f"`{old}` does not occur in what I read, so I proposed no change."
+    where = ", ".join(str(n) for n in hits[:8]) + (" and more" if len(hits) > 8 else "")
+    return (
+        f"`{old}` occurs on lines {where} of `{read.args.get('path')}`, too far apart (or the "
+        "file too long to read whole) for one patch to change every one, and changing some of "
+        "them would leave the rename half done, so I proposed no change. A connected model "
+        "can propose one patch per place."
+    )
 
 
 def _section(result: ToolResult) -> str:

@@ -7,6 +7,7 @@ Every failure is a :class:`~agents.errors.ToolError` whose message says what to 
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Iterator
@@ -63,14 +64,18 @@ def read_text_file(
     except FileNotFoundError:
         raise ToolError(f"'{shown}' disappeared while it was being opened; try again.") from None
     with handle:
-        if is_binary(handle.read(BINARY_SNIFF_BYTES)):
+        head = handle.read(BINARY_SNIFF_BYTES)
+        if is_binary(head):
             raise ToolError(
                 f"'{shown}' is a binary file ({info.st_size:,} bytes); read_file only shows "
                 "text files."
             )
-        handle.seek(0)
+        # A byte-order mark is not part of line 1 (propose_edit keeps it first: see
+        # agents.patch_review.line_edit), so neither shown nor counted.
+        start = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+        handle.seek(start)
         lines, cut_at = _take_lines(handle, first, end_line)
-        handle.seek(0)
+        handle.seek(start)
         total, counted_all = _count_lines(handle)
 
     if not lines:

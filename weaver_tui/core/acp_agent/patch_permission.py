@@ -17,6 +17,7 @@ from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionRespon
 
 from agents.confined_files import read_confined
 from agents.errors import ToolError
+from agents.patch_review.file_edit import undo_text
 from agents.patch_review.patches import MAX_PATCH_FILE_BYTES, Patch
 from agents.project_paths import resolve_inside, resolve_project_path
 from storage.printable import printable
@@ -58,6 +59,19 @@ def current_text(project_root: Path, patch: Patch) -> str | None:
         return None
 
 
+def base_text(project_root: Path, patch: Patch) -> str | None:
+    """The text the patch was made from, byte for byte (``None``: it creates the file).
+
+    The editor's diff must be the change an accept makes: from this text (an accept applies
+    only while the file still holds it) to the patch's new text. The file as it is now may
+    differ (edited since: the accept then refuses) and a text read with newline translation
+    differs in every CRLF line, so the text is rebuilt from the patch's recorded change; a
+    patch stored before changes were recorded falls back to the file now."""
+    if patch.edit is not None:
+        return undo_text(patch.edit, patch.new_content)
+    return current_text(project_root, patch)
+
+
 def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUpdate:
     """The tool call a permission request is about: the proposed edit, shown as a diff."""
     path = patch_file(project_root, patch)
@@ -66,9 +80,7 @@ def review_request(project_root: Path, patch: Patch, call_id: str) -> ToolCallUp
         title=printable(f"Apply {patch.summary}?"),
         kind="edit",
         status="pending",
-        content=[
-            tool_diff_content(str(path), patch.new_content, current_text(project_root, patch))
-        ],
+        content=[tool_diff_content(str(path), patch.new_content, base_text(project_root, patch))],
         raw_input=patch.to_dict(),
     )
 

@@ -9,6 +9,7 @@ from typing import Any
 from acp.schema import PermissionOption, ToolCallUpdate
 
 from agents.graph.approval import ApprovalQuestion, Decision
+from agents.pending_interrupt import paused_here
 from storage.printable import printable
 from storage.store import ConversationStore
 from weaver_tui.core.acp_agent.turn_updates import tool_title
@@ -25,7 +26,7 @@ def pending_approval(store: ConversationStore, leaf_id: str) -> tuple[str, Appro
     for record in reversed(store.path_to_root(leaf_id)):
         if record.role == "user":
             return None
-        pending = record.meta.get("pending_interrupt")
+        pending = paused_here(record)  # a pause copied from another conversation is not one
         if pending:
             question = ApprovalQuestion.of(pending.get("values"))
             if question is not None:

@@ -45,7 +45,7 @@ from weaver_tui.core.acp_agent.failures import marked_stop_reason, marked_update
 from weaver_tui.core.acp_agent.patch_permission import (
     PERMISSION_OPTIONS,
     applied_update,
-    current_text,
+    base_text,
     decision_of,
     patch_file,
     review_request,
@@ -231,7 +231,7 @@ class AcpTurn:
     def _applying(self, review: PendingReview) -> _Applying:
         path = patch_file(self.session.cwd, review.patch)
         call_id = review.patch.tool_call_id or review.record_id
-        return _Applying(review, call_id, path, current_text(self.session.cwd, review.patch))
+        return _Applying(review, call_id, path, base_text(self.session.cwd, review.patch))
 
     async def _ask(self, applying: _Applying) -> tuple[str, Any] | None:
         """The user's decision on the patch (the record to resume and the value), ``None``

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ from weaver_tui.core.chat_controller.state_port import ChatStatePort
 
 if TYPE_CHECKING:
     from agents.graph.steering import Steer
-    from agents.patch_review.rewind import Direction, PatchOnBranch, RewindOutcome
+    from agents.patch_review.rewind import Direction, PatchOnBranch, RewindOutcome, Step
     from agents.providers import ChatModelHandle
     from agents.runtime.agent_runtime import AgentRuntime
 
@@ -319,13 +319,20 @@ class ChatController:
         """Revert (or re-apply) an accepted ``patch`` in the files under ``root``; the patch's
         record with its new status is applied to the state (see
         :func:`agents.patch_review.rewind.rewind`)."""
-        from agents.patch_review.rewind import rewind
+        return self.rewind_all(root, [(patch, direction)])[0]
+
+    def rewind_all(self, root: Path, steps: Sequence[Step]) -> list[RewindOutcome]:
+        """Take all of ``steps`` (revert or re-apply each patch, in order) or none (see
+        :func:`agents.patch_review.rewind.rewind_all`); the records written are applied to
+        the state."""
+        from agents.patch_review.rewind import rewind_all
 
         self.state.settle()
-        outcome = rewind(root, self.state.store, patch, direction)
-        if outcome.record is not None:
-            self.state.apply(outcome.record)
-        return outcome
+        outcomes = rewind_all(root, self.state.store, steps)
+        for outcome in outcomes:
+            if outcome.record is not None:
+                self.state.apply(outcome.record)
+        return outcomes
 
     async def summarise(
         self, leaf_id: str | None = None, model: ChatModelHandle | None = None

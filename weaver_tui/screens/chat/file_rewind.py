@@ -105,9 +105,8 @@ class FileRewind:
         if self._surface.running:
             self._surface.notify("Wait for the reply to finish (or press Esc) first.")
             return
-        root = self._project_dir()
-        for patch, direction in steps:
-            outcome = self._controller.rewind(root, patch, direction)
+        # all of the steps or none (a conflict in one leaves every file as it was)
+        for outcome in self._controller.rewind_all(self._project_dir(), steps):
             if outcome.done:
                 self._surface.notify(outcome.message)
             else:
