@@ -27,9 +27,11 @@ until it is listed here on purpose.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the launch's first frame reads this module's names, not SQLite
+    import sqlite3
 
 Viewer = str | None
 """``None``: everything; ``"shared"``: the shared channel; else a participant's name."""

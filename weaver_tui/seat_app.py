@@ -435,6 +435,9 @@ class SeatApp(App[None]):
         return [printable(name) for name in names if name != self.participant]
 
     def on_unmount(self) -> None:
+        # the follower first: cancelled now, it reads nothing more once the stores close
+        # (its next step raises the cancellation at its await, before any read)
+        self.workers.cancel_group(self, "changes")
         self.changes.close()
         self.seats.close()
         self.answers.close()
