@@ -118,9 +118,15 @@ def conversation_condition(
     conversation_alias: str, message_alias: str = "m", param: str = ":viewer"
 ) -> str:
     """An SQL condition for queries across conversations: a record of a conversation without
-    participants is everyone's; one of a shared space must be visible to the viewer."""
+    participants that names no audience (no ``visibility``, no ``sender``) is everyone's; one
+    of a shared space, or one that names its audience wherever it is (a space started by a
+    front end that recorded no participants), must be visible to the viewer, as
+    :func:`visible_condition` decides for a path."""
     participants = f"json_extract({conversation_alias}.meta, '$.participants')"
-    return f"({participants} IS NULL OR {visible_condition(message_alias, param)})"
+    visibility = f"json_extract({message_alias}.meta, '$.visibility')"
+    sender = f"json_extract({message_alias}.meta, '$.sender')"
+    unnamed = f"({participants} IS NULL AND {visibility} IS NULL AND {sender} IS NULL)"
+    return f"({unnamed} OR {visible_condition(message_alias, param)})"
 
 
 def visible_rows_sql(columns: list[str]) -> str:

@@ -38,10 +38,16 @@ def visible_condition(alias: str = "m") -> str:
 
 
 def conversation_condition(conversation_alias: str, message_alias: str = "m") -> str:
-    """A record of a conversation without participants is everyone's; one of a shared space
-    must be visible to the viewer."""
+    """As :func:`storage.audience.conversation_condition`: a record of a conversation without
+    participants that names no audience is everyone's; any other must be visible to the
+    viewer."""
     participants = f"(({conversation_alias}.meta::jsonb) ->> 'participants')"
-    return f"({participants} IS NULL OR {visible_condition(message_alias)})"
+    meta = f"({message_alias}.meta::jsonb)"
+    unnamed = (
+        f"({participants} IS NULL AND ({meta} ->> 'visibility') IS NULL"
+        f" AND ({meta} ->> 'sender') IS NULL)"
+    )
+    return f"({unnamed} OR {visible_condition(message_alias)})"
 
 
 def visible_rows_sql(columns: list[str]) -> str:
