@@ -14,7 +14,7 @@ paragraph separators, spaces other than U+0020); each such character is shown as
 ``<U+XXXX>``, and everything else is kept as it was, so the text written can be read back
 from the text shown. A tab draws as spaces, so on the rows a patch adds or removes (where a
 tab traded for spaces, as in a Makefile, is the change) it is shown as ``→`` padded to its
-tab stop; context rows keep their tabs.
+tab stop, and a space at the end of such a row as ``<U+0020>``; context rows are kept.
 """
 
 from __future__ import annotations
@@ -49,8 +49,15 @@ def review_text(diff: str) -> str:
     )
     rows = reveal_hidden(shown).split("\n")
     return "\n".join(
-        _tabs_shown(row) if _changed_row(index, row) else row for index, row in enumerate(rows)
+        _changed_shown(row) if _changed_row(index, row) else row for index, row in enumerate(rows)
     )
+
+
+def _changed_shown(row: str) -> str:
+    """An added or removed row: its tabs as arrows, its trailing spaces as markers (a space
+    added at the end of a line draws as nothing)."""
+    body = row.rstrip(" ")
+    return _tabs_shown(body) + marker(" ") * (len(row) - len(body))
 
 
 def _changed_row(index: int, row: str) -> bool:

@@ -39,6 +39,8 @@ def test_every_character_is_seen_and_the_text_reads_back(text: str) -> None:
     shown_rows = shown.split("\n")
     for index in changed:  # a tab on an added or removed row is never plain whitespace
         assert "\t" not in shown_rows[index]
+        if rows[index].endswith(" "):  # a trailing space is named, not drawn as nothing
+            assert shown_rows[index].endswith("<U+0020>")
         if "\u2192" not in text:
             assert shown_rows[index].count("\u2192") == rows[index].count("\t")
     if "<" not in text and not any("\t" in rows[i] for i in changed):
@@ -48,5 +50,6 @@ def test_every_character_is_seen_and_the_text_reads_back(text: str) -> None:
 def test_terminal_controls_are_named_not_dropped() -> None:
     assert review_text("a\x1b[8mb\x08c\rd") == "a<U+001B>[8mb<U+0008>c<U+000D>d"
     assert review_text("x\u00a0=\u20281") == "x<U+00A0>=<U+2028>1"
-    assert review_text(" \tcontext\n") == " \tcontext\n"
+    assert review_text(" \tcontext \n") == " \tcontext \n"
+    assert review_text("-x\n+x  \n") == "-x\n+x<U+0020><U+0020>\n"
     assert review_text("-\tcc main.c\n+    cc main.c\n") == "-\u2192  cc main.c\n+    cc main.c\n"
