@@ -59,3 +59,19 @@ async def test_a_tab_traded_for_spaces_shows_in_the_review(project: Path) -> Non
     added = next(row for row in rows if row.startswith("+") and "cc main.c" in row)
     assert removed[1:] != added[1:]
     assert "\u2192" in removed
+
+
+async def test_a_patch_made_in_another_folder_names_that_folder(
+    project: Path, tmp_path: Path
+) -> None:
+    """The review of a patch made in another folder than the app's project shows the file's
+    full path there, where accepting it writes."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "f.txt").write_text("a\n")
+    patch = make_patch(elsewhere, "f.txt", 1, 1, "b")
+    app = ScreenHost(lambda: PatchReviewScreen(patch, project), "weaver-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = str(app.screen.query_one("#review-header", Static).render())
+    assert str(elsewhere / "f.txt") in header
