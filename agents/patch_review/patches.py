@@ -60,6 +60,19 @@ class Patch:
     edit: dict[str, Any] | None = None
     """The change as a :func:`~agents.patch_review.file_edit.text_edit` (what rewind reverts
     and re-applies); ``None`` on patches stored before rewind existed."""
+    root: str | None = None
+    """The real path of the project folder the patch was made in: the only one it is checked
+    and applied in (``None`` on patches stored before it was kept: the caller's folder)."""
+
+    def folder(self, fallback: Path) -> Path:
+        """Where this patch is checked and written: the folder it was made in.
+
+        The model read that folder's file and the diff is about it; a front end or a resumed
+        turn may hold another folder (the app started with ``--project-root`` elsewhere than
+        the conversation's, a second checkout with the very same file), and writing there
+        would change a file the model never read. ``fallback``: the caller's folder, for a
+        patch stored before the folder was kept."""
+        return Path(self.root) if self.root else fallback
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -176,6 +189,7 @@ def make_patch(
         end_line=end_line,
         tool_call_id=tool_call_id,
         edit=_with_new_folders(text_edit(old_text if exists else None, new_text), real_root, shown),
+        root=str(real_root),
     )
 
 
@@ -221,7 +235,7 @@ def check_patch(root: Path, patch: Patch) -> bool:
     decision is recorded (the review node, as the paused turn resumes), so a resume that never
     runs (no model, a busy conversation, a crash) leaves the file and the record agreeing that
     nothing was applied."""
-    real_root, relative = reviewed_file(root, patch.path)
+    real_root, relative = reviewed_file(patch.folder(root), patch.path)
     current = _current_bytes(real_root, real_root / relative)
     if current is not None and current == patch.new_content.encode("utf-8"):
         return True
@@ -247,7 +261,7 @@ def apply_patch(root: Path, patch: Patch) -> str:
     Applying the same patch twice is harmless: a file that already holds the new content is
     reported as applied and not written again (a resumed node may run twice).
     """
-    real_root, relative = reviewed_file(root, patch.path)
+    real_root, relative = reviewed_file(patch.folder(root), patch.path)
     existed = _current_bytes(real_root, real_root / relative) is not None
     if check_patch(root, patch):
         logger.info("patch %s already applied to %s", patch.id, patch.path)

@@ -188,7 +188,8 @@ async def review_node(
     decision, comment = _decision_of(answer)
     root = Path(runtime.context.project_root)
     outcome = settle(root, patch, decision)
-    accepted_in = os.path.realpath(root) if outcome.status == "applied" else None  # noqa: ASYNC240
+    applied_in = patch.root or os.path.realpath(root)  # noqa: ASYNC240 (no I/O: a legacy patch)
+    accepted_in = applied_in if outcome.status == "applied" else None
     text = outcome.message
     if comment:
         text += f" The user's comment: {comment}"

@@ -38,3 +38,18 @@ def test_the_diff_is_from_the_text_the_patch_was_made_from(text: str, edited: bo
         assert isinstance(shown, FileEditToolCallContent)
         assert shown.old_text == text
         assert shown.new_text == patch.new_content
+
+
+def test_the_file_shown_is_the_one_written_in_the_folder_the_patch_was_made_in(
+    tmp_path: Path,
+) -> None:
+    """A review pending from another folder (the conversation's turn ran there) names that
+    folder's file, where accepting it writes, not the session's."""
+    made, session = tmp_path / "made", tmp_path / "session"
+    for folder in (made, session):
+        folder.mkdir()
+        (folder / "f.txt").write_text("a\n")
+    patch = make_patch(made, "f.txt", 1, 1, "b")
+    [shown] = review_request(session, patch, "c1").content or []
+    assert isinstance(shown, FileEditToolCallContent)
+    assert shown.path == str((made / "f.txt").resolve())

@@ -43,3 +43,35 @@ async def test_the_review_names_controls_and_look_alike_spaces(project: Path) ->
     for code in ("001B", "0008", "000D", "00A0", "2028"):
         assert f"<U+{code}>" in shown, code
     assert "src/we<U+001B>ird.py" in shown
+
+
+async def test_a_tab_traded_for_spaces_shows_in_the_review(project: Path) -> None:
+    """A Makefile recipe's tab replaced by four spaces (which breaks it) reads differently in
+    the removed and the added row."""
+    (project / "Makefile").write_text("all:\n\tcc main.c\n")
+    patch = make_patch(project, "Makefile", 2, 2, "    cc main.c")
+    app = ScreenHost(lambda: PatchReviewScreen(patch, project), "weaver-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one("#review-diff-text", Static)
+        rows = [text.render_line(y).text.rstrip() for y in range(text.size.height)]
+    removed = next(row for row in rows if row.startswith("-") and "cc main.c" in row)
+    added = next(row for row in rows if row.startswith("+") and "cc main.c" in row)
+    assert removed[1:] != added[1:]
+    assert "\u2192" in removed
+
+
+async def test_a_patch_made_in_another_folder_names_that_folder(
+    project: Path, tmp_path: Path
+) -> None:
+    """The review of a patch made in another folder than the app's project shows the file's
+    full path there, where accepting it writes."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "f.txt").write_text("a\n")
+    patch = make_patch(elsewhere, "f.txt", 1, 1, "b")
+    app = ScreenHost(lambda: PatchReviewScreen(patch, project), "weaver-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = str(app.screen.query_one("#review-header", Static).render())
+    assert str(elsewhere / "f.txt") in header

@@ -26,6 +26,7 @@ record the conflict, so the model reads it and proposes a new edit), ``Esc`` lat
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -170,11 +171,19 @@ class PatchReviewScreen(ModalScreen[PatchDecision]):
         return Content.from_markup(
             f"[b]$path[/]  [$text-success]+$added[/] [$text-error]-$removed[/]{new_file}\n"
             "[dim]$span proposed by the ide-helper; nothing is written until you accept[/]",
-            path=printable(review_text(self.patch.path)),
+            path=printable(review_text(self._shown_path())),
             added=added,
             removed=removed,
             span=line_span(self.patch.start_line, self.patch.end_line),
         )
+
+    def _shown_path(self) -> str:
+        """The file's path in the project, or in full when the patch was made in another
+        folder than this screen's project (it is written there: see ``Patch.folder``)."""
+        folder = self.patch.folder(self.project_root)
+        if os.path.realpath(folder) == os.path.realpath(self.project_root):
+            return self.patch.path
+        return str(folder / self.patch.path)
 
     def _theme_changed(self, _theme: str) -> None:
         self.call_after_refresh(self._show_diff)  # once the new theme's CSS is applied

@@ -32,8 +32,9 @@ PERMISSION_OPTIONS = [
 
 
 def patch_file(project_root: Path, patch: Patch) -> Path:
-    """The absolute path of the file the patch changes (ACP paths are absolute)."""
-    return (project_root / patch.path).resolve()
+    """The absolute path of the file the patch changes (ACP paths are absolute): in the folder
+    the patch was made in, where accepting it writes, whatever folder the session works in."""
+    return (patch.folder(project_root) / patch.path).resolve()
 
 
 def current_text(project_root: Path, patch: Patch) -> str | None:

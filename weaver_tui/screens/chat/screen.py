@@ -189,7 +189,7 @@ class ChatScreen(Screen[None]):
         )
         self.approvals = ToolApprovals(self, state)
         self.mcp_switches = McpSwitches(self, state, services, runtime=self.turns.open_runtime)
-        self.file_rewind = FileRewind(self, state, controller, self.panels.project_dir)
+        self.file_rewind = FileRewind(self, state, controller, self._turns_folder)
         self.branching = Branching(
             self, state, controller, mode, self.presenter,
             after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
@@ -653,6 +653,11 @@ class ChatScreen(Screen[None]):
 
     def project_dir(self) -> Path:
         return self.panels.project_dir()
+
+    def _turns_folder(self) -> Path:
+        """The folder this screen's turns work in (``--project-root``, else the conversation's
+        own), where their patches were applied and so where undo and redo write."""
+        return Path(self.project_root) if self.project_root else self.panels.project_dir()
 
     def space_panel(self) -> SpacePanel | None:
         return self.panels.space_panel()
