@@ -434,25 +434,29 @@ SOURCE_CONTROLS = frozenset("\t\n\r\f")
 """The only characters an atom's source may hold that are not printable (see ``one_line``)."""
 
 
-def invisible_characters(code: str) -> list[str]:
-    """Where ``code`` holds a character that is not printable (a control, a bidirectional
-    override or isolate, a zero-width or other format character, a surrogate, a private-use
-    or unassigned code point, a line separator): such code can read differently from what
-    runs, so the user reviewing it sees another program. One error per line, the first such
-    character named."""
-    errors = []
-    for number, line in enumerate(code.split("\n"), 1):
-        found = next((c for c in line if c not in SOURCE_CONTROLS and not printable(c)), None)
-        if found is not None:
-            errors.append(
-                f"line {number}: the invisible character U+{ord(found):04X} (code may read"
-                " differently from what runs); write plain text, escapes such as \\x1b in strings"
-            )
-    return errors
+def invisible_characters(text: str) -> list[tuple[int, str]]:
+    """Each line of ``text`` (numbered from 1) that holds a character that is not printable (a
+    control, a bidirectional override or isolate, a zero-width or other format character, a
+    surrogate, a private-use or unassigned code point, a line separator), with the first
+    such character: text holding one can read differently from what runs or is checked."""
+    found = []
+    for number, line in enumerate(text.split("\n"), 1):
+        char = next((c for c in line if c not in SOURCE_CONTROLS and not printable(c)), None)
+        if char is not None:
+            found.append((number, char))
+    return found
+
+
+def _invisible_errors(code: str) -> list[str]:
+    return [
+        f"line {number}: the invisible character U+{ord(char):04X} (code may read differently"
+        " from what runs); write plain text, escapes such as \\x1b in strings"
+        for number, char in invisible_characters(code)
+    ]
 
 
 def _check_tree(code: str) -> StaticResult:
-    result = StaticResult(errors=invisible_characters(code))
+    result = StaticResult(errors=_invisible_errors(code))
     try:
         with warnings.catch_warnings():  # the atom's escapes must not print to our stderr
             warnings.simplefilter("ignore")
