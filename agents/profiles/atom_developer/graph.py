@@ -123,11 +123,13 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
     elif request.sample:
         where = "your message" if request.sample_from == "message" else request.sample_from
         lines = len(request.sample.splitlines())
-        emit_status("read_request", f"{lines} sample line(s) from {where}", "done")
+        cut = f" ({request.sample_cut})" if request.sample_cut else ""
+        emit_status("read_request", f"{lines} sample line(s) from {where}{cut}", "done")
     found: dict[str, Any] = {
         "user_intent": request.intent,
         "log_snippet": request.sample,
         "sample_from": request.sample_from,
+        "sample_cut": request.sample_cut,
         "generated_code": request.code,
         "pseudo_contract": request.spec,
         "drafted_by_user": bool(request.code),
@@ -320,6 +322,8 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     fixes = state.get("iteration_count", 0)
     name = artifact_name(spec, stub, valid, bool(unchecked))
     head = verdict_head(report, stub, fixes, bool(state.get("drafted_by_user")))
+    if state.get("sample_cut") and not report.get("unchecked"):
+        head += f" {state.get('sample_cut')}"
     parts = [head, f"**{name}.py**", fenced(code, "python")]
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]

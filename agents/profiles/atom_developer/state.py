@@ -21,6 +21,8 @@ class DeveloperState(TypedDict, total=False):
     log_snippet: str
     """Sample log lines (from the message, or a file under the project root)."""
     sample_from: str
+    sample_cut: str
+    """What of the sample was left out, as a sentence ("" when it is used whole)."""
     generated_code: str
     """The Python atoms being worked on (the mechanism)."""
     pseudo_contract: str
