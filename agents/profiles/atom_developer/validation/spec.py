@@ -84,14 +84,21 @@ def _holders(data: dict[Any, Any]) -> list[tuple[str, dict[Any, Any]]]:
 
 
 def _regex_errors(pattern: str) -> list[str]:
-    """Why the pattern's ``regex:`` parts (alone or among alternatives) do not compile."""
+    """Why the pattern's ``regex:`` parts (alone or among alternatives) do not compile, one
+    sentence each, whatever stops the compiler: a syntax error, a repetition count past its
+    limit (``OverflowError``), groups nested past the parser's recursion, memory."""
     errors = []
     for part in pattern.split("|") if "|" in pattern else [pattern]:
         if part.startswith("regex:"):
+            shown = repr(part[6:]) if len(part) <= 86 else repr(part[6:86]) + "…"
             try:
                 re.compile(part[len("regex:") :])
             except re.error as exc:
-                errors.append(f"the spec's regex {part[6:]!r} does not compile: {exc}")
+                errors.append(f"the spec's regex {shown} does not compile: {exc}")
+            except (OverflowError, ValueError) as exc:
+                errors.append(f"the spec's regex {shown} does not compile: {exc}")
+            except (RecursionError, MemoryError):
+                errors.append(f"the spec's regex {shown} is nested too deeply to compile")
     return errors
 
 
