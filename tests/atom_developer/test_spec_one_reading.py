@@ -132,5 +132,6 @@ async def test_a_fallback_turn_for_a_hostile_request_answers_a_validated_stub(
     turn = await atom_turn(runtime, store, request, model=openai_model())
 
     assert turn.trace["stub"]
-    assert turn.trace["valid"], turn.trace["report"]
+    assert turn.trace["stub_valid"], turn.trace["report"]
+    assert not turn.trace["valid"]  # a stub is never stored as a validated atom
     assert read_spec(turn.artifact("yaml")) == (STUB, [])

@@ -340,7 +340,9 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
         )
     meta = {
         "atom_developer": {
-            "valid": valid,
+            # the stub is never stored as a validated atom: its own check is "stub_valid"
+            "valid": valid and not stub,
+            "stub_valid": valid and stub,
             "unchecked": unchecked,
             "stub": stub,
             "fixes": fixes,
