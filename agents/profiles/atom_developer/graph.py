@@ -142,6 +142,7 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
         **found,
         "validation_errors": [],
         "iteration_count": 0,
+        "user_atoms": [],
         "stub": False,
         "rejected_code": "",
         "fix_notes": "",
@@ -231,7 +232,8 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     spec = state.get("pseudo_contract") or None
     whole = not state.get("drafted_by_user")  # a model's draft is checked as the whole twin
     code, sample = state.get("generated_code", ""), state.get("log_snippet", "")
-    report = await avalidate(code, spec, sample, whole=whole)
+    keep = tuple(state.get("user_atoms") or ())  # a fix of the user's code keeps its atoms
+    report = await avalidate(code, spec, sample, whole=whole, keep=keep)
     errors = report.errors
     summary = (
         "all levels passed"
@@ -241,11 +243,13 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         else f"{len(errors)} error(s): {errors[0] if errors else 'no atom found'}"
     )
     emit_status("validate", summary, "done" if report.valid else "error")
+    first_of_users = not whole and not state.get("iteration_count")
     return {
         "validation_errors": errors if not report.valid else [],
         "report": report.as_dict(),
         "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
+        **({"user_atoms": list(report.atoms)} if first_of_users else {}),
     }
 
 

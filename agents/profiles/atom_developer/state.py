@@ -41,6 +41,8 @@ class DeveloperState(TypedDict, total=False):
     previous_code: str
     """The branch's last draft, when this message follows up on it ("also extract the host")."""
     """The user brought the first draft (a ```python block) to be checked and fixed."""
+    user_atoms: list[str]
+    """The atoms the user's own code defined: every fix of it must still define them."""
     stub: bool
     """The answer is the safe stub: no draft passed within the fixes allowed."""
     fix_notes: str
