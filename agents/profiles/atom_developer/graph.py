@@ -132,6 +132,7 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
         "sample_cut": request.sample_cut,
         "generated_code": request.code,
         "pseudo_contract": request.spec,
+        "user_spec": request.spec,
         "drafted_by_user": bool(request.code),
         "asks_for_atom": bool(request.code or request.sample),
         "previous_code": "",
@@ -201,6 +202,12 @@ async def guide(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
     return {"messages": [AIMessage(content=GUIDE)]}
 
 
+def _policy(state: DeveloperState, written: str) -> str:
+    """The spec a draft or fix is checked against: the one the user gave, whatever the model
+    wrote (a fix may not move the goalposts it failed), else the model's, else the last."""
+    return state.get("user_spec") or written or state.get("pseudo_contract", "")
+
+
 async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     emit_status("draft", "drafting the atoms and the YAML spec")
@@ -209,6 +216,7 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
         state.get("log_snippet", ""),
         state.get("previous_code", ""),
         state.get("pseudo_contract", ""),
+        state.get("user_spec", ""),
     )
     code, spec, notes = await _write(runtime, "draft", request)
     if not code:  # the model asked for what it needs instead of drafting: its words answer
@@ -221,7 +229,7 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {
         "generated_code": code,
-        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "pseudo_contract": _policy(state, spec),
         "trace": _trace(state, "draft", started, lines=code.count("\n")),
     }
 
@@ -289,7 +297,7 @@ async def reflect(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[
     emit_status("reflect", f"fix {fix}: {'code rewritten' if changed else 'no change'}", "done")
     return {
         "generated_code": code or state.get("generated_code", ""),
-        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "pseudo_contract": _policy(state, spec),
         "iteration_count": fix,
         "fix_notes": notes,
         "trace": _trace(state, "reflect", started, fix=fix, changed=changed),

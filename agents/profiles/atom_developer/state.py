@@ -27,6 +27,8 @@ class DeveloperState(TypedDict, total=False):
     """The Python atoms being worked on (the mechanism)."""
     pseudo_contract: str
     """The YAML item spec that drives them (the policy)."""
+    user_spec: str
+    """The spec the user gave in this message: every draft and fix is checked against it."""
     validation_errors: list[str]
     """What the last validation found; empty when it passed."""
     iteration_count: int
