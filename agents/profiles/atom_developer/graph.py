@@ -40,7 +40,7 @@ from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
 from agents.profiles.atom_developer.validation.one_line import code_span
-from agents.profiles.atom_developer.verdict import artifact_name, verdict_head
+from agents.profiles.atom_developer.verdict import artifact_name, sample_scope, verdict_head
 from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
@@ -334,8 +334,9 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     fixes = state.get("iteration_count", 0)
     name = artifact_name(spec, stub, valid, bool(unchecked))
     head = verdict_head(report, stub, fixes, bool(state.get("drafted_by_user")))
-    if state.get("sample_cut") and not report.get("unchecked"):
-        head += f" {state.get('sample_cut')}"
+    scope = sample_scope(state.get("log_snippet", ""), state.get("sample_cut", ""))
+    if scope and not unchecked and not stub:
+        head += f" {scope}"
     parts = [head, f"**{name}.py**", fenced(code, "python")]
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
