@@ -79,7 +79,8 @@ async def test_a_sample_without_the_wanted_field_ends_in_the_safe_stub_after_thr
         "(fix 3 of 3)"
     )
     assert turn.trace["stub"]
-    assert turn.trace["valid"]
+    assert turn.trace["stub_valid"]  # the stub passed its own check...
+    assert not turn.trace["valid"]  # ...and is never stored as a validated atom
     assert turn.reply.content.startswith("**Safe stub.**")
     assert "extract_context finds nothing in the 2 sample lines" in turn.reply.content
     # The last fix's own words say why no rewrite could help.

@@ -5,6 +5,8 @@ The classes:
 
 - specs whose meaning depends on the reader: a key given twice in one mapping (PyYAML keeps
   the last, the user reads the first), several different patterns (only one was checked);
+- text that reads differently from what is checked: a character that is not printable
+  (bidirectional override, zero-width, raw control) anywhere refuses the spec, naming it;
 - text that is not a spec at all: anything, lone surrogates included, is a spec or reasons,
   never an exception, and each reason is one line;
 - the user's words inside the stub's spec: whatever the intent holds (quotes, YAML syntax,
@@ -22,7 +24,9 @@ from hypothesis import strategies as st
 
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
+from agents.profiles.atom_developer.validation.one_line import printable
 from agents.profiles.atom_developer.validation.spec import AtomSpec, read_spec
+from agents.profiles.atom_developer.validation.static_check import SOURCE_CONTROLS
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
 from storage.sqlite_store import SqliteConversationStore
@@ -87,6 +91,23 @@ def test_a_spec_nested_past_reading_is_one_sentence(depth: int, brackets: tuple[
     assert "nests too deeply" in errors[0]
 
 
+GOOD_SPEC = "item_spec:\n  name: error_code\n  pattern: 'regex:\\d{3}'\n  kind: regex\n"
+INVISIBLE = st.characters(codec=None, categories=None).filter(
+    lambda c: c not in SOURCE_CONTROLS and not printable(c)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(INVISIBLE, st.integers(0, len(GOOD_SPEC)))
+def test_an_invisible_character_anywhere_refuses_the_spec(char: str, at: int) -> None:
+    assert read_spec(GOOD_SPEC)[1] == []
+    spec, errors = read_spec(GOOD_SPEC[:at] + char + GOOD_SPEC[at:])
+    assert spec is None
+    assert len(errors) == 1
+    if not "\ud800" <= char <= "\udfff":
+        assert f"U+{ord(char):04X}" in errors[0]
+
+
 def test_copies_of_one_pattern_by_a_yaml_merge_are_one_pattern() -> None:
     text = "base: &base {pattern: 'regex:\\d+', kind: regex}\nitem_spec:\n  <<: *base\n"
     assert read_spec(text) == (AtomSpec("regex:\\d+", "regex"), [])
@@ -111,5 +132,6 @@ async def test_a_fallback_turn_for_a_hostile_request_answers_a_validated_stub(
     turn = await atom_turn(runtime, store, request, model=openai_model())
 
     assert turn.trace["stub"]
-    assert turn.trace["valid"], turn.trace["report"]
+    assert turn.trace["stub_valid"], turn.trace["report"]
+    assert not turn.trace["valid"]  # a stub is never stored as a validated atom
     assert read_spec(turn.artifact("yaml")) == (STUB, [])

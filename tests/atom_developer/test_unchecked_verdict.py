@@ -83,6 +83,7 @@ async def test_a_turn_whose_draft_could_not_be_run_says_not_checked_at_once(
         {},
         optional={
             "valid": st.booleans(),
+            "stub_valid": st.booleans(),
             "stub": st.booleans(),
             "unchecked": st.sampled_from(["", "the sandbox cannot lock itself down"]),
             "fixes": st.integers(0, 3),
@@ -91,7 +92,10 @@ async def test_a_turn_whose_draft_could_not_be_run_says_not_checked_at_once(
 )
 def test_a_badge_claims_valid_only_for_checked_valid_work(trace: dict[str, Any]) -> None:
     badge = reply_badge({"atom_developer": trace}) or ""
-    established = bool(trace.get("valid")) and not trace.get("unchecked")
+    checked = (
+        trace.get("stub_valid", trace.get("valid")) if trace.get("stub") else trace.get("valid")
+    )
+    established = bool(checked) and not trace.get("unchecked")
     if not established:
         assert not badge.startswith("valid")
         assert "safe" not in badge

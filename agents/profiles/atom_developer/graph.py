@@ -40,7 +40,7 @@ from agents.profiles.atom_developer.state import MAX_FIXES, DeveloperState
 from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
 from agents.profiles.atom_developer.validation.one_line import code_span
-from agents.profiles.atom_developer.verdict import artifact_name, verdict_head
+from agents.profiles.atom_developer.verdict import artifact_name, sample_scope, verdict_head
 from agents.reply_outcome import MarkedReply, reply_outcome
 from agents.structured import NoAnswer
 
@@ -123,13 +123,16 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
     elif request.sample:
         where = "your message" if request.sample_from == "message" else request.sample_from
         lines = len(request.sample.splitlines())
-        emit_status("read_request", f"{lines} sample line(s) from {where}", "done")
+        cut = f" ({request.sample_cut})" if request.sample_cut else ""
+        emit_status("read_request", f"{lines} sample line(s) from {where}{cut}", "done")
     found: dict[str, Any] = {
         "user_intent": request.intent,
         "log_snippet": request.sample,
         "sample_from": request.sample_from,
+        "sample_cut": request.sample_cut,
         "generated_code": request.code,
         "pseudo_contract": request.spec,
+        "user_spec": request.spec,
         "drafted_by_user": bool(request.code),
         "asks_for_atom": bool(request.code or request.sample),
         "previous_code": "",
@@ -140,6 +143,7 @@ async def read_user_request(state: DeveloperState, runtime: Runtime[TurnContext]
         **found,
         "validation_errors": [],
         "iteration_count": 0,
+        "user_atoms": [],
         "stub": False,
         "rejected_code": "",
         "fix_notes": "",
@@ -198,6 +202,12 @@ async def guide(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
     return {"messages": [AIMessage(content=GUIDE)]}
 
 
+def _policy(state: DeveloperState, written: str) -> str:
+    """The spec a draft or fix is checked against: the one the user gave, whatever the model
+    wrote (a fix may not move the goalposts it failed), else the model's, else the last."""
+    return state.get("user_spec") or written or state.get("pseudo_contract", "")
+
+
 async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[str, Any]:
     started = time.perf_counter()
     emit_status("draft", "drafting the atoms and the YAML spec")
@@ -206,6 +216,7 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
         state.get("log_snippet", ""),
         state.get("previous_code", ""),
         state.get("pseudo_contract", ""),
+        state.get("user_spec", ""),
     )
     code, spec, notes = await _write(runtime, "draft", request)
     if not code:  # the model asked for what it needs instead of drafting: its words answer
@@ -218,7 +229,7 @@ async def draft(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[st
     emit_status("draft", f"draft written: {code.count(chr(10))} lines of code", "done")
     return {
         "generated_code": code,
-        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "pseudo_contract": _policy(state, spec),
         "trace": _trace(state, "draft", started, lines=code.count("\n")),
     }
 
@@ -229,7 +240,8 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
     spec = state.get("pseudo_contract") or None
     whole = not state.get("drafted_by_user")  # a model's draft is checked as the whole twin
     code, sample = state.get("generated_code", ""), state.get("log_snippet", "")
-    report = await avalidate(code, spec, sample, whole=whole)
+    keep = tuple(state.get("user_atoms") or ())  # a fix of the user's code keeps its atoms
+    report = await avalidate(code, spec, sample, whole=whole, keep=keep)
     errors = report.errors
     summary = (
         "all levels passed"
@@ -239,11 +251,13 @@ async def validate(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict
         else f"{len(errors)} error(s): {errors[0] if errors else 'no atom found'}"
     )
     emit_status("validate", summary, "done" if report.valid else "error")
+    first_of_users = not whole and not state.get("iteration_count")
     return {
         "validation_errors": errors if not report.valid else [],
         "report": report.as_dict(),
         "report_text": report.render(timings=False, markdown=True),
         "trace": _trace(state, "validate", started, valid=report.valid, errors=len(errors)),
+        **({"user_atoms": list(report.atoms)} if first_of_users else {}),
     }
 
 
@@ -283,7 +297,7 @@ async def reflect(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[
     emit_status("reflect", f"fix {fix}: {'code rewritten' if changed else 'no change'}", "done")
     return {
         "generated_code": code or state.get("generated_code", ""),
-        "pseudo_contract": spec or state.get("pseudo_contract", ""),
+        "pseudo_contract": _policy(state, spec),
         "iteration_count": fix,
         "fix_notes": notes,
         "trace": _trace(state, "reflect", started, fix=fix, changed=changed),
@@ -320,6 +334,9 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
     fixes = state.get("iteration_count", 0)
     name = artifact_name(spec, stub, valid, bool(unchecked))
     head = verdict_head(report, stub, fixes, bool(state.get("drafted_by_user")))
+    scope = sample_scope(state.get("log_snippet", ""), state.get("sample_cut", ""))
+    if scope and not unchecked and not stub:
+        head += f" {scope}"
     parts = [head, f"**{name}.py**", fenced(code, "python")]
     if spec:
         parts += [f"**{name}.yaml**", fenced(spec, "yaml")]
@@ -336,7 +353,9 @@ async def finish(state: DeveloperState, runtime: Runtime[TurnContext]) -> dict[s
         )
     meta = {
         "atom_developer": {
-            "valid": valid,
+            # the stub is never stored as a validated atom: its own check is "stub_valid"
+            "valid": valid and not stub,
+            "stub_valid": valid and stub,
             "unchecked": unchecked,
             "stub": stub,
             "fixes": fixes,

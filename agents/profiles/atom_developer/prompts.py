@@ -17,13 +17,18 @@ ANSWER_FORMAT = (
 
 
 def draft_message(
-    intent: str, sample: str, previous_code: str = "", previous_spec: str = ""
+    intent: str, sample: str, previous_code: str = "", previous_spec: str = "", user_spec: str = ""
 ) -> str:
     """The draft stage's request: write the atoms and the spec for the intent and sample (a
-    follow-up also gets the draft it changes)."""
+    follow-up also gets the draft it changes; a spec the user gave is the one to implement)."""
     earlier = []
-    if previous_code.strip():
+    if user_spec.strip():
         earlier = [
+            "The user's spec (implement it; it is kept as it is):",
+            fenced(user_spec, "yaml"),
+        ]
+    if previous_code.strip():
+        earlier += [
             "Previous code (the draft this request changes):",
             fenced(previous_code, "python"),
             "Previous spec:",

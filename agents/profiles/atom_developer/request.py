@@ -47,6 +47,9 @@ class AtomRequest:
     spec: str = ""
     note: str = ""
     """Why a named sample file was not read (outside the project, not a file ...)."""
+    sample_cut: str = ""
+    """What of the sample was left out, as a sentence ("" when the whole sample is used): the
+    verdict is said to cover only what was checked."""
 
 
 def fences(text: str) -> list[tuple[str, str, tuple[int, int]]]:
@@ -82,20 +85,23 @@ def read_request(text: str, project_root: Path | None) -> AtomRequest:
     rest.append(text[cursor:])
     intent = " ".join("".join(rest).split())
     if sample:
-        return AtomRequest(intent, _cut(sample), "message", code, spec)
+        kept, cut = _cut(sample)
+        return AtomRequest(intent, kept, "message", code, spec, sample_cut=cut)
     named = _PATH.search(intent)
     if named is None or project_root is None:
         return AtomRequest(intent, "", "", code, spec)
     try:
-        sample = read_sample_file(project_root, named.group("path"))
+        sample, cut = read_sample_file(project_root, named.group("path"))
     except ToolError as exc:
         return AtomRequest(intent, "", "", code, spec, note=str(exc))
-    return AtomRequest(intent, sample, named.group("path"), code, spec)
+    return AtomRequest(intent, sample, named.group("path"), code, spec, sample_cut=cut)
 
 
-def read_sample_file(root: Path, user_path: str) -> str:
-    """The first lines of a regular file inside ``root`` (never a pipe, device or a file a
-    link leads to outside the root)."""
+def read_sample_file(root: Path, user_path: str) -> tuple[str, str]:
+    """The first whole lines of a regular file inside ``root`` (never a pipe, device or a
+    file a link leads to outside the root), and what was left out (see :func:`_cut`); a file
+    longer than :data:`SAMPLE_BYTES` loses the line its first bytes end in, never keeping
+    half a line."""
     path = resolve_project_path(root, user_path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
@@ -104,12 +110,35 @@ def read_sample_file(root: Path, user_path: str) -> str:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ToolError(f"The sample {user_path!r} is not a regular file.")
-        data = os.read(fd, SAMPLE_BYTES)
+        data = _read_up_to(fd, SAMPLE_BYTES + 1)
     finally:
         os.close(fd)
-    return _cut(data.decode("utf-8", errors="replace"))
+    longer = len(data) > SAMPLE_BYTES
+    if longer:
+        data = data[: data.rfind(b"\n", 0, SAMPLE_BYTES) + 1]
+    return _cut(data.decode("utf-8", errors="replace"), longer)
 
 
-def _cut(sample: str) -> str:
+def _read_up_to(fd: int, size: int) -> bytes:
+    parts, got = [], 0
+    while got < size and (chunk := os.read(fd, size - got)):
+        parts.append(chunk)
+        got += len(chunk)
+    return b"".join(parts)
+
+
+def _cut(sample: str, longer: bool = False) -> tuple[str, str]:
+    """The sample's first :data:`SAMPLE_LINES` non-blank lines, and a sentence saying what was
+    left out ("" when nothing was; ``longer``: the sample was a file's first bytes only)."""
     lines = [line for line in sample.splitlines() if line.strip()]
-    return "\n".join(lines[:SAMPLE_LINES])
+    kept = lines[:SAMPLE_LINES]
+    if longer:
+        cut = (
+            f"The sample was cut: only {len(kept)} lines from the first"
+            f" {SAMPLE_BYTES // 1024} KiB of the file were checked."
+        )
+    elif len(lines) > len(kept):
+        cut = f"The sample was cut: only its first {len(kept)} of {len(lines)} lines were checked."
+    else:
+        cut = ""
+    return "\n".join(kept), cut

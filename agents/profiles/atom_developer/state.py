@@ -21,10 +21,14 @@ class DeveloperState(TypedDict, total=False):
     log_snippet: str
     """Sample log lines (from the message, or a file under the project root)."""
     sample_from: str
+    sample_cut: str
+    """What of the sample was left out, as a sentence ("" when it is used whole)."""
     generated_code: str
     """The Python atoms being worked on (the mechanism)."""
     pseudo_contract: str
     """The YAML item spec that drives them (the policy)."""
+    user_spec: str
+    """The spec the user gave in this message: every draft and fix is checked against it."""
     validation_errors: list[str]
     """What the last validation found; empty when it passed."""
     iteration_count: int
@@ -39,6 +43,8 @@ class DeveloperState(TypedDict, total=False):
     previous_code: str
     """The branch's last draft, when this message follows up on it ("also extract the host")."""
     """The user brought the first draft (a ```python block) to be checked and fixed."""
+    user_atoms: list[str]
+    """The atoms the user's own code defined: every fix of it must still define them."""
     stub: bool
     """The answer is the safe stub: no draft passed within the fixes allowed."""
     fix_notes: str

@@ -21,7 +21,8 @@ def reply_badge(meta: Mapping[str, Any]) -> str | None:
     if trace.get("unchecked"):
         return "not checked"
     if trace.get("stub"):
-        return "safe stub" if trace.get("valid") else "stub · not valid"
+        checked = trace.get("stub_valid", trace.get("valid"))  # records before stub_valid
+        return "safe stub" if checked else "stub · not valid"
     fixes = int(trace.get("fixes") or 0)
     verdict = "valid" if trace.get("valid") else "not valid"
     return f"{verdict} · {fixes} fix{'es' if fixes != 1 else ''}" if fixes else verdict

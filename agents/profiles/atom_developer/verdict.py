@@ -25,6 +25,18 @@ def _skipped(report: Mapping[str, Any]) -> list[str]:
     ]
 
 
+NO_SAMPLE = (
+    "No sample was given, so extract_context was tried only on the contract's own lines,"
+    " not on your logs."
+)
+
+
+def sample_scope(sample: str, sample_cut: str) -> str:
+    """What of the user's sample a verdict covers, as a sentence: none of it (no sample was
+    given), part of it (``sample_cut``), or "" when the whole sample was checked."""
+    return NO_SAMPLE if not sample.strip() else sample_cut
+
+
 def verdict_head(report: Mapping[str, Any], stub: bool, fixes: int, by_user: bool) -> str:
     """The reply's first line: what the checks in ``report`` established, no more."""
     valid = bool(report.get("valid"))

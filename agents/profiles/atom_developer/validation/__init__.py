@@ -41,18 +41,25 @@ def _skipped(level: int, note: str) -> LevelResult:
 NO_SPEC = "no YAML spec given: a draft gives its spec beside the atoms"
 
 
-def _missing(atoms: tuple[str, ...]) -> list[str]:
-    """Why a whole draft lacking some of the three atoms is not a pass."""
-    return [
+def _missing(atoms: tuple[str, ...], whole: bool, keep: tuple[str, ...]) -> list[str]:
+    """Why code lacking an atom it must define is not a pass: a whole draft gives all three,
+    and a fix keeps every atom of the code it fixes (``keep``)."""
+    errors = [
         f"the draft defines no {name}: a draft gives all three atoms, {', '.join(ATOM_NAMES)}"
         for name in ATOM_NAMES
-        if name not in atoms
+        if whole and name not in atoms
     ]
+    errors += [
+        f"the fix dropped {name}, which the code it fixes defines; a fix keeps every atom"
+        for name in ATOM_NAMES
+        if name in keep and name not in atoms and not whole
+    ]
+    return errors
 
 
 async def _run_levels(
     code: str, atoms: tuple[str, ...], spec: str | None, sample: str, limits: SandboxLimits,
-    whole: bool,
+    whole: bool, keep: tuple[str, ...],
 ) -> tuple[LevelResult, LevelResult, str]:  # fmt: skip
     """Levels 2 and 3 from one sandbox run, and why the run was refused (else empty)."""
     started = time.perf_counter()
@@ -61,8 +68,7 @@ async def _run_levels(
     spec_ms = (time.perf_counter() - started) * 1000
     result = await run_atoms(code, [case.call for case in cases], limits)
     errors = _errors_by_level(cases, result, spec_errors, limits)
-    if whole:
-        errors[2] = _missing(atoms) + errors[2]
+    errors[2] = _missing(atoms, whole, keep) + errors[2]
     contract = _level(2, errors[2], result.ms)
     refused = result.stopped if result.refused else ""
     if spec is None:
@@ -128,13 +134,16 @@ async def avalidate(
     *,
     limits: SandboxLimits = DEFAULT_LIMITS,
     whole: bool = False,
+    keep: tuple[str, ...] = (),
 ) -> ValidationReport:
     """Validate atom ``code`` on all three levels (against ``spec`` and ``sample`` if given).
 
     ``whole``: the code is a draft answering a request, checked as the whole twin it must be
     (all three atoms and a spec). An atom or a spec it lacks is then an error of its level,
     so a draft is never valid on the parts it happens to define; without ``whole`` (a user's
-    own file) the atoms it defines are checked and a missing spec skips level 3."""
+    own file) the atoms it defines are checked and a missing spec skips level 3. ``keep``: the
+    atoms of the code this code fixes; a fix that drops one is never valid (it would pass by
+    leaving out what failed)."""
     started = time.perf_counter()
     static = check_static(code)
     first = _level(1, static.errors, (time.perf_counter() - started) * 1000)
@@ -143,7 +152,9 @@ async def avalidate(
         return ValidationReport(
             (first, _skipped(2, note), _skipped(3, note)), static.atoms, tuple(static.warnings)
         )
-    contract, twin, refused = await _run_levels(code, static.atoms, spec, sample, limits, whole)
+    contract, twin, refused = await _run_levels(
+        code, static.atoms, spec, sample, limits, whole, keep
+    )
     return ValidationReport((first, contract, twin), static.atoms, tuple(static.warnings), refused)
 
 

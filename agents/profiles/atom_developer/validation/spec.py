@@ -9,9 +9,9 @@ precedence ``validate_logic`` applies: alternatives (``|``), then ``regex:``, th
 A spec is read one way only or refused, with one sentence: a mapping that gives the same key
 twice (readers differ on which one counts, and the one shown first need not be the one
 checked) and a spec with more than one pattern, unless they are copies of one (only one
-would be checked) are refused, as is
-text that is no valid Unicode. YAML's merge key (``<<: *base``) still lets a key override a
-merged one.
+would be checked) are refused, as are text that is no valid Unicode and text holding a
+character that is not printable (a spec, like the code, must read as what is checked).
+YAML's merge key (``<<: *base``) still lets a key override a merged one.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
 from yaml.nodes import MappingNode, ScalarNode  # type: ignore[import-untyped]
+
+from agents.profiles.atom_developer.validation.static_check import invisible_characters
 
 MAX_SPEC_BYTES = 64 * 1024
 KINDS = ("alternatives", "regex", "wildcard", "default")
@@ -82,14 +84,21 @@ def _holders(data: dict[Any, Any]) -> list[tuple[str, dict[Any, Any]]]:
 
 
 def _regex_errors(pattern: str) -> list[str]:
-    """Why the pattern's ``regex:`` parts (alone or among alternatives) do not compile."""
+    """Why the pattern's ``regex:`` parts (alone or among alternatives) do not compile, one
+    sentence each, whatever stops the compiler: a syntax error, a repetition count past its
+    limit (``OverflowError``), groups nested past the parser's recursion, memory."""
     errors = []
     for part in pattern.split("|") if "|" in pattern else [pattern]:
         if part.startswith("regex:"):
+            shown = repr(part[6:]) if len(part) <= 86 else repr(part[6:86]) + "…"
             try:
                 re.compile(part[len("regex:") :])
             except re.error as exc:
-                errors.append(f"the spec's regex {part[6:]!r} does not compile: {exc}")
+                errors.append(f"the spec's regex {shown} does not compile: {exc}")
+            except (OverflowError, ValueError) as exc:
+                errors.append(f"the spec's regex {shown} does not compile: {exc}")
+            except (RecursionError, MemoryError):
+                errors.append(f"the spec's regex {shown} is nested too deeply to compile")
     return errors
 
 
@@ -118,6 +127,13 @@ def read_spec(text: str) -> tuple[AtomSpec | None, list[str]]:
         return None, ["the YAML spec holds a character that is not valid Unicode; write it again"]
     if size > MAX_SPEC_BYTES:
         return None, [f"the YAML spec is larger than {MAX_SPEC_BYTES // 1024} KiB"]
+    invisible = invisible_characters(text)
+    if invisible:
+        return None, [
+            f"the YAML spec holds the invisible character U+{ord(char):04X} at line {number}"
+            " (a spec must read as what is checked); write plain text"
+            for number, char in invisible
+        ]
     try:
         data = yaml.load(text, Loader=_OneReading)  # a SafeLoader: plain data only
     except yaml.MarkedYAMLError as exc:

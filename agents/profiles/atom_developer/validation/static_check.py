@@ -12,6 +12,8 @@ a program gets past it. Level 1 passes a program only when
   (``ALLOWED_ATTRIBUTES``), never ``format``/``format_map`` (format fields read attributes);
 - no identifier, attribute, keyword or string or bytes literal (f-string parts included) holds a
   double underscore (``__``), so no dunder is named and no attribute name is spelled as data;
+- its source holds no character that is not printable but tabs and line ends, so what the user
+  reads is what runs (no bidirectional override, zero-width or control character);
 - it has no class, no decorator, no class pattern in ``match`` (a class pattern reads
   attributes named by ``__match_args__``), no ``global``/``nonlocal``, no async function, and
   module level holds only imports, constants and functions.
@@ -29,6 +31,7 @@ import datetime
 import importlib
 import re
 import types
+import warnings
 from dataclasses import dataclass, field
 
 from agents.profiles.atom_developer.validation.forbidden_names import (
@@ -36,6 +39,7 @@ from agents.profiles.atom_developer.validation.forbidden_names import (
     attribute_names,
     name_errors,
 )
+from agents.profiles.atom_developer.validation.one_line import printable
 
 MODULE_NAMES: dict[str, frozenset[str]] = {
     "re": frozenset(
@@ -426,10 +430,37 @@ def check_static(code: str) -> StaticResult:
         return StaticResult(errors=[TOO_DEEP])
 
 
+SOURCE_CONTROLS = frozenset("\t\n\r\f")
+"""The only characters an atom's source may hold that are not printable (see ``one_line``)."""
+
+
+def invisible_characters(text: str) -> list[tuple[int, str]]:
+    """Each line of ``text`` (numbered from 1) that holds a character that is not printable (a
+    control, a bidirectional override or isolate, a zero-width or other format character, a
+    surrogate, a private-use or unassigned code point, a line separator), with the first
+    such character: text holding one can read differently from what runs or is checked."""
+    found = []
+    for number, line in enumerate(text.split("\n"), 1):
+        char = next((c for c in line if c not in SOURCE_CONTROLS and not printable(c)), None)
+        if char is not None:
+            found.append((number, char))
+    return found
+
+
+def _invisible_errors(code: str) -> list[str]:
+    return [
+        f"line {number}: the invisible character U+{ord(char):04X} (code may read differently"
+        " from what runs); write plain text, escapes such as \\x1b in strings"
+        for number, char in invisible_characters(code)
+    ]
+
+
 def _check_tree(code: str) -> StaticResult:
-    result = StaticResult()
+    result = StaticResult(errors=_invisible_errors(code))
     try:
-        tree = ast.parse(code)
+        with warnings.catch_warnings():  # the atom's escapes must not print to our stderr
+            warnings.simplefilter("ignore")
+            tree = ast.parse(code)
     except SyntaxError as exc:
         result.errors.append(f"syntax error at line {exc.lineno}, column {exc.offset}: {exc.msg}")
         return result
