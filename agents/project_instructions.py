@@ -39,13 +39,25 @@ class ProjectInstructions:
         )
 
     def body(self) -> str:
-        """The text, and a line saying so when it was cut."""
+        """The text, each of its lines quoted (``> ``), and a line saying so when it was cut.
+
+        The file is anyone's text, and the system prompt it goes into speaks with headings of
+        its own: the user's instructions follow under one. Quoted, no line of the file can
+        stand as one of those headings (a file that writes the user's heading is read as the
+        project quoting it, never as the user speaking): in the prompt, only the app's own
+        lines start unquoted, whatever the file holds."""
         note = (
             f"\n[The file is longer: only its first {MAX_CHARS:,} characters are shown.]"
             if self.cut
             else ""
         )
-        return f"{self.text.strip()}{note}"
+        return f"{quoted(self.text.strip())}{note}"
+
+
+def quoted(text: str) -> str:
+    """``text`` with every line (an empty one too, and after any line break Python knows:
+    ``\\r``, U+2028 ...) starting ``> ``, as one line of Markdown quote per line."""
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])
 
 
 def find_project_instructions(
