@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from agents.quoted_text import quoted
+
 FILE_NAME = "AGENTS.md"
 MAX_CHARS = 16_000
 """More than this is cut (the instructions go with every turn)."""
@@ -39,25 +41,14 @@ class ProjectInstructions:
         )
 
     def body(self) -> str:
-        """The text, each of its lines quoted (``> ``), and a line saying so when it was cut.
-
-        The file is anyone's text, and the system prompt it goes into speaks with headings of
-        its own: the user's instructions follow under one. Quoted, no line of the file can
-        stand as one of those headings (a file that writes the user's heading is read as the
-        project quoting it, never as the user speaking): in the prompt, only the app's own
-        lines start unquoted, whatever the file holds."""
+        """The text, each of its lines quoted (:mod:`agents.quoted_text`: the file is anyone's
+        text and cannot speak with the prompt's headings), and a line saying so when cut."""
         note = (
             f"\n[The file is longer: only its first {MAX_CHARS:,} characters are shown.]"
             if self.cut
             else ""
         )
         return f"{quoted(self.text.strip())}{note}"
-
-
-def quoted(text: str) -> str:
-    """``text`` with every line (an empty one too, and after any line break Python knows:
-    ``\\r``, U+2028 ...) starting ``> ``, as one line of Markdown quote per line."""
-    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])
 
 
 def find_project_instructions(

@@ -1,9 +1,10 @@
-"""A project's ``AGENTS.md`` cannot write a line that reads as the user's: whatever the file holds
-(the user's own heading, a summary's heading, any line break Python or a model may read), in the
-system prompt every line of it is quoted, so the app's headings are the only lines that start
-unquoted and the user's heading stands once, where the user's instructions are. Generated files
-through the prompt builders, and one real ide-helper turn over HTTP whose system message is read
-as the server got it."""
+"""Text that is not the user's cannot write a line that reads as the app's own in a system
+message (:mod:`agents.quoted_text`): a project's ``AGENTS.md`` and a summary a model wrote,
+whatever they hold (the user's own heading, a summary's heading, any line break Python or a
+model may read), are quoted line by line, so the app's headings are the only lines that start
+unquoted and the user's heading stands once, where the user's instructions are. Generated texts
+through the prompt builders and the turn's messages (a real SQLite store), and one real
+ide-helper turn over HTTP whose system message is read as the server got it."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from agents.instructions import HEADING, with_instructions
 from agents.project_instructions import find_project_instructions, with_project_instructions
 from agents.providers import ChatModelHandle
 from agents.runtime.agent_runtime import AgentRuntime
+from agents.runtime.history import turn_messages
 from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import run
 from tests.support.fake_openai import FakeOpenAI, Reply
@@ -61,6 +63,24 @@ def test_no_line_of_the_file_reads_as_the_app_speaking(tmp_path: Path, text: str
     if folder is not None:
         block = folder.block().splitlines()
         assert all(line.startswith(">") for line in block[1:] if line.strip())
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=files)
+def test_no_line_of_a_summary_reads_as_the_app_speaking(tmp_path: Path, text: str) -> None:
+    with SqliteConversationStore(tmp_path / f"{abs(hash(text))}.db") as store:
+        conversation = store.create_conversation("ide-helper", "t")
+        first = store.add_message(conversation.id, "user", "hi", None)
+        reply = store.add_message(conversation.id, "assistant", "ok", first.id, {"summary": text})
+        user = store.add_message(conversation.id, "user", "and now?", reply.id)
+        messages = turn_messages(store, user.id)
+    if not text.strip():
+        return
+    summary = str(messages[0].content).splitlines()
+    assert summary[0] == SUMMARY_HEADING
+    assert all(line.startswith(">") for line in summary[1:])
 
 
 async def test_a_forged_user_heading_in_agents_md_reaches_the_model_quoted(
