@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from agents.quoted_text import quoted
+
 FILE_NAME = "AGENTS.md"
 MAX_CHARS = 16_000
 """More than this is cut (the instructions go with every turn)."""
@@ -39,13 +41,14 @@ class ProjectInstructions:
         )
 
     def body(self) -> str:
-        """The text, and a line saying so when it was cut."""
+        """The text, each of its lines quoted (:mod:`agents.quoted_text`: the file is anyone's
+        text and cannot speak with the prompt's headings), and a line saying so when cut."""
         note = (
             f"\n[The file is longer: only its first {MAX_CHARS:,} characters are shown.]"
             if self.cut
             else ""
         )
-        return f"{self.text.strip()}{note}"
+        return f"{quoted(self.text.strip())}{note}"
 
 
 def find_project_instructions(

@@ -7,14 +7,13 @@ timestamps and the searchable tool text. Message rows decode in :mod:`storage.ro
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from storage.models import Conversation, MessageStatus
-from storage.printable import printable_title
+from storage.printable import printable_title, whole_text
 from storage.rows import MessageRow, text_to_time
 from storage.secrets import without_known_secrets
 from storage.store import StorageError
@@ -43,13 +42,11 @@ def time_to_text(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(_TIME_FORMAT)
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def storable_text(text: str) -> str:
     """``text`` as every store keeps it: without the keys this process uses (in any of their
-    forms, :func:`storage.secrets.without_known_secrets`), and each lone surrogate (U+D800-DFFF
-    alone) as U+FFFD.
+    forms, :func:`storage.secrets.without_known_secrets`), and as whole Unicode: each lone
+    surrogate (U+D800-DFFF alone) as U+FFFD, a pair split in two joined
+    (:func:`storage.printable.whole_text`).
 
     Text reaches the store from outside: a provider's JSON (a ``\\udXXX`` escape decodes to
     a lone surrogate; a proxy may echo the key it was sent), an imported file, an MCP result, a
@@ -57,10 +54,7 @@ def storable_text(text: str) -> str:
     surrogate, so one would fail the write and lose the turn; every text column (content, tool
     text, meta) is written through this function, so whatever the source, the write succeeds,
     what a read returns encodes, and no key is kept."""
-    text = without_known_secrets(text)
-    if _LONE_SURROGATE.search(text) is None:
-        return text
-    return _LONE_SURROGATE.sub("\ufffd", text)
+    return whole_text(without_known_secrets(text))
 
 
 def dump_meta(meta: dict[str, Any] | None) -> str:

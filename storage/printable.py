@@ -14,7 +14,8 @@ Two more kinds of character never reach a terminal as they are, whatever the sur
   terminal that reorders text would draw what follows in an order other than it is read
   (a file name, a command, a title that reads one way and is another);
 - a lone surrogate (U+D800-DFFF alone, what a JSON ``\\udXXX`` escape or an undecodable file
-  name gives) becomes U+FFFD: no encoder writes it, so it would end the write with an error.
+  name gives) becomes U+FFFD: no encoder writes it, so it would end the write with an error;
+  the two halves of a pair that came apart (in two tokens) are joined first (:func:`whole_text`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,19 @@ UNTITLED = "Untitled conversation"
 """The title of a conversation whose title was nothing but control characters."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def whole_text(text: str) -> str:
+    """``text`` as whole Unicode: a surrogate pair that stands as two code points (an
+    astral character whose two halves came in two JSON strings, joined) is the one character
+    it encodes, and every surrogate left alone is U+FFFD. Text without a surrogate comes back
+    as it is."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def printable(text: str) -> str:
     """``text`` without escape sequences and control characters (tab and newline stay), its
     bidi controls shown as ``<U+XXXX>`` and its lone surrogates as U+FFFD (see the module)."""
@@ -45,7 +59,7 @@ def printable(text: str) -> str:
         return text
     if _CONTROLS.search(text) is not None:
         text = _CONTROLS.sub("", _SEQUENCES.sub("", text))
-    return _REORDERING_OR_LONE.sub(_shown, text)
+    return _REORDERING_OR_LONE.sub(_shown, whole_text(text))
 
 
 def _shown(match: re.Match[str]) -> str:
@@ -70,7 +84,7 @@ def printable_json(text: str) -> str:
     Such characters can only stand inside a JSON string, where an escape means the same."""
     if _RAW_IN_JSON.search(text) is None:
         return text
-    return _RAW_IN_JSON.sub(_escaped, text)
+    return _RAW_IN_JSON.sub(_escaped, whole_text(text))
 
 
 def _escaped(match: re.Match[str]) -> str:

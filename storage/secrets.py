@@ -77,9 +77,41 @@ def remember_secret(*values: str | None) -> None:
     global _longest_first
     with _known_lock:
         for value in values:
-            if value and len(value) >= _MIN_SECRET_CHARS:
-                _known.update(secret_forms(value))
+            _known.update(credential_forms(value or ""))
         _longest_first = tuple(sorted(_known, key=len, reverse=True))
+
+
+_SCHEME = re.compile(r"(?i)^\s*(bearer|token|basic|digest|apikey|api-key)\s+(\S+)\s*$")
+
+
+def credential_forms(value: str, shortest: int = _MIN_SECRET_CHARS) -> set[str]:
+    """Every :func:`secret_forms` of ``value`` and of what it carries (see below), for each
+    part at least ``shortest`` characters long."""
+    return {
+        form
+        for part in _credential_parts(value)
+        if len(part) >= shortest
+        for form in secret_forms(part)
+    }
+
+
+def _credential_parts(value: str) -> list[str]:
+    """``value`` and what it carries: a header value's credential without its scheme
+    (``Bearer abc`` → ``abc``), and a ``Basic`` one decoded (``user:pass``) and its password,
+    each a secret a server may echo on its own."""
+    parts = [value]
+    match = _SCHEME.match(value)
+    if match is None:
+        return parts
+    scheme, credential = match.group(1).lower(), match.group(2)
+    parts.append(credential)
+    if scheme == "basic":
+        try:
+            decoded = base64.b64decode(credential, validate=True).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            return parts
+        parts += [decoded, decoded.partition(":")[2]]
+    return parts
 
 
 def known_secret_forms() -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from agents.attachments import attachments_of, content_parts
 from agents.context import SUMMARY_HEADING, context_records
 from agents.providers.thinking import REASONING_KEY
 from agents.providers.wire_normalizer import reasoning_kwargs
+from agents.quoted_text import quoted
 from agents.shared_space.marks import defanged, marked, private_to_sender
 from agents.speaker import message_name
 from storage.models import MessageRecord
@@ -129,5 +130,6 @@ def turn_messages(
     summary, records = context_records(store.path_to_root(user_message_id), limit)
     messages = records_to_messages(records)
     if summary:
-        return [SystemMessage(content=f"{SUMMARY_HEADING}\n{summary}"), *messages]
+        # a model wrote it from the conversation: quoted, it cannot speak with the app's headings
+        return [SystemMessage(content=f"{SUMMARY_HEADING}\n{quoted(summary)}"), *messages]
     return messages

@@ -71,3 +71,16 @@ def test_a_hostile_reply_completes_and_every_sink_is_safe(
         json.loads(line)
     imported = weaver("import", str(out), env=env)
     assert imported.returncode == 0, imported.stderr
+
+
+def test_an_emoji_split_between_two_chunks_arrives_whole(
+    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    """A server that cuts its text by UTF-16 code units sends an emoji's two halves in two
+    chunks (each a lone ``\\udXXX`` escape): the answer stored (and exported) holds the emoji."""
+    fake_openai.script(Reply(deltas=["Done \ud83d", "\ude00 here."]))
+    env = _env(fake_openai)
+    asked = weaver("ask", "hello", env=env)
+    assert asked.returncode == 0, asked.stderr
+    shown = weaver("export", _conversation(asked), env=env)
+    assert "Done 😀 here." in shown.stdout

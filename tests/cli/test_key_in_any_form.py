@@ -100,3 +100,33 @@ def test_a_key_echoed_in_an_error_is_never_readable(
     assert "Traceback" not in asked.stderr
     conversation = asked.stderr.strip().rsplit("conversation ", 1)[1].rstrip(")")
     assert _leaks(tmp_path, asked, *_exports(weaver, tmp_path, env, conversation)) == []
+
+
+PASSWORD = "hunter2+Secret/Pw77"
+
+
+def test_a_password_in_the_base_url_echoed_back_is_never_readable(
+    weaver: Weaver, fake_openai: FakeOpenAI, tmp_path: Path
+) -> None:
+    basic = base64.b64encode(f"bob:{PASSWORD}".encode()).decode()
+    fake_openai.script(
+        Reply.http_error(400, f"user bob with password {PASSWORD} refused (Basic {basic})")
+    )
+    host = fake_openai.base_url.split("://", 1)[1]
+    env = {**_env(fake_openai), "WEAVER_BASE_URL": f"http://bob:{quote(PASSWORD, safe='')}@{host}"}
+    asked = weaver("ask", "hello", env=env)
+    assert asked.returncode == 1, asked.stderr
+    assert fake_openai.chat_requests, "the provider was never asked"
+    conversation = asked.stderr.strip().rsplit("conversation ", 1)[1].rstrip(")")
+    exports = _exports(weaver, tmp_path, env, conversation)
+    found = [
+        f"output {how}"
+        for d in (asked, *exports)
+        if (how := readable_key(d.stdout + d.stderr, PASSWORD))
+    ]
+    for path in tmp_path.rglob("*"):
+        if path.is_file() and (
+            how := readable_key(path.read_bytes().decode("utf-8", "replace"), PASSWORD)
+        ):
+            found.append(f"{path.name} {how}")
+    assert found == []

@@ -21,14 +21,11 @@ from pydantic import SecretStr
 from agents.providers.openai_reasoning import ReasoningChatOpenAI
 from agents.runtime.agent_runtime import AgentRuntime
 from agents.runtime.events import RunFinished
+from tests.storage.test_storable_text import whole
 from tests.support.fake_openai import Reply, ToolCall
 
 LONE = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udcff", "\udfff"])
 texts = st.lists(LONE | st.text(max_size=8), max_size=6).map("".join)
-
-
-def whole(text: str) -> str:
-    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 @st.composite

@@ -54,3 +54,18 @@ def test_a_percent_encoded_echo_is_scrubbed() -> None:
     with remembered(key):
         shown = scrub_text(f"bad key {quote(key, safe='')}")
     assert shown == f"bad key {REDACTED}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    token=keys.filter(lambda k: " " not in k),
+    user=st.text(alphabet="abcdefgh", min_size=1, max_size=8),
+    scheme=st.sampled_from(["Bearer", "bearer", "Token", "ApiKey"]),
+)
+def test_a_credential_header_is_scrubbed_without_its_scheme_too(
+    token: str, user: str, scheme: str
+) -> None:
+    basic = base64.b64encode(f"{user}:{token}".encode()).decode()
+    with remembered(f"{scheme} {token}", f"Basic {basic}"):
+        for echoed in (f"token {token} refused", f"password {token!r} wrong", f"user {basic}"):
+            assert readable_key(scrub_text(echoed), token) is None, echoed

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from storage.printable import printable, printable_json, printable_title
+from tests.storage.test_storable_text import whole
 
 INJECTED = [
     "\x1b", "\x07", "\x08", "\r", "\x00", "\x7f", "\x9b", "\x9d", "\x90", "\x9c", "\x85",
@@ -58,8 +59,8 @@ def test_printable_json_is_the_same_value_with_nothing_raw(text: str) -> None:
     written = printable_json(json.dumps(value, ensure_ascii=False))
     assert unsafe_in(written) == []
     written.encode("utf-8")
-    whole = "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
-    assert json.loads(written) == {"content": whole, "meta": {"name": whole, "items": [whole]}}
+    kept = whole(text)
+    assert json.loads(written) == {"content": kept, "meta": {"name": kept, "items": [kept]}}
 
 
 def test_a_bidi_override_shows_and_a_lone_surrogate_is_replaced() -> None:

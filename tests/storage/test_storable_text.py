@@ -1,7 +1,8 @@
 """Any text a store is given is written whole and read back encodable: a lone surrogate (what a
 provider's ``\\udXXX`` escape, an imported file or a non-UTF-8 file name gives) in a message's
 content, its meta, a tool call's name or arguments, or an imported record never fails the write;
-it is kept as U+FFFD (:func:`storage.codec.storable_text`), everything else as given."""
+it is kept as U+FFFD (:func:`storage.codec.storable_text`), the two halves of a pair that came
+apart as the one character they encode, everything else as given."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from storage.models import MessageStatus
+from storage.printable import printable, whole_text
 from storage.sqlite_store import SqliteConversationStore
 
 LONE = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udfff", "\udcff"])
@@ -19,7 +21,20 @@ text_with_lone = st.lists(LONE | st.text(max_size=10), min_size=1, max_size=8).m
 
 
 def whole(text: str) -> str:
-    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    """``text`` as whole Unicode, worked out code point by code point: a high surrogate right
+    before a low one is the character the pair encodes, any other surrogate U+FFFD."""
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        after = text[index + 1] if index + 1 < len(text) else ""
+        if "\ud800" <= char <= "\udbff" and "\udc00" <= after <= "\udfff":
+            out.append(chr(0x10000 + ((ord(char) - 0xD800) << 10) + ord(after) - 0xDC00))
+            index += 2
+            continue
+        out.append("\ufffd" if "\ud800" <= char <= "\udfff" else char)
+        index += 1
+    return "".join(out)
 
 
 @settings(
@@ -66,3 +81,17 @@ def test_an_imported_record_with_lone_surrogates_is_imported(tmp_path: Path, tex
         imported = store.import_jsonl(folder)
         (record,) = store.list_messages(imported.id)
     assert record.content == whole(json.loads(json.dumps(text)))  # an escaped pair is one char
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(), cut=st.integers(0, 200))
+def test_a_character_split_across_two_json_strings_is_whole_again(text: str, cut: int) -> None:
+    """A server that splits its text by UTF-16 code units can cut an emoji's pair in two
+    chunks: each decodes to a lone surrogate, and the joined reply is whole again."""
+    units = text.encode("utf-16-le")
+    at = (cut % (len(units) // 2 + 1)) * 2
+    halves = [units[:at].decode("utf-16-le", "surrogatepass"),
+              units[at:].decode("utf-16-le", "surrogatepass")]  # fmt: skip
+    joined = json.loads(json.dumps(halves[0])) + json.loads(json.dumps(halves[1]))
+    assert whole_text(joined) == text
+    assert printable(joined) == printable(text)

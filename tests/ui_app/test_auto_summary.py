@@ -66,7 +66,7 @@ async def test_a_turn_near_the_window_summarises_older_turns_through_the_model(
         assert summary_request["messages"][0]["content"] == SUMMARY_PROMPT
         assert "topic 0 question" in summary_request["messages"][-1]["content"]
         sent = "\n".join(str(m["content"]) for m in turn_request["messages"])
-        assert f"{SUMMARY_HEADING}\n- topics 0 and 1 were discussed" in sent
+        assert f"{SUMMARY_HEADING}\n> - topics 0 and 1 were discussed" in sent
         assert "topic 0 question" not in sent
         assert "topic 4 question" in sent
         assert summarised(pilot)

@@ -58,7 +58,7 @@ async def test_summarising_older_turns_replaces_them_for_the_model(
         assert any("▤ summarised above" in item.badge for item in screen.messages.items)
         await send(pilot, "question 4")
         texts = sent_texts(fake_openai)
-        assert f"{SUMMARY_HEADING}\n- user: asked 0..3" in texts
+        assert f"{SUMMARY_HEADING}\n> - user: asked 0..3" in texts
         assert "question 0" not in texts
         assert "question 3" in texts
         assert len(screen.messages.items) == 10  # the tree and the view keep every message

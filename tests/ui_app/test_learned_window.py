@@ -55,7 +55,7 @@ async def test_an_overflow_is_cut_then_the_next_turn_summarises_to_the_learned_w
         summary_request, turn_request = fake_openai.chat_bodies[-2:]
         assert summary_request["messages"][0]["content"] == SUMMARY_PROMPT
         sent = "\n".join(str(m["content"]) for m in turn_request["messages"])
-        assert f"{SUMMARY_HEADING}\n- topics 0 to 2 were discussed" in sent
+        assert f"{SUMMARY_HEADING}\n> - topics 0 to 2 were discussed" in sent
         assert "topic 5 question" in sent
         assert screen.messages.items[-1].content == "answer 5"
     assert len(fake_openai.chat_bodies) == 4

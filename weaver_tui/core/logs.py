@@ -25,7 +25,7 @@ from typing import Any
 
 from agents.runtime.trace import trace_id_var
 from storage.printable import printable_json
-from storage.secrets import secret_forms
+from storage.secrets import credential_forms
 
 LOG_FILE = "weaver.log"
 CONTENT_FIELDS = frozenset({"content", "text", "output", "prompt"})
@@ -49,10 +49,10 @@ _HANDLER_NAME = "weaver-json-file"
 
 class SecretScrubber:
     """Replaces key-like strings and the configured secrets, in every form they may be
-    written in (:func:`storage.secrets.secret_forms`), with ``[REDACTED]``."""
+    written in (:func:`storage.secrets.credential_forms`), with ``[REDACTED]``."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
-        forms = {form for s in secrets if s and len(s) >= 4 for form in secret_forms(s)}
+        forms = {form for s in secrets if s for form in credential_forms(s, shortest=4)}
         self.secrets = sorted(forms, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:

@@ -4,6 +4,11 @@
 file that exists; relative paths are read from ``root``), or ``None`` on Esc. The dropdown is
 textual-autocomplete's ``PathAutoComplete``: folders first, Tab or Enter takes the highlighted
 entry, Enter on a complete path attaches it.
+
+The names in the dropdown are the project's (anyone's choice: a name can hold an escape
+sequence, a bidi override, bytes that are not UTF-8): each is shown as
+:func:`storage.printable.printable` of it (:class:`PrintablePathAutoComplete`), so no name
+drives the terminal or draws in an order other than it reads.
 """
 
 from __future__ import annotations
@@ -17,7 +22,19 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
-from textual_autocomplete import PathAutoComplete
+from textual_autocomplete import DropdownItem, PathAutoComplete, TargetState
+
+from storage.printable import printable
+
+
+class PrintablePathAutoComplete(PathAutoComplete):
+    """``PathAutoComplete`` whose every candidate is shown printable (see the module)."""
+
+    def get_candidates(self, target_state: TargetState) -> list[DropdownItem]:
+        return [
+            DropdownItem(printable(item.main.plain), prefix=item.prefix)
+            for item in super().get_candidates(target_state)
+        ]
 
 
 class AttachFileScreen(ModalScreen[Path | None]):
@@ -55,10 +72,11 @@ class AttachFileScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="attach-dialog"):
-            yield Label(f"Attach a file (paths are read from {self.root})", markup=False)
+            shown = printable(str(self.root))
+            yield Label(f"Attach a file (paths are read from {shown})", markup=False)
             field = Input(placeholder="path/to/file", id="attach-path")
             yield field
-            yield PathAutoComplete(field, path=self.root)
+            yield PrintablePathAutoComplete(field, path=self.root)
             yield Label("Enter attaches · Esc cancels", id="attach-hint", markup=False)
 
     def on_mount(self) -> None:
@@ -72,7 +90,8 @@ class AttachFileScreen(ModalScreen[Path | None]):
         path = path if path.is_absolute() else self.root / path
         if not typed or not path.is_file():
             hint = self.query_one("#attach-hint", Label)
-            hint.update(f"{typed or 'Nothing'} is not a file here; type or pick a file's path.")
+            said = printable(typed) or "Nothing"
+            hint.update(f"{said} is not a file here; type or pick a file's path.")
             hint.add_class("-error")
             return
         self.dismiss(path)

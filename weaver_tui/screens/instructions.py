@@ -20,6 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, TextArea
 from textual.widgets.option_list import Option
 
+from storage.printable import printable
+
 TEMPLATE_MAX_BYTES = 64 * 1024
 """A larger file in ``templates/`` is not offered (instructions are sent with every turn)."""
 
@@ -79,7 +81,8 @@ class InstructionsScreen(ModalScreen[str | None]):
 
     def __init__(self, current: str) -> None:
         super().__init__()
-        self.current = current
+        # what is offered may be an imported file's instructions: shown (and kept) printable
+        self.current = printable(current)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="instructions-dialog"):

@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import TextArea
 
+from storage.printable import printable
 from weaver_tui.widgets.inline_bindings import run_own_binding
 
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "newline"})
@@ -215,6 +216,13 @@ class Composer(TextArea):
             return
         self.post_message(self.Submitted(self, text, self.speaker))
         self.clear()
+
+    def load_text(self, text: str) -> None:
+        """Replace the editor's content with ``text`` as it is printable: what is loaded may be
+        a provider's reply or an imported message ("Edit message"), or a recalled prompt, and
+        the editor draws its document as it is, so an escape sequence in it would reach the
+        terminal (:func:`storage.printable.printable`)."""
+        super().load_text(printable(text))
 
     def set_draft(self, text: str) -> None:
         """Replace the editor's content (used by "Edit message") and put the cursor at the end."""

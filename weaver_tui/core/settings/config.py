@@ -24,7 +24,6 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -43,6 +42,7 @@ from weaver_tui.core.settings.knowledge_sections import (
     WebSearchSection,
     agent_view,
     secret_values,
+    url_secrets,
 )
 from weaver_tui.core.settings.names import (
     ENV_PREFIX,
@@ -183,8 +183,10 @@ class Settings(BaseSettings):
             for section in sections
             for value in secret_values(section, credentials_only=credentials_only)
         ]
-        password = urlsplit(self.storage.url).password if self.storage.url else None
-        return [*found, password, unquote(password)] if password else found
+        # a credential written into an address (``user:password@``, ``?api-key=``) is one too
+        return found + [
+            value for section in [*sections, self.storage] for value in url_secrets(section)
+        ]
 
     def early(self) -> EarlySettings:
         """The values the first frame is drawn from, as these settings give them."""

@@ -117,6 +117,38 @@ def secret_values(section: BaseModel, *, credentials_only: bool = False) -> list
     return [value for value in found if value]
 
 
+def url_secrets(section: BaseModel) -> list[str]:
+    """The credentials written into the web addresses of ``section``, at any depth: the
+    password of ``https://user:password@host`` and the value of a query parameter named like
+    a credential (``?api-key=...``, ``&token=...``), as written and percent-decoded. A server
+    or a proxy may echo its address, or the header it made of it, in an error."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str) and "://" in value:
+            try:
+                parts = urlsplit(value.strip())
+                password = parts.password
+            except ValueError:
+                return
+            if password:
+                found.extend({password, unquote(password)})
+            for name, given in parse_qsl(parts.query, keep_blank_values=False):
+                if names_a_credential(name):
+                    found.extend({given, unquote(given)})
+        elif isinstance(value, dict):
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(section.model_dump())
+    return [value for value in found if value]
+
+
 def names_a_credential(name: str) -> bool:
     """Whether a header or variable name says its value is a credential."""
     from storage.secrets import is_secret_key
