@@ -52,7 +52,7 @@ class NoAnswer:
 
     reason: str
     outcome: str | None = None
-    """``refused``, ``filtered`` or ``truncated`` when the model's answer ended so (see
+    """``refused``, ``filtered``, ``truncated`` or ``unfinished`` when the model's answer ended so (see
     :mod:`agents.reply_outcome`); ``None`` when it was only not usable."""
     text: str = ""
     """What the marked answer said (a refusal's words)."""
@@ -60,7 +60,7 @@ class NoAnswer:
     @property
     def marked(self) -> ReplyOutcome | None:
         """The answer's outcome when it ended marked, for a stage that ends the turn on it."""
-        if self.outcome not in ("refused", "filtered", "truncated"):
+        if self.outcome not in ("refused", "filtered", "truncated", "unfinished"):
             return None
         return ReplyOutcome(cast(Kind, self.outcome), self.text)
 
@@ -89,7 +89,7 @@ def _read(answer: BaseMessage) -> AIMessage:
     if not isinstance(answer, AIMessage):
         raise _Skip("the model gave no answer")
     outcome = reply_outcome(answer)
-    if outcome.kind in ("refused", "filtered", "truncated"):
+    if outcome.marked and outcome.kind != "empty":
         raise _Skip(outcome.sentence("answer"), outcome=outcome.kind, text=outcome.text)
     return answer
 
