@@ -218,3 +218,30 @@ def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
         message["tool_calls"] = calls
     message["finish_reason"] = sent.finish_reason
     return sent, _shuffled(draw, message)
+
+
+FRAMINGS = ("plain", "crlf", "no space", "comments", "bom")
+"""How a server may frame the same SSE events: LF, CRLF line ends, ``data:`` without the space,
+keep-alive comments between events (``: OPENROUTER PROCESSING``), a byte order mark first."""
+
+
+def sse_body(
+    events: Sequence[dict[str, Any] | str], framing: str = "plain", done: bool = True
+) -> bytes:
+    """The SSE body of ``events`` (chunk dicts, or raw event text such as ``"event: error\\n
+    data: ..."``) framed ``framing``, ending with ``[DONE]`` when ``done``."""
+    end = "\r\n" if framing == "crlf" else "\n"
+    data = "data:" if framing == "no space" else "data: "
+    parts: list[str] = []
+    for event in [*events, *(["[DONE]"] if done else [])]:
+        if framing == "comments":
+            parts.append(f": OPENROUTER PROCESSING{end}{end}")
+        if isinstance(event, dict):
+            text = data + json.dumps(event)
+        elif event == "[DONE]" or not event.startswith(("event:", "data:")):
+            text = data + event
+        else:
+            text = event.replace("\n", end)
+        parts.append(text + end + end)
+    body = "".join(parts).encode()
+    return b"\xef\xbb\xbf" + body if framing == "bom" else body
