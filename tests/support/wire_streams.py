@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", None)
 REASONING_WAYS = ("reasoning_content", "reasoning", "reasoning_details", "openrouter", "think")
 """``openrouter``: ``reasoning`` and ``reasoning_details`` both, with the same text."""
-CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split")
-"""``index zero``: every call numbered 0, told apart by its id (as some servers send them)."""
+CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split", "legacy")
+"""``index zero``: every call numbered 0, told apart by its id (as some servers send them);
+``legacy``: one call as ``function_call`` deltas (the framing before ``tool_calls``)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
 _ARGS = st.dictionaries(
@@ -116,11 +117,24 @@ def replies(
             events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
         if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
             events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+    _other_choices(draw, events)
     if draw(st.booleans()):
         usage = {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
         events.append({"id": "chatcmpl-gen", "object": "chat.completion.chunk", "choices": [],
                        "usage": usage})  # fmt: skip
     return sent, events
+
+
+def _other_choices(draw: st.DrawFn, events: list[dict[str, Any]]) -> None:
+    """Chunks of other choices (``index`` 1-3) put among ``events``: never this reply's."""
+    for _ in range(draw(st.integers(0, 2))):
+        other = {"index": draw(st.integers(1, 3)), "delta": {"content": "OTHER CHOICE"},
+                 "finish_reason": draw(st.sampled_from(["length", None]))}  # fmt: skip
+        at = draw(st.integers(0, len(events)))
+        if at < len(events) and draw(st.booleans()):
+            events[at]["choices"].append(other)
+        else:
+            events.insert(at, _chunk(other))
 
 
 def _chunk(choice: dict[str, Any]) -> dict[str, Any]:
@@ -149,16 +163,18 @@ def _call_deltas(
     if not sent.calls:
         return []
     way = draw(st.sampled_from(call_ways))
-    ids = "unique" if way == "index zero" else draw(st.sampled_from(["unique", "missing", "empty"]))
+    if way == "legacy" and len(sent.calls) == 1:
+        return _legacy_deltas(draw, *sent.calls[0])
+    way = "indexed" if way == "legacy" else way  # several calls never came this way
+    kinds = ["unique", "missing", "empty", *(["duplicate"] if way == "indexed" else [])]
+    ids = "unique" if way == "index zero" else draw(st.sampled_from(kinds))
     repeat_names = way != "indexless whole" and draw(st.booleans())
     fragments: list[dict[str, Any]] = []
     for position, (name, args) in enumerate(sent.calls):
         text = json.dumps(args)
         head: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": ""}}
-        if ids == "unique":
-            head["id"] = f"srv_{position}_{draw(st.integers(0, 9))}"
-        elif ids == "empty":
-            head["id"] = ""
+        if ids != "missing":
+            head["id"] = _server_id(draw, ids, position)
         if way in ("indexed", "index zero"):
             head["index"] = 0 if way == "index zero" else position
         if way == "indexless whole":
@@ -181,6 +197,21 @@ def _call_deltas(
         group, fragments = fragments[:size], fragments[size:]
         deltas.append({"tool_calls": [_shuffled(draw, f) for f in group]})
     return deltas
+
+
+def _server_id(draw: st.DrawFn, ids: str, position: int) -> str:
+    """The id a server gives the call at ``position``: ``unique``, ``duplicate`` (the same
+    on every call) or ``empty``."""
+    if ids == "unique":
+        return f"srv_{position}_{draw(st.integers(0, 9))}"
+    return "call_0" if ids == "duplicate" else ""
+
+
+def _legacy_deltas(draw: st.DrawFn, name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """One call as legacy ``function_call`` deltas, its arguments cut at drawn places."""
+    pieces = _pieces(draw, json.dumps(args), empty=False)
+    rest = [{"function_call": {"arguments": piece}} for piece in pieces[1:]]
+    return [{"function_call": {"name": name, "arguments": pieces[0]}}, *rest]
 
 
 @st.composite
@@ -206,15 +237,17 @@ def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
             message["content"] = sent.content or None
     if sent.refusal:
         message["refusal"] = sent.refusal
-    ids = draw(st.sampled_from(["unique", "missing", "empty"]))
+    ids = draw(st.sampled_from(["unique", "missing", "empty", "duplicate"]))
     calls = []
     for position, (name, args) in enumerate(sent.calls):
         call: dict[str, Any] = {"type": "function", "function": {"name": name,
                                 "arguments": json.dumps(args)}}  # fmt: skip
         if ids != "missing":
-            call["id"] = f"srv_{position}" if ids == "unique" else ""
+            call["id"] = {"unique": f"srv_{position}", "duplicate": "call_0"}.get(ids, "")
         calls.append(_shuffled(draw, call))
-    if calls:
+    if len(calls) == 1 and draw(st.booleans()):
+        message["function_call"] = calls[0]["function"]  # the legacy framing
+    elif calls:
         message["tool_calls"] = calls
     message["finish_reason"] = sent.finish_reason
     return sent, _shuffled(draw, message)
