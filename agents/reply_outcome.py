@@ -23,11 +23,11 @@ it is, first match wins (the finish reasons of each kind are data: :data:`REFUSI
 - ``empty``: none of the above: no text, no call.
 
 Visible text is an allowlist too (:func:`visible_text`): a reply counts as written only when
-its text content parts hold at least one letter, digit, punctuation mark or symbol. Blanks,
-zero-width and format characters (``U+200B``, ``U+2060``, a BOM), control characters and escape
-sequences (which the screen strips anyway), lone combining marks, and content parts that are
-not text (a ``thinking`` or ``reasoning`` part) show nothing, so a reply of only those is
-``empty``, not ``complete``.
+its answer (its text content parts, after its thinking) holds at least one letter, digit,
+punctuation mark or symbol. Blanks, zero-width and format characters (``U+200B``,
+``U+2060``, a BOM), control characters and escape sequences (which the screen strips anyway),
+lone combining marks, and content parts that are not text (a ``thinking`` or ``reasoning``
+part) show nothing, so a reply of only those is ``empty``, not ``complete``.
 
 The guarantee built on it: a turn ends *complete* (non-empty content, or tool calls that ran on
 arguments received whole) or *marked* (failed, refused, filtered, truncated, cancelled) with one
@@ -46,7 +46,7 @@ from typing import Any, Final, Literal
 from langchain_core.messages import AIMessage, BaseMessage
 
 from agents.errors import ProviderBadResponseError
-from agents.providers.thinking import split_thinking
+from agents.providers.thinking import CLOSE_TAG, OPEN_TAG, split_thinking
 from agents.providers.wire_normalizer import REFUSAL_KEY
 from storage.printable import printable
 
@@ -136,7 +136,11 @@ def shows_something(text: str) -> bool:
 
 def visible_text(message: BaseMessage) -> str:
     """The reply's answer text: its text content parts joined, a leading ``<think>`` block
-    left out, stripped; ``""`` when none of it shows (:func:`shows_something`)."""
+    left out, stripped; ``""`` when none of it shows (:func:`shows_something`).
+
+    A ``</think>`` with no ``<think>`` before it ends thinking the server's chat template
+    opened in the prompt (DeepSeek-R1 and Qwen served without a reasoning parser): only what
+    follows it is the answer, so a reply of only such thinking is ``empty``."""
     content: Any = message.content
     if not isinstance(content, str):
         content = "".join(
@@ -147,7 +151,10 @@ def visible_text(message: BaseMessage) -> str:
             else ""
             for b in content or ()
         )
-    text = split_thinking(content)[1].strip()
+    text = split_thinking(content)[1]
+    if CLOSE_TAG in text and OPEN_TAG not in text:
+        text = text.rsplit(CLOSE_TAG, 1)[1]  # thinking whose <think> the prompt opened
+    text = text.strip()
     return text if shows_something(text) else ""
 
 

@@ -117,3 +117,19 @@ def test_only_text_parts_are_the_reply(kind: str, text: str) -> None:
     assert reply_outcome(message(parts, "stop")).kind == "empty"
     parts.append({"type": "text", "text": "Answer."})
     assert reply_outcome(message(parts, "stop")).text == "Answer."
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    thinking=st.text(alphabet="abc .\n", max_size=20),
+    pieces=BLANKS,
+    answer=st.sampled_from(["", "The answer is 4."]),
+)
+def test_thinking_the_prompt_opened_is_not_the_answer(
+    thinking: str, pieces: list[str], answer: str
+) -> None:
+    outcome = reply_outcome(message(f"{thinking}</think>{''.join(pieces)}{answer}", "stop"))
+
+    assert outcome.kind == ("complete" if answer else "empty")
+    assert outcome.text.endswith(answer)
+    assert "think" not in outcome.text

@@ -26,9 +26,10 @@ ENDING = ("stop", "tool_calls", "STOP", "end_turn", "eos")
 UNFINISHED = ("error", "MALFORMED_FUNCTION_CALL", "abort", "other")
 """Finish reasons that say a reply did not end normally, in no list of known ones."""
 FINISHES = ["length", "content_filter", None, *ENDING, *UNFINISHED]
-BLANKS = ("", "   ", "\n\t", "\u200b", "\u2060\ufeff\u00ad", "\x1b[0m", " \u0301\u3000")
-"""Contents that show nothing: empty, spaces, zero-width and format characters, an escape
-sequence, a lone combining mark."""
+BLANKS = ("", "   ", "\n\t", "\u200b", "\u2060\ufeff\u00ad", "\x1b[0m", " \u0301\u3000",
+          "Thinking it over.</think>\n")  # fmt: skip
+"""Contents with no answer that shows: empty, spaces, zero-width and format characters, an
+escape sequence, a lone combining mark, thinking whose ``<think>`` the prompt opened."""
 
 
 def blank(content: str) -> bool:
