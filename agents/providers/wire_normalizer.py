@@ -41,6 +41,8 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
   joined over the stream. The finish reason stays where langchain puts it
   (``response_metadata["finish_reason"]``); a server that says it again on a later chunk (the
   same or another) is read once, the first time, since merged chunks glue strings together.
+  A chunk that says it with a ``null`` delta (langchain would skip the chunk, finish reason and
+  all) gets an empty one: a ``length`` there is still read.
 
 Guarantee (checked by generated streams in ``tests/providers/test_wire_normalizer.py``): however
 a reply's content, reasoning and calls are split into chunks, with ``index``, ``id``, ``role``
@@ -195,25 +197,19 @@ class StreamNormalizer:
     def chunk(self, chunk: dict[str, Any]) -> dict[str, Any] | None:
         """Mend ``chunk`` in place; the ``additional_kwargs`` its message should carry
         (reasoning, its field, refusal), or ``None`` when there are none."""
-        choices = chunk.get("choices")
-        if not choices:
-            return None
-        choice = choices[0]
-        if len(choices) > 1 or (type(choice) is dict and choice.get("index", 0) not in (0, None)):
-            chunk["choices"] = choices = [
-                c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)
-            ][:1]
-            if not choices:
-                return None
-            choice = choices[0]
-        if type(choice) is not dict:
+        choice = _choice_zero(chunk)
+        if choice is None:
             return None
         if choice.get("finish_reason") is not None:
             if self._finished:
                 choice["finish_reason"] = None  # said once: merged, two would be glued
             self._finished = True
         delta = choice.get("delta")
-        if type(delta) is not dict or delta.keys() <= _PLAIN:
+        if type(delta) is not dict:
+            if choice.get("finish_reason") is not None:
+                choice["delta"] = {}  # langchain skips a choice whose delta is null
+            return None
+        if delta.keys() <= _PLAIN:
             return None
         if "function_call" in delta:
             legacy_as_tool_calls(delta)
@@ -320,6 +316,19 @@ class StreamNormalizer:
         position = self._next
         self._next += 1
         return position
+
+
+def _choice_zero(chunk: dict[str, Any]) -> dict[str, Any] | None:
+    """The chunk's choice 0 (``None`` when it has none), the chunk's other choices dropped."""
+    choices = chunk.get("choices")
+    if not choices:
+        return None
+    choice = choices[0]
+    if len(choices) > 1 or (type(choice) is dict and choice.get("index", 0) not in (0, None)):
+        kept = [c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)][:1]
+        chunk["choices"] = kept
+        choice = kept[0] if kept else None
+    return choice if type(choice) is dict else None
 
 
 def completion_call_extras(raw_calls: Any, message: Any) -> dict[str, dict[str, Any]]:

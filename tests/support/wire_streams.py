@@ -109,20 +109,30 @@ def replies(
             delta = {"role": "assistant", **delta}
         choice = {"index": 0, "delta": _shuffled(draw, delta), "finish_reason": None}
         events.append(_chunk(_shuffled(draw, choice)))
-    placement = draw(st.sampled_from(["own chunk", "last chunk"]))
-    if sent.finish_reason is not None:
-        if placement == "last chunk" and events:
-            events[-1]["choices"][0]["finish_reason"] = sent.finish_reason
-        else:
-            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
-        if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
-            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+    _finish(draw, sent.finish_reason, events)
     _other_choices(draw, events)
     if draw(st.booleans()):
         usage = {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
         events.append({"id": "chatcmpl-gen", "object": "chat.completion.chunk", "choices": [],
                        "usage": usage})  # fmt: skip
     return sent, events
+
+
+def _finish(draw: st.DrawFn, reason: str | None, events: list[dict[str, Any]]) -> None:
+    """``reason`` said on the last chunk or on one of its own (its delta ``{}``, ``null`` or
+    missing), and maybe said again on a trailing chunk."""
+    if reason is None:
+        return
+    if draw(st.sampled_from(["own chunk", "last chunk"])) == "last chunk" and events:
+        events[-1]["choices"][0]["finish_reason"] = reason
+    else:
+        own: dict[str, Any] = {"index": 0, "finish_reason": reason}
+        delta = draw(st.sampled_from(["{}", "null", "missing"]))
+        if delta != "missing":
+            own["delta"] = {} if delta == "{}" else None
+        events.append(_chunk(own))
+    if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
+        events.append(_chunk({"index": 0, "delta": {}, "finish_reason": reason}))
 
 
 def _other_choices(draw: st.DrawFn, events: list[dict[str, Any]]) -> None:
