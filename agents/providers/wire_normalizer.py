@@ -55,6 +55,7 @@ of the reply or one sentence. A plain content chunk costs one key-set test.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any, Final
@@ -244,7 +245,7 @@ class StreamNormalizer:
         if type(function) is not dict:
             function = {}
         name = function.get("name")
-        args = function.get("arguments")
+        args = arguments_text(function.get("arguments"))
         server_id = raw.get("id")
         if type(server_id) is not str or not server_id:
             server_id = None
@@ -316,6 +317,18 @@ class StreamNormalizer:
         position = self._next
         self._next += 1
         return position
+
+
+def arguments_text(value: Any) -> str | None:
+    """A call's ``arguments`` as the JSON text OpenAI sends: a string as it came, any other
+    JSON value (an object, as some servers send it, or an array, a number...) written as JSON
+    (then read as whole or not like any text), ``None`` for none."""
+    if value is None or type(value) is str:
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _choice_zero(chunk: dict[str, Any]) -> dict[str, Any] | None:
@@ -425,8 +438,9 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
     """A whole completion read as a stream is: ``(the response to parse, or None when it needs
     no mending; per choice, the broken calls taken out of it)``.
 
-    Its legacy ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), and a call
-    whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
+    Its legacy ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
+    sent as a JSON value rather than its text are written as text (:func:`arguments_text`), and
+    a call whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
     JSON) is taken out before langchain reads it (which would run ``[]`` or ``null`` as ``{}``
     and fail on a string) and given back as an ``invalid_tool_call`` with its raw arguments."""
     choices = data.get("choices")
@@ -451,7 +465,11 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
         kept = []
         for raw in message.get("tool_calls") or ():
             function = raw.get("function") if type(raw) is dict else None
-            args = function.get("arguments") if type(function) is dict else None
+            sent = function.get("arguments") if type(function) is dict else None
+            args = arguments_text(sent)
+            if args is not None and type(sent) is not str:  # an object, not its JSON text
+                raw = {**raw, "function": {**function, "arguments": args}}  # type: ignore[dict-item]
+                changed = True
             if type(args) is str and not is_whole(args):
                 name, call_id = function.get("name"), raw.get("id")  # type: ignore[union-attr]
                 pulled.append(
