@@ -438,7 +438,8 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
     """A whole completion read as a stream is: ``(the response to parse, or None when it needs
     no mending; per choice, the broken calls taken out of it)``.
 
-    Its legacy ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
+    Only choice 0 is kept (the reply; another choice is never read as it). Its legacy
+    ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
     sent as a JSON value rather than its text are written as text (:func:`arguments_text`), and
     a call whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
     JSON) is taken out before langchain reads it (which would run ``[]`` or ``null`` as ``{}``
@@ -446,6 +447,10 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
     choices = data.get("choices")
     if type(choices) is not list:
         return None, []
+    zero = [c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)][:1]
+    if zero != choices:  # only choice 0 is the reply
+        only_zero, broken_zero = mend_completion({**data, "choices": zero})
+        return only_zero or {**data, "choices": zero}, broken_zero
     mended: list[Any] = []
     broken: list[list[Any]] = []
     changed = False
