@@ -215,7 +215,7 @@ def reply_outcome(message: BaseMessage) -> ReplyOutcome:
     text = visible_text(message)
     finish = finish_reason_of(message)
     if refusal or finish in REFUSING:
-        return ReplyOutcome("refused", refusal or text)
+        return ReplyOutcome("refused", refusal if shows_something(refusal) else text)
     calls = message.tool_calls if isinstance(message, AIMessage) else []
     broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
     if finish in FILTERING:

@@ -133,3 +133,16 @@ def test_thinking_the_prompt_opened_is_not_the_answer(
     assert outcome.kind == ("complete" if answer else "empty")
     assert outcome.text.endswith(answer)
     assert "think" not in outcome.text
+
+
+@settings(max_examples=50, deadline=None)
+@given(pieces=BLANKS, text=st.sampled_from(["", "No."]))
+def test_a_refusal_that_shows_nothing_is_a_refusal_without_words(
+    pieces: list[str], text: str
+) -> None:
+    refused = AIMessage(content=text, additional_kwargs={"refusal": "".join(pieces) + "\u200b"})
+    outcome = reply_outcome(refused)
+
+    assert outcome.kind == "refused"
+    assert outcome.text == text
+    assert one_sentence(outcome.sentence())
