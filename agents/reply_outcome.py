@@ -94,9 +94,9 @@ def finish_reason_of(message: BaseMessage) -> str | None:
     a string made wholly of known reasons is read as the last of them. Any other string is
     the reason as sent (``"malformed_function_call"`` is not ``"function_call"``)."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    if not isinstance(reason, str) or not reason:
+    if not isinstance(reason, str) or not reason.strip():
         return None
-    reason = reason.lower()
+    reason = reason.strip().lower()
     glued = _last_of_glued(reason)
     return glued if glued is not None else reason
 

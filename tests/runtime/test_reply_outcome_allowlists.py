@@ -27,7 +27,7 @@ from tests.support.reply_shapes import one_sentence
 
 CALL = {"name": "read_file", "args": {"path": "a.py"}, "id": "c1"}
 SPELLED = st.sampled_from(sorted(ENDING)).flatmap(
-    lambda r: st.sampled_from([r, r.upper(), r.title()])
+    lambda r: st.sampled_from([r, r.upper(), r.title(), f" {r}\n"])
 )
 OTHER_REASONS = st.one_of(
     st.sampled_from(["error", "MALFORMED_FUNCTION_CALL", "abort", "OTHER", "recitation_x",
