@@ -18,11 +18,13 @@ from agents.reply_outcome import (
     ENDING,
     FILTERING,
     KNOWN_REASONS,
+    MARKED,
     REFUSING,
     TRUNCATING,
     finish_reason_of,
     reply_outcome,
 )
+from agents.structured.call import NoAnswer
 from tests.support.reply_shapes import one_sentence
 
 CALL = {"name": "read_file", "args": {"path": "a.py"}, "id": "c1"}
@@ -146,3 +148,17 @@ def test_a_refusal_that_shows_nothing_is_a_refusal_without_words(
     assert outcome.kind == "refused"
     assert outcome.text == text
     assert one_sentence(outcome.sentence())
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from([*sorted(MARKED), "complete", "calls", None, "anything"]))
+def test_every_marked_ending_but_empty_ends_a_structured_stage(outcome: str | None) -> None:
+    # An empty structured answer leaves another rung to try; any other marked one is final.
+    marked = NoAnswer("no usable answer", outcome=outcome, text="Half").marked
+
+    if outcome in MARKED and outcome != "empty":
+        assert marked is not None
+        assert marked.kind == outcome
+        assert one_sentence(marked.sentence("answer"))
+    else:
+        assert marked is None
