@@ -21,7 +21,8 @@ FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", None)
 REASONING_WAYS = ("reasoning_content", "reasoning", "reasoning_details", "openrouter", "think")
 """``openrouter``: ``reasoning`` and ``reasoning_details`` both, with the same text."""
 CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split", "legacy")
-"""``index zero``: every call numbered 0, told apart by its id (as some servers send them);
+"""``indexed``: each call its own index, its fragments maybe interleaved with another call's;
+``index zero``: every call numbered 0, told apart by its id (as some servers send them);
 ``legacy``: one call as ``function_call`` deltas (the framing before ``tool_calls``)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
@@ -201,12 +202,38 @@ def _call_deltas(
                 if "id" in head:
                     fragment["id"] = head["id"]
             fragments.append(fragment)
+    return _grouped(draw, _interleaved(draw, fragments) if way == "indexed" else fragments)
+
+
+def _grouped(draw: st.DrawFn, fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``fragments`` sent 1-3 to a chunk, fields in any order."""
     deltas: list[dict[str, Any]] = []
     while fragments:
         size = draw(st.integers(1, 3))
         group, fragments = fragments[:size], fragments[size:]
         deltas.append({"tool_calls": [_shuffled(draw, f) for f in group]})
     return deltas
+
+
+def _interleaved(draw: st.DrawFn, fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Indexed fragments of several calls interleaved, each call's in its own order and the
+    calls started in the order of their index (as servers that stream parallel calls at once
+    send them)."""
+    queues: dict[int, list[dict[str, Any]]] = {}
+    for fragment in fragments:
+        queues.setdefault(fragment["index"], []).append(fragment)
+    waiting = sorted(queues)
+    started: list[int] = []
+    out: list[dict[str, Any]] = []
+    while queues:
+        index = draw(st.sampled_from(started + waiting[:1]))
+        if waiting and index == waiting[0]:
+            started.append(waiting.pop(0))
+        out.append(queues[index].pop(0))
+        if not queues[index]:
+            del queues[index]
+            started.remove(index)
+    return out
 
 
 def _server_id(draw: st.DrawFn, ids: str, position: int) -> str:
