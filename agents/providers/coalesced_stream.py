@@ -15,7 +15,7 @@ the chunks before it, a broken event raises the JSON error, and a timeout or a b
 while reading raise ``APITimeoutError`` / ``APIConnectionError``.
 
 Guarantee (an allowlist of how a stream may end): a stream ends either with ``[DONE]``, or
-with its body once a chunk has said a finish reason. A body that ends before either (a
+with its body once a chunk has said the reply's (choice 0's) finish reason. A body that ends before either (a
 connection closed cleanly mid-reply, a proxy that gave up) raises ``APIConnectionError`` once
 the chunks before it are out, as a reset connection does: the reply was cut, whatever came of it.
 An error said in the stream raises ``openai.APIError`` in every shape servers use: an event
@@ -62,6 +62,17 @@ def _json(data: bytes) -> Any:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         return json.loads(data)
+
+
+def _finishes_the_reply(choices: Any) -> bool:
+    """Whether a chunk's ``choices`` say the reply's finish reason (choice 0's: another
+    choice's end is not this reply's)."""
+    if type(choices) is not list:
+        return False
+    return any(
+        type(c) is dict and c.get("index", 0) in (0, None) and c.get("finish_reason") is not None
+        for c in choices
+    )
 
 
 def _error_of(data: bytes) -> Any:
@@ -212,8 +223,15 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
                 self._any = True
                 if not self._ended:
                     choices = chunk.get("choices")
-                    if type(choices) is list and choices and type(choices[0]) is dict:
-                        self._ended = choices[0].get("finish_reason") is not None
+                    if (
+                        type(choices) is list
+                        and choices
+                        and (
+                            len(choices) > 1
+                            or (type(choices[0]) is dict and choices[0].get("finish_reason"))
+                        )
+                    ):  # the usual content chunk says none: one look at it
+                        self._ended = _finishes_the_reply(choices)
             done = add(chunk)  # most chunks join the run: nothing is complete yet
             if done:
                 yield from done

@@ -58,11 +58,11 @@ def _sse(server: FakeOpenAI, body: bytes) -> None:
 
 
 def _finish_chunk(events: list[dict[str, Any]]) -> int | None:
-    """The position of the first chunk that says a finish reason."""
+    """The position of the first chunk that says the reply's (choice 0's) finish reason."""
     for position, event in enumerate(events):
-        choices = event.get("choices") or [{}]
-        if choices[0].get("finish_reason") is not None:
-            return position
+        for choice in event.get("choices") or ():
+            if choice.get("index", 0) == 0 and choice.get("finish_reason") is not None:
+                return position
     return None
 
 
