@@ -13,10 +13,21 @@ it is, first match wins (the finish reasons of each kind are data: :data:`REFUSI
 - ``truncated``: it ran out of output tokens (``length``). Every tool call of such a reply is
   cut by definition (langchain parses a cut arguments string leniently into a partial object),
   so none runs; text that came is kept, marked.
+- ``unfinished``: the finish reason is none of those this module knows to end a reply
+  normally (:data:`ENDING`: an allowlist; a server's ``error``, ``abort``, ``eos``-like
+  reasons it does not list, Gemini's ``MALFORMED_FUNCTION_CALL`` or ``OTHER``): whatever came
+  is kept, marked, and no tool call of it runs.
 - ``calls``: tool calls received whole (calls whose arguments are not JSON included: the
   broken-call answer handles those).
 - ``complete``: visible text (``<think>`` blocks aside), no calls.
 - ``empty``: none of the above: no text, no call.
+
+Visible text is an allowlist too (:func:`visible_text`): a reply counts as written only when
+its answer (its text content parts, after its thinking) holds at least one letter, digit,
+punctuation mark or symbol. Blanks, zero-width and format characters (``U+200B``,
+``U+2060``, a BOM), control characters and escape sequences (which the screen strips anyway),
+lone combining marks, and content parts that are not text (a ``thinking`` or ``reasoning``
+part) show nothing, so a reply of only those is ``empty``, not ``complete``.
 
 The guarantee built on it: a turn ends *complete* (non-empty content, or tool calls that ran on
 arguments received whole) or *marked* (failed, refused, filtered, truncated, cancelled) with one
@@ -28,17 +39,21 @@ an internal stage with a way on (a structured answer), treats it as no answer.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage
 
 from agents.errors import ProviderBadResponseError
-from agents.providers.thinking import split_thinking
+from agents.providers.thinking import CLOSE_TAG, OPEN_TAG, split_thinking
 from agents.providers.wire_normalizer import REFUSAL_KEY
+from storage.printable import printable
 
-Kind = Literal["complete", "calls", "truncated", "filtered", "refused", "empty"]
-MARKED: Final[frozenset[str]] = frozenset({"truncated", "filtered", "refused", "empty"})
+Kind = Literal["complete", "calls", "truncated", "filtered", "refused", "unfinished", "empty"]
+MARKED: Final[frozenset[str]] = frozenset(
+    {"truncated", "filtered", "refused", "unfinished", "empty"}
+)
 """The outcomes a turn may not end on unmarked (nor act on)."""
 FINISH_KEY: Final = "finish_reason"
 OUTCOME_META_KEY: Final = "outcome"
@@ -57,8 +72,16 @@ REFUSING: Final[frozenset[str]] = frozenset({"refusal"})
 """Finish reasons that say the model refused (its words are the reply's text)."""
 
 
+ENDING: Final[frozenset[str]] = frozenset(
+    {"stop", "tool_calls", "function_call", "end_turn", "stop_sequence", "tool_use", "eos"}
+)
+"""Finish reasons that say the reply ended normally: OpenAI's, and the names proxies pass
+through from other APIs (Anthropic's ``end_turn`` / ``stop_sequence`` / ``tool_use``, the
+``eos`` of text-generation servers). An allowlist: any other reason is ``unfinished``."""
+
+
 KNOWN_REASONS: Final[tuple[str, ...]] = tuple(
-    sorted({"stop", "tool_calls", "function_call", *TRUNCATING, *FILTERING, *REFUSING}, key=len)
+    sorted({*ENDING, *TRUNCATING, *FILTERING, *REFUSING}, key=len)
 )[::-1]
 """Every finish reason this module knows, longest first."""
 
@@ -68,12 +91,26 @@ def finish_reason_of(message: BaseMessage) -> str | None:
 
     langchain merges a streamed reply's metadata by concatenating strings, so a server that
     sends the finish reason on two chunks leaves ``"lengthlength"`` (or ``"tool_callsstop"``):
-    the last known reason the merged string ends with is the one that ended the reply."""
+    a string made wholly of known reasons is read as the last of them. Any other string is
+    the reason as sent (``"malformed_function_call"`` is not ``"function_call"``)."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    if not isinstance(reason, str) or not reason:
+    if not isinstance(reason, str) or not reason.strip():
         return None
-    reason = reason.lower()
-    return next((known for known in KNOWN_REASONS if reason.endswith(known)), reason)
+    reason = reason.strip().lower()
+    glued = _last_of_glued(reason)
+    return glued if glued is not None else reason
+
+
+def _last_of_glued(reason: str) -> str | None:
+    """The last known reason of ``reason`` when it is known reasons glued end to end."""
+    ends: dict[int, str] = {0: ""}  # prefix length -> the last reason of one way to make it
+    for start in range(len(reason)):
+        if start not in ends:
+            continue
+        for known in KNOWN_REASONS:
+            if reason.startswith(known, start):
+                ends[start + len(known)] = known
+    return ends.get(len(reason)) or None
 
 
 def refusal_of(message: BaseMessage) -> str:
@@ -81,14 +118,44 @@ def refusal_of(message: BaseMessage) -> str:
     return refusal.strip() if isinstance(refusal, str) else ""
 
 
+TEXT_PARTS: Final[frozenset[str]] = frozenset({"text", "output_text"})
+"""The content part types that hold the answer's text (an allowlist: a ``thinking``,
+``reasoning`` or any other part is not the answer)."""
+_SHOWN_CATEGORIES: Final = frozenset("LNPS")
+"""Unicode major categories of characters that show: letters, numbers, punctuation,
+symbols (not separators, marks alone, controls, formats, unassigned or private-use)."""
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` has at least one character a reader sees (:data:`_SHOWN_CATEGORIES`).
+
+    It is read as the screen shows it (:func:`storage.printable.printable`: escape sequences
+    and control characters gone), so an escape sequence alone shows nothing."""
+    return any(unicodedata.category(char)[0] in _SHOWN_CATEGORIES for char in printable(text))
+
+
 def visible_text(message: BaseMessage) -> str:
-    """The reply's answer text: content blocks joined, a leading ``<think>`` block left out."""
+    """The reply's answer text: its text content parts joined, a leading ``<think>`` block
+    left out, stripped; ``""`` when none of it shows (:func:`shows_something`).
+
+    A ``</think>`` with no ``<think>`` before it ends thinking the server's chat template
+    opened in the prompt (DeepSeek-R1 and Qwen served without a reasoning parser): only what
+    follows it is the answer, so a reply of only such thinking is ``empty``."""
     content: Any = message.content
     if not isinstance(content, str):
         content = "".join(
-            str(b.get("text", "")) if isinstance(b, dict) else str(b) for b in content or ()
+            b
+            if isinstance(b, str)
+            else str(b.get("text") or "")
+            if isinstance(b, dict) and b.get("type", "text") in TEXT_PARTS
+            else ""
+            for b in content or ()
         )
-    return split_thinking(content)[1].strip()
+    text = split_thinking(content)[1]
+    if CLOSE_TAG in text and OPEN_TAG not in text:
+        text = text.rsplit(CLOSE_TAG, 1)[1]  # thinking whose <think> the prompt opened
+    text = text.strip()
+    return text if shows_something(text) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +198,12 @@ class ReplyOutcome:
                 f"The model ran out of output tokens, so the {what} {cut}: retry, or allow "
                 "the model more output tokens."
             )
+        if self.kind == "unfinished":
+            kept = "what came of it is kept as it came" if self.text else "none of it came"
+            return (
+                f"The provider ended the {what} without saying it was finished, so it may be "
+                f"incomplete and {kept}: retry, or choose another model."
+            )
         if self.kind == "empty":
             return f"The model returned an empty {what}: retry, or choose another model."
         return ""
@@ -142,7 +215,7 @@ def reply_outcome(message: BaseMessage) -> ReplyOutcome:
     text = visible_text(message)
     finish = finish_reason_of(message)
     if refusal or finish in REFUSING:
-        return ReplyOutcome("refused", refusal or text)
+        return ReplyOutcome("refused", refusal if shows_something(refusal) else text)
     calls = message.tool_calls if isinstance(message, AIMessage) else []
     broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
     if finish in FILTERING:
@@ -151,6 +224,8 @@ def reply_outcome(message: BaseMessage) -> ReplyOutcome:
         names = [c.get("name") or "" for c in [*calls, *broken]]
         cut = next((n for n in names if n), "a tool" if names else "")
         return ReplyOutcome("truncated", text, cut)
+    if finish is not None and finish not in ENDING:
+        return ReplyOutcome("unfinished", text)
     if calls or broken:
         return ReplyOutcome("calls", text)
     return ReplyOutcome("complete", text) if text else ReplyOutcome("empty")
@@ -177,6 +252,7 @@ def check_reply(message: BaseMessage, what: str = "reply") -> ReplyOutcome:
 
 
 __all__ = [
+    "ENDING",
     "FILTERING",
     "MARKED",
     "OUTCOME_META_KEY",

@@ -12,24 +12,15 @@ output limit (``finish_reason: "length"``) never gets that far: its outcome is `
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from langchain_core.messages import AIMessageChunk
 from langchain_core.messages.tool import invalid_tool_call
 from langchain_core.utils.json import parse_partial_json
 
+from agents.providers.call_arguments import is_whole
+
 CUT_ARGUMENTS: Final = "the arguments end before their JSON object does"
-
-
-def is_whole(arguments: str) -> bool:
-    """Whether ``arguments`` (as streamed) is one complete JSON object ("" is no arguments)."""
-    if not arguments.strip():
-        return True
-    try:
-        return isinstance(json.loads(arguments), dict)
-    except ValueError:
-        return False
 
 
 def _lenient_object(arguments: str) -> bool:

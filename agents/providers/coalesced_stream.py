@@ -13,6 +13,14 @@ What the SDK's stream does is kept: ``[DONE]`` ends the stream (the rest of an H
 read, so the connection is reused), an ``{"error": ...}`` event raises ``openai.APIError`` after
 the chunks before it, a broken event raises the JSON error, and a timeout or a broken connection
 while reading raise ``APITimeoutError`` / ``APIConnectionError``.
+
+Guarantee (an allowlist of how a stream may end): a stream ends either with ``[DONE]``, or
+with its body once a chunk has said the reply's (choice 0's) finish reason. A body that ends before either (a
+connection closed cleanly mid-reply, a proxy that gave up) raises ``APIConnectionError`` once
+the chunks before it are out, as a reset connection does: the reply was cut, whatever came of it.
+An error said in the stream raises ``openai.APIError`` in every shape servers use: an event
+named ``error`` (whatever its data), a chunk with a non-empty ``error`` (OpenAI, OpenRouter,
+LiteLLM), or a chunk whose ``object`` is ``"error"`` (vLLM's error response).
 """
 
 from __future__ import annotations
@@ -54,6 +62,28 @@ def _json(data: bytes) -> Any:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         return json.loads(data)
+
+
+def _finishes_the_reply(choices: Any) -> bool:
+    """Whether a chunk's ``choices`` say the reply's finish reason (choice 0's: another
+    choice's end is not this reply's)."""
+    if type(choices) is not list:
+        return False
+    return any(
+        type(c) is dict and c.get("index", 0) in (0, None) and c.get("finish_reason") is not None
+        for c in choices
+    )
+
+
+def _error_of(data: bytes) -> Any:
+    """What an ``error`` event says: its JSON's ``error`` (or the JSON itself), else its text."""
+    try:
+        parsed = _json(data)
+    except ValueError:
+        return {"message": data.decode("utf-8", "replace").strip()}
+    if isinstance(parsed, dict):
+        return parsed.get("error") or parsed
+    return {"message": str(parsed)}
 
 
 class ReadAhead:
@@ -120,6 +150,10 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
 
     usable = SUPPORTED
     """Whether a client should ask for this stream (see ``SUPPORTED``)."""
+    _ended = False
+    """Whether a chunk has said a finish reason."""
+    _any = False
+    """Whether a chunk has come (an answer of none is said by langchain's own error)."""
 
     async def __stream__(self) -> AsyncIterator[_T]:
         options = self._options
@@ -135,6 +169,7 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
         process = self._client._process_response_data
         reader = ReadAhead(response.aiter_bytes())
         parser, merger = SseEventParser(), ChunkMerger()
+        self._ended = self._any = False
         try:
             while (data := await self._take(reader)) is not None:
                 for chunk in self._chunks(parser.feed(data), merger):
@@ -146,6 +181,10 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
                     yield process(data=chunk, cast_to=self._cast_to, response=response)
                 for chunk in merger.take():  # the read's last run: nothing waits for more
                     yield process(data=chunk, cast_to=self._cast_to, response=response)
+            if self._any and not self._ended:
+                raise openai.APIConnectionError(
+                    message="The stream ended before the reply did.", request=response.request
+                )
         finally:
             await reader.stop()
             await response.aclose()
@@ -162,7 +201,10 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
         """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
         it). An error event or a broken one raises once the chunks before it are out."""
         add = merger.add
-        for _name, data in events:
+        for name, data in events:
+            if name == "error":
+                yield from merger.take()
+                raise self._api_error(_error_of(data))
             if data.startswith(b"[DONE]"):
                 yield from merger.take()
                 yield None
@@ -172,9 +214,24 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             except ValueError:
                 yield from merger.take()
                 raise
-            if type(chunk) is dict and chunk.get("error"):
+            if type(chunk) is not dict:
+                pass  # the SDK's model validation says what it is
+            elif chunk.get("error") or chunk.get("object") == "error":
                 yield from merger.take()
-                raise self._api_error(chunk["error"])
+                raise self._api_error(chunk.get("error") or chunk)
+            else:
+                self._any = True
+                if not self._ended:
+                    choices = chunk.get("choices")
+                    if (
+                        type(choices) is list
+                        and choices
+                        and (
+                            len(choices) > 1
+                            or (type(choices[0]) is dict and choices[0].get("finish_reason"))
+                        )
+                    ):  # the usual content chunk says none: one look at it
+                        self._ended = _finishes_the_reply(choices)
             done = add(chunk)  # most chunks join the run: nothing is complete yet
             if done:
                 yield from done

@@ -251,7 +251,10 @@ def _answer_shape_error(
     exc: BaseException, provider: str | None, base_url: str | None
 ) -> WeaverError | None:
     """An answer that is not a chat completion at all (a web page, an empty event stream)."""
-    from agents.providers.openai_answers import NO_CHUNKS, NotAChatCompletion
+    from agents.providers.openai_answers import NO_CHUNKS, NoReplyInCompletion, NotAChatCompletion
+
+    if isinstance(exc, NoReplyInCompletion):
+        return _bad_stream(provider, "a chat completion with no reply in it")
 
     if isinstance(exc, NotAChatCompletion):
         return ProviderBadResponseError(

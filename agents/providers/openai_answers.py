@@ -37,6 +37,44 @@ class NotAChatCompletion(openai.OpenAIError):
         self.what = what
 
 
+class NoReplyInCompletion(openai.OpenAIError):
+    """A whole chat completion with no choice 0 whose ``message`` is an object: nothing in it
+    is this request's reply."""
+
+
+def check_completion(data: Any) -> None:
+    """Raise what a 200 whole answer says instead of a reply: its error
+    (:func:`error_of_completion`), or :class:`NoReplyInCompletion` when no choice 0 of it has a
+    ``message`` object."""
+    error = error_of_completion(data)
+    if error is not None:
+        raise error
+    choices = data.get("choices") if isinstance(data, dict) else None
+    for choice in choices if isinstance(choices, list) else ():
+        if isinstance(choice, dict) and choice.get("index", 0) in (0, None):
+            if isinstance(choice.get("message"), dict):
+                return
+            break
+    raise NoReplyInCompletion("the chat completion holds no reply")
+
+
+def error_of_completion(data: Any) -> openai.APIError | None:
+    """The error a 200 whole answer says instead of a reply (an ``error`` field, or vLLM's
+    ``object: "error"``), as the SDK's stream raises one said mid-stream; ``None`` when it says
+    none."""
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if not error and data.get("object") != "error":
+        return None
+    body = error if isinstance(error, dict) else data
+    message = body.get("message") if isinstance(body, dict) else None
+    if not isinstance(message, str) or not message:
+        message = str(error) if isinstance(error, str) and error else "An error occurred"
+    request: Any = None  # the answer's request is not at hand where a completion is read
+    return openai.APIError(message=message, request=request, body=body)
+
+
 def _is_chat_request(request: Any) -> bool:
     path = str(request.url.path)
     return bool(request.method == "POST" and path.rstrip("/").endswith("/chat/completions"))

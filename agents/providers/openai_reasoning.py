@@ -37,6 +37,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai.chat_models.base import ChatOpenAI, _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
+from agents.providers.openai_answers import check_completion
 from agents.providers.presets import ToolCallIds
 from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
@@ -50,6 +51,7 @@ from agents.providers.wire_normalizer import (
     StreamNormalizer,
     completion_call_extras,
     fill_missing_ids,
+    mend_completion,
 )
 
 logger = logging.getLogger(__name__)
@@ -330,18 +332,25 @@ class ReasoningChatOpenAI(ChatOpenAI):
     ) -> ChatResult:
         data = response if isinstance(response, Mapping) else response.model_dump(warnings=False)
         usage = clean_usage(data.get("usage"))  # read here, well typed, not by ChatOpenAI
-        if isinstance(response, Mapping):
+        check_completion(data)  # an error said instead, or no reply in it: raised
+        mended, broken = mend_completion(data)
+        if mended is not None:  # calls framed otherwise, or arguments that are not an object
+            response = {**mended, "usage": None}
+        elif isinstance(response, Mapping):
             response = {**response, "usage": None}
         else:
             response = response.model_copy(update={"usage": None})
         result = super()._create_chat_result(response, generation_info)
         if usage:
             _attach_usage(result, usage)
-        for generation, choice in zip(result.generations, data.get("choices") or (), strict=False):
+        choices = (mended or data).get("choices") or ()  # choice 0 first, as parsed
+        for generation, choice, pulled in zip(result.generations, choices, broken, strict=False):
             fields = choice.get("message") if isinstance(choice, Mapping) else None
             extras = StreamNormalizer().extras(fields) if isinstance(fields, Mapping) else None
             message = generation.message
             if isinstance(message, AIMessage):
+                if pulled:
+                    message.invalid_tool_calls = [*message.invalid_tool_calls, *pulled]
                 fill_missing_ids(message)
                 attached = (
                     completion_call_extras(fields.get("tool_calls"), message) if fields else {}

@@ -5,10 +5,13 @@ merges events (:mod:`agents.providers.coalesced_stream`) wants every event that 
 read brought, at once. :class:`SseEventParser` is fed the bytes of each read and returns the
 events completed by them, as the SDK's decoder reads them: ``data:`` lines joined by a newline,
 one space after the colon dropped, ``event:`` kept, comments and ``id:``/``retry:`` ignored, lines
-ended by CRLF, LF or CR, an event ended by an empty line.
+ended by CRLF, LF or CR, an event ended by an empty line, and a byte order mark at the start of
+the stream dropped (as the SSE standard says: it is not part of the first line).
 """
 
 from __future__ import annotations
+
+_BOM = b"\xef\xbb\xbf"
 
 SseEvent = tuple[str | None, bytes]
 """One event: its ``event:`` name (``None`` when it has none) and its data, undecoded."""
@@ -17,14 +20,24 @@ SseEvent = tuple[str | None, bytes]
 class SseEventParser:
     """Incremental parser of one response: ``feed`` the bytes of every read, in order."""
 
-    __slots__ = ("_rest",)
+    __slots__ = ("_rest", "_started")
 
     def __init__(self) -> None:
         self._rest = b""
         """The bytes after the last complete event: an event still arriving."""
+        self._started = False
+        """Whether the stream's first bytes (where a byte order mark may be) have come."""
 
     def feed(self, piece: bytes) -> list[SseEvent]:
         """The events that ``piece`` completes; an event cut in two waits for its end."""
+        if not self._started:
+            piece = self._rest + piece
+            self._rest = b""
+            if len(piece) < len(_BOM) and _BOM.startswith(piece):
+                self._rest = piece  # the mark may be cut between reads
+                return []
+            self._started = True
+            piece = piece.removeprefix(_BOM)
         text = self._rest + piece if self._rest else piece
         if b"\r" in text:
             text = _lf_lines(text)

@@ -27,10 +27,22 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
   their ``index``, so langchain appends them instead of gluing their strings together) to
   ``additional_kwargs[DETAILS_KEY]``. A server that sends one text in two fields (OpenRouter's
   ``reasoning`` beside ``reasoning_details``) is read once.
+- **Legacy function calls** (``delta.function_call`` / ``message.function_call``, the framing
+  before ``tool_calls``, still sent by some servers and proxies) are tool calls like any other:
+  moved to ``tool_calls`` (one call, an id of ours), so a reply that calls a function this way
+  is a call, never text with its call dropped.
+- **Ids are unique within a reply**: a server id already taken by another call of the reply
+  (servers that number every call ``call_0``, or repeat one id) gives the later call one of
+  ours, so each tool result answers one call.
+- **One choice**: only choice 0 is the reply (the app never asks for ``n`` > 1); a chunk's
+  choices with another ``index`` are dropped, so their text or finish reason is never read as
+  this reply's.
 - **Refusals** (``delta.refusal`` / ``message.refusal``) go to ``additional_kwargs["refusal"]``,
   joined over the stream. The finish reason stays where langchain puts it
   (``response_metadata["finish_reason"]``); a server that says it again on a later chunk (the
   same or another) is read once, the first time, since merged chunks glue strings together.
+  A chunk that says it with a ``null`` delta (langchain would skip the chunk, finish reason and
+  all) gets an empty one: a ``length`` there is still read.
 
 Guarantee (checked by generated streams in ``tests/providers/test_wire_normalizer.py``): however
 a reply's content, reasoning and calls are split into chunks, with ``index``, ``id``, ``role``
@@ -43,12 +55,15 @@ of the reply or one sentence. A plain content chunk costs one key-set test.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import orjson
+from langchain_core.messages.tool import invalid_tool_call
 
+from agents.providers.call_arguments import NOT_AN_OBJECT, is_whole
 from agents.providers.presets import CALL_EXTRA_FIELDS, REASONING_FIELDS
 from agents.providers.thinking import REASONING_KEY
 
@@ -157,6 +172,7 @@ class StreamNormalizer:
         "_calls",
         "_field_told",
         "_finished",
+        "_ids",
         "_last",
         "_next",
         "_reply",
@@ -172,6 +188,8 @@ class StreamNormalizer:
         self._field_told = False
         self._finished = False
         self._call_extras: dict[str, dict[str, Any]] = {}
+        self._ids: set[str] = set()
+        """Every call id this reply has given out."""
 
     def new_id(self, position: int) -> str:
         """Our id for the call at ``position`` of this reply."""
@@ -180,19 +198,22 @@ class StreamNormalizer:
     def chunk(self, chunk: dict[str, Any]) -> dict[str, Any] | None:
         """Mend ``chunk`` in place; the ``additional_kwargs`` its message should carry
         (reasoning, its field, refusal), or ``None`` when there are none."""
-        choices = chunk.get("choices")
-        if not choices:
-            return None
-        choice = choices[0]
-        if type(choice) is not dict:
+        choice = _choice_zero(chunk)
+        if choice is None:
             return None
         if choice.get("finish_reason") is not None:
             if self._finished:
                 choice["finish_reason"] = None  # said once: merged, two would be glued
             self._finished = True
         delta = choice.get("delta")
-        if type(delta) is not dict or delta.keys() <= _PLAIN:
+        if type(delta) is not dict:
+            if choice.get("finish_reason") is not None:
+                choice["delta"] = {}  # langchain skips a choice whose delta is null
             return None
+        if delta.keys() <= _PLAIN:
+            return None
+        if "function_call" in delta:
+            legacy_as_tool_calls(delta)
         calls = delta.get("tool_calls")
         if type(calls) is list and calls:
             mended = [self._call(c) for c in calls if type(c) is dict]
@@ -224,7 +245,7 @@ class StreamNormalizer:
         if type(function) is not dict:
             function = {}
         name = function.get("name")
-        args = function.get("arguments")
+        args = arguments_text(function.get("arguments"))
         server_id = raw.get("id")
         if type(server_id) is not str or not server_id:
             server_id = None
@@ -240,10 +261,12 @@ class StreamNormalizer:
         self._last = position
         if first:
             call.server_id = server_id
-            call.id = server_id or self.new_id(position)
+            call.id = server_id if server_id and server_id not in self._ids else None
+            call.id = call.id or self.new_id(position)
+            self._ids.add(call.id)
             out_id: str | None = call.id
         elif server_id is not None and server_id == call.server_id:
-            out_id = server_id  # repeated: langchain keeps one
+            out_id = call.id  # repeated: langchain keeps one
         else:
             out_id = None  # ours was sent with the first fragment
         if not call.extras_told and call.id is not None:
@@ -294,6 +317,31 @@ class StreamNormalizer:
         position = self._next
         self._next += 1
         return position
+
+
+def arguments_text(value: Any) -> str | None:
+    """A call's ``arguments`` as the JSON text OpenAI sends: a string as it came, any other
+    JSON value (an object, as some servers send it, or an array, a number...) written as JSON
+    (then read as whole or not like any text), ``None`` for none."""
+    if value is None or type(value) is str:
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _choice_zero(chunk: dict[str, Any]) -> dict[str, Any] | None:
+    """The chunk's choice 0 (``None`` when it has none), the chunk's other choices dropped."""
+    choices = chunk.get("choices")
+    if not choices:
+        return None
+    choice = choices[0]
+    if len(choices) > 1 or (type(choice) is dict and choice.get("index", 0) not in (0, None)):
+        kept = [c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)][:1]
+        chunk["choices"] = kept
+        choice = kept[0] if kept else None
+    return choice if type(choice) is dict else None
 
 
 def completion_call_extras(raw_calls: Any, message: Any) -> dict[str, dict[str, Any]]:
@@ -359,9 +407,89 @@ def _one_per_call(fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def fill_missing_ids(message: Any, reply: str | None = None) -> None:
-    """Give every tool call (and broken call) of a finished ``AIMessage`` without an id one of
-    ours, as :class:`StreamNormalizer` does for a stream."""
+    """Give every tool call (and broken call) of a finished ``AIMessage`` without an id, or
+    with an id an earlier call of it has, one of ours, as :class:`StreamNormalizer` does for a
+    stream."""
     reply = reply or uuid.uuid4().hex[:12]
+    seen: set[str] = set()
     for position, call in enumerate([*message.tool_calls, *message.invalid_tool_calls]):
-        if not call.get("id"):
+        if not call.get("id") or call["id"] in seen:
             call["id"] = f"call_{reply}_{position}"
+        seen.add(call["id"])
+
+
+LEGACY_INDEX: Final = -1
+"""The ``index`` a legacy ``function_call`` takes among a stream's tool calls (no server
+numbers a call so, so it is never another call's)."""
+
+
+def legacy_as_tool_calls(fields: dict[str, Any]) -> None:
+    """``fields`` (a delta or a message) with its legacy ``function_call`` moved to
+    ``tool_calls``, beside any calls already there."""
+    legacy = fields.pop("function_call", None)
+    if type(legacy) is not dict:
+        return
+    call: dict[str, Any] = {"index": LEGACY_INDEX, "type": "function", "function": legacy}
+    calls = fields.get("tool_calls")
+    fields["tool_calls"] = [*calls, call] if type(calls) is list else [call]
+
+
+def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[list[Any]]]:
+    """A whole completion read as a stream is: ``(the response to parse, or None when it needs
+    no mending; per choice, the broken calls taken out of it)``.
+
+    Only choice 0 is kept (the reply; another choice is never read as it). Its legacy
+    ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
+    sent as a JSON value rather than its text are written as text (:func:`arguments_text`), and
+    a call whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
+    JSON) is taken out before langchain reads it (which would run ``[]`` or ``null`` as ``{}``
+    and fail on a string) and given back as an ``invalid_tool_call`` with its raw arguments."""
+    choices = data.get("choices")
+    if type(choices) is not list:
+        return None, []
+    zero = [c for c in choices if type(c) is dict and c.get("index", 0) in (0, None)][:1]
+    if zero != choices:  # only choice 0 is the reply
+        only_zero, broken_zero = mend_completion({**data, "choices": zero})
+        return only_zero or {**data, "choices": zero}, broken_zero
+    mended: list[Any] = []
+    broken: list[list[Any]] = []
+    changed = False
+    for choice in choices:
+        message = choice.get("message") if type(choice) is dict else None
+        pulled: list[Any] = []
+        broken.append(pulled)
+        if type(message) is not dict or not (
+            message.get("function_call") or message.get("tool_calls")
+        ):
+            mended.append(choice)
+            continue
+        message = dict(message)
+        if message.get("function_call"):
+            legacy_as_tool_calls(message)
+            changed = True
+        kept = []
+        for raw in message.get("tool_calls") or ():
+            function = raw.get("function") if type(raw) is dict else None
+            sent = function.get("arguments") if type(function) is dict else None
+            args = arguments_text(sent)
+            if args is not None and type(sent) is not str:  # an object, not its JSON text
+                raw = {**raw, "function": {**function, "arguments": args}}  # type: ignore[dict-item]
+                changed = True
+            if type(args) is str and not is_whole(args):
+                name, call_id = function.get("name"), raw.get("id")  # type: ignore[union-attr]
+                pulled.append(
+                    invalid_tool_call(
+                        name=name if type(name) is str else None,
+                        args=args,
+                        id=call_id if type(call_id) is str and call_id else None,
+                        error=NOT_AN_OBJECT,
+                    )
+                )
+                changed = True
+                continue
+            kept.append(raw)
+        message["tool_calls"] = kept or None
+        mended.append({**choice, "message": message})
+    if not changed:
+        return None, broken
+    return {**data, "choices": mended}, broken

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ValidationError
 from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
-from agents.reply_outcome import Kind, ReplyOutcome, reply_outcome
+from agents.reply_outcome import MARKED, Kind, ReplyOutcome, reply_outcome
 from agents.structured.json_text import json_object_in
 from agents.structured.rungs import MEMO, Endpoint, Rung, endpoint_of
 
@@ -52,15 +52,16 @@ class NoAnswer:
 
     reason: str
     outcome: str | None = None
-    """``refused``, ``filtered`` or ``truncated`` when the model's answer ended so (see
-    :mod:`agents.reply_outcome`); ``None`` when it was only not usable."""
+    """The marked outcome the model's answer ended on (``refused``, ``filtered``, ``truncated``,
+    ``unfinished``: see :mod:`agents.reply_outcome`); ``None`` when it was only not usable
+    (an empty answer included: another rung may still give one)."""
     text: str = ""
     """What the marked answer said (a refusal's words)."""
 
     @property
     def marked(self) -> ReplyOutcome | None:
         """The answer's outcome when it ended marked, for a stage that ends the turn on it."""
-        if self.outcome not in ("refused", "filtered", "truncated"):
+        if self.outcome not in MARKED or self.outcome == "empty":
             return None
         return ReplyOutcome(cast(Kind, self.outcome), self.text)
 
@@ -89,7 +90,7 @@ def _read(answer: BaseMessage) -> AIMessage:
     if not isinstance(answer, AIMessage):
         raise _Skip("the model gave no answer")
     outcome = reply_outcome(answer)
-    if outcome.kind in ("refused", "filtered", "truncated"):
+    if outcome.marked and outcome.kind != "empty":
         raise _Skip(outcome.sentence("answer"), outcome=outcome.kind, text=outcome.text)
     return answer
 

@@ -1,6 +1,7 @@
 """A reply that ended marked, over ACP: cut at the output limit stops with ``max_tokens``,
-refused or filtered with ``refusal`` (the sentence shown as text), an empty reply is a failed
-request with its one sentence; the stored reply is marked either way."""
+refused or filtered with ``refusal`` (the sentence shown as text), an empty reply (nothing that
+shows) or one the provider ended for a reason it did not say is a failed request with its one
+sentence; the stored reply is marked either way."""
 
 from __future__ import annotations
 
@@ -54,13 +55,25 @@ async def test_a_marked_reply_stops_with_its_stop_reason(
         assert leaf.content in text
 
 
-async def test_an_empty_reply_is_a_failed_request_with_one_sentence(
-    ide_helper_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+@pytest.mark.parametrize(
+    ("reply", "outcome"),
+    [
+        (Reply(""), "empty"),
+        (Reply("\u200b\u2060"), "empty"),  # nothing that shows
+        (Reply("Half of it", finish_reason="error"), "unfinished"),  # no stop reason of ACP's
+    ],
+)
+async def test_an_empty_or_unfinished_reply_is_a_failed_request_with_one_sentence(
+    ide_helper_agent: AcpAgent,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    reply: Reply,
+    outcome: str,
 ) -> None:
     from acp import RequestError
 
     agent = ide_helper_agent
-    fake_openai.script(Reply(""))
+    fake_openai.script(reply)
     session = await agent.start(tmp_path)
 
     with pytest.raises(RequestError) as failed:
@@ -71,5 +84,6 @@ async def test_an_empty_reply_is_a_failed_request_with_one_sentence(
     with agent.open_store() as store:
         leaf = store.active_leaf(session_conversation(store, session).id)
         assert leaf is not None
-        assert leaf.meta["outcome"] == "empty"
+        assert leaf.meta["outcome"] == outcome
+        assert leaf.status is MessageStatus.ERROR
         assert leaf.meta["error"] in message

@@ -21,14 +21,14 @@ from storage.sqlite_store import SqliteConversationStore
 from tests.atom_developer.graph_support import PROFILE
 from tests.atom_developer.test_graph_provider import GOOD, REQUEST, answer
 from tests.support.fake_openai import FakeOpenAI, Reply
-from tests.support.reply_shapes import FINISHES, one_sentence
+from tests.support.reply_shapes import BLANKS, FINISHES, MARKS, blank, one_sentence, unfinished
 
 WHOLE = answer(GOOD).content
 
 
 @st.composite
 def drafts(draw: st.DrawFn) -> tuple[Reply, dict[str, Any]]:
-    content = draw(st.sampled_from(["", " \n", WHOLE]))
+    content = draw(st.sampled_from([*BLANKS, WHOLE]))
     finish = draw(st.sampled_from(FINISHES))
     refusal = draw(st.sampled_from([None, "I can't help with that."]))
     reply = Reply(content, finish_reason=finish, no_finish_reason=finish is None, refusal=refusal)
@@ -64,9 +64,7 @@ def test_a_marked_draft_is_said_never_stubbed(
         events, store = asyncio.run(one_turn(Path(folder), openai_model()))
         try:
             marked = (
-                bool(shape["refusal"])
-                or shape["finish"] in ("length", "content_filter")
-                or not shape["content"].strip()
+                bool(shape["refusal"]) or unfinished(shape["finish"]) or blank(shape["content"])
             )
             end = events[-1]
             stages = {e.node for e in events if isinstance(e, ev.NodeStatus)}
@@ -80,7 +78,7 @@ def test_a_marked_draft_is_said_never_stubbed(
             assert end.record is not None
             stored = store.get_message(end.record.id)
             assert stored.status is MessageStatus.ERROR
-            assert stored.meta["outcome"] in ("refused", "filtered", "truncated", "empty")
+            assert stored.meta["outcome"] in MARKS
             assert one_sentence(stored.meta["error"])
         finally:
             store.close()

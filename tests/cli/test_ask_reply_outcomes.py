@@ -16,7 +16,7 @@ from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 
 
 @pytest.mark.parametrize("profile", ["researcher", "ide-helper"])
-@pytest.mark.parametrize("content", ["", "  \n"])
+@pytest.mark.parametrize("content", ["", "  \n", "\u200b\u2060", "\x1b[0m"])
 def test_ask_exits_non_zero_on_an_empty_reply_and_says_so(
     weaver: Callable[..., subprocess.CompletedProcess[str]],
     fake_openai: FakeOpenAI,
@@ -37,6 +37,8 @@ def test_ask_exits_non_zero_on_an_empty_reply_and_says_so(
     [
         (Reply(refusal="I can't help with that."), "refused"),
         (Reply("The first half", finish_reason="content_filter"), "filtered"),
+        (Reply("The first half", finish_reason="error"), "unfinished"),
+        (Reply("Let me call", finish_reason="MALFORMED_FUNCTION_CALL"), "unfinished"),
         (
             Reply(
                 tool_calls=[ToolCall("search_knowledge_base", '{"query": "RR')],

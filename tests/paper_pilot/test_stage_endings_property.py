@@ -22,7 +22,7 @@ from agents.structured import MEMO
 from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
-from tests.support.reply_shapes import FINISHES, one_sentence
+from tests.support.reply_shapes import BLANKS, FINISHES, MARKS, blank, one_sentence, unfinished
 
 ROUTE = {"intent": "factual", "confidence": 0.9, "reason": "a definition", "entities": ["LoRA"],
          "reformulated_query": "What is LoRA?"}  # fmt: skip
@@ -32,7 +32,7 @@ PASSED = '{"score": 0.95, "passed": true, "feedback": ""}'
 
 @st.composite
 def stage_answers(draw: st.DrawFn) -> tuple[Reply, Reply, dict[str, Any]]:
-    content = draw(st.sampled_from(["", "  ", ANSWER]))
+    content = draw(st.sampled_from([*BLANKS, ANSWER]))
     finish = draw(st.sampled_from(FINISHES))
     refusal = draw(st.sampled_from([None, "I can't help with that."]))
     synthesis = Reply(
@@ -99,9 +99,7 @@ def check(
     events: list[Any], store: Any, data_dir: Path, shape: dict[str, Any], requests: int
 ) -> None:
     synthesis_marked = (
-        bool(shape["refusal"])
-        or shape["finish"] in ("length", "content_filter")
-        or not shape["content"].strip()
+        bool(shape["refusal"]) or unfinished(shape["finish"]) or blank(shape["content"])
     )
     end = events[-1]
     if synthesis_marked:
@@ -110,16 +108,13 @@ def check(
         assert end.record is not None
         stored = store.get_message(end.record.id)
         assert stored.status is MessageStatus.ERROR
-        assert stored.meta["outcome"] in ("refused", "filtered", "truncated", "empty")
+        assert stored.meta["outcome"] in MARKS
         assert one_sentence(stored.meta["error"])
         return
     assert isinstance(end, ev.RunFinished), end
     reply = store.get_message(end.leaf_id)
     assert reply.content.startswith("LoRA trains")
-    passed = shape["verdict"] == "whole" and shape["verdict_finish"] not in (
-        "length",
-        "content_filter",
-    )
+    passed = shape["verdict"] == "whole" and not unfinished(shape["verdict_finish"])
     state = reply.meta["check"]["state"] if reply.meta.get("check") else "checked"
     assert state == ("checked" if passed else "unchecked")
     with Memory(memory_path(data_dir)) as memory:

@@ -22,8 +22,17 @@ from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.runtime.helpers import active_leaf_id, new_turn, of_type, run
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
+from tests.support.wire_streams import sse_body
 
 pytestmark = pytest.mark.usefixtures("researcher")
+
+_SSE = "text/event-stream"
+
+
+def _chunk(text: str) -> dict[str, object]:
+    return {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": text},
+            "finish_reason": None}]}  # fmt: skip
+
 
 FAULTS = [
     (Reply.unauthorized(), ProviderAuthError),
@@ -32,7 +41,15 @@ FAULTS = [
     (Reply.reset_mid_stream("This reply is cut off here", after=3), ProviderNetworkError),
     (Reply.malformed_chunk("Half a reply then more", after=2), ProviderBadResponseError),
     (Reply.slow_first_byte(3.0), ProviderTimeoutError),
-]
+    # A body that ends cleanly before its finish reason and [DONE]: cut, not a shorter reply.
+    (Reply.raw(sse_body([_chunk("Half a"), _chunk(" reply")], done=False), _SSE),
+     ProviderNetworkError),
+    # Errors said mid-stream in the shapes servers use besides OpenAI's.
+    (Reply.raw(sse_body([_chunk("Half"), 'event: error\ndata: {"message": "Overloaded"}']), _SSE),
+     ProviderServerError),
+    (Reply.raw(sse_body([_chunk("Half"), {"object": "error", "message": "Engine died."}]), _SSE),
+     ProviderServerError),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("fault", "error_type"), FAULTS, ids=lambda v: getattr(v, "__name__", ""))

@@ -1,8 +1,9 @@
 """Generated final-reply shapes for the fake server, and the check of how a turn ended on one.
 
-A shape: content empty, whitespace or text; tool calls none, whole or cut mid-arguments; any
-finish reason (``stop``, ``tool_calls``, ``length``, ``content_filter``, or none sent); a
-refusal or not. :func:`check_turn_ending` asserts the guarantee on the events and the stored
+A shape: content empty, blank (whitespace, zero-width or format characters, an escape
+sequence: nothing that shows) or text; tool calls none, whole or cut mid-arguments; any finish
+reason (``stop``, ``tool_calls``, ``length``, ``content_filter``, reasons of other APIs that
+end a reply normally, reasons no allowlist knows, or none sent); a refusal or not. :func:`check_turn_ending` asserts the guarantee on the events and the stored
 record: complete (text, or tools that ran on whole arguments) or marked with one sentence, and
 no tool ran on a reply the server cut, filtered or refused.
 """
@@ -19,8 +20,25 @@ from storage.models import MessageStatus
 from storage.sqlite_store import SqliteConversationStore
 from tests.support.openai_script import Reply, ToolCall
 
-MARKS = frozenset({"refused", "filtered", "truncated", "empty"})
-FINISHES = ["stop", "tool_calls", "length", "content_filter", None]
+MARKS = frozenset({"refused", "filtered", "truncated", "unfinished", "empty"})
+ENDING = ("stop", "tool_calls", "STOP", "end_turn", "eos")
+"""Finish reasons that end a reply normally, as servers spell them."""
+UNFINISHED = ("error", "MALFORMED_FUNCTION_CALL", "abort", "other")
+"""Finish reasons that say a reply did not end normally, in no list of known ones."""
+FINISHES = ["length", "content_filter", None, *ENDING, *UNFINISHED]
+BLANKS = ("", "   ", "\n\t", "\u200b", "\u2060\ufeff\u00ad", "\x1b[0m", " \u0301\u3000",
+          "Thinking it over.</think>\n")  # fmt: skip
+"""Contents with no answer that shows: empty, spaces, zero-width and format characters, an
+escape sequence, a lone combining mark, thinking whose ``<think>`` the prompt opened."""
+
+
+def blank(content: str) -> bool:
+    return content in BLANKS
+
+
+def unfinished(finish: str | None) -> bool:
+    """Whether ``finish`` says the reply did not end normally (cut, filtered, unknown)."""
+    return finish is not None and finish not in ENDING
 
 
 @st.composite
@@ -28,7 +46,7 @@ def final_replies(
     draw: st.DrawFn, tool: str, whole: dict[str, Any], text: str = "Noted, thank you."
 ) -> tuple[Reply, dict[str, Any]]:
     """A ``Reply`` of a generated shape calling ``tool`` (with ``whole`` or cut arguments)."""
-    content = draw(st.sampled_from(["", "   ", "\n\t", text]))
+    content = draw(st.sampled_from([*BLANKS, text]))
     calls = draw(st.sampled_from(["none", "whole", "cut"]))
     finish = draw(st.sampled_from(FINISHES))
     refusal = draw(st.sampled_from([None, "I can't help with that."]))
@@ -51,7 +69,7 @@ def one_sentence(text: str) -> bool:
 
 
 def stopped_by_server(shape: dict[str, Any]) -> bool:
-    return shape["finish"] in ("length", "content_filter") or bool(shape["refusal"])
+    return unfinished(shape["finish"]) or bool(shape["refusal"])
 
 
 def check_turn_ending(
@@ -81,7 +99,7 @@ def check_turn_ending(
     assert stored.status is MessageStatus.ERROR
     assert stored.meta["error"] == end.error.user_message
     assert one_sentence(stored.meta["error"])
-    if stopped_by_server(shape) or (shape["calls"] == "none" and not shape["content"].strip()):
+    if stopped_by_server(shape) or (shape["calls"] == "none" and blank(shape["content"])):
         assert stored.meta.get("outcome") in MARKS
     if shape["refusal"]:
         assert stored.meta["outcome"] == "refused"
@@ -90,3 +108,5 @@ def check_turn_ending(
         assert stored.meta["outcome"] == "filtered"
     elif shape["finish"] == "length":
         assert stored.meta["outcome"] == "truncated"
+    elif unfinished(shape["finish"]):
+        assert stored.meta["outcome"] == "unfinished"

@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 FINISH_REASONS = ("stop", "tool_calls", "length", "content_filter", None)
 REASONING_WAYS = ("reasoning_content", "reasoning", "reasoning_details", "openrouter", "think")
 """``openrouter``: ``reasoning`` and ``reasoning_details`` both, with the same text."""
-CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split")
-"""``index zero``: every call numbered 0, told apart by its id (as some servers send them)."""
+CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split", "legacy")
+"""``indexed``: each call its own index, its fragments maybe interleaved with another call's;
+``index zero``: every call numbered 0, told apart by its id (as some servers send them);
+``legacy``: one call as ``function_call`` deltas (the framing before ``tool_calls``)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
 _ARGS = st.dictionaries(
@@ -108,19 +110,42 @@ def replies(
             delta = {"role": "assistant", **delta}
         choice = {"index": 0, "delta": _shuffled(draw, delta), "finish_reason": None}
         events.append(_chunk(_shuffled(draw, choice)))
-    placement = draw(st.sampled_from(["own chunk", "last chunk"]))
-    if sent.finish_reason is not None:
-        if placement == "last chunk" and events:
-            events[-1]["choices"][0]["finish_reason"] = sent.finish_reason
-        else:
-            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
-        if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
-            events.append(_chunk({"index": 0, "delta": {}, "finish_reason": sent.finish_reason}))
+    _finish(draw, sent.finish_reason, events)
+    _other_choices(draw, events)
     if draw(st.booleans()):
         usage = {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}
         events.append({"id": "chatcmpl-gen", "object": "chat.completion.chunk", "choices": [],
                        "usage": usage})  # fmt: skip
     return sent, events
+
+
+def _finish(draw: st.DrawFn, reason: str | None, events: list[dict[str, Any]]) -> None:
+    """``reason`` said on the last chunk or on one of its own (its delta ``{}``, ``null`` or
+    missing), and maybe said again on a trailing chunk."""
+    if reason is None:
+        return
+    if draw(st.sampled_from(["own chunk", "last chunk"])) == "last chunk" and events:
+        events[-1]["choices"][0]["finish_reason"] = reason
+    else:
+        own: dict[str, Any] = {"index": 0, "finish_reason": reason}
+        delta = draw(st.sampled_from(["{}", "null", "missing"]))
+        if delta != "missing":
+            own["delta"] = {} if delta == "{}" else None
+        events.append(_chunk(own))
+    if draw(st.booleans()):  # said again, as some servers do on a trailing chunk
+        events.append(_chunk({"index": 0, "delta": {}, "finish_reason": reason}))
+
+
+def _other_choices(draw: st.DrawFn, events: list[dict[str, Any]]) -> None:
+    """Chunks of other choices (``index`` 1-3) put among ``events``: never this reply's."""
+    for _ in range(draw(st.integers(0, 2))):
+        other = {"index": draw(st.integers(1, 3)), "delta": {"content": "OTHER CHOICE"},
+                 "finish_reason": draw(st.sampled_from(["length", None]))}  # fmt: skip
+        at = draw(st.integers(0, len(events)))
+        if at < len(events) and draw(st.booleans()):
+            events[at]["choices"].append(other)
+        else:
+            events.insert(at, _chunk(other))
 
 
 def _chunk(choice: dict[str, Any]) -> dict[str, Any]:
@@ -149,16 +174,18 @@ def _call_deltas(
     if not sent.calls:
         return []
     way = draw(st.sampled_from(call_ways))
-    ids = "unique" if way == "index zero" else draw(st.sampled_from(["unique", "missing", "empty"]))
+    if way == "legacy" and len(sent.calls) == 1:
+        return _legacy_deltas(draw, *sent.calls[0])
+    way = "indexed" if way == "legacy" else way  # several calls never came this way
+    kinds = ["unique", "missing", "empty", *(["duplicate"] if way == "indexed" else [])]
+    ids = "unique" if way == "index zero" else draw(st.sampled_from(kinds))
     repeat_names = way != "indexless whole" and draw(st.booleans())
     fragments: list[dict[str, Any]] = []
     for position, (name, args) in enumerate(sent.calls):
         text = json.dumps(args)
         head: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": ""}}
-        if ids == "unique":
-            head["id"] = f"srv_{position}_{draw(st.integers(0, 9))}"
-        elif ids == "empty":
-            head["id"] = ""
+        if ids != "missing":
+            head["id"] = _server_id(draw, ids, position)
         if way in ("indexed", "index zero"):
             head["index"] = 0 if way == "index zero" else position
         if way == "indexless whole":
@@ -175,12 +202,53 @@ def _call_deltas(
                 if "id" in head:
                     fragment["id"] = head["id"]
             fragments.append(fragment)
+    return _grouped(draw, _interleaved(draw, fragments) if way == "indexed" else fragments)
+
+
+def _grouped(draw: st.DrawFn, fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``fragments`` sent 1-3 to a chunk, fields in any order."""
     deltas: list[dict[str, Any]] = []
     while fragments:
         size = draw(st.integers(1, 3))
         group, fragments = fragments[:size], fragments[size:]
         deltas.append({"tool_calls": [_shuffled(draw, f) for f in group]})
     return deltas
+
+
+def _interleaved(draw: st.DrawFn, fragments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Indexed fragments of several calls interleaved, each call's in its own order and the
+    calls started in the order of their index (as servers that stream parallel calls at once
+    send them)."""
+    queues: dict[int, list[dict[str, Any]]] = {}
+    for fragment in fragments:
+        queues.setdefault(fragment["index"], []).append(fragment)
+    waiting = sorted(queues)
+    started: list[int] = []
+    out: list[dict[str, Any]] = []
+    while queues:
+        index = draw(st.sampled_from(started + waiting[:1]))
+        if waiting and index == waiting[0]:
+            started.append(waiting.pop(0))
+        out.append(queues[index].pop(0))
+        if not queues[index]:
+            del queues[index]
+            started.remove(index)
+    return out
+
+
+def _server_id(draw: st.DrawFn, ids: str, position: int) -> str:
+    """The id a server gives the call at ``position``: ``unique``, ``duplicate`` (the same
+    on every call) or ``empty``."""
+    if ids == "unique":
+        return f"srv_{position}_{draw(st.integers(0, 9))}"
+    return "call_0" if ids == "duplicate" else ""
+
+
+def _legacy_deltas(draw: st.DrawFn, name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """One call as legacy ``function_call`` deltas, its arguments cut at drawn places."""
+    pieces = _pieces(draw, json.dumps(args), empty=False)
+    rest = [{"function_call": {"arguments": piece}} for piece in pieces[1:]]
+    return [{"function_call": {"name": name, "arguments": pieces[0]}}, *rest]
 
 
 @st.composite
@@ -206,15 +274,44 @@ def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
             message["content"] = sent.content or None
     if sent.refusal:
         message["refusal"] = sent.refusal
-    ids = draw(st.sampled_from(["unique", "missing", "empty"]))
+    ids = draw(st.sampled_from(["unique", "missing", "empty", "duplicate"]))
     calls = []
     for position, (name, args) in enumerate(sent.calls):
         call: dict[str, Any] = {"type": "function", "function": {"name": name,
                                 "arguments": json.dumps(args)}}  # fmt: skip
         if ids != "missing":
-            call["id"] = f"srv_{position}" if ids == "unique" else ""
+            call["id"] = {"unique": f"srv_{position}", "duplicate": "call_0"}.get(ids, "")
         calls.append(_shuffled(draw, call))
-    if calls:
+    if len(calls) == 1 and draw(st.booleans()):
+        message["function_call"] = calls[0]["function"]  # the legacy framing
+    elif calls:
         message["tool_calls"] = calls
     message["finish_reason"] = sent.finish_reason
     return sent, _shuffled(draw, message)
+
+
+FRAMINGS = ("plain", "crlf", "no space", "comments", "bom")
+"""How a server may frame the same SSE events: LF, CRLF line ends, ``data:`` without the space,
+keep-alive comments between events (``: OPENROUTER PROCESSING``), a byte order mark first."""
+
+
+def sse_body(
+    events: Sequence[dict[str, Any] | str], framing: str = "plain", done: bool = True
+) -> bytes:
+    """The SSE body of ``events`` (chunk dicts, or raw event text such as ``"event: error\\n
+    data: ..."``) framed ``framing``, ending with ``[DONE]`` when ``done``."""
+    end = "\r\n" if framing == "crlf" else "\n"
+    data = "data:" if framing == "no space" else "data: "
+    parts: list[str] = []
+    for event in [*events, *(["[DONE]"] if done else [])]:
+        if framing == "comments":
+            parts.append(f": OPENROUTER PROCESSING{end}{end}")
+        if isinstance(event, dict):
+            text = data + json.dumps(event)
+        elif event == "[DONE]" or not event.startswith(("event:", "data:")):
+            text = data + event
+        else:
+            text = event.replace("\n", end)
+        parts.append(text + end + end)
+    body = "".join(parts).encode()
+    return b"\xef\xbb\xbf" + body if framing == "bom" else body

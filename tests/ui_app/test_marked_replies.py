@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.reply_outcome import OUTCOME_META_KEY
+from agents.reply_outcome import MARKED, OUTCOME_META_KEY
 from storage.models import MessageStatus
 from tests.support.fake_openai import FakeOpenAI, Reply, ToolCall
 from tests.ui_app.conftest import SIZE, chat, new_app, send, settle
@@ -31,6 +31,8 @@ PROFILE = "researcher"
         (Reply(refusal="I can't help with that."), "refused"),
         (Reply("The first half", finish_reason="content_filter"), "filtered"),
         (Reply(""), "empty"),
+        (Reply("\u200b\u2060"), "empty"),
+        (Reply("The first half", finish_reason="error"), "unfinished"),
     ],
 )
 async def test_a_marked_reply_is_shown_marked_and_f5_retries_it(
@@ -63,3 +65,8 @@ async def test_a_marked_reply_is_shown_marked_and_f5_retries_it(
         replies = screen.state.store.siblings(failed.id)
         assert [r.status for r in replies] == [MessageStatus.ERROR, MessageStatus.COMPLETE]
         assert screen.messages.items[-1].content == "Now it works."
+
+
+def test_every_marked_outcome_has_its_badge_and_its_word() -> None:
+    assert set(OUTCOME_MARKS) == set(MARKED)
+    assert set(OUTCOME_WORDS) == set(MARKED)

@@ -76,6 +76,7 @@ OUTCOME_MARKS = {
     "refused": "⊘ refused",
     "filtered": "⊘ filtered",
     "truncated": "✂ truncated",
+    "unfinished": "✂ unfinished",
     "empty": "∅ empty reply",
 }
 """How a reply that ended marked (``meta["outcome"]``, written by the runtime) is badged; its

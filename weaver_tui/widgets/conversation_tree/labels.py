@@ -39,6 +39,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "refused": "refused",
     "filtered": "filtered",
     "truncated": "truncated",
+    "unfinished": "unfinished",
     "empty": "empty reply",
 }
 """How a failed reply that ended marked (``meta["outcome"]``) names its ending in the tree."""

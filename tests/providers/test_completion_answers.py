@@ -1,0 +1,104 @@
+"""A whole (non-streamed) chat completion over real HTTP through the real client stack: any
+reply, among other choices in any order, reads as what was sent (only choice 0 is the reply);
+a 200 answer that says an error instead (an ``error`` field, vLLM's ``object: "error"``) or
+holds no reply (no choice 0, its message null) ends in one typed sentence, never a bare
+exception of the client library or another choice's text."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage
+
+from agents.errors import ProviderBadResponseError, ProviderServerError, WeaverError
+from tests.providers.test_wire_normalizer import check_message
+from tests.providers.test_wire_streams_http import _model
+from tests.support.fake_openai import FakeOpenAI, Reply
+from tests.support.wire_streams import SentReply, completions
+
+HEAD = {"id": "chatcmpl-w", "object": "chat.completion", "created": 1, "model": "fake-model"}
+OTHER = {"role": "assistant", "content": "OTHER CHOICE"}
+ERRORS: list[dict[str, Any]] = [
+    {"error": {"message": "Engine died.", "code": 500}},
+    {"error": "Engine died."},
+    {"object": "error", "message": "Engine died.", "type": "InternalServerError", "code": 500},
+    {**HEAD, "choices": [], "error": {"message": "Provider disconnected"}},
+]
+NO_REPLY: list[dict[str, Any]] = [
+    {**HEAD, "choices": []},
+    {**HEAD, "choices": None},
+    {**HEAD},
+    {**HEAD, "choices": [{"index": 0, "message": None, "finish_reason": "stop"}]},
+    {**HEAD, "choices": [{"index": 1, "message": OTHER, "finish_reason": "stop"}]},
+]
+
+_HTTP = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as running:
+        yield running
+
+
+def _answer(server: FakeOpenAI, body: dict[str, Any]) -> AIMessage:
+    server.reset()
+    server.script(Reply.raw(json.dumps(body).encode(), "application/json"))
+
+    async def invoke() -> AIMessage:
+        handle = _model(server)
+        try:
+            model = handle.model.model_copy(update={"streaming": False})
+            answer = await model.ainvoke("hi")
+            assert isinstance(answer, AIMessage)
+            return answer
+        finally:
+            await handle.http_async_client.aclose()
+
+    return asyncio.run(invoke())
+
+
+@_HTTP
+@given(
+    case=completions(),
+    before=st.lists(st.integers(1, 3), max_size=2),
+    after=st.lists(st.integers(1, 3), max_size=2),
+)
+def test_only_choice_zero_is_the_reply(
+    server: FakeOpenAI, case: tuple[SentReply, dict[str, Any]], before: list[int], after: list[int]
+) -> None:
+    sent, message = case
+    finish = message.pop("finish_reason")
+    zero = {"index": 0, "message": message, "finish_reason": finish}
+    others = [{"index": i, "message": OTHER, "finish_reason": "length"} for i in before + after]
+    body = {**HEAD, "choices": [*others[: len(before)], zero, *others[len(before) :]]}
+
+    check_message(_answer(server, body), sent)
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        *((b, ProviderServerError) for b in ERRORS),
+        *((b, ProviderBadResponseError) for b in NO_REPLY),
+    ],
+)
+def test_an_answer_that_is_not_one_reply_is_one_typed_sentence(
+    server: FakeOpenAI, body: dict[str, Any], kind: type[WeaverError]
+) -> None:
+    with pytest.raises(Exception) as raised:  # noqa: PT011 (checked: it must translate)
+        _answer(server, body)
+
+    error = _model(server).translate_error(raised.value)
+    assert isinstance(error, kind), (type(raised.value), error)
+    assert "\n" not in error.user_message
+    assert error.user_message.endswith(".")
+    assert "OTHER" not in error.user_message
