@@ -55,14 +55,20 @@ class ChunkMerger:
         """Take ``chunk`` in; the chunks complete before it (a run it cannot join, then
         ``chunk`` itself when it joins none), in order.
 
-        A chunk of the usual shape (see :func:`_content_only`) takes a short way: such a delta
+        A chunk of the usual shape (see :func:`content_only`) takes a short way: such a delta
         joins every run (no role, no reasoning, no tool call), so only its text is kept. The
         guarantee, tested over generated streams: for every stream of chunks and every
         grouping of reads, ``add`` gives what :meth:`add_in_full` (every chunk the long way)
         gives, chunk for chunk."""
-        content = _content_only(chunk)
+        content = content_only(chunk)
         if content is None:
             return self.add_in_full(chunk)
+        self.add_content(chunk, content)
+        return ()
+
+    def add_content(self, chunk: dict[str, Any], content: str) -> None:
+        """:meth:`add` of a chunk of the usual shape, whose text :func:`content_only` gave:
+        it joins the run, so nothing is complete."""
         if self._first is None:
             self._first = chunk
         self._size += 1
@@ -72,7 +78,6 @@ class ChunkMerger:
                 self._texts["content"] = [content]
             else:
                 run.append(content)
-        return ()
 
     def add_in_full(self, chunk: Any) -> tuple[dict[str, Any], ...]:
         """:meth:`add`, every chunk read field by field (the way any chunk may take)."""
@@ -205,7 +210,7 @@ _USUAL_CHOICE_KEYS = frozenset({"index", "delta", "logprobs", "finish_reason"})
 _USUAL_CHOICE_KEYS_NO_LOGPROBS = frozenset({"index", "delta", "finish_reason"})
 
 
-def _content_only(chunk: Any) -> str | None:
+def content_only(chunk: Any) -> str | None:
     """The text of a chunk of the usual shape, else ``None``: one choice (index 0, no finish
     reason, no log-probabilities or none given, no other field), whose delta is
     ``{"content": str}`` alone, and no usage or error. Every chunk so shaped is one

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 import openai
 import orjson
 
-from agents.providers.chunk_merge import ChunkMerger
+from agents.providers.chunk_merge import ChunkMerger, content_only
 from agents.providers.sse_events import SseEvent, SseEventParser
 
 try:  # the SDK's own grouping of transport errors, which this stream raises as the SDK does
@@ -200,7 +200,7 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
     def _chunks(self, events: list[SseEvent], merger: ChunkMerger) -> Iterator[Any]:
         """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
         it). An error event or a broken one raises once the chunks before it are out."""
-        add = merger.add
+        add, add_content = merger.add_in_full, merger.add_content
         for name, data in events:
             if name == "error":
                 yield from merger.take()
@@ -214,6 +214,12 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             except ValueError:
                 yield from merger.take()
                 raise
+            # the usual chunk (one choice's text, no finish reason, no error): joins the run
+            content = content_only(chunk)
+            if content is not None and chunk.get("object") != "error":
+                self._any = True
+                add_content(chunk, content)
+                continue
             if type(chunk) is not dict:
                 pass  # the SDK's model validation says what it is
             elif chunk.get("error") or chunk.get("object") == "error":
