@@ -24,13 +24,16 @@ import re
 
 _SEQUENCES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, clear screen
-    r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC: window title, hyperlinks, clipboard
-    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"  # DCS, SOS, PM, APC strings
-    r"|\x1b[@-Z\\-_]"  # two-character sequences
+    r"|\x1b\][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"  # OSC: window title, hyperlinks, clipboard
+    r"|\x1b[PX^_][^\x1b\x9c\n]*(?:\x1b\\|\x9c)"  # DCS, SOS, PM, APC strings
+    r"|\x1b[@-Z\\-_]"  # two-character sequences (an unterminated string's introducer)
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
-    r"|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # 8-bit OSC
-    r"|[\x90\x98\x9e\x9f][^\x1b\x9c]*(?:\x1b\\|\x9c)?"  # 8-bit DCS, SOS, PM, APC
+    r"|\x9d[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"  # 8-bit OSC
+    r"|[\x90\x98\x9e\x9f][^\x1b\x9c\n]*(?:\x1b\\|\x9c)"  # 8-bit DCS, SOS, PM, APC
 )
+"""Escape sequences, removed whole. A control string (OSC, DCS, SOS, PM, APC) is removed with
+its body only when a terminator ends it on the same line: one left open (a stray introducer)
+loses its introducer alone, so it never hides the text after it, a reply's rest included."""
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _REORDERING_OR_LONE = re.compile("[\u202a-\u202e\u2066-\u2069\ud800-\udfff]")

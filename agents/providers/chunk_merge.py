@@ -63,12 +63,11 @@ class ChunkMerger:
         content = content_only(chunk)
         if content is None:
             return self.add_in_full(chunk)
-        self.add_content(chunk, content)
-        return ()
+        return self.add_content(chunk, content)
 
-    def add_content(self, chunk: dict[str, Any], content: str) -> None:
+    def add_content(self, chunk: dict[str, Any], content: str) -> tuple[dict[str, Any], ...]:
         """:meth:`add` of a chunk of the usual shape, whose text :func:`content_only` gave:
-        it joins the run, so nothing is complete."""
+        it joins the run, so nothing is complete (nothing returned)."""
         if self._first is None:
             self._first = chunk
         self._size += 1
@@ -78,6 +77,7 @@ class ChunkMerger:
                 self._texts["content"] = [content]
             else:
                 run.append(content)
+        return ()
 
     def add_in_full(self, chunk: Any) -> tuple[dict[str, Any], ...]:
         """:meth:`add`, every chunk read field by field (the way any chunk may take)."""

@@ -218,7 +218,9 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             content = content_only(chunk)
             if content is not None and chunk.get("object") != "error":
                 self._any = True
-                add_content(chunk, content)
+                done = add_content(chunk, content)
+                if done:
+                    yield from done
                 continue
             if type(chunk) is not dict:
                 pass  # the SDK's model validation says what it is

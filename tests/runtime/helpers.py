@@ -68,6 +68,12 @@ class OneChunkPerEvent(ChunkMerger):
     def add(self, chunk: Any) -> tuple[dict[str, Any], ...]:
         return (*self.take(), chunk)
 
+    def add_in_full(self, chunk: Any) -> tuple[dict[str, Any], ...]:
+        return self.add(chunk)
+
+    def add_content(self, chunk: dict[str, Any], content: str) -> tuple[dict[str, Any], ...]:
+        return self.add(chunk)
+
 
 def one_chunk_per_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """Streams of this test hand every event over as its own chunk (see OneChunkPerEvent)."""

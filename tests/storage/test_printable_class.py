@@ -69,3 +69,30 @@ def test_a_bidi_override_shows_and_a_lone_surrogate_is_replaced() -> None:
     assert printable("whole 😀 emoji, arabic مرحبا, joiner 👩\u200d💻") == (
         "whole 😀 emoji, arabic مرحبا, joiner 👩\u200d💻"
     )
+
+
+OPENERS = ["\x1b]", "\x1bP", "\x1bX", "\x1b^", "\x1b_", "\x9d", "\x90", "\x98", "\x9e", "\x9f"]
+"""The introducers of control strings (OSC, DCS, SOS, PM, APC, 7- and 8-bit)."""
+words = st.text(alphabet=st.characters(categories=["L", "N", "P", "Zs"]), min_size=1, max_size=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=words, opener=st.sampled_from(OPENERS), body=words, after=words)
+def test_a_control_string_left_open_hides_nothing_after_it(
+    before: str, opener: str, body: str, after: str
+) -> None:
+    """A stray introducer (no terminator on its line) loses itself alone: the text after it,
+    a reply's rest, stays shown (removed whole, it left a reply silently cut)."""
+    shown = printable(f"{before}{opener}{body}\n{after}")
+    assert shown.startswith(before)
+    assert shown.endswith(f"{body}\n{after}")
+    assert unsafe_in(shown) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=words, opener=st.sampled_from(OPENERS), body=words, after=words)
+def test_a_terminated_control_string_goes_whole(
+    before: str, opener: str, body: str, after: str
+) -> None:
+    terminator = "\x07" if opener in ("\x1b]", "\x9d") else "\x1b\\"
+    assert printable(f"{before}{opener}{body}{terminator}{after}") == before + after
