@@ -28,7 +28,6 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.theme import Theme
 
-from storage.printable import printable
 from themes.weaver import APP_STYLESHEET, DEFAULT_THEME, ROLE_VARIABLE_DEFAULTS, WEAVER_THEMES
 from weaver_tui.core.heap import (
     freeze_launch_heap,
@@ -37,13 +36,13 @@ from weaver_tui.core.heap import (
     resume_collector,
 )
 from weaver_tui.keymap import all_actions, bindings_for
+from weaver_tui.plain_notify_app import PlainNotifyApp
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.command import Provider
     from textual.driver import Driver
-    from textual.notifications import SeverityLevel
 
     from weaver_tui.core.services import Services
     from weaver_tui.core.settings.config import Settings
@@ -68,7 +67,7 @@ def _import_chat_screen() -> None:
     import weaver_tui.screens.chat.screen  # noqa: F401
 
 
-class WeaverApp(App[None]):
+class WeaverApp(PlainNotifyApp):
     """weaver-tui: chat with agent profiles over a conversation tree you can branch."""
 
     TITLE = "weaver-tui"
@@ -376,28 +375,6 @@ class WeaverApp(App[None]):
         except Exception as exc:  # noqa: BLE001 (an unwritable config must not break theme switching)
             logger.warning("could not save the theme", extra={"error": str(exc)})
             self.notify(f"Theme not saved: {exc}", severity="warning")
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Every notification of every screen and widget passes here: titles, names, file names
-        and errors in it come from stored or provider text, so it is made printable first and
-        shown as written, never read as markup (``markup`` is accepted and ignored: a
-        notification quoting ``[/x]`` would fail to render, ``[@click=...]`` would run an
-        action)."""
-        super().notify(
-            printable(message),
-            title=printable(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
-        )
 
     def action_help(self) -> None:
         """Show every key and command (F1)."""

@@ -39,11 +39,10 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
-from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Input, Static
 
 from agents.shared_space.agenda import agenda_for
@@ -56,6 +55,7 @@ from storage.printable import printable
 from storage.seats import QueuedMessage
 from storage.space_books import open_answer_book, open_consent_book
 from storage.store import StorageError
+from weaver_tui.plain_notify_app import PlainNotifyApp
 from weaver_tui.seat_composer import DEFAULT_MAX_BYTES, MessageTooLarge, SeatComposer, seat_message
 from weaver_tui.widgets.statement_box import StatementBox
 
@@ -142,7 +142,7 @@ def waiting_text(queued: QueuedMessage) -> Text:
     return text
 
 
-class SeatApp(App[None]):
+class SeatApp(PlainNotifyApp):
     """One participant's seat; see the module docstring."""
 
     TITLE = "weaver-tui"
@@ -195,25 +195,6 @@ class SeatApp(App[None]):
         """What the seat shows, line by line (its own waiting messages last)."""
         self.drawn = False
         """Whether the lines (or the first screen, for an empty space) are drawn yet."""
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Every notification of the seat: what it quotes (the host's errors, names) is shown
-        printable and as written, never read as markup (``markup`` is ignored)."""
-        super().notify(
-            printable(message),
-            title=printable(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
-        )
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="lines")
