@@ -16,6 +16,8 @@ from agents.profiles.atom_developer.validation.sandbox import CallOutcome, Opaqu
 from agents.profiles.atom_developer.validation.spec import KINDS, AtomSpec
 
 Judge = Callable[[CallOutcome], list[str]]
+ReferenceJudge = Callable[[CallOutcome, CallOutcome], list[str]]
+"""Judges a call's outcome against the reference implementation's outcome of the same call."""
 ITEM_KEYS = ("value", "source_file", "line_number", "matched_content", "parsed_fields")
 MAX_SAMPLE_LINES = 50
 MAX_ERRORS_PER_CASE = 5
@@ -36,6 +38,9 @@ class Case:
     level: int
     call: dict[str, Any]
     judge: Judge
+    against_reference: ReferenceJudge | None = None
+    """Set when the call is also made on the reference implementation (``reference.py``)
+    and the two outcomes are judged together, after ``judge``."""
 
     @property
     def text(self) -> str:
@@ -57,13 +62,20 @@ def _items_errors(value: Any, text: str, source_file: str, call: str) -> list[st
     errors: list[str] = []
     lines = len(text.splitlines())
     for number, item in enumerate(value, 1):
-        errors += _item_errors(item, text, lines, source_file, f"({call}, item {number})")
+        errors += item_errors(item, text, lines, source_file, f"({call}, item {number})")
         if len(errors) >= MAX_ERRORS_PER_CASE:
             break
     return errors[:MAX_ERRORS_PER_CASE]
 
 
-def _item_errors(item: Any, text: str, lines: int, source_file: str, where: str) -> list[str]:
+def _lines_from(text: str, line: int, content: str) -> str:
+    """The text from line ``line`` (numbered from 1) over as many lines as ``content`` has:
+    where an item's evidence says it was found."""
+    kept = text.splitlines(keepends=True)
+    return "".join(kept[line - 1 : line - 1 + max(1, len(content.splitlines()))])
+
+
+def item_errors(item: Any, text: str, lines: int, source_file: str, where: str) -> list[str]:
     """What is wrong with one item of extract_context's result (``where`` names it)."""
     if not isinstance(item, dict):
         return [f"Atom A: the item is {type_name(item)}, must be a dict {where}"]
@@ -81,8 +93,16 @@ def _item_errors(item: Any, text: str, lines: int, source_file: str, where: str)
         errors.append(f"Atom A: 'line_number' is {type_name(line)}, must be int {where}")
     elif not 1 <= line <= lines:
         errors.append(f"Atom A: 'line_number' {line} is out of range 1..{lines} {where}")
-    if isinstance(item["matched_content"], str) and item["matched_content"] not in text:
+    content = item["matched_content"]
+    if isinstance(content, str) and content not in text:
         errors.append(f"Atom A: 'matched_content' is not found in the text {where}")
+    elif (
+        isinstance(content, str)
+        and isinstance(line, int)
+        and 1 <= line <= lines
+        and content not in _lines_from(text, line, content)
+    ):
+        errors.append(f"Atom A: 'matched_content' is not on line {line}, its 'line_number' {where}")  # fmt: skip
     fields = item["parsed_fields"]
     if not isinstance(fields, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in fields.items()
@@ -211,13 +231,41 @@ def _existence_cases() -> list[Case]:
     ]
 
 
-def contract_cases(atoms: tuple[str, ...], sample: str = "") -> list[Case]:
-    """Level 2: the contract cases of every atom the code defines."""
+def _no_errors(outcome: CallOutcome) -> list[str]:
+    return []
+
+
+def _against_reference(call: dict[str, Any]) -> Case:
+    """A level-2 validate_logic case whose right answer is the reference's (its match and kind)."""
+    text = call_text(call)
+
+    def agrees(outcome: CallOutcome, reference: CallOutcome) -> list[str]:
+        expected = reference.value if isinstance(reference.value, dict) else {}
+        match, kind = expected.get("is_match"), expected.get("kind")
+        if not isinstance(match, bool) or not isinstance(kind, str):
+            return [f"Atom B: the reference could not answer {text}, so it is unchecked"]
+        hint = f"the contract's reference answers is_match={match}, kind {kind!r}"
+        return _logic_errors(outcome.value, text, match, kind, hint)
+
+    return Case(2, call, _no_errors, agrees)
+
+
+def generated_logic_cases(calls: list[dict[str, Any]]) -> list[Case]:
+    """Level 2: generated validate_logic calls, each judged against the reference."""
+    return [_against_reference(call) for call in calls]
+
+
+def contract_cases(
+    atoms: tuple[str, ...], sample: str = "", generated: list[dict[str, Any]] | None = None
+) -> list[Case]:
+    """Level 2: the contract cases of every atom the code defines (with ``generated``
+    validate_logic calls judged against the reference, when given)."""
     cases: list[Case] = []
     if "extract_context" in atoms:
         cases += _extract_cases(sample)
     if "validate_logic" in atoms:
         cases += _logic_cases()
+        cases += generated_logic_cases(generated or [])
     if "check_existence" in atoms:
         cases += _existence_cases()
     return cases
@@ -230,8 +278,8 @@ def sample_lines(sample: str) -> list[tuple[int, str]]:
 
 
 def twin_cases(spec: AtomSpec, atoms: tuple[str, ...], sample: str) -> list[Case]:
-    """Level 3: validate_logic reports the spec's kind on every sample line, and
-    extract_context finds something in the sample."""
+    """Level 3: validate_logic reports the spec's kind on every sample line and matches it
+    exactly when the reference does, and extract_context finds something in the sample."""
     cases = []
     options = {"default_match": spec.default_match, "regex_mode": spec.regex_mode}
     for number, line in sample_lines(sample):
@@ -244,7 +292,19 @@ def twin_cases(spec: AtomSpec, atoms: tuple[str, ...], sample: str) -> list[Case
             got = f"kind {kind!r}" if kind is not None else f"a {type_name(value)} without a kind"
             return [f"Consistency Error: the spec declares a {spec.kind} pattern, but validate_logic reports {got} for line {number}"]  # fmt: skip
 
-        cases.append(Case(3, _call("validate_logic", line, spec.pattern, **options), judge))
+        def agrees(outcome: CallOutcome, reference: CallOutcome, number: int = number) -> list[str]:
+            value, expected = outcome.value, reference.value
+            if not isinstance(value, dict) or value.get("kind") != spec.kind:
+                return []  # the kind's own error is said by ``judge``
+            wanted = expected.get("is_match") if isinstance(expected, dict) else None
+            if not isinstance(wanted, bool):
+                return [f"Consistency Error: the spec's pattern could not be checked on line {number}"]  # fmt: skip
+            if value.get("is_match") is wanted:
+                return []
+            return [f"Consistency Error: the spec's pattern {'matches' if wanted else 'does not match'} line {number}, but validate_logic reports is_match={value.get('is_match')!r}"]  # fmt: skip
+
+        call = _call("validate_logic", line, spec.pattern, **options)
+        cases.append(Case(3, call, judge, agrees))
     if sample and "extract_context" in atoms:
         count = len(sample.splitlines())
 
