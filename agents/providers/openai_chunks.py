@@ -17,6 +17,7 @@ from typing import Any, get_args, get_origin
 import openai
 from openai.types.chat import ChatCompletionChunk
 
+from agents.providers.checked_stream import CheckedChunkStream
 from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
@@ -36,7 +37,18 @@ class _DictChunks:
 
 
 class DictChunkOpenAI(_DictChunks, openai.OpenAI):
-    """``openai.OpenAI`` streaming chat-completion chunks as dicts."""
+    """``openai.OpenAI`` streaming chat-completion chunks as dicts, each stream ended by the
+    same rules as the async client's (see :mod:`agents.providers.checked_stream`)."""
+
+    def post(self, *args: Any, **kwargs: Any) -> Any:
+        stream_cls = kwargs.get("stream_cls")
+        if (
+            CheckedChunkStream.usable
+            and get_origin(stream_cls) is openai.Stream
+            and get_args(stream_cls) == (ChatCompletionChunk,)
+        ):
+            kwargs["stream_cls"] = CheckedChunkStream[ChatCompletionChunk]
+        return super().post(*args, **kwargs)
 
 
 class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):
