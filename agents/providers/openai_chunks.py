@@ -22,7 +22,23 @@ from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
 class _DictChunks:
-    """Overrides the SDK's response processing for ``ChatCompletionChunk`` only."""
+    """Overrides the SDK's response processing for ``ChatCompletionChunk`` only, and puts the
+    configured base URL's query on every request (:mod:`agents.providers.base_url`)."""
+
+    _base_query = ""
+
+    def __init__(self, *args: Any, base_query: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._base_query = base_query
+
+    def _prepare_url(self, url: str) -> Any:
+        prepared = super()._prepare_url(url)  # type: ignore[misc]
+        if not self._base_query:
+            return prepared
+        query = self._base_query.encode()
+        if prepared.query:  # a query the request's own path brought, after the base URL's
+            query += b"&" + prepared.query
+        return prepared.copy_with(query=query)
 
     def _process_response_data(self, *, data: object, cast_to: Any, response: Any) -> Any:
         if cast_to is ChatCompletionChunk and isinstance(data, dict):

@@ -144,7 +144,7 @@ class FakeOpenAI:
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+        return [r for r in self.requests if r.path.split("?", 1)[0].endswith("/chat/completions")]
 
     @property
     def chat_bodies(self) -> list[dict[str, Any]]:
@@ -317,9 +317,13 @@ class _Handler(BaseHTTPRequestHandler):
         peer = (str(self.client_address[0]), int(self.client_address[1]))
         self.fake.requests.append(RecordedRequest(self.command, self.path, headers, body, peer))
 
+    def route(self) -> str:
+        """The request's path without its query (what the server routes on)."""
+        return self.path.split("?", 1)[0].rstrip("/")
+
     def do_GET(self) -> None:
         self._record(None)
-        if self.path.rstrip("/").endswith("/models"):
+        if self.route().endswith("/models"):
             data = [
                 {"id": m, "object": "model", "owned_by": "fake", **self.fake.model_info.get(m, {})}
                 for m in self.fake.models
@@ -339,7 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"error": {"message": "request body is not JSON"}})
             return
         self._record(body)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if not self.route().endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
         refusal = self.fake.refusal_of(body)
