@@ -28,6 +28,7 @@ from pydantic import SecretStr
 from agents.errors import ProviderNetworkError, ProviderServerError
 from agents.graph.folded_call import call_model_folded
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
+from agents.providers.transient_retry import MAX_TRIES
 from agents.reply_outcome import FILTERING, TRUNCATING, reply_outcome
 from tests.support.fake_openai import FakeOpenAI, Reply
 from tests.support.wire_streams import SentReply, replies, sse_body
@@ -193,8 +194,8 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
     paths = ["astream", "ainvoke", "folded", "stream", "invoke"]
     got: dict[str, Outcome] = {}
     for path in paths:
-        server.reset()
-        server.script(Reply.raw(raw, "text/event-stream"))
+        server.reset()  # the same body on every try: an early error is tried again
+        server.script(*[Reply.raw(raw, "text/event-stream")] * MAX_TRIES)
         got[path] = _read(server, path)
     if want is None:
         server.reset()

@@ -357,6 +357,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.fake.wait(reply.first_byte_delay):
             return
+        if reply.status >= 400 and reply.error_text is not None:
+            self._send_error_text(reply)
+            return
         if reply.status >= 400:
             self._send_json(reply.status, reply.error_body(), reply.headers)
             return
@@ -371,6 +374,18 @@ class _Handler(BaseHTTPRequestHandler):
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         with contextlib.suppress(OSError):
             self._stream(reply, writer.reply_events(reply, prompt_tokens, include_usage))
+
+    def _send_error_text(self, reply: Reply) -> None:
+        """An error answer whose body is not JSON (a proxy's HTML page, plain text, nothing)."""
+        data = reply.error_text or b""
+        with contextlib.suppress(OSError):
+            self.send_response(reply.status)
+            self.send_header("content-type", reply.content_type)
+            self.send_header("content-length", str(len(data)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
 
     def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
