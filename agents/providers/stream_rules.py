@@ -16,14 +16,17 @@ non-empty ``error`` (OpenAI, OpenRouter, LiteLLM), or a chunk whose ``object`` i
 (vLLM's error response).
 
 ``[DONE]`` with no finish reason said anywhere ends the stream as a whole reply (read by
-:func:`agents.reply_outcome.reply_outcome` as written or empty, never as cut). The evidence:
-real OpenAI-compatible servers send good replies so: Ollama's endpoint sent ``""`` on every
-chunk for a while (ollama/ollama#4357), GenieX's ``serve`` (llama.cpp based) sent ``""`` on
-every chunk, the last before ``[DONE]`` included (qualcomm/GenieX#1243), Gemini-to-OpenAI
-proxies send ``null`` throughout, and LiteLLM's proxy dropped a ``null`` finish reason
-(BerriAI/liteLLM-proxy#19). Marking every such reply cut would mark every good reply of those
-servers; ``[DONE]`` is the server saying the reply is whole, and a body cut before it, with no
-finish reason, is still a cut reply.
+:func:`agents.reply_outcome.reply_outcome` by what it holds: written, calls or empty, never
+cut). The evidence that real servers send good replies so: GenieX's ``serve`` (llama.cpp
+based) sent ``"finish_reason": ""`` on every chunk, the last before ``[DONE]`` included
+(qualcomm/GenieX#1243, fixed later); Gemini-to-OpenAI proxies are reported to send ``null``
+throughout; Ollama's endpoint sent ``""`` rather than ``null`` on its chunks
+(ollama/ollama#4357), and an empty reason is read as none. OpenAI, Azure, vLLM, llama.cpp's
+server, current Ollama, LM Studio, Groq, Mistral, DeepSeek, Together, Fireworks, OpenRouter
+and the Gemini and Anthropic compatible endpoints say a reason on the last chunk. Marking
+every reply without one cut would mark every good reply of the servers that omit it;
+``[DONE]`` is the server saying the body is whole, and a body cut before both ``[DONE]`` and a
+finish reason is still a cut reply.
 """
 
 from __future__ import annotations
