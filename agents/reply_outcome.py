@@ -22,6 +22,11 @@ it is, first match wins (the finish reasons of each kind are data: :data:`REFUSI
 - ``complete``: visible text (``<think>`` blocks aside), no calls.
 - ``empty``: none of the above: no text, no call.
 
+A reply with no finish reason at all is read by what it holds (``calls``, ``complete`` or
+``empty``): it reaches here only whole (a stream ended by ``[DONE]``, or a whole completion),
+since every path's stream raises on a body cut before both ``[DONE]`` and a finish reason
+(:mod:`agents.providers.stream_rules`, which says why real servers make this the rule).
+
 Visible text is an allowlist too (:func:`visible_text`): a reply counts as written only when
 its answer (its text content parts, after its thinking) holds at least one letter, digit,
 punctuation mark or symbol. Blanks, zero-width and format characters (``U+200B``,

@@ -26,6 +26,7 @@ from pydantic import SecretStr
 
 from agents.context import context_window_of
 from agents.errors import ConfigError, MissingKeyError, WeaverError
+from agents.providers.base_url import base_query, base_root, endpoint_url, normalized
 from agents.providers.errors import translate_provider_error
 from agents.providers.presets import (
     AUTO,
@@ -130,7 +131,9 @@ class ChatModelHandle:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         try:
             answer = await self.http_async_client.get(
-                f"{self.base_url}/models", headers=headers, timeout=CONTEXT_WINDOW_TIMEOUT_S
+                endpoint_url(self.base_url, "models"),
+                headers=headers,
+                timeout=CONTEXT_WINDOW_TIMEOUT_S,
             )
             answer.raise_for_status()
             return served_context_window(answer.json(), self.model_name)
@@ -249,7 +252,7 @@ def resolve_provider(config: ProviderConfig) -> ProviderConfig:
         config,
         provider=name,
         model=config.model or preset.default_model,
-        base_url=base_url.rstrip("/"),
+        base_url=normalized(base_url),
         api_key=key or SecretStr(PLACEHOLDER_KEY),
     )
 
@@ -322,7 +325,8 @@ def _http_package(client_type: type) -> Any:
 def _sdk_client_options(resolved: ProviderConfig) -> dict[str, Any]:
     """What an OpenAI SDK client for ``resolved`` is built with (besides its HTTP client)."""
     return {
-        "base_url": resolved.base_url,
+        "base_url": base_root(resolved.base_url or ""),
+        "base_query": base_query(resolved.base_url or ""),
         "api_key": resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY,
         "timeout": resolved.timeout,
         "max_retries": 0,
@@ -343,7 +347,7 @@ def _served_model(resolved: ProviderConfig) -> str:
     several, or none it can tell, a sentence saying a model must be named (and which)."""
     import httpx
 
-    url = f"{resolved.base_url}/models"
+    url = endpoint_url(resolved.base_url or "", "models")
     key = resolved.api_key.get_secret_value() if resolved.api_key else PLACEHOLDER_KEY
     how = "name one with WEAVER_MODEL, --model or model in config.yaml (Ctrl+L lists them)"
     try:
@@ -419,7 +423,7 @@ def make_chat_model(config: ProviderConfig) -> ChatModelHandle:
         send_call_extras=traits.call_extras or endpoint_traits(resolved.base_url).call_extras,
         extra_body=dict(traits.extra_body) or None,
         model=resolved.model,
-        base_url=resolved.base_url,
+        base_url=base_root(resolved.base_url or ""),
         api_key=resolved.api_key,
         temperature=resolved.temperature,
         timeout=resolved.timeout,
@@ -459,10 +463,10 @@ async def alist_models(config: ProviderConfig) -> list[str]:
     resolved = resolve_provider(config)
     if resolved.provider == OFFLINE:
         return [OFFLINE]
-    import openai
+    from agents.providers.openai_chunks import DictChunkAsyncOpenAI
 
     _, http_async_client = _http_clients(resolved.timeout, resolved.base_url)
-    client = openai.AsyncOpenAI(**_sdk_client_options(resolved), http_client=http_async_client)
+    client = DictChunkAsyncOpenAI(**_sdk_client_options(resolved), http_client=http_async_client)
     try:
         page = await client.models.list()
         return sorted(item.id for item in page.data)

@@ -14,28 +14,22 @@ read, so the connection is reused), an ``{"error": ...}`` event raises ``openai.
 the chunks before it, a broken event raises the JSON error, and a timeout or a broken connection
 while reading raise ``APITimeoutError`` / ``APIConnectionError``.
 
-Guarantee (an allowlist of how a stream may end): a stream ends either with ``[DONE]``, or
-with its body once a chunk has said the reply's (choice 0's) finish reason. A body that ends before either (a
-connection closed cleanly mid-reply, a proxy that gave up) raises ``APIConnectionError`` once
-the chunks before it are out, as a reset connection does: the reply was cut, whatever came of it.
-An error said in the stream raises ``openai.APIError`` in every shape servers use: an event
-named ``error`` (whatever its data), a chunk with a non-empty ``error`` (OpenAI, OpenRouter,
-LiteLLM), or a chunk whose ``object`` is ``"error"`` (vLLM's error response).
+The ending rules (``[DONE]``, a finish reason, a cut body, an error said in the stream) are
+:class:`agents.providers.stream_rules.StreamRules`, which the sync stream shares.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-from collections.abc import AsyncIterator, Iterator
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import TypeVar
 
 import openai
-import orjson
 
-from agents.providers.chunk_merge import ChunkMerger, content_only
-from agents.providers.sse_events import SseEvent, SseEventParser
+from agents.providers.chunk_merge import ChunkMerger
+from agents.providers.sse_events import SseEventParser
+from agents.providers.stream_rules import StreamRules
 
 try:  # the SDK's own grouping of transport errors, which this stream raises as the SDK does
     from openai._httpx2 import request_exceptions, timeout_exceptions
@@ -52,38 +46,6 @@ READ_AHEAD_BYTES = 1 << 20
 """Bytes read ahead of the stream's reader at most (then the reading task waits)."""
 DRAIN_S = 0.1
 """How long the rest of a body after ``[DONE]`` is read for, as the SDK drains it."""
-
-
-def _json(data: bytes) -> Any:
-    """An event's JSON: orjson (a third of ``json``'s time per event), else ``json`` for what
-    orjson refuses and the SDK accepts (``NaN``, integers past 64 bits); ``ValueError`` if
-    neither reads it, as the SDK raises."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data)
-
-
-def _finishes_the_reply(choices: Any) -> bool:
-    """Whether a chunk's ``choices`` say the reply's finish reason (choice 0's: another
-    choice's end is not this reply's)."""
-    if type(choices) is not list:
-        return False
-    return any(
-        type(c) is dict and c.get("index", 0) in (0, None) and c.get("finish_reason") is not None
-        for c in choices
-    )
-
-
-def _error_of(data: bytes) -> Any:
-    """What an ``error`` event says: its JSON's ``error`` (or the JSON itself), else its text."""
-    try:
-        parsed = _json(data)
-    except ValueError:
-        return {"message": data.decode("utf-8", "replace").strip()}
-    if isinstance(parsed, dict):
-        return parsed.get("error") or parsed
-    return {"message": str(parsed)}
 
 
 class ReadAhead:
@@ -145,15 +107,11 @@ class ReadAhead:
                 await self._task
 
 
-class CoalescedChunkStream(openai.AsyncStream[_T]):
+class CoalescedChunkStream(openai.AsyncStream[_T], StreamRules):
     """``openai.AsyncStream`` of chat-completion chunks, merged per read (see the module)."""
 
     usable = SUPPORTED
     """Whether a client should ask for this stream (see ``SUPPORTED``)."""
-    _ended = False
-    """Whether a chunk has said a finish reason."""
-    _any = False
-    """Whether a chunk has come (an answer of none is said by langchain's own error)."""
 
     async def __stream__(self) -> AsyncIterator[_T]:
         options = self._options
@@ -169,7 +127,7 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
         process = self._client._process_response_data
         reader = ReadAhead(response.aiter_bytes())
         parser, merger = SseEventParser(), ChunkMerger()
-        self._ended = self._any = False
+        self._start()
         try:
             while (data := await self._take(reader)) is not None:
                 for chunk in self._chunks(parser.feed(data), merger):
@@ -181,10 +139,7 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
                     yield process(data=chunk, cast_to=self._cast_to, response=response)
                 for chunk in merger.take():  # the read's last run: nothing waits for more
                     yield process(data=chunk, cast_to=self._cast_to, response=response)
-            if self._any and not self._ended:
-                raise openai.APIConnectionError(
-                    message="The stream ended before the reply did.", request=response.request
-                )
+            self._check_end()
         finally:
             await reader.stop()
             await response.aclose()
@@ -196,56 +151,3 @@ class CoalescedChunkStream(openai.AsyncStream[_T]):
             raise openai.APITimeoutError(request=self.response.request) from err
         except request_exceptions() as err:
             raise openai.APIConnectionError(request=self.response.request) from err
-
-    def _chunks(self, events: list[SseEvent], merger: ChunkMerger) -> Iterator[Any]:
-        """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
-        it). An error event or a broken one raises once the chunks before it are out."""
-        add, add_content = merger.add_in_full, merger.add_content
-        for name, data in events:
-            if name == "error":
-                yield from merger.take()
-                raise self._api_error(_error_of(data))
-            if data.startswith(b"[DONE]"):
-                yield from merger.take()
-                yield None
-                return
-            try:
-                chunk = _json(data)
-            except ValueError:
-                yield from merger.take()
-                raise
-            # the usual chunk (one choice's text, no finish reason, no error): joins the run
-            content = content_only(chunk)
-            if content is not None and chunk.get("object") != "error":
-                self._any = True
-                done = add_content(chunk, content)
-                if done:
-                    yield from done
-                continue
-            if type(chunk) is not dict:
-                pass  # the SDK's model validation says what it is
-            elif chunk.get("error") or chunk.get("object") == "error":
-                yield from merger.take()
-                raise self._api_error(chunk.get("error") or chunk)
-            else:
-                self._any = True
-                if not self._ended:
-                    choices = chunk.get("choices")
-                    if (
-                        type(choices) is list
-                        and choices
-                        and (
-                            len(choices) > 1
-                            or (type(choices[0]) is dict and choices[0].get("finish_reason"))
-                        )
-                    ):  # the usual content chunk says none: one look at it
-                        self._ended = _finishes_the_reply(choices)
-            done = add(chunk)  # most chunks join the run: nothing is complete yet
-            if done:
-                yield from done
-
-    def _api_error(self, error: Any) -> openai.APIError:
-        message = error.get("message") if isinstance(error, dict) else None
-        if not message or not isinstance(message, str):
-            message = "An error occurred during streaming"
-        return openai.APIError(message=message, request=self.response.request, body=error)

@@ -6,7 +6,12 @@ shapes servers use: OpenAI's ``context_length_exceeded`` code, "maximum context 
 (OpenAI, vLLM, DeepSeek), "longer than the model's context length (N tokens)" (SGLang),
 "too large for model with N maximum context length" (Mistral), llama.cpp's
 ``exceed_context_size_error`` with ``n_ctx``, "exceeded model token limit: N" (Moonshot),
-"prompt is too long: M tokens > N maximum". For each of them:
+"prompt is too long: M tokens > N maximum" (Anthropic's endpoint), "the input token count (M)
+exceeds the maximum number of tokens allowed (N)" (Gemini's endpoint), "`inputs` tokens +
+`max_new_tokens` must be <= N" (text-generation-inference, Together), "context length of only N
+tokens" (LM Studio), and the ones that name no window: "prompt too long; exceeded max context
+length by K tokens" (Ollama), "input is too long for requested model" (Bedrock behind a
+proxy). For each of them:
 
 - the window N, when the server names it, is remembered for that base URL and model for the
   life of the process (as the need to send reasoning back is), in the approximate tokens this
@@ -48,6 +53,9 @@ _WINDOW = [
         rf"tokens > {_NUMBER} maximum",
         rf"\"n_ctx\"\s*:\s*{_NUMBER}",
         rf"(?:context window|context size|context length|token limit)(?: is| of|:)?\s*{_NUMBER}",
+        rf"maximum number of tokens allowed \({_NUMBER}\)",
+        rf"must be <= {_NUMBER}",
+        rf"context length of only {_NUMBER}",
     )
 ]
 _REQUESTED = [
@@ -60,6 +68,8 @@ _REQUESTED = [
         rf"input \({_NUMBER} tokens\)",
         rf"{_NUMBER} tokens > \d",
         rf"\"n_prompt_tokens\"\s*:\s*{_NUMBER}",
+        rf"input token count \({_NUMBER}\)",
+        rf"given: {_NUMBER} `?inputs`? tokens",
     )
 ]
 _CODES = ("context_length_exceeded", "exceed_context_size_error", "context_window_exceeded")
@@ -70,6 +80,11 @@ _PHRASES = (
     "exceeded model token limit",
     "maximum context length",
     "reduce the length of the messages",
+    "exceeds the maximum number of tokens",
+    "max context length",
+    "prompt too long",
+    "input is too long",
+    "context the overflows",
 )
 
 

@@ -79,11 +79,17 @@ def _where(exc: Any, base_url: str | None) -> str:
     return base_url or "its address"
 
 
+LONGEST_NAMED_WAIT_S = 86_400.0
+"""A wait a server names beyond a day is not repeated to the user as a number."""
+
+
 def _wait_hint(retry_after: float | None) -> str:
     if retry_after is None:
         return "try again shortly"
     if retry_after < 1:
         return "try again now"
+    if retry_after > LONGEST_NAMED_WAIT_S:
+        return "try again later (it asks for a wait of more than a day)"
     if retry_after >= 7200:
         count, unit = round(retry_after / 3600), "hour"
     elif retry_after >= 120:
@@ -155,6 +161,13 @@ def _status_error(exc: Any, status: int, provider: str | None, model: str | None
         return ProviderRateLimitError(
             f"{who} is rate limiting requests (429); {_wait_hint(retry_after)}.",
             retry_after=retry_after,
+        )
+    if status in (408, 409):
+        what = "timed the request out" if status == 408 else "reported a conflict"
+        return ProviderServerError(
+            f"{who} {what} ({status}) and did not answer on a later try; try again, or "
+            "switch model or provider.",
+            retry_after=_retry_after(exc),
         )
     if status >= 500:
         retry_after = _retry_after(exc)

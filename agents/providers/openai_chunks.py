@@ -17,11 +17,28 @@ from typing import Any, get_args, get_origin
 import openai
 from openai.types.chat import ChatCompletionChunk
 
+from agents.providers.checked_stream import CheckedChunkStream
 from agents.providers.coalesced_stream import CoalescedChunkStream
 
 
 class _DictChunks:
-    """Overrides the SDK's response processing for ``ChatCompletionChunk`` only."""
+    """Overrides the SDK's response processing for ``ChatCompletionChunk`` only, and puts the
+    configured base URL's query on every request (:mod:`agents.providers.base_url`)."""
+
+    _base_query = ""
+
+    def __init__(self, *args: Any, base_query: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._base_query = base_query
+
+    def _prepare_url(self, url: str) -> Any:
+        prepared = super()._prepare_url(url)  # type: ignore[misc]
+        if not self._base_query:
+            return prepared
+        query = self._base_query.encode()
+        if prepared.query:  # a query the request's own path brought, after the base URL's
+            query += b"&" + prepared.query
+        return prepared.copy_with(query=query)
 
     def _process_response_data(self, *, data: object, cast_to: Any, response: Any) -> Any:
         if cast_to is ChatCompletionChunk and isinstance(data, dict):
@@ -36,7 +53,18 @@ class _DictChunks:
 
 
 class DictChunkOpenAI(_DictChunks, openai.OpenAI):
-    """``openai.OpenAI`` streaming chat-completion chunks as dicts."""
+    """``openai.OpenAI`` streaming chat-completion chunks as dicts, each stream ended by the
+    same rules as the async client's (see :mod:`agents.providers.checked_stream`)."""
+
+    def post(self, *args: Any, **kwargs: Any) -> Any:
+        stream_cls = kwargs.get("stream_cls")
+        if (
+            CheckedChunkStream.usable
+            and get_origin(stream_cls) is openai.Stream
+            and get_args(stream_cls) == (ChatCompletionChunk,)
+        ):
+            kwargs["stream_cls"] = CheckedChunkStream[ChatCompletionChunk]
+        return super().post(*args, **kwargs)
 
 
 class DictChunkAsyncOpenAI(_DictChunks, openai.AsyncOpenAI):

@@ -4,10 +4,18 @@ The OpenAI client's own retries stay off (``max_retries=0``): they show nothing,
 cancelled and never retry a stream already started. Instead every model call is retried here,
 by the model itself (:mod:`agents.providers.retried_call`), before its first token only.
 
-The class closed here: **a transient failure** is a 429 that is not an exhausted quota, a
-502/503/504/529 (a gateway or an overloaded server), or a connection reset after it was made
-(not a refused connection: nothing listens there, and waiting does not change that; not a
-timeout: the user chose how long a call may take). For any sequence of failures:
+The class closed here: **a transient failure** is one that says the server could not take the
+request just now (an allowlist, :data:`RETRIED_STATUSES`): a 408 (the server timed the request
+out), a 409 (a conflict, such as a lock held), a 429 that is not an exhausted quota, a gateway
+or an overloaded server (502, 503, 504, Cloudflare's 520-524 in front of a provider,
+Anthropic's 529 "overloaded"); an error said in a stream's body before anything of the reply (a 200 whose
+stream's first event is ``{"error": {"code": 502}}``, as OpenRouter sends, or an
+``overloaded_error``), read by the status or kind its body names; or a connection reset
+after it was made (not a refused connection: nothing listens there, and waiting does not
+change that; not a timeout: the user chose how long a call may take). Any other status (400,
+401, 403, 404, 413, a 500 or 501 that is the server's own error about this request ...) is
+not: the same request would most likely fail the same way, so it ends at once with its
+sentence. For any sequence of failures:
 
 - only transient failures are retried, and never more than :data:`MAX_TRIES` tries in all;
 - the waits requested add up to at most :data:`WAIT_BUDGET_S`; a ``Retry-After`` the server
@@ -31,7 +39,8 @@ MAX_TRIES = 3
 WAIT_BUDGET_S = 30.0
 BACKOFF_S = (2.0, 4.0)
 """The waits before the second and third try when the server names none."""
-OVERLOADED_STATUSES = frozenset({502, 503, 504, 529})
+RETRIED_STATUSES = frozenset({408, 409, 502, 503, 504, 520, 521, 522, 523, 524, 529})
+"""The statuses worth another try (an allowlist; a 429 that is not a quota is one too)."""
 
 Sleeper = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
@@ -80,16 +89,44 @@ def transient_failure(exc: BaseException, now: Clock = time.time) -> Transient |
     if isinstance(exc, openai.APITimeoutError):
         return None
     if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
         headers = getattr(exc.response, "headers", None)
-        if status == 429 and not _out_of_quota(exc):
-            return Transient("rate limited", parse_retry_after(headers, now=now))
-        if status in OVERLOADED_STATUSES:
-            return Transient(
-                f"the server is overloaded ({status})", parse_retry_after(headers, now=now)
-            )
-        return None
+        return _by_status(exc, exc.status_code, parse_retry_after(headers, now=now))
+    if isinstance(exc, openai.APIError) and not isinstance(exc, openai.APIConnectionError):
+        return _said_in_body(exc)
     return Transient("the connection was reset") if _reset(exc) else None
+
+
+def _by_status(exc: Any, status: int, retry_after: float | None) -> Transient | None:
+    if status == 429:
+        return None if _out_of_quota(exc) else Transient("rate limited", retry_after)
+    if status not in RETRIED_STATUSES:
+        return None
+    if status in (408, 409):
+        what = "timed the request out" if status == 408 else "reported a conflict"
+        return Transient(f"the server {what} ({status})", retry_after)
+    return Transient(f"the server is overloaded ({status})", retry_after)
+
+
+_OVERLOADED_WORDS = ("overloaded", "unavailable", "capacity")
+
+
+def _said_in_body(exc: Any) -> Transient | None:
+    """An error a 200 answer's stream said (no HTTP status of its own), by the status its
+    body names (``{"code": 502}``) or its kind (``overloaded_error``, ``rate_limit_exceeded``)."""
+    body = getattr(exc, "body", None)
+    if not isinstance(body, dict):
+        return None
+    code = body.get("code") if body.get("code") is not None else body.get("status")
+    if isinstance(code, str) and code.isdigit():
+        code = int(code)
+    if isinstance(code, int) and not isinstance(code, bool) and 400 <= code <= 599:
+        return _by_status(exc, code, None)
+    kinds = f"{body.get('type') or ''} {body.get('code') or ''}".lower()
+    if any(word in kinds for word in _OVERLOADED_WORDS):
+        return Transient("the server is overloaded")
+    if "rate_limit" in kinds and not _out_of_quota(exc):
+        return Transient("rate limited")
+    return None
 
 
 def parse_retry_after(headers: Any, now: Callable[[], float] = time.time) -> float | None:

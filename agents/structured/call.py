@@ -6,7 +6,8 @@ the schema as the one tool with ``tool_choice: auto`` and an instruction to call
 ``response_format: json_object`` with the schema in the instruction; the instruction alone,
 the JSON read from the prose or a ```json fence. A rung the provider refuses (HTTP 400 on
 ``tool_choice``, ``tools`` or ``response_format``), ignores (no tool call, no JSON) or answers
-with something the schema rejects leads to the next; after the last, :class:`NoAnswer` says
+with something the schema rejects (read strictly, whole:
+:mod:`agents.structured.whole_answer`) leads to the next; after the last, :class:`NoAnswer` says
 why. Prose without a JSON object is never read as an answer. Any other provider failure
 propagates (the turn reports it as usual).
 
@@ -30,7 +31,7 @@ from typing import Any, TypeVar, cast
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
@@ -38,6 +39,7 @@ from agents.providers.rejections import Refused, refused_feature
 from agents.reply_outcome import MARKED, Kind, ReplyOutcome, reply_outcome
 from agents.structured.json_text import json_object_in
 from agents.structured.rungs import MEMO, Endpoint, Rung, endpoint_of
+from agents.structured.whole_answer import NotWhole, validated_whole
 
 logger = logging.getLogger(__name__)
 
@@ -132,11 +134,9 @@ def _json_mode(model: BaseChatModel) -> Any:
 
 def _validated(schema: type[T], data: Any, how: str) -> T:
     try:
-        return schema.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "the answer"
-        raise _Skip(f"{how} did not fit the schema ({where}: {first.get('msg')})") from exc
+        return validated_whole(schema, data)
+    except NotWhole as exc:
+        raise _Skip(f"{how} did not fit the schema ({exc})") from exc
 
 
 def _from_tool_call(schema: type[T], answer: AIMessage, tool: str) -> T:

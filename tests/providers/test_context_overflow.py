@@ -170,6 +170,19 @@ WORDINGS = [
     "Prompt contains {m} tokens and 0 draft tokens, too large for model with {n} maximum "
     "context length",
     "prompt is too long: {m} tokens > {n} maximum",
+    "The input token count ({m}) exceeds the maximum number of tokens allowed ({n}).",
+    "Input validation error: `inputs` tokens + `max_new_tokens` must be <= {n}. Given: {m} "
+    "`inputs` tokens and 0 `max_new_tokens`",
+]
+WINDOW_ONLY = [
+    "Trying to keep the first {m} tokens when context the overflows. However, the model is "
+    "loaded with context length of only {n} tokens, which is not enough. Try to load the model "
+    "with a larger context length, or provide a shorter input",
+    "The prompt is too long: {m}, model maximum context length: {n}",
+]
+NAMED_ONLY = [
+    "prompt too long; exceeded max context length by {m} tokens",
+    "Input is too long for requested model.",
 ]
 OTHER_400S = [
     "registry.ollama.ai/library/qwen does not support tools",
@@ -177,6 +190,8 @@ OTHER_400S = [
     "Missing `reasoning_content` field in the assistant message at message index 2.",
     "messages[3].tool_call_id is required",
     "context too long",
+    "Request too large for model `llama3-70b-8192` in organization `org_x` on tokens per minute "
+    "(TPM): Limit 6000, Requested 12000, please reduce your message size and try again.",
 ]
 
 
@@ -194,6 +209,23 @@ def test_every_wording_of_an_overflow_gives_its_window_and_count(
     assert read is not None
     assert read.window == window
     assert read.requested == window + extra
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    wording=st.sampled_from([*WINDOW_ONLY, *NAMED_ONLY]),
+    window=st.integers(512, 2_000_000),
+    extra=st.integers(1, 500_000),
+    status=st.sampled_from([400, 413]),
+)
+def test_every_wording_that_names_less_is_still_an_overflow(
+    wording: str, window: int, extra: int, status: int
+) -> None:
+    text = wording.format(n=window, m=window + extra)
+    read = read_overflow(StatusError(text, status_code=status))
+
+    assert read is not None
+    assert read.window == (window if wording in WINDOW_ONLY else None)
 
 
 def test_llama_cpp_names_its_window_in_the_body() -> None:

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.errors import ProviderNetworkError, ProviderServerError, WeaverError
+from agents.providers.transient_retry import MAX_TRIES
 from tests.providers.test_wire_normalizer import check_message
 from tests.providers.test_wire_streams_http import _model, read
 from tests.support.fake_openai import FakeOpenAI, Reply
@@ -53,8 +54,10 @@ def server() -> Iterator[FakeOpenAI]:
 
 
 def _sse(server: FakeOpenAI, body: bytes) -> None:
+    """``body`` as the answer to every try (an error before the reply's first token is tried
+    again: each try meets it)."""
     server.reset()
-    server.script(Reply.raw(body, "text/event-stream"))
+    server.script(*[Reply.raw(body, "text/event-stream")] * MAX_TRIES)
 
 
 def _finish_chunk(events: list[dict[str, Any]]) -> int | None:

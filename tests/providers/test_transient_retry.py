@@ -7,6 +7,7 @@ The waits are recorded, not slept (``retry_waits``, see ``tests/support/retry_wa
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -181,24 +182,54 @@ async def test_cancelling_during_the_wait_ends_the_call_without_another_request(
 
 # -- the class: any sequence of failures --------------------------------------------------------
 
-RESET_EARLY, RESET_LATE = 0, -1
-"""Not statuses: the connection reset before the first token, or after two of them."""
-TRANSIENT = frozenset({429, 502, 503, 529, RESET_EARLY})
-STATUSES = (429, 500, 502, 503, 529, 400, 401, 404, RESET_EARLY, RESET_LATE)
+RESET_EARLY, RESET_LATE, SAID_EARLY = 0, -1, -2
+"""Not statuses: the connection reset before the first token, or after two of them; an error
+said as a 200 stream's first event (its body naming a status: :data:`SAID_CODES`)."""
+TRANSIENT = frozenset({408, 409, 429, 502, 503, 504, 522, 529, RESET_EARLY})
+"""The class: a server that could not take the request just now, and a reset before anything
+came."""
+STATUSES = (408, 409, 413, 429, 500, 501, 502, 503, 504, 522, 529, 599, 400, 401, 403, 404, 422)
+KINDS = (*STATUSES, RESET_EARLY, RESET_LATE, SAID_EARLY)
+BODIES = ("openai", "anthropic overloaded", "plain text", "html", "empty")
+SAID_CODES = (502, 429, 400, "overloaded_error", "invalid_request_error")
 
 
 @dataclass(frozen=True)
 class Fault:
     status: int
     retry_after: str | None
+    body: str = "openai"
+    said: int | str = 502
 
     def reply(self) -> Reply:
         if self.status == RESET_EARLY:
             return Reply(content="never shown", reset_after=1)
         if self.status == RESET_LATE:
             return Reply(deltas=["kept ", "words ", "lost"], reset_after=3)
+        if self.status == SAID_EARLY:
+            kind = "code" if isinstance(self.said, int) else "type"
+            error = {"message": "Provider disconnected", kind: self.said}
+            return Reply(events=[{"error": error}])
         headers = {"retry-after": self.retry_after} if self.retry_after is not None else {}
+        if self.body == "anthropic overloaded":
+            body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+            return Reply(status=self.status, error_json=body, headers=headers)
+        if self.body in ("plain text", "html", "empty"):
+            text = {"plain text": b"upstream connect error", "html": b"<html>Bad</html>"}
+            kind = "text/html" if self.body == "html" else "text/plain"
+            return Reply(
+                status=self.status,
+                error_text=text.get(self.body, b""),
+                content_type=kind,
+                headers=headers,
+            )
         return Reply.http_error(self.status, f"failure {self.status}", **headers)
+
+    @property
+    def transient(self) -> bool:
+        if self.status == SAID_EARLY:
+            return self.said in (502, 429, "overloaded_error")
+        return self.status in TRANSIENT
 
     def named_wait(self) -> float | None:
         """The wait the header names, as a careful reader takes it (None: none or unreadable)."""
@@ -226,7 +257,17 @@ retry_afters = st.one_of(
     st.sampled_from(["soon", "", "1e9", "-0", "Wed, 99 Foo 2100 00:00:00 GMT", "99999999"]),
     st.integers(-30, 300).map(http_date),
 )
-faults = st.lists(st.builds(Fault, st.sampled_from(STATUSES), retry_afters), min_size=0, max_size=5)
+faults = st.lists(
+    st.builds(
+        Fault,
+        st.sampled_from(KINDS),
+        retry_afters,
+        st.sampled_from(BODIES),
+        st.sampled_from(SAID_CODES),
+    ),
+    min_size=0,
+    max_size=5,
+)
 
 
 @settings(
@@ -262,7 +303,7 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     for fault, wait in zip(sequence, retry_waits, strict=False):
         # Only a transient failure is tried again; a reset after tokens counts as one only
         # when the reset lost them before the client read any (then nothing was shown).
-        assert fault.status in TRANSIENT or fault.status == RESET_LATE
+        assert fault.transient or fault.status == RESET_LATE
         named = fault.named_wait()
         assert named is None or wait == pytest.approx(named)
     if isinstance(outcome, str):
@@ -271,7 +312,9 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
         return
     last = sequence[requests - 1]
     error = handle.translate_error(outcome)
-    if last.status <= 0:
+    if last.status == SAID_EARLY:
+        assert isinstance(error, ProviderServerError)
+    elif last.status <= 0:
         assert isinstance(error, ProviderNetworkError)
         assert "".join(received) in ({"kept words ", ""} if last.status == RESET_LATE else {""})
     else:
@@ -279,8 +322,9 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     sentence = error.user_message
     assert sentence.endswith(".")
     assert "\n" not in sentence
+    assert not re.search(r"\d{7}", sentence)  # an absurd wait is not repeated as a number
     given_up = (
-        last.status not in TRANSIENT
+        not last.transient
         or requests == MAX_TRIES
         or (last.named_wait() or 0.0) > WAIT_BUDGET_S - sum(retry_waits)
     )

@@ -144,7 +144,7 @@ class FakeOpenAI:
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+        return [r for r in self.requests if r.path.split("?", 1)[0].endswith("/chat/completions")]
 
     @property
     def chat_bodies(self) -> list[dict[str, Any]]:
@@ -317,9 +317,13 @@ class _Handler(BaseHTTPRequestHandler):
         peer = (str(self.client_address[0]), int(self.client_address[1]))
         self.fake.requests.append(RecordedRequest(self.command, self.path, headers, body, peer))
 
+    def route(self) -> str:
+        """The request's path without its query (what the server routes on)."""
+        return self.path.split("?", 1)[0].rstrip("/")
+
     def do_GET(self) -> None:
         self._record(None)
-        if self.path.rstrip("/").endswith("/models"):
+        if self.route().endswith("/models"):
             data = [
                 {"id": m, "object": "model", "owned_by": "fake", **self.fake.model_info.get(m, {})}
                 for m in self.fake.models
@@ -339,7 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"error": {"message": "request body is not JSON"}})
             return
         self._record(body)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if not self.route().endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
         refusal = self.fake.refusal_of(body)
@@ -352,6 +356,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(500, {"error": {"message": message, "type": "server_error"}})
             return
         if self.fake.wait(reply.first_byte_delay):
+            return
+        if reply.status >= 400 and reply.error_text is not None:
+            self._send_error_text(reply)
             return
         if reply.status >= 400:
             self._send_json(reply.status, reply.error_body(), reply.headers)
@@ -367,6 +374,18 @@ class _Handler(BaseHTTPRequestHandler):
         include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
         with contextlib.suppress(OSError):
             self._stream(reply, writer.reply_events(reply, prompt_tokens, include_usage))
+
+    def _send_error_text(self, reply: Reply) -> None:
+        """An error answer whose body is not JSON (a proxy's HTML page, plain text, nothing)."""
+        data = reply.error_text or b""
+        with contextlib.suppress(OSError):
+            self.send_response(reply.status)
+            self.send_header("content-type", reply.content_type)
+            self.send_header("content-length", str(len(data)))
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
 
     def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()

@@ -116,6 +116,9 @@ class Reply:
     error_json: Any = None
     """The whole JSON body of an error answer (``status`` >= 400) when a server sends its own
     shape, not OpenAI's (``Reply.ollama_model_not_found``)."""
+    error_text: bytes | None = None
+    """The body of an error answer (``status`` >= 400) that is not JSON (a proxy's HTML page,
+    plain text, nothing at all), sent with ``content_type``."""
     lockstep: bool = False
     """Send each event on its own, and the next one only once the test has called
     ``FakeOpenAI.step()`` (once per chunk it received): a client that held an event back,
