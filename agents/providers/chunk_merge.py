@@ -79,6 +79,21 @@ class ChunkMerger:
                 run.append(content)
         return ()
 
+    def extend_run(self, content: str) -> bool:
+        """:meth:`add_content` of a chunk of the usual shape that is not the first of its run
+        (whose own fields the merged chunk never reads): only its text is kept. ``False``, and
+        nothing done, when no run has begun (the chunk must then be added whole)."""
+        if self._first is None:
+            return False
+        self._size += 1
+        if content:
+            run = self._texts.get("content")
+            if run is None:
+                self._texts["content"] = [content]
+            else:
+                run.append(content)
+        return True
+
     def add_in_full(self, chunk: Any) -> tuple[dict[str, Any], ...]:
         """:meth:`add`, every chunk read field by field (the way any chunk may take)."""
         delta = _plain_delta(chunk)

@@ -4,7 +4,10 @@
 and the sync one (:mod:`agents.providers.checked_stream`), so ``astream``, ``ainvoke``,
 ``stream`` and ``invoke`` end a reply by the same rules. It reads the server-sent events of
 one response (parsed by :class:`agents.providers.sse_events.SseEventParser`) into chunks,
-merged by a :class:`agents.providers.chunk_merge.ChunkMerger`.
+merged by a :class:`agents.providers.chunk_merge.ChunkMerger`. A reply's usual text chunks
+after the first of each run are read from their bytes by the reply's
+:class:`agents.providers.content_template.ContentTemplate`, which reads every event as parsing
+it whole would (tested over generated streams).
 
 Guarantee (an allowlist of how a stream may end): a stream ends either with ``[DONE]``, or
 with its body once a chunk has said the reply's (choice 0's) finish reason. A body that ends
@@ -39,9 +42,13 @@ import openai
 import orjson
 
 from agents.providers.chunk_merge import ChunkMerger, content_only
+from agents.providers.content_template import ContentTemplate
 from agents.providers.sse_events import SseEvent
 
 CUT_MESSAGE = "The stream ended before the reply did."
+LEARNING_TRIES = 4
+"""How many usual chunks a stream learns a :class:`ContentTemplate` from at most (a server
+whose every chunk differs besides its text, a per-chunk nonce say, reads every chunk whole)."""
 
 
 def parse_json(data: bytes) -> Any:
@@ -85,9 +92,13 @@ class StreamRules:
     """Whether a chunk has said a finish reason."""
     _any = False
     """Whether a chunk has come (an answer of none is said by langchain's own error)."""
+    _template: ContentTemplate | None = None
+    """The bytes around the text of this reply's usual chunk, once learnt."""
+    _tries = LEARNING_TRIES
 
     def _start(self) -> None:
         self._ended = self._any = False
+        self._template, self._tries = None, LEARNING_TRIES
 
     def _check_end(self) -> None:
         """The body ended without ``[DONE]``: a cut reply unless its finish reason came."""
@@ -99,6 +110,9 @@ class StreamRules:
         it). An error event or a broken one raises once the chunks before it are out."""
         add, add_content = merger.add_in_full, merger.add_content
         for name, data in events:
+            fits = self._by_template(name, data, merger)
+            if fits:
+                continue
             if name == "error":
                 yield from merger.take()
                 raise self._api_error(error_of(data))
@@ -115,6 +129,8 @@ class StreamRules:
             content = content_only(chunk)
             if content is not None and chunk.get("object") != "error":
                 self._any = True
+                if fits is None:
+                    self._learn(data, content)
                 done = add_content(chunk, content)
                 if done:
                     yield from done
@@ -126,20 +142,43 @@ class StreamRules:
                 raise self._api_error(chunk.get("error") or chunk)
             else:
                 self._any = True
-                if not self._ended:
-                    choices = chunk.get("choices")
-                    if (
-                        type(choices) is list
-                        and choices
-                        and (
-                            len(choices) > 1
-                            or (type(choices[0]) is dict and choices[0].get("finish_reason"))
-                        )
-                    ):  # the usual content chunk says none: one look at it
-                        self._ended = finishes_the_reply(choices)
+                self._note_end(chunk)
             done = add(chunk)  # most chunks join the run: nothing is complete yet
             if done:
                 yield from done
+
+    def _by_template(self, name: str | None, data: bytes, merger: ChunkMerger) -> bool | None:
+        """The usual chunk within a run, read from its bytes by the reply's template (the same
+        text as read whole): ``True`` when so added, ``False`` when it fits the template but
+        begins a run (it is added whole), ``None`` when it does not fit (or no template)."""
+        template = self._template
+        if template is None or name == "error":
+            return None
+        content = template.content_of(data)
+        if content is None:
+            return None
+        if merger.extend_run(content):
+            self._any = True
+            return True
+        return False
+
+    def _note_end(self, chunk: dict[str, Any]) -> None:
+        """Note whether ``chunk`` says the reply's finish reason (once one has, no more)."""
+        choices = chunk.get("choices")
+        if (
+            not self._ended
+            and type(choices) is list
+            and choices
+            and (len(choices) > 1 or (type(choices[0]) is dict and choices[0].get("finish_reason")))
+        ):  # the usual content chunk says none: one look at it
+            self._ended = finishes_the_reply(choices)
+
+    def _learn(self, data: bytes, content: str) -> None:
+        """Learn the template of ``data`` (a usual chunk the template in use, if any, did not
+        fit), while tries are left; the one in use stays when none is learnt."""
+        if self._tries:
+            self._tries -= 1
+            self._template = ContentTemplate.learn(data, content) or self._template
 
     def _api_error(self, error: Any) -> openai.APIError:
         message = error.get("message") if isinstance(error, dict) else None
