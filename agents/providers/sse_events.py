@@ -43,6 +43,8 @@ class SseEventParser:
             text = _lf_lines(text)
         blocks = text.split(b"\n\n")
         self._rest = blocks.pop()
+        if _all_one_data_line(text, len(text) - len(self._rest), len(blocks)):
+            return [(None, block[6:]) for block in blocks]
         events: list[SseEvent] = []
         for block in blocks:
             if block.startswith(b"data: ") and b"\n" not in block:
@@ -52,6 +54,19 @@ class SseEventParser:
                 if event is not None:
                     events.append(event)
         return events
+
+
+def _all_one_data_line(text: bytes, end: int, count: int) -> bool:
+    """Whether each of the ``count`` events in ``text[:end]`` (each followed by an empty line)
+    is the usual one: a single ``data: `` line.
+
+    No event holds a line end when the line ends number two per event (those that end it);
+    then a line end pair followed by ``d`` can only be the one just before an event, so
+    ``count`` pairs followed by ``data: `` mean every event begins so (an empty event, the
+    one between two such pairs, is followed by another line end)."""
+    if not count or text.count(b"\n", 0, end) != 2 * count:
+        return False
+    return text.startswith(b"data: ") and text.count(b"\n\ndata: ", 0, end) == count - 1
 
 
 def _event_of(block: bytes) -> SseEvent | None:
