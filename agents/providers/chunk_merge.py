@@ -79,19 +79,25 @@ class ChunkMerger:
                 run.append(content)
         return ()
 
-    def extend_run(self, content: str) -> bool:
-        """:meth:`add_content` of a chunk of the usual shape that is not the first of its run
-        (whose own fields the merged chunk never reads): only its text is kept. ``False``, and
-        nothing done, when no run has begun (the chunk must then be added whole)."""
+    @property
+    def running(self) -> bool:
+        """Whether a run has begun (a chunk is held, to go on merged or as it came)."""
+        return self._first is not None
+
+    def extend_run(self, texts: list[str], count: int) -> bool:
+        """:meth:`add_content` of ``count`` chunks of the usual shape, none the first of its
+        run (whose own fields the merged chunk never reads), whose non-empty texts are
+        ``texts``: only their texts are kept. ``False``, and nothing done, when no run has
+        begun (the first chunk must then be added whole)."""
         if self._first is None:
             return False
-        self._size += 1
-        if content:
+        self._size += count
+        if texts:
             run = self._texts.get("content")
             if run is None:
-                self._texts["content"] = [content]
+                self._texts["content"] = list(texts)
             else:
-                run.append(content)
+                run.extend(texts)
         return True
 
     def add_in_full(self, chunk: Any) -> tuple[dict[str, Any], ...]:

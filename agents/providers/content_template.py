@@ -30,6 +30,8 @@ from typing import Any
 
 import orjson
 
+from agents.providers.sse_events import SseEvent
+
 _PROBE = '\u0001probe \\ " \u2028 \U0001f600'
 """The string put in a learnt slot to check it: escapes, a control and a non-BMP character."""
 
@@ -73,6 +75,34 @@ class ContentTemplate:
         except orjson.JSONDecodeError:
             return None
         return content if type(content) is str else None
+
+    def texts_of(self, events: list[SseEvent], start: int) -> tuple[list[str], int]:
+        """The texts of the events from ``start`` on that fit (unnamed ones), up to the first
+        that does not, and where that one is: what :meth:`content_of` gives for each, read in
+        one sweep; empty texts left out."""
+        prefix, suffix, least = self._prefix, self._suffix, self._least
+        cut = len(prefix)
+        texts: list[str] = []
+        end = start
+        loads, string = orjson.loads, str
+        for name, data in events[start:]:
+            if (
+                name is not None
+                or len(data) < least
+                or not data.startswith(prefix)
+                or not data.endswith(suffix)
+            ):
+                break
+            try:
+                text = loads(data[cut : len(data) - len(suffix)])
+            except orjson.JSONDecodeError:
+                break
+            if type(text) is not string:
+                break
+            end += 1
+            if text:
+                texts.append(text)
+        return texts, end
 
 
 def _slot_is_content(data: bytes, prefix: bytes, suffix: bytes) -> bool:

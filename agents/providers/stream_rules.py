@@ -109,10 +109,13 @@ class StreamRules:
         """The chunks ``events`` complete, merged; ``None`` for ``[DONE]`` (and nothing after
         it). An error event or a broken one raises once the chunks before it are out."""
         add, add_content = merger.add_in_full, merger.add_content
-        for name, data in events:
-            fits = self._by_template(name, data, merger)
-            if fits:
-                continue
+        at, count = 0, len(events)
+        while at < count:
+            at = self._by_template(events, at, merger)
+            if at == count:
+                return
+            name, data = events[at]
+            at += 1
             if name == "error":
                 yield from merger.take()
                 raise self._api_error(error_of(data))
@@ -129,8 +132,7 @@ class StreamRules:
             content = content_only(chunk)
             if content is not None and chunk.get("object") != "error":
                 self._any = True
-                if fits is None:
-                    self._learn(data, content)
+                self._learn(data, content)
                 done = add_content(chunk, content)
                 if done:
                     yield from done
@@ -147,20 +149,18 @@ class StreamRules:
             if done:
                 yield from done
 
-    def _by_template(self, name: str | None, data: bytes, merger: ChunkMerger) -> bool | None:
-        """The usual chunk within a run, read from its bytes by the reply's template (the same
-        text as read whole): ``True`` when so added, ``False`` when it fits the template but
-        begins a run (it is added whole), ``None`` when it does not fit (or no template)."""
+    def _by_template(self, events: list[SseEvent], at: int, merger: ChunkMerger) -> int:
+        """The usual chunks from ``at`` on, within a run, read from their bytes by the reply's
+        template (the same texts as read whole) and added; where the first event left to read
+        whole is."""
         template = self._template
-        if template is None or name == "error":
-            return None
-        content = template.content_of(data)
-        if content is None:
-            return None
-        if merger.extend_run(content):
+        if template is None or not merger.running:
+            return at
+        texts, end = template.texts_of(events, at)
+        if end > at and merger.extend_run(texts, end - at):
             self._any = True
-            return True
-        return False
+            return end
+        return at
 
     def _note_end(self, chunk: dict[str, Any]) -> None:
         """Note whether ``chunk`` says the reply's finish reason (once one has, no more)."""
@@ -174,11 +174,12 @@ class StreamRules:
             self._ended = finishes_the_reply(choices)
 
     def _learn(self, data: bytes, content: str) -> None:
-        """Learn the template of ``data`` (a usual chunk the template in use, if any, did not
-        fit), while tries are left; the one in use stays when none is learnt."""
-        if self._tries:
+        """Learn the template of ``data``, a usual chunk, when the one in use (if any) does
+        not fit it, while tries are left; the one in use stays when none is learnt."""
+        template = self._template
+        if self._tries and (template is None or template.content_of(data) is None):
             self._tries -= 1
-            self._template = ContentTemplate.learn(data, content) or self._template
+            self._template = ContentTemplate.learn(data, content) or template
 
     def _api_error(self, error: Any) -> openai.APIError:
         message = error.get("message") if isinstance(error, dict) else None

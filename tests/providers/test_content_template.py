@@ -131,6 +131,43 @@ def test_a_template_reads_every_event_as_the_long_way_does(
     assert read is None or read == _long_way(event)
 
 
+@settings(max_examples=150, deadline=None)
+@given(chunk=usual_chunks(), writer=st.sampled_from(sorted(_WRITERS)), data=st.data())
+def test_a_sweep_over_events_reads_each_as_one_event_is_read(
+    chunk: dict[str, Any], writer: str, data: st.DataObject
+) -> None:
+    """:meth:`ContentTemplate.texts_of` gives, for any events from any place, the texts
+    :meth:`ContentTemplate.content_of` gives one by one, up to the first event that does not
+    fit (or has a name)."""
+    template = ContentTemplate.learn(
+        _WRITERS[writer](chunk), chunk["choices"][0]["delta"]["content"]
+    )
+    if template is None:
+        return
+    prefix, suffix = template._prefix, template._suffix
+    middles = st.one_of(_MIDDLES, _TEXTS.map(orjson.dumps), _TEXTS.map(orjson.dumps))
+    events = data.draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from([None, None, None, "error", "message"]),
+                middles.map(lambda middle: prefix + middle + suffix),
+            ),
+            max_size=12,
+        )
+    )
+    start = data.draw(st.integers(0, len(events)))
+    expected: list[str] = []
+    end = start
+    for name, event in events[start:]:
+        text = template.content_of(event)
+        if name is not None or text is None:
+            break
+        end += 1
+        expected += [text] if text else []
+
+    assert template.texts_of(events, start) == (expected, end)
+
+
 @settings(max_examples=100, deadline=None)
 @given(chunk=usual_chunks(), text=_TEXTS)
 def test_a_template_learnt_from_a_compact_writer_reads_every_text(
