@@ -84,6 +84,8 @@ class ContentTemplate:
         cut = len(prefix)
         texts: list[str] = []
         end = start
+        if end >= len(events) or not events[end][1].startswith(prefix):
+            return texts, end  # one look, no copy, for an event read whole (and the next ...)
         loads, string = orjson.loads, str
         for name, data in events[start:]:
             if (
