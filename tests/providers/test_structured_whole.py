@@ -47,7 +47,19 @@ MUTATIONS = (
     "extra nested field",
     "out of range",
 )
-STYLES = ("tool", "fence", "json then prose")
+STYLES = (
+    "tool",
+    "fence",
+    "json then prose",
+    "said twice",
+    "example then answer",
+    "called twice",
+    "called twice differently",
+)
+"""How the answer is delivered; ``said twice``: the same object in a fence and again in the
+prose (one answer); ``example then answer``: another valid answer first, as an example (two
+different answers: ambiguous, never read); ``called twice``: the tool called twice alike (one
+answer), or ``differently`` (ambiguous)."""
 
 
 @st.composite
@@ -89,6 +101,15 @@ def _reply(sent: dict[str, Any], style: str) -> Reply:
         return Reply(tool_calls=[ToolCall("Verdict", text)])
     if style == "fence":
         return Reply(f"Here it is:\n```json\n{text}\n```")
+    if style.startswith("called twice"):
+        other = json.dumps({"passed": not sent.get("passed"), "score": 0.5})
+        second = other if style.endswith("differently") else text
+        return Reply(tool_calls=[ToolCall("Verdict", text), ToolCall("Verdict", second)])
+    if style == "said twice":
+        return Reply(f"```json\n{text}\n```\nSo: {text}")
+    if style == "example then answer":
+        example = json.dumps({"passed": not sent.get("passed"), "score": 0.5})
+        return Reply(f"For example {example} would be a verdict. Mine: {text}")
     return Reply(f"{text}\nThat is my verdict.")
 
 
@@ -111,8 +132,11 @@ async def test_only_a_whole_valid_answer_is_read(
         openai_model().model, Verdict, [HumanMessage("Draft: LoRA adds adapters [1].")], name="t"
     )
 
-    if mutation == "none":
+    ambiguous = style in ("example then answer", "called twice differently")
+    if mutation == "none" and not ambiguous:
         assert answer == Verdict.model_validate(valid)
+    elif mutation == "none":
+        assert isinstance(answer, NoAnswer)  # two different valid answers: ambiguous
     else:
         assert isinstance(answer, NoAnswer), (mutation, answer)
         assert answer.reason
