@@ -256,6 +256,21 @@ def check_reply(message: BaseMessage, what: str = "reply") -> ReplyOutcome:
     return outcome
 
 
+def written_text(message: BaseMessage, what: str = "reply") -> str:
+    """The text of a call that must answer in words (a summary, a draft, an answer written
+    from sources: no tools offered), the one rule every such call reads its answer by.
+
+    Its text is :func:`visible_text` (text parts only, thinking left out, stripped), never
+    the content's raw form (a list of parts is not its ``str``). A reply that is marked, or
+    that shows no text (tool calls alone, which no such call offered and none runs, count as
+    no answer), raises :class:`MarkedReply`: an empty or unwritten answer never takes the
+    place of a summary, a draft or an artifact."""
+    outcome = check_reply(message, what)
+    if not outcome.text:
+        raise MarkedReply(ReplyOutcome("empty"), what)
+    return outcome.text
+
+
 __all__ = [
     "ENDING",
     "FILTERING",
@@ -271,4 +286,5 @@ __all__ = [
     "refusal_of",
     "reply_outcome",
     "visible_text",
+    "written_text",
 ]
