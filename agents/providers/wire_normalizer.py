@@ -438,7 +438,9 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
     """A whole completion read as a stream is: ``(the response to parse, or None when it needs
     no mending; per choice, the broken calls taken out of it)``.
 
-    Only choice 0 is kept (the reply; another choice is never read as it). Its legacy
+    Only choice 0 is kept (the reply; another choice is never read as it), and its message
+    is the assistant's whatever its ``role`` says (servers leave it out, or ``null``, as a
+    stream's deltas do). Its legacy
     ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
     sent as a JSON value rather than its text are written as text (:func:`arguments_text`), and
     a call whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
@@ -458,6 +460,11 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
         message = choice.get("message") if type(choice) is dict else None
         pulled: list[Any] = []
         broken.append(pulled)
+        if type(message) is dict and message.get("role") != "assistant":
+            # the reply is the assistant's, however the server named it (or did not)
+            message = {**message, "role": "assistant"}
+            choice = {**choice, "message": message}
+            changed = True
         if type(message) is not dict or not (
             message.get("function_call") or message.get("tool_calls")
         ):

@@ -254,7 +254,8 @@ def _legacy_deltas(draw: st.DrawFn, name: str, args: dict[str, Any]) -> list[dic
 @st.composite
 def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
     """A reply and one non-streamed ``choices[0].message`` for it (with ``finish_reason``):
-    reasoning in any field, ids present, missing or empty, fields in any order."""
+    reasoning in any field, ids present, missing or empty, ``role`` missing or another,
+    fields in any order."""
     sent = SentReply(
         content=draw(_TEXT),
         reasoning=draw(st.one_of(st.just(""), _TEXT)),
@@ -287,6 +288,12 @@ def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
     elif calls:
         message["tool_calls"] = calls
     message["finish_reason"] = sent.finish_reason
+    role = draw(st.sampled_from(["assistant", "missing", None, "", "model"]))
+    if role != "assistant":  # servers leave it out, or send another, as a stream's deltas do
+        if role == "missing":
+            del message["role"]
+        else:
+            message["role"] = role
     return sent, _shuffled(draw, message)
 
 
