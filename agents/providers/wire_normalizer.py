@@ -34,6 +34,9 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
 - **Ids are unique within a reply**: a server id already taken by another call of the reply
   (servers that number every call ``call_0``, or repeat one id) gives the later call one of
   ours, so each tool result answers one call.
+- **The reply is the assistant's**: a delta (or a whole message) whose ``role`` names
+  another speaker (``user``, ``system``, ``tool``, a server's own) is the model's reply all
+  the same; langchain would read a ``user`` one as a human message, a reply that is no reply.
 - **One choice**: only choice 0 is the reply (the app never asks for ``n`` > 1); a chunk's
   choices with another ``index`` are dropped, so their text or finish reason is never read as
   this reply's.
@@ -210,6 +213,9 @@ class StreamNormalizer:
             if choice.get("finish_reason") is not None:
                 choice["delta"] = {}  # langchain skips a choice whose delta is null
             return None
+        role = delta.get("role")
+        if role is not None and role != "assistant":
+            delta["role"] = "assistant"  # the reply is the model's, whatever a delta names
         if delta.keys() <= _PLAIN:
             return None
         if "function_call" in delta:

@@ -4,7 +4,8 @@
 the fields servers use, tool calls, a refusal, a finish reason) together with the chunk dicts a
 server could send for it: content, reasoning and arguments cut at random places, several calls
 in one chunk, ``index`` / ``id`` / ``role`` dropped, ids empty, names repeated in every chunk,
-fields reordered, the finish reason on its own chunk, on the last one, or missing, usage or not.
+fields reordered, the finish reason on its own chunk, on the last one, or missing, usage or not,
+the ``role`` the assistant's or any other.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split", "leg
 """``indexed``: each call its own index, its fragments maybe interleaved with another call's;
 ``index zero``: every call numbered 0, told apart by its id (as some servers send them);
 ``legacy``: one call as ``function_call`` deltas (the framing before ``tool_calls``)."""
+
+ROLES = ("assistant", "assistant", "user", "system", "tool", "model", None)
+"""The ``role`` a server's deltas may name (the reply is the assistant's whatever it says)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
 _ARGS = st.dictionaries(
@@ -90,8 +94,9 @@ def replies(
         finish_reason=draw(st.sampled_from(FINISH_REASONS)),
     )
     deltas: list[dict[str, Any]] = []
+    role = draw(st.sampled_from(ROLES))
     if not draw(st.booleans()):
-        deltas.append({"role": "assistant", "content": ""})
+        deltas.append({"role": role, "content": ""})
     content = sent.content
     if sent.reasoning_way == "think" and sent.reasoning:
         content = f"<think>{sent.reasoning}</think>{sent.content}"
@@ -107,7 +112,7 @@ def replies(
     role_everywhere = draw(st.booleans())
     for delta in deltas:
         if role_everywhere:
-            delta = {"role": "assistant", **delta}
+            delta = {"role": role, **delta}
         choice = {"index": 0, "delta": _shuffled(draw, delta), "finish_reason": None}
         events.append(_chunk(_shuffled(draw, choice)))
     _finish(draw, sent.finish_reason, events)
