@@ -92,14 +92,20 @@ KNOWN_REASONS: Final[tuple[str, ...]] = tuple(
 
 
 def finish_reason_of(message: BaseMessage) -> str | None:
-    """The reply's finish reason, lower-cased (``None`` when the server sent none).
+    """The reply's finish reason, lower-cased (``None`` when the server sent none, or an
+    empty one); a reason that is not text (a number, an object) is named by its type, which
+    no allowlist holds: ``unfinished``.
 
     langchain merges a streamed reply's metadata by concatenating strings, so a server that
     sends the finish reason on two chunks leaves ``"lengthlength"`` (or ``"tool_callsstop"``):
     a string made wholly of known reasons is read as the last of them. Any other string is
     the reason as sent (``"malformed_function_call"`` is not ``"function_call"``)."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    if not isinstance(reason, str) or not reason.strip():
+    if reason is None or reason == "":
+        return None
+    if not isinstance(reason, str):  # a number, an object, a list: no reason this module knows
+        return f"<{type(reason).__name__}>"
+    if not reason.strip():
         return None
     reason = reason.strip().lower()
     glued = _last_of_glued(reason)
