@@ -319,7 +319,7 @@ def _wire_error(
     """Errors below the SDK: a malformed chunk, the HTTP transport, a failed validation."""
     timeouts, transport = _transport_classes()
     if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
-        return _bad_stream(provider, "a malformed stream chunk")
+        return _bad_stream(provider, "a malformed answer (JSON cut short or broken)")
     if isinstance(exc, timeouts):
         return _timeout_error(provider, timeout)
     if isinstance(exc, transport):

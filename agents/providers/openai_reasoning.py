@@ -37,7 +37,7 @@ from langchain_core.outputs import ChatGenerationChunk, ChatResult
 from langchain_openai.chat_models.base import ChatOpenAI, _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
-from agents.providers.openai_answers import check_completion
+from agents.providers.openai_answers import NoReplyInCompletion, check_completion
 from agents.providers.presets import ToolCallIds
 from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
@@ -160,6 +160,17 @@ def _attach_usage(result: ChatResult, usage: dict[str, Any]) -> None:
             message.usage_metadata = _create_usage_metadata(usage)
             if COST_KEY in usage:
                 message.response_metadata[COST_KEY] = usage[COST_KEY]
+
+
+def _completion_data(response: Any) -> Mapping[str, Any]:
+    """A whole answer's JSON object; :class:`NoReplyInCompletion` for a JSON body that is no
+    object at all (``null``, a list, a string, a number)."""
+    if isinstance(response, Mapping):
+        return response
+    if hasattr(response, "model_dump"):
+        data: Mapping[str, Any] = response.model_dump(warnings=False)
+        return data
+    raise NoReplyInCompletion("the answer is not a chat completion")
 
 
 class ReasoningChatOpenAI(ChatOpenAI):
@@ -330,7 +341,7 @@ class ReasoningChatOpenAI(ChatOpenAI):
     def _create_chat_result(
         self, response: Any, generation_info: dict[str, Any] | None = None
     ) -> ChatResult:
-        data = response if isinstance(response, Mapping) else response.model_dump(warnings=False)
+        data = _completion_data(response)
         usage = clean_usage(data.get("usage"))  # read here, well typed, not by ChatOpenAI
         check_completion(data)  # an error said instead, or no reply in it: raised
         mended, broken = mend_completion(data)
