@@ -264,10 +264,17 @@ def _answer_shape_error(
     exc: BaseException, provider: str | None, base_url: str | None
 ) -> WeaverError | None:
     """An answer that is not a chat completion at all (a web page, an empty event stream)."""
-    from agents.providers.openai_answers import NO_CHUNKS, NoReplyInCompletion, NotAChatCompletion
+    from agents.providers.openai_answers import (
+        NO_CHUNKS,
+        MalformedChunk,
+        NoReplyInCompletion,
+        NotAChatCompletion,
+    )
 
     if isinstance(exc, NoReplyInCompletion):
         return _bad_stream(provider, "a chat completion with no reply in it")
+    if isinstance(exc, MalformedChunk):
+        return _bad_stream(provider, f"a stream chunk in an unexpected shape ({exc})")
 
     if isinstance(exc, NotAChatCompletion):
         return ProviderBadResponseError(

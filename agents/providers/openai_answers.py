@@ -37,6 +37,11 @@ class NotAChatCompletion(openai.OpenAIError):
         self.what = what
 
 
+class MalformedChunk(openai.OpenAIError):
+    """A streamed chunk that is not in a chat-completion chunk's shape (see
+    :func:`agents.providers.stream_rules.shape_problem`): what is wrong with it."""
+
+
 class NoReplyInCompletion(openai.OpenAIError):
     """A whole chat completion with no choice 0 whose ``message`` is an object: nothing in it
     is this request's reply."""

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
 from pydantic import SecretStr
 
-from agents.errors import ProviderNetworkError, ProviderServerError
+from agents.errors import ProviderBadResponseError, ProviderNetworkError, ProviderServerError
 from agents.graph.folded_call import call_model_folded
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.providers.transient_retry import MAX_TRIES
@@ -35,7 +35,27 @@ from tests.support.wire_streams import SentReply, replies, sse_body
 
 Outcome = tuple[str, str]
 """``(reply kind, visible text)`` or ``("error", error class name)``."""
-ENDINGS = ("done", "body end", "cut", "error")
+ENDINGS = ("done", "body end", "cut", "error", "malformed")
+WRONG: st.SearchStrategy[Any] = st.one_of(
+    st.integers(), st.booleans(), st.lists(st.integers(), max_size=2), st.just({})
+)
+"""JSON values of a type no field of a chunk has where they are put."""
+MALFORMED = st.one_of(
+    WRONG.filter(lambda v: not isinstance(v, dict)),
+    WRONG.map(lambda v: {"choices": v if not isinstance(v, list) else 5}),
+    WRONG.map(lambda v: {"choices": [v if v != {} else 5]}),
+    WRONG.filter(lambda v: v != {}).map(lambda v: {"choices": [{"index": 0, "delta": v}]}),
+    st.tuples(st.sampled_from(["content", "role", "refusal", "reasoning_content"]), WRONG)
+    .filter(lambda t: not isinstance(t[1], list) or t[0] != "content")
+    .map(lambda t: {"choices": [{"index": 0, "delta": {t[0]: t[1]}}]}),
+    WRONG.filter(lambda v: not isinstance(v, list)).map(
+        lambda v: {"choices": [{"index": 0, "delta": {"tool_calls": v}}]}
+    ),
+    WRONG.filter(lambda v: v != {}).map(
+        lambda v: {"choices": [{"index": 0, "delta": {"tool_calls": [{"function": v}]}}]}
+    ),
+)
+"""A chunk not in a chat-completion chunk's shape (see ``stream_rules.shape_problem``)."""
 ERRORS: list[dict[str, Any] | str] = [
     {"error": {"message": "Provider disconnected", "code": 502}},
     {"object": "error", "message": "The engine died.", "type": "InternalServerError"},
@@ -165,6 +185,7 @@ def completion_of(sent: SentReply) -> dict[str, Any]:
     ending=st.sampled_from(ENDINGS),
     where=st.floats(0, 1, exclude_max=True),
     error=st.sampled_from(ERRORS),
+    malformed=MALFORMED,
 )
 def test_every_call_path_ends_the_same_answer_the_same_way(
     server: FakeOpenAI,
@@ -172,6 +193,7 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
     ending: str,
     where: float,
     error: dict[str, Any] | str,
+    malformed: Any,
 ) -> None:
     sent, events = case
     body: list[dict[str, Any] | str] = list(events)
@@ -188,6 +210,11 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
         body = [*events[:at], error, *events[at:]]
         done = True
         want = ("error", ProviderServerError.__name__)
+    elif ending == "malformed":
+        at = int(where * len(events))
+        body = [*events[:at], "data: " + json.dumps(malformed), *events[at:]]
+        done = True
+        want = ("error", ProviderBadResponseError.__name__)
     elif ending == "body end" and sent.finish_reason is None:
         want = ("error", ProviderNetworkError.__name__)
     raw = sse_body(body, done=done)
