@@ -266,15 +266,15 @@ def _answer_shape_error(
     """An answer that is not a chat completion at all (a web page, an empty event stream)."""
     from agents.providers.openai_answers import (
         NO_CHUNKS,
-        MalformedChunk,
+        MalformedAnswer,
         NoReplyInCompletion,
         NotAChatCompletion,
     )
 
     if isinstance(exc, NoReplyInCompletion):
         return _bad_stream(provider, "a chat completion with no reply in it")
-    if isinstance(exc, MalformedChunk):
-        return _bad_stream(provider, f"a stream chunk in an unexpected shape ({exc})")
+    if isinstance(exc, MalformedAnswer):
+        return _bad_stream(provider, f"an answer in an unexpected shape ({exc})")
 
     if isinstance(exc, NotAChatCompletion):
         return ProviderBadResponseError(

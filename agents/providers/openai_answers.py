@@ -18,6 +18,8 @@ from typing import Any
 
 import openai
 
+from agents.providers.chunk_shape import fields_problem
+
 NO_CHUNKS = "No generation chunks were returned"
 """The start of langchain's ``ValueError`` for a stream that held no chunk."""
 
@@ -37,9 +39,9 @@ class NotAChatCompletion(openai.OpenAIError):
         self.what = what
 
 
-class MalformedChunk(openai.OpenAIError):
-    """A streamed chunk that is not in a chat-completion chunk's shape (see
-    :func:`agents.providers.stream_rules.shape_problem`): what is wrong with it."""
+class MalformedAnswer(openai.OpenAIError):
+    """A streamed chunk, or a whole completion's reply, not in the shape of one (see
+    :mod:`agents.providers.chunk_shape`): what is wrong with it."""
 
 
 class NoReplyInCompletion(openai.OpenAIError):
@@ -57,7 +59,11 @@ def check_completion(data: Any) -> None:
     choices = data.get("choices") if isinstance(data, dict) else None
     for choice in choices if isinstance(choices, list) else ():
         if isinstance(choice, dict) and choice.get("index", 0) in (0, None):
-            if isinstance(choice.get("message"), dict):
+            message = choice.get("message")
+            if isinstance(message, dict):
+                problem = fields_problem(message)
+                if problem is not None:
+                    raise MalformedAnswer(problem)
                 return
             break
     raise NoReplyInCompletion("the chat completion holds no reply")

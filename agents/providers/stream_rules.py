@@ -15,13 +15,9 @@ every shape servers use: an event named ``error`` (whatever its data), a chunk w
 non-empty ``error`` (OpenAI, OpenRouter, LiteLLM), or a chunk whose ``object`` is ``"error"``
 (vLLM's error response).
 
-Every chunk is in a chat-completion chunk's shape (:func:`shape_problem`: an object; its
-``choices`` a list of objects; a choice's ``delta`` an object or null; a delta's ``content``,
-``role``, ``refusal`` and reasoning text or null; its ``tool_calls`` a list of objects whose
-``function`` is an object or null; a function's ``name`` text or null), or the stream raises
-:class:`agents.providers.openai_answers.MalformedChunk` once the chunks before it are out:
-a field of another type never reaches a reader that would take it for something else
-(a call with no name, a number's ``str`` as text) or fail on it unexpectedly.
+Every chunk is in a chat-completion chunk's shape
+(:func:`agents.providers.chunk_shape.shape_problem`), or the stream raises
+:class:`agents.providers.openai_answers.MalformedAnswer` once the chunks before it are out.
 
 ``[DONE]`` with no finish reason said anywhere ends the stream as a whole reply (read by
 :func:`agents.reply_outcome.reply_outcome` by what it holds: written, calls or empty, never
@@ -47,7 +43,8 @@ import openai
 import orjson
 
 from agents.providers.chunk_merge import ChunkMerger, content_only
-from agents.providers.openai_answers import MalformedChunk
+from agents.providers.chunk_shape import shape_problem
+from agents.providers.openai_answers import MalformedAnswer
 from agents.providers.sse_events import SseEvent
 
 CUT_MESSAGE = "The stream ended before the reply did."
@@ -83,60 +80,6 @@ def error_of(data: bytes) -> Any:
     if isinstance(parsed, dict):
         return parsed.get("error") or parsed
     return {"message": str(parsed)}
-
-
-_TEXT_FIELDS = ("content", "role", "refusal", "reasoning_content", "reasoning")
-
-
-def shape_problem(chunk: Any) -> str | None:
-    """What keeps ``chunk`` from being a chat-completion chunk (see the module), or ``None``."""
-    if type(chunk) is not dict:
-        return f"a JSON {type(chunk).__name__}, not an object"
-    choices = chunk.get("choices")
-    if choices is None:
-        return None
-    if type(choices) is not list:
-        return "its choices are not a list"
-    for choice in choices:
-        if type(choice) is not dict:
-            return "a choice is not an object"
-        delta = choice.get("delta")
-        if delta is None:
-            continue
-        if type(delta) is not dict:
-            return "a delta is not an object"
-        problem = _delta_problem(delta)
-        if problem is not None:
-            return problem
-    return None
-
-
-def _delta_problem(delta: dict[str, Any]) -> str | None:
-    for field in _TEXT_FIELDS:
-        value = delta.get(field)
-        if (
-            value is not None
-            and type(value) is not str
-            and not (field == "content" and type(value) is list)
-        ):
-            return f"its {field} is not text"
-    calls = delta.get("tool_calls")
-    if calls is None:
-        return None
-    if type(calls) is not list:
-        return "its tool calls are not a list"
-    for call in calls:
-        if type(call) is not dict:
-            return "a tool call is not an object"
-        function = call.get("function")
-        if function is None:
-            continue
-        if type(function) is not dict:
-            return "a tool call's function is not an object"
-        name = function.get("name")
-        if name is not None and type(name) is not str:
-            return "a tool call's name is not text"
-    return None
 
 
 class StreamRules:
@@ -188,7 +131,7 @@ class StreamRules:
             problem = shape_problem(chunk)
             if problem is not None:
                 yield from merger.take()
-                raise MalformedChunk(problem)
+                raise MalformedAnswer(problem)
             self._any = True
             if not self._ended:
                 choices = chunk.get("choices")
