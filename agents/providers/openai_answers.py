@@ -6,7 +6,8 @@ reply ends with langchain's bare ``ValueError`` ("No generation chunks were retu
 HTTP response hook on the provider's clients looks at the answer's content type first and
 raises :class:`NotAChatCompletion`, naming what came back (content type and the start of the
 body); ``agents.providers.errors`` turns it into one sentence telling the user to check
-``base_url``. A stream that is an event stream but holds no chunk (empty, or only ``[DONE]``)
+``base_url``. A JSON body that says an error (``{"error": ...}``, vLLM's ``object: "error"``)
+raises that error instead, as a stream that says one does. A stream that is an event stream but holds no chunk (empty, or only ``[DONE]``)
 still ends in langchain's ``ValueError``, which ``agents.providers.errors`` recognises.
 """
 
@@ -135,7 +136,7 @@ async def check_answer_async(response: Any) -> None:
         if len(head) >= _PEEK_BYTES:
             break
     await response.aclose()
-    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
+    raise _not_a_reply(content_type, head)
 
 
 def check_answer(response: Any) -> None:
@@ -149,4 +150,18 @@ def check_answer(response: Any) -> None:
         if len(head) >= _PEEK_BYTES:
             break
     response.close()
-    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
+    raise _not_a_reply(content_type, head)
+
+
+def _not_a_reply(content_type: str, head: bytes) -> openai.OpenAIError:
+    """What a 200 answer that is not the reply asked for says: the error its JSON body says
+    (an error said with a 200, as some proxies answer a streamed request: the error itself,
+    tried again when transient, never "check base_url"), else :class:`NotAChatCompletion`."""
+    if len(head) < _PEEK_BYTES and "json" in content_type.lower():
+        try:
+            error = error_of_completion(json.loads(head))
+        except ValueError:
+            error = None
+        if error is not None:
+            return error
+    return NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
