@@ -16,7 +16,7 @@ assistant message with tool calls, in the field it came in, for a model whose pr
 format is asked once more with it, and remembered (by base URL and model, for the life of the
 process). Reasoning inline in an earlier round's content is never resent with that content.
 
-Every async call, streamed or whole, is tried again after a transient failure (a rate limit,
+Every call, streamed or whole, async or sync, is tried again after a transient failure (a rate limit,
 an overloaded server, a reset connection) or a request too long for the model's context window
 (cut to fit, once) that came before its first token (:mod:`agents.providers.retried_call`).
 """
@@ -41,7 +41,13 @@ from agents.providers.openai_answers import NoReplyInCompletion, check_completio
 from agents.providers.presets import ToolCallIds
 from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
-from agents.providers.retried_call import RetriedCall, retried_result, retried_stream
+from agents.providers.retried_call import (
+    RetriedCall,
+    retried_result,
+    retried_result_sync,
+    retried_stream,
+    retried_stream_sync,
+)
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
 from agents.providers.usage_fields import COST_KEY, clean_usage
@@ -292,24 +298,35 @@ class ReasoningChatOpenAI(ChatOpenAI):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
+        # The async stream's retries, for the sync one (agents.providers.retried_call).
+        repair = StreamRepair()
+        for chunk in retried_stream_sync(
+            messages, lambda sent: self._stream_once(sent, stop, **kwargs), self._retried_call()
+        ):
+            mended = repair.mend(chunk)
+            if run_manager:
+                run_manager.on_llm_new_token(mended.text, chunk=mended)
+            yield mended
+        last = repair.finish()
+        if last is not None:
+            if run_manager:
+                run_manager.on_llm_new_token(last.text, chunk=last)
+            yield last
+
+    def _stream_once(
+        self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any
+    ) -> Iterator[ChatGenerationChunk]:
+        """One sync streamed call: asked once more with what the server says it needs."""
         for attempt in range(2):
-            repair, started = StreamRepair(), False
+            started = False
             try:
                 for chunk in _normalized_sync(super()._stream(messages, stop=stop, **kwargs)):
                     started = True
-                    mended = repair.mend(chunk)
-                    if run_manager:
-                        run_manager.on_llm_new_token(mended.text, chunk=mended)
-                    yield mended
+                    yield chunk
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
                 continue
-            last = repair.finish()
-            if last is not None:
-                if run_manager:
-                    run_manager.on_llm_new_token(last.text, chunk=last)
-                yield last
             return
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
@@ -331,6 +348,12 @@ class ReasoningChatOpenAI(ChatOpenAI):
         return await super()._agenerate(messages, *args, **kwargs)
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        # The async call's retries, for the sync one (agents.providers.retried_call).
+        return retried_result_sync(
+            messages, lambda sent: self._generate_once(sent, *args, **kwargs), self._retried_call()
+        )
+
+    def _generate_once(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         try:
             return super()._generate(messages, *args, **kwargs)
         except openai.BadRequestError as exc:

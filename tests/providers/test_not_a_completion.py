@@ -130,4 +130,4 @@ async def test_an_error_said_in_a_200_json_answer_is_that_error_on_every_path(
     code = (body.get("error") or {}).get("code") if isinstance(body.get("error"), dict) else None
     tries = len(fake_openai.chat_requests)
     transient = code in (429, 502, 503, "rate_limit_exceeded")
-    assert tries == (MAX_TRIES if how == "astream" and transient else 1)
+    assert tries == (MAX_TRIES if transient else 1)
