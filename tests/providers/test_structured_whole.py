@@ -142,6 +142,52 @@ async def test_only_a_whole_valid_answer_is_read(
         assert answer.reason
 
 
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    case=answers(),
+    ending=st.sampled_from(["refusal", "length", "content_filter", "error"]),
+    cut=st.floats(0.2, 1),
+    style=st.sampled_from(["tool", "fence"]),
+)
+async def test_an_answer_that_ended_marked_is_never_read(
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    case: tuple[dict[str, Any], dict[str, Any], str],
+    ending: str,
+    cut: float,
+    style: str,
+) -> None:
+    """A refused, filtered, cut (``length`` mid-JSON or after it whole) or unfinished answer is
+    no answer, however much of it is valid JSON: the call ends with the outcome named."""
+    valid, _sent, _mutation = case
+    text = json.dumps(valid)
+    text = text[: max(1, int(cut * len(text)))]
+    reply = _reply_text(text, style)
+    if ending == "refusal":
+        reply.refusal = "I can't help with that."
+    else:
+        reply.finish_reason = ending
+    MEMO.forget()
+    fake_openai.reset()
+    fake_openai.script(*[reply] * 4)
+
+    answer = await structured_call(
+        openai_model().model, Verdict, [HumanMessage("Draft: LoRA adds adapters [1].")], name="t"
+    )
+
+    assert isinstance(answer, NoAnswer)
+    assert answer.marked is not None
+    assert len(fake_openai.chat_requests) == 1  # another rung would end the same way
+
+
+def _reply_text(text: str, style: str) -> Reply:
+    if style == "tool":
+        return Reply(tool_calls=[ToolCall("Verdict", text)])
+    return Reply(f"```json\n{text}\n```")
+
+
 @settings(max_examples=200, deadline=None)
 @given(case=answers())
 def test_the_rule_itself(case: tuple[dict[str, Any], dict[str, Any], str]) -> None:
