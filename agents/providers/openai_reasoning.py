@@ -23,6 +23,7 @@ an overloaded server, a reset connection) or a request too long for the model's 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -30,14 +31,19 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 
 # from its own module: the package's names import every other model (agents.deferred_inits)
 from langchain_openai.chat_models.base import ChatOpenAI, _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
-from agents.providers.openai_answers import NoReplyInCompletion, check_completion
+from agents.providers.openai_answers import (
+    NoReplyInCompletion,
+    WholeCompletion,
+    check_completion,
+)
 from agents.providers.presets import ToolCallIds
 from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
@@ -285,11 +291,41 @@ class ReasoningChatOpenAI(ChatOpenAI):
                 async for chunk in _normalized(super()._astream(messages, stop=stop, **kwargs)):
                     started = True
                     yield chunk
+            except WholeCompletion as whole:
+                yield self._whole_as_chunk(whole.data)
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
                 continue
             return
+
+    def _whole_as_chunk(self, data: dict[str, Any]) -> ChatGenerationChunk:
+        """A whole completion a server sent for a streamed request, read as completions are
+        (:meth:`_create_chat_result`), as the one chunk of the stream."""
+        generation = self._create_chat_result(data).generations[0]
+        message = generation.message
+        calls = message.tool_calls if isinstance(message, AIMessage) else []
+        broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
+        call_chunks = [
+            tool_call_chunk(
+                name=call["name"], args=json.dumps(call["args"]), id=call["id"], index=n
+            )
+            for n, call in enumerate(calls)
+        ] + [
+            tool_call_chunk(
+                name=call["name"], args=call["args"], id=call["id"], index=len(calls) + n
+            )
+            for n, call in enumerate(broken)
+        ]
+        chunk = AIMessageChunk(
+            content=message.content,
+            additional_kwargs=message.additional_kwargs,
+            response_metadata=message.response_metadata,
+            usage_metadata=getattr(message, "usage_metadata", None),
+            tool_call_chunks=call_chunks,
+            id=message.id,
+        )
+        return ChatGenerationChunk(message=chunk, generation_info=generation.generation_info)
 
     def _stream(
         self,
@@ -323,6 +359,8 @@ class ReasoningChatOpenAI(ChatOpenAI):
                 for chunk in _normalized_sync(super()._stream(messages, stop=stop, **kwargs)):
                     started = True
                     yield chunk
+            except WholeCompletion as whole:
+                yield self._whole_as_chunk(whole.data)
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
