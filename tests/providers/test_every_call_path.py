@@ -179,6 +179,12 @@ def completion_of(sent: SentReply) -> dict[str, Any]:
     return message
 
 
+def _whole_choice(sent: SentReply) -> dict[str, Any]:
+    message = completion_of(sent)
+    finish = message.pop("finish_reason")
+    return {"index": 0, "message": message, "finish_reason": finish}
+
+
 @_HTTP
 @given(
     case=replies(),
@@ -186,6 +192,7 @@ def completion_of(sent: SentReply) -> dict[str, Any]:
     where=st.floats(0, 1, exclude_max=True),
     error=st.sampled_from(ERRORS),
     malformed=MALFORMED,
+    before=st.sampled_from(["nothing", "rate limited", "overloaded", "whole for a stream"]),
 )
 def test_every_call_path_ends_the_same_answer_the_same_way(
     server: FakeOpenAI,
@@ -194,7 +201,11 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
     where: float,
     error: dict[str, Any] | str,
     malformed: Any,
+    before: str,
 ) -> None:
+    """``before``: the first try fails transiently (every path tries again, nothing shown
+    yet), or the server answers the stream with the whole completion (a server that ignores
+    ``stream``: the reply on every path)."""
     sent, events = case
     body: list[dict[str, Any] | str] = list(events)
     done = ending == "done"
@@ -218,11 +229,19 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
     elif ending == "body end" and sent.finish_reason is None:
         want = ("error", ProviderNetworkError.__name__)
     raw = sse_body(body, done=done)
+    replies_: list[Reply] = [Reply.raw(raw, "text/event-stream")] * MAX_TRIES
+    if before == "rate limited":
+        replies_ = [Reply.rate_limited(retry_after=1), *replies_]
+    elif before == "overloaded":
+        replies_ = [Reply.http_error(529, "Overloaded"), *replies_]
+    elif before == "whole for a stream" and want is None:
+        whole = {"id": "w", "object": "chat.completion", "choices": [_whole_choice(sent)]}
+        replies_ = [Reply.raw(json.dumps(whole).encode(), "application/json")]
     paths = ["astream", "ainvoke", "folded", "stream", "invoke"]
     got: dict[str, Outcome] = {}
     for path in paths:
         server.reset()  # the same body on every try: an early error is tried again
-        server.script(*[Reply.raw(raw, "text/event-stream")] * MAX_TRIES)
+        server.script(*replies_)
         got[path] = _read(server, path)
     if want is None:
         server.reset()
