@@ -15,6 +15,10 @@ every shape servers use: an event named ``error`` (whatever its data), a chunk w
 non-empty ``error`` (OpenAI, OpenRouter, LiteLLM), or a chunk whose ``object`` is ``"error"``
 (vLLM's error response).
 
+Every chunk is in a chat-completion chunk's shape
+(:func:`agents.providers.chunk_shape.shape_problem`), or the stream raises
+:class:`agents.providers.openai_answers.MalformedAnswer` once the chunks before it are out.
+
 ``[DONE]`` with no finish reason said anywhere ends the stream as a whole reply (read by
 :func:`agents.reply_outcome.reply_outcome` by what it holds: written, calls or empty, never
 cut). The evidence that real servers send good replies so: GenieX's ``serve`` (llama.cpp
@@ -39,6 +43,8 @@ import openai
 import orjson
 
 from agents.providers.chunk_merge import ChunkMerger, content_only
+from agents.providers.chunk_shape import shape_problem
+from agents.providers.openai_answers import MalformedAnswer
 from agents.providers.sse_events import SseEvent
 
 CUT_MESSAGE = "The stream ended before the reply did."
@@ -119,24 +125,22 @@ class StreamRules:
                 if done:
                     yield from done
                 continue
-            if type(chunk) is not dict:
-                pass  # the SDK's model validation says what it is
-            elif chunk.get("error") or chunk.get("object") == "error":
+            if type(chunk) is dict and (chunk.get("error") or chunk.get("object") == "error"):
                 yield from merger.take()
                 raise self._api_error(chunk.get("error") or chunk)
-            else:
-                self._any = True
-                if not self._ended:
-                    choices = chunk.get("choices")
-                    if (
-                        type(choices) is list
-                        and choices
-                        and (
-                            len(choices) > 1
-                            or (type(choices[0]) is dict and choices[0].get("finish_reason"))
-                        )
-                    ):  # the usual content chunk says none: one look at it
-                        self._ended = finishes_the_reply(choices)
+            problem = shape_problem(chunk)
+            if problem is not None:
+                yield from merger.take()
+                raise MalformedAnswer(problem)
+            self._any = True
+            if not self._ended:
+                choices = chunk.get("choices")
+                if (
+                    type(choices) is list
+                    and choices
+                    and (len(choices) > 1 or choices[0].get("finish_reason"))
+                ):  # the usual content chunk says none: one look at it
+                    self._ended = finishes_the_reply(choices)
             done = add(chunk)  # most chunks join the run: nothing is complete yet
             if done:
                 yield from done
