@@ -43,7 +43,7 @@ async def summarise_older(
     for an extract)."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from agents.reply_outcome import check_reply
+    from agents.reply_outcome import written_text
     from agents.role_models import RoleCalls
 
     path = store.path_to_root(leaf_id)
@@ -62,10 +62,9 @@ async def summarise_older(
         answer = await chosen.ainvoke(
             [SystemMessage(prompt), HumanMessage(text)], config={"tags": ["nostream"]}
         )
-        # A summary refused, filtered, cut or empty never takes the place of the messages.
-        check_reply(answer, "summary")
-        written = answer.content if isinstance(answer.content, str) else str(answer.content)
-        return written, "model"
+        # A summary refused, filtered, cut, empty or only calls never takes the place of the
+        # messages; its text is the answer's words, never the raw form of its content.
+        return written_text(answer, "summary"), "model"
 
     calls = RoleCalls(settings or {}, model)
     summary, kind = await calls.call("summary", "summary", write)

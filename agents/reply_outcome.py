@@ -92,14 +92,20 @@ KNOWN_REASONS: Final[tuple[str, ...]] = tuple(
 
 
 def finish_reason_of(message: BaseMessage) -> str | None:
-    """The reply's finish reason, lower-cased (``None`` when the server sent none).
+    """The reply's finish reason, lower-cased (``None`` when the server sent none, or an
+    empty one); a reason that is not text (a number, an object) is named by its type, which
+    no allowlist holds: ``unfinished``.
 
     langchain merges a streamed reply's metadata by concatenating strings, so a server that
     sends the finish reason on two chunks leaves ``"lengthlength"`` (or ``"tool_callsstop"``):
     a string made wholly of known reasons is read as the last of them. Any other string is
     the reason as sent (``"malformed_function_call"`` is not ``"function_call"``)."""
     reason = (message.response_metadata or {}).get(FINISH_KEY)
-    if not isinstance(reason, str) or not reason.strip():
+    if reason is None or reason == "":
+        return None
+    if not isinstance(reason, str):  # a number, an object, a list: no reason this module knows
+        return f"<{type(reason).__name__}>"
+    if not reason.strip():
         return None
     reason = reason.strip().lower()
     glued = _last_of_glued(reason)
@@ -256,6 +262,21 @@ def check_reply(message: BaseMessage, what: str = "reply") -> ReplyOutcome:
     return outcome
 
 
+def written_text(message: BaseMessage, what: str = "reply") -> str:
+    """The text of a call that must answer in words (a summary, a draft, an answer written
+    from sources: no tools offered), the one rule every such call reads its answer by.
+
+    Its text is :func:`visible_text` (text parts only, thinking left out, stripped), never
+    the content's raw form (a list of parts is not its ``str``). A reply that is marked, or
+    that shows no text (tool calls alone, which no such call offered and none runs, count as
+    no answer), raises :class:`MarkedReply`: an empty or unwritten answer never takes the
+    place of a summary, a draft or an artifact."""
+    outcome = check_reply(message, what)
+    if not outcome.text:
+        raise MarkedReply(ReplyOutcome("empty"), what)
+    return outcome.text
+
+
 __all__ = [
     "ENDING",
     "FILTERING",
@@ -271,4 +292,5 @@ __all__ = [
     "refusal_of",
     "reply_outcome",
     "visible_text",
+    "written_text",
 ]

@@ -264,10 +264,17 @@ def _answer_shape_error(
     exc: BaseException, provider: str | None, base_url: str | None
 ) -> WeaverError | None:
     """An answer that is not a chat completion at all (a web page, an empty event stream)."""
-    from agents.providers.openai_answers import NO_CHUNKS, NoReplyInCompletion, NotAChatCompletion
+    from agents.providers.openai_answers import (
+        NO_CHUNKS,
+        MalformedAnswer,
+        NoReplyInCompletion,
+        NotAChatCompletion,
+    )
 
     if isinstance(exc, NoReplyInCompletion):
         return _bad_stream(provider, "a chat completion with no reply in it")
+    if isinstance(exc, MalformedAnswer):
+        return _bad_stream(provider, f"an answer in an unexpected shape ({exc})")
 
     if isinstance(exc, NotAChatCompletion):
         return ProviderBadResponseError(
@@ -319,7 +326,7 @@ def _wire_error(
     """Errors below the SDK: a malformed chunk, the HTTP transport, a failed validation."""
     timeouts, transport = _transport_classes()
     if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
-        return _bad_stream(provider, "a malformed stream chunk")
+        return _bad_stream(provider, "a malformed answer (JSON cut short or broken)")
     if isinstance(exc, timeouts):
         return _timeout_error(provider, timeout)
     if isinstance(exc, transport):

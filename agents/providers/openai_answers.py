@@ -6,7 +6,10 @@ reply ends with langchain's bare ``ValueError`` ("No generation chunks were retu
 HTTP response hook on the provider's clients looks at the answer's content type first and
 raises :class:`NotAChatCompletion`, naming what came back (content type and the start of the
 body); ``agents.providers.errors`` turns it into one sentence telling the user to check
-``base_url``. A stream that is an event stream but holds no chunk (empty, or only ``[DONE]``)
+``base_url``. A JSON body that says an error (``{"error": ...}``, vLLM's ``object: "error"``)
+raises that error instead, as a stream that says one does; a whole chat completion sent for a
+streamed request (a server that ignored ``stream``) raises :class:`WholeCompletion`, which the
+model reads as the stream's one chunk: the reply, not a misconfigured address. A stream that is an event stream but holds no chunk (empty, or only ``[DONE]``)
 still ends in langchain's ``ValueError``, which ``agents.providers.errors`` recognises.
 """
 
@@ -18,10 +21,14 @@ from typing import Any
 
 import openai
 
+from agents.providers.chunk_shape import fields_problem
+
 NO_CHUNKS = "No generation chunks were returned"
 """The start of langchain's ``ValueError`` for a stream that held no chunk."""
 
 _PEEK_BYTES = 2048
+_WHOLE_BYTES = 8 << 20
+"""The most of a JSON answer to a streamed request read to see whether it is a reply."""
 _SHOWN_CHARS = 60
 _TITLE = re.compile(rb"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
 
@@ -35,6 +42,20 @@ class NotAChatCompletion(openai.OpenAIError):
             f"the provider answered with something that is not a chat completion: {what}"
         )
         self.what = what
+
+
+class MalformedAnswer(openai.OpenAIError):
+    """A streamed chunk, or a whole completion's reply, not in the shape of one (see
+    :mod:`agents.providers.chunk_shape`): what is wrong with it."""
+
+
+class WholeCompletion(openai.OpenAIError):
+    """A whole chat completion a server sent for a streamed request (it ignored ``stream``):
+    the reply, read as a stream of one chunk (``data``: the completion's JSON)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        super().__init__("the server sent a whole completion to a streamed request")
+        self.data = data
 
 
 class NoReplyInCompletion(openai.OpenAIError):
@@ -52,7 +73,11 @@ def check_completion(data: Any) -> None:
     choices = data.get("choices") if isinstance(data, dict) else None
     for choice in choices if isinstance(choices, list) else ():
         if isinstance(choice, dict) and choice.get("index", 0) in (0, None):
-            if isinstance(choice.get("message"), dict):
+            message = choice.get("message")
+            if isinstance(message, dict):
+                problem = fields_problem(message)
+                if problem is not None:
+                    raise MalformedAnswer(problem)
                 return
             break
     raise NoReplyInCompletion("the chat completion holds no reply")
@@ -119,12 +144,13 @@ async def check_answer_async(response: Any) -> None:
     if content_type is None:
         return
     head = b""
+    limit = _limit(content_type)
     async for piece in response.aiter_bytes():
         head += piece
-        if len(head) >= _PEEK_BYTES:
+        if len(head) >= limit:
             break
     await response.aclose()
-    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
+    raise _not_a_reply(content_type, head)
 
 
 def check_answer(response: Any) -> None:
@@ -133,9 +159,33 @@ def check_answer(response: Any) -> None:
     if content_type is None:
         return
     head = b""
+    limit = _limit(content_type)
     for piece in response.iter_bytes():
         head += piece
-        if len(head) >= _PEEK_BYTES:
+        if len(head) >= limit:
             break
     response.close()
-    raise NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))
+    raise _not_a_reply(content_type, head)
+
+
+def _limit(content_type: str) -> int:
+    return _WHOLE_BYTES if "json" in content_type.lower() else _PEEK_BYTES
+
+
+def _not_a_reply(content_type: str, head: bytes) -> openai.OpenAIError:
+    """What a 200 answer that is not the reply asked for says: the error its JSON body says
+    (an error said with a 200, as some proxies answer a streamed request: the error itself,
+    tried again when transient, never "check base_url"), a whole completion (a server that
+    ignored ``stream``: :class:`WholeCompletion`, the reply), else
+    :class:`NotAChatCompletion`."""
+    if len(head) < _WHOLE_BYTES and "json" in content_type.lower():
+        try:
+            data = json.loads(head)
+        except ValueError:
+            data = None
+        error = error_of_completion(data)
+        if error is not None:
+            return error
+        if isinstance(data, dict) and isinstance(data.get("choices"), list):
+            return WholeCompletion(data)
+    return NotAChatCompletion(_describe(content_type, head[:_PEEK_BYTES]))

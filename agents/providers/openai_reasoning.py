@@ -16,13 +16,14 @@ assistant message with tool calls, in the field it came in, for a model whose pr
 format is asked once more with it, and remembered (by base URL and model, for the life of the
 process). Reasoning inline in an earlier round's content is never resent with that content.
 
-Every async call, streamed or whole, is tried again after a transient failure (a rate limit,
+Every call, streamed or whole, async or sync, is tried again after a transient failure (a rate limit,
 an overloaded server, a reset connection) or a request too long for the model's context window
 (cut to fit, once) that came before its first token (:mod:`agents.providers.retried_call`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -30,18 +31,29 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import openai
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
 
 # from its own module: the package's names import every other model (agents.deferred_inits)
 from langchain_openai.chat_models.base import ChatOpenAI, _create_usage_metadata
 
 from agents.providers.context_overflow import ContextWindow
-from agents.providers.openai_answers import check_completion
+from agents.providers.openai_answers import (
+    NoReplyInCompletion,
+    WholeCompletion,
+    check_completion,
+)
 from agents.providers.presets import ToolCallIds
 from agents.providers.rejections import provider_text
 from agents.providers.request_mend import mend_messages
-from agents.providers.retried_call import RetriedCall, retried_result, retried_stream
+from agents.providers.retried_call import (
+    RetriedCall,
+    retried_result,
+    retried_result_sync,
+    retried_stream,
+    retried_stream_sync,
+)
 from agents.providers.stream_repair import StreamRepair
 from agents.providers.thinking import OPEN_TAG, REASONING_KEY, split_thinking
 from agents.providers.usage_fields import COST_KEY, clean_usage
@@ -162,6 +174,17 @@ def _attach_usage(result: ChatResult, usage: dict[str, Any]) -> None:
                 message.response_metadata[COST_KEY] = usage[COST_KEY]
 
 
+def _completion_data(response: Any) -> Mapping[str, Any]:
+    """A whole answer's JSON object; :class:`NoReplyInCompletion` for a JSON body that is no
+    object at all (``null``, a list, a string, a number)."""
+    if isinstance(response, Mapping):
+        return response
+    if hasattr(response, "model_dump"):
+        data: Mapping[str, Any] = response.model_dump(warnings=False)
+        return data
+    raise NoReplyInCompletion("the answer is not a chat completion")
+
+
 class ReasoningChatOpenAI(ChatOpenAI):
     """``ChatOpenAI`` carrying reasoning into ``additional_kwargs`` and back (see above)."""
 
@@ -268,11 +291,41 @@ class ReasoningChatOpenAI(ChatOpenAI):
                 async for chunk in _normalized(super()._astream(messages, stop=stop, **kwargs)):
                     started = True
                     yield chunk
+            except WholeCompletion as whole:
+                yield self._whole_as_chunk(whole.data)
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
                 continue
             return
+
+    def _whole_as_chunk(self, data: dict[str, Any]) -> ChatGenerationChunk:
+        """A whole completion a server sent for a streamed request, read as completions are
+        (:meth:`_create_chat_result`), as the one chunk of the stream."""
+        generation = self._create_chat_result(data).generations[0]
+        message = generation.message
+        calls = message.tool_calls if isinstance(message, AIMessage) else []
+        broken = message.invalid_tool_calls if isinstance(message, AIMessage) else []
+        call_chunks = [
+            tool_call_chunk(
+                name=call["name"], args=json.dumps(call["args"]), id=call["id"], index=n
+            )
+            for n, call in enumerate(calls)
+        ] + [
+            tool_call_chunk(
+                name=call["name"], args=call["args"], id=call["id"], index=len(calls) + n
+            )
+            for n, call in enumerate(broken)
+        ]
+        chunk = AIMessageChunk(
+            content=message.content,
+            additional_kwargs=message.additional_kwargs,
+            response_metadata=message.response_metadata,
+            usage_metadata=getattr(message, "usage_metadata", None),
+            tool_call_chunks=call_chunks,
+            id=message.id,
+        )
+        return ChatGenerationChunk(message=chunk, generation_info=generation.generation_info)
 
     def _stream(
         self,
@@ -281,24 +334,37 @@ class ReasoningChatOpenAI(ChatOpenAI):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
+        # The async stream's retries, for the sync one (agents.providers.retried_call).
+        repair = StreamRepair()
+        for chunk in retried_stream_sync(
+            messages, lambda sent: self._stream_once(sent, stop, **kwargs), self._retried_call()
+        ):
+            mended = repair.mend(chunk)
+            if run_manager:
+                run_manager.on_llm_new_token(mended.text, chunk=mended)
+            yield mended
+        last = repair.finish()
+        if last is not None:
+            if run_manager:
+                run_manager.on_llm_new_token(last.text, chunk=last)
+            yield last
+
+    def _stream_once(
+        self, messages: list[BaseMessage], stop: list[str] | None, **kwargs: Any
+    ) -> Iterator[ChatGenerationChunk]:
+        """One sync streamed call: asked once more with what the server says it needs."""
         for attempt in range(2):
-            repair, started = StreamRepair(), False
+            started = False
             try:
                 for chunk in _normalized_sync(super()._stream(messages, stop=stop, **kwargs)):
                     started = True
-                    mended = repair.mend(chunk)
-                    if run_manager:
-                        run_manager.on_llm_new_token(mended.text, chunk=mended)
-                    yield mended
+                    yield chunk
+            except WholeCompletion as whole:
+                yield self._whole_as_chunk(whole.data)
             except openai.BadRequestError as exc:
                 if started or attempt or not self._learn(exc):
                     raise
                 continue
-            last = repair.finish()
-            if last is not None:
-                if run_manager:
-                    run_manager.on_llm_new_token(last.text, chunk=last)
-                yield last
             return
 
     async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
@@ -320,6 +386,12 @@ class ReasoningChatOpenAI(ChatOpenAI):
         return await super()._agenerate(messages, *args, **kwargs)
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        # The async call's retries, for the sync one (agents.providers.retried_call).
+        return retried_result_sync(
+            messages, lambda sent: self._generate_once(sent, *args, **kwargs), self._retried_call()
+        )
+
+    def _generate_once(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         try:
             return super()._generate(messages, *args, **kwargs)
         except openai.BadRequestError as exc:
@@ -330,7 +402,7 @@ class ReasoningChatOpenAI(ChatOpenAI):
     def _create_chat_result(
         self, response: Any, generation_info: dict[str, Any] | None = None
     ) -> ChatResult:
-        data = response if isinstance(response, Mapping) else response.model_dump(warnings=False)
+        data = _completion_data(response)
         usage = clean_usage(data.get("usage"))  # read here, well typed, not by ChatOpenAI
         check_completion(data)  # an error said instead, or no reply in it: raised
         mended, broken = mend_completion(data)

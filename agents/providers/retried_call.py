@@ -4,7 +4,8 @@ first token only (:mod:`agents.providers.transient_retry`, :mod:`agents.provider
 :class:`RetriedCall` holds what one call has left (tries, waiting) and says what it does in
 the status pane (a :data:`PROVIDER_STATUS_NODE` line: "rate limited, retrying in 2 s", then
 "answered on try 2" or "gave up after 3 tries"). :func:`retried_stream` and
-:func:`retried_result` run a streamed or a whole call under it.
+:func:`retried_result` run a streamed or a whole call under it (:func:`retried_stream_sync`
+and :func:`retried_result_sync` a sync one, by the same rules).
 
 Why before the first token only: what a stream has yielded has been shown, and a tool call it
 announced may be run; a retry past that point could show a reply twice or run a tool again.
@@ -18,7 +19,7 @@ only the request of the call that failed.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from agents.providers.context_overflow import (
@@ -76,30 +77,47 @@ class RetriedCall:
         """After ``exc`` (raised before the first token): the messages to try again with,
         once any wait is over (cancellable), or ``None`` when the caller should raise ``exc``.
         Raises :class:`ContextTooLongError` for a request that cannot fit the window."""
+        again, wait = self._plan(exc, messages)
+        if wait is not None:
+            await self.budget.policy.sleep(wait)
+        return again
+
+    def recover_sync(
+        self, exc: BaseException, messages: list[BaseMessage]
+    ) -> list[BaseMessage] | None:
+        """:meth:`recover` for a sync call: the same decision, the wait blocking."""
+        again, wait = self._plan(exc, messages)
+        if wait is not None:
+            self.budget.policy.block(wait)
+        return again
+
+    def _plan(
+        self, exc: BaseException, messages: list[BaseMessage]
+    ) -> tuple[list[BaseMessage] | None, float | None]:
+        """(the messages to try again with, or ``None``; the wait before that try, if any)."""
         fitted = self._refit(exc, messages)
         if fitted is not None:
             self.tries += 1
-            return fitted
+            return fitted, None
         failure = transient_failure(exc, self.budget.policy.now)
         if failure is None:
             self._settle(f"{self._waiting_for}: the next try failed", "error")
-            return None
+            return None, None
         wait = self.budget.next_wait(failure)
         if wait is None:
             tries = self.tries
             self._settle(
                 f"{failure.what}: gave up after {tries} tr{'y' if tries == 1 else 'ies'}", "error"
             )
-            return None
+            return None, None
         logger.info(
             "transient provider failure; trying again",
             extra={"failure": failure.what, "wait_s": wait, "try": self.tries},
         )
         self._waiting_for = failure.what
         self.notify(waiting_line(failure, wait), "running")
-        await self.budget.policy.sleep(wait)
         self.tries += 1
-        return messages
+        return messages, wait
 
     def _refit(self, exc: BaseException, messages: list[BaseMessage]) -> list[BaseMessage] | None:
         if self.window is None:
@@ -164,6 +182,54 @@ async def retried_stream(
         if not started:  # a stream of nothing but empty chunks
             call.answered()
         return
+
+
+def retried_stream_sync(
+    messages: list[BaseMessage],
+    start: Callable[[list[BaseMessage]], Iterator[ChatGenerationChunk]],
+    call: RetriedCall | None = None,
+) -> Iterator[ChatGenerationChunk]:
+    """:func:`retried_stream` for a sync stream (the same rules, the waits blocking)."""
+    call = call or RetriedCall()
+    sent = call.prepare(messages)
+    while True:
+        started = False
+        try:
+            for chunk in start(sent):
+                if not started and _has_substance(chunk):
+                    started = True
+                    call.answered()
+                yield chunk
+        except Exception as exc:
+            again = None if started else call.recover_sync(exc, sent)
+            if again is None:
+                raise
+            sent = again
+            continue
+        if not started:
+            call.answered()
+        return
+
+
+def retried_result_sync(
+    messages: list[BaseMessage],
+    start: Callable[[list[BaseMessage]], T],
+    call: RetriedCall | None = None,
+) -> T:
+    """:func:`retried_result` for a sync call."""
+    call = call or RetriedCall()
+    sent = call.prepare(messages)
+    while True:
+        try:
+            result = start(sent)
+        except Exception as exc:
+            again = call.recover_sync(exc, sent)
+            if again is None:
+                raise
+            sent = again
+            continue
+        call.answered()
+        return result
 
 
 async def retried_result(

@@ -18,6 +18,10 @@ every shape servers use: an event named ``error`` (whatever its data), a chunk w
 non-empty ``error`` (OpenAI, OpenRouter, LiteLLM), or a chunk whose ``object`` is ``"error"``
 (vLLM's error response).
 
+Every chunk is in a chat-completion chunk's shape
+(:func:`agents.providers.chunk_shape.shape_problem`), or the stream raises
+:class:`agents.providers.openai_answers.MalformedAnswer` once the chunks before it are out.
+
 ``[DONE]`` with no finish reason said anywhere ends the stream as a whole reply (read by
 :func:`agents.reply_outcome.reply_outcome` by what it holds: written, calls or empty, never
 cut). The evidence that real servers send good replies so: GenieX's ``serve`` (llama.cpp
@@ -42,7 +46,9 @@ import openai
 import orjson
 
 from agents.providers.chunk_merge import ChunkMerger, content_only
+from agents.providers.chunk_shape import shape_problem
 from agents.providers.content_template import ContentTemplate
+from agents.providers.openai_answers import MalformedAnswer
 from agents.providers.sse_events import SseEvent
 
 CUT_MESSAGE = "The stream ended before the reply did."
@@ -137,14 +143,15 @@ class StreamRules:
                 if done:
                     yield from done
                 continue
-            if type(chunk) is not dict:
-                pass  # the SDK's model validation says what it is
-            elif chunk.get("error") or chunk.get("object") == "error":
+            if type(chunk) is dict and (chunk.get("error") or chunk.get("object") == "error"):
                 yield from merger.take()
                 raise self._api_error(chunk.get("error") or chunk)
-            else:
-                self._any = True
-                self._note_end(chunk)
+            problem = shape_problem(chunk)
+            if problem is not None:
+                yield from merger.take()
+                raise MalformedAnswer(problem)
+            self._any = True
+            self._note_end(chunk)
             done = add(chunk)  # most chunks join the run: nothing is complete yet
             if done:
                 yield from done

@@ -21,7 +21,9 @@ sentence. For any sequence of failures:
 - the waits requested add up to at most :data:`WAIT_BUDGET_S`; a ``Retry-After`` the server
   names (seconds or an HTTP date) is waited exactly, or, when it is longer than what is left,
   not at all: the call fails at once with the sentence naming the wait;
-- the wait is an ``await`` on an injected sleeper, so cancelling the turn (Esc) ends it.
+- the wait is an ``await`` on an injected sleeper, so cancelling the turn (Esc) ends it (a
+  sync call, ``stream`` or ``invoke``, waits on the injected blocking sleeper instead, under
+  the same rules).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ RETRIED_STATUSES = frozenset({408, 409, 502, 503, 504, 520, 521, 522, 523, 524, 
 """The statuses worth another try (an allowlist; a 429 that is not a quota is one too)."""
 
 Sleeper = Callable[[float], Awaitable[None]]
+Blocker = Callable[[float], None]
+"""Waits in a sync call (``stream``, ``invoke``), which has no event loop to await on."""
 Clock = Callable[[], float]
 
 
@@ -54,6 +58,7 @@ class RetryPolicy:
     budget_s: float = WAIT_BUDGET_S
     backoff_s: tuple[float, ...] = BACKOFF_S
     sleep: Sleeper = asyncio.sleep
+    block: Blocker = time.sleep
     now: Clock = time.time
     """The wall clock an HTTP-date ``Retry-After`` is read against."""
 

@@ -34,6 +34,9 @@ of the server's JSON (a streamed chunk's ``choices[0].delta``, a completion's
 - **Ids are unique within a reply**: a server id already taken by another call of the reply
   (servers that number every call ``call_0``, or repeat one id) gives the later call one of
   ours, so each tool result answers one call.
+- **The reply is the assistant's**: a delta (or a whole message) whose ``role`` names
+  another speaker (``user``, ``system``, ``tool``, a server's own) is the model's reply all
+  the same; langchain would read a ``user`` one as a human message, a reply that is no reply.
 - **One choice**: only choice 0 is the reply (the app never asks for ``n`` > 1); a chunk's
   choices with another ``index`` are dropped, so their text or finish reason is never read as
   this reply's.
@@ -210,6 +213,9 @@ class StreamNormalizer:
             if choice.get("finish_reason") is not None:
                 choice["delta"] = {}  # langchain skips a choice whose delta is null
             return None
+        role = delta.get("role")
+        if role is not None and role != "assistant":
+            delta["role"] = "assistant"  # the reply is the model's, whatever a delta names
         if delta.keys() <= _PLAIN:
             return None
         if "function_call" in delta:
@@ -438,7 +444,9 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
     """A whole completion read as a stream is: ``(the response to parse, or None when it needs
     no mending; per choice, the broken calls taken out of it)``.
 
-    Only choice 0 is kept (the reply; another choice is never read as it). Its legacy
+    Only choice 0 is kept (the reply; another choice is never read as it), and its message
+    is the assistant's whatever its ``role`` says (servers leave it out, or ``null``, as a
+    stream's deltas do). Its legacy
     ``function_call`` becomes a tool call (:func:`legacy_as_tool_calls`), arguments
     sent as a JSON value rather than its text are written as text (:func:`arguments_text`), and
     a call whose arguments are not one JSON object (:func:`is_whole`: ``[]``, ``null``, ``"x"``, cut
@@ -458,6 +466,11 @@ def mend_completion(data: Mapping[str, Any]) -> tuple[dict[str, Any] | None, lis
         message = choice.get("message") if type(choice) is dict else None
         pulled: list[Any] = []
         broken.append(pulled)
+        if type(message) is dict and message.get("role") != "assistant":
+            # the reply is the assistant's, however the server named it (or did not)
+            message = {**message, "role": "assistant"}
+            choice = {**choice, "message": message}
+            changed = True
         if type(message) is not dict or not (
             message.get("function_call") or message.get("tool_calls")
         ):

@@ -4,7 +4,8 @@ supports.
 The ladder, best first (:class:`~agents.structured.rungs.Rung`): the schema as a forced tool;
 the schema as the one tool with ``tool_choice: auto`` and an instruction to call it;
 ``response_format: json_object`` with the schema in the instruction; the instruction alone,
-the JSON read from the prose or a ```json fence. A rung the provider refuses (HTTP 400 on
+the JSON read from the prose or a ```json fence (prose holding two different JSON objects is read
+as none: :func:`_one_answer`). A rung the provider refuses (HTTP 400 on
 ``tool_choice``, ``tools`` or ``response_format``), ignores (no tool call, no JSON) or answers
 with something the schema rejects (read strictly, whole:
 :mod:`agents.structured.whole_answer`) leads to the next; after the last, :class:`NoAnswer` says
@@ -37,7 +38,7 @@ from agents.graph.folded_call import call_model_folded
 from agents.providers.presets import forced_tool_choice_supported
 from agents.providers.rejections import Refused, refused_feature
 from agents.reply_outcome import MARKED, Kind, ReplyOutcome, reply_outcome
-from agents.structured.json_text import json_object_in
+from agents.structured.json_text import json_objects_in
 from agents.structured.rungs import MEMO, Endpoint, Rung, endpoint_of
 from agents.structured.whole_answer import NotWhole, validated_whole
 
@@ -140,20 +141,42 @@ def _validated(schema: type[T], data: Any, how: str) -> T:
 
 
 def _from_tool_call(schema: type[T], answer: AIMessage, tool: str) -> T:
-    for call in answer.tool_calls:
-        if call["name"] == tool:
-            return _validated(schema, call.get("args") or {}, "the tool call")
-    found = json_object_in(_text(answer))  # a server that ignores tools may still write JSON
-    if found is not None:
-        return _validated(schema, found, "the JSON in the prose")
+    """The answer the schema's tool was called with: one call, or several alike; calls with
+    different arguments (or a broken one beside them) are ambiguous, as prose is."""
+    given: list[Any] = [
+        call.get("args") or {} for call in answer.tool_calls if call["name"] == tool
+    ]
+    given += [call.get("args") for call in answer.invalid_tool_calls if call.get("name") == tool]
+    if given:
+        distinct = [a for n, a in enumerate(given) if a not in given[:n]]
+        if len(distinct) > 1:
+            raise _Skip(f"the model called the tool {len(given)} times, with different answers")
+        return _validated(schema, distinct[0], "the tool call")
+    found = json_objects_in(_text(answer))  # a server that ignores tools may still write JSON
+    if found:
+        return _one_answer(schema, found, "the JSON in the prose")
     raise _Skip("the model called no tool and wrote no JSON")
 
 
 def _from_prose(schema: type[T], answer: AIMessage) -> T:
-    found = json_object_in(_text(answer))
-    if found is None:
+    found = json_objects_in(_text(answer))
+    if not found:
         raise _Skip("the model's answer held no JSON")
-    return _validated(schema, found, "the JSON answer")
+    return _one_answer(schema, found, "the JSON answer")
+
+
+def _one_answer(schema: type[T], found: list[dict[str, Any]], how: str) -> T:
+    """The answer of a prose answer that holds exactly one JSON object (said once or repeated
+    alike), validated whole. Prose holding two different objects (an example, then the
+    answer; two drafts) is ambiguous and never read by a guess at which one was meant, even
+    when only one of them fits the schema."""
+    distinct: list[dict[str, Any]] = []
+    for data in found:
+        if data not in distinct:
+            distinct.append(data)
+    if len(distinct) > 1:
+        raise _Skip(f"{how} held {len(distinct)} different JSON objects")
+    return _validated(schema, distinct[0], how)
 
 
 def _text(message: AIMessage) -> str:

@@ -41,6 +41,35 @@ def json_object_in(text: str) -> dict[str, Any] | None:
     return _first_object(answer)
 
 
+def json_objects_in(text: str) -> list[dict[str, Any]]:
+    """Every JSON object ``text`` holds at its top level (reasoning written inline aside): the
+    objects of its fences (```json ones first), then those of the text itself, in order."""
+    _, answer = split_thinking(text)
+    fences = [(m.group("lang").lower(), m.group("body")) for m in _FENCE.finditer(answer)]
+    fences.sort(key=lambda fence: fence[0] != "json")
+    found: list[dict[str, Any]] = []
+    for body in [*(body for _, body in fences), answer]:
+        found.extend(_top_objects(body))
+    return found
+
+
+def _top_objects(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of ``text`` not inside another one, in order."""
+    out: list[dict[str, Any]] = []
+    decoder = json.JSONDecoder()
+    position = 0
+    while (start := text.find("{", position)) != -1:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except ValueError:
+            position = start + 1
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+        position = end
+    return out
+
+
 def only_json_object(text: str) -> dict[str, Any] | None:
     """The JSON object ``text`` is, and nothing else: the whole answer (reasoning written inline
     aside), or one ```json (or bare) fence that is the whole answer; ``None`` otherwise, so

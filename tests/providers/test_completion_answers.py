@@ -102,3 +102,99 @@ def test_an_answer_that_is_not_one_reply_is_one_typed_sentence(
     assert "\n" not in error.user_message
     assert error.user_message.endswith(".")
     assert "OTHER" not in error.user_message
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=6,
+)
+
+
+def _raw_answer(server: FakeOpenAI, raw: bytes) -> AIMessage:
+    server.reset()
+    server.script(Reply.raw(raw, "application/json"))
+
+    async def invoke() -> AIMessage:
+        handle = _model(server)
+        try:
+            model = handle.model.model_copy(update={"streaming": False})
+            answer = await model.ainvoke("hi")
+            assert isinstance(answer, AIMessage)
+            return answer
+        finally:
+            await handle.http_async_client.aclose()
+
+    return asyncio.run(invoke())
+
+
+@_HTTP
+@given(
+    body=st.one_of(
+        JSON_VALUES.filter(lambda v: not isinstance(v, dict)).map(lambda v: json.dumps(v).encode()),
+        completions().map(
+            lambda case: json.dumps(
+                {**HEAD, "choices": [{"index": 0, "message": case[1], "finish_reason": "stop"}]}
+            ).encode()
+        ),
+    ),
+    cut=st.none() | st.floats(0, 1, exclude_max=True),
+)
+def test_any_200_body_is_a_reply_or_one_typed_sentence_about_the_answer(
+    server: FakeOpenAI, body: bytes, cut: float | None
+) -> None:
+    """A whole answer that is any JSON value but an object, or a good completion cut anywhere,
+    is a reply (the cut left it whole) or a sentence saying the answer was not one, never an
+    error the app did not expect ("failed unexpectedly")."""
+    raw = body if cut is None else body[: int(cut * len(body))]
+    try:
+        _raw_answer(server, raw)
+    except Exception as exc:  # noqa: BLE001 (checked: it must translate to the answer's shape)
+        error = _model(server).translate_error(exc)
+        assert isinstance(error, ProviderBadResponseError), error
+        assert "\n" not in error.user_message
+        assert error.user_message.endswith(".")
+
+
+@_HTTP
+@given(
+    case=completions(),
+    field=st.sampled_from(
+        ["content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"]
+    ),
+    wrong=st.one_of(st.integers(), st.booleans(), st.just([5]), st.just({"a": 1})),
+    in_call=st.booleans(),
+)
+def test_a_reply_with_a_field_of_another_type_is_one_sentence(
+    server: FakeOpenAI,
+    case: tuple[SentReply, dict[str, Any]],
+    field: str,
+    wrong: Any,
+    in_call: bool,
+) -> None:
+    """The reply's message in an unexpected shape (a text field that is no text, calls that
+    are no list of objects, a call's function or name of another type) is one sentence about
+    the answer's shape, never read as something else (see ``agents.providers.chunk_shape``)."""
+    _sent, message = case
+    finish = message.pop("finish_reason")
+    if in_call:
+        message["tool_calls"] = [{"id": "c", "type": "function", "function": wrong}]
+        message.pop("function_call", None)
+        if isinstance(wrong, dict):
+            message["tool_calls"][0]["function"] = {"name": wrong, "arguments": "{}"}
+    else:
+        if isinstance(wrong, list) and field == "content":
+            wrong = 5  # a list is content parts
+        if isinstance(wrong, list) and field == "tool_calls":
+            wrong = [5]
+        if isinstance(wrong, dict) and field == "function_call":
+            wrong = 5  # an object is a legacy call
+        message[field] = wrong
+    body = {**HEAD, "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+
+    with pytest.raises(Exception) as raised:  # noqa: PT011 (checked: it must translate)
+        _answer(server, body)
+
+    error = _model(server).translate_error(raised.value)
+    assert isinstance(error, ProviderBadResponseError), error
+    assert error.user_message.endswith(".")

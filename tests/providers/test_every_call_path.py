@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessageChunk, BaseMessage, HumanMessage
 from pydantic import SecretStr
 
-from agents.errors import ProviderNetworkError, ProviderServerError
+from agents.errors import ProviderBadResponseError, ProviderNetworkError, ProviderServerError
 from agents.graph.folded_call import call_model_folded
 from agents.providers import ChatModelHandle, ProviderConfig, make_chat_model
 from agents.providers.transient_retry import MAX_TRIES
@@ -35,7 +35,27 @@ from tests.support.wire_streams import SentReply, replies, sse_body
 
 Outcome = tuple[str, str]
 """``(reply kind, visible text)`` or ``("error", error class name)``."""
-ENDINGS = ("done", "body end", "cut", "error")
+ENDINGS = ("done", "body end", "cut", "error", "malformed")
+WRONG: st.SearchStrategy[Any] = st.one_of(
+    st.integers(), st.booleans(), st.lists(st.integers(), max_size=2), st.just({})
+)
+"""JSON values of a type no field of a chunk has where they are put."""
+MALFORMED = st.one_of(
+    WRONG.filter(lambda v: not isinstance(v, dict)),
+    WRONG.map(lambda v: {"choices": v if not isinstance(v, list) else 5}),
+    WRONG.map(lambda v: {"choices": [v if v != {} else 5]}),
+    WRONG.filter(lambda v: v != {}).map(lambda v: {"choices": [{"index": 0, "delta": v}]}),
+    st.tuples(st.sampled_from(["content", "role", "refusal", "reasoning_content"]), WRONG)
+    .filter(lambda t: not isinstance(t[1], list) or t[0] != "content")
+    .map(lambda t: {"choices": [{"index": 0, "delta": {t[0]: t[1]}}]}),
+    WRONG.filter(lambda v: not isinstance(v, list)).map(
+        lambda v: {"choices": [{"index": 0, "delta": {"tool_calls": v}}]}
+    ),
+    WRONG.filter(lambda v: v != {}).map(
+        lambda v: {"choices": [{"index": 0, "delta": {"tool_calls": [{"function": v}]}}]}
+    ),
+)
+"""A chunk not in a chat-completion chunk's shape (see ``stream_rules.shape_problem``)."""
 ERRORS: list[dict[str, Any] | str] = [
     {"error": {"message": "Provider disconnected", "code": 502}},
     {"object": "error", "message": "The engine died.", "type": "InternalServerError"},
@@ -159,12 +179,20 @@ def completion_of(sent: SentReply) -> dict[str, Any]:
     return message
 
 
+def _whole_choice(sent: SentReply) -> dict[str, Any]:
+    message = completion_of(sent)
+    finish = message.pop("finish_reason")
+    return {"index": 0, "message": message, "finish_reason": finish}
+
+
 @_HTTP
 @given(
     case=replies(),
     ending=st.sampled_from(ENDINGS),
     where=st.floats(0, 1, exclude_max=True),
     error=st.sampled_from(ERRORS),
+    malformed=MALFORMED,
+    before=st.sampled_from(["nothing", "rate limited", "overloaded", "whole for a stream"]),
 )
 def test_every_call_path_ends_the_same_answer_the_same_way(
     server: FakeOpenAI,
@@ -172,7 +200,12 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
     ending: str,
     where: float,
     error: dict[str, Any] | str,
+    malformed: Any,
+    before: str,
 ) -> None:
+    """``before``: the first try fails transiently (every path tries again, nothing shown
+    yet), or the server answers the stream with the whole completion (a server that ignores
+    ``stream``: the reply on every path)."""
     sent, events = case
     body: list[dict[str, Any] | str] = list(events)
     done = ending == "done"
@@ -188,14 +221,27 @@ def test_every_call_path_ends_the_same_answer_the_same_way(
         body = [*events[:at], error, *events[at:]]
         done = True
         want = ("error", ProviderServerError.__name__)
+    elif ending == "malformed":
+        at = int(where * len(events))
+        body = [*events[:at], "data: " + json.dumps(malformed), *events[at:]]
+        done = True
+        want = ("error", ProviderBadResponseError.__name__)
     elif ending == "body end" and sent.finish_reason is None:
         want = ("error", ProviderNetworkError.__name__)
     raw = sse_body(body, done=done)
+    replies_: list[Reply] = [Reply.raw(raw, "text/event-stream")] * MAX_TRIES
+    if before == "rate limited":
+        replies_ = [Reply.rate_limited(retry_after=1), *replies_]
+    elif before == "overloaded":
+        replies_ = [Reply.http_error(529, "Overloaded"), *replies_]
+    elif before == "whole for a stream" and want is None:
+        whole = {"id": "w", "object": "chat.completion", "choices": [_whole_choice(sent)]}
+        replies_ = [Reply.raw(json.dumps(whole).encode(), "application/json")]
     paths = ["astream", "ainvoke", "folded", "stream", "invoke"]
     got: dict[str, Outcome] = {}
     for path in paths:
         server.reset()  # the same body on every try: an early error is tried again
-        server.script(*[Reply.raw(raw, "text/event-stream")] * MAX_TRIES)
+        server.script(*replies_)
         got[path] = _read(server, path)
     if want is None:
         server.reset()

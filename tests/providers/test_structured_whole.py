@@ -47,7 +47,19 @@ MUTATIONS = (
     "extra nested field",
     "out of range",
 )
-STYLES = ("tool", "fence", "json then prose")
+STYLES = (
+    "tool",
+    "fence",
+    "json then prose",
+    "said twice",
+    "example then answer",
+    "called twice",
+    "called twice differently",
+)
+"""How the answer is delivered; ``said twice``: the same object in a fence and again in the
+prose (one answer); ``example then answer``: another valid answer first, as an example (two
+different answers: ambiguous, never read); ``called twice``: the tool called twice alike (one
+answer), or ``differently`` (ambiguous)."""
 
 
 @st.composite
@@ -89,6 +101,15 @@ def _reply(sent: dict[str, Any], style: str) -> Reply:
         return Reply(tool_calls=[ToolCall("Verdict", text)])
     if style == "fence":
         return Reply(f"Here it is:\n```json\n{text}\n```")
+    if style.startswith("called twice"):
+        other = json.dumps({"passed": not sent.get("passed"), "score": 0.5})
+        second = other if style.endswith("differently") else text
+        return Reply(tool_calls=[ToolCall("Verdict", text), ToolCall("Verdict", second)])
+    if style == "said twice":
+        return Reply(f"```json\n{text}\n```\nSo: {text}")
+    if style == "example then answer":
+        example = json.dumps({"passed": not sent.get("passed"), "score": 0.5})
+        return Reply(f"For example {example} would be a verdict. Mine: {text}")
     return Reply(f"{text}\nThat is my verdict.")
 
 
@@ -111,11 +132,60 @@ async def test_only_a_whole_valid_answer_is_read(
         openai_model().model, Verdict, [HumanMessage("Draft: LoRA adds adapters [1].")], name="t"
     )
 
-    if mutation == "none":
+    ambiguous = style in ("example then answer", "called twice differently")
+    if mutation == "none" and not ambiguous:
         assert answer == Verdict.model_validate(valid)
+    elif mutation == "none":
+        assert isinstance(answer, NoAnswer)  # two different valid answers: ambiguous
     else:
         assert isinstance(answer, NoAnswer), (mutation, answer)
         assert answer.reason
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    case=answers(),
+    ending=st.sampled_from(["refusal", "length", "content_filter", "error"]),
+    cut=st.floats(0.2, 1),
+    style=st.sampled_from(["tool", "fence"]),
+)
+async def test_an_answer_that_ended_marked_is_never_read(
+    fake_openai: FakeOpenAI,
+    openai_model: Callable[..., ChatModelHandle],
+    case: tuple[dict[str, Any], dict[str, Any], str],
+    ending: str,
+    cut: float,
+    style: str,
+) -> None:
+    """A refused, filtered, cut (``length`` mid-JSON or after it whole) or unfinished answer is
+    no answer, however much of it is valid JSON: the call ends with the outcome named."""
+    valid, _sent, _mutation = case
+    text = json.dumps(valid)
+    text = text[: max(1, int(cut * len(text)))]
+    reply = _reply_text(text, style)
+    if ending == "refusal":
+        reply.refusal = "I can't help with that."
+    else:
+        reply.finish_reason = ending
+    MEMO.forget()
+    fake_openai.reset()
+    fake_openai.script(*[reply] * 4)
+
+    answer = await structured_call(
+        openai_model().model, Verdict, [HumanMessage("Draft: LoRA adds adapters [1].")], name="t"
+    )
+
+    assert isinstance(answer, NoAnswer)
+    assert answer.marked is not None
+    assert len(fake_openai.chat_requests) == 1  # another rung would end the same way
+
+
+def _reply_text(text: str, style: str) -> Reply:
+    if style == "tool":
+        return Reply(tool_calls=[ToolCall("Verdict", text)])
+    return Reply(f"```json\n{text}\n```")
 
 
 @settings(max_examples=200, deadline=None)

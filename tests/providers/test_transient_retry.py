@@ -275,13 +275,15 @@ faults = st.lists(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(sequence=faults)
+@given(sequence=faults, how=st.sampled_from(["astream", "stream", "invoke"]))
 async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     fake_openai: FakeOpenAI,
     fake_model: Callable[..., ChatModelHandle],
     retry_waits: RecordedWaits,
     sequence: list[Fault],
+    how: str,
 ) -> None:
+    """On every path: the async stream, and the sync ``stream`` and ``invoke``."""
     fake_openai.reset()
     retry_waits.clear()
     fake_openai.script(*[fault.reply() for fault in sequence], "the successful reply")
@@ -290,8 +292,13 @@ async def test_any_sequence_of_failures_keeps_the_retry_guarantees(
     received: list[str] = []
     outcome: str | Exception
     try:
-        async for chunk in handle.model.astream("hello"):
-            received.append(str(chunk.content))
+        if how == "astream":
+            async for chunk in handle.model.astream("hello"):
+                received.append(str(chunk.content))
+        elif how == "stream":
+            received.extend(str(chunk.content) for chunk in handle.model.stream("hello"))
+        else:
+            received.append(str(handle.model.invoke("hello").content))
         outcome = "".join(received)
     except Exception as exc:  # noqa: BLE001 (a failure is one of the outcomes checked)
         outcome = exc

@@ -135,3 +135,24 @@ def test_any_whole_completion_reads_as_what_was_sent(
             await handle.http_async_client.aclose()
 
     check_message(asyncio.run(invoke()), sent)
+
+
+@_HTTP
+@given(case=completions(), how=st.sampled_from(["astream", "ainvoke", "stream"]))
+def test_a_whole_completion_sent_for_a_streamed_request_reads_as_what_was_sent(
+    server: FakeOpenAI, case: tuple[SentReply, dict[str, Any]], how: str
+) -> None:
+    """A server that ignores ``stream: true`` and answers with the whole completion (JSON)
+    gives the reply it sent, on every path, as a stream of one chunk."""
+    sent, message = case
+    finish = message.pop("finish_reason")
+    body = {
+        "id": "chatcmpl-w",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
+    server.reset()
+    server.script(Reply.raw(json.dumps(body).encode(), "application/json"))
+    got = read_sync(server) if how == "stream" else asyncio.run(read(server, how))
+    check_message(got, sent)
+    assert server.chat_bodies[0]["stream"] is True

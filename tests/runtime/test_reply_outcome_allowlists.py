@@ -73,6 +73,27 @@ def test_a_finish_reason_outside_the_allowlist_is_unfinished_and_runs_nothing(
 
 
 @settings(max_examples=100, deadline=None)
+@given(
+    reason=st.one_of(
+        st.integers().filter(bool),
+        st.just(True),
+        st.dictionaries(st.sampled_from(["type", "reason"]), st.sampled_from(["stop"]), min_size=1),
+        st.lists(st.sampled_from(["stop", "end_turn"]), min_size=1, max_size=2),
+    ),
+    text=st.sampled_from(["", "Half of it"]),
+    calls=st.booleans(),
+)
+def test_a_finish_reason_that_is_not_text_is_unfinished(
+    reason: Any, text: str, calls: bool
+) -> None:
+    meta = AIMessage(content=text, response_metadata={"finish_reason": reason})
+    if calls:
+        meta.tool_calls = [CALL]  # type: ignore[list-item]
+
+    assert reply_outcome(meta).kind == "unfinished"
+
+
+@settings(max_examples=100, deadline=None)
 @given(reason=SPELLED, text=st.sampled_from(["Done.", "42", "→"]), calls=st.booleans())
 def test_a_reason_that_ends_a_reply_normally_keeps_it_complete(
     reason: str, text: str, calls: bool

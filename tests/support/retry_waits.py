@@ -36,5 +36,9 @@ class RecordedWaits(list[float]):
             self.entered.set()
             await asyncio.Event().wait()
 
+    def block(self, seconds: float) -> None:
+        """The sync calls' wait: recorded, never slept."""
+        self.append(seconds)
+
     def policy(self) -> RetryPolicy:
-        return RetryPolicy(sleep=self.sleep, now=lambda: NOW)
+        return RetryPolicy(sleep=self.sleep, block=self.block, now=lambda: NOW)

@@ -4,7 +4,8 @@
 the fields servers use, tool calls, a refusal, a finish reason) together with the chunk dicts a
 server could send for it: content, reasoning and arguments cut at random places, several calls
 in one chunk, ``index`` / ``id`` / ``role`` dropped, ids empty, names repeated in every chunk,
-fields reordered, the finish reason on its own chunk, on the last one, or missing, usage or not.
+fields reordered, the finish reason on its own chunk, on the last one, or missing, usage or not,
+the ``role`` the assistant's or any other.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ CALL_WAYS = ("indexed", "index zero", "indexless whole", "indexless split", "leg
 """``indexed``: each call its own index, its fragments maybe interleaved with another call's;
 ``index zero``: every call numbered 0, told apart by its id (as some servers send them);
 ``legacy``: one call as ``function_call`` deltas (the framing before ``tool_calls``)."""
+
+ROLES = ("assistant", "assistant", "user", "system", "tool", "model", None)
+"""The ``role`` a server's deltas may name (the reply is the assistant's whatever it says)."""
 
 _TEXT = st.text(alphabet="abcxyz ,.!éü\n", max_size=24)
 _ARGS = st.dictionaries(
@@ -90,8 +94,9 @@ def replies(
         finish_reason=draw(st.sampled_from(FINISH_REASONS)),
     )
     deltas: list[dict[str, Any]] = []
+    role = draw(st.sampled_from(ROLES))
     if not draw(st.booleans()):
-        deltas.append({"role": "assistant", "content": ""})
+        deltas.append({"role": role, "content": ""})
     content = sent.content
     if sent.reasoning_way == "think" and sent.reasoning:
         content = f"<think>{sent.reasoning}</think>{sent.content}"
@@ -107,7 +112,7 @@ def replies(
     role_everywhere = draw(st.booleans())
     for delta in deltas:
         if role_everywhere:
-            delta = {"role": "assistant", **delta}
+            delta = {"role": role, **delta}
         choice = {"index": 0, "delta": _shuffled(draw, delta), "finish_reason": None}
         events.append(_chunk(_shuffled(draw, choice)))
     _finish(draw, sent.finish_reason, events)
@@ -254,7 +259,8 @@ def _legacy_deltas(draw: st.DrawFn, name: str, args: dict[str, Any]) -> list[dic
 @st.composite
 def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
     """A reply and one non-streamed ``choices[0].message`` for it (with ``finish_reason``):
-    reasoning in any field, ids present, missing or empty, fields in any order."""
+    reasoning in any field, ids present, missing or empty, ``role`` missing or another,
+    fields in any order."""
     sent = SentReply(
         content=draw(_TEXT),
         reasoning=draw(st.one_of(st.just(""), _TEXT)),
@@ -287,6 +293,12 @@ def completions(draw: st.DrawFn) -> tuple[SentReply, dict[str, Any]]:
     elif calls:
         message["tool_calls"] = calls
     message["finish_reason"] = sent.finish_reason
+    role = draw(st.sampled_from(["assistant", "missing", None, "", "model"]))
+    if role != "assistant":  # servers leave it out, or send another, as a stream's deltas do
+        if role == "missing":
+            del message["role"]
+        else:
+            message["role"] = role
     return sent, _shuffled(draw, message)
 
 

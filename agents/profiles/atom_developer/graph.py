@@ -41,7 +41,7 @@ from agents.profiles.atom_developer.stub import STUB_CODE, stub_spec
 from agents.profiles.atom_developer.validation import avalidate
 from agents.profiles.atom_developer.validation.one_line import code_span
 from agents.profiles.atom_developer.verdict import artifact_name, sample_scope, verdict_head
-from agents.reply_outcome import MarkedReply, reply_outcome
+from agents.reply_outcome import MarkedReply, written_text
 from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
@@ -101,10 +101,11 @@ async def _write(runtime: Runtime[TurnContext], node: str, request: str) -> Writ
         if lines >= shown + 40:
             shown = lines
             emit_status(node, f"writing … {lines} lines")
-    outcome = reply_outcome(whole if whole is not None else AIMessage(content=""))
-    if outcome.marked:
-        emit_status(node, outcome.sentence(node), "error")
-        raise MarkedReply(outcome, node)
+    try:  # refused, filtered, cut, empty or only calls: no draft was written
+        written_text(whole if whole is not None else AIMessage(content=""), node)
+    except MarkedReply as marked:
+        emit_status(node, marked.outcome.sentence(node), "error")
+        raise
     text = unicode_text(text)
     code, spec = last_block(text, _CODE), last_block(text, _SPEC)
     return Written(code if code.strip() else "", spec if spec.strip() else "", _notes(text))

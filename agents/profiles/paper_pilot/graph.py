@@ -93,7 +93,7 @@ from agents.profiles.paper_pilot.state import (
 from agents.profiles.paper_pilot.strategies import add_plan_and_execute, direct, react, rewoo
 from agents.profiles.paper_pilot.trace_view import log_trace
 from agents.profiles.paper_pilot.web_search import WebSearchError, web_search
-from agents.reply_outcome import check_reply
+from agents.reply_outcome import written_text
 from agents.structured import NoAnswer
 
 logger = logging.getLogger(__name__)
@@ -296,8 +296,8 @@ async def synthesize(state: PaperPilotState, runtime: Runtime[TurnContext]) -> d
     answer = await runtime.context.model.ainvoke(
         [SystemMessage(system), HumanMessage(_synthesis_input(state))], config=DRAFT_CALL
     )
-    check_reply(answer, "answer")  # refused, filtered, cut or empty: the turn ends marked
-    draft = normalize_citations(message_text(answer).strip())
+    # refused, filtered, cut, empty or only calls: the turn ends marked
+    draft = normalize_citations(written_text(answer, "answer"))
     emit_status("synthesize", f"draft of {len(draft.split())} words", "done")
     return {"draft": draft, "not_found": False,
             "trace": with_trace(state, trace_entry("synthesize", started, runtime.context))}  # fmt: skip
