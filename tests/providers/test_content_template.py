@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from agents.providers import stream_rules
 from agents.providers.chunk_merge import ChunkMerger, content_only
 from agents.providers.content_template import ContentTemplate
+from agents.providers.openai_answers import MalformedAnswer
 from agents.providers.sse_events import SseEventParser
 from agents.providers.stream_rules import StreamRules, parse_json
 from tests.support.wire_streams import replies
@@ -206,7 +207,7 @@ def _run(rules: StreamRules, reads: list[bytes]) -> list[Any]:
                 if chunk is None:  # [DONE]
                     return out
                 out.append(chunk)
-        except ValueError as broken:
+        except (ValueError, MalformedAnswer) as broken:  # unreadable, or not a chunk's shape
             return [*out, ("broken", type(broken).__name__)]
         out += merger.take()
     return out
