@@ -24,6 +24,7 @@ from agents.errors import ConfigError
 from weaver_tui.core.daemon_work import in_daemon_thread
 from weaver_tui.core.logs import setup_logging
 from weaver_tui.core.settings.pending import PendingSettings
+from weaver_tui.core.whole_enter import enter_whole
 
 if TYPE_CHECKING:
     from agents.mcp_servers import McpServerConfig
@@ -345,19 +346,19 @@ async def _open_checkpointer(
     if storage is not None and storage.is_postgres:
         from storage.backend import open_checkpointer as open_chosen_checkpointer
 
-        return await stack.enter_async_context(open_chosen_checkpointer(storage))
+        return await enter_whole(stack, open_chosen_checkpointer(storage))
     try:
         from storage.checkpointer import open_checkpointer
     except ImportError:
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
         await asyncio.to_thread(data_dir.mkdir, parents=True, exist_ok=True)
-        return await stack.enter_async_context(
-            AsyncSqliteSaver.from_conn_string(str(data_dir / "checkpoints.db"))
+        return await enter_whole(
+            stack, AsyncSqliteSaver.from_conn_string(str(data_dir / "checkpoints.db"))
         )
     opened = open_checkpointer(data_dir)
     if hasattr(opened, "__aenter__"):
-        return await stack.enter_async_context(opened)
+        return await enter_whole(stack, opened)
     if hasattr(opened, "__await__"):
         opened = await opened
     closer = getattr(opened, "aclose", None) or getattr(opened, "close", None)
