@@ -17,7 +17,7 @@ from langchain_core.tools import BaseTool
 
 from agents.mcp_servers.connection import McpConnection
 from agents.mcp_servers.servers import McpServerConfig, McpServerError
-from agents.mcp_servers.tools import mcp_tool
+from agents.mcp_servers.tools import mcp_tool, tool_name_allowed
 
 logger = logging.getLogger(__name__)
 
@@ -55,13 +55,25 @@ class McpToolset:
         await asyncio.gather(*(c.aclose() for c in self.connections))
 
 
-def _tools_of(connection: McpConnection, off: Collection[str] = ()) -> list[BaseTool]:
+def _tools_of(
+    connection: McpConnection, off: Collection[str] = ()
+) -> tuple[list[BaseTool], list[str]]:
+    """The server's tools the user lets through, and a sentence per tool left out for its
+    name (:func:`tool_name_allowed`)."""
     server = connection.server
-    return [
-        mcp_tool(connection, tool)
-        for tool in connection.tools
-        if server.offers(tool.name) and switch_key(server.name, tool.name) not in off
-    ]
+    tools: list[BaseTool] = []
+    problems: list[str] = []
+    for tool in connection.tools:
+        if not server.offers(tool.name) or switch_key(server.name, tool.name) in off:
+            continue
+        if tool_name_allowed(tool.name):
+            tools.append(mcp_tool(connection, tool))
+        else:
+            problems.append(
+                f"The MCP server {server.name!r} offers a tool whose name is not letters, "
+                "digits, _ or - (at most 64); it is left out (ask its author to rename it)."
+            )
+    return tools, problems
 
 
 async def _started(connection: McpConnection) -> str | None:
@@ -78,8 +90,14 @@ async def open_mcp_tools(servers: Sequence[McpServerConfig]) -> McpToolset:
     fails is left out, its sentence in ``problems``; this never raises for one."""
     connections = [McpConnection(server) for server in servers]
     failures = await asyncio.gather(*(_started(c) for c in connections))
-    tools = [tool for c in connections if c.state == "ready" for tool in _tools_of(c)]
-    return McpToolset(tools, [f for f in failures if f], connections)
+    tools: list[BaseTool] = []
+    problems = [f for f in failures if f]
+    for connection in connections:
+        if connection.state == "ready":
+            offered, left_out = _tools_of(connection)
+            tools += offered
+            problems += left_out
+    return McpToolset(tools, problems, connections)
 
 
 class McpToolbox:
@@ -129,7 +147,9 @@ class McpToolbox:
             if connection.problem is not None or connection.state != "ready":
                 problems.append(connection.problem or f"{connection.server.name} is not running.")
                 continue
-            for tool in _tools_of(connection, off):
+            offered, left_out = _tools_of(connection, off)
+            problems += left_out
+            for tool in offered:
                 if tool.name in names:
                     problems.append(
                         f"The MCP server {connection.server.name!r} offers {tool.name}, a name "

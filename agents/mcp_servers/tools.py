@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -32,6 +33,21 @@ SERVER_KEY: Final = "mcp_server"
 """Tool metadata: the name of the server the tool belongs to."""
 IDENTITY_KEY: Final = "mcp_identity"
 """Tool metadata: what the server said the tool is (:func:`tool_identity`)."""
+TOOL_NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The names a server's tool may have: what every OpenAI-compatible provider accepts."""
+
+
+def tool_name_allowed(name: str) -> bool:
+    """Whether a server may offer a tool called ``name``: an allowlist, ASCII letters, digits,
+    ``_`` and ``-``, 1 to 64 of them.
+
+    A tool's name is the one thing a server says that is shown and sent unchanged: in the
+    approval question, in the sentences about the tool, and in every request to the provider.
+    A name outside this set could carry escape sequences, markup, bidi controls or look-alike
+    letters into what the user reads, or make the provider refuse every request of the turn;
+    such a tool is left out, saying so, and the server's other tools still serve.
+    """
+    return TOOL_NAME.fullmatch(name) is not None
 
 
 def tool_identity(tool: Tool) -> str:

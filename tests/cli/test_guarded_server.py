@@ -19,7 +19,7 @@ import websockets
 from websockets.typing import Origin
 
 from weaver_tui.core.guarded_server import GuardedServer, allowed_hosts
-from weaver_tui.core.served_app import ScopedAppService, app_environment
+from weaver_tui.core.served_app import MAX_COLUMNS, ScopedAppService, app_environment
 
 START_TIMEOUT_S = 60
 
@@ -211,3 +211,60 @@ def test_stopping_the_server_tells_a_connected_page_and_ends_its_session(
     code, reason = asyncio.run(hold_open_while_stopping())
     assert code == 1001  # going away
     assert reason == "The server stopped."
+
+
+def test_a_page_asking_for_a_huge_or_odd_terminal_gets_a_bounded_one(
+    seat_server: SeatServer,
+) -> None:
+    async def first_environment() -> object:
+        url = f"ws://{seat_server.served_address}/ws/alex-token?width=1000000000&height=-7"
+        origin = Origin(f"http://{seat_server.served_address}")
+        async with (
+            asyncio.timeout(START_TIMEOUT_S),
+            websockets.connect(url, origin=origin, proxy=None) as ws,
+        ):
+            message = await ws.recv()
+        assert isinstance(message, bytes)
+        return json.loads(message)["env"]
+
+    env = asyncio.run(first_environment())
+    assert isinstance(env, dict)
+    assert (env["COLUMNS"], env["ROWS"]) == (str(MAX_COLUMNS), "1")
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "not json",
+        "{}",
+        "[]",
+        '["stdin"]',
+        '["stdin", 7]',
+        '["resize", "big"]',
+        '["shell", "ls"]',
+        '["stdin", "\\ud800"]',
+    ],
+)
+def test_a_page_sending_a_message_pages_never_send_is_closed_with_a_reason(
+    seat_server: SeatServer, monkeypatch: pytest.MonkeyPatch, frame: str
+) -> None:
+    """A lone surrogate is valid JSON but no text the app can read; the others are not
+    messages of textual-serve's page at all."""
+    monkeypatch.setattr(ScopedAppService, "quit_timeout_s", 0.5)
+
+    async def send_and_wait() -> tuple[int | None, str | None]:
+        url = f"ws://{seat_server.served_address}/ws/stuck-token?width=80&height=24"
+        origin = Origin(f"http://{seat_server.served_address}")
+        async with (
+            asyncio.timeout(START_TIMEOUT_S),
+            websockets.connect(url, origin=origin, proxy=None) as ws,
+        ):
+            await ws.recv()
+            await ws.send(frame)
+            await ws.wait_closed()
+            return ws.close_code, ws.close_reason
+
+    code, reason = asyncio.run(send_and_wait())
+    assert code == 1003
+    assert reason
+    assert asyncio.run(_first_report(seat_server, "alex-token"))["argv"] == ["alex"]

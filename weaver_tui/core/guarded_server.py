@@ -33,11 +33,13 @@ from pathlib import Path
 from string import Template
 from typing import TextIO
 
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler
+from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from weaver_tui.core.logs import JsonLinesFormatter, ScrubFilter, SecretScrubber
+from weaver_tui.core.page_messages import page_message
 from weaver_tui.core.served_app import ScopedAppService
 
 logger = logging.getLogger(__name__)
@@ -250,6 +252,33 @@ class GuardedServer(Server):
             self._sessions.discard(websocket)
             await service.stop()
         return websocket
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """Relay the page's messages to its app; only those :func:`page_message` allows. A
+        frame of any other kind closes the session with one sentence (no traceback)."""
+        async for frame in websocket:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            message = page_message(frame.data)
+            if message is None:
+                logger.warning("closed a session whose page sent a message pages never send")
+                await websocket.close(
+                    code=WSCloseCode.UNSUPPORTED_DATA,
+                    message=b"The page sent a message this server does not take.",
+                )
+                return
+            if message.kind == "stdin":
+                await app_service.send_bytes(message.text.encode("utf-8"))
+            elif message.kind == "resize":
+                await app_service.set_terminal_size(message.width, message.height)  # type: ignore[arg-type]
+            elif message.kind == "ping":
+                await websocket.send_json(["pong", message.text])
+            elif message.kind == "blur":
+                await app_service.blur()
+            else:
+                await app_service.focus()
 
     async def _may_start(self, websocket: web.WebSocketResponse) -> bool:
         """Whether the app of a connection whose websocket is now open may start; a subclass

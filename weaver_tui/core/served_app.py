@@ -5,6 +5,7 @@ textual-serve starts each app with all of the server's environment (every secret
 has exported) and, when the browser goes, asks it to quit and waits for as long as it takes.
 :class:`ScopedAppService` passes on only what the app reads (:func:`app_environment`) plus
 what textual-serve sets for its web driver, and kills an app that has not quit in time.
+The terminal size a page asks for is a page's word, so it is bounded (:func:`terminal_size`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Mapping
+from typing import Final
 
 from textual_serve.app_service import AppService
 
@@ -29,6 +31,31 @@ _APP_PREFIXES = ("LC_", "XDG_", "WEAVER_")
 
 
 _SERVED_ALWAYS = frozenset({"COLUMNS", "ROWS", "TERM_PROGRAM", "TERM_PROGRAM_VERSION"})
+
+
+MAX_COLUMNS: Final = 1_000
+"""The widest terminal a page may ask an app to draw."""
+MAX_ROWS: Final = 500
+"""The tallest terminal a page may ask an app to draw."""
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int]:
+    """The size an app is started with or resized to, from what a page asked for.
+
+    A page (a seat's participant, or anything holding a link) says how big its terminal is,
+    in the websocket's query and in every ``resize`` message; the app on this machine then
+    draws a screen that size. Every value is bounded: an integer is kept within 1 to
+    :data:`MAX_COLUMNS` (or :data:`MAX_ROWS`), anything else (text, a fraction, a list,
+    ``true``, nothing) is the usual 80 by 24. So no page can make the app draw a screen of a
+    billion cells or fail on a size that is not a number.
+    """
+    return _bounded(width, 80, MAX_COLUMNS), _bounded(height, 24, MAX_ROWS)
+
+
+def _bounded(value: object, default: int, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return default
+    return min(max(value, 1), most)
 
 
 def provider_variables() -> frozenset[str]:
@@ -59,6 +86,12 @@ class ScopedAppService(AppService):
             if os.environ.get(k) != v or k in _SERVED_ALWAYS or k.startswith("TEXTUAL")
         }
         return {**app_environment(os.environ), **served}
+
+    async def start(self, width: int, height: int) -> None:
+        await super().start(*terminal_size(width, height))
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        await super().set_terminal_size(*terminal_size(width, height))
 
     async def stop(self) -> None:
         """Ask the app to quit (as textual-serve does) and wait until it has; one that has
