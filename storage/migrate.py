@@ -83,6 +83,7 @@ ACCEPTED_PATCHES = Table(
         "base_sha256",
         "new_sha256",
         "accepted_at",
+        "mac",  # carried as it is: a row verifies after the move only if it did before
     ),
     ("record_id",),
 )

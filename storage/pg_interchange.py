@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from storage.accepted_patches import PATCH_COLUMNS, verified_patch
+from storage.authority import ACCEPTED_PATCH, sign
 from storage.codec import (
     CONVERSATION_COLUMNS,
     dump_meta,
@@ -31,12 +33,13 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_PATCH_COLUMNS = "record_id, patch_id, file, base_sha256, new_sha256"
-_PATCH_UPSERT = (
+_PATCH_INSERT = (
+    f"INSERT INTO accepted_patches ({PATCH_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
     " ON CONFLICT (record_id) DO UPDATE SET conversation_id = excluded.conversation_id,"
     " patch_id = excluded.patch_id, file = excluded.file, base_sha256 = excluded.base_sha256,"
-    " new_sha256 = excluded.new_sha256, accepted_at = excluded.accepted_at"
+    " new_sha256 = excluded.new_sha256, accepted_at = excluded.accepted_at, mac = excluded.mac"
 )
+"""Writes one signed row (see :mod:`storage.authority`); a row replaced is signed anew."""
 
 
 class PgInterchangeOps:
@@ -143,37 +146,37 @@ class PgInterchangeOps:
         base_sha256: str | None,
         new_sha256: str,
     ) -> None:
+        accepted_at = datetime.now(UTC).isoformat()
         with self._db.write() as conn:
-            conn.execute(
-                "INSERT INTO accepted_patches (record_id, conversation_id, patch_id, file, "
-                "base_sha256, new_sha256, accepted_at) SELECT id, conversation_id, %s, %s, %s, "
-                "%s, %s FROM messages WHERE id = %s" + _PATCH_UPSERT,
-                (
-                    patch_id,
-                    path,
-                    base_sha256,
-                    new_sha256,
-                    datetime.now(UTC).isoformat(),
-                    record_id,
-                ),
-            )
+            found = conn.execute(
+                "SELECT conversation_id FROM messages WHERE id = %s", (record_id,)
+            ).fetchone()
+            if found is None:
+                return
+            fields = (record_id, found[0], patch_id, path, base_sha256, new_sha256, accepted_at)
+            conn.execute(_PATCH_INSERT, (*fields, sign(ACCEPTED_PATCH, fields)))
         logger.info("patch accepted", extra={"patch": patch_id, "record": record_id})
 
     def accepted_patches(self, record_ids: Sequence[str]) -> dict[str, AcceptedPatch]:
         with self._db.read() as conn:
             rows = conn.execute(
-                f"SELECT {_PATCH_COLUMNS} FROM accepted_patches WHERE record_id = ANY(%s)",
+                f"SELECT {PATCH_COLUMNS} FROM accepted_patches WHERE record_id = ANY(%s)",
                 (list(record_ids),),
             ).fetchall()
-        return {str(row[0]): AcceptedPatch(*row) for row in rows}
+        found = (verified_patch(row) for row in rows)
+        return {patch.record_id: patch for patch in found if patch is not None}
 
     def copy_accepted_patches(self, copies: Mapping[str, str]) -> None:
-        with self._db.write() as conn, conn.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO accepted_patches (record_id, conversation_id, patch_id, file, "
-                "base_sha256, new_sha256, accepted_at) SELECT m.id, m.conversation_id, "
-                "a.patch_id, a.file, a.base_sha256, a.new_sha256, a.accepted_at "
-                "FROM accepted_patches a, messages m WHERE a.record_id = %s AND m.id = %s"
-                + _PATCH_UPSERT,
-                list(copies.items()),
-            )
+        with self._db.write() as conn:
+            for old_id, new_id in copies.items():
+                row = conn.execute(
+                    f"SELECT {PATCH_COLUMNS} FROM accepted_patches WHERE record_id = %s",
+                    (old_id,),
+                ).fetchone()
+                target = conn.execute(
+                    "SELECT conversation_id FROM messages WHERE id = %s", (new_id,)
+                ).fetchone()
+                if row is None or target is None or verified_patch(row) is None:
+                    continue
+                fields = (new_id, target[0], *row[2:7])
+                conn.execute(_PATCH_INSERT, (*fields, sign(ACCEPTED_PATCH, fields)))

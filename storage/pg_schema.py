@@ -240,7 +240,13 @@ CREATE OR REPLACE TRIGGER consent_requests_notify
 :mod:`storage.statement_answers` and :mod:`storage.consents`); their changes notify the seats
 as the records' do."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2]
+SCHEMA_V3 = """
+ALTER TABLE accepted_patches ADD COLUMN IF NOT EXISTS mac TEXT;
+"""
+"""Each accepted patch's MAC under the user's own key (the SQLite file's V7; see
+:mod:`storage.authority`); rows from before carry none and are history."""
+
+MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]
 """Scripts in order; ``weaver_schema.version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -181,7 +181,15 @@ CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
 """A participant's consent, asked before the mediator shares what draws on their private words
 (see :mod:`storage.consents`). Export does not carry them and import does not create them."""
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]
+SCHEMA_V7 = """
+ALTER TABLE accepted_patches ADD COLUMN mac TEXT;
+"""
+"""Each accepted patch's MAC under the user's own key (see :mod:`storage.authority`); rows
+from before carry none and are history."""
+
+MIGRATIONS: list[str] = [
+    SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7,
+]  # fmt: skip
 """Scripts in order; the file's ``user_version`` counts how many have been applied."""
 
 LATEST_VERSION = len(MIGRATIONS)
