@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -72,6 +73,21 @@ class AcpAgent:
 
     def open_store(self) -> SqliteConversationStore:
         return SqliteConversationStore(self.data_dir / "weaver.db")
+
+    @contextlib.contextmanager
+    def as_its_user(self) -> Iterator[None]:
+        """This test acting as the agent's user, with the agent's state folder (so its
+        authority key): a patch accepted meanwhile is one that user accepted there."""
+        state = self.data_dir.parent / "home" / "state"
+        was = os.environ.get("XDG_STATE_HOME")
+        os.environ["XDG_STATE_HOME"] = str(state)
+        try:
+            yield
+        finally:
+            if was is None:
+                del os.environ["XDG_STATE_HOME"]
+            else:
+                os.environ["XDG_STATE_HOME"] = was
 
     async def new_session(self, cwd: Path, mcp_servers: list[Any] | None = None) -> str:
         session = await self.conn.new_session(cwd=str(cwd), mcp_servers=mcp_servers or [])

@@ -18,7 +18,7 @@ WRITERS = [c.name for c in commands_for("acp") if c.writes_files]
 
 
 def _seed(agent: AcpAgent, project: Path) -> str:
-    with agent.open_store() as store:
+    with agent.as_its_user(), agent.open_store() as store:
         first_id, _tool_id = seed_applied_patch(store, project)
         return store.get_message(first_id).conversation_id
 

@@ -20,7 +20,7 @@ async def test_undo_in_another_checkout_of_the_project_writes_nothing(
 ) -> None:
     agent = ide_helper_agent
     project = tmp_path / "project"
-    with agent.open_store() as store:
+    with agent.as_its_user(), agent.open_store() as store:
         first_id, _tool_id = seed_applied_patch(store, project)
         conversation_id = store.get_message(first_id).conversation_id
     elsewhere = tmp_path / "second-checkout"
