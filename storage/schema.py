@@ -95,7 +95,7 @@ END;
 """
 
 SCHEMA_V2 = """
-CREATE INDEX messages_user_by_time ON messages (created_at) WHERE role = 'user';
+CREATE INDEX IF NOT EXISTS messages_user_by_time ON messages (created_at) WHERE role = 'user';
 """
 """The user's prompts, newest first, without reading the rest (the composer's history)."""
 
