@@ -259,6 +259,8 @@ class WeaverApp(PlainNotifyApp):
             )
             self._to_app(self._startup_failed, sentence)
             return
+        for told in self.services.rewind_notices:  # a rewind a killed process left half done
+            self._to_app(lambda told=told: self.notify(told, severity="warning", timeout=30))
         _import_chat_screen()
         if self._to_app(self._show_chat):
             self._validate_settings_now()

@@ -45,7 +45,7 @@ from agents.errors import WeaverError
 from agents.patch_review import PATCH_ROOT, rewind_journal
 from agents.patch_review.file_edit import holds, redo_text, undo_text
 from agents.patch_review.patches import failure_reason, reviewed_file
-from agents.patch_review.rewind_journal import Journal, JournalFile, reached
+from agents.patch_review.rewind_journal import Journal, JournalFile, OpenJournal, reached
 from agents.project_paths import resolve_inside
 from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
@@ -243,12 +243,17 @@ def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> l
     except (WeaverError, OSError) as err:  # the root itself is gone or refused
         return _stopped(steps, _Stop(0, _not_done(steps[0], failure_reason(err))))
     outcomes: list[RewindOutcome] = []
-    for (patch, direction), message in zip(steps, results, strict=True):
-        status = REVERTED if direction == "revert" else APPLIED
-        record = store.update_message(patch.record_id, meta={"patch_status": status})
-        logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
-        outcomes.append(RewindOutcome(patch, direction, True, message, record))
-        reached(f"record:{len(outcomes)}")
+    try:
+        for (patch, direction), message in zip(steps, results, strict=True):
+            status = REVERTED if direction == "revert" else APPLIED
+            record = store.update_message(patch.record_id, meta={"patch_status": status})
+            logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+            outcomes.append(RewindOutcome(patch, direction, True, message, record))
+            reached(f"record:{len(outcomes)}")
+    except BaseException:  # the records could not all be written: the next start finishes
+        if journal is not None:
+            rewind_journal.release(journal)
+        raise
     if journal is not None:
         rewind_journal.end(journal)
     return outcomes
@@ -350,7 +355,7 @@ def _write(
     steps: Sequence[Step],
     folder: Path | None,
     statuses: tuple[tuple[str, str, str], ...],
-) -> Path | None:
+) -> OpenJournal | None:
     """Write each changed file once, all or nothing; raise :class:`_Stop` on a failure; the
     journal written in ``folder`` (``None``: no folder), to end once the records are updated.
 
@@ -361,7 +366,7 @@ def _write(
     already changed, and a process killed between two renames leaves its journal behind."""
     changed = [f for f in files if f.after != f.before]
     prepared: list[tuple[_File, PreparedWrite]] = []
-    journal: Path | None = None
+    journal: OpenJournal | None = None
     try:
         for file in changed:
             _still_holds(real_root, file)
@@ -376,8 +381,9 @@ def _write(
     written: list[_File] = []
 
     def undo(err: Exception, file: _File) -> _Stop:
-        if _put_back(real_root, written) and journal is not None:
-            rewind_journal.end(journal)
+        whole = _put_back(real_root, written)
+        if journal is not None:  # kept when a file could not be put back: the next start will
+            (rewind_journal.end if whole else rewind_journal.release)(journal)
         return _stop_for(err, file, steps)
 
     for index, (file, write) in enumerate(prepared):
@@ -406,7 +412,7 @@ def _begin_journal(
     real_root: Path,
     changed: Sequence[_File],
     statuses: tuple[tuple[str, str, str], ...],
-) -> Path | None:
+) -> OpenJournal | None:
     """The intent journal of a rewind about to rename ``changed``, written and flushed."""
     if folder is None:
         return None

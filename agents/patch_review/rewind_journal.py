@@ -19,6 +19,7 @@ server) keeps no journal, and a rewind there is all-or-nothing only while its pr
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -83,27 +84,68 @@ def journal_folder(store: ConversationStore) -> Path | None:
     return path.parent / JOURNAL_FOLDER
 
 
-def begin(folder: Path, journal: Journal) -> Path:
-    """Write ``journal`` durably into ``folder`` (the file and its name flushed); its path."""
+@dataclass(frozen=True, slots=True)
+class OpenJournal:
+    """A journal on disk and the handle that holds its lock while its rewind is alive."""
+
+    path: Path
+    fd: int
+
+
+def begin(folder: Path, journal: Journal) -> OpenJournal:
+    """Write ``journal`` durably into ``folder`` (the file and its name flushed), locked for
+    as long as this process's rewind runs: another process (a second window, a seat) that
+    starts meanwhile never takes a live rewind for an interrupted one."""
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{uuid.uuid4().hex}.json"
     temp = folder / f".{name}.tmp"
-    data = json.dumps(asdict(journal)).encode("utf-8")
-    with open(temp, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    target = folder / name
-    os.replace(temp, target)
-    _sync_folder(folder)
-    return target
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        os.write(fd, json.dumps(asdict(journal)).encode("utf-8"))
+        os.fsync(fd)
+        target = folder / name
+        os.replace(temp, target)
+        _sync_folder(folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        os.close(fd)
+        raise
+    return OpenJournal(target, fd)
 
 
-def end(path: Path) -> None:
-    """Remove a journal whose rewind is complete (or wholly undone)."""
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    _sync_folder(path.parent)
+def end(journal: OpenJournal) -> None:
+    """Remove a journal whose rewind is complete (or wholly undone), and let go of it."""
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            journal.path.unlink()
+        _sync_folder(journal.path.parent)
+    finally:
+        os.close(journal.fd)
+
+
+def release(journal: OpenJournal) -> None:
+    """Let go of a journal whose rewind stopped half done, keeping it for the next start."""
+    os.close(journal.fd)
+
+
+def _claim(path: Path) -> OpenJournal | None:
+    """``path`` locked for this process, or ``None`` when a live rewind holds it (or it is
+    gone)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    if not path.exists():  # settled by another process between the listing and the lock
+        os.close(fd)
+        return None
+    return OpenJournal(path, fd)
 
 
 def finish_interrupted(store: ConversationStore, folder: Path | None = None) -> list[str]:
@@ -114,12 +156,16 @@ def finish_interrupted(store: ConversationStore, folder: Path | None = None) -> 
         return []
     told: list[str] = []
     for leftover in folder.glob(".*.tmp"):  # a journal killed while written: nothing began
-        with contextlib.suppress(OSError):
-            leftover.unlink()
+        if (held := _claim(leftover)) is not None:
+            end(held)
     for path in sorted(folder.glob("*.json")):
+        claimed = _claim(path)
+        if claimed is None:
+            continue
         try:
             journal = _load(path)
         except (OSError, ValueError, TypeError, KeyError) as err:
+            release(claimed)
             logger.error("unreadable rewind journal %s: %s", path, err)
             told.append(
                 f"An interrupted file rewind could not be checked ({path} is unreadable); "
@@ -128,10 +174,11 @@ def finish_interrupted(store: ConversationStore, folder: Path | None = None) -> 
             continue
         sentence = _settle(store, journal)
         if sentence is not None:
-            end(path)
+            end(claimed)
             told.append(sentence)
             logger.warning("interrupted rewind settled: %s", sentence)
         else:
+            release(claimed)
             told.append(
                 f"An interrupted file rewind in {journal.root} could not be finished (the "
                 "folder cannot be read); open that folder again and restart weaver."

@@ -11,52 +11,31 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.patch_review.file_edit import text_edit
 from agents.patch_review.rewind import APPLIED, REVERTED
-from agents.patch_review.rewind_journal import JOURNAL_FOLDER, finish_interrupted
-from storage.sqlite_store import SqliteConversationStore
-
-CHILD = textwrap.dedent(
-    """
-    import os, signal, sys
-    from pathlib import Path
-    from agents.patch_review import rewind_journal
-    from agents.patch_review.rewind import APPLIED, accepted_on, patches_on, rewind_all
-    from storage.sqlite_store import SqliteConversationStore
-
-    root, db, leaf, kill_at = Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-    store = SqliteConversationStore(Path(db))
-    path = store.path_to_root(leaf)
-    patches = patches_on(path, APPLIED, accepted_on(store, path))
-    seen = []
-
-    def hook(step):
-        seen.append(step)
-        if len(seen) == kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    rewind_journal.step_hook = hook
-    outcomes = rewind_all(root, store, [(p, "revert") for p in reversed(patches)])
-    assert all(o.done for o in outcomes), [o.message for o in outcomes]
-    print(len(seen))
-    """
+from agents.patch_review.rewind_journal import (
+    JOURNAL_FOLDER,
+    Journal,
+    JournalFile,
+    begin,
+    finish_interrupted,
+    release,
 )
-
-
-@dataclass(frozen=True)
-class Change:
-    name: str
-    before: str | None
-    after: str
-
+from storage.sqlite_store import SqliteConversationStore
+from tests.support.killed_rewinds import (
+    STARTING,
+    Change,
+    expected,
+    listing,
+    run_child,
+    setup,
+    statuses,
+)
 
 TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)
 
@@ -74,61 +53,6 @@ def changes(draw: st.DrawFn) -> list[Change]:
         name = f"n{index}/new.txt" if created and index % 2 else f"f{index}.txt"
         found.append(Change(name, before, after))
     return found
-
-
-def listing(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-
-
-def setup(tmp: Path, files: list[Change]) -> tuple[Path, Path, str, list[str]]:
-    """A project holding every change applied, and a store whose records accepted them."""
-    root, db = tmp / "project", tmp / "data" / "weaver.db"
-    root.mkdir(parents=True)
-    with SqliteConversationStore(db) as store:
-        conversation = store.create_conversation("ide-helper")
-        leaf = store.add_message(conversation.id, "user", "go", None).id
-        records: list[str] = []
-        for change in files:
-            edit = text_edit(change.before, change.after)
-            target = root / change.name
-            if change.before is None and "/" in change.name:
-                edit["new_folders"] = [change.name.split("/")[0]]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(change.after.encode("utf-8"))
-            meta = {"patch_id": f"p{len(records)}", "patch_path": change.name,
-                    "patch_status": APPLIED, "patch_edit": edit}  # fmt: skip
-            leaf = store.add_message(conversation.id, "tool", "applied", leaf, meta=meta).id
-            store.accept_patch(
-                leaf, f"p{len(records)}", change.name, edit["base_sha256"], edit["new_sha256"]
-            )
-            records.append(leaf)
-    return root, db, leaf, records
-
-
-def run_child(root: Path, db: Path, leaf: str, kill_at: int) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    return subprocess.run(
-        [sys.executable, "-c", CHILD, str(root), str(db), leaf, str(kill_at)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def expected(files: list[Change], reverted: bool) -> dict[str, bytes]:
-    shown: dict[str, bytes] = {}
-    for change in files:
-        text = change.before if reverted else change.after
-        if text is not None:
-            shown[change.name] = text.encode("utf-8")
-    return shown
-
-
-def statuses(db: Path, records: list[str]) -> set[object]:
-    with SqliteConversationStore(db) as store:
-        return {store.get_message(r).meta["patch_status"] for r in records}
 
 
 def recover(db: Path) -> list[str]:
@@ -199,3 +123,27 @@ def test_the_child_counts_its_steps(tmp_path: Path) -> None:
     assert listing(root) == expected(files, reverted=True)
     assert statuses(db, records) == {REVERTED}
     assert recover(db) == []
+
+
+def test_a_live_rewind_is_not_taken_for_an_interrupted_one(tmp_path: Path) -> None:
+    """While a rewind runs (its journal locked), another process's start leaves it alone;
+    once that process is gone, the journal is settled."""
+    files = [Change("a.txt", "a", "b"), Change("b.txt", "c", "d")]
+    root, db, _leaf, records = setup(tmp_path, files)
+    folder = db.parent / JOURNAL_FOLDER
+    entries = tuple(JournalFile(c.name, c.after, c.before, ()) for c in files)
+    live = begin(
+        folder, Journal(str(root), entries, tuple((r, APPLIED, REVERTED) for r in records))
+    )
+    (root / "a.txt").write_text("a")  # the live rewind's first rename
+    starting = [sys.executable, "-c", STARTING, str(db)]  # a second process starts meanwhile
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    child = subprocess.run(starting, env=env, capture_output=True, text=True, check=False)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[]"
+    assert listing(root) == {"a.txt": b"a", "b.txt": b"d"}
+    assert live.path.exists()
+    release(live)
+    assert len(recover(db)) == 1
+    assert statuses(db, records) == {REVERTED}
+    assert listing(root) == expected(files, reverted=True)

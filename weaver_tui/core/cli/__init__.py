@@ -343,6 +343,8 @@ def open_services(args: argparse.Namespace) -> Services:
         settings = load_settings(**settings_options(args))
         services = Services(settings)
         services.store  # noqa: B018 - open now so a bad database is reported here
+        for sentence in services.rewind_notices:  # a rewind a killed process left half done
+            print(sentence, file=sys.stderr)
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     except StorageError as exc:
