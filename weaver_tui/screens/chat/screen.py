@@ -192,7 +192,8 @@ class ChatScreen(Screen[None]):
         self.file_rewind = FileRewind(self, state, controller, self._turns_folder)
         self.branching = Branching(
             self, state, controller, mode, self.presenter,
-            after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
+            after_checkout=self.file_rewind.offer_after_checkout,
+            going_back=self.file_rewind.offer_restore, id="chat-body",
         )  # fmt: skip
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
