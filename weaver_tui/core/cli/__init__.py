@@ -163,6 +163,12 @@ def build_parser(
         help="send the text as a new version of this message of yours, and answer it",
     )
     ask.add_argument(
+        "--restore-files",
+        action="store_true",
+        help="with --edit, --parent or /regenerate: also revert the patches applied after "
+        "the message gone back to",
+    )
+    ask.add_argument(
         "--yes",
         action="store_true",
         help="let a slash command that writes the project's files run (/undo, /redo)",
