@@ -215,9 +215,11 @@ def _settle(store: ConversationStore, journal: Journal) -> str | None:
     except (WeaverError, OSError) as err:
         logger.error("could not settle the rewind in %s: %s", root, err)
         return None
+    kept = [f.relative for f in journal.files if f.relative not in changed]
+    back = f" ({', '.join(kept)} as before it)" if kept else ""
     return (
-        f"A file rewind was interrupted and was undone ({names} as before it); "
-        f"{', '.join(changed)} changed since and was left alone."
+        f"A file rewind was interrupted and was undone{back}; {', '.join(changed)} changed "
+        "since and was left alone."
     )
 
 

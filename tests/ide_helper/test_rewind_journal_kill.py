@@ -147,3 +147,35 @@ def test_a_live_rewind_is_not_taken_for_an_interrupted_one(tmp_path: Path) -> No
     assert len(recover(db)) == 1
     assert statuses(db, records) == {REVERTED}
     assert listing(root) == expected(files, reverted=True)
+
+
+def test_finishing_keeps_permission_bits_and_never_follows_a_link_put_since(
+    tmp_path: Path,
+) -> None:
+    """Settling writes through the confined path as any rewind does: a file's mode is kept,
+    and a link put in place of a file after the kill is left alone (its target untouched),
+    the other files put back."""
+    files = [Change("a.sh", "a", "b"), Change("b.sh", "c", "d")]
+    root, db, leaf, records = setup(tmp_path / "mode", files)
+    for change in files:
+        (root / change.name).chmod(0o751)
+    assert run_child(root, db, leaf, 2).returncode == -9
+    assert len(recover(db)) == 1
+    assert {(root / c.name).stat().st_mode & 0o777 for c in files} == {0o751}
+    assert listing(root) == expected(files, reverted=True)
+
+    root, db, leaf, records = setup(tmp_path / "link", files)
+    assert run_child(root, db, leaf, 2).returncode == -9
+    outside = tmp_path / "outside.txt"
+    outside.write_text("d")
+    linked = next(c for c in files if (root / c.name).read_text() == c.after)
+    (root / linked.name).unlink()
+    (root / linked.name).symlink_to(outside)
+    told = recover(db)
+    assert len(told) == 1
+    assert linked.name in told[0]
+    assert outside.read_text() == "d"
+    assert (root / linked.name).is_symlink()
+    others = [c for c in files if c is not linked]
+    assert all((root / c.name).read_text() == c.after for c in others)
+    assert statuses(db, records) == {APPLIED}
