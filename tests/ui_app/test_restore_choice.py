@@ -105,3 +105,22 @@ async def test_resending_an_edit_over_a_file_changed_since_writes_nothing(
         assert len(remote_services.store.children(ask.parent_id, cid)) == 1
         assert screen.composer.text == "say Hey instead"
         assert any(n.severity == "error" for n in pilot.app._notifications)
+
+
+async def test_retrying_a_failed_turn_past_its_patch_asks_too(
+    remote_services: Services, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    ask_id, tool_id, _reply_id, cid = seeded(remote_services, project)
+    async with new_app(remote_services, profile="ide-helper").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = chat(pilot.app)
+        screen.retry_user_id = ask_id  # as a turn that applied the patch and then failed leaves it
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, RestoreChoiceScreen))
+        await pilot.press("f")
+        await settle(pilot)
+        await wait_until(pilot, lambda: not screen.running)
+        assert (project / "src/app.py").read_text() == ORIGINAL
+        assert status(remote_services, tool_id) == "reverted"
+        assert len(remote_services.store.children(ask_id, cid)) == 2

@@ -549,8 +549,8 @@ class ChatScreen(Screen[None]):
         self.presenter.show_path()
 
     def action_retry(self) -> None:
-        if self.retry_user_id is not None:
-            self.start_turn(self.retry_user_id)
+        if (user_id := self.retry_user_id) is not None:  # back past its patches: files too?
+            self.branching.go_back(user_id, lambda: self.start_turn(user_id))
 
     def action_toggle_tree(self) -> None:
         self.pane_fit.toggle_tree(self.tree, self.composer)
