@@ -220,8 +220,16 @@ class WeaverApp(PlainNotifyApp):
             self._finish_launch()
             return
         self._resume_gc()
+        self._tell_settled_rewinds()
         if not self.services.settings_ready:
             self._validate_settings()
+
+    def _tell_settled_rewinds(self) -> None:
+        """One notice for each file rewind a killed process left half done, which opening the
+        store finished or undid (once)."""
+        told, self.services.rewind_notices = self.services.rewind_notices, []
+        for sentence in told:
+            self.notify(sentence, severity="warning", timeout=30)
 
     def heap_settled(self) -> None:
         """The chat's warm-up is over, or failed: the launch's heap is frozen as it is and the
@@ -259,6 +267,7 @@ class WeaverApp(PlainNotifyApp):
             )
             self._to_app(self._startup_failed, sentence)
             return
+        self._to_app(self._tell_settled_rewinds)
         _import_chat_screen()
         if self._to_app(self._show_chat):
             self._validate_settings_now()

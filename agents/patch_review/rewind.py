@@ -42,9 +42,10 @@ from agents.confined_files import (
     replace_confined,
 )
 from agents.errors import WeaverError
-from agents.patch_review import PATCH_ROOT
+from agents.patch_review import PATCH_ROOT, rewind_journal
 from agents.patch_review.file_edit import holds, redo_text, undo_text
 from agents.patch_review.patches import failure_reason, reviewed_file
+from agents.patch_review.rewind_journal import Journal, JournalFile, OpenJournal, reached
 from agents.project_paths import resolve_inside
 from storage.models import AcceptedPatch, MessageRecord
 from storage.store import ConversationStore
@@ -218,24 +219,43 @@ def rewind_all(root: Path, store: ConversationStore, steps: Sequence[Step]) -> l
     checked against the files as the earlier steps leave them (nothing written); then each
     file is written once, with its final text, after checking it still holds what was read;
     a failed write puts back the files already written. Only then are the records updated.
+
+    A kill of the process anywhere in between is covered too: before the first rename an
+    intent journal is written (:mod:`agents.patch_review.rewind_journal`), and the next start
+    (or the next rewind) finishes or undoes what it names, files and records together.
     """
     if not steps:
         return []
+    folder = rewind_journal.journal_folder(store)
+    for sentence in rewind_journal.finish_interrupted(store, folder):
+        logger.warning("before a rewind: %s", sentence)
+    statuses = tuple(
+        (patch.record_id, patch.status, REVERTED if direction == "revert" else APPLIED)
+        for patch, direction in steps
+    )
     try:
         real_root = resolve_inside(root, ".")
         files, results = _plan(root, real_root, steps, _accepted_in(store, steps))
-        _write(real_root, files, steps)
+        journal = _write(real_root, files, steps, folder, statuses)
     except _Stop as stop:
         logger.warning("rewind stopped at step %d: %s", stop.index, stop.message)
         return _stopped(steps, stop)
     except (WeaverError, OSError) as err:  # the root itself is gone or refused
         return _stopped(steps, _Stop(0, _not_done(steps[0], failure_reason(err))))
     outcomes: list[RewindOutcome] = []
-    for (patch, direction), message in zip(steps, results, strict=True):
-        status = REVERTED if direction == "revert" else APPLIED
-        record = store.update_message(patch.record_id, meta={"patch_status": status})
-        logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
-        outcomes.append(RewindOutcome(patch, direction, True, message, record))
+    try:
+        for (patch, direction), message in zip(steps, results, strict=True):
+            status = REVERTED if direction == "revert" else APPLIED
+            record = store.update_message(patch.record_id, meta={"patch_status": status})
+            logger.info("rewind %s of patch %s on %s", direction, patch.patch_id, patch.path)
+            outcomes.append(RewindOutcome(patch, direction, True, message, record))
+            reached(f"record:{len(outcomes)}")
+    except BaseException:  # the records could not all be written: the next start finishes
+        if journal is not None:
+            rewind_journal.release(journal)
+        raise
+    if journal is not None:
+        rewind_journal.end(journal)
     return outcomes
 
 
@@ -329,45 +349,79 @@ def _stepped(patch: PatchOnBranch, direction: Direction, current: str | None) ->
     return wanted
 
 
-def _write(real_root: Path, files: Sequence[_File], steps: Sequence[Step]) -> None:
-    """Write each changed file once, all or nothing; raise :class:`_Stop` on a failure.
+def _write(
+    real_root: Path,
+    files: Sequence[_File],
+    steps: Sequence[Step],
+    folder: Path | None,
+    statuses: tuple[tuple[str, str, str], ...],
+) -> OpenJournal | None:
+    """Write each changed file once, all or nothing; raise :class:`_Stop` on a failure; the
+    journal written in ``folder`` (``None``: no folder), to end once the records are updated.
 
     First every new text is written and flushed beside its file (each file re-checked first:
     it must still hold what the plan read), then they are put in place one after the other
     (renames, microseconds each), then the files the steps delete are removed: a failure
     before the renames leaves every file as it was, a failure after one puts back the files
-    already changed, and a killed process can only have stopped between two renames."""
+    already changed, and a process killed between two renames leaves its journal behind."""
     changed = [f for f in files if f.after != f.before]
     prepared: list[tuple[_File, PreparedWrite]] = []
+    journal: OpenJournal | None = None
     try:
         for file in changed:
             _still_holds(real_root, file)
             if file.after is not None:
                 data = file.after.encode("utf-8")
                 prepared.append((file, prepare_replace(real_root, file.relative, data)))
+        journal = _begin_journal(folder, real_root, changed, statuses)
     except (_Stop, WeaverError, OSError) as err:
         for _file, write in prepared:
             write.discard()
-        raise _stop_for(err, file, steps) from None
+        raise _stop_for(err, file if changed else None, steps) from None
     written: list[_File] = []
+
+    def undo(err: Exception, file: _File) -> _Stop:
+        whole = _put_back(real_root, written)
+        if journal is not None:  # kept when a file could not be put back: the next start will
+            (rewind_journal.end if whole else rewind_journal.release)(journal)
+        return _stop_for(err, file, steps)
+
     for index, (file, write) in enumerate(prepared):
         try:
             write.commit()
         except (WeaverError, OSError) as err:
             for _later, rest in prepared[index + 1 :]:
                 rest.discard()
-            _put_back(real_root, written)
-            raise _stop_for(err, file, steps) from None
+            raise undo(err, file) from None
         written.append(file)
+        reached(f"rename:{len(written)}")
     for file in (f for f in changed if f.after is None):  # deleted last: nothing is lost
         try:
             _still_holds(real_root, file)
             remove_confined(real_root, file.relative)
             remove_empty_folders(real_root, file.new_folders)
         except (_Stop, WeaverError, OSError) as err:
-            _put_back(real_root, written)
-            raise _stop_for(err, file, steps) from None
+            raise undo(err, file) from None
         written.append(file)
+        reached(f"remove:{len(written)}")
+    return journal
+
+
+def _begin_journal(
+    folder: Path | None,
+    real_root: Path,
+    changed: Sequence[_File],
+    statuses: tuple[tuple[str, str, str], ...],
+) -> OpenJournal | None:
+    """The intent journal of a rewind about to rename ``changed``, written and flushed."""
+    if folder is None:
+        return None
+    entries = tuple(
+        JournalFile(f.relative.as_posix(), f.before, f.after, f.new_folders) for f in changed
+    )
+    journal = rewind_journal.begin(folder, Journal(str(real_root), entries, statuses))
+    reached("journal")
+    return journal
 
 
 def _still_holds(real_root: Path, file: _File) -> None:
@@ -384,11 +438,12 @@ def _still_holds(real_root: Path, file: _File) -> None:
         )
 
 
-def _stop_for(err: Exception, file: _File, steps: Sequence[Step]) -> _Stop:
+def _stop_for(err: Exception, file: _File | None, steps: Sequence[Step]) -> _Stop:
     if isinstance(err, _Stop):
         return err
     assert isinstance(err, WeaverError | OSError)
-    return _Stop(file.first_step, _not_done(steps[file.first_step], failure_reason(err)))
+    first = 0 if file is None else file.first_step
+    return _Stop(first, _not_done(steps[first], failure_reason(err)))
 
 
 def _put(real_root: Path, relative: Path, text: str | None) -> None:
@@ -398,13 +453,17 @@ def _put(real_root: Path, relative: Path, text: str | None) -> None:
         replace_confined(real_root, relative, text.encode("utf-8"))
 
 
-def _put_back(real_root: Path, written: Sequence[_File]) -> None:
-    """Restore the files already written (newest first), as far as the disk lets us."""
+def _put_back(real_root: Path, written: Sequence[_File]) -> bool:
+    """Restore the files already written (newest first), as far as the disk lets us; whether
+    every one was."""
+    whole = True
     for file in reversed(written):
         try:
             _put(real_root, file.relative, file.before)
         except (WeaverError, OSError) as err:
+            whole = False
             logger.error("rewind could not put back %s: %s", file.relative, err)
+    return whole
 
 
 def _not_done(step: Step, reason: str) -> str:

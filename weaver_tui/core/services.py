@@ -92,6 +92,9 @@ class Services:
         self._store = store
         self._interrupted = 0
         """Replies a killed process left ``streaming``, marked when the store opened."""
+        self.rewind_notices: list[str] = []
+        """One sentence per file rewind a killed process left half done, finished or undone
+        when the store opened (see :mod:`agents.patch_review.rewind_journal`)."""
         self._model = model
         self._runtime: AgentRuntime | None = None
         self._role_choices: dict[str, dict[str, Any] | None] = {}
@@ -159,6 +162,9 @@ class Services:
 
             self._store = open_store(self.storage)
             self._interrupted = len(self._store.mark_interrupted_replies())
+            from agents.patch_review.rewind_journal import finish_interrupted
+
+            self.rewind_notices = finish_interrupted(self._store)
             if self._interrupted and self.settings_ready:
                 self._log_interrupted()
         return self._store

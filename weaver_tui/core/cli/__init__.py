@@ -163,6 +163,12 @@ def build_parser(
         help="send the text as a new version of this message of yours, and answer it",
     )
     ask.add_argument(
+        "--restore-files",
+        action="store_true",
+        help="with --edit, --parent or /regenerate: also revert the patches applied after "
+        "the message gone back to",
+    )
+    ask.add_argument(
         "--yes",
         action="store_true",
         help="let a slash command that writes the project's files run (/undo, /redo)",
@@ -343,6 +349,8 @@ def open_services(args: argparse.Namespace) -> Services:
         settings = load_settings(**settings_options(args))
         services = Services(settings)
         services.store  # noqa: B018 - open now so a bad database is reported here
+        for sentence in services.rewind_notices:  # a rewind a killed process left half done
+            print(sentence, file=sys.stderr)
     except ConfigError as exc:
         raise CliError(exc.user_message, EXIT_CONFIG) from None
     except StorageError as exc:

@@ -28,6 +28,7 @@ from agents.slash_commands import (
 )
 from storage.printable import printable
 from weaver_tui.core.cli.errors import EXIT_CONFIG, EXIT_FAILURE, CliError
+from weaver_tui.core.cli.going_back import go_back
 
 if TYPE_CHECKING:
     from storage.models import Conversation
@@ -234,6 +235,7 @@ async def _regenerate(
             EXIT_CONFIG,
         )
     model = services.model
+    go_back(store, args, conversation.id, user.id)
 
     def turn(runtime: Any, cancel: Any) -> Any:
         root = conversation.meta.get("project_root")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents.profile_registry import get_traits
 from weaver_tui.core.cli.errors import EXIT_CONFIG, CliError
+from weaver_tui.core.cli.going_back import edit_or_fork
 
 if TYPE_CHECKING:
     from agents.runtime.user_message import NewMessage
@@ -156,6 +157,7 @@ async def ask(services: Services, args: argparse.Namespace) -> int:
                 EXIT_CONFIG,
             )
         conversation_id = parent.conversation_id
+    edit_or_fork(store, args, conversation_id, parent_id)  # back in time: the files too?
     message = _new_message(services, args, store, profile, conversation_id, parent_id)
     return await _run_ask_turn(services, args, model, message)
 

@@ -45,6 +45,11 @@ NEEDS_A_CONVERSATION = frozenset(
 """Actions with nothing to act on before the conversation's first message."""
 
 
+GoingBack = Callable[[str | None, Callable[[], object], Callable[[], object]], None]
+"""``(point, proceed, cancelled)``: asks whether the files go back to ``point`` too, then runs
+``proceed`` (or ``cancelled``) (see :meth:`FileRewind.offer_restore`)."""
+
+
 class Branching(Horizontal):
     """The chat's body, which owns branching (``presenter`` redraws what an operation
     changed; ``after_checkout(old_leaf, message_id)`` runs after the path moved)."""
@@ -58,6 +63,7 @@ class Branching(Horizontal):
         presenter: PathPresenter,
         *,
         after_checkout: Callable[[str, str], None],
+        going_back: GoingBack | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -67,6 +73,7 @@ class Branching(Horizontal):
         self._mode = compose_mode
         self._presenter = presenter
         self._after_checkout = after_checkout
+        self._going_back = going_back
         self.selected_id: str | None = None
         """The message selected in the message view (``None``: none yet)."""
 
@@ -226,7 +233,20 @@ class Branching(Horizontal):
         if user_id is None:
             self._surface.notify("There is no message of yours above this one to answer again.")
             return
-        self._surface.post_message(AnswerRequested(user_id))
+        self.go_back(user_id, lambda: self._surface.post_message(AnswerRequested(user_id)))
+
+    def go_back(
+        self,
+        point: str | None,
+        proceed: Callable[[], object],
+        cancelled: Callable[[], object] = lambda: None,
+    ) -> None:
+        """Go back in the conversation to ``point`` with ``proceed``, once the user chose
+        whether the files go back too (asked only when patches were applied after it)."""
+        if self._going_back is None:
+            proceed()
+        else:
+            self._going_back(point, proceed, cancelled)
 
     def action_branch_to_conversation(self) -> None:
         """Copy the path to the selected message (else the active leaf) into a conversation
@@ -305,8 +325,8 @@ class Branching(Horizontal):
                 self.fork_from(message_id)
             case ConversationTree.EditRequested():
                 self.edit(message_id)
-            case ConversationTree.RegenerateRequested(user_message_id=user_message_id):
-                self._surface.post_message(AnswerRequested(user_message_id))
+            case ConversationTree.RegenerateRequested(user_message_id=user_id):
+                self.go_back(user_id, lambda: self._surface.post_message(AnswerRequested(user_id)))
             case ConversationTree.DeleteRequested():
                 self.delete(message_id)
 

@@ -67,6 +67,38 @@ class FileRewind:
 
         self._surface.app.push_screen(ConfirmScreen(question, "Rewind files"), answered)
 
+    def offer_restore(
+        self, point_id: str | None, proceed: Callable[[], object], cancelled: Callable[[], object]
+    ) -> None:
+        """Before going back to ``point_id`` (regenerate, resend an edit, fork): when patches
+        were applied after it on the branch shown, ask "conversation only" or "conversation
+        and files" first (:mod:`agents.patch_review.restore_point`); the files choice reverts
+        exactly those patches, all or nothing, and goes on only when they all were (else the
+        conflict is shown, nothing is written, and ``cancelled`` runs, as for Esc)."""
+        from agents.patch_review.restore_point import patches_after
+        from weaver_tui.screens.restore_choice import RestoreChoice, RestoreChoiceScreen
+
+        leaf = self._state.leaf_id
+        patches = [] if leaf is None else patches_after(self._state.store, leaf, point_id)
+        if not patches:
+            proceed()
+            return
+        names = ", ".join(p.summary for p in patches)
+        question = (
+            f"Patches were applied after this message ({names}). Go back in the conversation "
+            "only, or in the conversation and the files (reverting them)?"
+        )
+
+        def answered(choice: RestoreChoice | None) -> None:
+            if choice == "conversation" or (
+                choice == "files" and self._run([(p, "revert") for p in patches])
+            ):
+                proceed()
+            else:
+                cancelled()
+
+        self._surface.app.push_screen(RestoreChoiceScreen(question), answered)
+
     def undo_last(self) -> None:
         """Revert the latest patch accepted here and applied on the shown branch, once the
         user confirms (the question names the file)."""
@@ -101,12 +133,14 @@ class FileRewind:
         leaf = self._state.leaf_id
         return [] if leaf is None else self._state.store.path_to_root(leaf)
 
-    def _run(self, steps: Sequence[tuple[PatchOnBranch, Direction]]) -> None:
+    def _run(self, steps: Sequence[tuple[PatchOnBranch, Direction]]) -> bool:
+        """Take all of ``steps`` or none and say what happened; whether they all were."""
         if self._surface.running:
             self._surface.notify("Wait for the reply to finish (or press Esc) first.")
-            return
+            return False
         # all of the steps or none (a conflict in one leaves every file as it was)
-        for outcome in self._controller.rewind_all(self._project_dir(), steps):
+        outcomes = self._controller.rewind_all(self._project_dir(), steps)
+        for outcome in outcomes:
             if outcome.done:
                 self._surface.notify(outcome.message)
             else:
@@ -114,3 +148,4 @@ class FileRewind:
             if outcome.record is not None:  # as written (and applied to the state)
                 self._surface.tree.update_record(outcome.record)
         self._surface.post_message(PathChanged())
+        return all(outcome.done for outcome in outcomes)

@@ -192,7 +192,8 @@ class ChatScreen(Screen[None]):
         self.file_rewind = FileRewind(self, state, controller, self._turns_folder)
         self.branching = Branching(
             self, state, controller, mode, self.presenter,
-            after_checkout=self.file_rewind.offer_after_checkout, id="chat-body",
+            after_checkout=self.file_rewind.offer_after_checkout,
+            going_back=self.file_rewind.offer_restore, id="chat-body",
         )  # fmt: skip
         self.switcher = ConversationSwitcher(
             self, state, mode, presenter=self.presenter, branching=self.branching,
@@ -548,8 +549,8 @@ class ChatScreen(Screen[None]):
         self.presenter.show_path()
 
     def action_retry(self) -> None:
-        if self.retry_user_id is not None:
-            self.start_turn(self.retry_user_id)
+        if (user_id := self.retry_user_id) is not None:  # back past its patches: files too?
+            self.branching.go_back(user_id, lambda: self.start_turn(user_id))
 
     def action_toggle_tree(self) -> None:
         self.pane_fit.toggle_tree(self.tree, self.composer)

@@ -13,7 +13,7 @@ while this chat's reply is being written holds the message for after it
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agents.runtime.turn_lock import ConversationBusy
 from weaver_tui.screens.chat_skeleton import SEND_WHEN_READY_SENTENCE
@@ -123,6 +123,17 @@ class Sender:
             composer.set_draft(text)
             surface.notify(str(exc), severity="error", title="Not sent")
             return
+        if self._mode.active:  # an edit resent or a fork: back to where it starts
+            self._branching.go_back(
+                self._mode.parent_of_next(),
+                lambda: self._store_and_answer(text, meta),
+                lambda: composer.set_draft(text),
+            )
+            return
+        self._store_and_answer(text, meta)
+
+    def _store_and_answer(self, text: str, meta: dict[str, Any] | None) -> None:
+        """Store ``text`` where the compose mode puts it and answer it."""
         if self._held is not None:
             self._held.resume()
         self._presenter.load_tree()
