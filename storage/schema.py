@@ -27,6 +27,7 @@ Design notes:
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 SCHEMA_V1 = """
@@ -233,13 +234,27 @@ def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
         start = schema_version(conn)
         for script in MIGRATIONS[start:]:
             for statement in _statements(script):
-                conn.execute(statement)
+                if not _column_present(conn, statement):
+                    conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     return start, LATEST_VERSION
+
+
+_ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", re.IGNORECASE)
+
+
+def _column_present(conn: sqlite3.Connection, statement: str) -> bool:
+    """The statement adds a column the table already has (SQLite has no ``IF NOT EXISTS`` for
+    columns, and a file whose version was set back replays its scripts)."""
+    found = _ADD_COLUMN.match(statement)
+    if found is None:
+        return False
+    table, column = found.groups()
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
 def _statements(script: str) -> list[str]:
