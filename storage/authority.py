@@ -16,7 +16,9 @@ Authority-bearing rows of ``storage/`` and their readers:
   (:mod:`agents.patch_review.rewind`) and the ACP turn before undo/redo writes a file.
   **Signed and verified here** (kind :data:`ACCEPTED_PATCH`).
 - ``consent_requests`` answers (decision, edited words) - read by the mediator before it
-  shares what draws on a participant's words. Not yet signed.
+  shares what draws on a participant's words (:mod:`agents.shared_space.consent`) and by the
+  seats that show open questions. **Signed and verified here** (kind :data:`CONSENT_ANSWER`);
+  an answer that does not verify is read as no answer: the question stays open.
 - ``space_seats`` / ``seat_messages`` (a link's token per participant) - read by the space
   server. Not yet signed.
 - ``statement_answers`` (a participant's answer at their seat). Not yet signed.
@@ -43,7 +45,10 @@ from platformdirs import user_state_dir
 ACCEPTED_PATCH = "accepted_patch"
 """A patch the user accepted in the review: undo and redo may write it back."""
 
-AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH})
+CONSENT_ANSWER = "consent_answer"
+"""A participant's answer to a consent request, given at their seat through this process."""
+
+AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER})
 """The kinds of row this module signs; anything else is refused rather than signed."""
 
 _KEY_FILE = "authority.key"

@@ -137,6 +137,7 @@ CONSENT_REQUESTS = Table(
         "asked_at",
         "answered_at",
         "withdrawn_at",
+        "mac",  # carried as it is: an answer verifies after the move only if it did before
     ),
     ("call_id", "participant_key"),
 )

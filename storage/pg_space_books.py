@@ -10,7 +10,15 @@ from datetime import datetime
 
 from storage.audience import viewer_key
 from storage.consents import _COLUMNS as _CONSENT_COLUMNS
-from storage.consents import DECISIONS, ConsentBook, ConsentRefused, ConsentRequest, _request
+from storage.consents import (
+    DECISIONS,
+    ConsentBook,
+    ConsentRefused,
+    ConsentRequest,
+    _request,
+    answered_here,
+    signed_answer,
+)
 from storage.pg_database import PgDatabase
 from storage.statement_answers import (
     ANSWERS,
@@ -133,16 +141,22 @@ class PgConsentBook(ConsentBook):
             raise ConsentRefused(f"{decision!r} is not an answer; allow, edit or refuse.")
         if decision == "edit" and not edited.strip():
             raise ConsentRefused("Write the words you allow in the composer, then choose edit.")
+        words = edited.strip() if decision == "edit" else ""
+        key = viewer_key(participant)
         with self._pg.write() as conn:
-            cursor = conn.execute(
-                "UPDATE consent_requests SET decision = %s, edited = %s, answered_at = %s"
-                " WHERE call_id = %s AND participant_key = %s AND decision IS NULL"
-                " AND withdrawn_at IS NULL",
-                (decision, edited.strip() if decision == "edit" else "", _now(), call_id,
-                 viewer_key(participant)),
-            )  # fmt: skip
-            if cursor.rowcount == 0:
+            row = conn.execute(
+                f"SELECT {_CONSENT_COLUMNS} FROM consent_requests WHERE call_id = %s"
+                " AND participant_key = %s AND withdrawn_at IS NULL FOR UPDATE",
+                (call_id, key),
+            ).fetchone()
+            if row is None or answered_here(row):
                 raise ConsentRefused("That question is answered already or is not yours.")
+            at = _now()
+            conn.execute(
+                "UPDATE consent_requests SET decision = %s, edited = %s, answered_at = %s,"
+                " mac = %s WHERE call_id = %s AND participant_key = %s",
+                (decision, words, at, signed_answer(row, decision, words, at), call_id, key),
+            )
 
     def for_call(self, call_id: str) -> list[ConsentRequest]:
         with self._pg.read() as conn:
@@ -156,15 +170,14 @@ class PgConsentBook(ConsentBook):
     def waiting(self, conversation_id: str, viewer: str | None) -> list[ConsentRequest]:
         sql = (
             f"SELECT {_CONSENT_COLUMNS} FROM consent_requests"
-            " WHERE conversation_id = %(conversation)s AND decision IS NULL"
-            " AND withdrawn_at IS NULL"
+            " WHERE conversation_id = %(conversation)s AND withdrawn_at IS NULL"
             " AND (%(viewer)s::text IS NULL OR participant_key = %(viewer)s)"
             " ORDER BY asked_at, participant"
         )
         key = None if viewer is None else viewer_key(viewer)
         with self._pg.read() as conn:
             rows = conn.execute(sql, {"conversation": conversation_id, "viewer": key}).fetchall()
-        return [_request(row) for row in rows]
+        return [r for r in map(_request, rows) if r.waiting]
 
     def withdraw_before(self, conversation_id: str, before: datetime) -> int:
         with self._pg.write() as conn:

@@ -184,9 +184,10 @@ CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
 
 SCHEMA_V7 = """
 ALTER TABLE accepted_patches ADD COLUMN mac TEXT;
+ALTER TABLE consent_requests ADD COLUMN mac TEXT;
 """
-"""Each accepted patch's MAC under the user's own key (see :mod:`storage.authority`); rows
-from before carry none and are history."""
+"""Each accepted patch's and consent answer's MAC under the user's own key (see
+:mod:`storage.authority`); rows from before carry none and are history."""
 
 MIGRATIONS: list[str] = [
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7,
