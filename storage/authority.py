@@ -19,8 +19,11 @@ Authority-bearing rows of ``storage/`` and their readers:
   shares what draws on a participant's words (:mod:`agents.shared_space.consent`) and by the
   seats that show open questions. **Signed and verified here** (kind :data:`CONSENT_ANSWER`);
   an answer that does not verify is read as no answer: the question stays open.
-- ``space_seats`` / ``seat_messages`` (a link's token per participant) - read by the space
-  server. Not yet signed.
+- ``space_seats`` (a link's token per participant) - read by the space server and the seat
+  app before a person is let in as a participant. **Signed and verified here** (kind
+  :data:`SEAT`: token, conversation, participant, time); a seat that does not verify opens
+  nothing. ``seat_messages`` are what a verified seat sent, queued for the host. Not signed:
+  a row written in reads as a message from that participant (remaining work).
 - ``statement_answers`` (a participant's answer at their seat). Not yet signed.
 
 Rows written before this change carry no MAC: they are history, never authority (undo is not
@@ -48,7 +51,10 @@ ACCEPTED_PATCH = "accepted_patch"
 CONSENT_ANSWER = "consent_answer"
 """A participant's answer to a consent request, given at their seat through this process."""
 
-AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER})
+SEAT = "seat"
+"""A participant's seat (the token of their link) that the user opened for a shared space."""
+
+AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT})
 """The kinds of row this module signs; anything else is refused rather than signed."""
 
 _KEY_FILE = "authority.key"

@@ -89,7 +89,7 @@ ACCEPTED_PATCHES = Table(
 )
 SPACE_SEATS = Table(
     "space_seats",
-    ("token", "conversation_id", "participant", "created_at", "revoked_at", "connections"),
+    ("token", "conversation_id", "participant", "created_at", "revoked_at", "connections", "mac"),
     ("token",),
 )
 SEAT_MESSAGES = Table(

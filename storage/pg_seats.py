@@ -7,9 +7,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.pg_database import PgDatabase
-from storage.seats import QueuedMessage, Seat, _now, _queued, _seat, new_token
+from storage.seats import (
+    QueuedMessage,
+    Seat,
+    _now,
+    _queued,
+    _seat,
+    new_token,
+    seat_mac,
+    seat_made_here,
+)
 
-_SEAT_COLUMNS = "conversation_id, participant, token, connections"
+_SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
 _QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
 
 
@@ -30,15 +39,22 @@ class PgSeatBook:
         with self._db.write() as conn:
             for name in participants:
                 held = conn.execute(
-                    "SELECT 1 FROM space_seats WHERE conversation_id = %s AND participant = %s"
-                    " AND revoked_at IS NULL",
+                    f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE conversation_id = %s"
+                    " AND participant = %s AND revoked_at IS NULL",
                     (conversation_id, name),
-                ).fetchone()
-                if held is None:
+                ).fetchall()
+                if not any(map(seat_made_here, held)):
+                    token, at = new_token(), _now()
                     conn.execute(
-                        "INSERT INTO space_seats (token, conversation_id, participant, created_at)"
-                        " VALUES (%s, %s, %s, %s)",
-                        (new_token(), conversation_id, name, _now()),
+                        "INSERT INTO space_seats (token, conversation_id, participant, created_at,"
+                        " mac) VALUES (%s, %s, %s, %s, %s)",
+                        (
+                            token,
+                            conversation_id,
+                            name,
+                            at,
+                            seat_mac(token, conversation_id, name, at),
+                        ),
                     )
         seats = {seat.participant: seat for seat in self.seats(conversation_id)}
         return [seats[name] for name in participants]
@@ -51,7 +67,7 @@ class PgSeatBook:
                 " AND revoked_at IS NULL ORDER BY created_at, participant",
                 (conversation_id,),
             ).fetchall()
-        return [_seat(row) for row in rows]
+        return [_seat(row) for row in rows if seat_made_here(row)]
 
     def seat_for(self, token: str) -> Seat | None:
         """The valid seat ``token`` opens, or ``None`` (unknown or revoked)."""
@@ -62,7 +78,7 @@ class PgSeatBook:
                 f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE token = %s AND revoked_at IS NULL",
                 (token,),
             ).fetchone()
-        return None if row is None else _seat(row)
+        return None if row is None or not seat_made_here(row) else _seat(row)
 
     def close_space(self, conversation_id: str) -> int:
         """Revoke every seat of the space; returns how many were valid."""

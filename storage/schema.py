@@ -185,8 +185,9 @@ CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
 SCHEMA_V7 = """
 ALTER TABLE accepted_patches ADD COLUMN mac TEXT;
 ALTER TABLE consent_requests ADD COLUMN mac TEXT;
+ALTER TABLE space_seats ADD COLUMN mac TEXT;
 """
-"""Each accepted patch's and consent answer's MAC under the user's own key (see
+"""Each accepted patch's, consent answer's and seat's MAC under the user's own key (see
 :mod:`storage.authority`); rows from before carry none and are history."""
 
 MIGRATIONS: list[str] = [

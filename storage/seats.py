@@ -2,7 +2,10 @@
 
 A *seat* is one participant's place in a mediator conversation served to several people: a
 random token (the secret of the participant's link) bound to one conversation and one name.
-A seat is valid until it is revoked (``weaver-tui space close``); the same link reconnects
+A seat opens only when this user opened it here: its row carries a MAC under the user's own key
+(:mod:`storage.authority`); a seat row from a copied or crafted store file, written by another
+client, edited, or from before the MAC opens nothing and is not listed (opening the space again
+gives that participant a new seat). A seat is valid until it is revoked (``weaver-tui space close``); the same link reconnects
 after a browser or the host restarts. Tokens are stored as they are: whoever reads this file
 already reads every private message in it, so hashing them would protect nothing and would
 stop the host from printing the links again.
@@ -22,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from storage.authority import SEAT, sign, verifies
 from storage.database import BUSY_TIMEOUT_S, Database
 
 QueueStatus = Literal["waiting", "answering", "failed"]
@@ -63,8 +67,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-_SEAT_COLUMNS = "conversation_id, participant, token, connections"
+_SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
 _QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
+
+
+def seat_mac(token: str, conversation_id: str, participant: str, created_at: str) -> str:
+    """The MAC of a seat opened here (see :mod:`storage.authority`)."""
+    return sign(SEAT, (token, conversation_id, participant, created_at))
+
+
+def seat_made_here(row: Any) -> bool:
+    """A seat row (read as ``_SEAT_COLUMNS``) that this user opened here: its MAC over token,
+    conversation, participant and time verifies. Any other seat opens nothing."""
+    fields = (row[2], row[0], row[1], row[4])
+    return verifies(SEAT, fields, row[5])
 
 
 def _seat(row: Any) -> Seat:
@@ -102,15 +118,22 @@ class SeatBook:
         with self._db.write() as conn:
             for name in participants:
                 held = conn.execute(
-                    "SELECT 1 FROM space_seats WHERE conversation_id = ? AND participant = ?"
-                    " AND revoked_at IS NULL",
+                    f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE conversation_id = ?"
+                    " AND participant = ? AND revoked_at IS NULL",
                     (conversation_id, name),
-                ).fetchone()
-                if held is None:
+                ).fetchall()
+                if not any(map(seat_made_here, held)):
+                    token, at = new_token(), _now()
                     conn.execute(
-                        "INSERT INTO space_seats (token, conversation_id, participant, created_at)"
-                        " VALUES (?, ?, ?, ?)",
-                        (new_token(), conversation_id, name, _now()),
+                        "INSERT INTO space_seats (token, conversation_id, participant, created_at,"
+                        " mac) VALUES (?, ?, ?, ?, ?)",
+                        (
+                            token,
+                            conversation_id,
+                            name,
+                            at,
+                            seat_mac(token, conversation_id, name, at),
+                        ),
                     )
         seats = {seat.participant: seat for seat in self.seats(conversation_id)}
         return [seats[name] for name in participants]
@@ -123,7 +146,7 @@ class SeatBook:
                 " AND revoked_at IS NULL ORDER BY created_at, participant",
                 (conversation_id,),
             ).fetchall()
-        return [_seat(row) for row in rows]
+        return [_seat(row) for row in rows if seat_made_here(row)]
 
     def seat_for(self, token: str) -> Seat | None:
         """The valid seat ``token`` opens, or ``None`` (unknown or revoked)."""
@@ -134,7 +157,7 @@ class SeatBook:
                 f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE token = ? AND revoked_at IS NULL",
                 (token,),
             ).fetchone()
-        return None if row is None else _seat(row)
+        return None if row is None or not seat_made_here(row) else _seat(row)
 
     def close_space(self, conversation_id: str) -> int:
         """Revoke every seat of the space; returns how many were valid."""

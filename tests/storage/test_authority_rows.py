@@ -27,6 +27,7 @@ from storage.authority import (
     ACCEPTED_PATCH,
     AUTHORITY_KINDS,
     CONSENT_ANSWER,
+    SEAT,
     key_path,
     sign,
     user_key,
@@ -105,8 +106,9 @@ def test_only_a_row_made_here_is_authority(
 
 def test_every_authority_kind_has_its_class_tested() -> None:
     """Each kind the verifier allows is tested over every variant: accepted patches here,
-    consent answers in ``test_authority_consents.py``; a new kind needs its own."""
-    assert {ACCEPTED_PATCH, CONSENT_ANSWER} == AUTHORITY_KINDS
+    consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``;
+    a new kind needs its own."""
+    assert {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT} == AUTHORITY_KINDS
 
 
 def test_a_copied_store_from_another_user_undoes_nothing(
