@@ -7,8 +7,9 @@ and opened through ``WEAVER_DATA_DIR``. A row is authority only when it carries 
 (HMAC-SHA256) over its whole content, made with this user's own key when the user acted.
 
 The key lives in the user's state folder (never in the data folder a store path may point at),
-is made on first use with ``O_CREAT | O_EXCL`` and mode ``0600`` so two processes agree on one
-key, and is never logged, exported, shown nor copied into a store.
+is made on first use, whole and private (mode ``0600``), so that processes starting together
+agree on one key (:func:`user_key`), and is never logged, exported, shown nor copied into a
+store. A damaged or shared key is refused with one sentence, never used.
 
 Authority-bearing rows of ``storage/`` and their readers:
 
@@ -35,15 +36,19 @@ is the user's own act here; rows that did not verify are not copied as authority
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from platformdirs import user_state_dir
+
+from storage.store import StorageError
 
 ACCEPTED_PATCH = "accepted_patch"
 """A patch the user accepted in the review: undo and redo may write it back."""
@@ -66,47 +71,75 @@ def key_path() -> Path:
     return Path(user_state_dir("weaver-tui", appauthor=False)) / _KEY_FILE
 
 
+_known_keys: dict[Path, bytes] = {}
+
+
 def user_key(path: Path | None = None) -> bytes:
-    """This user's authority key, made on first use (race-free: the first creator wins)."""
+    """This user's authority key, made on first use.
+
+    Race-free: the key is written whole into a private temporary file (``mkstemp``: ``O_EXCL``,
+    mode ``0600``) and then linked to its name, which fails if another process linked first;
+    every process then reads the one key that won, never a file half written. A key that is
+    not exactly the key's size, cannot be read, or can be read by other users raises
+    :class:`~storage.store.StorageError` with one sentence saying what to do."""
     target = path or key_path()
-    try:
-        return _read_key(target)
-    except FileNotFoundError:
-        pass
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return _read_key(target)
-    with os.fdopen(fd, "wb") as out:
-        out.write(secrets.token_bytes(_KEY_BYTES))
-    return _read_key(target)
-
-
-def _read_key(path: Path) -> bytes:
-    key = path.read_bytes()
-    if len(key) != _KEY_BYTES:
-        # a key being written by another process right now, or a damaged file: no authority
-        raise FileNotFoundError(path) if not key else ValueError("authority key is damaged")
+    known = _known_keys.get(target)
+    if known is not None:
+        return known
+    if not target.exists():
+        _create_key(target)
+    key = _read_key(target)
+    _known_keys[target] = key
     return key
 
 
-def sign(kind: str, fields: Sequence[str | None], key: bytes | None = None) -> str:
+def _create_key(target: Path) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".authority-")
+    except OSError as err:
+        raise StorageError(
+            f"Cannot make the authority key in {target.parent} ({err.strerror}); make that "
+            "folder writable for your user."
+        ) from err
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(secrets.token_bytes(_KEY_BYTES))
+            out.flush()
+            os.fsync(out.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, target)  # another process's key won: it is the key
+    finally:
+        os.unlink(temporary)
+
+
+def _read_key(path: Path) -> bytes:
+    damaged = (
+        f"The authority key {path} is damaged or not private; move it aside and weaver-tui "
+        "will make a new one (what was accepted with the old key is then history)."
+    )
+    try:
+        mode = path.stat().st_mode
+        key = path.read_bytes()
+    except OSError as err:
+        raise StorageError(damaged) from err
+    if len(key) != _KEY_BYTES or (os.name == "posix" and mode & 0o077):
+        raise StorageError(damaged)
+    return key
+
+
+def sign(kind: str, fields: Sequence[object], key: bytes | None = None) -> str:
     """The MAC of one authority row of ``kind`` over all its ``fields`` (in column order)."""
     if kind not in AUTHORITY_KINDS:
         raise ValueError(f"not an authority kind: {kind!r}")
-    message = json.dumps([kind, *fields], ensure_ascii=True, separators=(",", ":"))
+    message = json.dumps([kind, *fields], ensure_ascii=True, separators=(",", ":"), default=repr)
     return hmac.new(key or user_key(), message.encode(), hashlib.sha256).hexdigest()
 
 
-def verifies(
-    kind: str, fields: Sequence[str | None], mac: str | None, key: bytes | None = None
-) -> bool:
-    """The row was made by this user here: its MAC verifies under this user's key."""
-    if kind not in AUTHORITY_KINDS or not mac:
+def verifies(kind: str, fields: Sequence[object], mac: object, key: bytes | None = None) -> bool:
+    """The row was made by this user here: its MAC verifies under this user's key. Anything
+    else a store may hold in the MAC column (nothing, a number, bytes, any text) is False."""
+    if kind not in AUTHORITY_KINDS or not isinstance(mac, str) or not mac:
         return False
-    try:
-        expected = sign(kind, fields, key)
-    except ValueError:
-        return False
-    return hmac.compare_digest(expected, mac)
+    expected = sign(kind, fields, key)
+    return hmac.compare_digest(expected.encode(), mac.encode("utf-8", "surrogatepass"))
