@@ -23,8 +23,11 @@ Authority-bearing rows of ``storage/`` and their readers:
 - ``space_seats`` (a link's token per participant) - read by the space server and the seat
   app before a person is let in as a participant. **Signed and verified here** (kind
   :data:`SEAT`: token, conversation, participant, time); a seat that does not verify opens
-  nothing. ``seat_messages`` are what a verified seat sent, queued for the host. Not signed:
-  a row written in reads as a message from that participant (remaining work).
+  nothing.
+- ``seat_messages`` (a participant's words in line for the host, which stores and answers
+  them as that participant's) - read by the host's space runner and the seats. **Signed and
+  verified here** (kind :data:`SEAT_MESSAGE`: place, conversation, sender, words, audience,
+  time); a row that does not verify is neither shown nor answered.
 - ``statement_answers`` (a participant's answer at their seat). Not yet signed.
 
 Rows written before this change carry no MAC: they are history, never authority (undo is not
@@ -59,7 +62,10 @@ CONSENT_ANSWER = "consent_answer"
 SEAT = "seat"
 """A participant's seat (the token of their link) that the user opened for a shared space."""
 
-AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT})
+SEAT_MESSAGE = "seat_message"
+"""A message a participant sent at a seat served here, in line for the host to answer."""
+
+AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE})
 """The kinds of row this module signs; anything else is refused rather than signed."""
 
 _KEY_FILE = "authority.key"

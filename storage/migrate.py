@@ -104,6 +104,7 @@ SEAT_MESSAGES = Table(
         "record_id",
         "error",
         "created_at",
+        "mac",  # carried as it is, with the id it covers
     ),
     ("id",),
     order="id",

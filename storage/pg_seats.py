@@ -13,13 +13,17 @@ from storage.seats import (
     _now,
     _queued,
     _seat,
+    message_mac,
+    message_sent_here,
     new_token,
     seat_mac,
     seat_made_here,
 )
 
 _SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
-_QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
+_QUEUE_COLUMNS = (
+    "id, conversation_id, participant, content, shared, status, record_id, error, created_at, mac"
+)
 
 
 class PgSeatBook:
@@ -118,13 +122,17 @@ class PgSeatBook:
                 " AND status = 'failed' AND record_id IS NOT NULL",
                 (conversation_id, participant),
             )
+            at = _now()
             row = conn.execute(
                 "INSERT INTO seat_messages"
                 " (conversation_id, participant, content, shared, created_at)"
                 " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                (conversation_id, participant, content, int(shared), _now()),
+                (conversation_id, participant, content, int(shared), at),
             ).fetchone()
-        return int(row[0]) if row else 0
+            place = int(row[0]) if row else 0
+            mac = message_mac(place, conversation_id, participant, content, shared, at)
+            conn.execute("UPDATE seat_messages SET mac = %s WHERE id = %s", (mac, place))
+        return place
 
     def queued(self, conversation_id: str, participant: str | None = None) -> list[QueuedMessage]:
         """The space's messages not yet answered, oldest first; with ``participant``, only
@@ -136,17 +144,18 @@ class PgSeatBook:
             params += (participant,)
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
-        return [_queued(row) for row in rows]
+        return [_queued(row) for row in rows if message_sent_here(row)]
 
     def next_in_line(self, conversation_id: str) -> QueuedMessage | None:
-        """The oldest message the host has still to answer (one it was answering first)."""
+        """The oldest message the host has still to answer (one it was answering first);
+        only a message sent at a seat here (see :func:`storage.seats.message_sent_here`)."""
         with self._db.read() as conn:
-            row = conn.execute(
+            rows = conn.execute(
                 f"SELECT {_QUEUE_COLUMNS} FROM seat_messages WHERE conversation_id = %s"
-                " AND status <> 'failed' ORDER BY status = 'waiting', id LIMIT 1",
+                " AND status != 'failed' ORDER BY status = 'waiting', id",
                 (conversation_id,),
-            ).fetchone()
-        return None if row is None else _queued(row)
+            ).fetchall()
+        return next((_queued(row) for row in rows if message_sent_here(row)), None)
 
     def mark_answering(self, message_id: int, record_id: str | None = None) -> None:
         """The host took the message (and, with ``record_id``, stored it as that record)."""

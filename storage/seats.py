@@ -12,7 +12,9 @@ stop the host from printing the links again.
 
 A seat's process is no writer of conversation records: what its participant sends waits in
 ``seat_messages`` until the host's space runner stores it through the runtime and answers it,
-one at a time per space, oldest first. A row is deleted once its user record is stored and
+one at a time per space, oldest first. A message is in line only when a seat served here put
+it there (its row's MAC verifies, as a seat's does): a row written into the table by anyone
+else is never shown nor answered. A row is deleted once its user record is stored and
 its turn has ended; a row that could not be sent keeps the sentence saying why.
 """
 
@@ -25,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from storage.authority import SEAT, sign, verifies
+from storage.authority import SEAT, SEAT_MESSAGE, sign, verifies
 from storage.database import BUSY_TIMEOUT_S, Database
 
 QueueStatus = Literal["waiting", "answering", "failed"]
@@ -68,7 +70,9 @@ def new_token() -> str:
 
 
 _SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
-_QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
+_QUEUE_COLUMNS = (
+    "id, conversation_id, participant, content, shared, status, record_id, error, created_at, mac"
+)
 
 
 def seat_mac(token: str, conversation_id: str, participant: str, created_at: str) -> str:
@@ -81,6 +85,21 @@ def seat_made_here(row: Any) -> bool:
     conversation, participant and time verifies. Any other seat opens nothing."""
     fields = (row[2], row[0], row[1], row[4])
     return verifies(SEAT, fields, row[5])
+
+
+def message_mac(
+    place: int, conversation_id: str, participant: str, content: str, shared: bool, at: str
+) -> str:
+    """The MAC of a message sent at a seat here (see :mod:`storage.authority`)."""
+    return sign(SEAT_MESSAGE, (place, conversation_id, participant, content, int(shared), at))
+
+
+def message_sent_here(row: Any) -> bool:
+    """A queued row (read as ``_QUEUE_COLUMNS``) that a seat of this user's host put in line:
+    its MAC over place, conversation, sender, words, audience and time verifies. Any other row
+    is neither shown nor answered."""
+    fields = (row[0], row[1], row[2], row[3], int(row[4]), row[8])
+    return verifies(SEAT_MESSAGE, fields, row[9])
 
 
 def _seat(row: Any) -> Seat:
@@ -197,13 +216,17 @@ class SeatBook:
                 " AND status = 'failed' AND record_id IS NOT NULL",
                 (conversation_id, participant),
             )
+            at = _now()
             cursor = conn.execute(
                 "INSERT INTO seat_messages"
                 " (conversation_id, participant, content, shared, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, participant, content, int(shared), _now()),
+                (conversation_id, participant, content, int(shared), at),
             )
-            return int(cursor.lastrowid or 0)
+            place = int(cursor.lastrowid or 0)
+            mac = message_mac(place, conversation_id, participant, content, shared, at)
+            conn.execute("UPDATE seat_messages SET mac = ? WHERE id = ?", (mac, place))
+            return place
 
     def queued(self, conversation_id: str, participant: str | None = None) -> list[QueuedMessage]:
         """The space's messages not yet answered, oldest first; with ``participant``, only
@@ -215,17 +238,18 @@ class SeatBook:
             params += (participant,)
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
-        return [_queued(row) for row in rows]
+        return [_queued(row) for row in rows if message_sent_here(row)]
 
     def next_in_line(self, conversation_id: str) -> QueuedMessage | None:
-        """The oldest message the host has still to answer (one it was answering first)."""
+        """The oldest message the host has still to answer (one it was answering first);
+        only a message sent at a seat here (see :func:`storage.seats.message_sent_here`)."""
         with self._db.read() as conn:
-            row = conn.execute(
+            rows = conn.execute(
                 f"SELECT {_QUEUE_COLUMNS} FROM seat_messages WHERE conversation_id = ?"
-                " AND status != 'failed' ORDER BY status = 'waiting', id LIMIT 1",
+                " AND status != 'failed' ORDER BY status = 'waiting', id",
                 (conversation_id,),
-            ).fetchone()
-        return None if row is None else _queued(row)
+            ).fetchall()
+        return next((_queued(row) for row in rows if message_sent_here(row)), None)
 
     def mark_answering(self, message_id: int, record_id: str | None = None) -> None:
         """The host took the message (and, with ``record_id``, stored it as that record)."""

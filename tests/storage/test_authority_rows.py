@@ -28,6 +28,7 @@ from storage.authority import (
     AUTHORITY_KINDS,
     CONSENT_ANSWER,
     SEAT,
+    SEAT_MESSAGE,
     key_path,
     sign,
     user_key,
@@ -106,9 +107,9 @@ def test_only_a_row_made_here_is_authority(
 
 def test_every_authority_kind_has_its_class_tested() -> None:
     """Each kind the verifier allows is tested over every variant: accepted patches here,
-    consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``;
-    a new kind needs its own."""
-    assert {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT} == AUTHORITY_KINDS
+    consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``,
+    queued seat messages in ``test_authority_seat_messages.py``; a new kind needs its own."""
+    assert {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE} == AUTHORITY_KINDS
 
 
 def test_a_copied_store_from_another_user_undoes_nothing(
