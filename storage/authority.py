@@ -28,7 +28,10 @@ Authority-bearing rows of ``storage/`` and their readers:
   them as that participant's) - read by the host's space runner and the seats. **Signed and
   verified here** (kind :data:`SEAT_MESSAGE`: place, conversation, sender, words, audience,
   time); a row that does not verify is neither shown nor answered.
-- ``statement_answers`` (a participant's answer at their seat). Not yet signed.
+- ``statement_answers`` (a participant's verdict on a statement, its critique and whether
+  they shared it) - read by the mediator's statement board ("agreed") and the seats.
+  **Signed and verified here** (kind :data:`STATEMENT_ANSWER`); a row that does not verify
+  is no answer and does not count toward "everyone answered".
 
 Rows written before this change carry no MAC: they are history, never authority (undo is not
 offered for them); the migration only adds the column. A row whose MAC does not verify under
@@ -65,7 +68,10 @@ SEAT = "seat"
 SEAT_MESSAGE = "seat_message"
 """A message a participant sent at a seat served here, in line for the host to answer."""
 
-AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE})
+STATEMENT_ANSWER = "statement_answer"
+"""A participant's answer to a statement (and whether they shared it), given at their seat."""
+
+AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER})
 """The kinds of row this module signs; anything else is refused rather than signed."""
 
 _KEY_FILE = "authority.key"

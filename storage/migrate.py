@@ -121,6 +121,7 @@ STATEMENT_ANSWERS = Table(
         "critique",
         "shared",
         "answered_at",
+        "mac",  # carried as it is: an answer verifies after the move only if it did before
     ),
     ("record_id", "participant_key"),
 )

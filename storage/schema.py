@@ -187,8 +187,9 @@ ALTER TABLE accepted_patches ADD COLUMN mac TEXT;
 ALTER TABLE consent_requests ADD COLUMN mac TEXT;
 ALTER TABLE space_seats ADD COLUMN mac TEXT;
 ALTER TABLE seat_messages ADD COLUMN mac TEXT;
+ALTER TABLE statement_answers ADD COLUMN mac TEXT;
 """
-"""Each accepted patch's, consent answer's, seat's and queued seat message's MAC under the user's own key (see
+"""Each accepted patch's, consent answer's, seat's, queued seat message's and statement answer's MAC under the user's own key (see
 :mod:`storage.authority`); rows from before carry none and are history."""
 
 MIGRATIONS: list[str] = [

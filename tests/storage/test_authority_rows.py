@@ -29,6 +29,7 @@ from storage.authority import (
     CONSENT_ANSWER,
     SEAT,
     SEAT_MESSAGE,
+    STATEMENT_ANSWER,
     key_path,
     sign,
     user_key,
@@ -108,8 +109,10 @@ def test_only_a_row_made_here_is_authority(
 def test_every_authority_kind_has_its_class_tested() -> None:
     """Each kind the verifier allows is tested over every variant: accepted patches here,
     consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``,
-    queued seat messages in ``test_authority_seat_messages.py``; a new kind needs its own."""
-    assert {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE} == AUTHORITY_KINDS
+    queued seat messages in ``test_authority_seat_messages.py``, statement answers in
+    ``test_authority_statement_answers.py``; a new kind needs its own."""
+    kinds = {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER}
+    assert kinds == AUTHORITY_KINDS
 
 
 def test_a_copied_store_from_another_user_undoes_nothing(
