@@ -33,6 +33,15 @@ Authority-bearing rows of ``storage/`` and their readers:
   **Signed and verified here** (kind :data:`STATEMENT_ANSWER`); a row that does not verify
   is no answer and does not count toward "everyone answered".
 
+- conversation meta ``tools_approved`` (tools the user answered "always") - read by the
+  approval step before a tool runs unasked (:mod:`agents.graph.approval`). **Signed and
+  verified there** (kind :data:`TOOL_APPROVAL`, the MAC kept beside it in the meta).
+
+Not yet signed (a store file can still carry them; import drops them by allowlist,
+:mod:`storage.import_meta`, but a copied file is not an import): the other conversation and
+record meta keys the runtime reads as decisions - instructions, model options, project root,
+pins and exclusions, summary marks, pending questions, draft verdicts, patch status.
+
 Rows written before this change carry no MAC: they are history, never authority (undo is not
 offered for them); the migration only adds the column. A row whose MAC does not verify under
 this user's key (another key, any column edited, copied to another record or conversation) is
@@ -71,7 +80,12 @@ SEAT_MESSAGE = "seat_message"
 STATEMENT_ANSWER = "statement_answer"
 """A participant's answer to a statement (and whether they shared it), given at their seat."""
 
-AUTHORITY_KINDS = frozenset({ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER})
+TOOL_APPROVAL = "tool_approval"
+"""The tools the user answered "always" for one conversation (its meta ``tools_approved``)."""
+
+AUTHORITY_KINDS = frozenset(
+    {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER, TOOL_APPROVAL}
+)
 """The kinds of row this module signs; anything else is refused rather than signed."""
 
 _KEY_FILE = "authority.key"

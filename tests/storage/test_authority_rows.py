@@ -30,6 +30,7 @@ from storage.authority import (
     SEAT,
     SEAT_MESSAGE,
     STATEMENT_ANSWER,
+    TOOL_APPROVAL,
     key_path,
     sign,
     user_key,
@@ -110,8 +111,9 @@ def test_every_authority_kind_has_its_class_tested() -> None:
     """Each kind the verifier allows is tested over every variant: accepted patches here,
     consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``,
     queued seat messages in ``test_authority_seat_messages.py``, statement answers in
-    ``test_authority_statement_answers.py``; a new kind needs its own."""
-    kinds = {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER}
+    ``test_authority_statement_answers.py``, tools approved "always" in
+    ``test_authority_tool_approvals.py``; a new kind needs its own."""
+    kinds = {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER, TOOL_APPROVAL}
     assert kinds == AUTHORITY_KINDS
 
 
