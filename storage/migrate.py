@@ -89,7 +89,7 @@ ACCEPTED_PATCHES = Table(
 )
 SPACE_SEATS = Table(
     "space_seats",
-    ("token", "conversation_id", "participant", "created_at", "revoked_at", "connections"),
+    ("token", "conversation_id", "participant", "created_at", "revoked_at", "connections", "mac"),
     ("token",),
 )
 SEAT_MESSAGES = Table(
@@ -104,6 +104,7 @@ SEAT_MESSAGES = Table(
         "record_id",
         "error",
         "created_at",
+        "mac",  # carried as it is, with the id it covers
     ),
     ("id",),
     order="id",
@@ -120,6 +121,7 @@ STATEMENT_ANSWERS = Table(
         "critique",
         "shared",
         "answered_at",
+        "mac",  # carried as it is: an answer verifies after the move only if it did before
     ),
     ("record_id", "participant_key"),
 )
@@ -137,6 +139,7 @@ CONSENT_REQUESTS = Table(
         "asked_at",
         "answered_at",
         "withdrawn_at",
+        "mac",  # carried as it is: an answer verifies after the move only if it did before
     ),
     ("call_id", "participant_key"),
 )

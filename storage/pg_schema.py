@@ -242,8 +242,12 @@ as the records' do."""
 
 SCHEMA_V3 = """
 ALTER TABLE accepted_patches ADD COLUMN IF NOT EXISTS mac TEXT;
+ALTER TABLE consent_requests ADD COLUMN IF NOT EXISTS mac TEXT;
+ALTER TABLE space_seats ADD COLUMN IF NOT EXISTS mac TEXT;
+ALTER TABLE seat_messages ADD COLUMN IF NOT EXISTS mac TEXT;
+ALTER TABLE statement_answers ADD COLUMN IF NOT EXISTS mac TEXT;
 """
-"""Each accepted patch's MAC under the user's own key (the SQLite file's V7; see
+"""Each accepted patch's, consent answer's, seat's, queued seat message's and statement answer's MAC under the user's own key (the SQLite file's V7; see
 :mod:`storage.authority`); rows from before carry none and are history."""
 
 MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]

@@ -7,10 +7,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.pg_database import PgDatabase
-from storage.seats import QueuedMessage, Seat, _now, _queued, _seat, new_token
+from storage.seats import (
+    QueuedMessage,
+    Seat,
+    _now,
+    _queued,
+    _seat,
+    message_mac,
+    message_sent_here,
+    new_token,
+    seat_mac,
+    seat_made_here,
+)
 
-_SEAT_COLUMNS = "conversation_id, participant, token, connections"
-_QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
+_SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
+_QUEUE_COLUMNS = (
+    "id, conversation_id, participant, content, shared, status, record_id, error, created_at, mac"
+)
 
 
 class PgSeatBook:
@@ -30,15 +43,22 @@ class PgSeatBook:
         with self._db.write() as conn:
             for name in participants:
                 held = conn.execute(
-                    "SELECT 1 FROM space_seats WHERE conversation_id = %s AND participant = %s"
-                    " AND revoked_at IS NULL",
+                    f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE conversation_id = %s"
+                    " AND participant = %s AND revoked_at IS NULL",
                     (conversation_id, name),
-                ).fetchone()
-                if held is None:
+                ).fetchall()
+                if not any(map(seat_made_here, held)):
+                    token, at = new_token(), _now()
                     conn.execute(
-                        "INSERT INTO space_seats (token, conversation_id, participant, created_at)"
-                        " VALUES (%s, %s, %s, %s)",
-                        (new_token(), conversation_id, name, _now()),
+                        "INSERT INTO space_seats (token, conversation_id, participant, created_at,"
+                        " mac) VALUES (%s, %s, %s, %s, %s)",
+                        (
+                            token,
+                            conversation_id,
+                            name,
+                            at,
+                            seat_mac(token, conversation_id, name, at),
+                        ),
                     )
         seats = {seat.participant: seat for seat in self.seats(conversation_id)}
         return [seats[name] for name in participants]
@@ -51,7 +71,7 @@ class PgSeatBook:
                 " AND revoked_at IS NULL ORDER BY created_at, participant",
                 (conversation_id,),
             ).fetchall()
-        return [_seat(row) for row in rows]
+        return [_seat(row) for row in rows if seat_made_here(row)]
 
     def seat_for(self, token: str) -> Seat | None:
         """The valid seat ``token`` opens, or ``None`` (unknown or revoked)."""
@@ -62,7 +82,7 @@ class PgSeatBook:
                 f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE token = %s AND revoked_at IS NULL",
                 (token,),
             ).fetchone()
-        return None if row is None else _seat(row)
+        return None if row is None or not seat_made_here(row) else _seat(row)
 
     def close_space(self, conversation_id: str) -> int:
         """Revoke every seat of the space; returns how many were valid."""
@@ -102,13 +122,17 @@ class PgSeatBook:
                 " AND status = 'failed' AND record_id IS NOT NULL",
                 (conversation_id, participant),
             )
+            at = _now()
             row = conn.execute(
                 "INSERT INTO seat_messages"
                 " (conversation_id, participant, content, shared, created_at)"
                 " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                (conversation_id, participant, content, int(shared), _now()),
+                (conversation_id, participant, content, int(shared), at),
             ).fetchone()
-        return int(row[0]) if row else 0
+            place = int(row[0]) if row else 0
+            mac = message_mac(place, conversation_id, participant, content, shared, at)
+            conn.execute("UPDATE seat_messages SET mac = %s WHERE id = %s", (mac, place))
+        return place
 
     def queued(self, conversation_id: str, participant: str | None = None) -> list[QueuedMessage]:
         """The space's messages not yet answered, oldest first; with ``participant``, only
@@ -120,17 +144,18 @@ class PgSeatBook:
             params += (participant,)
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
-        return [_queued(row) for row in rows]
+        return [_queued(row) for row in rows if message_sent_here(row)]
 
     def next_in_line(self, conversation_id: str) -> QueuedMessage | None:
-        """The oldest message the host has still to answer (one it was answering first)."""
+        """The oldest message the host has still to answer (one it was answering first);
+        only a message sent at a seat here (see :func:`storage.seats.message_sent_here`)."""
         with self._db.read() as conn:
-            row = conn.execute(
+            rows = conn.execute(
                 f"SELECT {_QUEUE_COLUMNS} FROM seat_messages WHERE conversation_id = %s"
-                " AND status <> 'failed' ORDER BY status = 'waiting', id LIMIT 1",
+                " AND status != 'failed' ORDER BY status = 'waiting', id",
                 (conversation_id,),
-            ).fetchone()
-        return None if row is None else _queued(row)
+            ).fetchall()
+        return next((_queued(row) for row in rows if message_sent_here(row)), None)
 
     def mark_answering(self, message_id: int, record_id: str | None = None) -> None:
         """The host took the message (and, with ``record_id``, stored it as that record)."""

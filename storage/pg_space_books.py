@@ -10,30 +10,27 @@ from datetime import datetime
 
 from storage.audience import viewer_key
 from storage.consents import _COLUMNS as _CONSENT_COLUMNS
-from storage.consents import DECISIONS, ConsentBook, ConsentRefused, ConsentRequest, _request
+from storage.consents import (
+    DECISIONS,
+    ConsentBook,
+    ConsentRefused,
+    ConsentRequest,
+    _request,
+    answered_here,
+    signed_answer,
+)
 from storage.pg_database import PgDatabase
 from storage.statement_answers import (
     ANSWERS,
+    ROW_COLUMNS,
     STATEMENT_KIND,
     Answer,
     AnswerBook,
     AnswerRefused,
-    _answer,
     _now,
+    answer_mac,
+    visible_answers,
 )
-
-_ALL = "(SELECT count(*) FROM statement_answers b WHERE b.record_id = a.record_id) >= %(everyone)s"
-_SELECT = f"""
-SELECT a.record_id, a.participant,
-       CASE WHEN %(viewer)s::text IS NULL OR a.participant_key = %(viewer)s OR a.shared = 1
-                 OR {_ALL}
-            THEN a.answer END,
-       CASE WHEN %(viewer)s::text IS NULL OR a.participant_key = %(viewer)s OR a.shared = 1
-            THEN a.critique END,
-       a.shared, a.answered_at
-FROM statement_answers a WHERE a.conversation_id = %(conversation)s
-ORDER BY a.answered_at, a.participant
-"""
 
 
 class PgAnswerBook(AnswerBook):
@@ -72,38 +69,43 @@ class PgAnswerBook(AnswerBook):
             names = row[1] if isinstance(row[1], list) else []
             if viewer_key(participant) not in {viewer_key(str(n)) for n in names}:
                 raise AnswerRefused(f"{participant!r} is not a participant of this space.")
+            fields = (record_id, conversation_id, participant, viewer_key(participant), answer,
+                      critique, int(shared), _now())  # fmt: skip
             conn.execute(
-                "INSERT INTO statement_answers (record_id, conversation_id, participant,"
-                " participant_key, answer, critique, shared, answered_at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                f"INSERT INTO statement_answers ({ROW_COLUMNS})"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (record_id, participant_key) DO UPDATE SET"
                 " participant = excluded.participant, answer = excluded.answer,"
                 " critique = excluded.critique, shared = excluded.shared,"
-                " answered_at = excluded.answered_at",
-                (record_id, conversation_id, participant, viewer_key(participant), answer,
-                 critique, int(shared), _now()),
-            )  # fmt: skip
+                " answered_at = excluded.answered_at, mac = excluded.mac",
+                (*fields, answer_mac(fields)),
+            )
 
     def share(self, record_id: str, participant: str) -> bool:
+        key = viewer_key(participant)
         with self._pg.write() as conn:
-            cursor = conn.execute(
-                "UPDATE statement_answers SET shared = 1 WHERE record_id = %s"
+            row = conn.execute(
+                f"SELECT {ROW_COLUMNS} FROM statement_answers WHERE record_id = %s"
+                " AND participant_key = %s FOR UPDATE",
+                (record_id, key),
+            ).fetchone()
+            if row is None or not visible_answers([row], None, 1):
+                return False
+            fields = (*row[:6], 1, row[7])
+            conn.execute(
+                "UPDATE statement_answers SET shared = 1, mac = %s WHERE record_id = %s"
                 " AND participant_key = %s",
-                (record_id, viewer_key(participant)),
+                (answer_mac(fields), record_id, key),
             )
-            return cursor.rowcount > 0
+            return True
 
     def answers(self, conversation_id: str, viewer: str | None, everyone: int) -> list[Answer]:
         with self._pg.read() as conn:
             rows = conn.execute(
-                _SELECT,
-                {
-                    "conversation": conversation_id,
-                    "viewer": None if viewer is None else viewer_key(viewer),
-                    "everyone": max(everyone, 1),
-                },
+                f"SELECT {ROW_COLUMNS} FROM statement_answers WHERE conversation_id = %s",
+                (conversation_id,),
             ).fetchall()
-        return [_answer(row) for row in rows]
+        return visible_answers(rows, viewer, everyone)
 
 
 class PgConsentBook(ConsentBook):
@@ -133,16 +135,22 @@ class PgConsentBook(ConsentBook):
             raise ConsentRefused(f"{decision!r} is not an answer; allow, edit or refuse.")
         if decision == "edit" and not edited.strip():
             raise ConsentRefused("Write the words you allow in the composer, then choose edit.")
+        words = edited.strip() if decision == "edit" else ""
+        key = viewer_key(participant)
         with self._pg.write() as conn:
-            cursor = conn.execute(
-                "UPDATE consent_requests SET decision = %s, edited = %s, answered_at = %s"
-                " WHERE call_id = %s AND participant_key = %s AND decision IS NULL"
-                " AND withdrawn_at IS NULL",
-                (decision, edited.strip() if decision == "edit" else "", _now(), call_id,
-                 viewer_key(participant)),
-            )  # fmt: skip
-            if cursor.rowcount == 0:
+            row = conn.execute(
+                f"SELECT {_CONSENT_COLUMNS} FROM consent_requests WHERE call_id = %s"
+                " AND participant_key = %s AND withdrawn_at IS NULL FOR UPDATE",
+                (call_id, key),
+            ).fetchone()
+            if row is None or answered_here(row):
                 raise ConsentRefused("That question is answered already or is not yours.")
+            at = _now()
+            conn.execute(
+                "UPDATE consent_requests SET decision = %s, edited = %s, answered_at = %s,"
+                " mac = %s WHERE call_id = %s AND participant_key = %s",
+                (decision, words, at, signed_answer(row, decision, words, at), call_id, key),
+            )
 
     def for_call(self, call_id: str) -> list[ConsentRequest]:
         with self._pg.read() as conn:
@@ -156,15 +164,14 @@ class PgConsentBook(ConsentBook):
     def waiting(self, conversation_id: str, viewer: str | None) -> list[ConsentRequest]:
         sql = (
             f"SELECT {_CONSENT_COLUMNS} FROM consent_requests"
-            " WHERE conversation_id = %(conversation)s AND decision IS NULL"
-            " AND withdrawn_at IS NULL"
+            " WHERE conversation_id = %(conversation)s AND withdrawn_at IS NULL"
             " AND (%(viewer)s::text IS NULL OR participant_key = %(viewer)s)"
             " ORDER BY asked_at, participant"
         )
         key = None if viewer is None else viewer_key(viewer)
         with self._pg.read() as conn:
             rows = conn.execute(sql, {"conversation": conversation_id, "viewer": key}).fetchall()
-        return [_request(row) for row in rows]
+        return [r for r in map(_request, rows) if r.waiting]
 
     def withdraw_before(self, conversation_id: str, before: datetime) -> int:
         with self._pg.write() as conn:

@@ -184,9 +184,13 @@ CREATE INDEX IF NOT EXISTS consent_requests_by_conversation
 
 SCHEMA_V7 = """
 ALTER TABLE accepted_patches ADD COLUMN mac TEXT;
+ALTER TABLE consent_requests ADD COLUMN mac TEXT;
+ALTER TABLE space_seats ADD COLUMN mac TEXT;
+ALTER TABLE seat_messages ADD COLUMN mac TEXT;
+ALTER TABLE statement_answers ADD COLUMN mac TEXT;
 """
-"""Each accepted patch's MAC under the user's own key (see :mod:`storage.authority`); rows
-from before carry none and are history."""
+"""Each accepted patch's, consent answer's, seat's, queued seat message's and statement answer's MAC under the user's own key (see
+:mod:`storage.authority`); rows from before carry none and are history."""
 
 MIGRATIONS: list[str] = [
     SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7,
@@ -234,7 +238,7 @@ def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
         start = schema_version(conn)
         for script in MIGRATIONS[start:]:
             for statement in _statements(script):
-                if not _column_there(conn, statement):
+                if not _column_present(conn, statement):
                     conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
         conn.execute("COMMIT")
@@ -247,14 +251,13 @@ def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
 _ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", re.IGNORECASE)
 
 
-def _column_there(conn: sqlite3.Connection, statement: str) -> bool:
-    """Whether ``statement`` adds a column the table already has. Every other migration says
-    ``IF NOT EXISTS``; SQLite has no such form for a column, so this check makes an added
-    column safe to apply again too (a file whose version was set back by hand)."""
-    added = _ADD_COLUMN.match(statement)
-    if added is None:
+def _column_present(conn: sqlite3.Connection, statement: str) -> bool:
+    """The statement adds a column the table already has (SQLite has no ``IF NOT EXISTS`` for
+    columns, and a file whose version was set back replays its scripts)."""
+    found = _ADD_COLUMN.match(statement)
+    if found is None:
         return False
-    table, column = added.groups()
+    table, column = found.groups()
     return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 

@@ -2,14 +2,19 @@
 
 A *seat* is one participant's place in a mediator conversation served to several people: a
 random token (the secret of the participant's link) bound to one conversation and one name.
-A seat is valid until it is revoked (``weaver-tui space close``); the same link reconnects
+A seat opens only when this user opened it here: its row carries a MAC under the user's own key
+(:mod:`storage.authority`); a seat row from a copied or crafted store file, written by another
+client, edited, or from before the MAC opens nothing and is not listed (opening the space again
+gives that participant a new seat). A seat is valid until it is revoked (``weaver-tui space close``); the same link reconnects
 after a browser or the host restarts. Tokens are stored as they are: whoever reads this file
 already reads every private message in it, so hashing them would protect nothing and would
 stop the host from printing the links again.
 
 A seat's process is no writer of conversation records: what its participant sends waits in
 ``seat_messages`` until the host's space runner stores it through the runtime and answers it,
-one at a time per space, oldest first. A row is deleted once its user record is stored and
+one at a time per space, oldest first. A message is in line only when a seat served here put
+it there (its row's MAC verifies, as a seat's does): a row written into the table by anyone
+else is never shown nor answered. A row is deleted once its user record is stored and
 its turn has ended; a row that could not be sent keeps the sentence saying why.
 """
 
@@ -22,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from storage.authority import SEAT, SEAT_MESSAGE, sign, verifies
 from storage.database import BUSY_TIMEOUT_S, Database
 
 QueueStatus = Literal["waiting", "answering", "failed"]
@@ -63,8 +69,37 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-_SEAT_COLUMNS = "conversation_id, participant, token, connections"
-_QUEUE_COLUMNS = "id, conversation_id, participant, content, shared, status, record_id, error"
+_SEAT_COLUMNS = "conversation_id, participant, token, connections, created_at, mac"
+_QUEUE_COLUMNS = (
+    "id, conversation_id, participant, content, shared, status, record_id, error, created_at, mac"
+)
+
+
+def seat_mac(token: str, conversation_id: str, participant: str, created_at: str) -> str:
+    """The MAC of a seat opened here (see :mod:`storage.authority`)."""
+    return sign(SEAT, (token, conversation_id, participant, created_at))
+
+
+def seat_made_here(row: Any) -> bool:
+    """A seat row (read as ``_SEAT_COLUMNS``) that this user opened here: its MAC over token,
+    conversation, participant and time verifies. Any other seat opens nothing."""
+    fields = (row[2], row[0], row[1], row[4])
+    return verifies(SEAT, fields, row[5])
+
+
+def message_mac(
+    place: int, conversation_id: str, participant: str, content: str, shared: bool, at: str
+) -> str:
+    """The MAC of a message sent at a seat here (see :mod:`storage.authority`)."""
+    return sign(SEAT_MESSAGE, (place, conversation_id, participant, content, int(shared), at))
+
+
+def message_sent_here(row: Any) -> bool:
+    """A queued row (read as ``_QUEUE_COLUMNS``) that a seat of this user's host put in line:
+    its MAC over place, conversation, sender, words, audience and time verifies. Any other row
+    is neither shown nor answered."""
+    fields = (row[0], row[1], row[2], row[3], int(row[4]), row[8])
+    return verifies(SEAT_MESSAGE, fields, row[9])
 
 
 def _seat(row: Any) -> Seat:
@@ -102,15 +137,22 @@ class SeatBook:
         with self._db.write() as conn:
             for name in participants:
                 held = conn.execute(
-                    "SELECT 1 FROM space_seats WHERE conversation_id = ? AND participant = ?"
-                    " AND revoked_at IS NULL",
+                    f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE conversation_id = ?"
+                    " AND participant = ? AND revoked_at IS NULL",
                     (conversation_id, name),
-                ).fetchone()
-                if held is None:
+                ).fetchall()
+                if not any(map(seat_made_here, held)):
+                    token, at = new_token(), _now()
                     conn.execute(
-                        "INSERT INTO space_seats (token, conversation_id, participant, created_at)"
-                        " VALUES (?, ?, ?, ?)",
-                        (new_token(), conversation_id, name, _now()),
+                        "INSERT INTO space_seats (token, conversation_id, participant, created_at,"
+                        " mac) VALUES (?, ?, ?, ?, ?)",
+                        (
+                            token,
+                            conversation_id,
+                            name,
+                            at,
+                            seat_mac(token, conversation_id, name, at),
+                        ),
                     )
         seats = {seat.participant: seat for seat in self.seats(conversation_id)}
         return [seats[name] for name in participants]
@@ -123,7 +165,7 @@ class SeatBook:
                 " AND revoked_at IS NULL ORDER BY created_at, participant",
                 (conversation_id,),
             ).fetchall()
-        return [_seat(row) for row in rows]
+        return [_seat(row) for row in rows if seat_made_here(row)]
 
     def seat_for(self, token: str) -> Seat | None:
         """The valid seat ``token`` opens, or ``None`` (unknown or revoked)."""
@@ -134,7 +176,7 @@ class SeatBook:
                 f"SELECT {_SEAT_COLUMNS} FROM space_seats WHERE token = ? AND revoked_at IS NULL",
                 (token,),
             ).fetchone()
-        return None if row is None else _seat(row)
+        return None if row is None or not seat_made_here(row) else _seat(row)
 
     def close_space(self, conversation_id: str) -> int:
         """Revoke every seat of the space; returns how many were valid."""
@@ -174,13 +216,17 @@ class SeatBook:
                 " AND status = 'failed' AND record_id IS NOT NULL",
                 (conversation_id, participant),
             )
+            at = _now()
             cursor = conn.execute(
                 "INSERT INTO seat_messages"
                 " (conversation_id, participant, content, shared, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, participant, content, int(shared), _now()),
+                (conversation_id, participant, content, int(shared), at),
             )
-            return int(cursor.lastrowid or 0)
+            place = int(cursor.lastrowid or 0)
+            mac = message_mac(place, conversation_id, participant, content, shared, at)
+            conn.execute("UPDATE seat_messages SET mac = ? WHERE id = ?", (mac, place))
+            return place
 
     def queued(self, conversation_id: str, participant: str | None = None) -> list[QueuedMessage]:
         """The space's messages not yet answered, oldest first; with ``participant``, only
@@ -192,17 +238,18 @@ class SeatBook:
             params += (participant,)
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY id", params).fetchall()
-        return [_queued(row) for row in rows]
+        return [_queued(row) for row in rows if message_sent_here(row)]
 
     def next_in_line(self, conversation_id: str) -> QueuedMessage | None:
-        """The oldest message the host has still to answer (one it was answering first)."""
+        """The oldest message the host has still to answer (one it was answering first);
+        only a message sent at a seat here (see :func:`storage.seats.message_sent_here`)."""
         with self._db.read() as conn:
-            row = conn.execute(
+            rows = conn.execute(
                 f"SELECT {_QUEUE_COLUMNS} FROM seat_messages WHERE conversation_id = ?"
-                " AND status != 'failed' ORDER BY status = 'waiting', id LIMIT 1",
+                " AND status != 'failed' ORDER BY status = 'waiting', id",
                 (conversation_id,),
-            ).fetchone()
-        return None if row is None else _queued(row)
+            ).fetchall()
+        return next((_queued(row) for row in rows if message_sent_here(row)), None)
 
     def mark_answering(self, message_id: int, record_id: str | None = None) -> None:
         """The host took the message (and, with ``record_id``, stored it as that record)."""

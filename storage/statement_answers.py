@@ -8,7 +8,11 @@ data. Nothing the model writes, nothing relayed and nothing imported creates one
 not write these rows, import does not read them), so "agreed" (every participant agrees with
 a version) can only come from the participants themselves.
 
-Who may read what is decided in the query (:meth:`AnswerBook.answers`), never by the caller
+An answer counts only when given here: its row carries a MAC under this user's key over the
+whole answer, its author and whether they shared it (:mod:`storage.authority`); a row from a
+copied or crafted store, another client, or edited is no answer (:func:`visible_answers`).
+
+Who may read what is decided here (:meth:`AnswerBook.answers`), never by the caller
 (names compare by :func:`storage.audience.viewer_key`, kept beside each name, so a name in any
 script compares as Python folds it, not as SQLite's ASCII-only ``lower`` would):
 
@@ -21,12 +25,14 @@ script compares as Python folds it, not as SQLite's ASCII-only ``lower`` would):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
 from storage.audience import viewer_key
+from storage.authority import STATEMENT_ANSWER, sign, verifies
 from storage.database import BUSY_TIMEOUT_S, Database
 from storage.store import StorageError
 
@@ -59,28 +65,50 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-_ALL = "(SELECT count(*) FROM statement_answers b WHERE b.record_id = a.record_id) >= :everyone"
-_SELECT = f"""
-SELECT a.record_id, a.participant,
-       CASE WHEN :viewer IS NULL OR a.participant_key = :viewer OR a.shared OR {_ALL}
-            THEN a.answer END,
-       CASE WHEN :viewer IS NULL OR a.participant_key = :viewer OR a.shared
-            THEN a.critique END,
-       a.shared, a.answered_at
-FROM statement_answers a WHERE a.conversation_id = :conversation
-ORDER BY a.answered_at, a.participant
-"""
+ROW_COLUMNS = (
+    "record_id, conversation_id, participant, participant_key, answer, critique, shared,"
+    " answered_at, mac"
+)
+"""A ``statement_answers`` row in the order its MAC covers it (the MAC last)."""
 
 
-def _answer(row: Any) -> Answer:
-    return Answer(
-        record_id=str(row[0]),
-        participant=str(row[1]),
-        answer=row[2],
-        critique=row[3],
-        shared=bool(row[4]),
-        answered_at=datetime.fromisoformat(str(row[5])),
-    )
+def answer_mac(row: Sequence[Any]) -> str:
+    """The MAC of an answer row (read as :data:`ROW_COLUMNS`, without its MAC)."""
+    return sign(STATEMENT_ANSWER, _covered(row))
+
+
+def _covered(row: Sequence[Any]) -> tuple[Any, ...]:
+    return (*row[:6], int(row[6]), row[7])
+
+
+def visible_answers(
+    rows: Sequence[Sequence[Any]], viewer: str | None, everyone: int
+) -> list[Answer]:
+    """The answers of ``rows`` (read as :data:`ROW_COLUMNS`) that ``viewer`` may read, as the
+    module says, counting only answers given here: a row whose MAC does not verify under this
+    user's key (a copied or crafted store, another client's row, an edited one) is no answer,
+    is not shown, and does not count toward "every participant has answered"."""
+    given = [row for row in rows if verifies(STATEMENT_ANSWER, _covered(row), row[8])]
+    counts: dict[str, int] = {}
+    for row in given:
+        counts[row[0]] = counts.get(row[0], 0) + 1
+    key = None if viewer is None else viewer_key(viewer)
+    found = []
+    for row in given:
+        own = key is None or row[3] == key
+        shared = bool(row[6])
+        found.append(
+            Answer(
+                record_id=str(row[0]),
+                participant=str(row[2]),
+                answer=row[4] if own or shared or counts[row[0]] >= max(everyone, 1) else None,
+                critique=row[5] if own or shared else None,
+                shared=shared,
+                answered_at=datetime.fromisoformat(str(row[7])),
+            )
+        )
+    found.sort(key=lambda a: (a.answered_at, a.participant))
+    return found
 
 
 class AnswerBook:
@@ -125,24 +153,33 @@ class AnswerBook:
             ).fetchall()
             if viewer_key(participant) not in {viewer_key(str(n)) for (n,) in names}:
                 raise AnswerRefused(f"{participant!r} is not a participant of this space.")
+            fields = (record_id, conversation_id, participant, viewer_key(participant), answer,
+                      critique, int(shared), _now())  # fmt: skip
             conn.execute(
-                "INSERT OR REPLACE INTO statement_answers (record_id, conversation_id,"
-                " participant, participant_key, answer, critique, shared, answered_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (record_id, conversation_id, participant, viewer_key(participant), answer,
-                 critique, int(shared), _now()),
-            )  # fmt: skip
+                f"INSERT OR REPLACE INTO statement_answers ({ROW_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*fields, answer_mac(fields)),
+            )
 
     def share(self, record_id: str, participant: str) -> bool:
         """``participant`` shows their answer to ``record_id`` (and its critique) to everyone;
         ``False`` when they have not answered it."""
+        key = viewer_key(participant)
         with self._db.write() as conn:
-            cursor = conn.execute(
-                "UPDATE statement_answers SET shared = 1 WHERE record_id = ?"
+            row = conn.execute(
+                f"SELECT {ROW_COLUMNS} FROM statement_answers WHERE record_id = ?"
                 " AND participant_key = ?",
-                (record_id, viewer_key(participant)),
+                (record_id, key),
+            ).fetchone()
+            if row is None or not visible_answers([row], None, 1):
+                return False
+            fields = (*row[:6], 1, row[7])
+            conn.execute(
+                "UPDATE statement_answers SET shared = 1, mac = ? WHERE record_id = ?"
+                " AND participant_key = ?",
+                (answer_mac(fields), record_id, key),
             )
-            return cursor.rowcount > 0
+            return True
 
     def answers(self, conversation_id: str, viewer: str | None, everyone: int) -> list[Answer]:
         """The space's answers as ``viewer`` may read them (see the module), oldest first.
@@ -152,11 +189,7 @@ class AnswerBook:
         (an answer shows once that many have answered its version)."""
         with self._db.read() as conn:
             rows = conn.execute(
-                _SELECT,
-                {
-                    "conversation": conversation_id,
-                    "viewer": None if viewer is None else viewer_key(viewer),
-                    "everyone": max(everyone, 1),
-                },
+                f"SELECT {ROW_COLUMNS} FROM statement_answers WHERE conversation_id = ?",
+                (conversation_id,),
             ).fetchall()
-        return [_answer(row) for row in rows]
+        return visible_answers(rows, viewer, everyone)

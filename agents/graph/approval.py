@@ -25,6 +25,7 @@ from langgraph.types import interrupt
 from agents.graph.status import emit_status
 from agents.pending_interrupt import pending_at_leaf
 from agents.profile import TurnContext
+from storage.authority import TOOL_APPROVAL, sign, verifies
 from storage.printable import printable
 from storage.store import ConversationStore, NotFoundError
 
@@ -33,6 +34,13 @@ logger = logging.getLogger(__name__)
 INTERRUPT_KIND: Final = "tool_approval"
 APPROVED_KEY: Final = "tools_approved"
 """Conversation meta: the tools (``server/tool``) approved for the whole conversation."""
+
+APPROVED_MAC_KEY: Final = "tools_approved_mac"
+"""Conversation meta: the MAC of :data:`APPROVED_KEY` under this user's key (see
+:mod:`storage.authority`), over the conversation's id and the sorted tool keys. "Always" counts
+only when the user answered it here: a list in a store file copied from elsewhere or crafted,
+written by another client, edited, carried to another conversation (a branch copy asks again)
+or from before the MAC approves nothing, and the tool is asked about as any other."""
 STATUS_NODE: Final = "approval"
 Decision = Literal["once", "always", "deny"]
 DECISIONS: Final[tuple[Decision, ...]] = ("once", "always", "deny")
@@ -83,7 +91,20 @@ def approved_tools(store: ConversationStore, conversation_id: str) -> set[str]:
         meta = store.get_conversation(conversation_id).meta
     except NotFoundError:
         return set()
-    return {str(k) for k in meta.get(APPROVED_KEY) or ()}
+    listed = meta.get(APPROVED_KEY)
+    if not isinstance(listed, list):
+        return set()
+    names = sorted({str(k) for k in listed})
+    if not verifies(TOOL_APPROVAL, (conversation_id, *names), meta.get(APPROVED_MAC_KEY)):
+        return set()
+    return set(names)
+
+
+def approval_meta(conversation_id: str, approved: Iterable[str]) -> dict[str, Any]:
+    """The conversation meta recording ``approved`` as answered "always" by the user here."""
+    names = sorted(set(approved))
+    mac = sign(TOOL_APPROVAL, (conversation_id, *names))
+    return {APPROVED_KEY: names, APPROVED_MAC_KEY: mac}
 
 
 def _printable_args(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,7 +172,7 @@ def settle_approvals(
     if always:
         stored = approved_tools(context.store, context.conversation_id) | set(always)
         context.store.update_conversation_meta(
-            context.conversation_id, **{APPROVED_KEY: sorted(stored)}
+            context.conversation_id, **approval_meta(context.conversation_id, stored)
         )
     return refused
 

@@ -241,7 +241,10 @@ async def test_a_post_drawing_on_two_is_posted_only_when_both_allow_it_each_in_t
 
 
 async def test_a_participant_with_a_seat_is_asked_only_at_their_seat_never_in_the_editor(
-    mediator_agent: AcpAgent, tmp_path: Path, fake_openai: FakeOpenAI
+    mediator_agent: AcpAgent,
+    tmp_path: Path,
+    fake_openai: FakeOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     mediator_agent.client.form_answer = ALLOW
     fake_openai.script(Reply("Welcome, both of you."))
@@ -252,6 +255,8 @@ async def test_a_participant_with_a_seat_is_asked_only_at_their_seat_never_in_th
         conversation_id = session_conversation(store, session).id
     finally:
         store.close()
+    # the seat is opened by the agent's own user (their key: see storage.authority)
+    monkeypatch.setenv("XDG_STATE_HOME", str(mediator_agent.data_dir.parent / "home" / "state"))
     seats = SeatBook(mediator_agent.data_dir / "weaver.db")
     try:
         seats.open_seats(conversation_id, ["Sam"])

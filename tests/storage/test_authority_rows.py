@@ -23,7 +23,18 @@ from hypothesis import strategies as st
 
 from agents.patch_review.file_edit import text_edit
 from agents.patch_review.rewind import APPLIED, accepted_on, patches_on, rewind
-from storage.authority import ACCEPTED_PATCH, AUTHORITY_KINDS, key_path, sign, user_key
+from storage.authority import (
+    ACCEPTED_PATCH,
+    AUTHORITY_KINDS,
+    CONSENT_ANSWER,
+    SEAT,
+    SEAT_MESSAGE,
+    STATEMENT_ANSWER,
+    TOOL_APPROVAL,
+    key_path,
+    sign,
+    user_key,
+)
 from storage.branch_copy import branch_to_conversation
 from storage.sqlite_store import SqliteConversationStore
 from storage.store import ConversationStore
@@ -45,16 +56,14 @@ def _tool_record(store: SqliteConversationStore) -> tuple[str, str]:
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    kind=st.sampled_from(sorted(AUTHORITY_KINDS)),
     variant=st.sampled_from(VARIANTS),
     column=st.sampled_from(_EDITABLE),
     file=st.text(min_size=1, max_size=20),
     base=st.one_of(st.none(), st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)),
 )
 def test_only_a_row_made_here_is_authority(
-    tmp_path: Path, kind: str, variant: str, column: str, file: str, base: str | None
+    tmp_path: Path, variant: str, column: str, file: str, base: str | None
 ) -> None:
-    assert kind == ACCEPTED_PATCH  # one reader per kind below; add a branch for a new kind
     db = tmp_path / "weaver.db"
     with SqliteConversationStore(db) as store:
         conversation_id, record_id = _tool_record(store)
@@ -96,6 +105,16 @@ def test_only_a_row_made_here_is_authority(
         leaf = store.active_leaf(copy.id)
         assert leaf is not None
         assert (leaf.id in store.accepted_patches([leaf.id])) == (variant == "here")
+
+
+def test_every_authority_kind_has_its_class_tested() -> None:
+    """Each kind the verifier allows is tested over every variant: accepted patches here,
+    consent answers in ``test_authority_consents.py``, seats in ``test_authority_seats.py``,
+    queued seat messages in ``test_authority_seat_messages.py``, statement answers in
+    ``test_authority_statement_answers.py``, tools approved "always" in
+    ``test_authority_tool_approvals.py``; a new kind needs its own."""
+    kinds = {ACCEPTED_PATCH, CONSENT_ANSWER, SEAT, SEAT_MESSAGE, STATEMENT_ANSWER, TOOL_APPROVAL}
+    assert kinds == AUTHORITY_KINDS
 
 
 def test_a_copied_store_from_another_user_undoes_nothing(
