@@ -92,8 +92,19 @@ _KEY_FILE = "authority.key"
 _KEY_BYTES = 32
 
 
+KEY_FILE_ENV = "WEAVER_AUTHORITY_KEY_FILE"
+"""Names the key file in place of the state folder's: the hosts of one team deployment (one
+PostgreSQL database, several hosts serving its seats) share one key, so that what the user
+did through one host is authority on the others. It is the user's own environment, trusted
+like the config; the key it names is checked as any other (size, mode ``0600``)."""
+
+
 def key_path() -> Path:
-    """Where this user's authority key lives: the user's state folder, not the data folder."""
+    """Where this user's authority key lives: the file :data:`KEY_FILE_ENV` names, else the
+    user's state folder; never the data folder."""
+    named = os.environ.get(KEY_FILE_ENV, "").strip()
+    if named:
+        return Path(named).expanduser()
     return Path(user_state_dir("weaver-tui", appauthor=False)) / _KEY_FILE
 
 
